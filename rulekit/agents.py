@@ -1,0 +1,194 @@
+"""Agents: callables that pick one of the legal actions at a decision point."""
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, TextIO
+
+from .errors import IllegalAction, Span, error
+
+
+def render(value: Any, typ: str, ids: tuple[str, ...]) -> Any:
+    """A JSON-friendly form of an action value: cards become their ids."""
+    if typ == "card":
+        return ids[value]
+    if typ.startswith("list<"):
+        inner = typ[5:-1]
+        return [render(v, inner, ids) for v in value]
+    return value
+
+
+@dataclass
+class Decision:
+    """A decision point: the chooser, the choice, its legal actions, and lazy views of them."""
+
+    game: Any
+    ctx: Any
+    choice: Any
+    player: int
+    actions: list[tuple]
+
+    @property
+    def legal(self) -> list[dict]:
+        """Legal actions as dicts {parameter: value} with cards shown by id."""
+        ids = self.game.card_ids
+        return [{p: render(v, t, ids) for p, t, v in zip(self.choice.params, self.choice.types, a)}
+                for a in self.actions]
+
+    @property
+    def observation(self) -> dict:
+        """What the chooser may see (never hidden cards)."""
+        obs = self.game.observation(self.ctx, self.player)
+        obs["choice"] = self.choice.id
+        obs["prompt"] = self.choice.prompt
+        return obs
+
+    def describe(self, action: tuple) -> str:
+        """A readable one-line form of an action, cards by name."""
+        parts = []
+        for p, t, v in zip(self.choice.params, self.choice.types, action):
+            parts.append(f"{p}={_names(v, t, self.game)}")
+        return ", ".join(parts)
+
+
+def _names(v: Any, t: str, game: Any) -> str:
+    if t == "card":
+        return game.card_name(v)
+    if t.startswith("list<"):
+        return "[" + ", ".join(_names(x, t[5:-1], game) for x in v) + "]"
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+class Agent(Protocol):
+    def act(self, d: Decision) -> int: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: Any = 0):
+        self.rng = random.Random(seed)
+
+    def act(self, d: Decision) -> int:
+        return self.rng.randrange(len(d.actions))
+
+
+class FirstLegalAgent:
+    """Always picks the first legal action (useful for stacked-deck tests)."""
+
+    name = "first"
+
+    def act(self, d: Decision) -> int:
+        return 0
+
+
+class PolicyAgent:
+    """Follows a policy written in the variant's YAML; falls back to random play."""
+
+    def __init__(self, policy: str, seed: Any = 0):
+        self.name = policy
+        self.policy = policy
+        self.fallback = RandomAgent(seed)
+
+    def act(self, d: Decision) -> int:
+        rules = d.choice.policies.get(self.policy, ())
+        if rules:
+            ctx = d.ctx
+            saved = dict(ctx.loc)
+            try:
+                for when, prefer in rules:
+                    if when is not None and not when(ctx):
+                        continue
+                    if prefer is None:
+                        continue
+                    for i, a in enumerate(d.actions):
+                        for p, v in zip(d.choice.params, a):
+                            ctx.loc[p] = v
+                        if prefer(ctx):
+                            return i
+            finally:
+                ctx.loc.clear()
+                ctx.loc.update(saved)
+        return self.fallback.act(d)
+
+
+class ScriptedAgent:
+    """Replays a list of action indexes (from a log or a test)."""
+
+    name = "scripted"
+
+    def __init__(self, moves: list[int]):
+        self.moves = list(moves)
+        self.pos = 0
+
+    def act(self, d: Decision) -> int:
+        if self.pos >= len(self.moves):
+            return 0
+        i = self.moves[self.pos]
+        self.pos += 1
+        return i
+
+
+class FunctionAgent:
+    """Adapts a Python function (observation, legal actions) -> action (index or dict)."""
+
+    name = "python"
+
+    def __init__(self, fn: Callable[[dict, list[dict]], Any]):
+        self.fn = fn
+
+    def act(self, d: Decision) -> int:
+        legal = d.legal
+        return to_index(self.fn(d.observation, legal), legal, d)
+
+
+def to_index(answer: Any, legal: list[dict], d: Decision) -> int:
+    """An agent's answer (index or action dict) as a legal index; IllegalAction otherwise."""
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        if 0 <= answer < len(legal):
+            return answer
+    elif isinstance(answer, dict) and answer in legal:
+        return legal.index(answer)
+    raise IllegalAction(error(d.choice.span, "E060",
+                              f"illegal action {answer!r} for seat {d.player} at choice '{d.choice.id}': "
+                              f"expected an index 0..{len(legal) - 1} or one of {legal[:6]}"
+                              f"{' ...' if len(legal) > 6 else ''}"))
+
+
+class HumanAgent:
+    """A person at the terminal: sees only their seat's view and types a number."""
+
+    name = "human"
+
+    def __init__(self, inp: TextIO = sys.stdin, out: TextIO = sys.stdout):
+        self.inp, self.out = inp, out
+
+    def act(self, d: Decision) -> int:
+        obs = d.observation
+        game = d.game
+        w = self.out.write
+        w(f"\n-- seat {d.player} (you), dealer {obs['dealer']}: {d.choice.prompt}\n")
+        names = {c.id: c.name for c in game.deck.cards}
+        for zname, z in obs["zones"].items():
+            if z and isinstance(z[0], list):
+                for i, pile in enumerate(z):
+                    if pile:
+                        w(f"   {zname}[{i}]: {', '.join(names.get(c, '?') for c in pile)}\n")
+            elif z:
+                w(f"   {zname}: {', '.join(names.get(c, '?') for c in z)}\n")
+        w(f"   chips: {obs['chips']}\n")
+        for i, a in enumerate(d.actions):
+            w(f"  [{i}] {d.describe(a)}\n")
+        while True:
+            w("choose> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game needs a choice"))
+            line = line.strip()
+            if line.isdigit() and int(line) < len(d.actions):
+                return int(line)
+            w(f"please type a number from 0 to {len(d.actions) - 1}\n")

@@ -1,0 +1,338 @@
+"""Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .decks import Deck, deck_names, derive, load_deck
+from .engine.game import Game, Phase, YakuEntry
+from .engine.steps import StepCompiler
+from .errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
+from .expr import Global, Scope
+from .expr import types as T
+from .loader import Node, at, load_tree, plain
+from .model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
+from .schema import load_schema, validate as schema_validate
+from .source import Source
+
+_VAR_TYPES = {"int": 0, "bool": False, "str": ""}
+
+
+def _span_of(tree: Node):
+    def span_of(path: tuple, is_key: bool) -> Span:
+        node, last = tree, tree
+        for p in path:
+            nxt = at(node, p)
+            if nxt is None:
+                break
+            last = node
+            node = nxt
+        if is_key and node is not tree and node.key_span is not None:
+            return node.key_span
+        return node.span
+    return span_of
+
+
+def load_variant(path: str, search: list[str] | None = None) -> Variant:
+    """Read a variant file (and its parents), check it against the schema, build the model."""
+    tree, files = load_tree(path, search)
+    data = plain(tree)
+    errs = Collector()
+    try:
+        schema = load_schema("variant")
+    except FileNotFoundError:
+        schema = None
+    if schema:
+        errs.extend(schema_validate(data, schema, None, span_of=_span_of(tree)))
+        errs.raise_if_any()
+    meta_d = data.get("meta") or {}
+    players = data.get("players") or {}
+    pmin = int(players.get("min", 2))
+    pmax = int(players.get("max", pmin))
+    meta = Meta(
+        id=str(data.get("id") or os.path.splitext(os.path.basename(path))[0]),
+        names=dict(meta_d.get("names") or {}),
+        family=str(meta_d.get("family", "")),
+        summary=str(meta_d.get("summary", "")),
+        sources=tuple(meta_d.get("sources") or ()),
+        players_min=pmin, players_max=pmax,
+        players_default=int(players.get("default", pmin)),
+        abstract=bool(data.get("abstract", False)),
+        extra={k: v for k, v in meta_d.items() if k not in ("names", "family", "summary", "sources")},
+    )
+    options = {}
+    for name, o in (data.get("options") or {}).items():
+        onode = at(tree, "options", name)
+        vals = o.get("values") or {}
+        values = tuple((str(k), str(v)) for k, v in vals.items()) if isinstance(vals, dict) else \
+            tuple((str(v), "") for v in vals)
+        od = OptionDef(name, o.get("type", "choice" if values else "bool"), o.get("default"),
+                       str(o.get("description", "")), values, o.get("min"), o.get("max"), str(o.get("source", "")),
+                       onode.key_span if onode else None)
+        try:
+            od.parse(od.default)
+        except ValueError as exc:
+            errs.add(error(at(tree, "options", name, "default").span if at(tree, "options", name, "default")
+                           else onode.span, "E050", f"option '{name}': default {exc}"))
+        options[name] = od
+    presets = {}
+    for name, p in (data.get("presets") or {}).items():
+        presets[name] = Preset(name, str(p.get("description", "")), dict(p.get("options") or {}), p.get("deck"))
+        for oname, val in (p.get("options") or {}).items():
+            onode = at(tree, "presets", name, "options", oname)
+            if oname not in options:
+                errs.add(error(onode.key_span or onode.span, "E050", f"preset '{name}': unknown option '{oname}'",
+                               hint=did_you_mean(oname, options)))
+            else:
+                try:
+                    options[oname].parse(val)
+                except ValueError as exc:
+                    errs.add(error(onode.span, "E050", f"preset '{name}': option '{oname}': {exc}"))
+    decks = {}
+    for name, dspec in (data.get("decks") or {}).items():
+        dspec = dspec or {}
+        base = dspec.get("from", name)
+        decks[name] = DeckChoice(name, base, dspec, str(dspec.get("description", "")))
+        if base not in deck_names():
+            dn = at(tree, "decks", name, "from") or at(tree, "decks", name)
+            errs.add(error(dn.span if dn.span else tree.span, "E040", f"deck '{name}': no shipped deck '{base}'",
+                           hint=did_you_mean(base, deck_names())))
+    default_deck = str(data.get("deck") or (next(iter(decks)) if decks else ""))
+    if not meta.abstract and default_deck not in decks:
+        dn = at(tree, "deck") or tree
+        errs.add(error(dn.span, "E040", f"deck: '{default_deck}' is not one of this variant's decks",
+                       hint=did_you_mean(default_deck, decks)))
+    for name, p in presets.items():
+        if p.deck is not None and p.deck not in decks:
+            dn = at(tree, "presets", name, "deck")
+            errs.add(error(dn.span, "E040", f"preset '{name}': no deck '{p.deck}'", hint=did_you_mean(p.deck, decks)))
+    zones = {}
+    for name, z in (data.get("zones") or {}).items():
+        z = z or {}
+        kind = "player" if z.get("per") == "player" else "count" if "count" in z else "single"
+        zones[name] = ZoneDef(name, kind, int(z.get("count", 0)), str(z.get("visibility", "hidden")),
+                              str(z.get("description", "")))
+    vars_ = {}
+    for name, v in (data.get("vars") or {}).items():
+        v = v or {}
+        kind = "player" if v.get("per") == "player" else "count" if "count" in v else "single"
+        vars_[name] = VarDef(name, kind, int(v.get("count", 0)), v.get("init", 0), str(v.get("scope", "round")),
+                             bool(v.get("pot", False)), str(v.get("description", "")))
+        if name in zones:
+            vn = at(tree, "vars", name)
+            errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
+    errs.raise_if_any()
+    return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path)
+
+
+def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
+                    where: str = "-o") -> dict[str, Any]:
+    """Defaults, then the preset, then the given values; raise RulekitError on unknown/bad ones."""
+    errs = Collector()
+    values = {name: o.parse(o.default) for name, o in variant.options.items()}
+    if preset is not None:
+        if preset not in variant.presets:
+            raise RulekitError(error(Span(where, 1, 1), "E050", f"unknown preset '{preset}' for {variant.meta.id}",
+                                     hint=did_you_mean(preset, variant.presets)))
+        for k, v in variant.presets[preset].options.items():
+            values[k] = variant.options[k].parse(v)
+    for k, v in (given or {}).items():
+        if k not in variant.options:
+            errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",
+                           hint=did_you_mean(k, variant.options) or
+                           f"options are: {', '.join(variant.options) or '(none)'}"))
+            continue
+        try:
+            values[k] = variant.options[k].parse(v)
+        except ValueError as exc:
+            errs.add(error(Span(where, 1, 1), "E050", f"option '{k}': {exc}"))
+    errs.raise_if_any()
+    return values
+
+
+def make_deck(variant: Variant, name: str, errs: Collector) -> Deck | None:
+    """The deck a variant plays with under `name`: a shipped deck and the variant's derivation."""
+    choice = variant.decks.get(name)
+    if choice is None:
+        errs.add(error(Span("--deck", 1, 1), "E040", f"{variant.meta.id} has no deck '{name}'",
+                       hint=did_you_mean(name, variant.decks) or f"decks: {', '.join(variant.decks)}"))
+        return None
+    base = load_deck(choice.base)
+    spec = {k: v for k, v in choice.spec.items() if k in ("remove", "set", "map", "attributes")}
+    if not spec:
+        return base
+    src = Source(variant.file, spec)
+    node = at(variant.tree, "decks", name)
+
+    # derive() locates errors through a Source; give it one built from the tree's spans
+    def fill(n: Node, path: tuple):
+        src.spans[path] = n.span
+        src.styles[path] = n.style
+        if isinstance(n.value, dict):
+            for k, v in n.value.items():
+                fill(v, path + (k,))
+    if node is not None:
+        fill(node, ())
+    return derive(base, spec, src, errs, ())
+
+
+def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
+    glob: dict[str, Global] = {}
+    for zname, z in variant.zones.items():
+        t = "list<card>" if z.kind == "single" else "list<list<card>>"
+        glob[zname] = Global(t, (lambda ctx, k=zname: ctx.zones[k]), doc=z.description)
+    for vname, v in variant.vars.items():
+        base_t = T.type_of_value(v.init) if not isinstance(v.init, str) or v.init in ("",) else T.ANY
+        if isinstance(v.init, str):
+            base_t = T.ANY  # an expression; typed when compiled
+        t = base_t if v.kind == "single" else T.list_of(base_t)
+        glob[vname] = Global(t, (lambda ctx, k=vname: ctx.vars[k]), doc=v.description)
+    glob["chips"] = Global("list<int>", lambda ctx: ctx.chips, doc="Each seat's chips (game total).")
+    glob["dealer"] = Global(T.INT, lambda ctx: ctx.dealer, doc="The dealer's seat this round.")
+    glob["n_players"] = Global(T.INT, lambda ctx: ctx.n, doc="Number of seats at the table.")
+    glob["round_no"] = Global(T.INT, lambda ctx: ctx.round_no, doc="Round number, from 0.")
+    glob["seats"] = Global("list<int>", lambda ctx: list(range(ctx.n)), doc="Every seat, 0 to n-1.")
+    attrs = {}
+    for a in deck.attributes.values():
+        attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
+    attrs["tags"] = ("list<str>", tuple(tuple(sorted(c.tags)) for c in deck.cards))
+    yaku_tables = frozenset((plain(at(variant.tree, "yaku")) or {}).keys()) if at(variant.tree, "yaku") else frozenset()
+    return Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
+
+
+def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: str | None = None,
+               deck: str | None = None) -> Game:
+    """Compile a variant for one deck and one set of option values; raise on any error."""
+    opts = resolve_options(variant, options, preset)
+    errs = Collector()
+    deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
+        or variant.default_deck
+    d = make_deck(variant, deck_name, errs)
+    errs.raise_if_any()
+    game = _compile(variant, d, deck_name, opts, errs)
+    errs.raise_if_any()
+    game.preset = preset
+    return game
+
+
+def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Collector) -> Game:
+    tree = variant.tree
+    scope = _scope(variant, deck, opts)
+    sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
+    var_init = {}
+    for vname, v in variant.vars.items():
+        vnode = at(tree, "vars", vname, "init")
+        if vnode is None:
+            var_init[vname] = lambda ctx: 0
+        elif isinstance(v.init, str):
+            fn, _ = sc.expr(vnode, {}, None, f"init of {vname}")
+            var_init[vname] = fn
+        else:
+            var_init[vname] = (lambda ctx, val=v.init: val)
+    # yaku tables
+    yaku: dict[str, list[YakuEntry]] = {}
+    ynode = at(tree, "yaku")
+    if ynode is not None and isinstance(ynode.value, dict):
+        for table, entries in ynode.value.items():
+            yaku[table] = []
+            for e in entries.value if isinstance(entries.value, list) else []:
+                ed = e.value
+                loc = {"cards": "list<card>", "seat": T.INT}
+                sc.phase = f"yaku {table}/{ed.get('id').value if 'id' in ed else '?'}"
+                when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else (lambda ctx: False)
+                claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
+                value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else (lambda ctx: 0)
+                rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else (lambda ctx: 0)
+                yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
+                                             str(ed["group"].value) if "group" in ed else "", when, claim, value,
+                                             rank, str(ed["description"].value) if "description" in ed else ""))
+    phases = []
+    rnode = at(tree, "round")
+    for ph in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
+        pd = ph.value
+        pid = str(pd["id"].value) if "id" in pd else "?"
+        sc.phase = pid
+        when = sc.expr(pd["when"], {}, T.BOOL, "when")[0] if "when" in pd else None
+        run = sc.block(pd.get("steps"), {})
+        phases.append(Phase(pid, str(pd["name"].value) if "name" in pd else pid, when, run, ph.span))
+    sc.phase = ""
+    for name in sc.proc_nodes:  # report errors in procedures nobody calls too
+        sc.compile_proc(name)
+    gnode = at(tree, "game")
+    g = gnode.value if gnode is not None and isinstance(gnode.value, dict) else {}
+    rounds = sc.expr(g["rounds"], {}, T.INT, "rounds")[0] if "rounds" in g else (lambda ctx: 1)
+    first_dealer = None
+    if "first_dealer" in g and g["first_dealer"].value != "random":
+        first_dealer = sc.expr(g["first_dealer"], {}, T.INT, "first_dealer")[0]
+    end_when = sc.expr(g["end_when"], {}, T.BOOL, "end_when")[0] if "end_when" in g else None
+    start_chips = int(g["start_chips"].value) if "start_chips" in g else 0
+    deck_zone = str(g["deck_zone"].value) if "deck_zone" in g else "deck"
+    if deck_zone not in variant.zones:
+        errs.add(error(tree.span if "deck_zone" not in g else g["deck_zone"].span, "E040",
+                       f"the cards start in zone '{deck_zone}', which is not declared under zones:",
+                       hint="declare a zone 'deck' or set game: deck_zone"))
+    policies = _policies(variant, sc, errs)
+    return Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
+                policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+
+
+def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:
+    """Compile YAML policies against the scope of each choice they name."""
+    out: dict[str, dict] = {}
+    pnode = at(variant.tree, "policies")
+    if pnode is None or not isinstance(pnode.value, dict):
+        return out
+    for pname, p in pnode.value.items():
+        rules = []
+        rnode = p.value.get("rules") if isinstance(p.value, dict) else None
+        for r in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
+            rd = r.value
+            cid = str(rd["choice"].value) if "choice" in rd else ""
+            if cid not in sc.choices:
+                errs.add(error(rd["choice"].span if "choice" in rd else r.span, "E040",
+                               f"policy '{pname}': no choice '{cid}'", hint=did_you_mean(cid, sc.choices)))
+                continue
+            for ch in sc.choices[cid]:
+                sc.phase = f"policy {pname}"
+                when = sc.expr(rd["when"], ch.scope_locals, T.BOOL, "when")[0] if "when" in rd else None
+                prefer = sc.expr(rd["prefer"], ch.scope_locals, T.BOOL, "prefer")[0] if "prefer" in rd else None
+                ch.policies.setdefault(pname, []).append((when, prefer))
+        out[pname] = {"description": str(p.value.get("description").value) if isinstance(p.value, dict)
+                      and "description" in p.value else ""}
+    sc.phase = ""
+    return out
+
+
+def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
+    """Every error in a variant file: schema, names, expressions for every deck and preset."""
+    try:
+        variant = load_variant(path)
+    except RulekitError as exc:
+        return exc.diagnostics
+    if variant.meta.abstract:
+        return []
+    errs = Collector()
+    configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
+    configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
+    games = []
+    for preset, deck_name in configs:
+        try:
+            opts = resolve_options(variant, None, preset)
+        except RulekitError as exc:
+            errs.extend(exc.diagnostics)
+            continue
+        local = Collector()
+        d = make_deck(variant, deck_name, local)
+        if d is not None and not local.diagnostics:
+            games.append(_compile(variant, d, deck_name, opts, local))
+        errs.extend(local.diagnostics)
+    if not errs.diagnostics and games:
+        # play one seeded round at the smallest and largest table: finds deals that do not fit
+        from .engine.runner import smoke_round
+        for n in sorted({variant.meta.players_min, variant.meta.players_max}):
+            for game in games[: (len(games) if strict else 1)]:
+                try:
+                    smoke_round(game, n)
+                except RulekitError as exc:
+                    errs.extend(exc.diagnostics)
+    return sorted_diagnostics(errs.diagnostics)

@@ -1,0 +1,217 @@
+"""Decks as data: load the deck YAML files shipped here, apply derivations (remove/set/map)."""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import Collector, RulekitError, Span, did_you_mean, error
+from ..expr import CompileError, EvalError, Scope, compile_expr
+from ..source import Source, expr_span, read_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_PY_TYPES = {"int": int, "str": str, "bool": bool}
+
+
+@dataclass(frozen=True)
+class AttrDef:
+    """A declared card attribute: its type, allowed values and meaning."""
+
+    name: str
+    type: str
+    description: str = ""
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card: stable id, attribute values, tags and names."""
+
+    id: str
+    attrs: dict[str, Any]
+    tags: frozenset[str] = frozenset()
+    names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.names.get("en", self.id)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: its cards in a fixed order and the attributes every card has."""
+
+    id: str
+    names: dict[str, str]
+    description: str
+    cards: tuple[Card, ...]
+    attributes: dict[str, AttrDef]
+    sources: tuple[str, ...] = ()
+    parent: str | None = None
+    file: str = ""
+
+    def index(self) -> dict[str, int]:
+        """Card id -> position in this deck."""
+        return {c.id: i for i, c in enumerate(self.cards)}
+
+
+def deck_names() -> list[str]:
+    """Ids of every deck shipped with rulekit."""
+    return sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".yaml"))
+
+
+@functools.lru_cache(maxsize=None)
+def _deck_schema() -> dict:
+    root = os.path.dirname(os.path.dirname(HERE))
+    for cand in (os.path.join(root, "schemas", "deck.schema.json"), os.path.join(HERE, "deck.schema.json")):
+        if os.path.isfile(cand):
+            with open(cand, encoding="utf-8") as fh:
+                return json.load(fh)
+    return {}
+
+
+def card_scope(deck: Deck) -> Scope:
+    """An expression scope where `c` is a card of `deck` (for derivations and filters)."""
+    attrs: dict[str, tuple[str, tuple]] = {}
+    for a in deck.attributes.values():
+        attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
+    attrs["tags"] = ("list<str>", tuple(tuple(sorted(c.tags)) for c in deck.cards))
+    return Scope(attrs=attrs, card_ids=deck.index(), locals={"c": "card"})
+
+
+class _Eval:
+    __slots__ = ("loc", "n", "yaku_eval")
+
+    def __init__(self):
+        self.loc: dict = {}
+        self.n = 1
+        self.yaku_eval = None
+
+
+def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what: str,
+                  style: str = "") -> list | None:
+    """Evaluate an expression over `c` for every card of `deck`; None after reporting errors."""
+    try:
+        comp = compile_expr(text, card_scope(deck))
+    except CompileError as exc:
+        for p in exc.problems:
+            errs.add(error(expr_span(node_span, style, p.offset, p.length), p.code, f"{what}: {p.message}", hint=p.hint))
+        return None
+    ctx = _Eval()
+    out = []
+    for i in range(len(deck.cards)):
+        ctx.loc["c"] = i
+        try:
+            out.append(comp.fn(ctx))
+        except EvalError as exc:
+            errs.add(error(expr_span(node_span, style, exc.offset, exc.length), "E034", f"{what}: {exc.message}"))
+            return None
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def load_deck(name: str) -> Deck:
+    """Load a shipped deck by id (derived decks resolve their parent); raise RulekitError."""
+    path = os.path.join(HERE, f"{name}.yaml")
+    if not os.path.isfile(path):
+        raise RulekitError(error(Span("<deck>", 0, 0), "E040", f"no deck named '{name}'",
+                                 hint=did_you_mean(name, deck_names())))
+    return _build(read_file(path), chain=(name,))
+
+
+def _build(src: Source, chain: tuple[str, ...]) -> Deck:
+    data = src.data
+    errs = Collector()
+    schema = _deck_schema()
+    if schema:
+        from ..schema import validate  # local import: schema module imports decks lazily
+        errs.extend(validate(data, schema, src))
+        errs.raise_if_any()
+    attrs = {k: AttrDef(k, v.get("type", "str"), v.get("description", ""), tuple(v.get("values", ())))
+             for k, v in (data.get("attributes") or {}).items()}
+    if "from" in data:
+        parent_name = data["from"]
+        if parent_name in chain:
+            raise RulekitError(error(src.span(("from",)), "E021", f"deck derivation cycle: {' -> '.join(chain)}"))
+        if parent_name not in deck_names():
+            raise RulekitError(error(src.span(("from",)), "E040", f"no deck named '{parent_name}'",
+                                     hint=did_you_mean(parent_name, deck_names())))
+        parent = _build(read_file(os.path.join(HERE, f"{parent_name}.yaml")), chain + (parent_name,))
+        deck = derive(parent, data, src, errs, ())
+        errs.raise_if_any()
+        return Deck(data["id"], data.get("names", {}), data.get("description", ""), deck.cards,
+                    deck.attributes, tuple(data.get("sources", ())), parent_name, src.file)
+    cards = []
+    for i, cd in enumerate(data.get("cards", [])):
+        values = {k: cd[k] for k in attrs if k in cd}
+        for k, a in attrs.items():
+            if k not in cd:
+                errs.add(error(src.span(("cards", i)), "E010", f"card '{cd.get('id')}' has no value for "
+                               f"attribute '{k}'"))
+            elif a.values and cd[k] not in a.values:
+                errs.add(error(src.span(("cards", i, k)), "E010", f"attribute '{k}': expected one of "
+                               f"{', '.join(map(str, a.values))}, found {cd[k]!r}"))
+        cards.append(Card(str(cd["id"]), values, frozenset(cd.get("tags", ())), dict(cd.get("names", {}))))
+    ids = [c.id for c in cards]
+    for i, cid in enumerate(ids):
+        if ids.index(cid) != i:
+            errs.add(error(src.span(("cards", i, "id")), "E010", f"duplicate card id '{cid}'"))
+    errs.raise_if_any()
+    return Deck(data["id"], data.get("names", {}), data.get("description", ""), tuple(cards), attrs,
+                tuple(data.get("sources", ())), None, src.file)
+
+
+def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple) -> Deck:
+    """Apply a derivation (remove / attributes / set / map) to a deck; used by decks and variants."""
+    deck = parent
+    if spec.get("remove") is not None:
+        keep = eval_per_card(spec["remove"], deck, src.span(path + ("remove",)), errs, "remove",
+                             src.styles.get(path + ("remove",), ""))
+        if keep is not None:
+            deck = _replace_cards(deck, [c for c, drop in zip(deck.cards, keep) if not drop])
+    new_attrs = dict(deck.attributes)
+    for k, v in (spec.get("attributes") or {}).items():
+        new_attrs[k] = AttrDef(k, v.get("type", "str"), v.get("description", ""), tuple(v.get("values", ())))
+    cards = [Card(c.id, dict(c.attrs), c.tags, c.names) for c in deck.cards]
+    for attr, text in (spec.get("set") or {}).items():
+        if attr not in new_attrs:
+            errs.add(error(src.span(path + ("set", attr)), "E040", f"set: attribute '{attr}' is not declared "
+                           "under attributes:", hint=did_you_mean(attr, new_attrs)))
+            continue
+        vals = eval_per_card(text, deck, src.span(path + ("set", attr)), errs, f"set {attr}",
+                             src.styles.get(path + ("set", attr), ""))
+        if vals is not None:
+            for c, v in zip(cards, vals):
+                c.attrs[attr] = v
+    index = {c.id: c for c in cards}
+    for cid, values in (spec.get("map") or {}).items():
+        card = index.get(str(cid))
+        if card is None:
+            errs.add(error(src.span(path + ("map", cid)), "E040", f"map: no card '{cid}' in deck '{parent.id}'",
+                           hint=did_you_mean(str(cid), index)))
+            continue
+        for k, v in values.items():
+            if k not in new_attrs:
+                errs.add(error(src.span(path + ("map", cid, k)), "E040", f"map: attribute '{k}' is not declared",
+                               hint=did_you_mean(k, new_attrs)))
+            card.attrs[k] = v
+    for k, a in new_attrs.items():
+        for c in cards:
+            if k not in c.attrs:
+                errs.add(error(src.span(path), "E042", f"after the derivation card '{c.id}' has no value "
+                               f"for attribute '{k}'"))
+                break
+            want = _PY_TYPES.get(a.type)
+            if want and not (isinstance(c.attrs[k], want) and not (want is int and isinstance(c.attrs[k], bool))):
+                errs.add(error(src.span(path), "E033", f"attribute '{k}' of card '{c.id}': expected {a.type}, "
+                               f"found {c.attrs[k]!r}"))
+                break
+    return Deck(parent.id, parent.names, parent.description, tuple(cards), new_attrs, parent.sources,
+                parent.parent, parent.file)
+
+
+def _replace_cards(deck: Deck, cards: list[Card]) -> Deck:
+    return Deck(deck.id, deck.names, deck.description, tuple(cards), deck.attributes, deck.sources,
+                deck.parent, deck.file)

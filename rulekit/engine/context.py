@@ -1,0 +1,45 @@
+"""The mutable state of one game in play, as the compiled rules see it."""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+
+class Ctx:
+    """Game state: zones of card indexes, variables, chips, seen-masks, locals, the log.
+
+    Zones hold lists of card indexes; the *top* of a zone is the end of its list.
+    """
+
+    __slots__ = ("zones", "vars", "chips", "seen", "loc", "n", "dealer", "next_dealer", "round_no",
+                 "rng", "events", "logging", "records", "steps", "step_limit", "decide", "game",
+                 "yaku_eval", "where", "stack")
+
+    def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable, logging: bool):
+        self.game = game
+        self.n = n
+        self.rng = rng
+        self.decide = decide
+        self.logging = logging
+        self.events: list[dict] = []
+        self.records: dict[str, int] = {}
+        self.loc: dict[str, Any] = {}
+        self.zones: dict[str, Any] = {}
+        self.vars: dict[str, Any] = {}
+        self.chips: list[int] = [0] * n
+        self.seen: list[int] = []
+        self.dealer = 0
+        self.next_dealer = 0
+        self.round_no = 0
+        self.steps = 0
+        self.step_limit = 200_000
+        self.yaku_eval = None
+        self.where = ""
+        self.stack: dict[str, list[str]] | None = None
+
+    def log(self, event: dict) -> None:
+        if self.logging:
+            self.events.append(event)
+
+    def record(self, name: str) -> None:
+        self.records[name] = self.records.get(name, 0) + 1

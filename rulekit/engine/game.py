@@ -1,0 +1,229 @@
+"""A compiled, runnable game: one variant with one deck and fixed option values."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..decks import Deck
+from ..errors import RuleError, Span, error
+from ..model import Variant
+from .context import Ctx
+from .steps import Choice, EndRound, Redeal
+
+MAX_REDEALS = 100
+
+
+@dataclass(frozen=True)
+class YakuHit:
+    """A yaku a collection of cards makes: id, value and rank for that seat."""
+
+    id: str
+    value: Any
+    rank: Any
+    group: str
+
+
+@dataclass
+class YakuEntry:
+    """A compiled yaku: when it applies, who may claim it, what it is worth."""
+
+    id: str
+    names: dict[str, str]
+    group: str
+    when: Callable
+    claim: Callable | None
+    value: Callable
+    rank: Callable
+    description: str = ""
+
+
+@dataclass
+class Phase:
+    """A compiled phase: an id, an optional entry condition and its steps."""
+
+    id: str
+    name: str
+    when: Callable | None
+    run: Callable
+    span: Span
+
+
+@dataclass
+class Game:
+    """Everything needed to play: deck tables, zones, vars, phases, yaku, choices, policies."""
+
+    variant: Variant
+    deck: Deck
+    deck_name: str
+    options: dict[str, Any]
+    card_ids: tuple[str, ...]
+    phases: list[Phase]
+    yaku: dict[str, list[YakuEntry]]
+    choices: dict[str, list[Choice]]
+    policies: dict[str, dict]
+    rounds: Callable
+    first_dealer: Callable | None
+    end_when: Callable | None
+    start_chips: int
+    deck_zone: str
+    var_init: dict[str, Callable]
+    preset: str | None = None
+    house: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.variant.meta.id
+
+    @property
+    def card_index(self) -> dict[str, int]:
+        """Card id -> index in this game's deck."""
+        if "card_index" not in self.extra:
+            self.extra["card_index"] = {cid: i for i, cid in enumerate(self.card_ids)}
+        return self.extra["card_index"]
+
+    def card_name(self, c: int) -> str:
+        card = self.deck.cards[c]
+        return card.name
+
+    # -- state ---------------------------------------------------------------
+    def new_ctx(self, n: int, seed: int, decide: Callable, logging: bool = False) -> Ctx:
+        """A fresh game state for `n` seats with its own seeded random generator."""
+        lo, hi = self.variant.meta.players_min, self.variant.meta.players_max
+        if not lo <= n <= hi:
+            raise RuleError(error(Span(self.variant.file, 1, 1), "E050",
+                                  f"{self.id} is for {lo} to {hi} players, found {n}"))
+        ctx = Ctx(self, n, random.Random(seed), decide, logging)
+        ctx.seen = [0] * len(self.card_ids)
+        ctx.chips = [self.start_chips] * n
+        ctx.yaku_eval = self.yaku_eval_for(ctx)
+        for zname, z in self.variant.zones.items():
+            ctx.zones[zname] = self._empty_zone(z, n)
+        for vname, v in self.variant.vars.items():
+            if v.scope == "game":
+                ctx.vars[vname] = self._init_var(ctx, vname, n)
+        return ctx
+
+    @staticmethod
+    def _empty_zone(z, n):
+        if z.kind == "single":
+            return []
+        return [[] for _ in range(n if z.kind == "player" else z.count)]
+
+    def _init_var(self, ctx: Ctx, vname: str, n: int):
+        v = self.variant.vars[vname]
+        value = self.var_init[vname](ctx)
+        if v.kind == "single":
+            return value
+        return [value for _ in range(n if v.kind == "player" else v.count)]
+
+    def reset_round(self, ctx: Ctx) -> None:
+        """Every card back to the deck zone in deck order; round variables to their start."""
+        n = ctx.n
+        for zname, z in self.variant.zones.items():
+            ctx.zones[zname] = self._empty_zone(z, n)
+        ctx.zones[self.deck_zone].extend(range(len(self.card_ids)))
+        ctx.seen = [0] * len(self.card_ids)
+        ctx.loc = {}
+        for vname, v in self.variant.vars.items():
+            if v.scope == "round":
+                ctx.vars[vname] = self._init_var(ctx, vname, n)
+
+    def yaku_eval_for(self, ctx: Ctx) -> Callable:
+        """The function expressions call to evaluate yaku, bound to this game state."""
+        tables = self.yaku
+
+        def yaku_eval(table: str, cards: list, seat: int) -> list[YakuHit]:
+            # yaku see only `cards` and `seat` as locals; the caller's locals are put back after
+            saved = ctx.loc
+            ctx.loc = {"cards": cards, "seat": seat}
+            try:
+                return _eval(table, cards, seat)
+            finally:
+                ctx.loc = saved
+
+        def _eval(table: str, cards: list, seat: int) -> list[YakuHit]:
+            sub = ctx
+            hits: list[YakuHit] = []
+            best_in_group: dict[str, int] = {}
+            for y in tables[table]:
+                if y.claim is not None and not y.claim(sub):
+                    continue
+                if not y.when(sub):
+                    continue
+                hit = YakuHit(y.id, y.value(sub), y.rank(sub), y.group)
+                if y.group:
+                    j = best_in_group.get(y.group)
+                    if j is not None:
+                        old = hits[j]
+                        if (hit.rank, hit.value) > (old.rank, old.value):
+                            hits[j] = hit
+                        continue
+                    best_in_group[y.group] = len(hits)
+                hits.append(hit)
+            return hits
+        return yaku_eval
+
+    # -- play ----------------------------------------------------------------
+    def play_round(self, ctx: Ctx) -> None:
+        """Play one round on `ctx` (redealing on a misdeal)."""
+        for _attempt in range(MAX_REDEALS):
+            self.reset_round(ctx)
+            ctx.steps = 0
+            if ctx.logging:
+                ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
+            try:
+                for ph in self.phases:
+                    ctx.where = ph.id
+                    if ph.when is not None and not ph.when(ctx):
+                        continue
+                    if ctx.logging:
+                        ctx.log({"t": "phase", "id": ph.id})
+                    ph.run(ctx)
+            except EndRound:
+                pass
+            except Redeal:
+                ctx.record("redeal")
+                continue
+            return
+        raise RuleError(error(self.phases[0].span if self.phases else Span(self.variant.file, 1, 1), "E061",
+                              f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))
+
+    def cards_everywhere(self, ctx: Ctx) -> list[int]:
+        """Every card index in every zone (for the conservation invariant)."""
+        out: list[int] = []
+        for zname, z in self.variant.zones.items():
+            zs = ctx.zones[zname]
+            if z.kind == "single":
+                out.extend(zs)
+            else:
+                for pile in zs:
+                    out.extend(pile)
+        return out
+
+    def pots_total(self, ctx: Ctx):
+        return sum(ctx.vars[v] for v, d in self.variant.vars.items() if d.pot)
+
+    def visible(self, ctx: Ctx, seat: int, zname: str, index: int | None, card: int) -> bool:
+        """Whether `seat` may see `card` lying in zone `zname` (pile `index`)."""
+        z = self.variant.zones[zname]
+        if z.visibility == "public":
+            return True
+        if z.visibility == "owner" and z.kind == "player" and index == seat:
+            return True
+        return bool(ctx.seen[card] & (1 << seat)) or ctx.seen[card] == -1
+
+    def observation(self, ctx: Ctx, seat: int) -> dict:
+        """What `seat` can see: card ids where visible, '?' where not; variables; chips."""
+        ids = self.card_ids
+        zones: dict[str, Any] = {}
+        for zname, z in self.variant.zones.items():
+            if z.kind == "single":
+                zones[zname] = [ids[c] if self.visible(ctx, seat, zname, None, c) else "?" for c in ctx.zones[zname]]
+            else:
+                zones[zname] = [[ids[c] if self.visible(ctx, seat, zname, i, c) else "?" for c in pile]
+                                for i, pile in enumerate(ctx.zones[zname])]
+        return {"seat": seat, "dealer": ctx.dealer, "round": ctx.round_no, "zones": zones,
+                "vars": {k: (list(v) if isinstance(v, list) else v) for k, v in ctx.vars.items()},
+                "chips": list(ctx.chips)}

@@ -1,0 +1,103 @@
+"""Frozen AST nodes of the expression language; each carries its text offsets."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Node:
+    """Base node: `start`/`end` are 0-based offsets into the expression text."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Const(Node):
+    value: Union[int, Fraction, str, bool]
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    obj: Node
+    attr: str
+    attr_start: int
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    func: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Lambda(Node):
+    param: str
+    body: Node
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str  # '-' or 'not'
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str  # + - * / // % ** == != < <= > >= in 'not in' and or
+    left: Node
+    right: Node
+    op_start: int
+
+
+@dataclass(frozen=True)
+class Cond(Node):
+    test: Node
+    then: Node
+    other: Node
+
+
+def walk(node: Node):
+    """Yield `node` and every node below it."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The direct sub-nodes of `node`."""
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, Attr):
+        return (node.obj,)
+    if isinstance(node, Index):
+        return (node.obj, node.index)
+    if isinstance(node, Call):
+        return node.args
+    if isinstance(node, Lambda):
+        return (node.body,)
+    if isinstance(node, Unary):
+        return (node.operand,)
+    if isinstance(node, Binary):
+        return (node.left, node.right)
+    if isinstance(node, Cond):
+        return (node.test, node.then, node.other)
+    return ()

@@ -1,0 +1,482 @@
+"""Type-check an AST against a scope and compile it to a closure `fn(ctx) -> value`.
+
+Compilation happens once, at load time; evaluation never parses or looks names up by
+string except for step-bound locals (`ctx.loc`). No Python attribute or builtin is
+reachable: names resolve only to the scope given here and to the function registry.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..errors import did_you_mean
+from . import ast
+from . import types as T
+from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _norm
+from .parser import ExprSyntaxError, parse
+
+MAX_INT = 10 ** 30
+MAX_EXPONENT = 64
+
+Fn = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Global:
+    """A name the scope provides: its type and how to read it from the context."""
+
+    type: str
+    get: Fn | None = None  # None => constant
+    value: Any = None
+    doc: str = ""
+
+
+@dataclass
+class Scope:
+    """Everything an expression may name: globals, card attributes, options, locals."""
+
+    globals: dict[str, Global] = field(default_factory=dict)
+    attrs: dict[str, tuple[str, tuple]] = field(default_factory=dict)  # attr -> (type, per-card values)
+    options: dict[str, Any] = field(default_factory=dict)
+    card_ids: dict[str, int] = field(default_factory=dict)
+    yaku_tables: frozenset[str] = frozenset()
+    locals: dict[str, str] = field(default_factory=dict)
+
+    def with_locals(self, extra: dict[str, str]) -> "Scope":
+        """A copy of the scope with more step-bound names."""
+        return Scope(self.globals, self.attrs, self.options, self.card_ids, self.yaku_tables,
+                     {**self.locals, **extra})
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A compile-time problem at an offset of the expression text."""
+
+    offset: int
+    length: int
+    code: str
+    message: str
+    hint: str = ""
+
+
+class CompileError(Exception):
+    """One or more problems found while checking an expression."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(problems[0].message)
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled expression: call `fn(ctx)`; `type` is its static type."""
+
+    text: str
+    fn: Fn
+    type: str
+    is_const: bool = False
+    const: Any = None
+
+
+_NC = object()  # "not a constant"
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod, "//": operator.floordiv}
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+        ">=": operator.ge}
+
+
+def _check_int(v, node: ast.Node):
+    if isinstance(v, int) and not isinstance(v, bool) and (v > MAX_INT or v < -MAX_INT):
+        raise EvalError(f"number too large (limit 10^30)", node.start, node.end - node.start)
+    return v
+
+
+class _Compiler:
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.problems: list[Problem] = []
+
+    # -- helpers -------------------------------------------------------------
+    def fail(self, node: ast.Node, code: str, message: str, hint: str = "", start: int | None = None,
+             end: int | None = None) -> tuple[Fn, str, Any]:
+        s = node.start if start is None else start
+        e = node.end if end is None else end
+        self.problems.append(Problem(s, max(1, e - s), code, message, hint))
+        return _raiser(message, s), T.ANY, _NC
+
+    def expect(self, node: ast.Node, have: str, want: str, what: str) -> None:
+        if not T.compatible(have, want):
+            self.problems.append(Problem(node.start, max(1, node.end - node.start), "E033",
+                                         f"{what}: expected {T.describe(want)}, found {T.describe(have)}"))
+
+    # -- dispatch ------------------------------------------------------------
+    def c(self, node: ast.Node, loc: dict[str, str]) -> tuple[Fn, str, Any]:
+        method = getattr(self, "c_" + type(node).__name__)
+        return method(node, loc)
+
+    def c_Const(self, node: ast.Const, loc):
+        v = node.value
+        return (lambda ctx, v=v: v), T.type_of_value(v), v
+
+    def c_ListLit(self, node: ast.ListLit, loc):
+        parts = [self.c(i, loc) for i in node.items]
+        t = T.ANY
+        for (item, (_, it, _)) in zip(node.items, parts):
+            u = T.unify(t, it)
+            if u is None:
+                self.fail(item, "E033", f"list items must share a type: {T.describe(t)} and {T.describe(it)}")
+            else:
+                t = u
+        if all(p[2] is not _NC for p in parts):
+            val = [p[2] for p in parts]
+            return (lambda ctx, val=tuple(val): list(val)), T.list_of(t), val
+        fns = [p[0] for p in parts]
+        return (lambda ctx: [f(ctx) for f in fns]), T.list_of(t), _NC
+
+    def c_Name(self, node: ast.Name, loc):
+        name = node.name
+        if name in loc:
+            return (lambda ctx, k=name: ctx.loc[k]), loc[name], _NC
+        g = self.scope.globals.get(name)
+        if g is not None:
+            if g.get is None:
+                return (lambda ctx, v=g.value: v), g.type, g.value
+            return g.get, g.type, _NC
+        if name == "opt":
+            return self.fail(node, "E033", "'opt' alone is not a value: write opt.<option name>")
+        if name in REGISTRY:
+            return self.fail(node, "E033", f"'{name}' is a function: call it as {name}(...)")
+        cands = list(loc) + list(self.scope.globals) + ["opt"]
+        return self.fail(node, "E031", f"unknown name '{name}'", did_you_mean(name, cands))
+
+    def c_Attr(self, node: ast.Attr, loc):
+        if isinstance(node.obj, ast.Name) and node.obj.name == "opt" and "opt" not in loc:
+            if node.attr not in self.scope.options:
+                return self.fail(node, "E031", f"unknown option '{node.attr}'",
+                                 did_you_mean(node.attr, self.scope.options), start=node.attr_start)
+            v = self.scope.options[node.attr]
+            return (lambda ctx, v=v: v), T.type_of_value(v), v
+        obj, ot, _ = self.c(node.obj, loc)
+        if ot not in (T.CARD, T.ANY):
+            return self.fail(node, "E033", f"'.{node.attr}' needs a card, found {T.describe(ot)}",
+                             start=node.attr_start - 1)
+        if node.attr == "id":
+            ids = tuple(sorted(self.scope.card_ids, key=self.scope.card_ids.get))
+            return (lambda ctx: ids[obj(ctx)]), T.STR, _NC
+        if node.attr not in self.scope.attrs:
+            cands = list(self.scope.attrs) + ["id"]
+            return self.fail(node, "E031", f"cards have no attribute '{node.attr}'",
+                             did_you_mean(node.attr, cands), start=node.attr_start)
+        at, table = self.scope.attrs[node.attr]
+        return (lambda ctx: table[obj(ctx)]), at, _NC
+
+    def c_Index(self, node: ast.Index, loc):
+        obj, ot, oc = self.c(node.obj, loc)
+        idx, it, ic = self.c(node.index, loc)
+        if ot == T.MAP:
+            def get_map(ctx):
+                m, k = obj(ctx), idx(ctx)
+                try:
+                    return m[k]
+                except KeyError:
+                    return 0
+            return get_map, T.ANY, _NC
+        if not (T.is_list(ot) or ot == T.ANY):
+            return self.fail(node, "E033", f"only lists and maps can be indexed, found {T.describe(ot)}")
+        self.expect(node.index, it, T.INT, "index")
+
+        def get(ctx):
+            xs, i = obj(ctx), idx(ctx)
+            try:
+                return xs[i]
+            except (IndexError, TypeError):
+                raise EvalError(f"index {i} out of range (list has {len(xs)} items)", node.index.start,
+                                node.index.end - node.index.start) from None
+        return get, T.elem(ot), _NC
+
+    def c_Unary(self, node: ast.Unary, loc):
+        f, t, k = self.c(node.operand, loc)
+        if node.op == "not":
+            self.expect(node.operand, t, T.BOOL, "'not'")
+            if k is not _NC:
+                return (lambda ctx, v=not k: v), T.BOOL, not k
+            return (lambda ctx: not f(ctx)), T.BOOL, _NC
+        if not T.is_numeric(t):
+            self.expect(node.operand, t, T.NUM, "'-'")
+        if k is not _NC and isinstance(k, (int, Fraction)):
+            return (lambda ctx, v=-k: v), t, -k
+        return (lambda ctx: -f(ctx)), t, _NC
+
+    def c_Cond(self, node: ast.Cond, loc):
+        tf, tt, tk = self.c(node.test, loc)
+        self.expect(node.test, tt, T.BOOL, "condition of 'if'")
+        af, at, ak = self.c(node.then, loc)
+        bf, bt, bk = self.c(node.other, loc)
+        rt = T.unify(at, bt)
+        if rt is None:
+            self.fail(node, "E033", f"'then' gives {T.describe(at)} but 'else' gives {T.describe(bt)}")
+            rt = T.ANY
+        if tk is not _NC:  # option-dependent branches fold away
+            return (af, rt, ak) if tk else (bf, rt, bk)
+        return (lambda ctx: af(ctx) if tf(ctx) else bf(ctx)), rt, _NC
+
+    def c_Lambda(self, node: ast.Lambda, loc):
+        return self.fail(node, "E033", "a function 'x -> ...' can only be an argument of a function call")
+
+    def lam(self, node: ast.Node, param_type: str, loc) -> tuple[Fn, str]:
+        """Compile a lambda argument; returns a maker fn(ctx) -> python callable, and body type."""
+        if not isinstance(node, ast.Lambda):
+            self.fail(node, "E033", "expected a function here, such as 'c -> c.value'")
+            return (lambda ctx: (lambda x: None)), T.ANY
+        p = node.param
+        if p in loc or p in self.scope.globals:
+            self.fail(node, "E033", f"'{p}' is already a name here; choose another parameter name",
+                      start=node.start, end=node.start + len(p))
+        body, bt, _ = self.c(node.body, {**loc, p: param_type})
+
+        def make(ctx):
+            store = ctx.loc
+
+            def f(x):
+                store[p] = x
+                return body(ctx)
+            return f
+        return make, bt
+
+    def c_Binary(self, node: ast.Binary, loc):
+        op = node.op
+        if op in ("and", "or"):
+            lf, lt, lk = self.c(node.left, loc)
+            rf, rt, rk = self.c(node.right, loc)
+            self.expect(node.left, lt, T.BOOL, f"'{op}'")
+            self.expect(node.right, rt, T.BOOL, f"'{op}'")
+            if lk is not _NC:
+                if op == "and":
+                    return (rf, T.BOOL, rk) if lk else ((lambda ctx: False), T.BOOL, False)
+                return ((lambda ctx: True), T.BOOL, True) if lk else (rf, T.BOOL, rk)
+            if op == "and":
+                return (lambda ctx: lf(ctx) and rf(ctx)), T.BOOL, _NC
+            return (lambda ctx: lf(ctx) or rf(ctx)), T.BOOL, _NC
+        lf, lt, lk = self.c(node.left, loc)
+        rf, rt, rk = self.c(node.right, loc)
+        if op in ("in", "not in"):
+            if not (T.is_list(rt) or rt in (T.MAP, T.STR, T.ANY)):
+                return self.fail(node.right, "E033", f"'{op}' needs a list, map or string on the right, "
+                                 f"found {T.describe(rt)}")
+            if T.is_list(rt) and T.unify(lt, T.elem(rt)) is None:
+                self.fail(node, "E033", f"'{op}': {T.describe(lt)} can never be in {T.describe(rt)}")
+            neg = op == "not in"
+            return (lambda ctx: (lf(ctx) in rf(ctx)) != neg), T.BOOL, _NC
+        if op in _CMP:
+            cmp = _CMP[op]
+            if op in ("==", "!="):
+                if T.unify(lt, rt) is None:
+                    self.fail(node, "E033", f"'{op}' compares {T.describe(lt)} with {T.describe(rt)}; "
+                              "they can never be equal")
+            else:
+                ok = (T.is_numeric(lt) and T.is_numeric(rt)) or (lt == rt == T.STR)
+                if not ok:
+                    self.fail(node, "E033", f"'{op}' needs two numbers, found {T.describe(lt)} and "
+                              f"{T.describe(rt)}", start=node.op_start, end=node.op_start + len(op))
+            if lk is not _NC and rk is not _NC:
+                v = cmp(lk, rk)
+                return (lambda ctx, v=v: v), T.BOOL, v
+            return (lambda ctx: cmp(lf(ctx), rf(ctx))), T.BOOL, _NC
+        # arithmetic
+        if op == "+" and (T.is_list(lt) or T.is_list(rt)):
+            u = T.unify(lt, rt)
+            if u is None or not T.is_list(u):
+                return self.fail(node, "E033", f"'+' joins two lists, found {T.describe(lt)} and {T.describe(rt)}")
+            return (lambda ctx: list(lf(ctx)) + list(rf(ctx))), u, _NC
+        if op == "-" and T.is_list(lt):
+            self.expect(node.right, rt, lt, "'-' removes a list from a list")
+
+            def minus(ctx):
+                drop = rf(ctx)
+                return [x for x in lf(ctx) if x not in drop]
+            return minus, lt, _NC
+        for side, t in ((node.left, lt), (node.right, rt)):
+            if not T.is_numeric(t):
+                self.fail(side, "E033", f"'{op}' needs numbers, found {T.describe(t)}")
+        rtype = T.INT if (lt == T.INT and rt == T.INT and op not in ("/",)) else T.NUM
+        if lt == T.ANY or rt == T.ANY:
+            rtype = T.NUM if op == "/" else T.ANY if T.ANY in (lt, rt) else rtype
+        zero_start, zero_len = node.right.start, node.right.end - node.right.start
+
+        if op == "/":
+            def div(ctx):
+                a, b = lf(ctx), rf(ctx)
+                if b == 0:
+                    raise EvalError("division by zero", zero_start, zero_len)
+                return _norm(Fraction(a) / Fraction(b))
+            fn = div
+        elif op in ("//", "%"):
+            base = _ARITH[op]
+
+            def intdiv(ctx):
+                a, b = lf(ctx), rf(ctx)
+                if b == 0:
+                    raise EvalError("division by zero", zero_start, zero_len)
+                return _norm(base(a, b))
+            fn = intdiv
+        elif op == "**":
+            def power(ctx):
+                a, b = lf(ctx), rf(ctx)
+                if not isinstance(b, int) or b < 0 or b > MAX_EXPONENT:
+                    raise EvalError(f"exponent must be a whole number from 0 to {MAX_EXPONENT}, found {b}",
+                                    zero_start, zero_len)
+                return _check_int(a ** b, node)
+            fn = power
+        elif op == "*":
+            def mul(ctx):
+                return _check_int(_norm(lf(ctx) * rf(ctx)), node)
+            fn = mul
+        else:
+            base = _ARITH[op]
+
+            def arith(ctx):
+                return _check_int(_norm(base(lf(ctx), rf(ctx))), node)
+            fn = arith
+        if lk is not _NC and rk is not _NC:
+            try:
+                v = fn(None)
+            except EvalError as exc:
+                self.problems.append(Problem(exc.offset, exc.length, "E034", exc.message))
+                return fn, rtype, _NC
+            return (lambda ctx, v=v: v), rtype, v
+        return fn, rtype, _NC
+
+    def c_Call(self, node: ast.Call, loc):
+        fdef = REGISTRY.get(node.func)
+        if fdef is None:
+            if node.func in self.scope.globals or node.func in loc:
+                return self.fail(node, "E033", f"'{node.func}' is not a function", end=node.start + len(node.func))
+            return self.fail(node, "E031", f"unknown function '{node.func}'", did_you_mean(node.func, REGISTRY),
+                             end=node.start + len(node.func))
+        arities = sorted({len(o) for o in fdef.overloads})
+        for oi, params in enumerate(fdef.overloads):
+            if len(params) == len(node.args):
+                return self.call_overload(node, fdef, oi, loc)
+        want = " or ".join(str(a) for a in arities)
+        return self.fail(node, "E032", f"{node.func}() takes {want} argument{'s' if arities[-1] != 1 else ''}, "
+                         f"found {len(node.args)}", f"signature: {fdef.signature(0)}")
+
+    def call_overload(self, node: ast.Call, fdef, oi: int, loc):
+        params = fdef.overloads[oi]
+        tv: dict[str, str] = {}
+        argfns: list[Fn] = []
+        is_lambda: list[bool] = []
+        consts: list[Any] = []
+
+        def subst(p: str) -> str:
+            for var in ("T", "R"):
+                if p == var:
+                    return tv.get(var, T.ANY)
+                p = p.replace(f"<{var}>", f"<{tv.get(var, T.ANY)}>")
+            return p
+
+        def bind(pattern: str, have: str) -> None:
+            if pattern in ("T", "R"):
+                prev = tv.get(pattern)
+                tv[pattern] = have if prev is None else (T.unify(prev, have) or prev)
+            elif pattern.startswith("list<") and (T.is_list(have) or have == T.ANY):
+                bind(pattern[5:-1], T.elem(have))
+
+        for arg, p in zip(node.args, params):
+            if p.startswith("fn("):
+                inner, ret = p[3:].split(")->")
+                maker, bt = self.lam(arg, subst(inner), loc)
+                bind(ret, bt)
+                if ret == "bool":
+                    self.expect(arg, bt, T.BOOL, f"the function given to {node.func}()")
+                argfns.append(maker)
+                is_lambda.append(True)
+                consts.append(_NC)
+                continue
+            if isinstance(arg, ast.Lambda):
+                self.fail(arg, "E033", f"{node.func}() does not take a function here")
+                argfns.append(lambda ctx: None)
+                is_lambda.append(False)
+                consts.append(_NC)
+                continue
+            f, t, k = self.c(arg, loc)
+            if p.startswith("name:"):
+                if k is _NC or not isinstance(k, str):
+                    self.fail(arg, "E033", f"{node.func}() needs a fixed string here, such as '...'")
+            else:
+                want = subst(p)
+                if not T.compatible(t, want):
+                    self.fail(arg, "E033", f"argument of {node.func}(): expected {T.describe(want)}, "
+                              f"found {T.describe(t)}")
+                bind(p, t)
+            argfns.append(f)
+            is_lambda.append(False)
+            consts.append(k)
+        rtype = subst(fdef.returns[oi])
+        if node.func == "card":
+            cid = consts[0]
+            if isinstance(cid, str):
+                if cid not in self.scope.card_ids:
+                    return self.fail(node.args[0], "E040", f"no card with id '{cid}' in this deck",
+                                     did_you_mean(cid, self.scope.card_ids))
+                idx = self.scope.card_ids[cid]
+                return (lambda ctx, v=idx: v), T.CARD, _NC
+            return _raiser("bad card()", node.start), T.CARD, _NC
+        if node.func in ("yaku", "yaku_value", "yaku_rank"):
+            table = consts[0]
+            if isinstance(table, str) and table not in self.scope.yaku_tables:
+                self.fail(node.args[0], "E040", f"no yaku table '{table}'",
+                          did_you_mean(table, self.scope.yaku_tables))
+        impl = fdef.impl
+        start, length = node.start, node.end - node.start
+        needs_ctx = node.func in CONTEXT_FUNCS
+        plan = tuple(zip(argfns, is_lambda))
+
+        def call(ctx):
+            args = [f(ctx) for f, _ in plan]
+            try:
+                return impl(ctx, *args) if needs_ctx else impl(*args)
+            except EvalError as exc:
+                if exc.offset == 0 and exc.length == 1:
+                    raise EvalError(exc.message, start, length) from None
+                raise
+            except (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as exc:
+                raise EvalError(f"{node.func}(): {exc}", start, length) from None
+        return call, rtype, _NC
+
+
+def _raiser(message: str, offset: int) -> Fn:
+    def fn(ctx):
+        raise EvalError(message, offset)
+    return fn
+
+
+def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
+    """Check and compile a parsed expression; raise CompileError listing every problem."""
+    comp = _Compiler(scope)
+    try:
+        fn, t, k = comp.c(node, dict(scope.locals))
+    except RecursionError:
+        raise CompileError([Problem(0, 1, "E030", "expression nested too deeply")]) from None
+    if expect is not None and not comp.problems and not T.compatible(t, expect):
+        comp.problems.append(Problem(node.start, max(1, node.end - node.start), "E033",
+                                     f"expected {T.describe(expect)}, found {T.describe(t)}"))
+    if comp.problems:
+        raise CompileError(comp.problems)
+    return Compiled(text, fn, t, k is not _NC, None if k is _NC else k)
+
+
+def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:
+    """Parse, check and compile expression text; raise CompileError on any problem."""
+    if not isinstance(text, str):
+        if isinstance(text, bool) or isinstance(text, int):
+            v = text
+            return Compiled(str(text), (lambda ctx, v=v: v), T.type_of_value(v), True, v)
+        raise CompileError([Problem(0, 1, "E033", f"expected an expression, found {type(text).__name__}")])
+    try:
+        node = parse(text)
+    except ExprSyntaxError as exc:
+        raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message)]) from None
+    return compile_ast(node, scope, text, expect)

@@ -1,0 +1,163 @@
+"""Resolve `extends:` (child over parent, deep merge keyed by id) keeping provenance."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import RulekitError, Span, did_you_mean, error
+from .source import Source, read_file
+
+MAX_EXTENDS_DEPTH = 8
+
+
+@dataclass
+class Node:
+    """A value with the span it came from (and the span of its key, for mappings)."""
+
+    value: Any  # dict[str, Node] | list[Node] | scalar
+    span: Span
+    key_span: Span | None = None
+    style: str = ""
+
+
+def annotate(src: Source, data: Any = None, path: tuple = ()) -> Node:
+    """Wrap parsed data in Nodes carrying spans."""
+    if path == ():
+        data = src.data
+    span = src.span(path)
+    if isinstance(data, dict):
+        out = {}
+        for k, v in data.items():
+            child = annotate(src, v, path + (k,))
+            child.key_span = src.key_spans.get(path + (k,), child.span)
+            out[k] = child
+        return Node(out, span, style="")
+    if isinstance(data, list):
+        return Node([annotate(src, v, path + (i,)) for i, v in enumerate(data)], span)
+    return Node(data, span, style=src.styles.get(path, ""))
+
+
+def _keyed(items: list[Node]) -> bool:
+    return bool(items) and all(isinstance(i.value, dict) and "id" in i.value for i in items)
+
+
+def merge(parent: Node, child: Node) -> Node:
+    """Child over parent: maps merge key by key; lists of items with `id` merge by id."""
+    if isinstance(parent.value, dict) and isinstance(child.value, dict):
+        out = dict(parent.value)
+        for k, v in child.value.items():
+            out[k] = merge(out[k], v) if k in out else v
+        return Node(out, child.span, child.key_span)
+    if isinstance(parent.value, list) and isinstance(child.value, list) and _keyed(parent.value) \
+            and _keyed(child.value):
+        order = [i.value["id"].value for i in parent.value]
+        by_id = {i.value["id"].value: i for i in parent.value}
+        for item in child.value:
+            iid = item.value["id"].value
+            if "remove" in item.value and item.value["remove"].value is True:
+                by_id.pop(iid, None)
+                continue
+            if iid in by_id:
+                by_id[iid] = merge(by_id[iid], item)
+            else:
+                order.append(iid)
+                by_id[iid] = item
+        return Node([by_id[i] for i in order if i in by_id], child.span, child.key_span)
+    return child
+
+
+def plain(node: Node) -> Any:
+    """Strip spans: Node tree -> plain data."""
+    if isinstance(node.value, dict):
+        return {k: plain(v) for k, v in node.value.items()}
+    if isinstance(node.value, list):
+        return [plain(v) for v in node.value]
+    return node.value
+
+
+def at(node: Node, *path) -> Node | None:
+    """The node at a path below `node`, or None."""
+    for p in path:
+        if isinstance(node.value, dict) and isinstance(p, str):
+            node = node.value.get(p)
+        elif isinstance(node.value, list) and isinstance(p, int) and 0 <= p < len(node.value):
+            node = node.value[p]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def default_search_path() -> list[str]:
+    """Folders searched for a parent named by id: ./variants and the package's variants."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(os.getcwd(), "variants"), os.path.join(os.path.dirname(here), "variants")]
+
+
+def find_variant(name: str, relative_to: str | None, search: list[str]) -> str | None:
+    """Resolve a variant reference: a path (relative to the referring file) or an id."""
+    if name.endswith((".yaml", ".yml")):
+        base = os.path.dirname(relative_to) if relative_to else os.getcwd()
+        cand = os.path.normpath(os.path.join(base, name))
+        return cand if os.path.isfile(cand) else None
+    for folder in search:
+        if not os.path.isdir(folder):
+            continue
+        for root, _dirs, files in os.walk(folder):
+            for f in files:
+                if f in (f"{name}.yaml", f"{name}.yml"):
+                    return os.path.join(root, f)
+    return None
+
+
+def all_variant_ids(search: list[str]) -> list[str]:
+    out = []
+    for folder in search:
+        if os.path.isdir(folder):
+            for root, _dirs, files in os.walk(folder):
+                out += [os.path.splitext(f)[0] for f in files if f.endswith((".yaml", ".yml"))]
+    return out
+
+
+def _allowed(path: str, roots: list[str]) -> bool:
+    real = os.path.realpath(path)
+    return any(real == os.path.realpath(r) or real.startswith(os.path.realpath(r) + os.sep) for r in roots)
+
+
+def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...] = ()) -> tuple[Node, list[str]]:
+    """Load a variant file with its `extends` chain merged; returns the tree and the files used."""
+    search = search if search is not None else default_search_path()
+    src = read_file(path)
+    tree = annotate(src)
+    if not isinstance(tree.value, dict):
+        raise RulekitError(error(tree.span, "E010", "a variant file must be a mapping of keys "
+                                 "(id, meta, players, ...), found " + type(src.data).__name__))
+    files = [path]
+    ext = tree.value.get("extends")
+    if ext is None:
+        return tree, files
+    if not isinstance(ext.value, str):
+        raise RulekitError(error(ext.span, "E010", "extends: expected a variant id or a relative .yaml path"))
+    real = os.path.realpath(path)
+    chain = _chain + (real,)
+    if len(chain) > MAX_EXTENDS_DEPTH:
+        raise RulekitError(error(ext.span, "E022", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files"))
+    parent_path = find_variant(ext.value, path, search)
+    if parent_path is None:
+        raise RulekitError(error(ext.span, "E020", f"extends: no variant '{ext.value}' found",
+                                 hint=did_you_mean(ext.value, all_variant_ids(search))))
+    roots = search + [os.path.dirname(os.path.abspath(path))]
+    if not _allowed(parent_path, roots):
+        raise RulekitError(error(ext.span, "E022", f"extends: '{ext.value}' is outside the allowed folders"))
+    if os.path.realpath(parent_path) in chain:
+        names = " -> ".join(os.path.basename(c) for c in chain + (os.path.realpath(parent_path),))
+        raise RulekitError(error(ext.span, "E021", f"extends: cycle {names}"))
+    parent, pfiles = load_tree(parent_path, search, chain)
+    merged = merge(parent, tree)
+    # a child is never abstract because its parent is
+    if "abstract" not in tree.value and "abstract" in merged.value:
+        merged.value.pop("abstract")
+    merged.value.pop("extends", None)
+    return merged, files + pfiles

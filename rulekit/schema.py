@@ -1,0 +1,124 @@
+"""JSON Schema (2020-12) validation with every error mapped to file:line:col."""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from typing import Any, Callable
+
+import jsonschema
+
+from .errors import Diagnostic, Span, did_you_mean, error
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    """Load `schemas/<name>.schema.json` from the project (or the installed package)."""
+    for folder in (os.path.join(ROOT, "schemas"), os.path.join(os.path.dirname(__file__), "schemas")):
+        path = os.path.join(folder, f"{name}.schema.json")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh)
+    raise FileNotFoundError(f"schema {name} not found")
+
+
+def _kind(v: Any) -> str:
+    if v is None:
+        return "nothing (null)"
+    if isinstance(v, bool):
+        return f"{str(v).lower()} (a boolean)"
+    if isinstance(v, int):
+        return f"{v} (a number)"
+    if isinstance(v, float):
+        return f"{v} (a decimal number)"
+    if isinstance(v, str):
+        return f"'{v[:40]}' (a string)"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a mapping"
+    return type(v).__name__
+
+
+def _message(err: jsonschema.ValidationError) -> tuple[str, str, list]:
+    """A reader's message for one schema error, a hint, and the path to point at."""
+    path = list(err.absolute_path)
+    v = err.validator
+    if v == "additionalProperties":
+        allowed = list((err.schema.get("properties") or {}).keys())
+        extra = [k for k in err.instance if k not in allowed]
+        key = extra[0] if extra else "?"
+        pats = err.schema.get("patternProperties")
+        want = ", ".join(allowed) if allowed else "keys matching " + ", ".join(pats or [])
+        return (f"unknown key '{key}': expected one of {want}", did_you_mean(str(key), allowed),
+                path + [("key", key)])
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return f"missing required key '{missing}'", "", path
+    if v == "type":
+        want = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        return f"expected {want}, found {_kind(err.instance)}", "", path
+    if v == "enum":
+        opts = ", ".join(repr(x) for x in err.validator_value)
+        hint = did_you_mean(str(err.instance), [str(x) for x in err.validator_value])
+        return f"expected one of {opts}, found {_kind(err.instance)}", hint, path
+    if v == "const":
+        return f"expected {err.validator_value!r}, found {_kind(err.instance)}", "", path
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"expected a number {'at least' if 'min' in v.lower() else 'at most'} {err.validator_value}, " \
+               f"found {err.instance}", "", path
+    if v == "pattern":
+        return f"expected text matching {err.validator_value}, found {_kind(err.instance)}", "", path
+    if v in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength"):
+        return f"{err.message}", "", path
+    if v in ("oneOf", "anyOf"):
+        # name the alternative that came closest: the one with the fewest errors
+        best = None
+        for sub in err.context or []:
+            if best is None or len(list(sub.absolute_path)) > len(list(best.absolute_path)):
+                best = sub
+        title = err.schema.get("title") or err.schema.get("description", "").split(".")[0]
+        if isinstance(err.instance, dict) and len(err.instance) >= 1 and best is not None:
+            m, h, p = _message(best)
+            return m, h, p
+        return f"expected {title or 'one of the allowed forms'}, found {_kind(err.instance)}", "", path
+    return err.message, "", path
+
+
+def validate(data: Any, schema: dict, src: Any, path_prefix: tuple = (),
+             span_of: Callable[[tuple, bool], Span] | None = None) -> list[Diagnostic]:
+    """All schema errors of `data`, located via the source map (`src.span`/`key_spans`)."""
+    validator = jsonschema.Draft202012Validator(schema)
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        msg, hint, path = _message(err)
+        key = None
+        if path and isinstance(path[-1], tuple):
+            key = path[-1][1]
+            path = path[:-1]
+        full = tuple(path_prefix) + tuple(path)
+        if span_of is not None:
+            span = span_of(full + ((key,) if key is not None else ()), key is not None)
+        elif key is not None:
+            span = src.key_spans.get(full + (key,)) or src.span(full)
+        else:
+            span = src.span(full)
+        crumbs = _crumbs(data, path)
+        out.append(error(span, "E010", msg, hint=hint, crumbs=crumbs))
+    return out
+
+
+def _crumbs(data: Any, path: list) -> list[str]:
+    """Breadcrumbs naming items by their id, pre-commit style."""
+    crumbs = []
+    cur = data
+    for i, p in enumerate(path):
+        try:
+            cur = cur[p]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(p, int) and isinstance(cur, dict) and "id" in cur:
+            crumbs.append(f"At {path[i - 1] if i else 'item'} '{cur['id']}'")
+    return crumbs
