@@ -195,7 +195,7 @@ def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
     attrs = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
-    attrs["tags"] = ("list<str>", tuple(tuple(sorted(c.tags)) for c in deck.cards))
+    attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
     yaku_tables = frozenset((plain(at(variant.tree, "yaku")) or {}).keys()) if at(variant.tree, "yaku") else frozenset()
     return Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
 

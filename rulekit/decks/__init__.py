@@ -77,7 +77,7 @@ def card_scope(deck: Deck) -> Scope:
     attrs: dict[str, tuple[str, tuple]] = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
-    attrs["tags"] = ("list<str>", tuple(tuple(sorted(c.tags)) for c in deck.cards))
+    attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
     return Scope(attrs=attrs, card_ids=deck.index(), locals={"c": "card"})
 
 

@@ -586,7 +586,14 @@ class StepCompiler:
                     return
                 raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
                                       f"'{phase}'; add if_none: skip or fix the options/where"))
-            i = ctx.decide(choice, p, actions) if len(actions) > 1 else 0
+            if len(actions) > 1:
+                i = ctx.decide(choice, p, actions)
+            else:
+                i = 0  # a forced move asks nobody; the log still shows it
+                if ctx.logging:
+                    ids = ctx.game.card_ids
+                    ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
+                             "action": {k: _render(v, t, ids) for k, t, v in zip(names, choice.types, actions[0])}})
             store = ctx.loc
             for k, v in zip(names, actions[i]):
                 store[k] = v
@@ -817,6 +824,11 @@ def _stack(ctx, z: list, top_ids: list[str]) -> None:
         raise RuleError(error(UNSPAN, "E042", f"stacked deck: {', '.join(missing)} not in the shuffled zone"))
     rest = [c for c in z if c not in wanted]
     z[:] = rest + list(reversed(want))
+
+
+def _render(v, t: str, ids):
+    from ..agents import render
+    return render(v, t, ids)
 
 
 def _zname(name: str, idx, ctx) -> str:

@@ -88,8 +88,15 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 
 
 def _check_int(v, node: ast.Node):
-    if isinstance(v, int) and not isinstance(v, bool) and (v > MAX_INT or v < -MAX_INT):
-        raise EvalError(f"number too large (limit 10^30)", node.start, node.end - node.start)
+    """Bound the size of numbers so hostile rules cannot exhaust memory or time."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        if v > MAX_INT or v < -MAX_INT:
+            raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start)
+    elif isinstance(v, Fraction):
+        if abs(v.numerator) > MAX_INT or v.denominator > MAX_INT:
+            raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start)
     return v
 
 
@@ -97,6 +104,12 @@ class _Compiler:
     def __init__(self, scope: Scope):
         self.scope = scope
         self.problems: list[Problem] = []
+        self.foldable: set[int] = set()
+
+    def drop_dead(self, dead: ast.Node) -> None:
+        """Forget constant-folding errors inside a branch that can never run."""
+        self.problems = [p for p in self.problems
+                         if not (id(p) in self.foldable and dead.start <= p.offset < dead.end)]
 
     # -- helpers -------------------------------------------------------------
     def fail(self, node: ast.Node, code: str, message: str, hint: str = "", start: int | None = None,
@@ -117,7 +130,12 @@ class _Compiler:
         return method(node, loc)
 
     def c_Const(self, node: ast.Const, loc):
-        v = node.value
+        v = _norm(node.value) if isinstance(node.value, Fraction) else node.value
+        if isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+            try:
+                _check_int(v, node)
+            except EvalError as exc:
+                return self.fail(node, "E034", exc.message)
         return (lambda ctx, v=v: v), T.type_of_value(v), v
 
     def c_ListLit(self, node: ast.ListLit, loc):
@@ -179,9 +197,11 @@ class _Compiler:
             def get_map(ctx):
                 m, k = obj(ctx), idx(ctx)
                 try:
-                    return m[k]
+                    return m[tuple(k) if isinstance(k, list) else k]
                 except KeyError:
                     return 0
+                except TypeError:
+                    raise EvalError("only maps can be looked up by key", node.start, node.end - node.start) from None
             return get_map, T.ANY, _NC
         if not (T.is_list(ot) or ot == T.ANY):
             return self.fail(node, "E033", f"only lists and maps can be indexed, found {T.describe(ot)}")
@@ -192,7 +212,8 @@ class _Compiler:
             try:
                 return xs[i]
             except (IndexError, TypeError):
-                raise EvalError(f"index {i} out of range (list has {len(xs)} items)", node.index.start,
+                size = len(xs) if isinstance(xs, (list, tuple)) else 0
+                raise EvalError(f"index {i} out of range (list has {size} items)", node.index.start,
                                 node.index.end - node.index.start) from None
         return get, T.elem(ot), _NC
 
@@ -205,7 +226,7 @@ class _Compiler:
             return (lambda ctx: not f(ctx)), T.BOOL, _NC
         if not T.is_numeric(t):
             self.expect(node.operand, t, T.NUM, "'-'")
-        if k is not _NC and isinstance(k, (int, Fraction)):
+        if k is not _NC and isinstance(k, (int, Fraction)) and not isinstance(k, bool):
             return (lambda ctx, v=-k: v), t, -k
         return (lambda ctx: -f(ctx)), t, _NC
 
@@ -219,6 +240,7 @@ class _Compiler:
             self.fail(node, "E033", f"'then' gives {T.describe(at)} but 'else' gives {T.describe(bt)}")
             rt = T.ANY
         if tk is not _NC:  # option-dependent branches fold away
+            self.drop_dead(node.other if tk else node.then)
             return (af, rt, ak) if tk else (bf, rt, bk)
         return (lambda ctx: af(ctx) if tf(ctx) else bf(ctx)), rt, _NC
 
@@ -253,9 +275,15 @@ class _Compiler:
             self.expect(node.left, lt, T.BOOL, f"'{op}'")
             self.expect(node.right, rt, T.BOOL, f"'{op}'")
             if lk is not _NC:
+                if (op == "and") != bool(lk):
+                    self.drop_dead(node.right)
                 if op == "and":
                     return (rf, T.BOOL, rk) if lk else ((lambda ctx: False), T.BOOL, False)
                 return ((lambda ctx: True), T.BOOL, True) if lk else (rf, T.BOOL, rk)
+            if T.ANY in (lt, rt):
+                if op == "and":
+                    return (lambda ctx: bool(lf(ctx)) and bool(rf(ctx))), T.BOOL, _NC
+                return (lambda ctx: bool(lf(ctx)) or bool(rf(ctx))), T.BOOL, _NC
             if op == "and":
                 return (lambda ctx: lf(ctx) and rf(ctx)), T.BOOL, _NC
             return (lambda ctx: lf(ctx) or rf(ctx)), T.BOOL, _NC
@@ -265,6 +293,8 @@ class _Compiler:
             if not (T.is_list(rt) or rt in (T.MAP, T.STR, T.ANY)):
                 return self.fail(node.right, "E033", f"'{op}' needs a list, map or string on the right, "
                                  f"found {T.describe(rt)}")
+            if rt == T.STR and lt not in (T.STR, T.ANY):
+                self.fail(node, "E033", f"'{op}' on a string needs a string on the left, found {T.describe(lt)}")
             if T.is_list(rt) and T.unify(lt, T.elem(rt)) is None:
                 self.fail(node, "E033", f"'{op}': {T.describe(lt)} can never be in {T.describe(rt)}")
             neg = op == "not in"
@@ -281,7 +311,10 @@ class _Compiler:
                     self.fail(node, "E033", f"'{op}' needs two numbers, found {T.describe(lt)} and "
                               f"{T.describe(rt)}", start=node.op_start, end=node.op_start + len(op))
             if lk is not _NC and rk is not _NC:
-                v = cmp(lk, rk)
+                try:
+                    v = cmp(lk, rk)
+                except TypeError:
+                    return (lambda ctx: cmp(lf(ctx), rf(ctx))), T.BOOL, _NC
                 return (lambda ctx, v=v: v), T.BOOL, v
             return (lambda ctx: cmp(lf(ctx), rf(ctx))), T.BOOL, _NC
         # arithmetic
@@ -310,7 +343,7 @@ class _Compiler:
                 a, b = lf(ctx), rf(ctx)
                 if b == 0:
                     raise EvalError("division by zero", zero_start, zero_len)
-                return _norm(Fraction(a) / Fraction(b))
+                return _check_int(_norm(Fraction(a) / Fraction(b)), node)
             fn = div
         elif op in ("//", "%"):
             base = _ARITH[op]
@@ -327,7 +360,9 @@ class _Compiler:
                 if not isinstance(b, int) or b < 0 or b > MAX_EXPONENT:
                     raise EvalError(f"exponent must be a whole number from 0 to {MAX_EXPONENT}, found {b}",
                                     zero_start, zero_len)
-                return _check_int(a ** b, node)
+                if isinstance(a, Fraction) and abs(a) != 1 and b > 8:
+                    raise EvalError("a fraction's exponent may be at most 8", zero_start, zero_len)
+                return _check_int(_norm(a ** b), node)
             fn = power
         elif op == "*":
             def mul(ctx):
@@ -340,10 +375,16 @@ class _Compiler:
                 return _check_int(_norm(base(lf(ctx), rf(ctx))), node)
             fn = arith
         if lk is not _NC and rk is not _NC:
+            # fold constants; an error here is left for run time, so guarded dead code is fine
             try:
                 v = fn(None)
             except EvalError as exc:
-                self.problems.append(Problem(exc.offset, exc.length, "E034", exc.message))
+                # reported unless the branch holding it turns out to be dead (see drop_dead)
+                prob = Problem(exc.offset, exc.length, "E034", exc.message)
+                self.problems.append(prob)
+                self.foldable.add(id(prob))
+                return fn, rtype, _NC
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError):
                 return fn, rtype, _NC
             return (lambda ctx, v=v: v), rtype, v
         return fn, rtype, _NC
@@ -415,6 +456,9 @@ class _Compiler:
             is_lambda.append(False)
             consts.append(k)
         rtype = subst(fdef.returns[oi])
+        if node.func in ("sum", "abs") and rtype not in (T.INT, T.NUM, T.ANY):
+            self.fail(node, "E033", f"{node.func}() needs numbers, found {T.describe(rtype)}")
+            rtype = T.NUM
         if node.func == "card":
             cid = consts[0]
             if isinstance(cid, str):
@@ -465,7 +509,19 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
                                      f"expected {T.describe(expect)}, found {T.describe(t)}"))
     if comp.problems:
         raise CompileError(comp.problems)
-    return Compiled(text, fn, t, k is not _NC, None if k is _NC else k)
+    if k is not _NC:
+        return Compiled(text, fn, t, True, k)
+    start, length = node.start, max(1, node.end - node.start)
+    inner = fn
+
+    def safe(ctx):
+        try:
+            return inner(ctx)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
+            raise EvalError(f"cannot evaluate: {exc}", start, length) from None
+        except RecursionError:
+            raise EvalError("evaluation nested too deeply", start, length) from None
+    return Compiled(text, safe, t, False, None)
 
 
 def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:
@@ -473,7 +529,12 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
     if not isinstance(text, str):
         if isinstance(text, bool) or isinstance(text, int):
             v = text
-            return Compiled(str(text), (lambda ctx, v=v: v), T.type_of_value(v), True, v)
+            t = T.type_of_value(v)
+            if expect is not None and not T.compatible(t, expect):
+                raise CompileError([Problem(0, 1, "E033", f"expected {T.describe(expect)}, found {T.describe(t)}")])
+            if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
+                raise CompileError([Problem(0, 1, "E034", "number too large (limit 10^30)")])
+            return Compiled(str(text), (lambda ctx, v=v: v), t, True, v)
         raise CompileError([Problem(0, 1, "E033", f"expected an expression, found {type(text).__name__}")])
     try:
         node = parse(text)

@@ -80,9 +80,12 @@ def _count(xs, pred=_NO):
           "Sum of the items, or of the value the function gives for each item (0 when empty).",
           "sum(column[i], c -> c.value) % 10")
 def _sum(xs, f=_NO):
-    if f is _NO:
-        return _norm(sum(xs))
-    return _norm(sum(f(x) for x in xs))
+    total = sum(xs) if f is _NO else sum(f(x) for x in xs)
+    if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
+        raise EvalError("sum() needs numbers")
+    if abs(total) > 10 ** 30:
+        raise EvalError("number too large (limit 10^30)")
+    return _norm(total)
 
 
 def _extreme(pick, what):
@@ -149,9 +152,21 @@ def _all(xs, pred=_NO):
           "count(distinct(hand[me], c -> c.month))")
 def _distinct(xs, f=_NO):
     seen: dict = {}
+    out = []
     for x in xs:
-        seen.setdefault(x if f is _NO else f(x), None)
-    return list(seen)
+        v = x if f is _NO else f(x)
+        key = _hashable(v)
+        if key not in seen:
+            seen[key] = None
+            out.append(v)
+    return out
+
+
+def _hashable(v):
+    """Lists become tuples so they can be compared as keys."""
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    return v
 
 
 @register("count_by", [("list<T>", "fn(T)->R")], "map",
@@ -160,7 +175,7 @@ def _distinct(xs, f=_NO):
 def _count_by(xs, f):
     out: dict = {}
     for x in xs:
-        k = f(x)
+        k = _hashable(f(x))
         out[k] = out.get(k, 0) + 1
     return out
 
@@ -232,7 +247,7 @@ def _range(a, b=_NO):
     return list(range(lo, hi))
 
 
-@register("abs", [("num",)], "num", "Absolute value.", "abs(total - 15)")
+@register("abs", [("R",)], "R", "Absolute value (a whole number stays whole).", "abs(total - 15)")
 def _abs(x):
     return abs(x)
 

@@ -1,0 +1,81 @@
+"""Many seeded rounds, optionally over several processes, and a readable report."""
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from .engine.game import Game
+from .engine.runner import Stats, run_chunk
+
+CHUNK = 500
+
+
+def chunks(total: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """(start, count) pieces covering rounds 0..total-1; the unit a distributed runner would submit."""
+    return [(s, min(size, total - s)) for s in range(0, total, size)]
+
+
+_WORKER_GAME: dict[tuple, Game] = {}
+
+
+def _chunk_in_worker(variant_args: tuple, n: int, seed: int, start: int, count: int, policy: str) -> Stats:
+    """Build the game once per worker process, then play one chunk."""
+    game = _WORKER_GAME.get(variant_args)
+    if game is None:
+        from .build import build_game, load_variant
+        path, options, preset, deck = variant_args
+        game = build_game(load_variant(path), options, preset, deck)
+        _WORKER_GAME[variant_args] = game
+    return run_chunk(game, n, seed, start, count, policy)
+
+
+def simulate(game: Game, n: int, rounds: int, seed: int = 1, policy: str = "random", jobs: int = 1,
+             progress: bool = False, variant_args: tuple | None = None) -> Stats:
+    """Play `rounds` independent seeded rounds (seat 0 deals) and merge their statistics.
+
+    The totals depend only on the seed, never on `jobs`: round i always uses the same seed.
+    """
+    pieces = chunks(rounds)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=rounds, unit="round", desc=game.id, leave=False)
+    total = Stats()
+    if jobs <= 1 or variant_args is None or len(pieces) == 1:
+        for start, count in pieces:
+            total = total.merge(run_chunk(game, n, seed, start, count, policy))
+            if bar:
+                bar.update(count)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
+            for fut, (_s, c) in zip(futures, pieces):  # merge in order: identical totals
+                total = total.merge(fut.result())
+                if bar:
+                    bar.update(c)
+    if bar:
+        bar.close()
+    return total
+
+
+def report(game: Game, stats: Stats) -> str:
+    """Per-seat mean and spread (95% interval), win rates, and frequency of every recorded outcome."""
+    lines = [f"{game.variant.meta.names.get('en', game.id)}: {stats.rounds} rounds, {stats.n} players, "
+             f"deck {game.deck_name}; seat 0 deals every round"]
+    lines.append(f"{'seat':>5} {'mean':>9} {'±95%':>8} {'sd':>8} {'win%':>7} {'loss%':>7}")
+    for s in range(stats.n):
+        m, sd = stats.mean(s), stats.sd(s)
+        ci = 1.96 * sd / math.sqrt(stats.rounds) if stats.rounds else 0.0
+        lines.append(f"{s:>5} {m:>9.4f} {ci:>8.4f} {sd:>8.3f} {100 * stats.wins[s] / max(1, stats.rounds):>6.2f}% "
+                     f"{100 * stats.losses[s] / max(1, stats.rounds):>6.2f}%")
+    if stats.records:
+        lines.append("outcomes (per round):")
+        yaku_names = {y.id: y.names.get("en", y.id) for table in game.yaku.values() for y in table}
+        for k, v in sorted(stats.records.items()):
+            label = k
+            if k.startswith("yaku:"):
+                yid = k[5:]
+                label = f"yaku {yid} ({yaku_names.get(yid, yid)})"
+            lines.append(f"  {label:40} {v:>8}  {v / stats.rounds:.5f}")
+    return "\n".join(lines)

@@ -1,0 +1,182 @@
+"""Kyō-Kabu: one stacked-deck test per rule of RULES.md §6 and per option."""
+import pytest
+
+from rulekit.testing import game, run
+
+KYO = "kabufuda/kyo-kabu.yaml"
+# stacking order after the first field is set out and the deck shuffled:
+# dealer's first card, holes 0..3, then third cards in decision order, dealer's 2nd, dealer's 3rd
+
+
+def stake(col, amount=1):
+    return {"col": col, "amount": amount}
+
+
+def test_first_field_is_5_6_7_8_and_36_cards_remain():
+    o = run(game(KYO), 2, [], by_choice={"bet": [stake(0)]})
+    moves = [e for e in o.events("move") if e["to"].startswith("column")][:4]
+    assert [m["cards"][0].split("-")[0] for m in moves] == ["5", "6", "7", "8"]
+    shuffle = o.events("shuffle")[0]
+    assert len(shuffle["order"]) == 36
+
+
+def test_third_card_forced_at_total_3_or_less():
+    # column 0: 5 + 8 = 13 -> 3: must take
+    o = run(game(KYO), 2, ["2-1", "8-1", "1-2", "1-3", "1-4", "2-2", "2-3"], by_choice={"bet": [stake(0)]})
+    assert o.legal_at("third_card") == []  # forced: nobody is asked
+    third = [e for e in o.events("choose") if e["choice"] == "third_card"]
+    assert third[0]["forced"] and third[0]["action"] == {"take": True}
+
+
+def test_third_card_refused_at_7_or_more():
+    # column 0: 5 + 2 = 7: may not take
+    o = run(game(KYO), 2, ["2-1", "2-2", "1-2", "1-3", "1-4", "3-2", "3-3"], by_choice={"bet": [stake(0)]})
+    third = [e for e in o.events("choose") if e["choice"] == "third_card"]
+    assert third[0]["action"] == {"take": False} and third[0].get("forced")
+
+
+def test_third_card_free_between_4_and_6():
+    # column 0: 5 + 9 = 14 -> 4: free choice
+    o = run(game(KYO), 2, ["2-1", "9-1", "1-2", "1-3", "1-4", "3-2", "3-3"], by_choice={"bet": [stake(0)]})
+    assert o.legal_at("third_card") == [[{"take": True}, {"take": False}]]
+
+
+def test_one_bet_per_player_and_table_limit():
+    o = run(game(KYO, {"table_limit": 3}), 3, [], by_choice={"bet": [stake(1, 2), stake(2, 1)]})
+    first, second = o.legal_at("bet")
+    assert {a["col"] for a in first} == {-1, 0, 1, 2, 3}
+    assert max(a["amount"] for a in first) == 3
+    assert max(a["amount"] for a in second) == 1  # only 1 left under the cap
+
+
+def test_bettor_sees_only_the_hole_card_of_their_column():
+    seen = {}
+
+    def check(ctx, choice, player, actions):
+        if choice.id == "third_card":
+            seen[player] = ctx.game.observation(ctx, player)["zones"]["hole"]
+    o = run(game(KYO), 3, ["2-1", "9-1", "9-2", "9-3", "9-4"], by_choice={"bet": [stake(0), stake(2)]},
+            checks=check)
+    assert seen[1][0] == ["9-1"] and seen[1][1] == ["?"] and seen[1][2] == ["?"]
+
+
+def test_higher_column_wins_one_to_one_lower_loses():
+    # column 0: 5+4=9 beats dealer 2+5=7 (wins 3); column 3: 8+8=16 -> 6 loses to 7 (loses 2)
+    o = run(game(KYO), 3, ["2-1", "4-1", "1-2", "3-1", "8-1", "5-1"], by_choice={"bet": [stake(0, 3), stake(3, 2)],
+            "third_card": [{"take": False}], "dealer_third": [{"take": False}]})
+    assert o.chips == [-3 + 2, 3, -2]
+
+
+def test_tie_is_push_by_default_and_dealer_wins_with_option():
+    top = ["2-1", "1-1", "1-2", "3-1", "3-2", "5-1"]  # column 1: 6+1=7, dealer 2+5=7
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(1, 4)], "dealer_third": [{"take": False}]})
+    assert o.chips == [0, 0]
+    o = run(game(KYO, {"tie": "dealer"}), 2, top, by_choice={"bet": [stake(1, 4)], "dealer_third": [{"take": False}]})
+    assert o.chips == [4, -4]
+
+
+def test_sorokabu_pays_double():
+    # column 2: 7 + 7 + 7
+    o = run(game(KYO), 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "7-2", "2-2"],
+            by_choice={"bet": [stake(2, 3)], "third_card": [{"take": True}], "dealer_third": [{"take": False}]})
+    assert o.chips == [-6, 6]
+    assert o.result.records["yaku:sorokabu"] == 1
+
+
+def test_other_triples_are_ordinary():
+    # column 0 gets 5+5+5 (sorokabu) but a triple of 3s in the dealer's hand is nothing special
+    o = run(game(KYO), 2, ["3-1", "1-1", "1-2", "7-1", "1-3", "3-2", "3-3"],
+            by_choice={"bet": [stake(1, 1)], "dealer_third": [{"take": True}]})
+    assert "yaku:dealer-sorokabu" not in o.result.records
+
+
+def test_kuppin_beats_sorokabu():
+    o = run(game(KYO), 2, ["9-1", "5-1", "6-1", "7-1", "8-1", "5-2", "1-1"],
+            by_choice={"bet": [stake(0, 2)], "third_card": [{"take": True}], "dealer_third": [{"take": False}]})
+    assert o.chips == [2, -2]
+
+
+def test_kuppin_is_order_sensitive_unless_agreed():
+    top = ["1-1", "2-1", "1-2", "1-3", "1-4", "9-1"]  # dealer 1 then 9; column 0: 5+2=7
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": False}]})
+    assert o.chips == [-1, 1]  # 7 beats dealer's 0
+    o = run(game(KYO, {"kuppin_order": "either"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": False}]})
+    assert o.chips == [1, -1]
+
+
+def test_kuppin_needs_no_third_card():
+    o = run(game(KYO), 2, ["9-1", "2-1", "1-2", "1-3", "1-4", "1-1", "3-1"],
+            by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": True}]})
+    # dealer 9+1+3 = 3 < column 5+2 = 7
+    assert o.chips == [-1, 1]
+
+
+def test_dealer_sorokabu_beats_plain_columns():
+    o = run(game(KYO), 2, ["6-1", "4-1", "1-2", "1-3", "1-4", "6-2", "6-3"],
+            by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": True}]})
+    assert o.chips == [1, -1]  # column 9 loses to dealer's 6-6-6 (value 8)
+
+
+@pytest.mark.parametrize("rule,expected", [("column", [-2, 2]), ("push", [0, 0]), ("dealer", [1, -1])])
+def test_soro_vs_soro_option(rule, expected):
+    top = ["6-1", "1-1", "1-2", "7-1", "1-3", "7-2", "6-2", "6-3"]
+    o = run(game(KYO, {"soro_vs_soro": rule}), 2, top,
+            by_choice={"bet": [stake(2, 1)], "third_card": [{"take": True}], "dealer_third": [{"take": True}]})
+    assert o.chips == expected
+
+
+def test_dealer_draw_rule_option():
+    top = ["1-1", "1-2", "1-3", "1-4", "2-1", "1-5" if False else "2-2"]
+    o = run(game(KYO), 2, ["1-1", "2-1", "2-2", "2-3", "2-4", "1-2"], by_choice={"bet": [stake(0, 1)]})
+    assert o.legal_at("dealer_third") == [[{"take": True}, {"take": False}]]  # free at total 2
+    o = run(game(KYO, {"dealer_draw_rule": "player"}), 2, ["1-1", "2-1", "2-2", "2-3", "2-4", "1-2"],
+            by_choice={"bet": [stake(0, 1)]})
+    forced = [e for e in o.events("choose") if e["choice"] == "dealer_third"]
+    assert forced[0]["forced"] and forced[0]["action"] == {"take": True}
+
+
+def test_unbet_columns_option():
+    top = ["2-1", "9-1", "8-2", "3-1", "3-2", "5-1", "4-1", "4-2"]  # column 1: 6+8=14 -> 4, no third; col 3: 8+3=1
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}]})
+    assert not any(e["to"] == "column[3]" for e in o.events("move") if e["from"] == "deck" and len(o.events("move")) > 4
+                   and e is not None and o.events("move").index(e) >= 4)
+    o = run(game(KYO, {"unbet_columns": "forced"}), 2, top, by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}]})
+    assert any(e["to"] == "column[3]" for e in o.events("move")[4:])
+
+
+def test_bet_required_option():
+    o = run(game(KYO, {"bet_required": True}), 2, [], by_choice={"bet": [stake(0)]})
+    assert all(a["col"] >= 0 for a in o.legal_at("bet")[0])
+
+
+def test_dealer_rotation_options():
+    top = ["1-1", "4-1", "3-1", "2-1", "1-2", "1-3"]  # every column beats the dealer's 1+1=2
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0)], "dealer_third": [{"take": False}]}, rounds=2)
+    assert [e["dealer"] for e in o.events("round")] == [0, 0]
+    o = run(game(KYO, {"dealer_rotation": "lose_all"}), 2, top,
+            by_choice={"bet": [stake(0), stake(0)], "dealer_third": [{"take": False}] * 2}, rounds=2)
+    assert [e["dealer"] for e in o.events("round")] == [0, 1]
+    o = run(game(KYO, {"dealer_rotation": "every_round"}), 2, [], rounds=2)
+    assert [e["dealer"] for e in o.events("round")] == [0, 1]
+
+
+def test_rounds_option_sets_game_length():
+    from rulekit.engine.runner import make_agents, play
+    g = game(KYO, {"rounds": 6})
+    res = play(g, 3, 1, make_agents(g, 3, 1))
+    assert len(res.round_deltas) == 6
+
+
+def test_hanafuda_deck_gives_identical_outcomes_for_same_values():
+    # the same card values stacked in both decks: same payouts
+    kab = run(game(KYO), 2, ["2-1", "4-1", "1-2", "3-1", "3-2", "5-1"],
+              by_choice={"bet": [stake(0, 3)], "dealer_third": [{"take": False}]})
+    han = run(game(KYO, deck="hanafuda"), 2, ["2-1", "4-1", "1-2", "3-1", "3-2", "5-1"],
+              by_choice={"bet": [stake(0, 3)], "dealer_third": [{"take": False}]})
+    assert kab.chips == han.chips
+
+
+def test_mushi_kabu_preset_uses_mushi_deck():
+    g = game(KYO, preset="mushi-kabu")
+    assert g.deck_name == "mushi-kabu" and len(g.card_ids) == 40
