@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     def game_args(sp):
-        sp.add_argument("variant", help="variant file or id (e.g. kyo-kabu); for play, also a folder")
+        sp.add_argument("variant", help="variant file or id (a path, or the file name without .yaml); for play, also a folder")
         sp.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="set a house-rule option")
         sp.add_argument("--preset", help="a named rule set of the variant")
         sp.add_argument("--deck", help="play with another of the variant's decks")

@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def variant_path(rel: str) -> str:
-    """Path of a shipped variant file, e.g. 'kabufuda/kyo-kabu.yaml'."""
+    """Path of a shipped variant file, relative to variants/."""
     return os.path.join(ROOT, "variants", rel)
 
 

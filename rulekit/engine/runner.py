@@ -23,6 +23,7 @@ class GameResult:
     events: list[dict]
     records: dict[str, int]
     log: dict
+    state: Any = None  # the final game state (tests inspect it)
 
 
 def round_seed(seed: int, i: int) -> int:
@@ -101,7 +102,7 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
            "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),
            "dealer": dealer, "stack": stack, "moves": moves, "events_sha256": events_digest(ctx.events)}
-    return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log)
+    return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
 
 
 def events_digest(events: list[dict]) -> str:

@@ -135,7 +135,7 @@ def _map(xs, f):
 
 @register("any", [("list<bool>",), ("list<T>", "fn(T)->bool")], "bool",
           "True when the condition holds for at least one item.",
-          "any(hand[me], c -> 'lightning' in c.tags)")
+          "any(hand[me], c -> 'wild' in c.tags)")
 def _any(xs, pred=_NO):
     return any(xs) if pred is _NO else any(pred(x) for x in xs)
 
@@ -322,7 +322,7 @@ def _seats_from(ctx, p):
 
 
 @register("card", [("name:str",)], "card", "The card with this id in the deck in play (checked when loading).",
-          "card('11-4')")
+          "card('1-1')")
 def _card(ctx, cid):  # pragma: no cover - resolved at compile time
     raise EvalError("card() is resolved when compiling")
 
