@@ -80,14 +80,19 @@ class StepCompiler:
                 msg = f"{what}: {p.message}" if what else p.message
                 self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
             return _fail_fn, T.ANY
-        fn = comp.fn
+        fn = comp.raw or comp.fn
         span, style, phase = node.span, node.style, self.phase
+        whole = len(text) if isinstance(text, str) else 1
 
         def located(ctx):
             try:
                 return fn(ctx)
             except EvalError as exc:
                 raise RuleError(error(expr_span(span, style, exc.offset, exc.length), "E034", exc.message,
+                                      crumbs=(f"in phase '{phase}'",) if phase else ())) from None
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
+                    RecursionError) as exc:
+                raise RuleError(error(expr_span(span, style, 0, whole), "E034", f"cannot evaluate: {exc}",
                                       crumbs=(f"in phase '{phase}'",) if phase else ())) from None
         if comp.is_const:
             return fn, comp.type

@@ -78,6 +78,7 @@ class Compiled:
     type: str
     is_const: bool = False
     const: Any = None
+    raw: Fn | None = None  # fn without the safety net, for callers that add their own
 
 
 _NC = object()  # "not a constant"
@@ -521,7 +522,7 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
             raise EvalError(f"cannot evaluate: {exc}", start, length) from None
         except RecursionError:
             raise EvalError("evaluation nested too deeply", start, length) from None
-    return Compiled(text, safe, t, False, None)
+    return Compiled(text, safe, t, False, None, inner)
 
 
 def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:
