@@ -33,9 +33,17 @@ def _span_of(tree: Node):
     return span_of
 
 
-def load_variant(path: str, search: list[str] | None = None) -> Variant:
-    """Read a variant file (and its parents), check it against the schema, build the model."""
+def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
+    """Read a variant file (and its parents and house-rule files), check it, build the model."""
     tree, files = load_tree(path, search)
+    house_options: dict = {}
+    houses = []
+    if house:
+        from .house import apply_house, load_house
+        houses = [load_house(h) for h in house]
+        vid = tree.value["id"].value if "id" in tree.value else os.path.splitext(os.path.basename(path))[0]
+        tree, house_options = apply_house(tree, str(vid), houses)
+        files = files + [h.file for h in houses]
     data = plain(tree)
     errs = Collector()
     try:
@@ -121,8 +129,17 @@ def load_variant(path: str, search: list[str] | None = None) -> Variant:
         if name in zones:
             vn = at(tree, "vars", name)
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
+    for k, (val, span) in house_options.items():
+        if k not in options:
+            errs.add(error(span, "E051", f"house rules: unknown option '{k}'", hint=did_you_mean(k, options)))
+            continue
+        try:
+            options[k].parse(val)
+        except ValueError as exc:
+            errs.add(error(span, "E051", f"house rules: option '{k}': {exc}"))
     errs.raise_if_any()
-    return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path)
+    return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
+                   {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
 
 
 def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
@@ -136,6 +153,8 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
                                      hint=did_you_mean(preset, variant.presets)))
         for k, v in variant.presets[preset].options.items():
             values[k] = variant.options[k].parse(v)
+    for k, v in variant.house_options.items():
+        values[k] = variant.options[k].parse(v)
     for k, v in (given or {}).items():
         if k not in variant.options:
             errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",

@@ -78,8 +78,11 @@ def _game(args):
         from .loader import all_variant_ids, default_search_path
         raise RulekitError(error(Span(args.variant, 0, 0), "E001", f"no variant file or id '{args.variant}'",
                                  hint=did_you_mean(args.variant, all_variant_ids(default_search_path()))))
-    variant = load_variant(path)
-    return build_game(variant, _options(args.option), args.preset, args.deck)
+    variant = load_variant(path, house=tuple(getattr(args, "house", None) or ()))
+    opts = _options(args.option)
+    game = build_game(variant, opts, args.preset, args.deck)
+    game.extra["cli_options"] = opts
+    return game
 
 
 def cmd_show(args) -> int:
@@ -149,6 +152,13 @@ def cmd_play(args) -> int:
 def cmd_simulate(args) -> int:
     from .simulate import simulate, report
     game = _game(args)
+    if args.compare:
+        from .compare import compare, compare_report
+        base_args = argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None})
+        base = _game(base_args)
+        n = args.players or game.variant.meta.players_default
+        print(compare_report(compare(base, game, n, args.rounds, args.seed, args.policy)))
+        return EXIT_OK
     n = args.players or game.variant.meta.players_default
     stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
                      progress=not args.quiet and sys.stderr.isatty() or args.progress,
@@ -158,6 +168,28 @@ def cmd_simulate(args) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
                        "policy": args.policy, **stats.to_json()}, fh, indent=1, default=str)
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from .compare import diff_games
+    changed = _game(args)
+    if args.other:
+        base = changed
+        changed = _game(argparse.Namespace(**{**vars(args), "variant": args.other, "option": None, "preset": None,
+                                              "house": None, "deck": None}))
+    else:
+        base = _game(argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None, "deck": None}))
+    lines = diff_games(base, changed)
+    title = f"{base.id} -> {changed.id}" + ("" if args.other else " with your changes")
+    print(title)
+    print("\n".join(f"- {ln}" for ln in lines) if lines else "- no rule differences")
+    return EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    from .compare import explain
+    print("\n".join(explain(_game(args), args.path)))
     return EXIT_OK
 
 
@@ -187,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="set a house-rule option")
         sp.add_argument("--preset", help="a named rule set of the variant")
         sp.add_argument("--deck", help="play with another of the variant's decks")
+        sp.add_argument("--house", action="append", metavar="FILE",
+                        help="a house-rule file (repeat to stack several, applied in order)")
 
     sp = sub.add_parser("validate", help="check variant files; exit 1 when any has errors")
     sp.add_argument("paths", nargs="+", help="files or folders")
@@ -221,7 +255,19 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
+    sp.add_argument("--compare", action="store_true",
+                    help="compare with the variant's own rules on the same seeds (the effect of -o/--preset/--house)")
     sp.set_defaults(fn=cmd_simulate)
+
+    sp = sub.add_parser("diff", help="rule differences between two variants, or a variant and its changes")
+    game_args(sp)
+    sp.add_argument("other", nargs="?", help="second variant (default: the first without -o/--preset/--house)")
+    sp.set_defaults(fn=cmd_diff)
+
+    sp = sub.add_parser("explain", help="one rule's value and the file and line that set it")
+    game_args(sp)
+    sp.add_argument("path", help="dotted path, list items by id: options.tie, yaku.column.sorokabu.value")
+    sp.set_defaults(fn=cmd_explain)
 
     sp = sub.add_parser("replay", help="replay a JSON log and check it matches")
     sp.add_argument("log")

@@ -125,3 +125,5 @@ class Variant:
     tree: Node
     files: tuple[str, ...]
     file: str
+    house_options: dict[str, Any] = field(default_factory=dict)
+    house: tuple = ()

@@ -1,0 +1,198 @@
+"""Rule differences (`diff`), provenance of one rule (`explain`), paired simulations (`--compare`)."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine.game import Game
+from .engine.runner import make_agents, play, round_seed
+from .errors import RulekitError, Span, did_you_mean, error
+from .loader import Node, plain
+
+
+def _items(node: Node | None) -> dict[str, Node]:
+    """A list of items with ids (or a mapping) as {id: node}."""
+    if node is None:
+        return {}
+    if isinstance(node.value, dict):
+        return dict(node.value)
+    return {str(i.value["id"].value): i for i in node.value
+            if isinstance(i.value, dict) and "id" in i.value}
+
+
+def _label(node: Node) -> str:
+    v = node.value
+    if isinstance(v, dict):
+        names = v.get("names")
+        if names is not None and isinstance(names.value, dict) and "en" in names.value:
+            return str(names.value["en"].value)
+        if "name" in v:
+            return str(v["name"].value)
+    return ""
+
+
+def _text(node: Node) -> str:
+    if isinstance(node.value, dict) and "description" in node.value:
+        return str(node.value["description"].value)
+    return ""
+
+
+def diff_games(a: Game, b: Game) -> list[str]:
+    """Readable rule differences from game A to game B (variants, presets, house rules, options)."""
+    out: list[str] = []
+    ma, mb = a.variant.meta, b.variant.meta
+    la = a.variant.meta.names.get("en", a.id)
+    lb = b.variant.meta.names.get("en", b.id)
+    if (ma.players_min, ma.players_max) != (mb.players_min, mb.players_max):
+        out.append(f"players: {ma.players_min}-{ma.players_max} -> {mb.players_min}-{mb.players_max}")
+    if a.deck_name != b.deck_name or len(a.card_ids) != len(b.card_ids):
+        out.append(f"deck: {a.deck_name} ({len(a.card_ids)} cards) -> {b.deck_name} ({len(b.card_ids)} cards)")
+    da, db = set(a.variant.decks), set(b.variant.decks)
+    if da != db:
+        if db - da:
+            out.append(f"decks allowed only in {lb}: {', '.join(sorted(db - da))}")
+        if da - db:
+            out.append(f"decks allowed only in {la}: {', '.join(sorted(da - db))}")
+    oa, ob = a.variant.options, b.variant.options
+    for k in sorted(set(oa) | set(ob)):
+        if k not in ob:
+            out.append(f"option {k}: only in {la}")
+        elif k not in oa:
+            out.append(f"option {k}: new in {lb} (default {ob[k].default}) — {ob[k].description}")
+        elif a.options.get(k) != b.options.get(k):
+            out.append(f"option {k}: {a.options.get(k)} -> {b.options.get(k)}")
+    pa = _items(a.variant.tree.value.get("round"))
+    pb = _items(b.variant.tree.value.get("round"))
+    for pid in list(pa) + [p for p in pb if p not in pa]:
+        if pid not in pb:
+            out.append(f"phase '{_label(pa[pid]) or pid}': only in {la} ({_text(pa[pid]) or 'no description'})")
+        elif pid not in pa:
+            out.append(f"phase '{_label(pb[pid]) or pid}': new in {lb}" + (f" — {_text(pb[pid])}" if _text(pb[pid]) else ""))
+        elif plain(pa[pid]) != plain(pb[pid]):
+            desc = _text(pb[pid])
+            out.append(f"phase '{_label(pb[pid]) or pid}': played differently" + (f" — {desc}" if desc else ""))
+    ya = a.variant.tree.value.get("yaku")
+    yb = b.variant.tree.value.get("yaku")
+    ta = _items(ya) if ya is not None else {}
+    tb = _items(yb) if yb is not None else {}
+    for table in sorted(set(ta) | set(tb)):
+        ia = _items(ta.get(table))
+        ib = _items(tb.get(table))
+        for yid in list(ia) + [y for y in ib if y not in ia]:
+            name = _label(ib.get(yid) or ia[yid]) or yid
+            if yid not in ib:
+                out.append(f"yaku {name} ({table}): only in {la}")
+            elif yid not in ia:
+                out.append(f"yaku {name} ({table}): new in {lb} — {_text(ib[yid])}")
+            else:
+                pa_, pb_ = plain(ia[yid]), plain(ib[yid])
+                for key in ("value", "rank", "when", "claim", "group"):
+                    if pa_.get(key) != pb_.get(key):
+                        out.append(f"yaku {name} ({table}): {key} {pa_.get(key)!r} -> {pb_.get(key)!r}")
+    ga = plain(a.variant.tree.value["game"]) if "game" in a.variant.tree.value else {}
+    gb = plain(b.variant.tree.value["game"]) if "game" in b.variant.tree.value else {}
+    for k in sorted(set(ga) | set(gb)):
+        if ga.get(k) != gb.get(k):
+            out.append(f"game {k}: {ga.get(k)!r} -> {gb.get(k)!r}")
+    for h in b.variant.house:
+        if h.note:
+            out.append(f"note from {h.name}: {h.note}")
+    return out
+
+
+def explain(game: Game, path: str) -> list[str]:
+    """The value of one rule (dotted path; list items by id) and the file and line that set it."""
+    parts = [p for p in path.replace("/", ".").split(".") if p]
+    node = game.variant.tree
+    walked = []
+    for p in parts:
+        if isinstance(node.value, dict):
+            nxt = node.value.get(p)
+            cands = list(node.value)
+        elif isinstance(node.value, list):
+            items = _items(node)
+            nxt = items.get(p) or (node.value[int(p)] if p.isdigit() and int(p) < len(node.value) else None)
+            cands = list(items)
+        else:
+            nxt, cands = None, []
+        if nxt is None:
+            where = ".".join(walked) or "the top level"
+            raise RulekitError(error(Span(path, 1, len(".".join(walked)) + 1), "E040",
+                                     f"no '{p}' under {where}", hint=did_you_mean(p, cands)
+                                     or f"keys here: {', '.join(map(str, cands[:12]))}"))
+        node = nxt
+        walked.append(p)
+    value = plain(node)
+    out = [f"{path} = {value!r}" if not isinstance(value, (dict, list)) else f"{path}:",
+           f"  set at {node.span}"]
+    if isinstance(value, (dict, list)):
+        import yaml
+        out.insert(1, "  " + yaml.safe_dump(value, sort_keys=False, allow_unicode=True).rstrip().replace("\n", "\n  "))
+    if len(parts) >= 2 and parts[0] == "options" and parts[1] in game.options:
+        name = parts[1]
+        eff = game.options[name]
+        src = "the default"
+        if name in game.variant.house_options:
+            src = "house rules " + ", ".join(h.file for h in game.variant.house if name in h.options)
+            spans = [h.options[name][1] for h in game.variant.house if name in h.options]
+            if spans:
+                src += f" ({spans[-1]})"
+        if game.preset and name in game.variant.presets[game.preset].options:
+            src = f"preset '{game.preset}'"
+        if game.extra.get("cli_options") and name in game.extra["cli_options"]:
+            src = "the command line (-o)"
+        out.append(f"  in effect: {name} = {eff!r} (from {src})")
+    return out
+
+
+@dataclass
+class Paired:
+    """Per-seat paired differences (changed - base) over the same seeds, and outcome counts."""
+
+    rounds: int = 0
+    n: int = 0
+    diff: list = field(default_factory=list)
+    diff_sq: list = field(default_factory=list)
+    base_mean: list = field(default_factory=list)
+    records_a: dict = field(default_factory=dict)
+    records_b: dict = field(default_factory=dict)
+
+
+def compare(base: Game, changed: Game, n: int, rounds: int, seed: int, policy: str = "random") -> Paired:
+    """Play both rule sets on the same seeds (same agents' seeds) and pair the results."""
+    res = Paired(0, n, [0.0] * n, [0.0] * n, [0.0] * n)
+    for i in range(rounds):
+        s = round_seed(seed, i)
+        ra = play(base, n, s, make_agents(base, n, s, policy), rounds=1, logging=False, dealer=0)
+        rb = play(changed, n, s, make_agents(changed, n, s, policy), rounds=1, logging=False, dealer=0)
+        res.rounds += 1
+        for seat in range(n):
+            d = float(rb.round_deltas[0][seat] - ra.round_deltas[0][seat])
+            res.diff[seat] += d
+            res.diff_sq[seat] += d * d
+            res.base_mean[seat] += float(ra.round_deltas[0][seat])
+        for k, v in ra.records.items():
+            res.records_a[k] = res.records_a.get(k, 0) + v
+        for k, v in rb.records.items():
+            res.records_b[k] = res.records_b.get(k, 0) + v
+    return res
+
+
+def compare_report(p: Paired) -> str:
+    """Mean change per seat with a 95% interval, and outcome frequencies before and after."""
+    lines = [f"paired comparison over {p.rounds} seeded rounds (changed rules - base rules), seat 0 deals",
+             f"{'seat':>5} {'base mean':>10} {'change':>10} {'95% interval':>24}"]
+    for s in range(p.n):
+        m = p.diff[s] / p.rounds
+        var = (p.diff_sq[s] - p.rounds * m * m) / (p.rounds - 1) if p.rounds > 1 else 0.0
+        ci = 1.96 * math.sqrt(max(0.0, var) / p.rounds)
+        lines.append(f"{s:>5} {p.base_mean[s] / p.rounds:>10.4f} {m:>+10.4f}   [{m - ci:+.4f}, {m + ci:+.4f}]")
+    keys = sorted(set(p.records_a) | set(p.records_b))
+    if keys:
+        lines.append("outcome frequencies (base -> changed):")
+        for k in keys:
+            fa = p.records_a.get(k, 0) / p.rounds
+            fb = p.records_b.get(k, 0) / p.rounds
+            lines.append(f"  {k:38} {fa:.5f} -> {fb:.5f}")
+    return "\n".join(lines)
