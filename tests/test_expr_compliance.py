@@ -25,6 +25,10 @@ Every YAML file in `tests/expr_compliance/` is a list of groups::
           message_contains: "zero"  # optional: substring of the message
           problems: 2               # optional: number of compile problems
           xfail: "reason"           # optional: known-wrong behaviour (strict xfail)
+        - build: {repeat: "not ", times: 900, suffix: "b"}
+          result: true
+          or_error: syntax          # optional: the case may instead fail with this error category
+          message_contains: "..."   #   (and message), for inputs where either answer is allowed
 
 An `expression` may instead be built as `build: {prefix, repeat, times, suffix}`.
 """
@@ -51,7 +55,8 @@ CATEGORIES = {
     "E040": "unknown-reference",
 }
 CASE_KEYS = {"expression", "build", "result", "result_fraction", "type", "expect", "error", "phase",
-             "offset", "hint_contains", "message_contains", "problems", "xfail", "comment", "const"}
+             "offset", "hint_contains", "message_contains", "problems", "xfail", "comment", "const",
+             "or_error"}
 GIVEN_KEYS = {"names", "constants", "types", "cards", "card_names", "options", "n_players", "locals"}
 
 
@@ -139,7 +144,7 @@ def build_scope(given: dict) -> tuple[Scope, SimpleNamespace]:
     for a in attr_names:
         per_card = [cards[cid].get(a) for cid in cards]
         t = _attr_type([v for v in per_card if v is not None])
-        values = tuple(tuple(v) if isinstance(v, list) else v for v in per_card)
+        values = tuple(list(v) if isinstance(v, list) else v for v in per_card)  # as rulekit.build does
         attrs[a] = (t, values)
 
     card_names = set(given.get("card_names") or [])
@@ -195,6 +200,23 @@ def test_suite_is_present():
     assert len(CASES) >= 170, f"only {len(CASES)} compliance cases in {HERE}"
 
 
+def test_every_category_is_covered():
+    """Every error category (and the compile/run-time phases) has at least one passing case."""
+    seen = set()
+    for p in CASES:
+        given, case = p.values
+        if case.get("xfail"):
+            continue
+        if "error" in case:
+            seen.add(case["error"])
+            if "phase" in case:
+                seen.add(case["phase"])
+        else:
+            seen.add("value")
+    want = set(CATEGORIES.values()) | {"compile", "runtime", "value"}
+    assert want <= seen, f"not covered: {sorted(want - seen)}"
+
+
 @pytest.mark.parametrize("given,case", CASES)
 def test_expr_compliance(given, case):
     scope, ctx = build_scope(given)
@@ -236,6 +258,13 @@ def test_expr_compliance(given, case):
             assert count == case["problems"], detail
         return
 
+    if got is not None and "or_error" in case:
+        where, category, offset, message, hint, count = got
+        detail = f"{where} {category} at {offset}: {message}"
+        assert category == case["or_error"], detail
+        if "message_contains" in case:
+            assert case["message_contains"] in message, detail
+        return
     assert got is None, f"unexpected {got[0]} {got[1]} error at {got[2]}: {got[3]}"
     if "result_fraction" in case:
         want = Fraction(case["result_fraction"])
@@ -248,3 +277,40 @@ def test_expr_compliance(given, case):
         assert compiled.type == case["type"], f"static type {compiled.type}, want {case['type']}"
     if "const" in case:
         assert compiled.is_const == case["const"], f"is_const {compiled.is_const}, want {case['const']}"
+
+
+# -- the depth limit -------------------------------------------------------------
+
+_DEEP_FORMS = {
+    "not": lambda n: "not " * n + "b",
+    "minus": lambda n: "-" * n + "x",
+    "plus": lambda n: "x" + "+x" * n,
+    "or": lambda n: "b" + " or b" * n,
+    "lambda": lambda n: "map([1], v -> " + "-" * n + "v)",
+}
+
+
+def _outcome(text: str, scope, ctx) -> str:
+    try:
+        compile_expr(text, scope).fn(ctx)
+        return "ok"
+    except (CompileError, EvalError):
+        return "error"
+
+
+@pytest.mark.parametrize("form", list(_DEEP_FORMS))
+def test_depth_limit_boundary(form):
+    """Around the depth where parsing stops succeeding, every length either parses or gives an
+    expression error: never a raw Python exception (the boundary depends on the stack in use)."""
+    make = _DEEP_FORMS[form]
+    scope, ctx = build_scope({"names": {"x": 1, "b": True}})
+    lo, hi = 1, 900  # ok at lo; an expression error (too long or too deep) at hi
+    assert _outcome(make(lo), scope, ctx) == "ok" and _outcome(make(hi), scope, ctx) == "error"
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _outcome(make(mid), scope, ctx) == "ok":
+            lo = mid
+        else:
+            hi = mid
+    for n in range(max(1, lo - 10), hi + 10):
+        _outcome(make(n), scope, ctx)

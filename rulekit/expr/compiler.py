@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..errors import did_you_mean
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _norm
+from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm
 from .parser import ExprSyntaxError, parse
 
 MAX_INT = 10 ** 30
@@ -278,9 +278,10 @@ class _Compiler:
             if lk is not _NC:
                 if (op == "and") != bool(lk):
                     self.drop_dead(node.right)
+                keep = rf if rt != T.ANY else (lambda ctx: bool(rf(ctx)))
                 if op == "and":
-                    return (rf, T.BOOL, rk) if lk else ((lambda ctx: False), T.BOOL, False)
-                return ((lambda ctx: True), T.BOOL, True) if lk else (rf, T.BOOL, rk)
+                    return (keep, T.BOOL, rk) if lk else ((lambda ctx: False), T.BOOL, False)
+                return ((lambda ctx: True), T.BOOL, True) if lk else (keep, T.BOOL, rk)
             if T.ANY in (lt, rt):
                 if op == "and":
                     return (lambda ctx: bool(lf(ctx)) and bool(rf(ctx))), T.BOOL, _NC
@@ -299,6 +300,13 @@ class _Compiler:
             if T.is_list(rt) and T.unify(lt, T.elem(rt)) is None:
                 self.fail(node, "E033", f"'{op}': {T.describe(lt)} can never be in {T.describe(rt)}")
             neg = op == "not in"
+            if rt == T.MAP or rt == T.ANY:
+                def member(ctx):
+                    x, xs = lf(ctx), rf(ctx)
+                    if isinstance(xs, dict) and isinstance(x, list):
+                        x = _hashable(x)
+                    return (x in xs) != neg
+                return member, T.BOOL, _NC
             return (lambda ctx: (lf(ctx) in rf(ctx)) != neg), T.BOOL, _NC
         if op in _CMP:
             cmp = _CMP[op]

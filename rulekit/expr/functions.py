@@ -182,7 +182,7 @@ def _count_by(xs, f):
 
 @register("keys", [("map",)], "list<any>", "The keys of a map, in first-seen order.", "keys(count_by(hand[me], c -> c.month))")
 def _keys(m):
-    return list(m)
+    return [list(k) if isinstance(k, tuple) else k for k in m]
 
 
 @register("values", [("map",)], "list<int>", "The values of a map, in key order.", "values(count_by(hand[me], c -> c.month))")

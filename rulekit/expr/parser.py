@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 
@@ -158,5 +158,5 @@ def parse(text: str) -> ast.Node:
         raise ExprSyntaxError(0, "expression too long or nested too deeply") from None
     try:
         return _ToAst().transform(tree)
-    except RecursionError:
+    except (RecursionError, VisitError):
         raise ExprSyntaxError(0, "expression too long or nested too deeply") from None
