@@ -162,7 +162,8 @@ def cmd_simulate(args) -> int:
     n = args.players or game.variant.meta.players_default
     stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
                      progress=not args.quiet and sys.stderr.isatty() or args.progress,
-                     variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck))
+                     variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
+                                   tuple(args.house or ())))
     print(report(game, stats))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

@@ -21,18 +21,23 @@ _WORKER_GAME: dict[tuple, Game] = {}
 
 def _chunk_in_worker(variant_args: tuple, n: int, seed: int, start: int, count: int, policy: str) -> Stats:
     """Build the game once per worker process, then play one chunk."""
-    game = _WORKER_GAME.get(variant_args)
+    key = repr(variant_args)
+    game = _WORKER_GAME.get(key)
     if game is None:
         from .build import build_game, load_variant
-        path, options, preset, deck = variant_args
-        game = build_game(load_variant(path), options, preset, deck)
-        _WORKER_GAME[variant_args] = game
+        path, options, preset, deck, *rest = variant_args
+        house = tuple(rest[0]) if rest else ()
+        game = build_game(load_variant(path, house=house), dict(options or {}), preset, deck)
+        _WORKER_GAME[key] = game
     return run_chunk(game, n, seed, start, count, policy)
 
 
 def simulate(game: Game, n: int, rounds: int, seed: int = 1, policy: str = "random", jobs: int = 1,
              progress: bool = False, variant_args: tuple | None = None) -> Stats:
     """Play `rounds` independent seeded rounds (seat 0 deals) and merge their statistics.
+
+    `variant_args` = (path, options, preset, deck, house files) lets worker processes rebuild
+    the same game; without it the run stays in this process.
 
     The totals depend only on the seed, never on `jobs`: round i always uses the same seed.
     """
