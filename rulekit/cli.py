@@ -267,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("explain", help="one rule's value and the file and line that set it")
     game_args(sp)
-    sp.add_argument("path", help="dotted path, list items by id: options.tie, yaku.column.sorokabu.value")
+    sp.add_argument("path", help="dotted path, list items by id: options.tie, yaku.<table>.<yaku id>.value")
     sp.set_defaults(fn=cmd_explain)
 
     sp = sub.add_parser("replay", help="replay a JSON log and check it matches")

@@ -121,6 +121,17 @@ def all_variant_ids(search: list[str]) -> list[str]:
     return out
 
 
+def _nearby_files(name: str, relative_to: str) -> list[str]:
+    """Variant files next to where a relative `extends` path points, spelt as that path would be."""
+    sub = os.path.dirname(name)
+    folder = os.path.join(os.path.dirname(relative_to), sub) or "."
+    try:
+        files = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(sub, f) if sub else f for f in files if f.endswith((".yaml", ".yml"))]
+
+
 def _allowed(path: str, roots: list[str]) -> bool:
     real = os.path.realpath(path)
     return any(real == os.path.realpath(r) or real.startswith(os.path.realpath(r) + os.sep) for r in roots)
@@ -147,7 +158,9 @@ def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...
     parent_path = find_variant(ext.value, path, search)
     if parent_path is None:
         raise RulekitError(error(ext.span, "E020", f"extends: no variant '{ext.value}' found",
-                                 hint=did_you_mean(ext.value, all_variant_ids(search))))
+                                 hint=did_you_mean(ext.value, _nearby_files(ext.value, path)
+                                                   if ext.value.endswith((".yaml", ".yml"))
+                                                   else all_variant_ids(search))))
     roots = search + [os.path.dirname(os.path.abspath(path))]
     if not _allowed(parent_path, roots):
         raise RulekitError(error(ext.span, "E022", f"extends: '{ext.value}' is outside the allowed folders"))

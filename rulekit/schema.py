@@ -46,17 +46,15 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, str, list]:
     """A reader's message for one schema error, a hint, and the path to point at."""
     path = list(err.absolute_path)
     v = err.validator
+    if "propertyNames" in err.absolute_schema_path:
+        # a key that is not a valid name: point at the key, explain with the name rule's description
+        key = err.instance
+        rule = err.schema.get("description") or err.message
+        return f"'{key}' cannot be used as a name here: {rule}", "", path + [("key", key)]
     if v == "additionalProperties":
-        allowed = list((err.schema.get("properties") or {}).keys())
-        extra = [k for k in err.instance if k not in allowed]
-        key = extra[0] if extra else "?"
-        pats = err.schema.get("patternProperties")
-        want = ", ".join(allowed) if allowed else "keys matching " + ", ".join(pats or [])
-        return (f"unknown key '{key}': expected one of {want}", did_you_mean(str(key), allowed),
-                path + [("key", key)])
+        return _unknown_key(err, (_extra_keys(err) or ["?"])[0])
     if v == "required":
-        missing = err.message.split("'")[1] if "'" in err.message else err.message
-        return f"missing required key '{missing}'", "", path
+        return f"missing required key '{_missing_key(err)}'", "", path
     if v == "type":
         want = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
         return f"expected {want}, found {_kind(err.instance)}", "", path
@@ -73,6 +71,9 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, str, list]:
         return f"expected text matching {err.validator_value}, found {_kind(err.instance)}", "", path
     if v in ("minItems", "maxItems", "minProperties", "maxProperties", "minLength", "maxLength"):
         return f"{err.message}", "", path
+    if v == "not":
+        rule = err.schema.get("description") or "a value the schema forbids"
+        return f"{_kind(err.instance)} is not allowed here: {rule}", "", path
     if v in ("oneOf", "anyOf"):
         # name the alternative that came closest: the one with the fewest errors
         best = None
@@ -87,13 +88,49 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, str, list]:
     return err.message, "", path
 
 
+def _extra_keys(err: jsonschema.ValidationError) -> list:
+    allowed = err.schema.get("properties") or {}
+    return [k for k in err.instance if k not in allowed]
+
+
+def _unknown_key(err: jsonschema.ValidationError, key: Any) -> tuple[str, str, list]:
+    allowed = list((err.schema.get("properties") or {}).keys())
+    pats = err.schema.get("patternProperties")
+    want = ", ".join(allowed) if allowed else "keys matching " + ", ".join(pats or [])
+    return (f"unknown key '{key}': expected one of {want}", did_you_mean(str(key), allowed),
+            list(err.absolute_path) + [("key", key)])
+
+
+def _missing_key(err: jsonschema.ValidationError) -> str:
+    return err.message.split("'")[1] if "'" in err.message else err.message
+
+
+def _messages(errors: list) -> list[tuple[str, str, list]]:
+    """Messages for all errors: one per unknown key; a missing key that is only misspelt
+    (an unknown key of the same mapping is close to it) is reported once, as the unknown key."""
+    unknown: dict[tuple, list] = {}
+    for err in errors:
+        if err.validator == "additionalProperties" and "propertyNames" not in err.absolute_schema_path:
+            unknown.setdefault(tuple(err.absolute_path), []).extend(_extra_keys(err))
+    out = []
+    for err in errors:
+        if err.validator == "additionalProperties" and "propertyNames" not in err.absolute_schema_path:
+            out += [_unknown_key(err, k) for k in _extra_keys(err) or ["?"]]
+        elif err.validator == "required" and any(
+                did_you_mean(str(k), [_missing_key(err)]) for k in unknown.get(tuple(err.absolute_path), [])):
+            continue
+        else:
+            out.append(_message(err))
+    return out
+
+
 def validate(data: Any, schema: dict, src: Any, path_prefix: tuple = (),
              span_of: Callable[[tuple, bool], Span] | None = None) -> list[Diagnostic]:
     """All schema errors of `data`, located via the source map (`src.span`/`key_spans`)."""
     validator = jsonschema.Draft202012Validator(schema)
     out = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-        msg, hint, path = _message(err)
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    for msg, hint, path in _messages(errors):
         key = None
         if path and isinstance(path[-1], tuple):
             key = path[-1][1]

@@ -136,6 +136,10 @@ def parse_text(text: str, file: str) -> Source:
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         problem = exc.problem or "invalid YAML"
         ctx = f" ({exc.context})" if exc.context else ""
+        cm = exc.context_mark
+        if exc.context and cm is not None and mark is not None and (cm.line, cm.column) != (mark.line, mark.column):
+            # the construct left open is often the real mistake: say where it started
+            ctx = f" ({exc.context} that starts at line {cm.line + 1}, column {cm.column + 1})"
         raise RulekitError(error(span, "E002", f"YAML syntax error: {problem}{ctx}")) from None
     except yaml.YAMLError as exc:  # reader errors: control characters etc.
         raise RulekitError(error(Span(file, 1, 1), "E002", f"YAML error: {exc}")) from None

@@ -8,7 +8,8 @@ from rulekit.decks import deck_names, load_deck
 from .conftest import ROOT, variant_files
 
 GENERIC = {"bright", "animal", "ribbon", "chaff", "value", "month", "rank", "suit", "special", "joker",
-           "wild", "column", "dealer", "red", "black", "none", "plain", "blue"}
+           "wild", "column", "dealer", "red", "black", "none", "plain", "blue", "matching", "banking",
+           "fishing", "shedding", "form", "game", "hand", "card", "cards", "three", "kind", "player"}
 
 
 def _names() -> set[str]:

@@ -170,7 +170,7 @@ def build_scope(given: dict) -> tuple[Scope, SimpleNamespace]:
 
     scope = Scope(globals=globals_, attrs=attrs, options=dict(given.get("options") or {}),
                   card_ids=card_ids, locals=loc_types)
-    ctx = SimpleNamespace(loc=dict(loc_values), n=given.get("n_players", 4), yaku_eval=None)
+    ctx = SimpleNamespace(loc=dict(loc_values), n=given.get("n_players", 4), yaku_eval=None, budget=2_000_000)
     return scope, ctx
 
 

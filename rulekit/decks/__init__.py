@@ -82,9 +82,11 @@ def card_scope(deck: Deck) -> Scope:
 
 
 class _Eval:
-    __slots__ = ("loc", "n", "yaku_eval")
+    __slots__ = ("loc", "n", "yaku_eval", "budget")
 
     def __init__(self):
+        from ..expr.compiler import EVAL_BUDGET
+        self.budget = EVAL_BUDGET
         self.loc: dict = {}
         self.n = 1
         self.yaku_eval = None

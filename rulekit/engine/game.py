@@ -8,6 +8,7 @@ from typing import Any, Callable
 from ..decks import Deck
 from ..errors import RuleError, Span, error
 from ..model import Variant
+from ..expr.compiler import EVAL_BUDGET
 from .context import Ctx
 from .steps import Choice, EndRound, Redeal
 
@@ -171,6 +172,7 @@ class Game:
         for _attempt in range(MAX_REDEALS):
             self.reset_round(ctx)
             ctx.steps = 0
+            ctx.budget = EVAL_BUDGET
             if ctx.logging:
                 ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
             try:

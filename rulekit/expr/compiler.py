@@ -18,6 +18,7 @@ from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm
 from .parser import ExprSyntaxError, parse
 
 MAX_INT = 10 ** 30
+EVAL_BUDGET = 2_000_000  # lambda calls per round (per evaluation outside a game)
 MAX_EXPONENT = 64
 
 Fn = Callable[[Any], Any]
@@ -259,10 +260,18 @@ class _Compiler:
                       start=node.start, end=node.start + len(p))
         body, bt, _ = self.c(node.body, {**loc, p: param_type})
 
+        start, length = node.start, node.end - node.start
+
         def make(ctx):
             store = ctx.loc
 
             def f(x):
+                # every lambda call spends one unit of the context's evaluation budget, so nested
+                # loops over big lists cannot hang the engine
+                ctx.budget -= 1
+                if ctx.budget < 0:
+                    raise EvalError("evaluation budget exhausted: the rules compute too much in one round "
+                                    f"(limit {EVAL_BUDGET} function calls)", start, length)
                 store[p] = x
                 return body(ctx)
             return f
