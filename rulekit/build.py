@@ -291,8 +291,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                        f"the cards start in zone '{deck_zone}', which is not declared under zones:",
                        hint="declare a zone 'deck' or set game: deck_zone"))
     policies = _policies(variant, sc, errs)
-    return Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
+    game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
+    return game
 
 
 def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:

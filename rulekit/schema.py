@@ -157,5 +157,6 @@ def _crumbs(data: Any, path: list) -> list[str]:
         except (KeyError, IndexError, TypeError):
             break
         if isinstance(p, int) and isinstance(cur, dict) and "id" in cur:
-            crumbs.append(f"At {path[i - 1] if i else 'item'} '{cur['id']}'")
+            kind = path[i - 1] if i else "item"
+            crumbs.append(f"At {'phase' if kind == 'round' else kind} '{cur['id']}'")
     return crumbs

@@ -99,6 +99,7 @@ class Game:
         ctx.seen = [0] * len(self.card_ids)
         ctx.chips = [self.start_chips] * n
         ctx.yaku_eval = self.yaku_eval_for(ctx)
+        ctx.budget = EVAL_BUDGET
         for zname, z in self.variant.zones.items():
             ctx.zones[zname] = self._empty_zone(z, n)
         for vname, v in self.variant.vars.items():
@@ -170,9 +171,9 @@ class Game:
     def play_round(self, ctx: Ctx) -> None:
         """Play one round on `ctx` (redealing on a misdeal)."""
         for _attempt in range(MAX_REDEALS):
+            ctx.budget = EVAL_BUDGET
             self.reset_round(ctx)
             ctx.steps = 0
-            ctx.budget = EVAL_BUDGET
             if ctx.logging:
                 ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
             try:
@@ -188,6 +189,13 @@ class Game:
             except Redeal:
                 ctx.record("redeal")
                 continue
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
+                    RecursionError) as exc:
+                # a rule did something impossible (e.g. added a list to a number): name the phase
+                ph = next((p for p in self.phases if p.id == ctx.where), None)
+                raise RuleError(error(ph.span if ph else Span(self.variant.file, 1, 1), "E061",
+                                      f"phase '{ctx.where}' cannot be carried out: {type(exc).__name__}: {exc}"
+                                      )) from None
             return
         raise RuleError(error(self.phases[0].span if self.phases else Span(self.variant.file, 1, 1), "E061",
                               f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))

@@ -87,6 +87,8 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
         ctx.dealer = dealer % n
     elif game.first_dealer is not None:
         ctx.dealer = game.first_dealer(ctx) % n
+    elif game.extra.get("random_first_dealer"):
+        ctx.dealer = ctx.rng.randrange(n)
     else:
         ctx.dealer = 0
     deltas = []

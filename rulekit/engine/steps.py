@@ -305,7 +305,7 @@ class StepCompiler:
                 return [z.pop(len(z) - 1 - i)]
             n = count(ctx) if count is not None else len(z)
             if n > len(z) or n < 0:
-                raise RuleError(error(span, "E061", f"move: zone '{src}' has {len(z)} cards, {n} needed"))
+                raise RuleError(error(span, "E041", f"move: zone '{src}' has {len(z)} cards, {n} needed"))
             if n == 0:
                 return []
             got = z[-n:]
@@ -357,7 +357,7 @@ class StepCompiler:
             hands = ctx.zones[dst]
             k = count(ctx)
             if k * len(order) > len(z):
-                raise RuleError(error(span, "E061", f"deal: {k} cards to each of {len(order)} players needs "
+                raise RuleError(error(span, "E041", f"deal: {k} cards to each of {len(order)} players needs "
                                       f"{k * len(order)} cards, zone '{src}' has {len(z)}"))
             for _ in range(k):
                 for p in order:
@@ -631,6 +631,7 @@ class StepCompiler:
             self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
             return _noop
         reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
+        span = node.span
 
         def pay(ctx):
             a = amount(ctx)
@@ -641,12 +642,16 @@ class StepCompiler:
                 who_from = src_pot
             else:
                 who_from = src(ctx)
+                if not 0 <= who_from < ctx.n:
+                    raise RuleError(error(span, "E061", f"pay: from seat {who_from}, but seats are 0 to {ctx.n - 1}"))
                 ctx.chips[who_from] -= a
             if dst_pot is not None:
                 ctx.vars[dst_pot] += a
                 who_to = dst_pot
             else:
                 who_to = dst(ctx)
+                if not 0 <= who_to < ctx.n:
+                    raise RuleError(error(span, "E061", f"pay: to seat {who_to}, but seats are 0 to {ctx.n - 1}"))
                 ctx.chips[who_to] += a
             if ctx.logging:
                 ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}

@@ -1,0 +1,289 @@
+"""`extends`: child over parent, lists merged by id, cycles/missing parents/depth, and provenance."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulekit.build import build_game, check_variant, load_variant
+from rulekit.errors import RulekitError, render_all
+from rulekit.loader import MAX_EXTENDS_DEPTH, at, load_tree, plain
+
+ROOT = Path(__file__).resolve().parents[1]
+FIX = ROOT / "tests" / "fixtures" / "valid"
+
+PARENT = """\
+id: base
+meta:
+  names: {en: Base}
+  family: fishing
+players: {min: 2, max: 4}
+decks:
+  hanafuda: {}
+options:
+  hand_size: {type: int, default: 4, min: 1, max: 8, description: Cards each.}
+  bonus: {type: bool, default: false, description: A bonus.}
+zones:
+  deck: {}
+  hand: {per: player, visibility: owner}
+yaku:
+  hand:
+    - {id: brights, when: "count(filter(cards, c -> c.type == 'bright')) >= 2", value: 5, rank: 2}
+    - {id: pair, when: "count(distinct(map(cards, c -> c.month))) < count(cards)", value: 1, rank: 1}
+    - {id: no-chaff, when: "all(cards, c -> c.type != 'chaff')", value: 3}
+round:
+  - id: deal
+    name: Deal
+    steps:
+      - shuffle: deck
+      - deal: {to: hand, count: opt.hand_size}
+  - id: show
+    name: Show
+    steps:
+      - for: p
+        in: seats
+        do:
+          - reveal: "hand[p]"
+"""
+
+ROOT_ONLY = "id: {id}\nmeta:\n  names: {{en: X}}\nabstract: true\n"
+
+
+def write(folder: Path, name: str, text: str) -> str:
+    (folder / name).write_text(text, encoding="utf-8")
+    return name
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    """A scratch folder that is also the working directory (diagnostics name files as 'x.yaml')."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def first_error(path: str, search: list[str] | None = None):
+    with pytest.raises(RulekitError) as exc:
+        load_variant(path, search)
+    return exc.value.first
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def test_child_overrides_parent_option_default(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\n"
+          "options:\n  hand_size: {default: 2}\n")
+    v = load_variant("child.yaml")
+    assert v.options["hand_size"].default == 2
+    assert v.options["hand_size"].max == 8  # the rest of the option comes from the parent
+    assert v.options["bonus"].default is False
+    assert load_variant("base.yaml").options["hand_size"].default == 4
+    assert v.meta.id == "child" and v.meta.names == {"en": "Base"}
+    assert v.files == ("child.yaml", "base.yaml")
+
+
+def test_yaku_merged_by_id(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", """\
+id: child
+extends: base.yaml
+yaku:
+  hand:
+    - {id: brights, value: 10}
+    - {id: no-chaff, remove: true}
+    - {id: animals, when: "all(cards, c -> c.type == 'animal')", value: 7}
+""")
+    v = load_variant("child.yaml")
+    table = plain(at(v.tree, "yaku", "hand"))
+    assert [y["id"] for y in table] == ["brights", "pair", "animals"]
+    brights = table[0]
+    assert brights["value"] == 10 and brights["rank"] == 2  # overridden value, inherited rank
+    assert brights["when"].startswith("count(filter(cards")
+    g = build_game(v)
+    assert [y.id for y in g.yaku["hand"]] == ["brights", "pair", "animals"]
+
+
+def test_phases_merged_by_id(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", """\
+id: child
+extends: base.yaml
+round:
+  - id: show
+    name: Showdown
+  - id: bonus
+    when: opt.bonus
+    steps:
+      - say: bonus round
+  - id: deal
+    steps:
+      - shuffle: deck
+      - deal: {to: hand, count: 1}
+""")
+    v = load_variant("child.yaml")
+    phases = plain(at(v.tree, "round"))
+    assert [p["id"] for p in phases] == ["deal", "show", "bonus"]  # parent order, new ones last
+    assert phases[0]["name"] == "Deal" and phases[0]["steps"][1]["deal"]["count"] == 1  # steps replaced
+    assert phases[1]["name"] == "Showdown" and phases[1]["steps"][0]["for"] == "p"  # steps inherited
+    assert check_variant("child.yaml") == []
+
+
+def test_phase_removed_by_id(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nround:\n  - {id: show, remove: true}\n")
+    assert [p["id"] for p in plain(at(load_variant("child.yaml").tree, "round"))] == ["deal"]
+
+
+def test_fixture_child_extends_fixture_parent():
+    v = load_variant(str(FIX / "hana-mini-short.yaml"))
+    parent = load_variant(str(FIX / "hana-mini.yaml"))
+    assert v.options["hand_size"].default == 3 and parent.options["hand_size"].default == 4
+    assert (v.meta.players_min, v.meta.players_max) == (2, 5)
+    assert [y["id"] for y in plain(at(v.tree, "yaku", "hand"))] == ["brights", "month-pair", "all-animals"]
+    assert plain(at(v.tree, "round", 0, "name")) == "The short deal"
+    assert len(plain(at(v.tree, "round", 0, "steps"))) == 2
+
+
+def test_child_of_abstract_parent_is_playable(here):
+    write(here, "base.yaml", PARENT.replace("id: base\n", "id: base\nabstract: true\n"))
+    write(here, "child.yaml", "id: child\nextends: base.yaml\n")
+    assert load_variant("base.yaml").meta.abstract
+    assert not load_variant("child.yaml").meta.abstract
+    assert check_variant("child.yaml") == []
+
+
+def test_extends_by_id_uses_the_search_path(here):
+    (here / "lib").mkdir()
+    write(here / "lib", "base-game.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base-game\n")
+    v = load_variant("child.yaml", [str(here / "lib")])
+    assert v.files[0] == "child.yaml"
+    assert Path(v.files[1]).resolve() == (here / "lib" / "base-game.yaml").resolve()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_cycle_reported_at_the_extends_line(here):
+    write(here, "a.yaml", "id: a\nmeta:\n  names: {en: A}\nextends: b.yaml\n")
+    write(here, "b.yaml", "id: b\nextends: a.yaml\nmeta:\n  names: {en: B}\n")
+    d = first_error("a.yaml")
+    assert (str(d.span), d.code) == ("b.yaml:2:10", "E021")
+    assert d.message == "extends: cycle a.yaml -> b.yaml -> a.yaml"
+    d = first_error("b.yaml")
+    assert (str(d.span), d.code) == ("a.yaml:4:10", "E021")
+
+
+def test_self_extension_is_a_cycle(here):
+    write(here, "a.yaml", "id: a\nextends: a.yaml\n")
+    d = first_error("a.yaml")
+    assert (str(d.span), d.code) == ("a.yaml:2:10", "E021")
+
+
+def test_missing_parent_by_id_with_did_you_mean(here):
+    (here / "lib").mkdir()
+    write(here / "lib", "base-game.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base-gam\n")
+    d = first_error("child.yaml", [str(here / "lib")])
+    assert (str(d.span), d.code) == ("child.yaml:2:10", "E020")
+    assert d.message == "extends: no variant 'base-gam' found"
+    assert d.hint == "did you mean 'base-game'?"
+
+
+def test_missing_parent_by_path_suggests_nearby_files(here):
+    write(here, "base-game.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nmeta: {names: {en: C}}\nextends: base-gme.yaml\n")
+    d = first_error("child.yaml", [])
+    assert (str(d.span), d.code) == ("child.yaml:3:10", "E020")
+    assert d.hint == "did you mean 'base-game.yaml'?"
+
+
+def test_missing_parent_is_reported_by_check_variant(here):
+    write(here, "child.yaml", "id: child\nextends: nowhere.yaml\n")
+    diags = check_variant("child.yaml")
+    assert [(str(d.span), d.code) for d in diags] == [("child.yaml:2:10", "E020")]
+    assert "child.yaml:2:10: error[E020]" in render_all(diags)
+
+
+def chain(folder: Path, n: int) -> None:
+    """f0 extends f1 extends ... f(n-1), which extends nothing."""
+    for i in range(n):
+        ext = f"extends: f{i + 1}.yaml\n" if i < n - 1 else ""
+        write(folder, f"f{i}.yaml", f"id: f{i}\n{ext}" + ("" if ext else PARENT.split("\n", 1)[1]))
+
+
+def test_extends_chain_at_the_depth_limit_loads(here):
+    chain(here, MAX_EXTENDS_DEPTH + 1)  # the file and 8 ancestors
+    v = load_variant("f0.yaml")
+    assert len(v.files) == MAX_EXTENDS_DEPTH + 1 and v.meta.id == "f0"
+
+
+def test_extends_chain_too_deep(here):
+    chain(here, MAX_EXTENDS_DEPTH + 2)
+    d = first_error("f0.yaml")
+    assert (str(d.span), d.code) == (f"f{MAX_EXTENDS_DEPTH}.yaml:2:10", "E022")
+    assert str(MAX_EXTENDS_DEPTH) in d.message
+
+
+def test_extends_outside_the_allowed_folders(here):
+    (here / "inner").mkdir()
+    write(here, "base.yaml", PARENT)
+    write(here / "inner", "child.yaml", "id: child\nextends: ../base.yaml\n")
+    d = first_error("inner/child.yaml", [str(here / "inner")])
+    assert (str(d.span), d.code) == ("inner/child.yaml:2:10", "E022")
+
+
+def test_extends_must_be_a_string(here):
+    write(here, "child.yaml", "id: child\nextends: [a.yaml, b.yaml]\n")
+    d = first_error("child.yaml")
+    assert (str(d.span), d.code) == ("child.yaml:2:10", "E010")
+
+
+# --------------------------------------------------------------------------- provenance
+
+
+def test_expression_error_in_parent_is_located_in_parent(here):
+    bad = PARENT.replace('value: 3}', 'value: "3 +"}')
+    write(here, "base.yaml", bad)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  hand_size: {default: 2}\n")
+    diags = check_variant("child.yaml")
+    assert diags, "the parent's error must be reported when checking the child"
+    d = diags[0]
+    line = line_of(bad, 'value: "3 +"')
+    # the caret stands at the end of the expression: after the opening quote and the 3 characters '3 +'
+    col = bad.splitlines()[line - 1].index('"3 +"') + 1 + 1 + 3
+    assert (d.span.file, d.span.line, d.code) == ("base.yaml", line, "E030")
+    assert d.span.col == col
+    assert '"3 +"' in render_all(diags[:1])  # the quoted source line is the parent's
+
+
+def test_schema_error_in_parent_is_located_in_parent(here):
+    bad = PARENT.replace("  hand: {per: player, visibility: owner}", "  hand: {per: player, visiblity: owner}")
+    write(here, "base.yaml", bad)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\n")
+    d = first_error("child.yaml")
+    assert (d.span.file, d.span.line, d.code) == ("base.yaml", line_of(bad, "visiblity"), "E010")
+    assert d.hint == "did you mean 'visibility'?"
+
+
+def test_error_in_child_override_is_located_in_child(here):
+    write(here, "base.yaml", PARENT)
+    child = "id: child\nextends: base.yaml\nyaku:\n  hand:\n    - {id: pair, when: \"count(cardz) > 1\"}\n"
+    write(here, "child.yaml", child)
+    d = check_variant("child.yaml")[0]
+    assert (str(d.span), d.code) == ("child.yaml:5:31", "E031")
+
+
+def test_spans_of_merged_tree_keep_their_file(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nyaku:\n  hand:\n    - {id: brights, value: 10}\n")
+    tree, files = load_tree("child.yaml")
+    assert files == ["child.yaml", "base.yaml"]
+    assert at(tree, "yaku", "hand", 0, "value").span.file == "child.yaml"
+    assert at(tree, "yaku", "hand", 0, "when").span.file == "base.yaml"
+    assert at(tree, "round", 1, "steps").span.file == "base.yaml"
