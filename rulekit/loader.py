@@ -38,6 +38,11 @@ def annotate(src: Source, data: Any = None, path: tuple = ()) -> Node:
     return Node(data, span, style=src.styles.get(path, ""))
 
 
+def _is_removal(node: Node) -> bool:
+    v = node.value
+    return isinstance(v, dict) and len(v) == 1 and "remove" in v and v["remove"].value is True
+
+
 def _keyed(items: list[Node]) -> bool:
     return bool(items) and all(isinstance(i.value, dict) and "id" in i.value for i in items)
 
@@ -47,6 +52,10 @@ def merge(parent: Node, child: Node) -> Node:
     if isinstance(parent.value, dict) and isinstance(child.value, dict):
         out = dict(parent.value)
         for k, v in child.value.items():
+            if _is_removal(v):
+                # `name: {remove: true}` drops an inherited entry (an option, zone, preset ...)
+                out.pop(k, None)
+                continue
             out[k] = merge(out[k], v) if k in out else v
         return Node(out, child.span, child.key_span)
     if isinstance(parent.value, list) and isinstance(child.value, list) and _keyed(parent.value) \
