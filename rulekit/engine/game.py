@@ -10,7 +10,7 @@ from ..errors import RuleError, Span, error
 from ..model import Variant
 from ..expr.compiler import EVAL_BUDGET
 from .context import Ctx
-from .steps import Choice, EndRound, Redeal
+from .steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100
 
@@ -102,9 +102,12 @@ class Game:
         ctx.budget = EVAL_BUDGET
         for zname, z in self.variant.zones.items():
             ctx.zones[zname] = self._empty_zone(z, n)
-        for vname, v in self.variant.vars.items():
-            if v.scope == "game":
-                ctx.vars[vname] = self._init_var(ctx, vname, n)
+        try:
+            for vname, v in self.variant.vars.items():
+                if v.scope == "game":
+                    ctx.vars[vname] = self._init_var(ctx, vname, n)
+        except RUNTIME_ERRORS as exc:
+            raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
         return ctx
 
     @staticmethod
@@ -189,13 +192,11 @@ class Game:
             except Redeal:
                 ctx.record("redeal")
                 continue
-            except (TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
-                    RecursionError) as exc:
-                # a rule did something impossible (e.g. added a list to a number): name the phase
+            except RUNTIME_ERRORS as exc:
+                # an expression failed (division by zero, budget ...) or a rule did something
+                # impossible (e.g. added a list to a number): locate it as precisely as known
                 ph = next((p for p in self.phases if p.id == ctx.where), None)
-                raise RuleError(error(ph.span if ph else Span(self.variant.file, 1, 1), "E061",
-                                      f"phase '{ctx.where}' cannot be carried out: {type(exc).__name__}: {exc}"
-                                      )) from None
+                raise located_error(exc, ph.span if ph else Span(self.variant.file, 1, 1), ctx.where) from None
             return
         raise RuleError(error(self.phases[0].span if self.phases else Span(self.variant.file, 1, 1), "E061",
                               f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from ..agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
 from ..errors import RuleError, RulekitError, Span, error
 from .game import Game
+from .steps import RUNTIME_ERRORS, located_error
 
 LOG_VERSION = 1
 
@@ -82,15 +83,19 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     ctx = game.new_ctx(n, seed, decide, logging)
     ctx.stack = stack
     decide.ctx = ctx
-    total = rounds if rounds is not None else game.rounds(ctx)
-    if dealer is not None:
-        ctx.dealer = dealer % n
-    elif game.first_dealer is not None:
-        ctx.dealer = game.first_dealer(ctx) % n
-    elif game.extra.get("random_first_dealer"):
-        ctx.dealer = ctx.rng.randrange(n)
-    else:
-        ctx.dealer = 0
+    where = Span(game.variant.file, 1, 1)
+    try:
+        total = rounds if rounds is not None else game.rounds(ctx)
+        if dealer is not None:
+            ctx.dealer = dealer % n
+        elif game.first_dealer is not None:
+            ctx.dealer = game.first_dealer(ctx) % n
+        elif game.extra.get("random_first_dealer"):
+            ctx.dealer = ctx.rng.randrange(n)
+        else:
+            ctx.dealer = 0
+    except RUNTIME_ERRORS as exc:
+        raise located_error(exc, where, "game settings") from None
     deltas = []
     for r in range(total):
         ctx.round_no = r
@@ -99,7 +104,11 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
         game.play_round(ctx)
         deltas.append([a - b for a, b in zip(ctx.chips, before)])
         ctx.dealer = ctx.next_dealer
-        if game.end_when is not None and game.end_when(ctx):
+        try:
+            ended = game.end_when is not None and game.end_when(ctx)
+        except RUNTIME_ERRORS as exc:
+            raise located_error(exc, where, "game settings") from None
+        if ended:
             break
     log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
            "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),

@@ -21,6 +21,28 @@ Run = Callable[[Any], None]
 ALL_SEATS = -1  # seen-mask meaning "every seat"
 
 
+def located_error(exc: BaseException, fallback: Span, where: str = "") -> RuleError:
+    """A RuleError for an exception raised while carrying out rules, at the best known place."""
+    crumbs = (f"in phase '{where}'",) if where else ()
+    if isinstance(exc, RuleError):
+        return exc
+    if isinstance(exc, EvalError):
+        root = exc.root
+        if root is not None and root.span is not None:
+            span = expr_span(root.span, root.style, exc.offset, exc.length)
+            if root.where:
+                special = root.where.split(" ", 1)[0] in ("procedure", "yaku", "policy", "init")
+                crumbs = (f"in {root.where}",) if special else (f"in phase '{root.where}'",)
+            return RuleError(error(span, "E034", exc.message, crumbs=crumbs))
+        return RuleError(error(fallback, "E034", exc.message, crumbs=crumbs))
+    return RuleError(error(fallback, "E061", f"cannot be carried out: {type(exc).__name__}: {exc}",
+                           crumbs=crumbs))
+
+
+RUNTIME_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
+                  OverflowError, RecursionError)
+
+
 class EndRound(Exception):
     """Raised by `end_round`: the round stops at once."""
 
@@ -81,22 +103,10 @@ class StepCompiler:
                 self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
             return _fail_fn, T.ANY
         fn = comp.raw or comp.fn
-        span, style, phase = node.span, node.style, self.phase
-        whole = len(text) if isinstance(text, str) else 1
-
-        def located(ctx):
-            try:
-                return fn(ctx)
-            except EvalError as exc:
-                raise RuleError(error(expr_span(span, style, exc.offset, exc.length), "E034", exc.message,
-                                      crumbs=(f"in phase '{phase}'",) if phase else ())) from None
-            except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
-                    RecursionError) as exc:
-                raise RuleError(error(expr_span(span, style, 0, whole), "E034", f"cannot evaluate: {exc}",
-                                      crumbs=(f"in phase '{phase}'",) if phase else ())) from None
-        if comp.is_const:
-            return fn, comp.type
-        return located, comp.type
+        if comp.root is not None:
+            # run-time errors carry this root; located_error() turns them into file positions
+            comp.root.span, comp.root.style, comp.root.where = node.span, node.style, self.phase
+        return fn, comp.type
 
     def crumbs(self) -> tuple[str, ...]:
         return (f"At phase '{self.phase}'",) if self.phase else ()

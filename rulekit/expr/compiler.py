@@ -80,30 +80,45 @@ class Compiled:
     is_const: bool = False
     const: Any = None
     raw: Fn | None = None  # fn without the safety net, for callers that add their own
+    root: Root | None = None  # run-time errors carry it; callers fill in where the text stands
 
 
 _NC = object()  # "not a constant"
+
+
+class Root:
+    """Identifies one compiled expression; callers attach where it stands (span, style) so a
+    run-time EvalError can be located without wrapping every evaluation in another call."""
+
+    __slots__ = ("text", "span", "style", "where")
+
+    def __init__(self, text: str = ""):
+        self.text = text
+        self.span = None
+        self.style = ""
+        self.where = ""
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "%": operator.mod, "//": operator.floordiv}
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
 
 
-def _check_int(v, node: ast.Node):
+def _check_int(v, node: ast.Node, root: Root | None = None):
     """Bound the size of numbers so hostile rules cannot exhaust memory or time."""
     if isinstance(v, bool):
         return v
     if isinstance(v, int):
         if v > MAX_INT or v < -MAX_INT:
-            raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start)
+            raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start, root)
     elif isinstance(v, Fraction):
         if abs(v.numerator) > MAX_INT or v.denominator > MAX_INT:
-            raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start)
+            raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start, root)
     return v
 
 
 class _Compiler:
-    def __init__(self, scope: Scope):
+    def __init__(self, scope: Scope, root: Root | None = None):
+        self.root = root or Root()
         self.scope = scope
         self.problems: list[Problem] = []
         self.foldable: set[int] = set()
@@ -119,7 +134,7 @@ class _Compiler:
         s = node.start if start is None else start
         e = node.end if end is None else end
         self.problems.append(Problem(s, max(1, e - s), code, message, hint))
-        return _raiser(message, s), T.ANY, _NC
+        return _raiser(message, s, self.root), T.ANY, _NC
 
     def expect(self, node: ast.Node, have: str, want: str, what: str) -> None:
         if not T.compatible(have, want):
@@ -193,6 +208,7 @@ class _Compiler:
         return (lambda ctx: table[obj(ctx)]), at, _NC
 
     def c_Index(self, node: ast.Index, loc):
+        root = self.root
         obj, ot, oc = self.c(node.obj, loc)
         idx, it, ic = self.c(node.index, loc)
         if ot == T.MAP:
@@ -203,7 +219,8 @@ class _Compiler:
                 except KeyError:
                     return 0
                 except TypeError:
-                    raise EvalError("only maps can be looked up by key", node.start, node.end - node.start) from None
+                    raise EvalError("only maps can be looked up by key", node.start, node.end - node.start,
+                                    root) from None
             return get_map, T.ANY, _NC
         if not (T.is_list(ot) or ot == T.ANY):
             return self.fail(node, "E033", f"only lists and maps can be indexed, found {T.describe(ot)}")
@@ -216,7 +233,7 @@ class _Compiler:
             except (IndexError, TypeError):
                 size = len(xs) if isinstance(xs, (list, tuple)) else 0
                 raise EvalError(f"index {i} out of range (list has {size} items)", node.index.start,
-                                node.index.end - node.index.start) from None
+                                node.index.end - node.index.start, root) from None
         return get, T.elem(ot), _NC
 
     def c_Unary(self, node: ast.Unary, loc):
@@ -251,6 +268,7 @@ class _Compiler:
 
     def lam(self, node: ast.Node, param_type: str, loc) -> tuple[Fn, str]:
         """Compile a lambda argument; returns a maker fn(ctx) -> python callable, and body type."""
+        root = self.root
         if not isinstance(node, ast.Lambda):
             self.fail(node, "E033", "expected a function here, such as 'c -> c.value'")
             return (lambda ctx: (lambda x: None)), T.ANY
@@ -271,13 +289,14 @@ class _Compiler:
                 ctx.budget -= 1
                 if ctx.budget < 0:
                     raise EvalError("evaluation budget exhausted: the rules compute too much in one round "
-                                    f"(limit {EVAL_BUDGET} function calls)", start, length)
+                                    f"(limit {EVAL_BUDGET} function calls)", start, length, root)
                 store[p] = x
                 return body(ctx)
             return f
         return make, bt
 
     def c_Binary(self, node: ast.Binary, loc):
+        root = self.root
         op = node.op
         if op in ("and", "or"):
             lf, lt, lk = self.c(node.left, loc)
@@ -360,8 +379,8 @@ class _Compiler:
             def div(ctx):
                 a, b = lf(ctx), rf(ctx)
                 if b == 0:
-                    raise EvalError("division by zero", zero_start, zero_len)
-                return _check_int(_norm(Fraction(a) / Fraction(b)), node)
+                    raise EvalError("division by zero", zero_start, zero_len, root)
+                return _check_int(_norm(Fraction(a) / Fraction(b)), node, root)
             fn = div
         elif op in ("//", "%"):
             base = _ARITH[op]
@@ -369,7 +388,7 @@ class _Compiler:
             def intdiv(ctx):
                 a, b = lf(ctx), rf(ctx)
                 if b == 0:
-                    raise EvalError("division by zero", zero_start, zero_len)
+                    raise EvalError("division by zero", zero_start, zero_len, root)
                 return _norm(base(a, b))
             fn = intdiv
         elif op == "**":
@@ -377,20 +396,20 @@ class _Compiler:
                 a, b = lf(ctx), rf(ctx)
                 if not isinstance(b, int) or b < 0 or b > MAX_EXPONENT:
                     raise EvalError(f"exponent must be a whole number from 0 to {MAX_EXPONENT}, found {b}",
-                                    zero_start, zero_len)
+                                    zero_start, zero_len, root)
                 if isinstance(a, Fraction) and abs(a) != 1 and b > 8:
-                    raise EvalError("a fraction's exponent may be at most 8", zero_start, zero_len)
-                return _check_int(_norm(a ** b), node)
+                    raise EvalError("a fraction's exponent may be at most 8", zero_start, zero_len, root)
+                return _check_int(_norm(a ** b), node, root)
             fn = power
         elif op == "*":
             def mul(ctx):
-                return _check_int(_norm(lf(ctx) * rf(ctx)), node)
+                return _check_int(_norm(lf(ctx) * rf(ctx)), node, root)
             fn = mul
         else:
             base = _ARITH[op]
 
             def arith(ctx):
-                return _check_int(_norm(base(lf(ctx), rf(ctx))), node)
+                return _check_int(_norm(base(lf(ctx), rf(ctx))), node, root)
             fn = arith
         if lk is not _NC and rk is not _NC:
             # fold constants; an error here is left for run time, so guarded dead code is fine
@@ -423,6 +442,7 @@ class _Compiler:
                          f"found {len(node.args)}", f"signature: {fdef.signature(0)}")
 
     def call_overload(self, node: ast.Call, fdef, oi: int, loc):
+        root = self.root
         params = fdef.overloads[oi]
         tv: dict[str, str] = {}
         argfns: list[Fn] = []
@@ -485,7 +505,7 @@ class _Compiler:
                                      did_you_mean(cid, self.scope.card_ids))
                 idx = self.scope.card_ids[cid]
                 return (lambda ctx, v=idx: v), T.CARD, _NC
-            return _raiser("bad card()", node.start), T.CARD, _NC
+            return _raiser("bad card()", node.start, root), T.CARD, _NC
         if node.func in ("yaku", "yaku_value", "yaku_rank"):
             table = consts[0]
             if isinstance(table, str) and table not in self.scope.yaku_tables:
@@ -494,30 +514,69 @@ class _Compiler:
         impl = fdef.impl
         start, length = node.start, node.end - node.start
         needs_ctx = node.func in CONTEXT_FUNCS
-        plan = tuple(zip(argfns, is_lambda))
+        fname = node.func
 
-        def call(ctx):
-            args = [f(ctx) for f, _ in plan]
-            try:
-                return impl(ctx, *args) if needs_ctx else impl(*args)
-            except EvalError as exc:
+        def relocate(exc: Exception) -> EvalError:
+            if isinstance(exc, EvalError):
+                if exc.root is not None:
+                    return exc
                 if exc.offset == 0 and exc.length == 1:
-                    raise EvalError(exc.message, start, length) from None
-                raise
-            except (TypeError, ValueError, ZeroDivisionError, IndexError, KeyError) as exc:
-                raise EvalError(f"{node.func}(): {exc}", start, length) from None
+                    return EvalError(exc.message, start, length, root)
+                return EvalError(exc.message, exc.offset, exc.length, root)
+            return EvalError(f"{fname}(): {exc}", start, length, root)
+
+        errors = (EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)
+        # one closure per arity: no argument list is built on the hot path
+        if len(argfns) == 1:
+            a0 = argfns[0]
+            if needs_ctx:
+                def call(ctx):
+                    try:
+                        return impl(ctx, a0(ctx))
+                    except errors as exc:
+                        raise relocate(exc) from None
+            else:
+                def call(ctx):
+                    try:
+                        return impl(a0(ctx))
+                    except errors as exc:
+                        raise relocate(exc) from None
+        elif len(argfns) == 2:
+            a0, a1 = argfns
+            if needs_ctx:
+                def call(ctx):
+                    try:
+                        return impl(ctx, a0(ctx), a1(ctx))
+                    except errors as exc:
+                        raise relocate(exc) from None
+            else:
+                def call(ctx):
+                    try:
+                        return impl(a0(ctx), a1(ctx))
+                    except errors as exc:
+                        raise relocate(exc) from None
+        else:
+            fns = tuple(argfns)
+
+            def call(ctx):
+                try:
+                    args = [f(ctx) for f in fns]
+                    return impl(ctx, *args) if needs_ctx else impl(*args)
+                except errors as exc:
+                    raise relocate(exc) from None
         return call, rtype, _NC
 
 
-def _raiser(message: str, offset: int) -> Fn:
+def _raiser(message: str, offset: int, root: Root | None = None) -> Fn:
     def fn(ctx):
-        raise EvalError(message, offset)
+        raise EvalError(message, offset, 1, root)
     return fn
 
 
 def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
     """Check and compile a parsed expression; raise CompileError listing every problem."""
-    comp = _Compiler(scope)
+    root = Root(text)
+    comp = _Compiler(scope, root)
     try:
         fn, t, k = comp.c(node, dict(scope.locals))
     except RecursionError:
@@ -528,7 +587,7 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
     if comp.problems:
         raise CompileError(comp.problems)
     if k is not _NC:
-        return Compiled(text, fn, t, True, k)
+        return Compiled(text, fn, t, True, k, fn, root)
     start, length = node.start, max(1, node.end - node.start)
     inner = fn
 
@@ -536,10 +595,10 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
         try:
             return inner(ctx)
         except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
-            raise EvalError(f"cannot evaluate: {exc}", start, length) from None
+            raise EvalError(f"cannot evaluate: {exc}", start, length, root) from None
         except RecursionError:
-            raise EvalError("evaluation nested too deeply", start, length) from None
-    return Compiled(text, safe, t, False, None, inner)
+            raise EvalError("evaluation nested too deeply", start, length, root) from None
+    return Compiled(text, safe, t, False, None, inner, root)
 
 
 def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:

@@ -14,11 +14,12 @@ MAX_RANGE = 10_000
 class EvalError(Exception):
     """A runtime error inside an expression; `offset` points into its text."""
 
-    def __init__(self, message: str, offset: int = 0, length: int = 1):
+    def __init__(self, message: str, offset: int = 0, length: int = 1, root: object = None):
         super().__init__(message)
         self.message = message
         self.offset = offset
         self.length = length
+        self.root = root  # the Root of the expression it happened in (where it stands in a file)
 
 
 @dataclass(frozen=True)
