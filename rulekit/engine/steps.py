@@ -573,6 +573,19 @@ class StepCompiler:
                     if where(ctx):
                         out.append((v,))
                 return out
+        elif len(params) == 2:
+            (n0, l0, _t0), (n1, l1, _t1) = params
+
+            def enumerate_actions(ctx):
+                store = ctx.loc
+                out = []
+                for v0 in l0(ctx):
+                    store[n0] = v0
+                    for v1 in l1(ctx):
+                        store[n1] = v1
+                        if where is None or where(ctx):
+                            out.append((v0, v1))
+                return out
         else:
             def enumerate_actions(ctx):
                 out: list[tuple] = []

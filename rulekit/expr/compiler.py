@@ -105,12 +105,11 @@ _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.l
 
 def _check_int(v, node: ast.Node, root: Root | None = None):
     """Bound the size of numbers so hostile rules cannot exhaust memory or time."""
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, int):
+    tv = type(v)
+    if tv is int:
         if v > MAX_INT or v < -MAX_INT:
             raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start, root)
-    elif isinstance(v, Fraction):
+    elif tv is Fraction:
         if abs(v.numerator) > MAX_INT or v.denominator > MAX_INT:
             raise EvalError("number too large (limit 10^30)", node.start, node.end - node.start, root)
     return v
@@ -225,6 +224,18 @@ class _Compiler:
         if not (T.is_list(ot) or ot == T.ANY):
             return self.fail(node, "E033", f"only lists and maps can be indexed, found {T.describe(ot)}")
         self.expect(node.index, it, T.INT, "index")
+        if ic is not _NC and isinstance(ic, int) and not isinstance(ic, bool):
+            k = ic
+
+            def get_k(ctx):
+                xs = obj(ctx)
+                try:
+                    return xs[k]
+                except (IndexError, TypeError):
+                    size = len(xs) if isinstance(xs, (list, tuple)) else 0
+                    raise EvalError(f"index {k} out of range (list has {size} items)", node.index.start,
+                                    node.index.end - node.index.start, root) from None
+            return get_k, T.elem(ot), _NC
 
         def get(ctx):
             xs, i = obj(ctx), idx(ctx)
@@ -353,7 +364,7 @@ class _Compiler:
                 except TypeError:
                     return (lambda ctx: cmp(lf(ctx), rf(ctx))), T.BOOL, _NC
                 return (lambda ctx, v=v: v), T.BOOL, v
-            return (lambda ctx: cmp(lf(ctx), rf(ctx))), T.BOOL, _NC
+            return _compare_fn(op, lf, rf, rk), T.BOOL, _NC
         # arithmetic
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
             u = T.unify(lt, rt)
@@ -389,7 +400,8 @@ class _Compiler:
                 a, b = lf(ctx), rf(ctx)
                 if b == 0:
                     raise EvalError("division by zero", zero_start, zero_len, root)
-                return _norm(base(a, b))
+                r = base(a, b)
+                return r if type(r) is int else _norm(r)
             fn = intdiv
         elif op == "**":
             def power(ctx):
@@ -405,6 +417,9 @@ class _Compiler:
             def mul(ctx):
                 return _check_int(_norm(lf(ctx) * rf(ctx)), node, root)
             fn = mul
+        elif lt == T.INT and rt == T.INT and op in ("+", "-"):
+            # whole numbers: no fraction to normalise; the size bound is two comparisons
+            fn = _int_addsub(op, lf, rf, rk, node, root)
         else:
             base = _ARITH[op]
 
@@ -565,6 +580,65 @@ class _Compiler:
                 except errors as exc:
                     raise relocate(exc) from None
         return call, rtype, _NC
+
+
+def _compare_fn(op: str, lf: Fn, rf: Fn, rk: Any) -> Fn:
+    """A comparison closure; a constant right side is inlined (the common `x == 3`)."""
+    if rk is not _NC:
+        k = rk
+        if op == "==":
+            return lambda ctx: lf(ctx) == k
+        if op == "!=":
+            return lambda ctx: lf(ctx) != k
+        if op == "<":
+            return lambda ctx: lf(ctx) < k
+        if op == "<=":
+            return lambda ctx: lf(ctx) <= k
+        if op == ">":
+            return lambda ctx: lf(ctx) > k
+        return lambda ctx: lf(ctx) >= k
+    if op == "==":
+        return lambda ctx: lf(ctx) == rf(ctx)
+    if op == "!=":
+        return lambda ctx: lf(ctx) != rf(ctx)
+    if op == "<":
+        return lambda ctx: lf(ctx) < rf(ctx)
+    if op == "<=":
+        return lambda ctx: lf(ctx) <= rf(ctx)
+    if op == ">":
+        return lambda ctx: lf(ctx) > rf(ctx)
+    return lambda ctx: lf(ctx) >= rf(ctx)
+
+
+def _int_addsub(op: str, lf: Fn, rf: Fn, rk: Any, node: ast.Node, root: Root) -> Fn:
+    """`a + b` / `a - b` on whole numbers, bounded to +-10^30."""
+    lo, hi = -MAX_INT, MAX_INT
+
+    def too_big():
+        return EvalError("number too large (limit 10^30)", node.start, node.end - node.start, root)
+    if rk is not _NC:
+        k = rk if op == "+" else -rk
+
+        def add_k(ctx):
+            v = lf(ctx) + k
+            if lo <= v <= hi:
+                return v
+            raise too_big()
+        return add_k
+    if op == "+":
+        def add(ctx):
+            v = lf(ctx) + rf(ctx)
+            if lo <= v <= hi:
+                return v
+            raise too_big()
+        return add
+
+    def sub(ctx):
+        v = lf(ctx) - rf(ctx)
+        if lo <= v <= hi:
+            return v
+        raise too_big()
+    return sub
 
 
 def _raiser(message: str, offset: int, root: Root | None = None) -> Fn:

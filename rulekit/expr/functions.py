@@ -63,7 +63,7 @@ _NO = object()
 
 def _norm(x):
     """Fractions with denominator 1 become ints, so results compare and print simply."""
-    if isinstance(x, Fraction) and x.denominator == 1:
+    if type(x) is Fraction and x.denominator == 1:
         return int(x.numerator)
     return x
 
