@@ -43,20 +43,43 @@ def _is_removal(node: Node) -> bool:
     return isinstance(v, dict) and len(v) == 1 and "remove" in v and v["remove"].value is True
 
 
+def _first_removal(node: Node) -> Node | None:
+    """The first `name: {remove: true}` anywhere below `node` (meaningless in a file that extends nothing)."""
+    if isinstance(node.value, dict):
+        for v in node.value.values():
+            found = v if _is_removal(v) else _first_removal(v)
+            if found is not None:
+                return found
+    elif isinstance(node.value, list):
+        for v in node.value:
+            found = _first_removal(v)
+            if found is not None:
+                return found
+    return None
+
+
 def _keyed(items: list[Node]) -> bool:
     return bool(items) and all(isinstance(i.value, dict) and "id" in i.value for i in items)
 
 
-def merge(parent: Node, child: Node) -> Node:
-    """Child over parent: maps merge key by key; lists of items with `id` merge by id."""
+def merge(parent: Node, child: Node, strict: bool = True) -> Node:
+    """Child over parent: maps merge key by key; lists of items with `id` merge by id.
+
+    `strict`: removing an item the parent does not have is an error (house-rule overlays
+    check that themselves, with their own messages).
+    """
     if isinstance(parent.value, dict) and isinstance(child.value, dict):
         out = dict(parent.value)
         for k, v in child.value.items():
             if _is_removal(v):
                 # `name: {remove: true}` drops an inherited entry (an option, zone, preset ...)
-                out.pop(k, None)
+                if k not in out:
+                    raise RulekitError(error(v.key_span or v.span, "E040",
+                                             f"'{k}': remove: true, but nothing of that name is inherited here",
+                                             hint=did_you_mean(str(k), [str(x) for x in out])))
+                out.pop(k)
                 continue
-            out[k] = merge(out[k], v) if k in out else v
+            out[k] = merge(out[k], v, strict) if k in out else v
         return Node(out, child.span, child.key_span)
     if isinstance(parent.value, list) and isinstance(child.value, list) and _keyed(parent.value) \
             and _keyed(child.value):
@@ -65,10 +88,14 @@ def merge(parent: Node, child: Node) -> Node:
         for item in child.value:
             iid = item.value["id"].value
             if "remove" in item.value and item.value["remove"].value is True:
+                if iid not in by_id and strict:
+                    raise RulekitError(error(item.value["id"].span, "E040",
+                                             f"'{iid}': remove: true, but no item with this id is inherited",
+                                             hint=did_you_mean(str(iid), [str(x) for x in by_id])))
                 by_id.pop(iid, None)
                 continue
             if iid in by_id:
-                by_id[iid] = merge(by_id[iid], item)
+                by_id[iid] = merge(by_id[iid], item, strict)
             else:
                 order.append(iid)
                 by_id[iid] = item
@@ -157,20 +184,28 @@ def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...
     files = [path]
     ext = tree.value.get("extends")
     if ext is None:
+        gone = _first_removal(tree)
+        if gone is not None:
+            raise RulekitError(error(gone.key_span or gone.span, "E040", "remove: true deletes an inherited entry, "
+                                     "but this variant extends no other"))
         return tree, files
-    if not isinstance(ext.value, str):
+    if not isinstance(ext.value, str) or not ext.value.strip() or not ext.value.isprintable():
         raise RulekitError(error(ext.span, "E010", "extends: expected a variant id or a relative .yaml path"))
     real = os.path.realpath(path)
     chain = _chain + (real,)
     if len(chain) > MAX_EXTENDS_DEPTH:
         raise RulekitError(error(ext.span, "E022", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files"))
+    roots = search + [os.path.dirname(os.path.abspath(path))]
+    if ext.value.endswith((".yaml", ".yml")) and not _allowed(
+            os.path.join(os.path.dirname(os.path.abspath(path)), ext.value), roots):
+        # checked before looking: whether a file exists out there (and its neighbours' names) is no one's business
+        raise RulekitError(error(ext.span, "E022", f"extends: '{ext.value}' is outside the allowed folders"))
     parent_path = find_variant(ext.value, path, search)
     if parent_path is None:
         raise RulekitError(error(ext.span, "E020", f"extends: no variant '{ext.value}' found",
                                  hint=did_you_mean(ext.value, _nearby_files(ext.value, path)
                                                    if ext.value.endswith((".yaml", ".yml"))
                                                    else all_variant_ids(search))))
-    roots = search + [os.path.dirname(os.path.abspath(path))]
     if not _allowed(parent_path, roots):
         raise RulekitError(error(ext.span, "E022", f"extends: '{ext.value}' is outside the allowed folders"))
     if os.path.realpath(parent_path) in chain:

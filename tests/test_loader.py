@@ -139,6 +139,94 @@ def test_phase_removed_by_id(here):
     assert [p["id"] for p in plain(at(load_variant("child.yaml").tree, "round"))] == ["deal"]
 
 
+# a parent with one entry of every named-map section, for `name: {remove: true}`
+RICH = PARENT.replace("decks:\n  hanafuda: {}\n", """\
+decks:
+  hanafuda: {}
+  short: {from: hanafuda, remove: "c.month == 12", description: Without December.}
+presets:
+  quick: {description: Short hands., options: {hand_size: 2}}
+vars:
+  score: {per: player, init: 0, description: Points.}
+procedures:
+  reveal_all:
+    steps:
+      - for: p
+        in: seats
+        do:
+          - reveal: "hand[p]"
+policies:
+  keen: {description: Always the first action., rules: []}
+""").replace("  hand: {per: player, visibility: owner}\n", "  hand: {per: player, visibility: owner}\n  pile: {}\n")
+
+
+def test_option_removed_by_name(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  bonus: {remove: true}\n")
+    v = load_variant("child.yaml")
+    assert list(v.options) == ["hand_size"]
+    assert "bonus" in load_variant("base.yaml").options  # the parent itself is unchanged
+    assert check_variant("child.yaml") == []
+
+
+@pytest.mark.parametrize("section,name", [
+    ("options", "bonus"), ("presets", "quick"), ("zones", "pile"), ("vars", "score"),
+    ("decks", "short"), ("procedures", "reveal_all"), ("policies", "keen"),
+])
+def test_every_named_map_entry_can_be_removed(here, section, name):
+    write(here, "base.yaml", RICH)
+    before = plain(at(load_variant("base.yaml").tree, section))
+    assert name in before
+    write(here, "child.yaml", f"id: child\nextends: base.yaml\n{section}:\n  {name}: {{remove: true}}\n")
+    after = plain(at(load_variant("child.yaml").tree, section))
+    assert list(after) == [k for k in before if k != name]  # only that entry is gone
+    assert check_variant("child.yaml") == []
+
+
+def test_rule_of_the_child_using_a_removed_option_is_an_unknown_option(here):
+    write(here, "base.yaml", PARENT)
+    child = ("id: child\nextends: base.yaml\noptions:\n  bonus: {remove: true}\n"
+             "round:\n  - id: extra\n    when: opt.bonus\n    steps:\n      - say: bonus\n")
+    write(here, "child.yaml", child)
+    diags = check_variant("child.yaml")
+    assert [(str(d.span), d.code) for d in diags] == [("child.yaml:7:15", "E031")]
+    assert diags[0].message == "when: unknown option 'bonus'"
+
+
+def test_rule_of_the_parent_using_a_removed_option_is_located_in_the_parent(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  hand_size: {remove: true}\n")
+    diags = check_variant("child.yaml")
+    line = line_of(PARENT, "count: opt.hand_size")
+    col = PARENT.splitlines()[line - 1].index("hand_size") + 1
+    assert [(str(d.span), d.code) for d in diags] == [(f"base.yaml:{line}:{col}", "E031")]
+    assert "unknown option 'hand_size'" in diags[0].message
+
+
+def test_removing_what_is_not_inherited_is_an_error(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  bonsu: {remove: true}\n")
+    d = first_error("child.yaml")
+    assert (str(d.span), d.code) == ("child.yaml:4:3", "E040")
+    assert d.hint == "did you mean 'bonus'?"
+
+
+def test_removal_in_a_file_that_extends_nothing_is_an_error(here):
+    write(here, "alone.yaml", PARENT + "presets:\n  quick: {remove: true}\n")
+    d = first_error("alone.yaml")
+    assert (str(d.span), d.code) == (f"alone.yaml:{len(PARENT.splitlines()) + 2}:3", "E040")
+    assert "extends no other" in d.message
+
+
+def test_remove_with_other_keys_is_not_a_removal(here):
+    # {remove: true} must be the whole entry: with another key it is an ordinary (and here wrong) override
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  bonus: {remove: true, default: true}\n")
+    d = first_error("child.yaml")
+    assert (str(d.span), d.code) == ("child.yaml:4:11", "E010")
+    assert d.message.startswith("unknown key 'remove'")
+
+
 def test_fixture_child_extends_fixture_parent():
     v = load_variant(str(FIX / "hana-mini-short.yaml"))
     parent = load_variant(str(FIX / "hana-mini.yaml"))
