@@ -131,7 +131,9 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
     for k, (val, span) in house_options.items():
         if k not in options:
-            errs.add(error(span, "E051", f"house rules: unknown option '{k}'", hint=did_you_mean(k, options)))
+            kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
+            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=did_you_mean(k, options)
+                           or f"options are: {', '.join(options) or '(none)'}"))
             continue
         try:
             options[k].parse(val)

@@ -92,7 +92,7 @@ def cmd_show(args) -> int:
     v = game.variant
     data = plain(v.tree)
     print(f"# {v.meta.names.get('en', v.meta.id)} ({v.meta.names.get('ja', '')}) — resolved from "
-          f"{', '.join(v.files)}")
+          f"{', '.join(os.path.relpath(f) if os.path.isabs(f) else f for f in v.files)}")
     print(f"# deck: {game.deck_name} ({len(game.card_ids)} cards); preset: {game.preset or '-'}")
     print("# options in effect:")
     for k, val in game.options.items():
@@ -153,18 +153,26 @@ def cmd_simulate(args) -> int:
     from .simulate import simulate, report
     game = _game(args)
     if args.compare:
-        from .compare import compare, compare_report
+        from .compare import compare, compare_report, diff_games
         base_args = argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None})
         base = _game(base_args)
         n = args.players or game.variant.meta.players_default
+        changes = diff_games(base, game)
+        print(f"{game.id}: base rules -> changed rules")
+        print("\n".join(f"- {ln}" for ln in changes) if changes else "- no rule differences")
         print(compare_report(compare(base, game, n, args.rounds, args.seed, args.policy)))
         return EXIT_OK
     n = args.players or game.variant.meta.players_default
+    import time
+    started = time.perf_counter()
     stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
                      progress=not args.quiet and sys.stderr.isatty() or args.progress,
                      variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
                                    tuple(args.house or ())))
+    elapsed = time.perf_counter() - started
     print(report(game, stats))
+    print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
+          f"{args.jobs} process{'es' if args.jobs != 1 else ''})")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,

@@ -38,14 +38,53 @@ def _text(node: Node) -> str:
     return ""
 
 
+def option_source(game: Game, name: str) -> str:
+    """Which layer set an option's value, in the order they apply: default < preset < house < -o."""
+    src = "the default"
+    if game.preset and name in game.variant.presets[game.preset].options:
+        src = f"preset '{game.preset}'"
+    if name in game.variant.house_options:
+        src = "house rules " + ", ".join(str(h.options[name][1]) for h in game.variant.house if name in h.options)
+    if game.extra.get("cli_options") and name in game.extra["cli_options"]:
+        src = "-o on the command line"
+    return src
+
+
+def _house_span(game: Game, node: Node | None) -> str:
+    """' (file:line:col)' when a house-rule file wrote this node, else ''."""
+    files = {h.file for h in game.variant.house}
+    if node is not None and node.span.file in files:
+        return f" (house rules {node.span})"
+    return ""
+
+
+def _house_removal(game: Game, table: str, yid: str) -> str:
+    """Where a house-rule file removes yaku `yid` of `table` ('' if none does)."""
+    for h in game.variant.house:
+        y = h.overlay.value.get("yaku")
+        items = y.value.get(table) if y is not None and isinstance(y.value, dict) else None
+        for it in items.value if items is not None and isinstance(items.value, list) else []:
+            d = it.value if isinstance(it.value, dict) else {}
+            if "id" in d and str(d["id"].value) == yid and "remove" in d and d["remove"].value is True:
+                return str(it.value["id"].span)
+    return ""
+
+
+def _shown(d: dict, k: str) -> str:
+    return repr(d[k]) if k in d else "(not set)"
+
+
 def diff_games(a: Game, b: Game) -> list[str]:
     """Readable rule differences from game A to game B (variants, presets, house rules, options)."""
     out: list[str] = []
     ma, mb = a.variant.meta, b.variant.meta
     la = a.variant.meta.names.get("en", a.id)
     lb = b.variant.meta.names.get("en", b.id)
-    if (ma.players_min, ma.players_max) != (mb.players_min, mb.players_max):
-        out.append(f"players: {ma.players_min}-{ma.players_max} -> {mb.players_min}-{mb.players_max}")
+    pa_ = (ma.players_min, ma.players_max, ma.players_default)
+    pb_ = (mb.players_min, mb.players_max, mb.players_default)
+    if pa_ != pb_:
+        out.append(f"players: {pa_[0]}-{pa_[1]} (usually {pa_[2]}) -> {pb_[0]}-{pb_[1]} (usually {pb_[2]})"
+                   + _house_span(b, b.variant.tree.value.get("players")))
     if a.deck_name != b.deck_name or len(a.card_ids) != len(b.card_ids):
         out.append(f"deck: {a.deck_name} ({len(a.card_ids)} cards) -> {b.deck_name} ({len(b.card_ids)} cards)")
     da, db = set(a.variant.decks), set(b.variant.decks)
@@ -61,7 +100,9 @@ def diff_games(a: Game, b: Game) -> list[str]:
         elif k not in oa:
             out.append(f"option {k}: new in {lb} (default {ob[k].default}) — {ob[k].description}")
         elif a.options.get(k) != b.options.get(k):
-            out.append(f"option {k}: {a.options.get(k)} -> {b.options.get(k)}")
+            src = option_source(b, k)
+            out.append(f"option {k}: {a.options.get(k)} -> {b.options.get(k)}"
+                       + ("" if src == "the default" else f" ({src})"))
     pa = _items(a.variant.tree.value.get("round"))
     pb = _items(b.variant.tree.value.get("round"))
     for pid in list(pa) + [p for p in pb if p not in pa]:
@@ -80,21 +121,27 @@ def diff_games(a: Game, b: Game) -> list[str]:
         ia = _items(ta.get(table))
         ib = _items(tb.get(table))
         for yid in list(ia) + [y for y in ib if y not in ia]:
-            name = _label(ib.get(yid) or ia[yid]) or yid
+            label = _label(ib.get(yid) or ia[yid])
+            name = f"{label} [{yid}]" if label else yid
             if yid not in ib:
-                out.append(f"yaku {name} ({table}): only in {la}")
+                gone = _house_removal(b, table, yid)
+                out.append(f"yaku {name} ({table}): removed (house rules {gone})" if gone
+                           else f"yaku {name} ({table}): only in {la}")
             elif yid not in ia:
-                out.append(f"yaku {name} ({table}): new in {lb} — {_text(ib[yid])}")
+                out.append(f"yaku {name} ({table}): new in {lb} — {_text(ib[yid])}" + _house_span(b, ib[yid]))
             else:
                 pa_, pb_ = plain(ia[yid]), plain(ib[yid])
                 for key in ("value", "rank", "when", "claim", "group"):
                     if pa_.get(key) != pb_.get(key):
-                        out.append(f"yaku {name} ({table}): {key} {pa_.get(key)!r} -> {pb_.get(key)!r}")
+                        out.append(f"yaku {name} ({table}): {key} {pa_.get(key)!r} -> {pb_.get(key)!r}"
+                                   + _house_span(b, ib[yid].value.get(key)))
     ga = plain(a.variant.tree.value["game"]) if "game" in a.variant.tree.value else {}
     gb = plain(b.variant.tree.value["game"]) if "game" in b.variant.tree.value else {}
     for k in sorted(set(ga) | set(gb)):
         if ga.get(k) != gb.get(k):
-            out.append(f"game {k}: {ga.get(k)!r} -> {gb.get(k)!r}")
+            out.append(f"game {k}: {_shown(ga, k)} -> {_shown(gb, k)}"
+                       + _house_span(b, b.variant.tree.value["game"].value.get(k) if "game" in b.variant.tree.value
+                                     else None))
     for h in b.variant.house:
         if h.note:
             out.append(f"note from {h.name}: {h.note}")
@@ -131,18 +178,7 @@ def explain(game: Game, path: str) -> list[str]:
         out.insert(1, "  " + yaml.safe_dump(value, sort_keys=False, allow_unicode=True).rstrip().replace("\n", "\n  "))
     if len(parts) >= 2 and parts[0] == "options" and parts[1] in game.options:
         name = parts[1]
-        eff = game.options[name]
-        src = "the default"
-        if name in game.variant.house_options:
-            src = "house rules " + ", ".join(h.file for h in game.variant.house if name in h.options)
-            spans = [h.options[name][1] for h in game.variant.house if name in h.options]
-            if spans:
-                src += f" ({spans[-1]})"
-        if game.preset and name in game.variant.presets[game.preset].options:
-            src = f"preset '{game.preset}'"
-        if game.extra.get("cli_options") and name in game.extra["cli_options"]:
-            src = "the command line (-o)"
-        out.append(f"  in effect: {name} = {eff!r} (from {src})")
+        out.append(f"  in effect: {name} = {game.options[name]!r} (from {option_source(game, name)})")
     return out
 
 
@@ -181,6 +217,8 @@ def compare(base: Game, changed: Game, n: int, rounds: int, seed: int, policy: s
 
 def compare_report(p: Paired) -> str:
     """Mean change per seat with a 95% interval, and outcome frequencies before and after."""
+    if p.rounds <= 0:
+        return "paired comparison: no rounds played (give --rounds 1 or more)"
     lines = [f"paired comparison over {p.rounds} seeded rounds (changed rules - base rules), seat 0 deals",
              f"{'seat':>5} {'base mean':>10} {'change':>10} {'95% interval':>24}"]
     for s in range(p.n):

@@ -133,6 +133,12 @@ class Game:
         ctx.loc = {}
         for vname, v in self.variant.vars.items():
             if v.scope == "round":
+                if v.pot and ctx.vars.get(vname):
+                    # resetting would make chips vanish: a pot that carries over must be game-scope
+                    vnode = self.variant.tree.value["vars"].value[vname]
+                    raise RuleError(error(vnode.key_span or vnode.span, "E061",
+                                          f"pot '{vname}' still holds {ctx.vars[vname]} chips when a new round "
+                                          "starts; pay it out, or declare it with scope: game so it carries over"))
                 ctx.vars[vname] = self._init_var(ctx, vname, n)
 
     def yaku_eval_for(self, ctx: Ctx) -> Callable:
