@@ -118,7 +118,8 @@ def test_dealer_sorokabu_beats_plain_columns():
     assert o.chips == [1, -1]  # column 9 loses to dealer's 6-6-6 (value 8)
 
 
-@pytest.mark.parametrize("rule,expected", [("column", [-2, 2]), ("push", [0, 0]), ("dealer", [1, -1])])
+@pytest.mark.parametrize("rule,expected", [("column", [-2, 2]), ("push", [0, 0]), ("higher", [-2, 2]),
+                                           ("dealer", [1, -1])])
 def test_soro_vs_soro_option(rule, expected):
     top = ["6-1", "1-1", "1-2", "7-1", "1-3", "7-2", "6-2", "6-3"]
     o = run(game(KYO, {"soro_vs_soro": rule}), 2, top,
@@ -180,3 +181,23 @@ def test_hanafuda_deck_gives_identical_outcomes_for_same_values():
 def test_mushi_kabu_preset_uses_mushi_deck():
     g = game(KYO, preset="mushi-kabu")
     assert g.deck_name == "mushi-kabu" and len(g.card_ids) == 40
+
+
+def test_soro_vs_soro_higher_triple_lets_the_dealer_win_with_the_higher_triple():
+    # column 0: 5-5-5 against the dealer's 6-6-6
+    top = ["6-1", "5-1", "1-2", "1-3", "1-4", "5-2", "6-2", "6-3"]
+    o = run(game(KYO, {"soro_vs_soro": "higher"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": True}]})
+    assert o.chips == [1, -1]
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": True}]})
+    assert o.chips == [-2, 2]  # literal reading: the column's Sorokabu wins
+
+
+def test_unbet_columns_dealer_decides_under_the_players_rule():
+    # column 0 staked; column 1: 6+8=14 -> 4 (free), column 2: 7+3=10 -> 0 and column 3: 8+3=11 -> 1 (must take)
+    top = ["2-1", "9-1", "8-2", "3-1", "3-2", "5-1", "4-1", "4-2", "4-3"]
+    o = run(game(KYO, {"unbet_columns": "dealer"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}], "unbet_third": [{"take": False}]})
+    assert o.legal_at("unbet_third") == [[{"take": True}, {"take": False}]]
+    thirds = [e["to"] for e in o.events("move")[4:] if e["to"].startswith("column")]
+    assert thirds == ["column[2]", "column[3]"]

@@ -417,3 +417,17 @@ def test_policy_stand_at_12_plays():
     from rulekit.engine.runner import run_chunk
     s = run_chunk(game(OTO), 5, 3, 0, 50, policy="stand-at-12")
     assert s.rounds == 50
+
+
+def test_option_dealer_choice_timing():
+    # the dealer's first two cards are 10 + 3 = 13: with `two_cards` the choice is made then, and
+    # it stands although the dealer then draws a third card (no choice after the draws: 3 cards)
+    bettors, dealer = [["7-1", "8-1"], ["5-1", "7-2"]], ["10-1", "3-1", "1-1"]
+    after = oto(bettors, dealer, by_choice={"dealer_draw": [{"hit": True}, {"hit": False}]})
+    assert after.legal_at("contest") == []  # three cards at the end: no choice
+    early = oto(bettors, dealer, {"dealer_choice_timing": "two_cards"},
+                by_choice={"contest": [{"fight": False}, {"fight": True}],
+                           "dealer_draw": [{"hit": True}, {"hit": False}]})
+    assert early.legal_at("contest") == [[{"fight": True}, {"fight": False}]]
+    assert records(early)["let_off"] == 1
+    assert after.chips != early.chips

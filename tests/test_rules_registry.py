@@ -123,9 +123,10 @@ ALTERNATIVES = {
     "hiraya.dealer_tie": (HIR, "dealer_tie", {"earliest"}),
     "kyokabu.tie": (KYO, "tie", {"push", "dealer"}),
     "kyokabu.kuppin_order": (KYO, "kuppin_order", {"sensitive", "either"}),
-    "kyokabu.soro_vs_soro": (KYO, "soro_vs_soro", {"column", "push", "dealer"}),
+    "kyokabu.soro_vs_soro": (KYO, "soro_vs_soro", {"column", "push", "higher", "dealer"}),
     "kyokabu.dealer_draw_rule": (KYO, "dealer_draw_rule", {"free", "player"}),
-    "kyokabu.unbet_columns": (KYO, "unbet_columns", {"none", "forced"}),
+    "kyokabu.unbet_columns": (KYO, "unbet_columns", {"none", "dealer", "forced"}),
+    "otoroku.dealer_choice_timing": (OTO, "dealer_choice_timing", {"after_draws", "two_cards"}),
     "kyokabu.bet_required": (KYO, "bet_required", {True, False}),
     "kyokabu.dealer_rotation": (KYO, "dealer_rotation", {"fixed", "lose_all", "every_round"}),
     "otoroku.teyaku_payout": (OTO, "teyaku_payout", {"single", "multiplied"}),
@@ -136,14 +137,6 @@ ALTERNATIVES = {
     "otoroku.birds_substitute": (OTO, "birds_substitute", {"hanafuda_only", "aka_pin_kin_shi", "disabled"}),
     "otoroku.dealer_rotation": (OTO, "dealer_rotation", {"fixed", "rotate"}),
     "otoroku.share": (OTO, "share_timing", {"fixed", "before_deal", "after_deal"}),
-}
-
-# RULES alternatives no option offers yet (reported; they xfail until a variant adds them)
-MISSING = {
-    "kyokabu.soro_vs_soro: higher triple": (KYO, "soro_vs_soro", "higher"),
-    "kyokabu.unbet_columns: dealer decides": (KYO, "unbet_columns", "dealer"),
-    "otoroku.dealer_choice_timing (one reading only: declared after the draws, before the reveal)":
-        (OTO, "dealer_choice_timing", None),
 }
 
 _CACHE: dict[str, object] = {}
@@ -196,9 +189,3 @@ def test_every_listed_alternative_is_a_value_of_its_option(rules_name):
     assert wanted <= have, f"{rules_name}: missing {sorted(map(str, wanted - have))}"
 
 
-@pytest.mark.parametrize("gap", sorted(MISSING))
-def test_known_missing_alternative(gap):
-    rel, name, value = MISSING[gap]
-    v = variant(rel)
-    if name not in v.options or value is not None and value not in {x for x, _ in v.options[name].values}:
-        pytest.xfail(f"not an option yet: {gap}")
