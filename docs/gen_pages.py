@@ -1,12 +1,40 @@
-"""mkdocs-gen-files script: generate the game pages from the variant files at build time."""
+"""mkdocs-gen-files script: generate the site's pages from the variant files at build time.
+
+Everything under games/, families/, reference/ and cards/ is generated here, as is the
+navigation (SUMMARY.md, read by mkdocs-literate-nav); the home page and the tutorial get a
+generated section appended. Set RULEKIT_SITE_ROUNDS to change the number of simulated rounds
+per game (0 skips the statistics) and RULEKIT_SITE_CACHE to move the simulation cache.
+"""
+import logging
 import os
 
 import mkdocs_gen_files
 
-from rulekit.site import all_pages
+from rulekit.website import build_site, home_appendix, summary, tutorial_appendix
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCS = os.path.join(ROOT, "docs")
+log = logging.getLogger("mkdocs.plugins.rulekit")
 
-for path, text in all_pages(os.path.join(ROOT, "variants")).items():
+files, site = build_site(ROOT)
+for path, text in files.items():
     with mkdocs_gen_files.open(path, "w") as fh:
         fh.write(text)
+
+with mkdocs_gen_files.open("index.md", "a") as fh:
+    fh.write(home_appendix(site))
+
+TUTORIAL = "tutorial/first-variant.yaml"
+if os.path.isfile(os.path.join(DOCS, TUTORIAL)):
+    with mkdocs_gen_files.open("tutorial/first-variant.md", "a") as fh:
+        fh.write(tutorial_appendix(os.path.join(DOCS, TUTORIAL), "docs/" + TUTORIAL))
+
+guides = [("Write your first variant", "tutorial/first-variant.md"),
+          ("Write your house rules", "guides/house-rules.md")]
+decks = sorted(p[len("reference/decks/"):-3] for p in files
+               if p.startswith("reference/decks/") and p.endswith(".md") and not p.endswith("index.md"))
+with mkdocs_gen_files.open("SUMMARY.md", "w") as fh:
+    fh.write(summary(site, decks, guides))
+
+log.info("rulekit: %d games, %d files generated; %s", len(site.entries), len(files),
+         ", ".join(f"{k} {v:.1f}s" for k, v in site.timings.items()))

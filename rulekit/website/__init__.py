@@ -1,0 +1,197 @@
+"""The rules website, generated at build time from the variant files and the decks.
+
+`build_site(root)` returns every generated file (path under docs -> text): a page per
+variant, the index of games, a page per family, the reference pages, the card pictures and
+the navigation (SUMMARY.md, read by mkdocs-literate-nav). docs/gen_pages.py writes them
+through mkdocs-gen-files; nothing is copied by hand.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from ..build import build_game, load_variant
+from ..errors import RulekitError, render_all
+from .cards import Pictures, load_style
+from .reference import cli_page, deck_page, decks_index, expressions_page, schema_page
+from .stats import simulate_all
+from .util import family_key, family_slug, family_title, md, md_rich, root_of
+from .variant import Entry, VariantPage
+
+DEFAULT_ROUNDS = 2000
+
+FAMILY_ABOUT = {
+    "banking": "One player holds the bank (the dealer); every other player plays against the bank only, "
+               "staking on a hand or a column that is compared with the dealer's.",
+    "fishing": "Cards played from the hand or turned from the stock capture table cards that match them; "
+               "what a player has captured is scored at the end of the round, with scoring sets (yaku).",
+    "shedding": "Players try to be first to get rid of their cards, laying them in sequence on the table; "
+                "whoever cannot play pays.",
+    "comparing": "Everybody plays for one pot against everybody else: hands are built towards a target and "
+                 "compared at the end of the round, and the best hand takes the pot.",
+    "set-matching": "Players try to form sets of cards that meet a target (a sum, a digit) from their hand; "
+                    "the first to lay everything down, or the best hand at the end, takes the pot.",
+}
+
+
+class SiteError(Exception):
+    """A rules file the site needs does not build."""
+
+
+@dataclass
+class Site:
+    """Everything the page generators share."""
+
+    root_dir: str
+    pictures: Pictures
+    entries: dict[str, Entry] = field(default_factory=dict)
+    rounds: int = DEFAULT_ROUNDS
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @staticmethod
+    def root_of(page: str) -> str:
+        return root_of(page)
+
+
+def variant_files(variants_dir: str) -> list[str]:
+    out = []
+    for root, _dirs, files in sorted(os.walk(variants_dir)):
+        out += [os.path.join(root, f) for f in sorted(files) if f.endswith((".yaml", ".yml"))]
+    return out
+
+
+def load_entries(root_dir: str) -> dict[str, Entry]:
+    entries: dict[str, Entry] = {}
+    for path in variant_files(os.path.join(root_dir, "variants")):
+        try:
+            v = load_variant(path)
+            if v.meta.abstract:
+                continue
+            game = build_game(v)
+        except RulekitError as exc:
+            raise SiteError(f"{os.path.relpath(path, root_dir)} does not build, so the site cannot be made:\n"
+                            f"{render_all(exc.diagnostics)}") from None
+        parent = None
+        if len(v.files) > 1:  # the files of the `extends` chain, this one first
+            try:
+                parent = load_variant(v.files[1]).meta.id
+            except RulekitError:
+                parent = None
+        entries[v.meta.id] = Entry(path, os.path.relpath(path, root_dir), v, game, f"games/{v.meta.id}.md",
+                                   parent=parent)
+    return entries
+
+
+def games_index(site: Site) -> str:
+    out = ["# All games", "",
+           "Every game of this site, with the number of players, the deck it is played with and its family. "
+           "Each page is generated from the game's rules file.", "",
+           "| game | Japanese | family | players | deck |", "|---|---|---|---|---|"]
+    for e in sorted(site.entries.values(), key=lambda x: (family_key(x.variant.meta.family), x.title.lower())):
+        m = e.variant.meta
+        players = f"{m.players_min}–{m.players_max}" if m.players_min != m.players_max else str(m.players_min)
+        deck = e.variant.decks[e.game.deck_name]
+        out.append(f"| [{md(e.title)}]({e.id}.md) | {md(m.names.get('ja', ''))} | "
+                   f"[{family_title(m.family)}](../families/{family_slug(m.family)}/index.md) | {players} | "
+                   f"[{md(deck.base)}](../reference/decks/{deck.base}.md), {len(e.game.card_ids)} cards |")
+    return "\n".join(out) + "\n"
+
+
+def families(site: Site) -> dict[str, list[Entry]]:
+    fams: dict[str, list[Entry]] = {}
+    for e in site.entries.values():
+        fams.setdefault(family_slug(e.variant.meta.family), []).append(e)
+    return dict(sorted(fams.items(), key=lambda kv: family_key(kv[0])))
+
+
+def family_page(site: Site, fam: str, entries: list[Entry]) -> str:
+    out = [f"# {family_title(fam)}", ""]
+    if fam in FAMILY_ABOUT:
+        out += [FAMILY_ABOUT[fam], ""]
+    for e in sorted(entries, key=lambda x: x.title.lower()):
+        m = e.variant.meta
+        out += [f"## [{md(e.title)}](../../games/{e.id}.md)", ""]
+        if m.names.get("ja"):
+            out += [md(" · ".join(x for x in (m.names.get("ja"), m.names.get("romaji"), m.names.get("gloss")) if x)), ""]
+        out += [md_rich(m.summary), "",
+                f"{m.players_min}–{m.players_max} players · deck `{e.game.deck_name}` ({len(e.game.card_ids)} cards)"
+                + (f" · based on [{md(site.entries[e.parent].title)}](../../games/{e.parent}.md)"
+                   if e.parent in site.entries else ""), ""]
+    return "\n".join(out) + "\n"
+
+
+def home_appendix(site: Site) -> str:
+    out = ["", "## Games by family", ""]
+    for fam, entries in families(site).items():
+        links = ", ".join(f"[{md(e.title)}](games/{e.id}.md)" for e in sorted(entries, key=lambda x: x.title.lower()))
+        out.append(f"- **[{family_title(fam)}](families/{fam}/index.md)**: {links}")
+    return "\n".join(out) + "\n"
+
+
+def summary(site: Site, decks: list[str], extra_guides: list[tuple[str, str]]) -> str:
+    out = ["* [Home](index.md)", "* Games", "    * [All games](games/index.md)"]
+    for fam, entries in families(site).items():
+        out.append(f"    * {family_title(fam)}")
+        out.append(f"        * [About {family_title(fam).lower()}](families/{fam}/index.md)")
+        for e in sorted(entries, key=lambda x: x.title.lower()):
+            out.append(f"        * [{md(e.title)}](games/{e.id}.md)")
+    out += ["* Guides"] + [f"    * [{t}]({p})" for t, p in extra_guides]
+    out += ["* Reference", "    * [Variant file format](reference/variant-format.md)",
+            "    * [Expression language](reference/expressions.md)", "    * Decks",
+            "        * [All decks](reference/decks/index.md)"]
+    from ..decks import load_deck
+    for d in decks:
+        out.append(f"        * [{md(load_deck(d).names.get('en', d))}](reference/decks/{d}.md)")
+    out.append("    * [Command line](reference/cli.md)")
+    return "\n".join(out) + "\n"
+
+
+def tutorial_appendix(path: str, rel: str) -> str:
+    """A seeded round of the tutorial's variant, as the command line prints it."""
+    from ..engine.runner import make_agents, play
+    from ..transcript import transcript
+    v = load_variant(path)
+    game = build_game(v)
+    n = v.meta.players_default
+    res = play(game, n, 1, make_agents(game, n, 1, "random"), rounds=1, logging=True)
+    return "\n".join(["", "## What the engine makes of it {#transcript}", "",
+                      f"This is `rulekit play {rel} --seed 1`, run when this page was built:", "",
+                      "```text", transcript(game, res.events, res.chips), "```", ""])
+
+
+def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None = None) -> tuple[dict[str, str], Site]:
+    """Every generated file of the website: path under docs -> text."""
+    t0 = time.time()
+    rounds = rounds if rounds is not None else int(os.environ.get("RULEKIT_SITE_ROUNDS", DEFAULT_ROUNDS))
+    if cache_dir is None:
+        cache_dir = os.environ.get("RULEKIT_SITE_CACHE", os.path.join(root_dir, "build", "site-cache"))
+    style = load_style(os.path.join(root_dir, "docs", "card-style.yaml"))
+    site = Site(root_dir, Pictures(style), load_entries(root_dir), rounds)
+    site.timings["load"] = time.time() - t0
+    t = time.time()
+    if rounds > 0:
+        stats = simulate_all([(e.path, e.variant.files, e.variant.meta.players_default) for e in site.entries.values()],
+                             rounds, cache_dir=cache_dir or None)
+        for e in site.entries.values():
+            e.stats = stats.get(e.path)
+    site.timings["simulate"] = time.time() - t
+    t = time.time()
+    files: dict[str, str] = {}
+    for e in site.entries.values():
+        files[e.page] = VariantPage(e, site).render()
+    site.timings["variant pages"] = time.time() - t
+    files["games/index.md"] = games_index(site)
+    for fam, entries in families(site).items():
+        files[f"families/{fam}/index.md"] = family_page(site, fam, entries)
+    from ..decks import deck_names
+    decks = deck_names()
+    files["reference/decks/index.md"] = decks_index(site.pictures)
+    for d in decks:
+        files[f"reference/decks/{d}.md"] = deck_page(d, site.pictures, root_of(f"reference/decks/{d}.md"))
+    files["reference/variant-format.md"] = schema_page(os.path.join(root_dir, "schemas", "variant.schema.json"))
+    files["reference/expressions.md"] = expressions_page()
+    files["reference/cli.md"] = cli_page()
+    files.update(site.pictures.files)  # after the pages: every picture a page asked for
+    site.timings["total"] = time.time() - t0
+    return files, site

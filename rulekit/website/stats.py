@@ -1,0 +1,114 @@
+"""Simulations for the website: every variant once per build, in parallel, cached on disk.
+
+The cache key covers the variant files, every deck file and the engine's source, so a
+cached result is only reused when nothing that could change it has changed.
+"""
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+
+from ..engine.runner import Stats
+
+PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _digest(paths: list[str], extra: str) -> str:
+    d = hashlib.sha256(extra.encode())
+    for p in paths:
+        try:
+            with open(p, "rb") as fh:
+                d.update(p.encode() + b"\0" + fh.read())
+        except OSError:
+            d.update(p.encode() + b"\0missing")
+    return d.hexdigest()
+
+
+def _engine_files() -> list[str]:
+    files = sorted(glob.glob(os.path.join(PKG, "**", "*.py"), recursive=True))
+    files += sorted(glob.glob(os.path.join(PKG, "decks", "*.yaml")))
+    files += sorted(glob.glob(os.path.join(PKG, "expr", "*.lark")))
+    return [f for f in files if os.sep + "website" + os.sep not in f]
+
+
+def cache_key(variant_files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str) -> str:
+    return _digest(list(variant_files) + _engine_files(), json.dumps([n, rounds, seed, policy]))
+
+
+def _num(x):
+    return str(x) if isinstance(x, Fraction) else x
+
+
+def _unnum(x):
+    if isinstance(x, str):
+        f = Fraction(x)
+        return int(f) if f.denominator == 1 else f
+    return x
+
+
+def to_dict(s: Stats) -> dict:
+    return {"rounds": s.rounds, "n": s.n, "total": [_num(x) for x in s.total],
+            "total_sq": [_num(x) for x in s.total_sq], "wins": s.wins, "losses": s.losses, "records": s.records}
+
+
+def from_dict(d: dict) -> Stats:
+    return Stats(d["rounds"], d["n"], [_unnum(x) for x in d["total"]], [_unnum(x) for x in d["total_sq"]],
+                 list(d["wins"]), list(d["losses"]), dict(d["records"]))
+
+
+def _run(path: str, n: int, rounds: int, seed: int, policy: str) -> dict:
+    from ..build import build_game, load_variant
+    from ..simulate import simulate
+    game = build_game(load_variant(path))
+    return to_dict(simulate(game, n, rounds, seed, policy))
+
+
+def simulate_all(jobs: list[tuple[str, tuple[str, ...], int]], rounds: int, seed: int = 1, policy: str = "random",
+                 cache_dir: str | None = None, workers: int | None = None) -> dict[str, Stats]:
+    """Simulate every (path, files, players) job; returns path -> Stats."""
+    out: dict[str, Stats] = {}
+    todo = []
+    keys = {}
+    for path, files, n in jobs:
+        key = cache_key(files, n, rounds, seed, policy)
+        keys[path] = key
+        cached = os.path.join(cache_dir, key + ".json") if cache_dir else None
+        if cached and os.path.isfile(cached):
+            try:
+                with open(cached, encoding="utf-8") as fh:
+                    out[path] = from_dict(json.load(fh))
+                continue
+            except (OSError, ValueError, KeyError):
+                pass
+        todo.append((path, n))
+    results: dict[str, dict] = {}
+    workers = workers or min(len(todo), os.cpu_count() or 1)
+    if len(todo) > 1 and workers > 1:
+        import multiprocessing
+        try:
+            mp = multiprocessing.get_context("fork")
+        except ValueError:
+            mp = None
+        with ProcessPoolExecutor(max_workers=workers, mp_context=mp) as pool:
+            futs = {path: pool.submit(_run, path, n, rounds, seed, policy) for path, n in todo}
+            for path, fut in futs.items():
+                results[path] = fut.result()
+    else:
+        for path, n in todo:
+            results[path] = _run(path, n, rounds, seed, policy)
+    for path, d in results.items():
+        out[path] = from_dict(d)
+        if cache_dir:
+            try:
+                os.makedirs(cache_dir, exist_ok=True)
+                tmp = os.path.join(cache_dir, keys[path] + ".tmp")
+                with open(tmp, "w", encoding="utf-8") as fh:
+                    json.dump(d, fh)
+                os.replace(tmp, os.path.join(cache_dir, keys[path] + ".json"))
+            except OSError:
+                pass
+    return out

@@ -1,0 +1,111 @@
+"""Small helpers shared by the page generators: escaping, code spans, relative links."""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+FAMILY_TITLES = {"banking": "Banking games", "fishing": "Fishing games", "shedding": "Shedding games",
+                 "matching": "Set-matching games", "set-matching": "Set-matching games"}
+FAMILY_ORDER = ["banking", "fishing", "shedding", "matching", "set-matching"]
+
+
+def family_title(family: str) -> str:
+    return FAMILY_TITLES.get(family, family.replace("-", " ").capitalize() + " games")
+
+
+def family_slug(family: str) -> str:
+    """One page per family; 'matching' and 'set-matching' share the set-matching page."""
+    return "set-matching" if family in ("matching", "set-matching") else family
+
+
+def family_key(family: str) -> tuple:
+    f = family_slug(family)
+    return (FAMILY_ORDER.index(f) if f in FAMILY_ORDER else len(FAMILY_ORDER), f)
+
+
+def h(text: Any) -> str:
+    """HTML-escape any value."""
+    return html.escape(str(text), quote=True)
+
+
+def squash(text: Any) -> str:
+    """An expression or a folded YAML text on one line."""
+    return " ".join(str(text).split())
+
+
+def code(expr: Any) -> str:
+    """An expression as an HTML code span."""
+    if isinstance(expr, bool):
+        expr = "true" if expr else "false"
+    return f"<code>{h(squash(expr))}</code>"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
+
+
+def md(text: Any) -> str:
+    """Plain text made safe for Markdown (no emphasis, links or table breaks by accident)."""
+    s = squash(text)
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", s)
+
+
+def mdcode(expr: Any) -> str:
+    """An expression as a Markdown code span (safe inside tables: no pipes in the language)."""
+    s = squash("true" if expr is True else "false" if expr is False else expr)
+    tick = "``" if "`" in s else "`"
+    return f"{tick}{s.replace('|', '&#124;')}{tick}"
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    return s or "x"
+
+
+def root_of(page: str) -> str:
+    """The relative path from a generated page (its path under docs) to the site root.
+
+    Pages are built with directory URLs: `a/b.md` is served as `a/b/`, `a/index.md` as `a/`.
+    """
+    parts = page.split("/")
+    depth = len(parts) - 1
+    if parts[-1] != "index.md":
+        depth += 1
+    return "../" * depth
+
+
+def plural(n: Any, word: str, words: str | None = None) -> str:
+    try:
+        one = int(n) == 1
+    except (TypeError, ValueError):
+        one = False
+    return f"{n} {word if one else (words or word + 's')}"
+
+
+def names_line(names: dict) -> str:
+    """Japanese name, romaji and English gloss, as they are known."""
+    parts = []
+    if names.get("ja"):
+        parts.append(f"<span lang=\"ja\">{h(names['ja'])}</span>")
+    if names.get("romaji"):
+        parts.append(f"<em>{h(names['romaji'])}</em>")
+    if names.get("gloss"):
+        parts.append(f"“{h(names['gloss'])}”")
+    return " · ".join(parts)
+
+
+_TICKS = re.compile(r"(`[^`\n]+`)")
+
+
+def md_rich(text: Any) -> str:
+    """Like md(), but `backticked` parts stay code spans."""
+    parts = _TICKS.split(squash(text))
+    return "".join(mdcode(p[1:-1]) if p.startswith("`") and p.endswith("`") and len(p) > 1 else md(p)
+                   for p in parts)
+
+
+def h_rich(text: Any) -> str:
+    """Like h(), but `backticked` parts become <code>."""
+    parts = _TICKS.split(squash(text))
+    return "".join(code(p[1:-1]) if p.startswith("`") and p.endswith("`") and len(p) > 1 else h(p) for p in parts)

@@ -1,0 +1,240 @@
+"""The built site in a real browser: headless Chromium over a local HTTP server.
+
+Loads the home page and a game page (yaku table and card pictures rendered and loaded),
+types into the search box (Material's search runs in JavaScript, so Chromium is driven
+through the DevTools protocol over its websocket), and saves screenshots under artifacts/.
+Skipped, with the reason, when no Chromium is installed (.ci/run installs Debian's).
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import itertools
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from rulekit.build import load_variant
+
+from .conftest import ROOT, playable
+from .test_site import site
+
+ARTIFACTS = os.path.join(ROOT, "artifacts")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run", "--disable-sync", "--hide-scrollbars",
+         "--disable-dev-shm-usage"]
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium()
+    if path is None:
+        pytest.skip("no Chromium found (chromium, chromium-browser or google-chrome): the browser test needs "
+                    "it; .ci/run installs Debian's chromium when apt-get is available")
+    return path
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest's output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def server():
+    root = site()
+    handler = functools.partial(QuietHandler, directory=root)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)  # a random free port
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def run_chromium(binary: str, *args: str, timeout: int = 90) -> str:
+    with tempfile.TemporaryDirectory(prefix="rulekit-chromium-") as profile:
+        r = subprocess.run([binary, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, text=True,
+                           timeout=timeout)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout
+
+
+def game_with_yaku() -> str:
+    """A playable variant with a yaku table (its page must show one)."""
+    for f in playable():
+        v = load_variant(f)
+        if v.tree.value.get("yaku") is not None and v.tree.value["yaku"].value:
+            return v.meta.id
+    pytest.skip("no variant has yaku")
+
+
+# -- a minimal DevTools-protocol client (stdlib + websockets) ---------------------------------------
+
+class Page:
+    def __init__(self, ws):
+        self.ws = ws
+        self.ids = itertools.count(1)
+        self.events: list[dict] = []
+
+    def call(self, method: str, timeout: float = 30, **params) -> dict:
+        i = next(self.ids)
+        self.ws.send(json.dumps({"id": i, "method": method, "params": params}))
+        end = time.time() + timeout
+        while time.time() < end:
+            msg = json.loads(self.ws.recv(timeout=max(0.1, end - time.time())))
+            if msg.get("id") == i:
+                if "error" in msg:
+                    raise AssertionError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+            self.events.append(msg)
+        raise AssertionError(f"{method}: no answer in {timeout}s")
+
+    def wait_event(self, name: str, timeout: float = 30) -> dict:
+        end = time.time() + timeout
+        while time.time() < end:
+            for k, e in enumerate(self.events):
+                if e.get("method") == name:
+                    return self.events.pop(k)
+            try:
+                self.events.append(json.loads(self.ws.recv(timeout=max(0.1, end - time.time()))))
+            except TimeoutError:
+                break
+        raise AssertionError(f"no {name} in {timeout}s")
+
+    def js(self, expression: str):
+        r = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in r:
+            raise AssertionError(f"{expression}: {r['exceptionDetails']}")
+        return r.get("result", {}).get("value")
+
+    def goto(self, url: str) -> None:
+        self.events.clear()
+        self.call("Page.navigate", url=url)
+        self.wait_event("Page.loadEventFired", 60)
+
+    def wait_for(self, expression: str, timeout: float = 20):
+        end = time.time() + timeout
+        value = None
+        while time.time() < end:
+            value = self.js(expression)
+            if value:
+                return value
+            time.sleep(0.2)
+        raise AssertionError(f"timed out waiting for {expression} (last value {value!r})")
+
+    def screenshot(self, path: str) -> None:
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        with open(path, "wb") as fh:
+            fh.write(base64.b64decode(data))
+
+
+@pytest.fixture(scope="module")
+def devtools(browser):
+    ws_client = pytest.importorskip("websockets.sync.client", reason="the websockets package drives Chromium")
+    profile = tempfile.mkdtemp(prefix="rulekit-chromium-")
+    proc = subprocess.Popen([browser, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0",
+                             "--remote-debugging-address=127.0.0.1", "--window-size=1280,1000", "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        port_file = os.path.join(profile, "DevToolsActivePort")
+        end = time.time() + 30
+        while not os.path.isfile(port_file) or not open(port_file).read().strip():
+            assert proc.poll() is None, "chromium exited"
+            assert time.time() < end, "chromium did not open its debugging port"
+            time.sleep(0.1)
+        port = int(open(port_file).read().split()[0])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
+            targets = json.load(r)
+        url = next(t["webSocketDebuggerUrl"] for t in targets if t.get("type") == "page")
+        with ws_client.connect(url, max_size=None, open_timeout=10) as ws:
+            page = Page(ws)
+            page.call("Page.enable")
+            page.call("Runtime.enable")
+            page.call("Emulation.setDeviceMetricsOverride", width=1280, height=1000, deviceScaleFactor=1,
+                      mobile=False)
+            yield page
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+# -- the tests ------------------------------------------------------------------------------------
+
+def test_home_and_game_page_render(browser, server):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    home = run_chromium(browser, "--dump-dom", server)
+    assert "All games" in home and "md-search__input" in home
+    gid = game_with_yaku()
+    dom = run_chromium(browser, "--virtual-time-budget=5000", "--dump-dom", f"{server}games/{gid}/")
+    assert 'rk-table rk-yaku' in dom          # the yaku table
+    assert 'class="rk-card' in dom and ".svg" in dom  # card pictures
+    shot = os.path.join(ARTIFACTS, f"site-{gid}.png")
+    run_chromium(browser, "--window-size=1280,2000", "--virtual-time-budget=5000", f"--screenshot={shot}",
+                 f"{server}games/{gid}/")
+    assert os.path.getsize(shot) > 10_000
+
+
+def test_cards_load_and_yaku_table_is_visible(devtools, server):
+    gid = game_with_yaku()
+    devtools.goto(f"{server}games/{gid}/#yaku")
+    loaded = devtools.wait_for(
+        "(() => { const imgs = [...document.querySelectorAll('div.rk-yaku table img.rk-card, .rk-cards img.rk-card')];"
+        " imgs.forEach(i => i.loading = 'eager');"
+        " return imgs.length > 0 && imgs.slice(0, 40).every(i => i.complete && i.naturalWidth > 0) && imgs.length; })()")
+    assert loaded > 0
+    rows = devtools.js("document.querySelectorAll('div.rk-yaku table tbody tr').length")
+    assert rows > 0
+    box = devtools.js("(() => { const r = document.querySelector('div.rk-yaku table').getBoundingClientRect();"
+                      " return [r.width, r.height]; })()")
+    assert box[0] > 300 and box[1] > 50
+    devtools.js("document.querySelector('#yaku').scrollIntoView()")
+    time.sleep(0.3)
+    devtools.screenshot(os.path.join(ARTIFACTS, f"site-{gid}-yaku.png"))
+
+
+def test_search_finds_a_game(devtools, server):
+    v = load_variant(playable()[0])
+    word = v.meta.names["en"].split()[0]
+    devtools.goto(server)
+    devtools.js("document.querySelector('.md-search__input').focus()")
+    devtools.call("Input.insertText", text=word)
+    results = devtools.wait_for(
+        "(() => { const r = [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href);"
+        " return r.length ? r : null; })()", timeout=30)
+    assert any(f"/games/{v.meta.id}/" in r for r in results), results
+    count = devtools.js("document.querySelector('.md-search-result__meta').textContent")
+    assert count and "matching" in count.lower()
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    devtools.screenshot(os.path.join(ARTIFACTS, "site-search.png"))
+
+
+def test_dark_mode_toggle(devtools, server):
+    devtools.goto(server)
+    before = devtools.js("document.body.getAttribute('data-md-color-scheme')")
+    devtools.js("document.querySelector('label.md-header__button[for^=\"__palette\"]:not([hidden])').click()")
+    after = devtools.wait_for(
+        f"(() => {{ const s = document.body.getAttribute('data-md-color-scheme'); return s !== {json.dumps(before)} && s; }})()")
+    assert {before, after} == {"default", "slate"}
+    devtools.screenshot(os.path.join(ARTIFACTS, "site-home-toggled.png"))
+
+
