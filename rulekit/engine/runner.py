@@ -58,10 +58,14 @@ def _decider(game: Game, agents: list, moves: list, checks: Callable | None = No
         ctx = decide.ctx
         if checks is not None:
             checks(ctx, choice, player, actions)
-        d = Decision(game, ctx, choice, player, actions)
-        i = agents[player].act(d)
-        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(actions):
-            i = to_index(i, d.legal, d)
+        agent = agents[player]
+        if type(agent) is RandomAgent:
+            i = agent.rng.randrange(len(actions))  # the common simulation case, without a Decision
+        else:
+            d = Decision(game, ctx, choice, player, actions)
+            i = agent.act(d)
+            if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(actions):
+                i = to_index(i, d.legal, d)
         moves.append(i)
         if ctx.logging:
             ids = game.card_ids
