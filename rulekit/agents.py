@@ -1,9 +1,11 @@
 """Agents: callables that pick one of the legal actions at a decision point."""
 from __future__ import annotations
 
+import operator
 import random
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable, Protocol, TextIO
 
 from .errors import IllegalAction, Span, error
@@ -38,8 +40,9 @@ class Decision:
 
     @property
     def observation(self) -> dict:
-        """What the chooser may see (never hidden cards)."""
-        obs = self.game.observation(self.ctx, self.player)
+        """What the chooser may see (never hidden cards), as fresh plain JSON data: changing it
+        cannot change the game, and `json.dumps` always works on it."""
+        obs = json_safe(self.game.observation(self.ctx, self.player))
         obs["choice"] = self.choice.id
         obs["prompt"] = self.choice.prompt
         return obs
@@ -50,6 +53,25 @@ class Decision:
         for p, t, v in zip(self.choice.params, self.choice.types, action):
             parts.append(f"{p}={_names(v, t, self.game)}")
         return ", ".join(parts)
+
+
+def json_safe(v: Any) -> Any:
+    """A deep copy of `v` made of JSON types only: fractions become text such as '7/2', tuples
+    lists, map keys text; anything else its text."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        return v
+    if isinstance(v, Fraction):
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return [json_safe(x) for x in v]
+    if isinstance(v, dict):
+        return {(k if isinstance(k, (str, int, float, bool)) or k is None else str(json_safe(k))): json_safe(x)
+                for k, x in v.items()}
+    return str(v)
 
 
 def _names(v: Any, t: str, game: Any) -> str:
@@ -141,19 +163,30 @@ class FunctionAgent:
         self.fn = fn
 
     def act(self, d: Decision) -> int:
-        legal = d.legal
-        return to_index(self.fn(d.observation, legal), legal, d)
+        legal = json_safe(d.legal)
+        return to_index(self.fn(d.observation, json_safe(legal)), legal, d)
 
 
 def to_index(answer: Any, legal: list[dict], d: Decision) -> int:
     """An agent's answer (index or action dict) as a legal index; IllegalAction otherwise."""
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        if 0 <= answer < len(legal):
-            return answer
-    elif isinstance(answer, dict) and answer in legal:
-        return legal.index(answer)
+    if isinstance(answer, dict):
+        for i, a in enumerate(legal):
+            if type(answer) is dict and answer == a:
+                return i
+    elif not isinstance(answer, (bool, float, str, bytes)):
+        try:
+            i = operator.index(answer)  # an exact int, whatever the answer's class claims
+        except (TypeError, ValueError, OverflowError):
+            i = None
+        if i is not None and 0 <= i < len(legal):
+            return i
+    try:
+        shown = repr(answer) if not isinstance(answer, (list, dict, tuple, str, bytes)) or len(answer) < 50 \
+            else f"{type(answer).__name__} of length {len(answer)}"
+    except Exception:  # an agent's object whose repr fails still gets a clear error
+        shown = f"<{type(answer).__name__}>"
     raise IllegalAction(error(d.choice.span, "E060",
-                              f"illegal action {answer!r} for seat {d.player} at choice '{d.choice.id}': "
+                              f"illegal action {shown[:200]} for seat {d.player} at choice '{d.choice.id}': "
                               f"expected an index 0..{len(legal) - 1} or one of {legal[:6]}"
                               f"{' ...' if len(legal) > 6 else ''}"))
 
@@ -189,6 +222,10 @@ class HumanAgent:
             if not line:
                 raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game needs a choice"))
             line = line.strip()
-            if line.isdigit() and int(line) < len(d.actions):
-                return int(line)
+            try:
+                i = int(line) if line.isascii() and line.isdigit() and len(line) < 12 else -1
+            except ValueError:
+                i = -1
+            if 0 <= i < len(d.actions):
+                return i
             w(f"please type a number from 0 to {len(d.actions) - 1}\n")

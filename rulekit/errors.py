@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -142,6 +143,7 @@ def sorted_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 
 _LINE_CACHE: dict[str, list[str]] = {}
+_QUOTE_LIMIT = 2_000_000  # bytes of a file read to quote its lines (the size limit of rulekit.source)
 
 
 def remember_source(file: str, text: str) -> None:
@@ -155,10 +157,13 @@ def render_all(diags: Iterable[Diagnostic]) -> str:
     for d in diags:
         lines = _LINE_CACHE.get(d.span.file)
         if lines is None:
+            lines = []
             try:
-                with open(d.span.file, encoding="utf-8") as fh:
-                    lines = fh.read().splitlines()
-            except (OSError, UnicodeDecodeError):
+                # only a regular file of readable size: never block on a pipe or read a device
+                if os.path.isfile(d.span.file) and os.path.getsize(d.span.file) <= _QUOTE_LIMIT:
+                    with open(d.span.file, encoding="utf-8") as fh:
+                        lines = fh.read(_QUOTE_LIMIT).splitlines()
+            except (OSError, UnicodeDecodeError, ValueError):
                 lines = []
             _LINE_CACHE[d.span.file] = lines
         src = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else None

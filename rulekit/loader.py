@@ -59,7 +59,9 @@ def _first_removal(node: Node) -> Node | None:
 
 
 def _keyed(items: list[Node]) -> bool:
-    return bool(items) and all(isinstance(i.value, dict) and "id" in i.value for i in items)
+    # ids must be plain names to merge by (a list or a mapping given as an id is left to the schema)
+    return bool(items) and all(isinstance(i.value, dict) and "id" in i.value
+                               and isinstance(i.value["id"].value, (str, int, bool)) for i in items)
 
 
 def merge(parent: Node, child: Node, strict: bool = True) -> Node:

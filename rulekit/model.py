@@ -83,6 +83,7 @@ class VarDef:
     scope: str  # round | game
     pot: bool = False
     description: str = ""
+    overdraft: bool = False
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 from typing import Any, Callable
@@ -11,6 +12,10 @@ import jsonschema
 from .errors import Diagnostic, Span, did_you_mean, error
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# A hostile file can hold thousands of mistakes: report the first ones, in bounded time.
+MAX_SCHEMA_ERRORS = 1_000  # schema errors examined per file
+MAX_UNKNOWN_KEYS = 20  # unknown keys reported one by one per mapping (then one summary line)
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,9 +120,14 @@ def _messages(errors: list) -> list[tuple[str, str, list]]:
     out = []
     for err in errors:
         if err.validator == "additionalProperties" and "propertyNames" not in err.absolute_schema_path:
-            out += [_unknown_key(err, k) for k in _extra_keys(err) or ["?"]]
+            extra = _extra_keys(err) or ["?"]
+            out += [_unknown_key(err, k) for k in extra[:MAX_UNKNOWN_KEYS]]
+            if len(extra) > MAX_UNKNOWN_KEYS:
+                msg, _hint, path = _unknown_key(err, extra[MAX_UNKNOWN_KEYS])
+                out.append((f"{msg} (and {len(extra) - MAX_UNKNOWN_KEYS - 1} more unknown keys here)", "", path))
         elif err.validator == "required" and any(
-                did_you_mean(str(k), [_missing_key(err)]) for k in unknown.get(tuple(err.absolute_path), [])):
+                did_you_mean(str(k), [_missing_key(err)])
+                for k in unknown.get(tuple(err.absolute_path), [])[:MAX_UNKNOWN_KEYS]):
             continue
         else:
             out.append(_message(err))
@@ -129,7 +139,8 @@ def validate(data: Any, schema: dict, src: Any, path_prefix: tuple = (),
     """All schema errors of `data`, located via the source map (`src.span`/`key_spans`)."""
     validator = jsonschema.Draft202012Validator(schema)
     out = []
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(itertools.islice(validator.iter_errors(data), MAX_SCHEMA_ERRORS),
+                    key=lambda e: list(map(str, e.absolute_path)))
     for msg, hint, path in _messages(errors):
         key = None
         if path and isinstance(path[-1], tuple):

@@ -1,7 +1,9 @@
 """YAML text -> plain data plus a source map {path -> Span}, within fixed limits."""
 from __future__ import annotations
 
+import copy
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +19,8 @@ MAX_SCALAR = 100_000  # characters in one scalar
 MAX_INT_DIGITS = 30
 
 Path = tuple  # a path into the data: keys and list indexes
+# libyaml scans and parses in C when PyYAML has it (much faster on big or hostile files); the
+# pure-Python parser gives the same events.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -49,76 +53,267 @@ _STD_TAGS = {
     "tag:yaml.org,2002:map",
     "tag:yaml.org,2002:seq",
 }
+_MAP_TAG, _SEQ_TAG = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_MERGE_TAG, _STR_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str"
+
+# The tree is built here from the parser's events, iteratively, so nesting, size and alias
+# expansion are checked as the events arrive, before any work is wasted.
+_HELPER = yaml.SafeLoader("")  # resolves plain scalars' tags and constructs scalar values only
+
+
+def _mark_span(file: str, start, end=None, scalar: bool = False) -> Span:
+    length = 1
+    if scalar and end is not None and end.line == start.line:
+        length = max(1, end.column - start.column)
+    return Span(file, start.line + 1, start.column + 1, length)
 
 
 def _span(file: str, node: yaml.Node) -> Span:
-    m = node.start_mark
-    length = 1
-    if isinstance(node, yaml.ScalarNode) and node.end_mark.line == m.line:
-        length = max(1, node.end_mark.column - m.column)
-    return Span(file, m.line + 1, m.column + 1, length)
+    return _mark_span(file, node.start_mark, node.end_mark, isinstance(node, yaml.ScalarNode))
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+class _Frame:
+    """An open mapping or sequence while its events arrive."""
+
+    __slots__ = ("is_map", "value", "path", "depth", "key", "has_key", "skip", "anchor", "order_start",
+                 "count_start", "height", "bad", "span")
+
+    def __init__(self, is_map, path, depth, anchor, order_start, count_start, bad, span):
+        self.is_map = is_map
+        self.value: Any = {} if is_map else []
+        self.path = path  # None: not recorded (inside a rejected key or a rejected tag)
+        self.depth = depth
+        self.key: Any = None
+        self.has_key = False  # a mapping waiting for the value of `key`
+        self.skip = False  # ... which is dropped (duplicate or rejected key)
+        self.anchor = anchor
+        self.order_start = order_start
+        self.count_start = count_start
+        self.height = 0
+        self.bad = bad  # a rejected tag: the value becomes None
+        self.span = span
 
 
 class _Builder:
-    """Turns a composed YAML node graph into data, counting expansion and depth."""
+    """Builds data and the source map from parser events, within the limits."""
 
     def __init__(self, file: str, out: Source, errs: Collector):
         self.file = file
         self.out = out
         self.errs = errs
         self.count = 0
-        self.constructor = yaml.SafeLoader("")  # only used for scalar resolution
+        self.order: list[tuple] = []  # recorded paths in document order (to copy aliased subtrees)
+        self.anchors: dict[str, tuple] = {}  # name -> (value, paths, size, height, root path, span)
+        self.open_anchors: set[str] = set()
 
-    def build(self, node: yaml.Node, path: Path, depth: int) -> Any:
-        self.count += 1
+    def fatal(self, span: Span, message: str, code: str = "E004"):
+        raise RulekitError(error(span, code, message))
+
+    def tick(self, n: int, span: Span) -> None:
+        self.count += n
         if self.count > MAX_NODES:
-            raise RulekitError(error(_span(self.file, node), "E004",
-                                     f"document expands to more than {MAX_NODES} values (alias bomb?)"))
-        if depth > MAX_DEPTH:
-            raise RulekitError(error(_span(self.file, node), "E004",
-                                     f"nesting deeper than {MAX_DEPTH} levels"))
-        self.out.spans[path] = _span(self.file, node)
-        if node.tag not in _STD_TAGS:
-            self.errs.add(error(_span(self.file, node), "E004",
-                                f"YAML tag '{node.tag}' is not allowed; expected plain data (maps, lists, scalars)"))
-            return None
-        if isinstance(node, yaml.MappingNode):
-            result: dict = {}
-            for knode, vnode in node.value:
-                if knode.tag == "tag:yaml.org,2002:merge":
-                    self.errs.add(error(_span(self.file, knode), "E004", "YAML merge keys ('<<') are not allowed"))
-                    continue
-                if not isinstance(knode, yaml.ScalarNode):
-                    self.errs.add(error(_span(self.file, knode), "E004", "mapping keys must be plain scalars"))
-                    continue
-                key = self.scalar(knode)
-                if isinstance(key, (list, dict)) or key is None:
-                    self.errs.add(error(_span(self.file, knode), "E004", "mapping keys must be plain scalars"))
-                    continue
-                if key in result:
-                    first = self.out.key_spans.get(path + (key,))
-                    where = f" (first defined at line {first.line})" if first else ""
-                    self.errs.add(error(_span(self.file, knode), "E003", f"duplicate key '{key}'{where}"))
-                    continue
-                self.out.key_spans[path + (key,)] = _span(self.file, knode)
-                result[key] = self.build(vnode, path + (key,), depth + 1)
-            return result
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(v, path + (i,), depth + 1) for i, v in enumerate(node.value)]
-        self.out.styles[path] = node.style or ""
-        return self.scalar(node)
+            if self.anchors:
+                self.fatal(span, f"document expands to more than {MAX_NODES} values (alias bomb?)")
+            self.fatal(span, f"document has more than {MAX_NODES} values")
 
-    def scalar(self, node: yaml.ScalarNode) -> Any:
-        if len(node.value) > MAX_SCALAR:
-            raise RulekitError(error(_span(self.file, node), "E004",
-                                     f"scalar longer than {MAX_SCALAR} characters"))
-        if node.tag == "tag:yaml.org,2002:int":
-            digits = node.value.lstrip("+-").replace("_", "")
+    def record(self, path, span: Span) -> None:
+        if path is not None:
+            self.out.spans[path] = span
+            self.order.append(path)
+
+    # -- where the next value goes ----------------------------------------------
+    @staticmethod
+    def child_path(parent: _Frame | None):
+        if parent is None:
+            return ()
+        if parent.path is None:
+            return None
+        if parent.is_map:
+            if not parent.has_key or parent.skip:
+                return None  # a key (recorded as a key span) or a dropped value
+            return parent.path + (parent.key,)
+        return parent.path + (len(parent.value),)
+
+    def place(self, stack: list, value: Any, height: int, span: Span, is_scalar_key: bool, merge: bool = False):
+        """Put a finished value into the open collection (or make it the document)."""
+        if not stack:
+            self.root = value
+            return
+        parent = stack[-1]
+        parent.height = max(parent.height, height + 1)
+        if not parent.is_map:
+            parent.value.append(value)
+            return
+        if not parent.has_key:
+            parent.has_key = True
+            parent.skip = False
+            if merge:
+                self.errs.add(error(span, "E004", "YAML merge keys ('<<') are not allowed"))
+                parent.skip = True
+            elif not is_scalar_key or value is None or isinstance(value, (list, dict)):
+                self.errs.add(error(span, "E004", "mapping keys must be plain scalars"))
+                parent.skip = True
+            elif value in parent.value:
+                first = self.out.key_spans.get(parent.path + (value,)) if parent.path is not None else None
+                where = f" (first defined at line {first.line})" if first else ""
+                self.errs.add(error(span, "E003", f"duplicate key '{value}'{where}"))
+                parent.skip = True
+            else:
+                parent.key = value
+                if parent.path is not None:
+                    self.out.key_spans[parent.path + (value,)] = span
+            return
+        if not parent.skip:
+            parent.value[parent.key] = value
+        parent.has_key = False
+        parent.skip = False
+
+    # -- scalars -----------------------------------------------------------------
+    def scalar(self, ev, span: Span, path) -> tuple[Any, bool]:
+        """The value of a scalar event, and whether it is a merge key ('<<')."""
+        value = ev.value
+        tag = ev.tag
+        if path is not None:
+            self.out.styles[path] = ev.style or ""
+        if tag is None or tag == "!":
+            if ev.style and len(value) <= MAX_SCALAR:
+                return value, False  # quoted or block text: a string, nothing to resolve
+            tag = _HELPER.resolve(yaml.ScalarNode, value, ev.implicit)
+        if tag == _MERGE_TAG:
+            return value, True
+        if tag not in _STD_TAGS:
+            self.errs.add(error(span, "E004", f"YAML tag '{tag}' is not allowed; expected plain data "
+                                "(maps, lists, scalars)"))
+            return None, False
+        if len(value) > MAX_SCALAR:
+            self.fatal(span, f"scalar longer than {MAX_SCALAR} characters")
+        if tag in (_MAP_TAG, _SEQ_TAG):
+            self.errs.add(error(span, "E004", f"YAML tag '{_short_tag(tag)}' cannot be used on a scalar"))
+            return None, False
+        if tag == _STR_TAG:
+            return value, False
+        if tag == "tag:yaml.org,2002:int":
+            digits = value.strip().lstrip("+-").replace("_", "")
             if len(digits) > MAX_INT_DIGITS:
-                self.errs.add(error(_span(self.file, node), "E004",
-                                    f"integer with more than {MAX_INT_DIGITS} digits"))
-                return 0
-        return self.constructor.construct_object(node, deep=True)
+                self.errs.add(error(span, "E004", f"integer with more than {MAX_INT_DIGITS} digits"))
+                return 0, False
+        node = yaml.ScalarNode(tag, value, ev.start_mark, ev.end_mark, ev.style)
+        try:
+            return _HELPER.yaml_constructors[tag](_HELPER, node), False
+        except (ValueError, KeyError, IndexError, TypeError, ArithmeticError, yaml.YAMLError):
+            self.errs.add(error(span, "E004", f"'{value[:40]}' cannot be read as {_short_tag(tag)}"))
+            return None, False
+
+    # -- the event loop ----------------------------------------------------------------
+    def build(self, text: str) -> Any:
+        self.root = None
+        stack: list[_Frame] = []
+        file = self.file
+        docs = 0
+        first_doc = None
+        skip = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
+        ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+        ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
+        for ev in yaml.parse(text, Loader=_Loader):
+            cls = ev.__class__
+            if cls is not ScalarEvent:
+                if cls in skip:
+                    continue
+                if cls is yaml.DocumentStartEvent:
+                    docs += 1
+                    if docs == 1:
+                        first_doc = ev.start_mark
+                        continue
+                    cm = first_doc
+                    raise RulekitError(error(_mark_span(file, ev.start_mark), "E002",
+                                             "YAML syntax error: but found another document (expected a single "
+                                             f"document in the stream that starts at line {cm.line + 1}, column "
+                                             f"{cm.column + 1})"))
+                if cls in ends:
+                    fr = stack.pop()
+                    if fr.anchor is not None:
+                        self.open_anchors.discard(fr.anchor)
+                        self.anchors[fr.anchor] = (fr.value, self.order[fr.order_start:],
+                                                   self.count - fr.count_start, fr.height, fr.path, fr.span)
+                    self.place(stack, None if fr.bad else fr.value, fr.height, fr.span, False)
+                    continue
+            parent = stack[-1] if stack else None
+            depth = parent.depth + 1 if parent is not None else 0
+            is_key = parent is not None and parent.is_map and not parent.has_key
+            path = None if is_key else self.child_path(parent)
+            if cls is AliasEvent:
+                span = _mark_span(file, ev.start_mark)
+                name = ev.anchor
+                if name in self.open_anchors:
+                    self.fatal(span, f"alias '*{name}' refers to a node that contains it (a recursive alias)")
+                if name not in self.anchors:
+                    raise RulekitError(error(span, "E002", f"YAML syntax error: found undefined alias '{name}'"))
+                value, paths, size, height, root, aspan = self.anchors[name]
+                self.tick(size, span)
+                if depth + height > MAX_DEPTH:
+                    self.fatal(span, f"nesting deeper than {MAX_DEPTH} levels")
+                if isinstance(value, (list, dict)):
+                    value = copy.deepcopy(value)
+                if path is not None:
+                    if root is not None and paths:
+                        out = self.out
+                        cut = len(root)
+                        for p in paths:
+                            new = path + p[cut:]
+                            out.spans[new] = out.spans[p]
+                            if p in out.styles:
+                                out.styles[new] = out.styles[p]
+                            if p is not root and p != root and p in out.key_spans:
+                                out.key_spans[new] = out.key_spans[p]
+                            self.order.append(new)
+                    else:
+                        self.record(path, aspan)
+                self.place(stack, value, height, aspan, not isinstance(value, (list, dict)))
+                continue
+            scalar = cls is ScalarEvent
+            span = _mark_span(file, ev.start_mark, ev.end_mark, scalar)
+            count_start = self.count
+            self.tick(1, span)
+            if depth > MAX_DEPTH:
+                self.fatal(span, f"nesting deeper than {MAX_DEPTH} levels")
+            anchor = ev.anchor
+            if anchor is not None and (anchor in self.anchors or anchor in self.open_anchors):
+                first = self.anchors[anchor][5] if anchor in self.anchors else None
+                where = f" (first defined at line {first.line}, column {first.col})" if first else ""
+                raise RulekitError(error(span, "E002", f"YAML syntax error: found duplicate anchor '{anchor}'{where}"))
+            order_start = len(self.order)
+            self.record(path, span)
+            if scalar:
+                value, merge = self.scalar(ev, span, path)
+                if anchor is not None:
+                    self.anchors[anchor] = (value, self.order[order_start:], 1, 0, path, span)
+                self.place(stack, value, 0, span, True, merge)
+                continue
+            # the start of a mapping or a sequence
+            is_map = cls is yaml.MappingStartEvent
+            tag = ev.tag
+            if tag is None or tag == "!":
+                tag = _HELPER.resolve(yaml.MappingNode if is_map else yaml.SequenceNode, None, ev.implicit)
+            bad = False
+            if tag not in _STD_TAGS:
+                self.errs.add(error(span, "E004", f"YAML tag '{tag}' is not allowed; expected plain data "
+                                    "(maps, lists, scalars)"))
+                bad = True
+            elif tag != (_MAP_TAG if is_map else _SEQ_TAG):
+                self.errs.add(error(span, "E004", f"YAML tag '{_short_tag(tag)}' cannot be used on a "
+                                    f"{'mapping' if is_map else 'list'}"))
+                bad = True
+            if anchor is not None:
+                self.open_anchors.add(anchor)
+            stack.append(_Frame(is_map, None if bad else path, depth, anchor, order_start, count_start, bad,
+                                span))
+            if is_key:
+                stack[-1].path = None
+        return self.root
 
 
 def parse_text(text: str, file: str) -> Source:
@@ -127,12 +322,7 @@ def parse_text(text: str, file: str) -> Source:
     out = Source(file, None)
     errs = Collector()
     try:
-        # libyaml's parser when present: the same node graph, several times faster
-        loader = _Loader(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
+        out.data = _Builder(file, out, errs).build(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -144,15 +334,17 @@ def parse_text(text: str, file: str) -> Source:
             ctx = f" ({exc.context} that starts at line {cm.line + 1}, column {cm.column + 1})"
         raise RulekitError(error(span, "E002", f"YAML syntax error: {problem}{ctx}")) from None
     except yaml.YAMLError as exc:  # reader errors: control characters etc.
-        raise RulekitError(error(Span(file, 1, 1), "E002", f"YAML error: {exc}")) from None
-    except RecursionError:
-        raise RulekitError(error(Span(file, 1, 1), "E004", f"nesting deeper than {MAX_DEPTH} levels")) from None
-    if node is None:
-        out.data = None
-        return out
-    try:
-        out.data = _Builder(file, out, errs).build(node, (), 0)
-    except RecursionError:
+        span = Span(file, 1, 1)
+        pos = getattr(exc, "position", None)
+        if isinstance(pos, int) and 0 <= pos <= len(text):
+            line = text.count("\n", 0, pos) + 1
+            span = Span(file, line, pos - (text.rfind("\n", 0, pos) + 1) + 1)
+        reason = getattr(exc, "reason", None)
+        char = getattr(exc, "character", None)
+        what = f"{reason}: character {ord(char) if isinstance(char, str) else char:#06x}" \
+            if reason and char is not None else str(exc).split("\n")[0]
+        raise RulekitError(error(span, "E002", f"YAML error: {what}")) from None
+    except RecursionError:  # pragma: no cover - the builder is iterative
         raise RulekitError(error(Span(file, 1, 1), "E004", f"nesting deeper than {MAX_DEPTH} levels")) from None
     errs.raise_if_any()
     return out
@@ -162,14 +354,21 @@ def read_file(path: str) -> Source:
     """Read and parse a YAML file within the size limit."""
     display = os.path.relpath(path) if not path.startswith("<") else path
     try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise RulekitError(error(Span(display, 0, 0), "E001", f"cannot read file: {what}; expected a "
+                                     "YAML text file"))
+        if st.st_size > MAX_FILE_BYTES:
             raise RulekitError(error(Span(display, 1, 1), "E004",
-                                     f"file is {size} bytes; the limit is {MAX_FILE_BYTES}"))
+                                     f"file is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}"))
         with open(path, "rb") as fh:
-            raw = fh.read()
+            raw = fh.read(MAX_FILE_BYTES + 1)  # never more, whatever the file claims to be
     except OSError as exc:
         raise RulekitError(error(Span(display, 0, 0), "E001", f"cannot read file: {exc.strerror}")) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulekitError(error(Span(display, 1, 1), "E004", f"file is more than {MAX_FILE_BYTES} bytes; the "
+                                 f"limit is {MAX_FILE_BYTES}"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -179,7 +378,8 @@ def read_file(path: str) -> Source:
                                  "file is not UTF-8 text: expected UTF-8, found byte "
                                  f"0x{raw[exc.start]:02x}")) from None
     if "\x00" in text:
-        raise RulekitError(error(Span(display, 1, 1), "E001", "file contains NUL bytes; expected text"))
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise RulekitError(error(Span(display, line, 1), "E001", "file contains NUL bytes; expected text"))
     return parse_text(text, display)
 
 

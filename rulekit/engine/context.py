@@ -13,7 +13,7 @@ class Ctx:
 
     __slots__ = ("zones", "vars", "chips", "seen", "loc", "n", "dealer", "next_dealer", "round_no",
                  "rng", "events", "logging", "records", "steps", "step_limit", "decide", "game",
-                 "yaku_eval", "where", "stack", "budget")
+                 "yaku_eval", "where", "stack", "budget", "depth")
 
     def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable, logging: bool):
         self.game = game
@@ -36,6 +36,7 @@ class Ctx:
         self.yaku_eval = None
         self.where = ""
         self.stack: dict[str, list[str]] | None = None
+        self.depth = 0  # nested procedure calls
         self.budget = 0  # set at the start of each round (expr.compiler.EVAL_BUDGET)
 
     def log(self, event: dict) -> None:

@@ -13,6 +13,7 @@ from .game import Game
 from .steps import RUNTIME_ERRORS, located_error
 
 LOG_VERSION = 1
+MAX_ROUNDS = 10_000  # rounds in one game
 
 
 @dataclass
@@ -100,6 +101,8 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
             ctx.dealer = 0
     except RUNTIME_ERRORS as exc:
         raise located_error(exc, where, "game settings") from None
+    if not isinstance(total, int) or not 0 <= total <= MAX_ROUNDS:
+        raise RuleError(error(where, "E061", f"a game of {total} rounds: expected 0 to {MAX_ROUNDS} (game.rounds)"))
     deltas = []
     for r in range(total):
         ctx.round_no = r

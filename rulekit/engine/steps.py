@@ -13,6 +13,7 @@ from typing import Any, Callable
 from ..errors import Collector, RuleError, Span, did_you_mean, error
 from ..expr import CompileError, EvalError, Scope, ast, compile_expr
 from ..expr import types as T
+from ..expr.compiler import MAX_INT
 from ..expr.parser import ExprSyntaxError, parse
 from ..loader import Node, plain
 from ..source import expr_span
@@ -37,6 +38,11 @@ def located_error(exc: BaseException, fallback: Span, where: str = "") -> RuleEr
         return RuleError(error(fallback, "E034", exc.message, crumbs=crumbs))
     return RuleError(error(fallback, "E061", f"cannot be carried out: {type(exc).__name__}: {exc}",
                            crumbs=crumbs))
+
+
+MAX_ACTIONS = 20_000  # legal actions listed at one decision
+MAX_LIST = 100_000  # items in a list kept in a variable
+MAX_CALL_DEPTH = 100  # nested procedure calls
 
 
 RUNTIME_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError, ZeroDivisionError,
@@ -369,6 +375,9 @@ class StepCompiler:
             if k * len(order) > len(z):
                 raise RuleError(error(span, "E041", f"deal: {k} cards to each of {len(order)} players needs "
                                       f"{k * len(order)} cards, zone '{src}' has {len(z)}"))
+            for p in order:
+                if not 0 <= p < ctx.n:
+                    raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {ctx.n - 1}"))
             for _ in range(k):
                 for p in order:
                     c = z.pop()
@@ -394,6 +403,8 @@ class StepCompiler:
                 self.errs.add(error(to_node.span, "E033", f"to: expected a seat or a list of seats, found "
                                     f"{T.describe(tt)}"))
 
+        span = node.span
+
         def reveal(ctx):
             cs = cards(ctx)
             cs = [cs] if isinstance(cs, int) else cs
@@ -404,6 +415,8 @@ class StepCompiler:
                 who = [who] if isinstance(who, int) else who
                 mask = 0
                 for p in who:
+                    if not 0 <= p < ctx.n:
+                        raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {ctx.n - 1}"))
                     mask |= 1 << p
             seen = ctx.seen
             for c in cs:
@@ -445,6 +458,11 @@ class StepCompiler:
             if not var:
                 continue
             vdef = self.vars[var]
+            if vdef.pot:
+                self.errs.add(error(enode.key_span or enode.span, "E042", f"{key}: '{var}' is a pot; only pay "
+                                    "steps (to_pot / from_pot) change a pot, so chips are never created or lost",
+                                    crumbs=self.crumbs()))
+                continue
             fn, t = self.expr(enode, loc, None, f"{key} {target}")
             if vdef.kind != "single" and idx is None:
                 self.errs.add(error(enode.key_span or enode.span, "E033", f"variable '{var}' has one value per "
@@ -452,17 +470,29 @@ class StepCompiler:
                 continue
             ops.append((var, idx, fn))
         ops_t = tuple(ops)
+        span = node.span
+
+        def check(v):
+            # values kept between steps stay bounded: numbers to 10^30, lists to MAX_LIST items
+            tv = type(v)
+            if tv is int:
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
+                raise RuleError(error(span, "E034", f"{key}: number too large (limit 10^30)"))
+            if tv is list and len(v) > MAX_LIST:
+                raise RuleError(error(span, "E034", f"{key}: a list of {len(v)} items (limit {MAX_LIST})"))
+            return v
 
         def assign(ctx):
             vs = ctx.vars
             for var, idx, fn in ops_t:
                 v = fn(ctx)
                 if idx is None:
-                    vs[var] = vs[var] + v if add else v
+                    vs[var] = check(vs[var] + v if add else v)
                 else:
                     arr = vs[var]
                     i = idx(ctx)
-                    arr[i] = arr[i] + v if add else v
+                    arr[i] = check(arr[i] + v if add else v)
         return assign
 
     def s_set(self, node, d, loc):
@@ -585,6 +615,8 @@ class StepCompiler:
                         store[n1] = v1
                         if where is None or where(ctx):
                             out.append((v0, v1))
+                    if len(out) > MAX_ACTIONS:
+                        _too_many_actions(span, cid, len(out))
                 return out
         else:
             def enumerate_actions(ctx):
@@ -602,6 +634,8 @@ class StepCompiler:
                         acc.append(v)
                         rec(i + 1, acc)
                         acc.pop()
+                        if len(out) > MAX_ACTIONS:
+                            _too_many_actions(span, cid, len(out))
                 rec(0, [])
                 return out
 
@@ -655,6 +689,8 @@ class StepCompiler:
             return _noop
         reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
         span = node.span
+        src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
+        dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft
 
         def pay(ctx):
             a = amount(ctx)
@@ -663,6 +699,9 @@ class StepCompiler:
             if src_pot is not None:
                 ctx.vars[src_pot] -= a
                 who_from = src_pot
+                if ctx.vars[src_pot] < 0 and not src_overdraft:
+                    raise RuleError(error(span, "E061", f"pay: pot '{src_pot}' would go below 0 (it held "
+                                          f"{ctx.vars[src_pot] + a}, {a} asked); declare overdraft: true for a bank"))
             else:
                 who_from = src(ctx)
                 if not 0 <= who_from < ctx.n:
@@ -671,6 +710,9 @@ class StepCompiler:
             if dst_pot is not None:
                 ctx.vars[dst_pot] += a
                 who_to = dst_pot
+                if ctx.vars[dst_pot] < 0 and not dst_overdraft:
+                    raise RuleError(error(span, "E061", f"pay: pot '{dst_pot}' would go below 0 (a negative "
+                                          f"payment of {a}); declare overdraft: true for a bank"))
             else:
                 who_to = dst(ctx)
                 if not 0 <= who_to < ctx.n:
@@ -788,6 +830,7 @@ class StepCompiler:
         procs = self.procs
         args_t = tuple(args)
         span = node.span
+        where = self.crumbs()
 
         def call(ctx):
             values = {k: fn(ctx) for k, fn in args_t}
@@ -796,9 +839,15 @@ class StepCompiler:
             if ctx.steps > ctx.step_limit:
                 _too_many(ctx, span)
             ctx.loc = values
+            ctx.depth += 1
+            if ctx.depth > MAX_CALL_DEPTH:
+                ctx.depth = 0
+                raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
+                                      f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))
             try:
                 procs[name](ctx)
             finally:
+                ctx.depth -= 1
                 ctx.loc = saved
         return call
 
@@ -833,6 +882,11 @@ def _noop(ctx) -> None:
 
 def _fail_fn(ctx):
     raise RuleError(error(UNSPAN, "E061", "this rule did not compile"))
+
+
+def _too_many_actions(span: Span, cid: str, n: int):
+    raise RuleError(error(span, "E061", f"choose '{cid}': more than {MAX_ACTIONS} legal actions ({n} so far); "
+                          "split the decision into smaller choices"))
 
 
 def _too_many(ctx, span: Span):

@@ -18,7 +18,9 @@ from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm
 from .parser import ExprSyntaxError, parse
 
 MAX_INT = 10 ** 30
-EVAL_BUDGET = 2_000_000  # lambda calls per round (per evaluation outside a game)
+EVAL_BUDGET = 2_000_000  # lambda calls + items built by list functions, per round
+BUILDERS = {"range", "map", "filter", "subsets", "partitions", "sorted", "distinct", "flatten", "slice",
+            "reverse", "keys", "values"}
 MAX_EXPONENT = 64
 
 Fn = Callable[[Any], Any]
@@ -370,7 +372,14 @@ class _Compiler:
             u = T.unify(lt, rt)
             if u is None or not T.is_list(u):
                 return self.fail(node, "E033", f"'+' joins two lists, found {T.describe(lt)} and {T.describe(rt)}")
-            return (lambda ctx: list(lf(ctx)) + list(rf(ctx))), u, _NC
+            def join(ctx):
+                r = list(lf(ctx)) + list(rf(ctx))
+                ctx.budget -= len(r)
+                if ctx.budget < 0:
+                    raise EvalError("evaluation budget exhausted: the rules build too many values in one round "
+                                    f"(limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
+                return r
+            return join, u, _NC
         if op == "-" and T.is_list(lt):
             self.expect(node.right, rt, lt, "'-' removes a list from a list")
 
@@ -415,7 +424,10 @@ class _Compiler:
             fn = power
         elif op == "*":
             def mul(ctx):
-                return _check_int(_norm(lf(ctx) * rf(ctx)), node, root)
+                a, b = lf(ctx), rf(ctx)
+                if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
+                    raise EvalError("'*' needs two numbers", node.start, node.end - node.start, root)
+                return _check_int(_norm(a * b), node, root)
             fn = mul
         elif lt == T.INT and rt == T.INT and op in ("+", "-"):
             # whole numbers: no fraction to normalise; the size bound is two comparisons
@@ -431,6 +443,8 @@ class _Compiler:
             try:
                 v = fn(None)
             except EvalError as exc:
+                if not (T.is_numeric(lt) and T.is_numeric(rt)):
+                    return fn, rtype, _NC  # the type error is already reported
                 # reported unless the branch holding it turns out to be dead (see drop_dead)
                 prob = Problem(exc.offset, exc.length, "E034", exc.message)
                 self.problems.append(prob)
@@ -579,6 +593,18 @@ class _Compiler:
                     return impl(ctx, *args) if needs_ctx else impl(*args)
                 except errors as exc:
                     raise relocate(exc) from None
+        if fname in BUILDERS:
+            # functions that build lists spend budget by the size of what they build, so that
+            # many calls each building a big list cannot exhaust time or memory
+            built = call
+
+            def call(ctx):
+                r = built(ctx)
+                ctx.budget -= len(r)
+                if ctx.budget < 0:
+                    raise EvalError("evaluation budget exhausted: the rules build too many values in one round "
+                                    f"(limit {EVAL_BUDGET})", start, length, root)
+                return r
         return call, rtype, _NC
 
 
