@@ -58,6 +58,31 @@ class Script:
         raise AssertionError(f"{want} is not legal at {d.choice.id} for seat {d.player}; legal: {legal}")
 
 
+class DrawTo(Script):
+    """A Script that answers draw-or-stop choices by hand size: draw until seat s holds size[s] cards.
+
+    `choices` are the ids of the draw decisions, `param` their yes/no parameter and `zone` the
+    per-player zone counted; every other decision follows the Script rules.
+    """
+
+    def __init__(self, size: dict[int, int], by_choice: dict | None = None,
+                 choices: tuple[str, ...] = ("draw", "dealer_draw"), param: str = "hit", zone: str = "hand"):
+        super().__init__([], by_choice)
+        self.size = dict(size)
+        self.choices, self.param, self.zone = choices, param, zone
+
+    def act(self, d: Decision) -> int:
+        if d.choice.id in self.choices:
+            legal = d.legal
+            self.seen.append((d.choice.id, d.player, legal))
+            want = len(d.ctx.zones[self.zone][d.player]) < self.size.get(d.player, 0)
+            for i, a in enumerate(legal):
+                if a[self.param] == want:
+                    return i
+            raise AssertionError(f"seat {d.player} may not {'draw' if want else 'stop'}: {legal}")
+        return super().act(d)
+
+
 @dataclass
 class Outcome:
     """A finished stacked game: result, the script (with every decision seen), and the game."""
@@ -88,4 +113,4 @@ def run(g: Game, players: int, top: list[str], moves: list[Any] | None = None,
     return Outcome(res, script, g)
 
 
-__all__ = ["game", "run", "Script", "Outcome", "variant_path", "FirstLegalAgent"]
+__all__ = ["game", "run", "Script", "DrawTo", "Outcome", "variant_path", "FirstLegalAgent"]

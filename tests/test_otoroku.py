@@ -10,28 +10,12 @@ import pytest
 
 from rulekit.agents import FirstLegalAgent
 from rulekit.engine.runner import play
-from rulekit.testing import Outcome, Script, game
+from rulekit.testing import DrawTo, Outcome, Script, game
 
 OTO = "hanafuda/otoroku.yaml"
 
 
-class Table(Script):
-    """Answers draw decisions per seat: ask for cards until holding `size[seat]` cards, then stand."""
-
-    def __init__(self, size, by_choice=None):
-        super().__init__([], by_choice)
-        self.size = dict(size)
-
-    def act(self, d):
-        if d.choice.id in ("draw", "dealer_draw"):
-            legal = d.legal
-            self.seen.append((d.choice.id, d.player, legal))
-            want = len(d.ctx.zones["hand"][d.player]) < self.size.get(d.player, 0)
-            for i, a in enumerate(legal):
-                if a["hit"] == want:
-                    return i
-            raise AssertionError(f"seat {d.player} may not {'draw' if want else 'stand'}: {legal}")
-        return super().act(d)
+Table = DrawTo  # draw until each seat holds the cards its hand lists
 
 
 def oto(bettors, dealer, options=None, deck=None, by_choice=None, seat=0, rounds=1, checks=None):
