@@ -1,0 +1,43 @@
+"""`rulekit play` end to end: a human at the terminal, logs and replay."""
+import json
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+
+def _rulekit(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "rulekit", *args], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+def test_human_seat_sees_only_its_view_and_types_numbers():
+    r = _rulekit("play", "kyo-kabu", "--seed", "2", "--players", "3", "--human", "1", stdin="abc\n1\n0\n0\n0\n")
+    assert r.returncode == 0, r.stderr
+    assert "choose>" in r.stdout and "please type a number" in r.stdout
+    # the face-down stock is shown as '?', the face-up first field by name
+    prompt = r.stdout.split("-- seat 1 (you)")[1].split("choose>")[0]
+    assert "deck: ?, ?, ?" in prompt and "column[0]: Five" in prompt
+    assert "Traceback" not in r.stderr
+
+
+def test_play_log_replays(tmp_path):
+    log = tmp_path / "game.json"
+    r = _rulekit("play", "otoroku", "--seed", "5", "--log", str(log))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(log.read_text())
+    assert data["seed"] == 5 and data["events"]
+    r = _rulekit("replay", str(log), "--quiet")
+    assert r.returncode == 0 and "replay ok" in r.stdout
+    data["moves"] = [m + 1 for m in data["moves"]] or [1]
+    log.write_text(json.dumps(data))
+    r = _rulekit("replay", str(log), "--quiet")
+    assert r.returncode == 1 and ("E070" in r.stderr or "E060" in r.stderr), r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_variant_and_option_are_located_errors():
+    r = _rulekit("play", "kyo-kabuu")
+    assert r.returncode == 1 and "did you mean 'kyo-kabu'" in r.stderr and "Traceback" not in r.stderr
+    r = _rulekit("play", "kyo-kabu", "-o", "tie=maybe")
+    assert r.returncode == 1 and "expected one of push, dealer" in r.stderr
