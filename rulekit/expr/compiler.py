@@ -226,17 +226,20 @@ class _Compiler:
         if not (T.is_list(ot) or ot == T.ANY):
             return self.fail(node, "E033", f"only lists and maps can be indexed, found {T.describe(ot)}")
         self.expect(node.index, it, T.INT, "index")
+        ipos = (node.index.start, node.index.end - node.index.start)
+
+        def out_of_range(xs, i) -> EvalError:
+            size = len(xs) if isinstance(xs, (list, tuple)) else 0
+            return EvalError(f"index {i} out of range (list has {size} items)", *ipos, root)
         if ic is not _NC and isinstance(ic, int) and not isinstance(ic, bool):
-            k = ic
+            k = ic  # a constant index is inlined
 
             def get_k(ctx):
                 xs = obj(ctx)
                 try:
                     return xs[k]
                 except (IndexError, TypeError):
-                    size = len(xs) if isinstance(xs, (list, tuple)) else 0
-                    raise EvalError(f"index {k} out of range (list has {size} items)", node.index.start,
-                                    node.index.end - node.index.start, root) from None
+                    raise out_of_range(xs, k) from None
             return get_k, T.elem(ot), _NC
 
         def get(ctx):
@@ -244,9 +247,7 @@ class _Compiler:
             try:
                 return xs[i]
             except (IndexError, TypeError):
-                size = len(xs) if isinstance(xs, (list, tuple)) else 0
-                raise EvalError(f"index {i} out of range (list has {size} items)", node.index.start,
-                                node.index.end - node.index.start, root) from None
+                raise out_of_range(xs, i) from None
         return get, T.elem(ot), _NC
 
     def c_Unary(self, node: ast.Unary, loc):
