@@ -42,6 +42,8 @@ def line(game: Any, e: dict) -> str | None:
         face = " face up" if e.get("face") == "up" else ""
         return f"   {e['from']} -> {e['to']}{face}: {_cards(game, e['cards'])}"
     if t == "reveal":
+        if e["to"] == []:
+            return None  # shown to nobody (e.g. a column without stakes)
         to = "everyone" if e["to"] == "all" else "seat " + ", ".join(map(str, e["to"]))
         return f"   shown to {to}: {_cards(game, e['cards'])}"
     if t == "choose":

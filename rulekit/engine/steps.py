@@ -79,8 +79,7 @@ STEP_KINDS = ("shuffle", "cut", "move", "deal", "reveal", "let", "set", "add", "
 class StepCompiler:
     """Turns step nodes into closures against one scope (deck, options, zones, vars)."""
 
-    def __init__(self, scope: Scope, zones: dict, vars_: dict, errs: Collector, procedures: Node | None,
-                 yaku_eval_factory=None):
+    def __init__(self, scope: Scope, zones: dict, vars_: dict, errs: Collector, procedures: Node | None):
         self.scope = scope
         self.zones = zones
         self.vars = vars_
