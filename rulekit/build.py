@@ -5,7 +5,8 @@ import os
 from typing import Any
 
 from .decks import Deck, deck_names, derive, load_deck
-from .engine.game import Game, Phase, YakuEntry
+from .engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
+from .engine.stepgen import generate_run, generate_yaku_table
 from .engine.steps import StepCompiler
 from .errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
 from .expr import Global, Scope
@@ -201,18 +202,18 @@ def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
     glob: dict[str, Global] = {}
     for zname, z in variant.zones.items():
         t = "list<card>" if z.kind == "single" else "list<list<card>>"
-        glob[zname] = Global(t, (lambda ctx, k=zname: ctx.zones[k]), doc=z.description)
+        glob[zname] = Global(t, (lambda ctx, k=zname: ctx.zones[k]), doc=z.description, code=("zones", zname))
     for vname, v in variant.vars.items():
         base_t = T.type_of_value(v.init) if not isinstance(v.init, str) or v.init in ("",) else T.ANY
         if isinstance(v.init, str):
             base_t = T.ANY  # an expression; typed when compiled
         t = base_t if v.kind == "single" else T.list_of(base_t)
-        glob[vname] = Global(t, (lambda ctx, k=vname: ctx.vars[k]), doc=v.description)
-    glob["chips"] = Global("list<int>", lambda ctx: ctx.chips, doc="Each seat's chips (game total).")
-    glob["dealer"] = Global(T.INT, lambda ctx: ctx.dealer, doc="The dealer's seat this round.")
-    glob["n_players"] = Global(T.INT, lambda ctx: ctx.n, doc="Number of seats at the table.")
-    glob["round_no"] = Global(T.INT, lambda ctx: ctx.round_no, doc="Round number, from 0.")
-    glob["seats"] = Global("list<int>", lambda ctx: list(range(ctx.n)), doc="Every seat, 0 to n-1.")
+        glob[vname] = Global(t, (lambda ctx, k=vname: ctx.vars[k]), doc=v.description, code=("vars", vname))
+    glob["chips"] = Global("list<int>", lambda ctx: ctx.chips, doc="Each seat's chips (game total).", code="chips")
+    glob["dealer"] = Global(T.INT, lambda ctx: ctx.dealer, doc="The dealer's seat this round.", code="dealer")
+    glob["n_players"] = Global(T.INT, lambda ctx: ctx.n, doc="Number of seats at the table.", code="n_players")
+    glob["round_no"] = Global(T.INT, lambda ctx: ctx.round_no, doc="Round number, from 0.", code="round_no")
+    glob["seats"] = Global("list<int>", lambda ctx: list(range(ctx.n)), doc="Every seat, 0 to n-1.", code="seats")
     attrs = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
@@ -222,23 +223,28 @@ def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
 
 
 def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: str | None = None,
-               deck: str | None = None) -> Game:
-    """Compile a variant for one deck and one set of option values; raise on any error."""
+               deck: str | None = None, codegen: bool = True) -> Game:
+    """Compile a variant for one deck and one set of option values; raise on any error.
+
+    With codegen (the default) the rules also run as generated Python (rulekit.engine.stepgen);
+    without, on the closures alone - the same results, slower (tests compare the two)."""
     opts = resolve_options(variant, options, preset)
     errs = Collector()
     deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
         or variant.default_deck
     d = make_deck(variant, deck_name, errs)
     errs.raise_if_any()
-    game = _compile(variant, d, deck_name, opts, errs)
+    game = _compile(variant, d, deck_name, opts, errs, codegen)
     errs.raise_if_any()
     game.preset = preset
     return game
 
 
-def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Collector) -> Game:
+def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Collector,
+             codegen: bool = False) -> Game:
     tree = variant.tree
     scope = _scope(variant, deck, opts)
+    scope.codegen = codegen
     sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
     var_init = {}
     for vname, v in variant.vars.items():
@@ -293,9 +299,18 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                        f"the cards start in zone '{deck_zone}', which is not declared under zones:",
                        hint="declare a zone 'deck' or set game: deck_zone"))
     policies = _policies(variant, sc, errs)
+    yaku_fns_ok = False
+    if codegen and not errs.diagnostics:
+        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
+        for name in list(sc.procs):
+            sc.procs[name] = generate_run(sc.procs[name], f"<procedure {name}>")
+        yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
+        yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
+    if codegen and not errs.diagnostics and yaku_fns_ok:
+        game.extra["yaku_fns"] = yaku_fns
     return game
 
 

@@ -84,7 +84,7 @@ def test_otoroku_birds_is_the_one_card_difference_by_default():
     v = load_variant(variant_path("hanafuda/otoroku.yaml"))
     kab, han = build_game(v, None, None, "kabufuda"), build_game(v, None, None, "hanafuda")
     parted = same = 0
-    for i in range(400):
+    for i in range(3000):  # Birds is rare: play until it has arisen (about 1 round in 2000)
         seed = round_seed(37, i)
         a = play(kab, 3, seed, make_agents(kab, 3, seed), rounds=1)
         b = play(han, 3, seed, make_agents(han, 3, seed), rounds=1)
@@ -93,4 +93,5 @@ def test_otoroku_birds_is_the_one_card_difference_by_default():
         else:
             parted += 1
             assert b.records.get("yaku:birds") and not a.records.get("yaku:birds")
-    assert parted >= 1 and same > 350
+            break
+    assert parted == 1 and same > 0.95 * i

@@ -200,6 +200,26 @@ def test_suite_is_present():
     assert len(CASES) >= 170, f"only {len(CASES)} compliance cases in {HERE}"
 
 
+def test_generated_code_covers_most_cases():
+    """Most value cases run on generated code (the rest stay on closures by design)."""
+    fast = total = 0
+    for p in CASES:
+        given, case = p.values
+        if "error" in case or case.get("xfail"):
+            continue
+        scope, _ = build_scope(given)
+        try:
+            compiled = compile_expr(_expression(case), scope, case.get("expect"))
+        except CompileError:
+            continue
+        if compiled.is_const:
+            continue
+        total += 1
+        fast += compiled.fast is not None
+    print(f"generated code for {fast} of {total} non-constant value cases")
+    assert total > 100 and fast >= 0.9 * total
+
+
 def test_every_category_is_covered():
     """Every error category (and the compile/run-time phases) has at least one passing case."""
     seen = set()
@@ -241,6 +261,16 @@ def test_expr_compliance(given, case):
     else:
         got = None
 
+    if phase == "runtime" and compiled.fast is not None:
+        # the closures alone (the reference) report exactly what the generated code reports
+        _, fresh_ctx = build_scope(given)
+        try:
+            ref_value = compiled.reference(fresh_ctx)
+        except EvalError as exc:
+            assert got == ("runtime", "evaluation", exc.offset, exc.message, "", 0), compiled.fast.source
+        else:
+            assert got is None and _same(_plain(ref_value), _plain(value)), compiled.fast.source
+
     if "error" in case:
         assert got is not None, f"expected a {case['error']} error, got {value!r} ({compiled.type})"
         where, category, offset, message, hint, count = got
@@ -273,6 +303,10 @@ def test_expr_compliance(given, case):
         assert "result" in case, "a case needs result, result_fraction or error"
         want = _plain(case["result"])
         assert _same(_plain(value), want), f"got {value!r}, want {want!r}"
+    if compiled.fast is not None:
+        # the generated code gives the same value without falling back to the closure
+        fresh_scope, fresh_ctx = build_scope(given)
+        assert _same(_plain(compiled.fast.plain(fresh_ctx)), want), compiled.fast.source
     if "type" in case:
         assert compiled.type == case["type"], f"static type {compiled.type}, want {case['type']}"
     if "const" in case:

@@ -25,6 +25,18 @@ class YakuHit:
     group: str
 
 
+def add_grouped(hits: list[YakuHit], best_in_group: dict[str, int], hit: YakuHit) -> None:
+    """Add a hit of a yaku group: only the group's best (by rank, then value) is kept."""
+    j = best_in_group.get(hit.group)
+    if j is not None:
+        old = hits[j]
+        if (hit.rank, hit.value) > (old.rank, old.value):
+            hits[j] = hit
+        return
+    best_in_group[hit.group] = len(hits)
+    hits.append(hit)
+
+
 @dataclass
 class YakuEntry:
     """A compiled yaku: when it applies, who may claim it, what it is worth."""
@@ -126,9 +138,13 @@ class Game:
     def reset_round(self, ctx: Ctx) -> None:
         """Every card back to the deck zone in deck order; round variables to their start."""
         n = ctx.n
-        for zname, z in self.variant.zones.items():
-            ctx.zones[zname] = self._empty_zone(z, n)
-        ctx.zones[self.deck_zone].extend(range(len(self.card_ids)))
+        zones = ctx.zones
+        plan = self.extra.get("zone_plan")
+        if plan is None:  # worked out once per game: this runs every round
+            plan = self.extra["zone_plan"] = [(zname, z.kind, z.count) for zname, z in self.variant.zones.items()]
+        for zname, kind, count in plan:
+            zones[zname] = [] if kind == "single" else [[] for _ in range(n if kind == "player" else count)]
+        zones[self.deck_zone].extend(range(len(self.card_ids)))
         ctx.seen = [0] * len(self.card_ids)
         ctx.loc = {}
         for vname, v in self.variant.vars.items():
@@ -143,6 +159,11 @@ class Game:
 
     def yaku_eval_for(self, ctx: Ctx) -> Callable:
         """The function expressions call to evaluate yaku, bound to this game state."""
+        generated = self.extra.get("yaku_fns")
+        if generated:
+            def yaku_eval_generated(table: str, cards: list, seat: int) -> list[YakuHit]:
+                return generated[table](ctx, cards, seat)
+            return yaku_eval_generated
         tables = self.yaku
 
         def yaku_eval(table: str, cards: list, seat: int) -> list[YakuHit]:
@@ -150,11 +171,11 @@ class Game:
             saved = ctx.loc
             ctx.loc = {"cards": cards, "seat": seat}
             try:
-                return _eval(table, cards, seat)
+                return _eval(table)
             finally:
                 ctx.loc = saved
 
-        def _eval(table: str, cards: list, seat: int) -> list[YakuHit]:
+        def _eval(table: str) -> list[YakuHit]:
             sub = ctx
             hits: list[YakuHit] = []
             best_in_group: dict[str, int] = {}
@@ -165,14 +186,9 @@ class Game:
                     continue
                 hit = YakuHit(y.id, y.value(sub), y.rank(sub), y.group)
                 if y.group:
-                    j = best_in_group.get(y.group)
-                    if j is not None:
-                        old = hits[j]
-                        if (hit.rank, hit.value) > (old.rank, old.value):
-                            hits[j] = hit
-                        continue
-                    best_in_group[y.group] = len(hits)
-                hits.append(hit)
+                    add_grouped(hits, best_in_group, hit)
+                else:
+                    hits.append(hit)
             return hits
         return yaku_eval
 

@@ -38,7 +38,8 @@ def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: in
     """One agent per seat: random, first-legal or a YAML policy; a human at `human`."""
     out = []
     for s in range(n):
-        aseed = f"{seed}:{s}"
+        # each seat its own stream (distinct for up to 64 seats)
+        aseed = seed * 64 + s if isinstance(seed, int) else f"{seed}:{s}"
         if human is not None and s == human:
             out.append(human_agent)
         elif policy == "random":
@@ -119,7 +120,9 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
             break
     log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
            "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),
-           "dealer": dealer, "stack": stack, "moves": moves, "events_sha256": events_digest(ctx.events)}
+           "dealer": dealer, "stack": stack, "moves": moves,
+           # a digest of no events says nothing: only logged games can be checked by replay
+           "events_sha256": events_digest(ctx.events) if logging else None}
     return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
 
 

@@ -107,7 +107,7 @@ class StepCompiler:
                 msg = f"{what}: {p.message}" if what else p.message
                 self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
             return _fail_fn, T.ANY
-        fn = comp.raw or comp.fn
+        fn = comp.fast or comp.raw or comp.fn
         if comp.root is not None:
             # run-time errors carry this root; located_error() turns them into file positions
             comp.root.span, comp.root.style, comp.root.where = node.span, node.style, self.phase
@@ -150,8 +150,11 @@ class StepCompiler:
     @staticmethod
     def zone_getter(name: str, idx: Callable | None) -> Callable:
         if idx is None:
-            return lambda ctx: ctx.zones[name]
-        return lambda ctx: ctx.zones[name][idx(ctx)]
+            get = lambda ctx: ctx.zones[name]  # noqa: E731
+        else:
+            get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
+        get.zone = (name, idx)  # the step generator reads the zone directly
+        return get
 
     def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
         try:
@@ -191,6 +194,7 @@ class StepCompiler:
         def seq(ctx):
             for r in runs_t:
                 r(ctx)
+        seq.gen = ("seq", runs_t)  # what rulekit.engine.stepgen needs to generate this as code
         return seq
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
@@ -328,6 +332,12 @@ class StepCompiler:
             got.reverse()  # the top card moves first
             return got
 
+        def too_few(have: int, want: int):
+            raise RuleError(error(span, "E041", f"move: zone '{src}' has {have} cards, {want} needed"))
+
+        def too_few_matching(have: int, want: int):
+            raise RuleError(error(span, "E061", f"move: zone '{src}' has only {have} matching cards, {want} needed"))
+
         def move(ctx):
             got = take(ctx)
             dz = get_dst(ctx)
@@ -347,6 +357,8 @@ class StepCompiler:
                 if face:
                     ev["face"] = face
                 ctx.log(ev)
+        if cards_fn is None and at is None:
+            move.gen = ("move", src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
         return move
 
     def s_deal(self, node, d, loc):
@@ -423,6 +435,8 @@ class StepCompiler:
             if ctx.logging:
                 ids = ctx.game.card_ids
                 ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
+
+        reveal.gen = ("reveal", cards, everyone, to)
         return reveal
 
     def s_let(self, node, d, loc):
@@ -444,6 +458,7 @@ class StepCompiler:
             store = ctx.loc
             for name, fn in fns_t:
                 store[name] = fn(ctx)
+        let.gen = ("let", fns_t)
         return let
 
     def _assign(self, node, d, loc, key, add: bool):
@@ -492,6 +507,7 @@ class StepCompiler:
                     arr = vs[var]
                     i = idx(ctx)
                     arr[i] = check(arr[i] + v if add else v)
+        assign.gen = ("assign", ops_t, add, check)
         return assign
 
     def s_set(self, node, d, loc):
@@ -510,6 +526,7 @@ class StepCompiler:
                 then(ctx)
             else:
                 other(ctx)
+        if_.gen = ("if", test, then, other)
         return if_
 
     def s_for(self, node, d, loc):
@@ -534,6 +551,7 @@ class StepCompiler:
                     _too_many(ctx, span)
                 store[var] = x
                 body(ctx)
+        for_.gen = ("for", var, items, body, span)
         return for_
 
     def s_repeat(self, node, d, loc):
@@ -545,6 +563,10 @@ class StepCompiler:
             return _noop
         limit = d["max"].value if "max" in d else 10_000
         span, phase = node.span, self.phase
+
+        def endless(n: int):
+            raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
+                                  f"{n - 1} turns (limit {limit}); check its until/while condition"))
 
         def repeat(ctx):
             n = 0
@@ -559,6 +581,7 @@ class StepCompiler:
                 body(ctx)
                 if until is not None and until(ctx):
                     return
+        repeat.gen = ("repeat", body, until, while_, limit, endless)
         return repeat
 
     def s_choose(self, node, d, loc):
@@ -658,6 +681,18 @@ class StepCompiler:
             store = ctx.loc
             for k, v in zip(names, actions[i]):
                 store[k] = v
+
+        def no_action(p):
+            raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
+                                  f"'{phase}'; add if_none: skip or fix the options/where"))
+
+        def log_forced(ctx, p, action):
+            ids = ctx.game.card_ids
+            ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
+                     "action": {k: _render(v, t, ids) for k, t, v in zip(names, choice.types, action)}})
+        if len(params) <= 2:
+            choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
+                          lambda n: _too_many_actions(span, cid, n))
         return choose
 
     def _seat_or_pot(self, d, key, loc):
@@ -722,6 +757,9 @@ class StepCompiler:
                 if reason:
                     ev["why"] = reason
                 ctx.log(ev)
+
+        if src_pot is None and dst_pot is None:
+            pay.gen = ("pay", amount, src, dst)
         return pay
 
     def s_record(self, node, d, loc):
@@ -762,6 +800,7 @@ class StepCompiler:
                 ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids})
             if as_:
                 ctx.loc[as_] = ids
+        claim.gen = ("claim", table, cards, who, as_)
         return claim
 
     def s_set_dealer(self, node, d, loc):

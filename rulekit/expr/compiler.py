@@ -16,6 +16,7 @@ from . import ast
 from . import types as T
 from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm
 from .parser import ExprSyntaxError, parse
+from .codegen import _NC_MARK as _MARK, generate
 
 MAX_INT = 10 ** 30
 EVAL_BUDGET = 2_000_000  # lambda calls + items built by list functions, per round
@@ -34,6 +35,7 @@ class Global:
     get: Fn | None = None  # None => constant
     value: Any = None
     doc: str = ""
+    code: Any = None  # how generated code reads it: a ctx field name, or ("zones"|"vars", name)
 
 
 @dataclass
@@ -46,11 +48,12 @@ class Scope:
     card_ids: dict[str, int] = field(default_factory=dict)
     yaku_tables: frozenset[str] = frozenset()
     locals: dict[str, str] = field(default_factory=dict)
+    codegen: bool = True  # also generate Python code for expressions (rulekit.expr.codegen)
 
     def with_locals(self, extra: dict[str, str]) -> "Scope":
         """A copy of the scope with more step-bound names."""
         return Scope(self.globals, self.attrs, self.options, self.card_ids, self.yaku_tables,
-                     {**self.locals, **extra})
+                     {**self.locals, **extra}, self.codegen)
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ class Compiled:
     const: Any = None
     raw: Fn | None = None  # fn without the safety net, for callers that add their own
     root: Root | None = None  # run-time errors carry it; callers fill in where the text stands
+    fast: Fn | None = None  # generated code for raw (same results; falls back to raw on errors)
+    reference: Fn | None = None  # fn computed by the closures alone (tests compare the two)
 
 
 _NC = object()  # "not a constant"
@@ -123,6 +128,8 @@ class _Compiler:
         self.scope = scope
         self.problems: list[Problem] = []
         self.foldable: set[int] = set()
+        self.info: dict[int, tuple[str, Any]] = {}  # per node: type and constant, for codegen
+        self.names: dict[int, str] = {}  # per Name node: 'loc' or 'global'
 
     def drop_dead(self, dead: ast.Node) -> None:
         """Forget constant-folding errors inside a branch that can never run."""
@@ -145,7 +152,9 @@ class _Compiler:
     # -- dispatch ------------------------------------------------------------
     def c(self, node: ast.Node, loc: dict[str, str]) -> tuple[Fn, str, Any]:
         method = getattr(self, "c_" + type(node).__name__)
-        return method(node, loc)
+        res = method(node, loc)
+        self.info[id(node)] = (res[1], res[2])
+        return res
 
     def c_Const(self, node: ast.Const, loc):
         v = _norm(node.value) if isinstance(node.value, Fraction) else node.value
@@ -174,9 +183,11 @@ class _Compiler:
     def c_Name(self, node: ast.Name, loc):
         name = node.name
         if name in loc:
+            self.names[id(node)] = "loc"
             return (lambda ctx, k=name: ctx.loc[k]), loc[name], _NC
         g = self.scope.globals.get(name)
         if g is not None:
+            self.names[id(node)] = "global"
             if g.get is None:
                 return (lambda ctx, v=g.value: v), g.type, g.value
             return g.get, g.type, _NC
@@ -687,19 +698,24 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
                                      f"expected {T.describe(expect)}, found {T.describe(t)}"))
     if comp.problems:
         raise CompileError(comp.problems)
+    fast = None
+    if scope.codegen:
+        fast = generate(node, {i: (ty, _MARK if c is _NC else c) for i, (ty, c) in comp.info.items()},
+                        comp.names, scope, fn)
     if k is not _NC:
-        return Compiled(text, fn, t, True, k, fn, root)
+        return Compiled(text, fn, t, True, k, fn, root, fast, fn)
     start, length = node.start, max(1, node.end - node.start)
-    inner = fn
 
-    def safe(ctx):
-        try:
-            return inner(ctx)
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
-            raise EvalError(f"cannot evaluate: {exc}", start, length, root) from None
-        except RecursionError:
-            raise EvalError("evaluation nested too deeply", start, length, root) from None
-    return Compiled(text, safe, t, False, None, inner, root)
+    def safety(inner: Fn) -> Fn:
+        def safe(ctx):
+            try:
+                return inner(ctx)
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:
+                raise EvalError(f"cannot evaluate: {exc}", start, length, root) from None
+            except RecursionError:
+                raise EvalError("evaluation nested too deeply", start, length, root) from None
+        return safe
+    return Compiled(text, safety(fast or fn), t, False, None, fn, root, fast, safety(fn))
 
 
 def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:
@@ -712,7 +728,9 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
                 raise CompileError([Problem(0, 1, "E033", f"expected {T.describe(expect)}, found {T.describe(t)}")])
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
                 raise CompileError([Problem(0, 1, "E034", "number too large (limit 10^30)")])
-            return Compiled(str(text), (lambda ctx, v=v: v), t, True, v)
+            fn = lambda ctx, v=v: v  # noqa: E731
+            fn.body, fn.consts, fn.slow, fn.plain = repr(v), (), fn, fn  # generated code inlines it
+            return Compiled(str(text), fn, t, True, v, fn, None, fn if scope.codegen else None, fn)
         raise CompileError([Problem(0, 1, "E033", f"expected an expression, found {type(text).__name__}")])
     try:
         node = parse(text)

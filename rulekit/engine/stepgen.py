@@ -1,0 +1,394 @@
+"""Generate one Python function per phase and procedure from its compiled step closures.
+
+StepCompiler builds closures and tags the common step kinds with what they are made of
+(`run.gen`). This module writes those steps out as straight-line Python - loops, tests and
+assignments over `ctx` - with each expression's generated code inlined, so a round costs a
+few calls instead of a call per step and per expression node. It only ever writes its own
+tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
+and expression code is itself made of bound constants (see rulekit.expr.codegen).
+
+The closures remain the reference. A step without a tag, a step that logs (ctx.logging),
+and every error path run the step's closure or raiser, so messages and event logs are the
+closures' own. An expression whose generated code raises is re-run by its closure, which
+raises the located error.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from ..expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from ..expr.compiler import MAX_INT
+from .steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, _too_many
+
+MAX_LINES = 3_000  # a bigger phase keeps its closures
+_TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
+_LOCAL = re.compile(r"\bL\[K(\d+)\]")
+_LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
+
+
+class _Gen:
+    def __init__(self) -> None:
+        self.consts: list[Any] = []
+        self.lines: list[str] = []
+        self.n = 0
+
+    # -- helpers ---------------------------------------------------------------
+    def bind(self, obj: Any) -> str:
+        for i, k in enumerate(self.consts):
+            if k is obj:
+                return f"C{i}"
+        self.consts.append(obj)
+        return f"C{len(self.consts) - 1}"
+
+    def new(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def emit(self, ind: int, line: str) -> None:
+        self.lines.append("    " * ind + line)
+        if len(self.lines) > MAX_LINES:
+            raise _TooBig()
+
+    def expr(self, fn: Callable, ind: int, subst: dict[str, str] | None = None) -> str:
+        """Evaluate an expression into a new local; return its name.
+
+        `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
+        the closure fallback gets them written to ctx.loc first."""
+        out = self.new("v")
+        body = getattr(fn, "body", None)
+        if body is None:
+            for name, local in (subst or {}).items():
+                self.emit(ind, f"L[{self.bind(name)}] = {local}")
+            self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
+            return out
+        if _LITERAL.match(body):
+            return body  # a constant needs no temporary and cannot fail
+        tag = self.new("e")
+        consts = fn.consts
+        if subst:
+            def local(m: re.Match) -> str:
+                k = consts[int(m.group(1))]
+                return subst[k] if isinstance(k, str) and k in subst else m.group(0)
+            body = _LOCAL.sub(local, body)
+
+        def rename(m: re.Match) -> str:
+            if m.group(1) == "K":
+                return self.bind(consts[int(m.group(2))])
+            return f"{m.group(1)}{tag}_{m.group(2)}"
+        code = _TOKEN.sub(rename, body)
+        self.emit(ind, "try:")
+        self.emit(ind + 1, f"{out} = {code}")
+        self.emit(ind, "except ERRS:")
+        for name, loc in (subst or {}).items():
+            self.emit(ind + 1, f"L[{self.bind(name)}] = {loc}")
+        self.emit(ind + 1, f"{out} = {self.bind(fn.slow)}(ctx)")
+        return out
+
+    def zone(self, getter: Callable, ind: int) -> str:
+        """Code for a zone's list (a zone getter made by StepCompiler.zone_getter)."""
+        spec = getattr(getter, "zone", None)
+        if spec is None:
+            return self.expr(getter, ind)
+        name, idx = spec
+        if idx is None:
+            return f"ctx.zones[{self.bind(name)}]"
+        i = self.expr(idx, ind)
+        return f"ctx.zones[{self.bind(name)}][{i}]"
+
+    # -- steps -----------------------------------------------------------------
+    def run(self, run: Callable, ind: int) -> None:
+        gen = getattr(run, "gen", None)
+        if gen is None:
+            if getattr(run, "__name__", "") != "_noop":
+                self.emit(ind, f"{self.bind(run)}(ctx)")
+            return
+        getattr(self, "k_" + gen[0])(run, gen, ind)
+
+    def k_seq(self, run, gen, ind):
+        for r in gen[1]:
+            self.run(r, ind)
+
+    def k_let(self, run, gen, ind):
+        for name, fn in gen[1]:
+            v = self.expr(fn, ind)
+            self.emit(ind, f"L[{self.bind(name)}] = {v}")
+
+    def k_assign(self, run, gen, ind):
+        _, ops, add, check = gen
+        chk = self.bind(check)
+        for var, idx, fn in ops:
+            v = self.expr(fn, ind)
+            if idx is None:
+                slot = f"ctx.vars[{self.bind(var)}]"
+            else:
+                i = self.expr(idx, ind)
+                arr = self.new("a")
+                self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
+                slot = f"{arr}[{i}]"
+            nv = self.new("n")
+            self.emit(ind, f"{nv} = {slot} + {v}" if add else f"{nv} = {v}")
+            # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
+            self.emit(ind, f"if type({nv}) is int:")
+            self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+            self.emit(ind, f"elif type({nv}) is list and len({nv}) > {MAX_LIST}: {chk}({nv})")
+            self.emit(ind, f"{slot} = {nv}")
+
+    def k_if(self, run, gen, ind):
+        _, test, then, other = gen
+        t = self.expr(test, ind)
+        if t in ("True", "False"):  # decided by the options: only one branch can run
+            self.run(then if t == "True" else other, ind)
+            return
+        self.emit(ind, f"if {t}:")
+        mark = len(self.lines)
+        self.run(then, ind + 1)
+        if len(self.lines) == mark:
+            self.emit(ind + 1, "pass")
+        mark = len(self.lines)
+        self.emit(ind, "else:")
+        self.run(other, ind + 1)
+        if len(self.lines) == mark + 1:
+            self.lines.pop()
+
+    def k_for(self, run, gen, ind):
+        _, var, items, body, span = gen
+        xs = self.expr(items, ind)
+        x = self.new("x")
+        self.emit(ind, f"for {x} in list({xs}):")
+        self.emit(ind + 1, "ctx.steps += 1")
+        self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
+        self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
+        self.run(body, ind + 1)
+
+    def k_repeat(self, run, gen, ind):
+        _, body, until, while_, limit, endless = gen
+        n = self.new("r")
+        self.emit(ind, f"{n} = 0")
+        self.emit(ind, "while True:")
+        if while_ is not None:
+            w = self.expr(while_, ind + 1)
+            self.emit(ind + 1, f"if not {w}: break")
+        self.emit(ind + 1, f"{n} += 1")
+        self.emit(ind + 1, "ctx.steps += 1")
+        self.emit(ind + 1, f"if {n} > {int(limit)} or ctx.steps > ctx.step_limit: {self.bind(endless)}({n})")
+        self.run(body, ind + 1)
+        if until is not None:
+            u = self.expr(until, ind + 1)
+            self.emit(ind + 1, f"if {u}: break")
+
+    def k_choose(self, run, gen, ind):
+        _, player, params, where, if_none, choice, no_action, log_forced, too_many = gen
+        p = self.expr(player, ind)
+        acts = self.new("acts")
+        self.emit(ind, f"{acts} = []")
+        loops = []
+        depth = ind
+        for pname, lst, _t in params:
+            xs = self.expr(lst, depth)
+            v = self.new("o")
+            loops.append(v)
+            self.emit(depth, f"for {v} in {xs}:")
+            self.emit(depth + 1, f"L[{self.bind(pname)}] = {v}")
+            depth += 1
+        tup = "(" + ", ".join(loops) + ",)"
+        if where is not None:
+            w = self.expr(where, depth)
+            self.emit(depth, f"if {w}: {acts}.append({tup})")
+        else:
+            # nothing reads the last parameter while listing: no need to store it each time
+            last = self.lines.pop()
+            assert last.strip().startswith("L[")
+            header = self.lines.pop()
+            xs = header.strip()[len(f"for {loops[-1]} in "):-1]
+            self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
+        if len(params) == 2:
+            self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        self.emit(ind, "ctx.steps += 1")
+        self.emit(ind, f"if not {acts}:")
+        if if_none == "skip":
+            self.emit(ind + 1, "pass")
+        else:
+            self.emit(ind + 1, f"{self.bind(no_action)}({p})")
+        self.emit(ind, "else:")
+        i = self.new("i")
+        self.emit(ind + 1, f"if len({acts}) > 1:")
+        self.emit(ind + 2, f"{i} = ctx.decide({self.bind(choice)}, {p}, {acts})")
+        self.emit(ind + 1, "else:")
+        self.emit(ind + 2, f"{i} = 0")
+        self.emit(ind + 2, f"if ctx.logging: {self.bind(log_forced)}(ctx, {p}, {acts}[0])")
+        names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
+        self.emit(ind + 1, f"{names}, = {acts}[{i}]")
+
+    def k_move(self, run, gen, ind):
+        _, src, si, dst, di, count, where, face, bottom, too_few, too_few_matching = gen
+        self.emit(ind, "if ctx.logging:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")  # the closure writes the event
+        self.emit(ind, "else:")
+        ind += 1
+        z = self.new("z")
+        self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
+        got = self.new("g")
+        if where is not None:
+            want = self.expr(count, ind) if count is not None else f"len({z})"
+            picked, k, cv = self.new("pk"), self.new("k"), self.new("cv")
+            self.emit(ind, f"{picked} = []")
+            self.emit(ind, f"{cv} = None")
+            self.emit(ind, f"for {k} in range(len({z}) - 1, -1, -1):")
+            self.emit(ind + 1, f"if len({picked}) >= {want}: break")
+            self.emit(ind + 1, f"{cv} = {z}[{k}]")
+            w = self.expr(where, ind + 1, {"c": cv})
+            self.emit(ind + 1, f"if {w}: {picked}.append({k})")
+            self.emit(ind, f"L[{self.bind('c')}] = {cv}")  # as the closure leaves it: the last card looked at
+            if count is not None:
+                self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
+            self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
+        else:
+            n = self.expr(count, ind) if count is not None else f"len({z})"
+            self.emit(ind, f"if {n} > len({z}) or {n} < 0: {self.bind(too_few)}(len({z}), {n})")
+            self.emit(ind, f"if {n}:")
+            self.emit(ind + 1, f"{got} = {z}[-{n}:]")
+            self.emit(ind + 1, f"del {z}[-{n}:]")
+            self.emit(ind + 1, f"{got}.reverse()")
+            self.emit(ind, "else:")
+            self.emit(ind + 1, f"{got} = []")
+        d = self.zone(_getter(dst, di), ind)
+        if bottom:
+            self.emit(ind, f"{d}[0:0] = {got}")
+        else:
+            self.emit(ind, f"{d}.extend({got})")
+        if face is not None:
+            c = self.new("c")
+            self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
+
+    def k_reveal(self, run, gen, ind):
+        _, cards, everyone, to = gen
+        self.emit(ind, "if ctx.logging:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        self.emit(ind, "else:")
+        ind += 1
+        cs = self.new("cs")
+        self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
+        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        mask = self.new("m")
+        if everyone:
+            self.emit(ind, f"{mask} = {ALL_SEATS}")
+        else:
+            who = self.expr(to, ind)
+            self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
+            self.emit(ind, f"{mask} = 0")
+            q = self.new("q")
+            self.emit(ind, f"for {q} in {who}:")
+            self.emit(ind + 1, f"if not 0 <= {q} < ctx.n: {self.bind(run)}(ctx)")  # raises the located error
+            self.emit(ind + 1, f"{mask} |= 1 << {q}")
+        c = self.new("c")
+        self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
+
+    def k_pay(self, run, gen, ind):
+        _, amount, src, dst = gen
+        self.emit(ind, "if ctx.logging:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        self.emit(ind, "else:")
+        ind += 1
+        a = self.expr(amount, ind)
+        self.emit(ind, f"if {a} != 0:")
+        ind += 1
+        f = self.expr(src, ind)
+        self.emit(ind, f"if not 0 <= {f} < ctx.n: {self.bind(run)}(ctx)")
+        self.emit(ind, f"ctx.chips[{f}] -= {a}")
+        t = self.expr(dst, ind)
+        # a bad seat: undo, and let the closure redo the step and raise its located error
+        self.emit(ind, f"if not 0 <= {t} < ctx.n: ctx.chips[{f}] += {a}; {self.bind(run)}(ctx)")
+        self.emit(ind, f"ctx.chips[{t}] += {a}")
+
+    def k_claim(self, run, gen, ind):
+        _, table, cards, who, as_ = gen
+        self.emit(ind, "if ctx.logging:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        self.emit(ind, "else:")
+        ind += 1
+        p = self.expr(who, ind)
+        cs = self.expr(cards, ind)
+        ids = self.new("y")
+        self.emit(ind, f"{ids} = [h.id for h in ctx.yaku_eval({self.bind(table)}, {cs}, {p})]")
+        h = self.new("h")
+        self.emit(ind, f"for {h} in {ids}: ctx.record('yaku:' + {h})")
+        if as_:
+            self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
+
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _getter(name: str, idx: Callable | None) -> Callable:
+    from .steps import StepCompiler
+    return StepCompiler.zone_getter(name, idx)
+
+
+def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable | None:
+    """Compile generated lines inside `header`/`footer`; None when Python refuses them."""
+    params = ", ".join(f"C{i}" for i in range(len(g.consts)))
+    names = ", ".join(extra)
+    src = (f"def _make({params}{', ' if params else ''}ERRS, {names}):\n"
+           + header + "\n".join("    " + line for line in g.lines) + "\n" + footer)
+    code = compile_cached(src, label)
+    if code is None:
+        return None
+    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
+    exec(code, namespace)  # noqa: S102 - only this module's tokens (see the docstring)
+    fn = namespace["_make"](*g.consts, FAST_ERRORS, *extra.values())
+    fn.source = src
+    return fn
+
+
+def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, label: str) -> Callable | None:
+    """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
+    one table: claim, condition, value and rank of each entry in order, best per group."""
+    g = _Gen()
+    try:
+        for y in entries:
+            ind = 2
+            if y.claim is not None:
+                c = g.expr(y.claim, ind)
+                g.emit(ind, f"if {c}:")
+                ind += 1
+            w = g.expr(y.when, ind)
+            g.emit(ind, f"if {w}:")
+            v = g.expr(y.value, ind + 1)
+            r = g.expr(y.rank, ind + 1)
+            h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
+            if y.group:
+                g.emit(ind + 1, f"ADD(hits, best, {h})")
+            else:
+                g.emit(ind + 1, f"hits.append({h})")
+    except (_TooBig, RecursionError):
+        return None
+    header = (f"    def table(ctx, cards, seat):\n"
+              f"        saved = ctx.loc\n"
+              f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+              f"        hits = []\n"
+              f"        best = {{}}\n"
+              f"        try:\n")
+    footer = ("        finally:\n"
+              "            ctx.loc = saved\n"
+              "        return hits\n"
+              "    return table\n")
+    if not g.lines:
+        g.emit(2, "pass")
+    return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label)
+
+
+def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:
+    """A generated function doing what `run` (a compiled step block) does; `run` if not possible."""
+    if getattr(run, "gen", None) is None:
+        return run
+    g = _Gen()
+    try:
+        g.run(run, 1)
+    except (_TooBig, RecursionError):
+        return run
+    header = "    def run(ctx):\n        L = ctx.loc\n"
+    fn = _build(g, header, "    return run\n", {"TOO_MANY": _too_many}, label)
+    return run if fn is None else fn
