@@ -353,12 +353,17 @@ def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
+    done: set[str] = set()
     for preset, deck_name in configs:
         try:
             opts = resolve_options(variant, None, preset)
         except RulekitError as exc:
             errs.extend(exc.diagnostics)
             continue
+        key = repr((deck_name, sorted(opts.items())))
+        if key in done:  # a preset that only repeats another configuration compiles the same
+            continue
+        done.add(key)
         local = Collector()
         d = make_deck(variant, deck_name, local)
         if d is not None and not local.diagnostics:

@@ -53,6 +53,8 @@ def simulate(game: Game, n: int, rounds: int, seed: int = 1, policy: str = "rand
             if bar:
                 bar.update(count)
     else:
+        # forked workers inherit the game already built here; spawned ones build their own
+        _WORKER_GAME[repr(variant_args)] = game
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
             for fut, (_s, c) in zip(futures, pieces):  # merge in order: identical totals
