@@ -223,12 +223,15 @@ def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
 
 
 def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: str | None = None,
-               deck: str | None = None, codegen: bool = True) -> Game:
+               deck: str | None = None, codegen: bool | None = None) -> Game:
     """Compile a variant for one deck and one set of option values; raise on any error.
 
-    With codegen (the default) the rules also run as generated Python (rulekit.engine.stepgen);
-    without, on the closures alone - the same results, slower (tests compare the two)."""
+    With codegen (the default; RULEKIT_CODEGEN=0 turns it off) the rules also run as generated
+    Python (rulekit.engine.stepgen); without, on the closures alone - the same results, slower
+    (tests compare the two)."""
     opts = resolve_options(variant, options, preset)
+    if codegen is None:
+        codegen = os.environ.get("RULEKIT_CODEGEN", "1") != "0"
     errs = Collector()
     deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
         or variant.default_deck
@@ -238,6 +241,13 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     errs.raise_if_any()
     game.preset = preset
     return game
+
+
+def _constant(v: Any) -> Any:
+    """A rule part left out of the file: a constant, which generated code inlines."""
+    fn = lambda ctx: v  # noqa: E731
+    fn.body, fn.consts, fn.slow, fn.deps = repr(v), (), fn, frozenset()
+    return fn
 
 
 def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Collector,
@@ -266,10 +276,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 ed = e.value
                 loc = {"cards": "list<card>", "seat": T.INT}
                 sc.phase = f"yaku {table}/{ed.get('id').value if 'id' in ed else '?'}"
-                when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else (lambda ctx: False)
+                when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else _constant(False)
                 claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
-                value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else (lambda ctx: 0)
-                rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else (lambda ctx: 0)
+                value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
+                rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
                                              str(ed["group"].value) if "group" in ed else "", when, claim, value,
                                              rank, str(ed["description"].value) if "description" in ed else ""))
@@ -309,6 +319,13 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
+    # a table whose rules read only the cards, the seat, options and what stays fixed for a
+    # round may have its results remembered for the round
+    fixed = {"dealer", "n_players", "seats", "round_no"}
+    game.extra["yaku_cacheable"] = {
+        t: all(getattr(f, "deps", {"?"}) <= fixed for y in es for f in (y.when, y.claim, y.value, y.rank)
+               if f is not None)
+        for t, es in yaku.items()}
     if codegen and not errs.diagnostics and yaku_fns_ok:
         game.extra["yaku_fns"] = yaku_fns
     return game

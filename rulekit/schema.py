@@ -134,10 +134,21 @@ def _messages(errors: list) -> list[tuple[str, str, list]]:
     return out
 
 
+_VALIDATORS: dict[int, Any] = {}
+
+
+def _validator(schema: dict) -> Any:
+    """One validator per schema object: it keeps its resolved references between files."""
+    v = _VALIDATORS.get(id(schema))
+    if v is None or v.schema is not schema:
+        v = _VALIDATORS[id(schema)] = jsonschema.Draft202012Validator(schema)
+    return v
+
+
 def validate(data: Any, schema: dict, src: Any, path_prefix: tuple = (),
              span_of: Callable[[tuple, bool], Span] | None = None) -> list[Diagnostic]:
     """All schema errors of `data`, located via the source map (`src.span`/`key_spans`)."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _validator(schema)
     out = []
     errors = sorted(itertools.islice(validator.iter_errors(data), MAX_SCHEMA_ERRORS),
                     key=lambda e: list(map(str, e.absolute_path)))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,23 +61,14 @@ def deck_names() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".yaml"))
 
 
-@functools.lru_cache(maxsize=None)
-def _deck_schema() -> dict:
-    root = os.path.dirname(os.path.dirname(HERE))
-    for cand in (os.path.join(root, "schemas", "deck.schema.json"), os.path.join(HERE, "deck.schema.json")):
-        if os.path.isfile(cand):
-            with open(cand, encoding="utf-8") as fh:
-                return json.load(fh)
-    return {}
-
-
 def card_scope(deck: Deck) -> Scope:
     """An expression scope where `c` is a card of `deck` (for derivations and filters)."""
     attrs: dict[str, tuple[str, tuple]] = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
-    return Scope(attrs=attrs, card_ids=deck.index(), locals={"c": "card"})
+    # evaluated once per card when a deck is built: not worth generating code for
+    return Scope(attrs=attrs, card_ids=deck.index(), locals={"c": "card"}, codegen=False)
 
 
 class _Eval:
@@ -126,11 +116,9 @@ def load_deck(name: str) -> Deck:
 def _build(src: Source, chain: tuple[str, ...]) -> Deck:
     data = src.data
     errs = Collector()
-    schema = _deck_schema()
-    if schema:
-        from ..schema import validate  # local import: schema module imports decks lazily
-        errs.extend(validate(data, schema, src))
-        errs.raise_if_any()
+    # Deck files ship with rulekit and users cannot add any (a variant's own derivation is
+    # checked by the variant schema), so schemas/deck.schema.json is checked by the test suite
+    # (tests/test_decks.py), not on every load: it was most of the time spent loading a deck.
     attrs = {k: AttrDef(k, v.get("type", "str"), v.get("description", ""), tuple(v.get("values", ())))
              for k, v in (data.get("attributes") or {}).items()}
     if "from" in data:

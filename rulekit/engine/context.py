@@ -13,7 +13,7 @@ class Ctx:
 
     __slots__ = ("zones", "vars", "chips", "seen", "loc", "n", "dealer", "next_dealer", "round_no",
                  "rng", "events", "logging", "records", "steps", "step_limit", "decide", "game",
-                 "yaku_eval", "where", "stack", "budget", "depth")
+                 "yaku_eval", "where", "stack", "budget", "depth", "yaku_cache")
 
     def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable, logging: bool):
         self.game = game
@@ -37,6 +37,7 @@ class Ctx:
         self.where = ""
         self.stack: dict[str, list[str]] | None = None
         self.depth = 0  # nested procedure calls
+        self.yaku_cache: dict = {}  # (table, cards, seat) -> hits, for tables that allow it; per round
         self.budget = 0  # set at the start of each round (expr.compiler.EVAL_BUDGET)
 
     def log(self, event: dict) -> None:

@@ -112,8 +112,7 @@ class Game:
         ctx.chips = [self.start_chips] * n
         ctx.yaku_eval = self.yaku_eval_for(ctx)
         ctx.budget = EVAL_BUDGET
-        for zname, z in self.variant.zones.items():
-            ctx.zones[zname] = self._empty_zone(z, n)
+        self._empty_zones(ctx)
         try:
             for vname, v in self.variant.vars.items():
                 if v.scope == "game":
@@ -122,11 +121,14 @@ class Game:
             raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
         return ctx
 
-    @staticmethod
-    def _empty_zone(z, n):
-        if z.kind == "single":
-            return []
-        return [[] for _ in range(n if z.kind == "player" else z.count)]
+    def _empty_zones(self, ctx: Ctx) -> None:
+        """Every zone empty (single zones a list, others a list of piles)."""
+        plan = self.extra.get("zone_plan")
+        if plan is None:  # worked out once per game: this runs every round
+            plan = self.extra["zone_plan"] = [(zname, z.kind, z.count) for zname, z in self.variant.zones.items()]
+        zones, n = ctx.zones, ctx.n
+        for zname, kind, count in plan:
+            zones[zname] = [] if kind == "single" else [[] for _ in range(n if kind == "player" else count)]
 
     def _init_var(self, ctx: Ctx, vname: str, n: int):
         v = self.variant.vars[vname]
@@ -138,27 +140,48 @@ class Game:
     def reset_round(self, ctx: Ctx) -> None:
         """Every card back to the deck zone in deck order; round variables to their start."""
         n = ctx.n
-        zones = ctx.zones
-        plan = self.extra.get("zone_plan")
-        if plan is None:  # worked out once per game: this runs every round
-            plan = self.extra["zone_plan"] = [(zname, z.kind, z.count) for zname, z in self.variant.zones.items()]
-        for zname, kind, count in plan:
-            zones[zname] = [] if kind == "single" else [[] for _ in range(n if kind == "player" else count)]
-        zones[self.deck_zone].extend(range(len(self.card_ids)))
+        self._empty_zones(ctx)
+        ctx.zones[self.deck_zone].extend(range(len(self.card_ids)))
         ctx.seen = [0] * len(self.card_ids)
         ctx.loc = {}
-        for vname, v in self.variant.vars.items():
-            if v.scope == "round":
-                if v.pot and ctx.vars.get(vname):
-                    # resetting would make chips vanish: a pot that carries over must be game-scope
-                    vnode = self.variant.tree.value["vars"].value[vname]
-                    raise RuleError(error(vnode.key_span or vnode.span, "E061",
-                                          f"pot '{vname}' still holds {ctx.vars[vname]} chips when a new round "
-                                          "starts; pay it out, or declare it with scope: game so it carries over"))
-                ctx.vars[vname] = self._init_var(ctx, vname, n)
+        ctx.yaku_cache = {}
+        plan = self.extra.get("round_vars")
+        if plan is None:  # worked out once per game: this runs every round
+            plan = self.extra["round_vars"] = [
+                (vname, v.kind, v.count, v.pot, self.var_init[vname])
+                for vname, v in self.variant.vars.items() if v.scope == "round"]
+        vs = ctx.vars
+        for vname, kind, count, pot, init in plan:
+            if pot and vs.get(vname):
+                # resetting would make chips vanish: a pot that carries over must be game-scope
+                vnode = self.variant.tree.value["vars"].value[vname]
+                raise RuleError(error(vnode.key_span or vnode.span, "E061",
+                                      f"pot '{vname}' still holds {ctx.vars[vname]} chips when a new round "
+                                      "starts; pay it out, or declare it with scope: game so it carries over"))
+            value = init(ctx)
+            # (per-seat and per-index variables start with the same value in every slot)
+            vs[vname] = value if kind == "single" else [value] * (n if kind == "player" else count)
 
     def yaku_eval_for(self, ctx: Ctx) -> Callable:
         """The function expressions call to evaluate yaku, bound to this game state."""
+        evaluate = self._yaku_evaluator(ctx)
+        cacheable = self.extra.get("yaku_cacheable") or {}
+        if not any(cacheable.values()):
+            return evaluate
+
+        def yaku_eval_cached(table: str, cards: list, seat: int) -> list[YakuHit]:
+            # the table reads nothing that changes during a round: the same cards and seat give
+            # the same yaku, so a hand claimed after it was assessed is not evaluated twice
+            if not cacheable.get(table):
+                return evaluate(table, cards, seat)
+            key = (table, tuple(cards), seat)
+            hits = ctx.yaku_cache.get(key)
+            if hits is None:
+                hits = ctx.yaku_cache[key] = evaluate(table, cards, seat)
+            return hits
+        return yaku_eval_cached
+
+    def _yaku_evaluator(self, ctx: Ctx) -> Callable:
         generated = self.extra.get("yaku_fns")
         if generated:
             def yaku_eval_generated(table: str, cards: list, seat: int) -> list[YakuHit]:

@@ -33,13 +33,17 @@ def round_seed(seed: int, i: int) -> int:
     return seed * 1_000_003 + i
 
 
+def agent_seed(seed: Any, seat: int) -> Any:
+    """The seed of a seat's agent in a game with this seed: each seat its own stream."""
+    return seed * 64 + seat if isinstance(seed, int) else f"{seed}:{seat}"  # distinct for up to 64 seats
+
+
 def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: int | None = None,
                 human_agent: Any = None) -> list:
     """One agent per seat: random, first-legal or a YAML policy; a human at `human`."""
     out = []
     for s in range(n):
-        # each seat its own stream (distinct for up to 64 seats)
-        aseed = seed * 64 + s if isinstance(seed, int) else f"{seed}:{s}"
+        aseed = agent_seed(seed, s)
         if human is not None and s == human:
             out.append(human_agent)
         elif policy == "random":
@@ -209,9 +213,14 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     any process (or on a distributed runner) and merge to the same totals.
     """
     stats = Stats()
+    agents: list = []
     for i in range(start, start + count):
         s = round_seed(seed, i)
-        agents = make_agents(game, n, s, policy)
+        if policy == "random" and agents:
+            for seat, agent in enumerate(agents):  # what make_agents gives, without new objects
+                agent.rng.__init__(agent_seed(s, seat))
+        else:
+            agents = make_agents(game, n, s, policy)
         res = play(game, n, s, agents, rounds=1, logging=False, checks=checks, dealer=dealer)
         stats.add_round(res.round_deltas[0], res.records)
     return stats

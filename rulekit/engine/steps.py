@@ -108,6 +108,7 @@ class StepCompiler:
                 self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
             return _fail_fn, T.ANY
         fn = comp.fast or comp.raw or comp.fn
+        fn.deps = comp.deps  # which state it reads (yaku results are cached when that allows it)
         if comp.root is not None:
             # run-time errors carry this root; located_error() turns them into file positions
             comp.root.span, comp.root.style, comp.root.where = node.span, node.style, self.phase

@@ -88,6 +88,7 @@ class Compiled:
     root: Root | None = None  # run-time errors carry it; callers fill in where the text stands
     fast: Fn | None = None  # generated code for raw (same results; falls back to raw on errors)
     reference: Fn | None = None  # fn computed by the closures alone (tests compare the two)
+    deps: frozenset = frozenset()  # the scope's global names it reads; "yaku()" if it evaluates yaku
 
 
 _NC = object()  # "not a constant"
@@ -679,6 +680,20 @@ def _int_addsub(op: str, lf: Fn, rf: Fn, rk: Any, node: ast.Node, root: Root) ->
     return sub
 
 
+def _deps(node: ast.Node, names: dict[int, str]) -> frozenset:
+    """The global names an expression reads, plus "yaku()" if it evaluates yaku."""
+    out = set()
+    try:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name) and names.get(id(n)) == "global":
+                out.add(n.name)
+            elif isinstance(n, ast.Call) and n.func in ("yaku", "yaku_value", "yaku_rank"):
+                out.add("yaku()")
+    except RecursionError:
+        out.add("?")  # too deep to tell: treated as reading anything
+    return frozenset(out)
+
+
 def _raiser(message: str, offset: int, root: Root | None = None) -> Fn:
     def fn(ctx):
         raise EvalError(message, offset, 1, root)
@@ -698,12 +713,13 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
                                      f"expected {T.describe(expect)}, found {T.describe(t)}"))
     if comp.problems:
         raise CompileError(comp.problems)
+    deps = _deps(node, comp.names)
     fast = None
     if scope.codegen:
         fast = generate(node, {i: (ty, _MARK if c is _NC else c) for i, (ty, c) in comp.info.items()},
                         comp.names, scope, fn)
     if k is not _NC:
-        return Compiled(text, fn, t, True, k, fn, root, fast, fn)
+        return Compiled(text, fn, t, True, k, fn, root, fast, fn, deps)
     start, length = node.start, max(1, node.end - node.start)
 
     def safety(inner: Fn) -> Fn:
@@ -715,7 +731,7 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
             except RecursionError:
                 raise EvalError("evaluation nested too deeply", start, length, root) from None
         return safe
-    return Compiled(text, safety(fast or fn), t, False, None, fn, root, fast, safety(fn))
+    return Compiled(text, safety(fast or fn), t, False, None, fn, root, fast, safety(fn), deps)
 
 
 def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:

@@ -123,7 +123,7 @@ def candidate_cards(text: Any, deck, options: dict) -> list[int] | None:
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
     found_any = bool(picked)
     for param, body in preds:
-        scope = Scope(attrs=attrs, options=dict(options), card_ids=index, locals={param: "card"})
+        scope = Scope(attrs=attrs, options=dict(options), card_ids=index, locals={param: "card"}, codegen=False)
         try:
             comp = compile_expr(body, scope, "bool")
         except Exception:  # noqa: BLE001 - reads something other than the card: not per-card
