@@ -69,9 +69,9 @@ def test_generated_code_logs_exactly_like_the_closures(path):
         assert a.events == b.events and a.log == b.log
 
 
-ALLOWED = re.compile(r"^(C\d+|K\d+|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|ERRS|TOO_MANY|SLOW|_make|fast|plain"
+ALLOWED = re.compile(r"^(C\d+|K\d+|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain"
                      r"|run|h|zones|vars|chips|seen|steps|step_limit|logging|decide|loc|n|dealer|round_no|"
-                     r"budget|record|yaku_eval|id|append|extend|pop|reverse)$")
+                     r"budget|record|yaku_eval|id|append|extend|add|pop|reverse)$")
 
 
 def names_in(src: str) -> set[str]:
@@ -112,3 +112,18 @@ def test_text_from_rules_never_becomes_code(text):
         stray = {n for n in names_in(comp.fast.source)
                  if not ALLOWED.match(n) and n not in HELPERS and n not in SAFE_BUILTINS}
         assert not stray
+
+
+def test_pairs_is_the_list_of_actions_it_stands_for():
+    from rulekit.engine.stepgen import Pairs
+    acts = Pairs()
+    acts.add(-1, [0])
+    acts.add(0, [])  # an empty group lists nothing
+    acts.add(1, range(1, 4))
+    want = [(-1, 0), (1, 1), (1, 2), (1, 3)]
+    assert len(acts) == 4 and list(acts) == want
+    assert [acts[i] for i in range(4)] == want and acts[-1] == (1, 3)
+    for bad in (4, -5):
+        with pytest.raises(IndexError):
+            acts[bad]
+    assert not Pairs()

@@ -63,11 +63,13 @@ def _decider(game: Game, agents: list, moves: list, checks: Callable | None = No
     def decide(choice, player, actions):
         ctx = decide.ctx
         if checks is not None:
-            checks(ctx, choice, player, actions)
+            checks(ctx, choice, player, list(actions))
         agent = agents[player]
         if type(agent) is RandomAgent:
             i = agent.rng.randrange(len(actions))  # the common simulation case, without a Decision
         else:
+            if type(actions) is not list:  # generated code may list actions lazily (stepgen.Pairs)
+                actions = list(actions)
             d = Decision(game, ctx, choice, player, actions)
             i = agent.act(d)
             if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(actions):

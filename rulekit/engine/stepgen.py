@@ -181,7 +181,10 @@ class _Gen:
         _, player, params, where, if_none, choice, no_action, log_forced, too_many = gen
         p = self.expr(player, ind)
         acts = self.new("acts")
-        self.emit(ind, f"{acts} = []")
+        # two parameters and no condition (a hand and an amount, say): the actions are listed as
+        # (first value, list of second values) pairs, not built one tuple at a time
+        pairs = where is None and len(params) == 2
+        self.emit(ind, f"{acts} = PAIRS()" if pairs else f"{acts} = []")
         loops = []
         depth = ind
         for pname, lst, _t in params:
@@ -201,7 +204,10 @@ class _Gen:
             assert last.strip().startswith("L[")
             header = self.lines.pop()
             xs = header.strip()[len(f"for {loops[-1]} in "):-1]
-            self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
+            if pairs:
+                self.emit(depth - 1, f"{acts}.add({loops[0]}, {xs})")
+            else:
+                self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
         if len(params) == 2:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
         self.emit(ind, "ctx.steps += 1")
@@ -322,6 +328,41 @@ class _TooBig(Exception):
     pass
 
 
+class Pairs:
+    """The legal actions of a two-parameter choice as a read-only sequence of (a, b) tuples,
+    kept as (a, [b ...]) groups: a random agent only needs the count and the one it picks."""
+
+    __slots__ = ("groups", "n")
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[Any, list, int]] = []
+        self.n = 0
+
+    def add(self, a: Any, bs: Any) -> None:
+        bs = list(bs)
+        if bs:
+            self.groups.append((a, bs, self.n))
+            self.n += len(bs)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> tuple:
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        for a, bs, start in self.groups:
+            if i < start + len(bs):
+                return (a, bs[i - start])
+        raise IndexError(i)  # pragma: no cover - the count says otherwise
+
+    def __iter__(self):
+        for a, bs, _start in self.groups:
+            for b in bs:
+                yield (a, b)
+
+
 def _getter(name: str, idx: Callable | None) -> Callable:
     from .steps import StepCompiler
     return StepCompiler.zone_getter(name, idx)
@@ -390,5 +431,5 @@ def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:
     except (_TooBig, RecursionError):
         return run
     header = "    def run(ctx):\n        L = ctx.loc\n"
-    fn = _build(g, header, "    return run\n", {"TOO_MANY": _too_many}, label)
+    fn = _build(g, header, "    return run\n", {"TOO_MANY": _too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

@@ -14,6 +14,7 @@ same error, located in the expression text, so both paths report identically.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -30,6 +31,7 @@ PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "
             "count_by", "sorted"}
 
 
+_CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
 
 
@@ -268,6 +270,11 @@ class CodeGen:
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({left} {op} {right})"
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
+            a, b = _CONST_LIST.match(left), _CONST_LIST.match(right)
+            if a and b:  # two fixed lists, such as [-1] + range(4): joined once, here
+                joined = self.consts[int(a.group(1))] + self.consts[int(b.group(1))]
+                if len(joined) <= 1000:
+                    return f"[*{self.const(joined)}]"
             return f"H_join(ctx, {left}, {right})"
         if op == "-" and T.is_list(lt):
             return f"H_minus({left}, {right})"
