@@ -240,15 +240,20 @@ class _Gen:
             picked, k, cv = self.new("pk"), self.new("k"), self.new("cv")
             self.emit(ind, f"{picked} = []")
             self.emit(ind, f"{cv} = None")
-            self.emit(ind, f"for {k} in range(len({z}) - 1, -1, -1):")
-            self.emit(ind + 1, f"if len({picked}) >= {want}: break")
+            # as the closure: cards from the top until `want` match (checked after each match)
+            self.emit(ind, f"for {k} in range(len({z}) - 1 if {want} > 0 else -1, -1, -1):")
             self.emit(ind + 1, f"{cv} = {z}[{k}]")
             w = self.expr(where, ind + 1, {"c": cv})
-            self.emit(ind + 1, f"if {w}: {picked}.append({k})")
+            self.emit(ind + 1, f"if {w}:")
+            self.emit(ind + 2, f"{picked}.append({k})")
+            self.emit(ind + 2, f"if len({picked}) >= {want}: break")
             self.emit(ind, f"L[{self.bind('c')}] = {cv}")  # as the closure leaves it: the last card looked at
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
+        elif count is not None and getattr(count, "body", None) == "1":  # one card, the usual case
+            self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
+            self.emit(ind, f"{got} = [{z}.pop()]")
         else:
             n = self.expr(count, ind) if count is not None else f"len({z})"
             self.emit(ind, f"if {n} > len({z}) or {n} < 0: {self.bind(too_few)}(len({z}), {n})")
@@ -289,6 +294,26 @@ class _Gen:
             self.emit(ind + 1, f"{mask} |= 1 << {q}")
         c = self.new("c")
         self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
+
+    def k_call(self, run, gen, ind):
+        _, name, args, procs, span, too_deep = gen
+        vals, saved = self.new("args"), self.new("saved")
+        self.emit(ind, f"{vals} = {{}}")
+        for pname, fn in args:
+            v = self.expr(fn, ind)
+            self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
+        self.emit(ind, f"{saved} = ctx.loc")
+        self.emit(ind, "ctx.steps += 1")
+        self.emit(ind, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
+        self.emit(ind, f"ctx.loc = {vals}")
+        self.emit(ind, "ctx.depth += 1")
+        self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
+        self.emit(ind, "try:")
+        # looked up when called: procedures may call each other (and are generated after this)
+        self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
+        self.emit(ind, "finally:")
+        self.emit(ind + 1, "ctx.depth -= 1")
+        self.emit(ind + 1, f"ctx.loc = {saved}")
 
     def k_pay(self, run, gen, ind):
         _, amount, src, dst = gen

@@ -871,6 +871,11 @@ class StepCompiler:
         span = node.span
         where = self.crumbs()
 
+        def too_deep(ctx):
+            ctx.depth = 0
+            raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
+                                  f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))
+
         def call(ctx):
             values = {k: fn(ctx) for k, fn in args_t}
             saved = ctx.loc
@@ -880,14 +885,13 @@ class StepCompiler:
             ctx.loc = values
             ctx.depth += 1
             if ctx.depth > MAX_CALL_DEPTH:
-                ctx.depth = 0
-                raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
-                                      f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))
+                too_deep(ctx)
             try:
                 procs[name](ctx)
             finally:
                 ctx.depth -= 1
                 ctx.loc = saved
+        call.gen = ("call", name, args_t, procs, span, too_deep)
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:
