@@ -81,6 +81,14 @@ def H_spend(ctx, xs):
     return xs
 
 
+def H_tick(ctx):
+    """Spend one unit of budget (a function called once per combination); True."""
+    ctx.budget -= 1
+    if ctx.budget < 0:
+        raise _Budget()
+    return True
+
+
 def H_built(ctx, xs):
     """Charge the budget for a list just built; returns it."""
     ctx.budget -= len(xs)
@@ -297,7 +305,8 @@ class CodeGen:
             return f"H_num({left} {op} {right})"
         raise Unsupported(op)
 
-    def lam(self, node: ast.Node) -> str:
+    def lam(self, node: ast.Node, tick: bool = False) -> str:
+        """A Python lambda; with `tick`, each call spends one unit of budget (as the closures do)."""
         if not isinstance(node, ast.Lambda):
             raise Unsupported("lambda")
         name = f"_p{self.n_params}"
@@ -311,6 +320,8 @@ class CodeGen:
                 del self.params[node.param]
             else:
                 self.params[node.param] = saved
+        if tick:
+            return f"(lambda {name}: {body} if H_tick(ctx) else None)"
         return f"(lambda {name}: {body})"
 
     def inline_loop(self, fname: str, fdef, node: ast.Call) -> str | None:
@@ -353,8 +364,7 @@ class CodeGen:
             return self.const(self.scope.card_ids[cid])
         params = next(p for p in fdef.overloads if len(p) == len(node.args))
         lambdas = [p.startswith("fn(") for p in params]
-        if any(lambdas) and fname not in PER_ITEM:
-            raise Unsupported(fname)  # subsets/partitions call their lambda per combination
+        per_call = any(lambdas) and fname not in PER_ITEM  # subsets/partitions: once per combination
         consts = [self.const_of(a) for a in node.args]
         if not any(lambdas) and fname not in CONTEXT_FUNCS and all(k is not _NC_MARK for k in consts):
             # a pure function of constants (e.g. range(4)) is computed once, here
@@ -372,8 +382,8 @@ class CodeGen:
                 return inline
         args = []
         for arg, is_lam in zip(node.args, lambdas):
-            args.append(self.lam(arg) if is_lam else self.g(arg))
-        if any(lambdas):
+            args.append(self.lam(arg, per_call) if is_lam else self.g(arg))
+        if any(lambdas) and not per_call:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname == "count" and len(args) == 1:
             return f"len({args[0]})"
