@@ -171,7 +171,7 @@ class _Gen:
             self.emit(ind + 1, f"if not {w}: break")
         self.emit(ind + 1, f"{n} += 1")
         self.emit(ind + 1, "ctx.steps += 1")
-        self.emit(ind + 1, f"if {n} > {int(limit)} or ctx.steps > ctx.step_limit: {self.bind(endless)}({n})")
+        self.emit(ind + 1, f"if {n} > {self.bind(limit)} or ctx.steps > ctx.step_limit: {self.bind(endless)}({n})")
         self.run(body, ind + 1)
         if until is not None:
             u = self.expr(until, ind + 1)
@@ -226,12 +226,17 @@ class _Gen:
         names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
         self.emit(ind + 1, f"{names}, = {acts}[{i}]")
 
+    def unless_logging(self, run: Callable, ind: int) -> int:
+        """With a log the step's closure runs (it writes the event); returns the indent of the
+        generated code that runs without one."""
+        self.emit(ind, "if ctx.logging:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        self.emit(ind, "else:")
+        return ind + 1
+
     def k_move(self, run, gen, ind):
         _, src, si, dst, di, count, where, face, bottom, too_few, too_few_matching = gen
-        self.emit(ind, "if ctx.logging:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")  # the closure writes the event
-        self.emit(ind, "else:")
-        ind += 1
+        ind = self.unless_logging(run, ind)
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
@@ -274,10 +279,7 @@ class _Gen:
 
     def k_reveal(self, run, gen, ind):
         _, cards, everyone, to = gen
-        self.emit(ind, "if ctx.logging:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
-        ind += 1
+        ind = self.unless_logging(run, ind)
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
         self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
@@ -317,10 +319,7 @@ class _Gen:
 
     def k_pay(self, run, gen, ind):
         _, amount, src, dst = gen
-        self.emit(ind, "if ctx.logging:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
-        ind += 1
+        ind = self.unless_logging(run, ind)
         a = self.expr(amount, ind)
         self.emit(ind, f"if {a} != 0:")
         ind += 1
@@ -334,10 +333,7 @@ class _Gen:
 
     def k_claim(self, run, gen, ind):
         _, table, cards, who, as_ = gen
-        self.emit(ind, "if ctx.logging:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
-        ind += 1
+        ind = self.unless_logging(run, ind)
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
         ids = self.new("y")

@@ -305,21 +305,25 @@ class CodeGen:
             return f"H_num({left} {op} {right})"
         raise Unsupported(op)
 
-    def lam(self, node: ast.Node, tick: bool = False) -> str:
-        """A Python lambda; with `tick`, each call spends one unit of budget (as the closures do)."""
-        if not isinstance(node, ast.Lambda):
-            raise Unsupported("lambda")
+    def lambda_body(self, node: ast.Lambda) -> tuple[str, str]:
+        """The Python name given to a lambda's parameter, and the code of its body."""
         name = f"_p{self.n_params}"
         self.n_params += 1
         saved = self.params.get(node.param)
         self.params[node.param] = name
         try:
-            body = self.g(node.body)
+            return name, self.g(node.body)
         finally:
             if saved is None:
                 del self.params[node.param]
             else:
                 self.params[node.param] = saved
+
+    def lam(self, node: ast.Node, tick: bool = False) -> str:
+        """A Python lambda; with `tick`, each call spends one unit of budget (as the closures do)."""
+        if not isinstance(node, ast.Lambda):
+            raise Unsupported("lambda")
+        name, body = self.lambda_body(node)
         if tick:
             return f"(lambda {name}: {body} if H_tick(ctx) else None)"
         return f"(lambda {name}: {body})"
@@ -329,18 +333,7 @@ class CodeGen:
         it = self.g(node.args[0])
         if ":=" in it:
             return None  # Python allows no assignment expression in a comprehension's iterable
-        lam = node.args[1]
-        p = f"_p{self.n_params}"
-        self.n_params += 1
-        saved = self.params.get(lam.param)
-        self.params[lam.param] = p
-        try:
-            body = self.g(lam.body)
-        finally:
-            if saved is None:
-                del self.params[lam.param]
-            else:
-                self.params[lam.param] = saved
+        p, body = self.lambda_body(node.args[1])
         loop = f"for {p} in H_spend(ctx, {it})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
