@@ -30,16 +30,18 @@ _LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 class _Gen:
     def __init__(self) -> None:
         self.consts: list[Any] = []
+        self.index: dict[int, int] = {}  # id(constant) -> its number (consts keeps it alive)
         self.lines: list[str] = []
         self.n = 0
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
-        for i, k in enumerate(self.consts):
-            if k is obj:
-                return f"C{i}"
-        self.consts.append(obj)
-        return f"C{len(self.consts) - 1}"
+        """The name under which generated code sees `obj` (the same name for the same object)."""
+        i = self.index.get(id(obj))
+        if i is None:
+            i = self.index[id(obj)] = len(self.consts)
+            self.consts.append(obj)
+        return f"C{i}"
 
     def new(self, prefix: str) -> str:
         self.n += 1

@@ -158,6 +158,7 @@ class CodeGen:
         self.names = names  # id(Name node) -> 'loc' | 'global'
         self.scope = scope
         self.consts: list[Any] = []
+        self.index: dict[int, int] = {}  # id(constant) -> its number
         self.params: dict[str, str] = {}  # lambda parameter -> Python name
         self.n_params = 0
         self.n_temps = 0
@@ -168,11 +169,11 @@ class CodeGen:
             return repr(v)
         if type(v) is int:
             return f"({v})" if v < 0 else repr(v)
-        for i, k in enumerate(self.consts):
-            if k is v:
-                return f"K{i}"
-        self.consts.append(v)
-        return f"K{len(self.consts) - 1}"
+        i = self.index.get(id(v))
+        if i is None:
+            i = self.index[id(v)] = len(self.consts)
+            self.consts.append(v)  # keeps v alive, so its id stays its own
+        return f"K{i}"
 
     def g(self, node: ast.Node) -> str:
         self.depth += 1
