@@ -186,7 +186,12 @@ class _Gen:
         # two parameters and no condition (a hand and an amount, say): the actions are listed as
         # (first value, list of second values) pairs, not built one tuple at a time
         pairs = where is None and len(params) == 2
-        self.emit(ind, f"{acts} = PAIRS()" if pairs else f"{acts} = []")
+        groups, count = self.new("gr"), self.new("cnt")
+        if pairs:
+            self.emit(ind, f"{groups} = []")
+            self.emit(ind, f"{count} = 0")
+        else:
+            self.emit(ind, f"{acts} = []")
         loops = []
         depth = ind
         for pname, lst, _t in params:
@@ -207,10 +212,15 @@ class _Gen:
             header = self.lines.pop()
             xs = header.strip()[len(f"for {loops[-1]} in "):-1]
             if pairs:
-                self.emit(depth - 1, f"{acts}.add({loops[0]}, {xs})")
+                self.emit(depth - 1, f"if {xs}:")
+                self.emit(depth, f"{groups}.append(({loops[0]}, {xs}, {count}))")
+                self.emit(depth, f"{count} += len({xs})")
             else:
                 self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
-        if len(params) == 2:
+        if pairs:
+            self.emit(ind + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(too_many)}({count})")
+            self.emit(ind, f"{acts} = PAIRS({groups}, {count})")
+        elif len(params) == 2:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
         self.emit(ind, "ctx.steps += 1")
         self.emit(ind, f"if not {acts}:")
@@ -357,9 +367,9 @@ class Pairs:
 
     __slots__ = ("groups", "n")
 
-    def __init__(self) -> None:
-        self.groups: list[tuple[Any, list, int]] = []
-        self.n = 0
+    def __init__(self, groups: list | None = None, n: int = 0) -> None:
+        self.groups: list[tuple[Any, list, int]] = groups if groups is not None else []  # (a, bs, start)
+        self.n = n
 
     def add(self, a: Any, bs: Any) -> None:
         bs = list(bs)
@@ -391,12 +401,20 @@ def _getter(name: str, idx: Callable | None) -> Callable:
     return StepCompiler.zone_getter(name, idx)
 
 
+# Parts of the state that stay the same objects (or values) for a whole round: a generated
+# function reads them once, into locals, instead of from ctx each time.
+_ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "logging": "LOG", "dealer": "DEALER",
+                "n": "N"}
+_FIXED = re.compile(r"\bctx\.(" + "|".join(_ROUND_FIXED) + r")\b")
+FIXED_LOCALS = (", ".join(_ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in _ROUND_FIXED))
+
+
 def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable | None:
     """Compile generated lines inside `header`/`footer`; None when Python refuses them."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
-    src = (f"def _make({params}{', ' if params else ''}ERRS, {names}):\n"
-           + header + "\n".join("    " + line for line in g.lines) + "\n" + footer)
+    body = "\n".join("    " + _FIXED.sub(lambda m: _ROUND_FIXED[m.group(1)], line) for line in g.lines)
+    src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
     code = compile_cached(src, label)
     if code is None:
         return None
@@ -432,6 +450,7 @@ def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, lab
     header = (f"    def table(ctx, cards, seat):\n"
               f"        saved = ctx.loc\n"
               f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+              f"        {FIXED_LOCALS}\n"
               f"        hits = []\n"
               f"        best = {{}}\n"
               f"        try:\n")
@@ -453,6 +472,6 @@ def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:
         g.run(run, 1)
     except (_TooBig, RecursionError):
         return run
-    header = "    def run(ctx):\n        L = ctx.loc\n"
+    header = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"
     fn = _build(g, header, "    return run\n", {"TOO_MANY": _too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm
+from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm
 
 MAX_INT = 10 ** 30
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
@@ -95,6 +95,18 @@ def H_built(ctx, xs):
     if ctx.budget < 0:
         raise _Budget()
     return xs
+
+
+def H_range(ctx, a, b=None):
+    """range() as the registry computes it, charged to the budget; too long a range raises."""
+    lo, hi = (0, a) if b is None else (a, b)
+    if hi - lo > MAX_RANGE:
+        raise ValueError("range too long")  # the closure then reports it where it happened
+    r = list(range(lo, hi))
+    ctx.budget -= len(r)
+    if ctx.budget < 0:
+        raise _Budget()
+    return r
 
 
 def H_join(ctx, a, b):
@@ -381,6 +393,8 @@ class CodeGen:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname == "count" and len(args) == 1:
             return f"len({args[0]})"
+        if fname == "range":  # checked, built and charged in one call
+            return f"H_range(ctx, {', '.join(args)})"
         if fname in CONTEXT_FUNCS:
             args.insert(0, "ctx")
         call = f"{self.const(fdef.impl)}({', '.join(args)})"
