@@ -15,9 +15,10 @@ raises the located error.
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any, Callable
 
-from ..expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from ..expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from ..expr.compiler import MAX_INT
 from .steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, _too_many
 
@@ -429,17 +430,18 @@ def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, lab
     """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
     one table: claim, condition, value and rank of each entry in order, best per group."""
     g = _Gen()
+    memo = _shared_calls([f for y in entries for f in (y.claim, y.when, y.value, y.rank) if f is not None])
     try:
         for y in entries:
             ind = 2
             if y.claim is not None:
-                c = g.expr(y.claim, ind)
+                c = g.expr(_with_memo(y.claim, memo), ind)
                 g.emit(ind, f"if {c}:")
                 ind += 1
-            w = g.expr(y.when, ind)
+            w = g.expr(_with_memo(y.when, memo), ind)
             g.emit(ind, f"if {w}:")
-            v = g.expr(y.value, ind + 1)
-            r = g.expr(y.rank, ind + 1)
+            v = g.expr(_with_memo(y.value, memo), ind + 1)
+            r = g.expr(_with_memo(y.rank, memo), ind + 1)
             h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
             if y.group:
                 g.emit(ind + 1, f"ADD(hits, best, {h})")
@@ -452,6 +454,7 @@ def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, lab
               f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
               f"        {FIXED_LOCALS}\n"
               f"        hits = []\n"
+              f"        MEMO = [H_UNSET] * {len(memo)}\n"
               f"        best = {{}}\n"
               f"        try:\n")
     footer = ("        finally:\n"
@@ -461,6 +464,28 @@ def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, lab
     if not g.lines:
         g.emit(2, "pass")
     return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label)
+
+
+def _shared_calls(fns: list[Callable]) -> dict[str, int]:
+    """Calls that appear more than once among a yaku table's expressions (each yaku computing
+    the same sorted values of the cards, say): each gets a MEMO slot."""
+    counts: dict[str, int] = {}
+    for fn in fns:
+        if getattr(fn, "node", None) is not None:
+            for key in call_keys(fn.node):
+                counts[key] = counts.get(key, 0) + 1
+    shared = sorted(k for k, c in counts.items() if c > 1)
+    return {k: i for i, k in enumerate(shared)}
+
+
+def _with_memo(fn: Callable, memo: dict[str, int]) -> Any:
+    """The expression as generated code that shares the MEMO slots of its table."""
+    if not memo or getattr(fn, "node", None) is None or not set(call_keys(fn.node)) & memo.keys():
+        return fn
+    again = regenerate(fn, memo)
+    if again is None:
+        return fn
+    return SimpleNamespace(body=again[0], consts=again[1], slow=fn.slow)
 
 
 def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:

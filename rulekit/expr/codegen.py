@@ -14,6 +14,7 @@ same error, located in the expression text, so both paths report identically.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from fractions import Fraction
 from typing import Any, Callable
@@ -79,6 +80,15 @@ def H_spend(ctx, xs):
     if ctx.budget < 0:
         raise _Budget()
     return xs
+
+
+H_UNSET = object()  # an empty MEMO slot
+
+
+def H_memo(memo, i, thunk):
+    """Compute a shared subexpression and keep it in its MEMO slot."""
+    v = memo[i] = thunk()
+    return v
 
 
 def H_tick(ctx):
@@ -175,6 +185,7 @@ class CodeGen:
         self.n_params = 0
         self.n_temps = 0
         self.depth = 0
+        self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -200,9 +211,20 @@ class CodeGen:
             method = getattr(self, "g_" + type(node).__name__, None)
             if method is None:
                 raise Unsupported(type(node).__name__)
+            if self.memo is not None and isinstance(node, ast.Call) and not self.params:
+                key = canon(node)
+                if key in self.memo:
+                    return self.memoized(key, method(node))
             return method(node)
         finally:
             self.depth -= 1
+
+    def memoized(self, key: str, code: str) -> str:
+        """`code` computed at most once per evaluation of the enclosing function (MEMO slots)."""
+        if ":=" in code:
+            return code  # Python allows no assignment expression in some places a thunk may land
+        i = self.memo[key]
+        return f"(MEMO[{i}] if MEMO[{i}] is not H_UNSET else H_memo(MEMO, {i}, lambda: {code}))"
 
     def type_of(self, node: ast.Node) -> str:
         return self.info.get(id(node), (T.ANY, None))[0]
@@ -404,6 +426,48 @@ class CodeGen:
         return call
 
 
+def canon(node: Any) -> str:
+    """A node's structure without its place in the text: equal for equal subexpressions."""
+    if isinstance(node, ast.Node):
+        parts = [type(node).__name__] + [canon(getattr(node, f.name)) for f in dataclasses.fields(node)
+                                         if f.name not in ("start", "end", "op_start", "attr_start")]
+        return "(" + " ".join(parts) + ")"
+    if isinstance(node, tuple):
+        return "[" + " ".join(canon(x) for x in node) + "]"
+    return repr((type(node).__name__, node))
+
+
+def _cheap(node: ast.Call) -> bool:
+    """Calls cheaper to repeat than to look up in a MEMO slot."""
+    return node.func in _CHEAP or (node.func == "count" and len(node.args) == 1)
+
+
+_CHEAP = {"first", "last", "abs", "right_of", "left_of", "card", "keys", "values", "index_of"}
+
+
+def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
+    """canon() of every function call outside lambdas (what regenerate() may share)."""
+    out = []
+    if isinstance(node, ast.Lambda):
+        in_lambda = True
+    elif isinstance(node, ast.Call) and not in_lambda and not _cheap(node):
+        out.append(canon(node))
+    for child in ast.children(node):
+        out += call_keys(child, in_lambda)
+    return out
+
+
+def regenerate(fn: Callable, memo: dict[str, int]) -> tuple[str, tuple] | None:
+    """The body and constants of a generated expression again, with the calls named in `memo`
+    computed once per evaluation of the function it is put in (yaku tables repeat them)."""
+    gen = CodeGen(fn.info, fn.names, fn.scope)
+    gen.memo = memo
+    try:
+        return gen.g(fn.node), tuple(gen.consts)
+    except (Unsupported, RecursionError):
+        return None
+
+
 class _NCMark:
     def __repr__(self) -> str:
         return "<not constant>"
@@ -443,6 +507,7 @@ def generate(node: ast.Node, info: dict, names: dict, scope: Any, slow: Callable
     fn.source = src  # for tests and debugging
     # what the step generator needs to inline this expression into a phase's code
     fn.body, fn.consts, fn.slow = body, tuple(gen.consts), slow
+    fn.node, fn.info, fn.names, fn.scope = node, info, names, scope  # for regenerate()
     return fn
 
 
