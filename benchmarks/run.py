@@ -6,6 +6,7 @@ engine / hand-written baseline ratios. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import subprocess
@@ -60,6 +61,7 @@ def main() -> None:
         if v.meta.abstract:
             continue
         vid = v.meta.id
+        gc.collect()  # the games built so far are garbage: do not time their collection
         t_load, _ = timed(lambda: check_variant(path))
         game = build_game(v)
         n = BASELINES.get(vid, (None, v.meta.players_default))[1]

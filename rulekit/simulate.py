@@ -54,13 +54,17 @@ def simulate(game: Game, n: int, rounds: int, seed: int = 1, policy: str = "rand
                 bar.update(count)
     else:
         # forked workers inherit the game already built here; spawned ones build their own
-        _WORKER_GAME[repr(variant_args)] = game
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
-            for fut, (_s, c) in zip(futures, pieces):  # merge in order: identical totals
-                total = total.merge(fut.result())
-                if bar:
-                    bar.update(c)
+        key = repr(variant_args)
+        _WORKER_GAME[key] = game
+        try:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = [pool.submit(_chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
+                for fut, (_s, c) in zip(futures, pieces):  # merge in order: identical totals
+                    total = total.merge(fut.result())
+                    if bar:
+                        bar.update(c)
+        finally:
+            _WORKER_GAME.pop(key, None)  # the workers have their copy; this process keeps none
     if bar:
         bar.close()
     return total
