@@ -108,9 +108,21 @@ class Game:
             raise RuleError(error(Span(self.variant.file, 1, 1), "E050",
                                   f"{self.id} is for {lo} to {hi} players, found {n}"))
         ctx = Ctx(self, n, random.Random(seed), decide, logging)
+        ctx.yaku_eval = self.yaku_eval_for(ctx)
+        self.restart(ctx)
+        return ctx
+
+    def restart(self, ctx: Ctx, seed: int | None = None) -> None:
+        """Put `ctx` back at the start of a game (reseeded when a seed is given): what new_ctx
+        gives, reusing its objects (simulations restart one state for every round)."""
+        if seed is not None:
+            ctx.rng.seed(seed)
+        n = ctx.n
+        ctx.events, ctx.records, ctx.loc, ctx.vars, ctx.yaku_cache = [], {}, {}, {}, {}
+        ctx.dealer = ctx.next_dealer = ctx.round_no = ctx.steps = ctx.depth = 0
+        ctx.where, ctx.stack = "", None
         ctx.seen = [0] * len(self.card_ids)
         ctx.chips = [self.start_chips] * n
-        ctx.yaku_eval = self.yaku_eval_for(ctx)
         ctx.budget = EVAL_BUDGET
         self._empty_zones(ctx)
         try:
@@ -119,7 +131,6 @@ class Game:
                     ctx.vars[vname] = self._init_var(ctx, vname, n)
         except RUNTIME_ERRORS as exc:
             raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
-        return ctx
 
     def _empty_zones(self, ctx: Ctx) -> None:
         """Every zone empty (single zones a list, others a list of piles)."""

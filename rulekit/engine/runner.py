@@ -95,6 +95,18 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     ctx = game.new_ctx(n, seed, decide, logging)
     ctx.stack = stack
     decide.ctx = ctx
+    deltas = _play_rounds(game, ctx, rounds, dealer)
+    log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
+           "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),
+           "dealer": dealer, "stack": stack, "moves": moves,
+           # a digest of no events says nothing: only logged games can be checked by replay
+           "events_sha256": events_digest(ctx.events) if logging else None}
+    return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
+
+
+def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None) -> list[list[int]]:
+    """Play a started game's rounds (the variant's count by default); each round's chip changes."""
+    n = ctx.n
     where = Span(game.variant.file, 1, 1)
     try:
         total = rounds if rounds is not None else game.rounds(ctx)
@@ -124,12 +136,7 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
             raise located_error(exc, where, "game settings") from None
         if ended:
             break
-    log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
-           "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),
-           "dealer": dealer, "stack": stack, "moves": moves,
-           # a digest of no events says nothing: only logged games can be checked by replay
-           "events_sha256": events_digest(ctx.events) if logging else None}
-    return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
+    return deltas
 
 
 def events_digest(events: list[dict]) -> str:
@@ -215,16 +222,30 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     any process (or on a distributed runner) and merge to the same totals.
     """
     stats = Stats()
-    agents: list = []
+    if policy != "random":
+        for i in range(start, start + count):
+            s = round_seed(seed, i)
+            res = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, checks=checks,
+                       dealer=dealer)
+            stats.add_round(res.round_deltas[0], res.records)
+        return stats
+    # random agents: one state and one set of agents, restarted and reseeded for every round,
+    # exactly as play() would start them (tests/test_simulate.py checks it round by round)
+    agents = make_agents(game, n, round_seed(seed, start), policy)
+    moves: list[int] = []
+    decide = _decider(game, agents, moves, checks)
+    ctx = None
     for i in range(start, start + count):
         s = round_seed(seed, i)
-        if policy == "random" and agents:
-            for seat, agent in enumerate(agents):  # what make_agents gives, without new objects
-                agent.rng.__init__(agent_seed(s, seat))
+        if ctx is None:
+            ctx = decide.ctx = game.new_ctx(n, s, decide, False)
         else:
-            agents = make_agents(game, n, s, policy)
-        res = play(game, n, s, agents, rounds=1, logging=False, checks=checks, dealer=dealer)
-        stats.add_round(res.round_deltas[0], res.records)
+            for seat, agent in enumerate(agents):
+                agent.rng.__init__(agent_seed(s, seat))
+            game.restart(ctx, s)
+            moves.clear()  # a simulation keeps no log
+        deltas = _play_rounds(game, ctx, 1, dealer)
+        stats.add_round(deltas[0], ctx.records)
     return stats
 
 
