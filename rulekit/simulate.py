@@ -1,6 +1,7 @@
 """Many seeded rounds, optionally over several processes, and a readable report."""
 from __future__ import annotations
 
+import gc
 import math
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -42,6 +43,17 @@ def simulate(game: Game, n: int, rounds: int, seed: int = 1, policy: str = "rand
     The totals depend only on the seed, never on `jobs`: round i always uses the same seed.
     """
     pieces = chunks(rounds)
+    # what exists now (the compiled game, the program) lives through the run: the collector
+    # need not keep scanning it while rounds come and go
+    gc.freeze()
+    try:
+        return _simulate(game, n, pieces, rounds, seed, policy, jobs, progress, variant_args)
+    finally:
+        gc.unfreeze()
+
+
+def _simulate(game: Game, n: int, pieces: list, rounds: int, seed: int, policy: str, jobs: int,
+              progress: bool, variant_args: tuple | None) -> Stats:
     bar = None
     if progress:
         from tqdm import tqdm

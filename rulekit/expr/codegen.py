@@ -186,6 +186,7 @@ class CodeGen:
         self.n_temps = 0
         self.depth = 0
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
+        self.in_memo = False
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -211,20 +212,26 @@ class CodeGen:
             method = getattr(self, "g_" + type(node).__name__, None)
             if method is None:
                 raise Unsupported(type(node).__name__)
-            if self.memo is not None and isinstance(node, ast.Call) and not self.params:
-                key = canon(node)
-                if key in self.memo:
-                    return self.memoized(key, method(node))
-            return method(node)
+            slot = self.memo_slot(node)
+            if slot is None:
+                return method(node)
+            self.in_memo = True  # no slot inside a slot, and no := in a thunk (see g_Binary)
+            try:
+                code = method(node)
+            finally:
+                self.in_memo = False
+            if ":=" in code:
+                return code  # Python allows no assignment expression in some places a thunk may land
+            return f"(MEMO[{slot}] if MEMO[{slot}] is not H_UNSET else H_memo(MEMO, {slot}, lambda: {code}))"
         finally:
             self.depth -= 1
 
-    def memoized(self, key: str, code: str) -> str:
-        """`code` computed at most once per evaluation of the enclosing function (MEMO slots)."""
-        if ":=" in code:
-            return code  # Python allows no assignment expression in some places a thunk may land
-        i = self.memo[key]
-        return f"(MEMO[{i}] if MEMO[{i}] is not H_UNSET else H_memo(MEMO, {i}, lambda: {code}))"
+    def memo_slot(self, node: ast.Node) -> int | None:
+        """The MEMO slot computing `node` once per use of the generated function, if it has one:
+        a call its yaku table repeats (self.memo); never inside `x -> ...`."""
+        if self.in_memo or self.params or self.memo is None or not isinstance(node, ast.Call):
+            return None
+        return self.memo.get(canon(node))
 
     def type_of(self, node: ast.Node) -> str:
         return self.info.get(id(node), (T.ANY, None))[0]
@@ -333,6 +340,8 @@ class CodeGen:
                 return f"({left} {op} {right})"
             return f"H_{'floordiv' if op == '//' else 'mod'}({left}, {right})"
         if op in ("+", "-"):
+            if both_int and self.in_memo:
+                return f"H_int({left} {op} {right})"
             if both_int:
                 t = f"_t{self.n_temps}"
                 self.n_temps += 1
