@@ -63,3 +63,19 @@ def test_a_restarted_state_is_a_new_one(path):
                   "next_dealer", "round_no", "steps", "depth", "where", "stack", "budget", "n"):
         assert getattr(used, field) == getattr(fresh, field), field
     assert used.rng.getstate() == fresh.rng.getstate()
+
+
+def test_the_engines_shuffle_is_pythons():
+    """steps.shuffle_list deals as random.Random.shuffle of Python 3.11 does for the same seed
+    (the goldens were recorded with it), and is a permutation for every length."""
+    import random
+
+    from rulekit.engine.steps import shuffle_list
+    for seed in range(40):
+        for n in range(0, 50, 7):
+            mine, theirs = list(range(n)), list(range(n))
+            shuffle_list(random.Random(seed), mine)
+            random.Random(seed).shuffle(theirs)
+            assert sorted(mine) == list(range(n))
+            if random.Random._randbelow is random.Random._randbelow_with_getrandbits:
+                assert mine == theirs, (seed, n)

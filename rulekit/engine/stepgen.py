@@ -158,7 +158,8 @@ class _Gen:
         _, var, items, body, span = gen
         xs = self.expr(items, ind)
         x = self.new("x")
-        self.emit(ind, f"for {x} in list({xs}):")
+        # the closure loops over a copy, so the body cannot disturb it; a new list needs none
+        self.emit(ind, f"for {x} in {xs}:" if getattr(items, "fresh", False) else f"for {x} in list({xs}):")
         self.emit(ind + 1, "ctx.steps += 1")
         self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")

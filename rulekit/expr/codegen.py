@@ -74,6 +74,14 @@ def H_num(v):
     raise TypeError("not a number")
 
 
+def H_sum_int(xs):
+    """sum() of whole numbers (not booleans), bounded; anything else is left to the closure."""
+    s = sum(xs)
+    if type(s) is int and -MAX_INT <= s <= MAX_INT:
+        return s
+    raise TypeError("not whole numbers")
+
+
 def H_spend(ctx, xs):
     """Charge the budget one unit per item a lambda will be called on; returns xs."""
     ctx.budget -= len(xs)
@@ -387,6 +395,8 @@ class CodeGen:
             return f"H_built(ctx, [{body} {loop}])"
         if fname in ("any", "all"):  # a generator, so they stop early as the closures do
             return f"{self.const(fdef.impl)}(({body} {loop}))"
+        if fname == "sum" and self.type_of(node) == T.INT:
+            return f"H_sum_int([{body} {loop}])"
         return f"{self.const(fdef.impl)}([{body} {loop}])"  # sum, min, max of the values
 
     def g_Call(self, node: ast.Call) -> str:
@@ -517,7 +527,23 @@ def generate(node: ast.Node, info: dict, names: dict, scope: Any, slow: Callable
     # what the step generator needs to inline this expression into a phase's code
     fn.body, fn.consts, fn.slow = body, tuple(gen.consts), slow
     fn.node, fn.info, fn.names, fn.scope = node, info, names, scope  # for regenerate()
+    fn.fresh = _fresh_list(node, info)
     return fn
+
+
+def _fresh_list(node: ast.Node, info: dict) -> bool:
+    """Whether the value is always a list made by this evaluation (nothing else holds it)."""
+    from .compiler import BUILDERS  # here: the compiler imports this module
+    t, k = info.get(id(node), (T.ANY, _NC_MARK))
+    if k is not _NC_MARK:
+        return isinstance(k, list)  # a constant list is copied each time
+    if isinstance(node, ast.ListLit):
+        return True
+    if isinstance(node, ast.Call):
+        return node.func in BUILDERS and node.func not in ("keys", "values")
+    if isinstance(node, ast.Binary):
+        return node.op in ("+", "-") and T.is_list(t)
+    return False
 
 
 _CODE_CACHE: dict[str, Any] = {}
