@@ -72,7 +72,7 @@ def test_generated_code_logs_exactly_like_the_closures(path):
 
 ALLOWED = re.compile(r"^(C\d+|K\d+|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain"
                      r"|run|h|zones|vars|chips|seen|steps|step_limit|logging|decide|loc|n|dealer|round_no|"
-                     r"budget|depth|record|yaku_eval|id|append|extend|add|pop|reverse)$")
+                     r"budget|depth|record|yaku_eval|id|append|extend|pop|reverse)$")
 
 
 def names_in(src: str) -> set[str]:
@@ -117,10 +117,7 @@ def test_text_from_rules_never_becomes_code(text):
 
 def test_pairs_is_the_list_of_actions_it_stands_for():
     from rulekit.engine.stepgen import Pairs
-    acts = Pairs()
-    acts.add(-1, [0])
-    acts.add(0, [])  # an empty group lists nothing
-    acts.add(1, range(1, 4))
+    acts = Pairs([(-1, [0], 0), (1, [1, 2, 3], 1)], 4)  # as generated code groups them
     want = [(-1, 0), (1, 1), (1, 2), (1, 3)]
     assert len(acts) == 4 and list(acts) == want
     assert [acts[i] for i in range(4)] == want and acts[-1] == (1, 3)

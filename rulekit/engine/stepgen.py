@@ -373,12 +373,6 @@ class Pairs:
         self.groups: list[tuple[Any, list, int]] = groups if groups is not None else []  # (a, bs, start)
         self.n = n
 
-    def add(self, a: Any, bs: Any) -> None:
-        bs = list(bs)
-        if bs:
-            self.groups.append((a, bs, self.n))
-            self.n += len(bs)
-
     def __len__(self) -> int:
         return self.n
 
