@@ -21,12 +21,11 @@ _VAR_TYPES = {"int": 0, "bool": False, "str": ""}
 
 def _span_of(tree: Node):
     def span_of(path: tuple, is_key: bool) -> Span:
-        node, last = tree, tree
+        node = tree
         for p in path:
             nxt = at(node, p)
             if nxt is None:
                 break
-            last = node
             node = nxt
         if is_key and node is not tree and node.key_span is not None:
             return node.key_span
@@ -338,7 +337,6 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
     if pnode is None or not isinstance(pnode.value, dict):
         return out
     for pname, p in pnode.value.items():
-        rules = []
         rnode = p.value.get("rules") if isinstance(p.value, dict) else None
         for r in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
             rd = r.value

@@ -8,7 +8,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Sequence
+from typing import Sequence
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import gc
 import math
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
 from .engine.game import Game
 from .engine.runner import Stats, run_chunk

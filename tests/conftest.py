@@ -1,8 +1,6 @@
 """Shared fixtures: the list of playable variants and their decks."""
 import os
 
-import pytest
-
 from rulekit.build import load_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

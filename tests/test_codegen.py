@@ -190,3 +190,8 @@ def test_shared_calls_inside_functions_are_not_shared():
         ctx.loc = {"cards": cards, "seat": 0}
         want = [e.id for e in entries if e.when.slow(ctx)]
         assert [h.id for h in table(ctx, cards, 0)] == want, [game.card_ids[c] for c in cards]
+
+
+def test_generated_code_bounds_numbers_as_the_compiler_does():
+    from rulekit.expr import codegen, compiler
+    assert codegen.MAX_INT == compiler.MAX_INT

@@ -13,7 +13,7 @@ from rulekit.engine.runner import play
 from rulekit.errors import RulekitError
 
 from .hanafuda_stack import (
-    ALL_IDS, HIRAYA, LIGHTNING, OnceStack, cached_game, captures, card_points, deal_top, expected_round, final_zones,
+    ALL_IDS, HIRAYA, LIGHTNING, OnceStack, cached_game, captures, card_points, deal_top, expected_round,
     moves_to, pays, run_once, yaku_of, zones_at,
 )
 

@@ -12,8 +12,6 @@ Wild cards: c1, o2. Utazu: s1 u1 o1. Drop-out marker: c3.
 """
 from __future__ import annotations
 
-import pytest
-
 from rulekit.engine.runner import make_agents, play
 from rulekit.testing import Outcome, Script, game
 

@@ -9,7 +9,7 @@ import pytest
 
 from rulekit.agents import FirstLegalAgent
 from rulekit.engine.runner import play, run_chunk
-from rulekit.testing import DrawTo, Outcome, Script, game
+from rulekit.testing import DrawTo, Outcome, game
 
 KINGO = "hanafuda/kingo-banking.yaml"
 

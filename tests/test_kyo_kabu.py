@@ -55,8 +55,7 @@ def test_bettor_sees_only_the_hole_card_of_their_column():
     def check(ctx, choice, player, actions):
         if choice.id == "third_card":
             seen[player] = ctx.game.observation(ctx, player)["zones"]["hole"]
-    o = run(game(KYO), 3, ["2-1", "9-1", "9-2", "9-3", "9-4"], by_choice={"bet": [stake(0), stake(2)]},
-            checks=check)
+    run(game(KYO), 3, ["2-1", "9-1", "9-2", "9-3", "9-4"], by_choice={"bet": [stake(0), stake(2)]}, checks=check)
     assert seen[1][0] == ["9-1"] and seen[1][1] == ["?"] and seen[1][2] == ["?"]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from rulekit.agents import FirstLegalAgent
 from rulekit.engine.runner import play
-from rulekit.testing import DrawTo, Outcome, Script, game
+from rulekit.testing import DrawTo, Outcome, game
 
 OTO = "hanafuda/otoroku.yaml"
 

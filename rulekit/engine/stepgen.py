@@ -29,6 +29,8 @@ _LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 
 
 class _Gen:
+    """Lines of Python being written for one function, and the constants they name."""
+
     def __init__(self) -> None:
         self.consts: list[Any] = []
         self.index: dict[int, int] = {}  # id(constant) -> its number (consts keeps it alive)

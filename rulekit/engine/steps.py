@@ -6,7 +6,6 @@ located at the step (and the expression token) that caused it.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 

@@ -23,7 +23,7 @@ from . import ast
 from . import types as T
 from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm
 
-MAX_INT = 10 ** 30
+MAX_INT = 10 ** 30  # the same bound as rulekit.expr.compiler.MAX_INT (which imports this module)
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
 MAX_SOURCE = 6_000  # characters of generated source
 
@@ -56,6 +56,7 @@ def H_int(v):
 
 
 def H_big():
+    """Raise _Big (used where an expression cannot hold a statement)."""
     raise _Big()
 
 
@@ -128,41 +129,49 @@ def H_range(ctx, a, b=None):
 
 
 def H_join(ctx, a, b):
+    """`a + b` on lists: a new list, charged to the budget."""
     r = list(a) + list(b)
     return H_built(ctx, r)
 
 
 def H_minus(a, b):
+    """`a - b` on lists: the items of a that are not in b."""
     return [x for x in a if x not in b]
 
 
 def H_div(a, b):
+    """`/`: an exact fraction (a whole number when it is one), bounded."""
     return H_num(Fraction(a) / Fraction(b))
 
 
 def H_mul(a, b):
+    """`*` on numbers only, bounded."""
     if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
         raise TypeError("'*' needs two numbers")
     return H_num(a * b)
 
 
 def H_floordiv(a, b):
+    """`//` with fractions normalised."""
     r = a // b
     return r if type(r) is int else _norm(r)
 
 
 def H_mod(a, b):
+    """`%` with fractions normalised."""
     r = a % b
     return r if type(r) is int else _norm(r)
 
 
 def H_pow(a, b):
+    """`**` within the exponent limits, bounded."""
     if not isinstance(b, int) or b < 0 or b > 64 or (isinstance(a, Fraction) and abs(a) != 1 and b > 8):
         raise ValueError("bad exponent")
     return H_num(a ** b)
 
 
 def H_mapget(m, k):
+    """`m[k]` on a map: 0 for a missing key (lists as keys are compared as tuples)."""
     try:
         return m[tuple(k) if isinstance(k, list) else k]
     except KeyError:
@@ -170,6 +179,7 @@ def H_mapget(m, k):
 
 
 def H_member(x, xs):
+    """`x in xs` where xs may be a map keyed by lists."""
     if isinstance(xs, dict) and isinstance(x, list):
         x = _hashable(x)
     return x in xs
