@@ -138,6 +138,12 @@ CASES = {
             steps:
               - move: {from: deck, to: table, count: 41}   # HERE
         """, None, "E041", "# HERE", "41", False),
+    "move_one_card_from_an_empty_zone": ("", """
+        round:
+          - id: r
+            steps:
+              - move: {from: table, to: deck, count: 1}   # HERE
+        """, None, "E041", "# HERE", "has 0 cards", False),
     "move_cards_that_are_not_there": ("", """
         round:
           - id: r
@@ -430,3 +436,26 @@ def test_the_evaluation_budget_stops_a_rule():
     assert [(c, ln) for c, ln, _col, _m in res["diags"]] == [("E034", line)], res
     assert "budget" in res["diags"][0][3]
     assert res["seconds"] < 40 and res["peak"] < 200_000_000, res
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if CASES[n][3] != "E040" and not CASES[n][6]])
+def test_generated_code_stops_where_the_closures_stop(tmp_path, monkeypatch, name):
+    """Without a log (as in simulations) the rules run on generated code, error paths included:
+    the same error, at the same line, with the same message, as on the closures alone."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, f"{name}.yaml", _text(CASES[name]))
+    v = load_variant(f"{name}.yaml")
+    errors = []
+    for codegen in (True, False):
+        count("inputs")
+        try:
+            with alarm(30):
+                game = build_game(v, codegen=codegen)
+                play(game, 3, 1, make_agents(game, 3, 1), logging=False)
+        except RulekitError as exc:
+            d = exc.diagnostics[0]
+            errors.append((d.code, str(d.span), d.message))
+        else:
+            errors.append(None)
+    assert errors[0] == errors[1], errors
+    assert errors[0] is not None
