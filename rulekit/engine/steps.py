@@ -396,7 +396,10 @@ class StepCompiler:
                     if face == "up":
                         ctx.seen[c] = ALL_SEATS
             if ctx.logging:
-                ctx.log({"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)})
+                ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
+                if face:
+                    ev["face"] = face  # a reader needs it to know who saw the cards
+                ctx.log(ev)
         return deal
 
     def s_reveal(self, node, d, loc):
@@ -835,13 +838,14 @@ class StepCompiler:
         if not isinstance(spec.value, list) or len(spec.value) != 2:
             self.errs.add(error(spec.span, "E010", "swap: expected a list of two zones, e.g. [hand[p], hand[dealer]]"))
             return _noop
-        a = self.zone_getter(*self.zone_ref(spec.value[0], loc))
-        b = self.zone_getter(*self.zone_ref(spec.value[1], loc))
+        ra, rb = self.zone_ref(spec.value[0], loc), self.zone_ref(spec.value[1], loc)
+        a, b = self.zone_getter(*ra), self.zone_getter(*rb)
 
         def swap(ctx):
             za, zb = a(ctx), b(ctx)
             za[:], zb[:] = list(zb), list(za)
-            ctx.log({"t": "swap", "zones": [spec.value[0].value, spec.value[1].value]})
+            if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
+                ctx.log({"t": "swap", "zones": [_zname(*ra, ctx), _zname(*rb, ctx)]})
         return swap
 
     def s_call(self, node, d, loc):
