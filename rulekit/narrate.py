@@ -127,8 +127,10 @@ class Narrator:
         m = _ZONE_RE.match(zname)
         base, idx = (m.group("base"), m.group("idx")) if m else (zname, None)
         zd = self.zone_defs.get(base)
-        words = _human(base)
+        words = (zd.label if zd is not None and zd.label else "") or _human(base)
         if idx is None:
+            if words.startswith("the ") or words.startswith("The "):
+                return words[0].lower() + words[1:]
             return f"the {words}"
         i = int(idx)
         if zd is not None and zd.kind == "player":
@@ -170,6 +172,24 @@ class Narrator:
             return None
         return self._eval(fn, {"c": i})
 
+    def main_zone(self, zname: str) -> str:
+        """The zone a zone's cards are shown with (hole[2] -> column[2] when hole is part_of column)."""
+        base, idx = self._zone_of(zname)
+        zd = self.zone_defs.get(base)
+        if zd is not None and zd.part_of and idx is not None:
+            return f"{zd.part_of}[{idx}]"
+        return zname
+
+    def group_cards(self, zname: str) -> list[str]:
+        """A zone's cards with those of the zones that are part of it (first the zone's own)."""
+        base, idx = self._zone_of(zname)
+        cards = list(self.zones.get(zname, []))
+        if idx is not None:
+            for other, zd in self.zone_defs.items():
+                if zd.part_of == base:
+                    cards += self.zones.get(f"{other}[{idx}]", [])
+        return cards
+
     def hand_value(self, zname: str, cards: list[str]) -> Any:
         """The value the variant shows for these cards in this zone (None when it shows none)."""
         base, idx = self._zone_of(zname)
@@ -201,13 +221,25 @@ class Narrator:
         return _join(parts)
 
     def zone_view(self, zname: str) -> tuple[str, Any]:
-        """What the viewer sees of a zone: its cards as text, and its value when all are visible."""
-        cards = self.zones.get(zname, [])
+        """What the viewer sees of a zone (with the zones that are part of it): its cards as
+        text, and its value when all are visible."""
+        zname = self.main_zone(zname)
+        cards = self.group_cards(zname)
         if not cards:
             return "empty", None
-        text = self.cards_text(cards, zname)
-        visible = all(self.can_see(c, zname) for c in cards)
-        return text, (self.hand_value(zname, cards) if visible else None)
+        where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
+        shown = [c for c in cards if self.can_see(c, where[c])]
+        hidden = len(cards) - len(shown)
+        parts = [self.card_text(c) for c in shown]
+        if hidden:
+            parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
+        return _join(parts), (self.hand_value(zname, cards) if not hidden else None)
+
+    def _parts(self, zname: str) -> list[str]:
+        base, idx = self._zone_of(zname)
+        if idx is None:
+            return []
+        return [f"{other}[{idx}]" for other, zd in self.zone_defs.items() if zd.part_of == base]
 
     # -- choices -----------------------------------------------------------------
     def action_text(self, choice_id: str, action: dict) -> str:
@@ -340,7 +372,7 @@ class Narrator:
         line = f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(e['from'])} to {self.zone_words(e['to'])}{how}"
         text, value = self.zone_view(e["to"])
         if value is not None:
-            line += f": {self.zone_words(e['to'])} now shows {value}"
+            line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
         return [Line("move", line + ".")]
 
     def _e_reveal(self, e: dict) -> list[Line]:
@@ -358,10 +390,9 @@ class Narrator:
             return []
         where = self._where(cards)
         if to == "all":
-            value = self.hand_value(where, self.zones.get(where, [])) if where else None
             line = f"Shown to everyone: {_join([self.card_text(c) for c in cards])}"
             if where:
-                line += f" ({self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''})"
+                line += self._in_hand(where)
             return [Line("reveal", line + ".")]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
@@ -371,8 +402,7 @@ class Narrator:
             else:
                 line = f"{_join([self.seat(p, capital=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
             if where:
-                value = self.hand_value(where, self.zones.get(where, []))
-                line += f" ({self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''})"
+                line += self._in_hand(where)
             return [Line("reveal", line + ".")]
         k = len(cards)
         what = "a card" if k == 1 else f"{k} cards"
@@ -380,6 +410,14 @@ class Narrator:
         if where:
             line += f" in {self.zone_words(where)}"
         return [Line("reveal", line + ".")]
+
+    def _in_hand(self, where: str) -> str:
+        """' (column 2: Six and Five, which shows 1)': the hand the cards are in, as now seen."""
+        main = self.main_zone(where)
+        text, value = self.zone_view(main)
+        if main != where:
+            return f" ({self.zone_words(main)} is now {text}{', which shows ' + str(value) if value is not None else ''})"
+        return f" ({self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''})"
 
     def _where(self, cards: list[str]) -> str | None:
         """The zone holding all these cards (None if they are spread out)."""
@@ -476,8 +514,7 @@ class Narrator:
         """Every non-empty zone other than the deck, as (zone words, cards text, value)."""
         out = []
         for zname, cards in self.zones.items():
-            base, _ = self._zone_of(zname)
-            if zname == self.game.deck_zone or not cards:
+            if zname == self.game.deck_zone or self.main_zone(zname) != zname or not self.group_cards(zname):
                 continue
             text, value = self.zone_view(zname)
             out.append((self.zone_words(zname), text, value))

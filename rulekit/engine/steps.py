@@ -67,6 +67,8 @@ class Choice:
     span: Span
     scope_locals: dict[str, str] = field(default_factory=dict)
     policies: dict[str, list] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
+    ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
 
 
 PARAM_KINDS = {"move", "deal", "reveal", "pay", "claim", "choose", "call", "record", "swap_zones"}
@@ -609,7 +611,8 @@ class StepCompiler:
         if_none = d["if_none"].value if "if_none" in d else "error"
         prompt = str(d["prompt"].value) if "prompt" in d else cid.replace("_", " ")
         choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
-                        dict(inner))
+                        dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
+                        ask=self._labels(d, "ask", tuple(p[0] for p in params)))
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -697,6 +700,24 @@ class StepCompiler:
             choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
                           lambda n: _too_many_actions(span, cid, n))
         return choose
+
+    def _labels(self, d, key, params):
+        """choose `labels`/`ask`: plain data keyed by parameter names of this choice."""
+        node = d.get(key)
+        if node is None:
+            return {}
+        data = plain(node)
+        for pname in data if isinstance(data, dict) else ():
+            if pname not in params:
+                kn = node.value[pname]
+                self.errs.add(error(kn.key_span or kn.span, "E040", f"{key}: '{pname}' is not a parameter of "
+                                    "this choice", hint=did_you_mean(str(pname), list(params))))
+        if not isinstance(data, dict):
+            return {}
+        if key == "ask":
+            return {str(k): str(v) for k, v in data.items()}
+        return {str(k): {_label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
+                if isinstance(v, dict)}
 
     def _seat_or_pot(self, d, key, loc):
         pot_key = f"{key}_pot"
@@ -980,3 +1001,8 @@ def _render(v, t: str, ids):
 
 def _zname(name: str, idx, ctx) -> str:
     return name if idx is None else f"{name}[{idx(ctx)}]"
+
+
+def _label_key(x: Any) -> str:
+    """A label's key as the text of the value it names (true/false lower-case, as in YAML)."""
+    return "true" if x is True else "false" if x is False else str(x)
