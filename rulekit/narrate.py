@@ -99,6 +99,8 @@ class Narrator:
         self.records: list[dict] = []
         self.ended = ""
         self.next_dealer: int | None = None
+        self.pots: dict[str, Any] = {}
+        self.phase_id = ""
         self.index = game.card_index
         self.phase_names = {p.id: p.name for p in game.phases}
         self.yaku_names: dict[tuple[str, str], str] = {}
@@ -296,6 +298,7 @@ class Narrator:
                      else f"Round {self.round_no + 1} again: {deal}.")]
 
     def _e_phase(self, e: dict) -> list[Line]:
+        self.phase_id = e["id"]
         return [Line("phase", self.phase_names.get(e["id"], _human(e["id"])))]
 
     def _e_shuffle(self, e: dict) -> list[Line]:
@@ -442,11 +445,13 @@ class Narrator:
         if _is_negative(a):
             src, dst, a = dst, src, _neg(a)
         for who, sign in ((src, -1), (dst, 1)):
-            if isinstance(who, int) and 0 <= who < self.n:
-                try:
+            try:
+                if isinstance(who, int) and 0 <= who < self.n:
                     self.chips[who] += sign * a
-                except TypeError:
-                    pass
+                elif isinstance(who, str):
+                    self.pots[who] = self.pots.get(who, 0) + sign * a
+            except TypeError:
+                pass
         self.pays.append({"from": src, "to": dst, "amount": a, "why": e.get("why", "")})
         return [Line("pay", self.pay_text(src, dst, a, e.get("why", "")) + ".",
                      src if isinstance(src, int) else None)]
