@@ -197,6 +197,7 @@ def cmd_replay(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulekit", description="Traditional Japanese card games written down as "
                                 "YAML: validate, show, play and simulate them.")
+    p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     def game_args(sp):
@@ -229,6 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--policy", default="random", help="agent for the other seats: random, first, or a YAML policy")
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.set_defaults(fn=cmd_play)
+
+    sp = sub.add_parser("list", help="the games you can play, with players and deck")
+    sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_list"]).cmd_list(a))
+
+    sp = sub.add_parser("rules", help="a game's rules, in the terminal")
+    game_args(sp)
+    sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_rules"]).cmd_rules(a, _game))
 
     sp = sub.add_parser("simulate", help="simulate many rounds and report statistics")
     game_args(sp)

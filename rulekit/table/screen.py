@@ -38,8 +38,13 @@ class Screen:
         from rich.console import Console
         self.inp = inp if inp is not None else sys.stdin
         out = out if out is not None else sys.stdout
-        self.console = Console(file=out, no_color=bool(os.environ.get("NO_COLOR")), highlight=False, emoji=False,
-                               markup=False, soft_wrap=False)
+        # NO_COLOR (https://no-color.org) or a pipe: plain text, no escape sequences at all
+        plain = bool(os.environ.get("NO_COLOR"))
+        kw = {"color_system": None} if plain else {}
+        self.console = Console(file=out, highlight=False, emoji=False, markup=False, soft_wrap=False, **kw)
+        # piped: whole lines, never cut at an assumed width
+        self.console.soft_wrap = not self.console.is_terminal
+        self.echo = not _isatty(self.inp)
 
     def say(self, text: str, kind: str = "", indent: int = 0) -> None:
         """One line of text (untrusted parts already inside it are made inert here)."""
@@ -70,9 +75,18 @@ class Screen:
         line = self.inp.readline(MAX_INPUT)
         if not line:
             return None
+        if self.echo:  # typed input from a pipe is not echoed: end the prompt's line ourselves
+            self.console.print(inert(line.rstrip("\n")[:MAX_INPUT], keep_newlines=False), markup=False)
         if not line.endswith("\n"):  # too long: drop the rest of the line
             rest = line
             while rest and not rest.endswith("\n"):
                 rest = self.inp.readline(MAX_INPUT)
             return "\x00too long"
         return line.strip()
+
+
+def _isatty(f: TextIO) -> bool:
+    try:
+        return f.isatty()
+    except (AttributeError, ValueError):
+        return False

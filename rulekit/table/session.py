@@ -106,7 +106,12 @@ class Table:
         self.screen.say("")
         self.screen.say(f"Rules: {name}", "heading")
         text = ""
-        if node is not None:
+        try:
+            from ..rulestext import phase_text  # the players' text of the phase, when present
+            text = phase_text(self.game.variant, pid) if pid else ""
+        except ImportError:
+            pass
+        if node is not None and not text:
             for key in ("text", "description"):
                 if key in node and isinstance(node[key].value, str):
                     text = node[key].value
