@@ -33,8 +33,20 @@ def _span_of(tree: Node):
     return span_of
 
 
+def _variant_path(name: str) -> str:
+    """A variant file's path from a path or an id; an unknown id is left for load_tree to report."""
+    if os.path.isfile(name) or os.sep in name or name.endswith((".yaml", ".yml")):
+        return name
+    from .loader import default_search_path, find_variant
+    return find_variant(name, None, default_search_path()) or name
+
+
 def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
-    """Read a variant file (and its parents and house-rule files), check it, build the model."""
+    """Read a variant file (and its parents and house-rule files), check it, build the model.
+
+    `path` is a file, or the id of a variant under ./variants or the shipped variants
+    (`load_variant("kyo-kabu")`)."""
+    path = _variant_path(path)
     tree, files = load_tree(path, search)
     house_options: dict = {}
     houses = []
