@@ -99,6 +99,17 @@ def _names_decision(out: str, err: str, d: Path) -> str | None:
     return None if "decision" in err and "round" in err else "mismatch does not name the round and decision"
 
 
+def _redigest(log: dict) -> None:
+    """A forger's edit: change the first decision and recompute the game digest (version 2 logs)."""
+    import hashlib
+    log["moves"][0] = 1 - log["moves"][0]
+    fields = ("version", "variant_sha256", "deck", "options", "preset", "players", "seed", "rounds", "dealer",
+              "stack", "moves", "events_sha256")
+    if "game_sha256" in log:
+        log["game_sha256"] = hashlib.sha256(json.dumps({k: log.get(k) for k in fields}, sort_keys=True,
+                                                       separators=(",", ":")).encode()).hexdigest()
+
+
 def _partial_json(out: str, err: str, d: Path) -> str | None:
     p = d / "out.json"
     if not p.is_file():
@@ -335,9 +346,10 @@ def cases() -> list[Case]:
         ("events_edited", edit(events_edit), None),
         ("extra_decisions", edit(lambda log: log["moves"].extend([0, 0, 0])), None),
         ("version_unknown", edit(put("version", 99)), None),
-        ("options_changed", edit(lambda log: log["options"].__setitem__("tie", "dealer")), _names_decision),
+        ("options_changed", edit(lambda log: log["options"].__setitem__("tie", "dealer")), None),
         ("moves_changed", edit(lambda log: log["moves"].__setitem__(0, 1 - log["moves"][0]
-                                                                    if log["moves"] else 0)), _names_decision),
+                                                                    if log["moves"] else 0)), None),
+        ("moves_changed_redigested", edit(_redigest), _names_decision),
         ("variant_passwd", edit(lambda log: (log.__setitem__("variant", "/etc/passwd"),
                                              log.__setitem__("variant_id", ""))), _no_passwd),
         ("variant_dir", edit(lambda log: (log.__setitem__("variant", "/etc"), log.__setitem__("variant_id", "/etc"))),

@@ -157,6 +157,15 @@ class _Builder:
             elif not is_scalar_key or value is None or isinstance(value, (list, dict)):
                 self.errs.add(error(span, "E004", "mapping keys must be plain scalars"))
                 parent.skip = True
+            elif not isinstance(value, str):
+                # every key of the formats is a name; a number or yes/no key would reach code
+                # that expects text (found by the hostile corpus of issue 12, class J)
+                kind = "yes/no value" if isinstance(value, bool) else "number" if isinstance(
+                    value, (int, float)) else type(value).__name__
+                shown = str(value).lower() if isinstance(value, bool) else str(value)[:40]
+                self.errs.add(error(span, "E010", f"a key must be text, found the {kind} {shown}",
+                                    hint=f"put it in quotes ('{shown}') if you mean the text"))
+                parent.skip = True
             elif value in parent.value:
                 first = self.out.key_spans.get(parent.path + (value,)) if parent.path is not None else None
                 where = f" (first defined at line {first.line})" if first else ""
