@@ -23,7 +23,7 @@ from .errors import RuleError, RulekitError, Span, error
 
 LOG_VERSION = 2
 MAX_LOG_BYTES = 64_000_000
-MAX_LOG_DEPTH = 32
+MAX_LOG_DEPTH = 64
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 # the fields that determine a game (with the variant's digest); their digest is `game_sha256`
 GAME_FIELDS = ("version", "variant_sha256", "deck", "options", "preset", "players", "seed", "rounds", "dealer",
@@ -242,7 +242,7 @@ def _compare(where: str, want: list, got: list) -> None:
         b = got[i] if i < len(got) else None
         if a != b:
             what = (f"the log has {_show(a)}, the replay has {_show(b)}")
-            raise _err(where, f"replay differs in round {rnd + 1} after decision {decision} (event {i}): {what}")
+            raise _err(where, f"replay differs in round {rnd + 1} at decision {decision} (event {i}): {what}")
         if b and b.get("t") == "round":
             rnd = b.get("round", rnd)
         if b and b.get("t") == "choose" and not b.get("forced"):
