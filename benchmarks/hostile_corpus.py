@@ -416,6 +416,8 @@ def cases() -> list[Case]:
             + "".join(f"  - {{id: c{i}, value: 1}}\n" for i in range(60000)))
     add(Case("Q", "dup_check_60000", ["decks", "d.yaml"], {"d.yaml": many}))
     add(Case("Q", "unknown_id", ["decks", "nosuchdeck"]))
+    add(Case("Q", "abs_path_any_yaml", ["decks", "{d}/d"], {"d.yaml": "a: [1, 2]\n"}))
+    add(Case("Q", "abs_path_dup_60000", ["decks", "{d}/d"], {"d.yaml": many}))
 
     # R. error echo
     longline = steps('- let: {z: "nosuch"}    # ' + "x" * 1_900_000)
@@ -459,7 +461,8 @@ class Outcome:
         return bool(self.traceback or self.hang or self.escapes or self.peak > BIG or self.problem)
 
 
-def run(case: Case) -> Outcome:
+def run(case: Case, hang: float = HANG) -> Outcome:
+    """Run one case in a child process; `hang` is the wall-clock limit (a safety net in tests)."""
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         for name, text in case.files.items():
@@ -472,12 +475,13 @@ def run(case: Case) -> Outcome:
             else subprocess.DEVNULL
         outf, errf = open(d / ".stdout", "w+b"), open(d / ".stderr", "w+b")
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "rulekit", *case.argv], cwd=d, stdin=stdin, stdout=outf,
+        argv = [a.replace("{d}", str(d)) for a in case.argv]
+        proc = subprocess.Popen([sys.executable, "-m", "rulekit", *argv], cwd=d, stdin=stdin, stdout=outf,
                                 stderr=errf, env=_env(), preexec_fn=_limits)
-        hang = False
+        hung = False
         peak = 0
         status = 0
-        deadline = t0 + HANG + (case.interrupt or 0)
+        deadline = t0 + hang + (case.interrupt or 0)
         interrupted = False
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -488,9 +492,9 @@ def run(case: Case) -> Outcome:
             if case.interrupt and not interrupted and now - t0 > case.interrupt:
                 os.killpg(proc.pid, signal.SIGINT)
                 interrupted = True
-                deadline = now + HANG
+                deadline = now + hang
             if now > deadline:
-                hang = True
+                hung = True
                 os.killpg(proc.pid, signal.SIGKILL)
                 _pid, status, usage = os.wait4(proc.pid, 0)
                 peak = usage.ru_maxrss * 1024
@@ -501,7 +505,7 @@ def run(case: Case) -> Outcome:
         except ProcessLookupError:
             pass
         seconds = time.perf_counter() - t0
-        code = os.waitstatus_to_exitcode(status) if not hang else None
+        code = os.waitstatus_to_exitcode(status) if not hung else None
         outf.seek(0)
         errf.seek(0)
         out = outf.read().decode("utf-8", "replace")
@@ -511,13 +515,13 @@ def run(case: Case) -> Outcome:
         if stdin is not subprocess.DEVNULL:
             stdin.close()
         problem = None
-        if not hang and code not in case.expect:
+        if not hung and code not in case.expect:
             problem = f"exit {code}, expected {case.expect}"
-        if case.check and not hang:
+        if case.check and not hung:
             problem = problem or case.check(out, err, d)
         tb = "Traceback (most recent call last)" in err
         escapes = any(c in out + err for c in ("\x1b", "\x07", "\x9b", "\x9d"))
-        return Outcome(case, code, seconds, peak, tb, hang, escapes, problem)
+        return Outcome(case, code, seconds, peak, tb, hung, escapes, problem)
 
 
 def main(argv: list[str] | None = None) -> int:
