@@ -3,7 +3,8 @@
 Everything under games/, families/, reference/ and cards/ is generated here, as is the
 navigation (SUMMARY.md, read by mkdocs-literate-nav); the home page and the tutorial get a
 generated section appended. Set RULEKIT_SITE_ROUNDS to change the number of simulated rounds
-per game (0 skips the statistics) and RULEKIT_SITE_CACHE to move the simulation cache.
+per game (0 skips the statistics), RULEKIT_SITE_EFFECT_ROUNDS the paired rounds behind each house
+rule's effect (0 skips them) and RULEKIT_SITE_CACHE to move the simulation cache.
 """
 import logging
 import os
