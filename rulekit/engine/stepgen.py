@@ -136,7 +136,7 @@ class _Gen:
             # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
             self.emit(ind, f"if type({nv}) is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-            self.emit(ind, f"elif type({nv}) is list or type({nv}) is str or type({nv}) is dict: {chk}({nv})")
+            self.emit(ind, f"elif type({nv}) in {self.bind((list, str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):
