@@ -219,7 +219,8 @@ def to_index(answer: Any, legal: list[dict], d: Decision) -> int:
                               f"{' ...' if len(legal) > 6 else ''}"))
 
 
-MAX_INPUT_LINE = 1_000  # characters of one typed line
+MAX_INPUT_LINE = 1_000  # characters of one typed line read at once
+MAX_SKIPPED_LINE = 1_000_000  # characters of a too-long line skipped before the game stops
 MAX_INPUT_TRIES = 100  # lines typed at one decision before giving up
 MAX_SHOWN_ACTIONS = 200  # actions listed at one decision (the rest are chosen by number)
 
@@ -262,9 +263,17 @@ class HumanAgent:
             if not line:
                 raise IllegalAction(error(Span("<stdin>", lines, 1), "E060", "no input: the game needs a choice"))
             if len(line) > MAX_INPUT_LINE:
-                raise IllegalAction(error(Span("<stdin>", lines, 1), "E060",
-                                          f"an input line longer than {MAX_INPUT_LINE} characters: expected a "
-                                          f"number from 0 to {len(d.actions) - 1}"))
+                # too long to be a number: skip the rest of the line in bounded pieces; a line
+                # without end (stdin from /dev/zero) stops the game instead of filling memory
+                seen = len(line)
+                while not line.endswith("\n"):
+                    line = self.inp.readline(MAX_INPUT_LINE)
+                    seen += len(line)
+                    if not line or seen > MAX_SKIPPED_LINE:
+                        raise IllegalAction(error(Span("<stdin>", lines, 1), "E060",
+                                                  f"an input line longer than {MAX_SKIPPED_LINE} characters: "
+                                                  f"expected a number from 0 to {len(d.actions) - 1}"))
+                line = ""
             if lines > MAX_INPUT_TRIES:
                 raise IllegalAction(error(Span("<stdin>", lines, 1), "E060",
                                           f"{MAX_INPUT_TRIES} lines without a number from 0 to "

@@ -17,6 +17,7 @@ MAX_NODES = 200_000  # values after alias expansion
 MAX_DEPTH = 64
 MAX_SCALAR = 100_000  # characters in one scalar
 MAX_INT_DIGITS = 30
+MAX_ENTRIES = 1_000  # items of one list or mapping (the shipped files have at most 54)
 
 Path = tuple  # a path into the data: keys and list indexes
 # libyaml scans and parses in C when PyYAML has it (much faster on big or hostile files); the
@@ -145,6 +146,9 @@ class _Builder:
             return
         parent = stack[-1]
         parent.height = max(parent.height, height + 1)
+        if len(parent.value) >= MAX_ENTRIES and (not parent.is_map or not parent.has_key):
+            # checked as items arrive: 20,000 presets would otherwise cost minutes of schema checks
+            self.fatal(span, f"more than {MAX_ENTRIES} entries in one {'mapping' if parent.is_map else 'list'}")
         if not parent.is_map:
             parent.value.append(value)
             return

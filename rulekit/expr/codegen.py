@@ -142,6 +142,23 @@ def H_minus(ctx, a, b):
     return minus_lists(a, b)
 
 
+def H_anyadd(ctx, a, b):
+    """`a + b` on values of unknown type: lists and text charged by their size before joining."""
+    if type(a) in (list, str) or type(b) in (list, str):
+        ctx.budget -= len(a) + len(b)
+        if ctx.budget < 0:
+            raise _Budget()
+        return a + b
+    return H_num(a + b)
+
+
+def H_anysub(ctx, a, b):
+    """`a - b` on values of unknown type: lists removed in linear time and charged."""
+    if type(a) is list:
+        return H_minus(ctx, a, b)
+    return H_num(a - b)
+
+
 def H_scan(ctx, xs):
     """The list or text an `in` test scans, charged by its length; returns xs."""
     ctx.budget -= len(xs)
@@ -378,6 +395,8 @@ class CodeGen:
                 t = f"_t{self.n_temps}"
                 self.n_temps += 1
                 return f"({t} if {-MAX_INT} <= ({t} := {left} {op} {right}) <= {MAX_INT} else H_big())"
+            if T.ANY in (lt, rt):  # may be lists or text at run time: charged by size first
+                return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right})"
             return f"H_num({left} {op} {right})"
         raise Unsupported(op)
 

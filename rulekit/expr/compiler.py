@@ -466,7 +466,17 @@ class _Compiler:
             base = _ARITH[op]
 
             def arith(ctx):
-                return _check_int(_norm(base(lf(ctx), rf(ctx))), node, root)
+                a, b = lf(ctx), rf(ctx)
+                if type(a) in (list, str) or type(b) in (list, str):
+                    # operands of unknown type that turn out to be lists or text: charged by size
+                    # before anything is built (issue 12: text and lists growing without bound)
+                    ctx.budget -= len(a) + len(b)
+                    if ctx.budget < 0:
+                        raise EvalError("evaluation budget exhausted: the rules build too many values in one "
+                                        f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
+                    if op == "-" and type(a) is list and type(b) is list:
+                        return minus_lists(a, b)
+                return _check_int(_norm(base(a, b)), node, root)
             fn = arith
         if lk is not _NC and rk is not _NC:
             # fold constants; an error here is left for run time, so guarded dead code is fine
