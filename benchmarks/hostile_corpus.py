@@ -102,7 +102,7 @@ def _names_decision(out: str, err: str, d: Path) -> str | None:
 def _redigest(log: dict) -> None:
     """A forger's edit: change the first decision and recompute the game digest (version 2 logs)."""
     import hashlib
-    log["moves"][0] = 1 - log["moves"][0]
+    log["moves"][0] = 0 if log["moves"][0] else 1
     fields = ("version", "variant_sha256", "deck", "options", "preset", "players", "seed", "rounds", "dealer",
               "stack", "moves", "events_sha256")
     if "game_sha256" in log:

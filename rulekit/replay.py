@@ -194,7 +194,8 @@ def replay(game: Any, log: dict, where: str = "<log>") -> Any:
         diff = sorted(k for k in set(game.options) | set(log["options"]) if game.options.get(k) != log["options"].get(k))
         raise _err(where, f"the log's options do not match the variant's: {', '.join(diff[:10])}")
     n = log["players"]
-    script = _CheckedScript(log["moves"])
+    logged = [e for e in log.get("events", ()) if e.get("t") == "choose" and not e.get("forced")]
+    script = _CheckedScript(log["moves"], logged if len(logged) == len(log["moves"]) else None)
     try:
         res = play(game, n, log["seed"], [script] * n, rounds=log["rounds"], logging=True,
                    dealer=log.get("dealer"), stack=log.get("stack"))
@@ -217,14 +218,23 @@ class _CheckedScript:
 
     name = "scripted"
 
-    def __init__(self, moves: list[int]):
+    def __init__(self, moves: list[int], logged: list[dict] | None = None):
         self.moves = moves
+        self.logged = logged or []  # the log's own record of each decision, checked as play reaches it
         self.pos = 0
 
     def act(self, d: Any) -> int:
+        if self.pos < len(self.logged):
+            e = self.logged[self.pos]
+            now = {"choice": d.choice.id, "player": d.player, "of": len(d.actions)}
+            was = {k: e.get(k) for k in now}
+            if was != now:
+                diff = ", ".join(f"{k} {was[k]!r} in the log, {now[k]!r} now" for k in now if was[k] != now[k])
+                raise RuleError(error(d.choice.span, "E070", f"replay differs at decision {self.pos} (round "
+                                      f"{d.ctx.round_no + 1}): {diff}"))
         if self.pos >= len(self.moves):
             raise RuleError(error(d.choice.span, "E070", f"the log has {len(self.moves)} decisions: the game needs "
-                                  f"more (round {d.ctx.round_no + 1}, choice '{d.choice.id}')"))
+                                  f"more (decision {self.pos}, round {d.ctx.round_no + 1}, choice '{d.choice.id}')"))
         i = self.moves[self.pos]
         if not 0 <= i < len(d.actions):
             raise RuleError(error(d.choice.span, "E070", f"decision {self.pos} (round {d.ctx.round_no + 1}, choice "
