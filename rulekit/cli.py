@@ -178,10 +178,24 @@ def cmd_simulate(args) -> int:
     json_file = open_output(args.json, "--json")
     import time
     started = time.perf_counter()
-    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
-                     progress=not args.quiet and sys.stderr.isatty() or args.progress,
-                     variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
-                                   tuple(args.house or ())))
+    from .simulate import Interrupted
+    try:
+        stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
+                         progress=not args.quiet and sys.stderr.isatty() or args.progress,
+                         variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset,
+                                       args.deck, tuple(args.house or ())))
+    except Interrupted as stop:
+        # Ctrl-C: what was gathered so far is kept, marked partial (issue 12, class O)
+        partial = stop.partial
+        print(f"interrupted after {partial.rounds} of {args.rounds} rounds", file=sys.stderr)
+        if partial.rounds:
+            print(report(game, partial))
+        if json_file is not None:
+            with json_file as fh:
+                json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
+                           "policy": args.policy, "partial": True, "rounds_asked": args.rounds,
+                           **partial.to_json()}, fh, indent=1, default=str)
+        return 130
     elapsed = time.perf_counter() - started
     print(report(game, stats))
     print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
