@@ -330,8 +330,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (0 ok, 1 rule errors, 2 usage errors)."""
     parser = build_parser()
+    from .terminal import inert_output
     try:
-        args = parser.parse_args(argv)
+        with inert_output():  # argparse echoes arguments in its messages
+            args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
     if not getattr(args, "fn", None):
@@ -339,7 +341,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     from .cliargs import UsageError
     from .errors import RulekitError, render_all
-    from .terminal import inert_output
     try:
         with inert_output():  # whatever a command prints, the terminal shows it literally
             return args.fn(args)

@@ -12,6 +12,7 @@ from typing import Any
 
 MAX_KEPT = 100_000  # items and characters in one value kept between steps (rulekit.engine.steps.MAX_LIST)
 MAX_NEST = 32  # lists inside lists
+_NESTED = (list, dict, tuple, str)
 
 
 def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
@@ -21,6 +22,9 @@ def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
         return f"text of {len(v)} characters (limit {limit})" if len(v) > limit else None
     if tv is not list and tv is not dict and tv is not tuple:
         return None
+    if tv is list and (not v or (type(v[0]) not in _NESTED and type(v[-1]) not in _NESTED)):
+        # a flat list (lists are of one type): its length is its size (the common case, kept fast)
+        return f"a list of {len(v)} items (limit {limit})" if len(v) > limit else None
     total = 0
     stack = [(v, 1)]
     while stack:

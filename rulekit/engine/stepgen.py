@@ -231,8 +231,10 @@ class _Gen:
         if pairs:
             self.emit(ind + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(too_many)}({count})")
             self.emit(ind, f"{acts} = PAIRS({groups}, {count})")
-        else:  # one or two parameters: the limit of the closures
+        elif len(params) == 2:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        else:  # one parameter (or more): the limit of the closures, once the actions are listed
+            self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
         self.emit(ind, "ctx.steps += 1")
         self.emit(ind, f"if not {acts}:")
         if if_none == "skip":

@@ -13,7 +13,7 @@ from ..errors import Collector, RuleError, Span, did_you_mean, error
 from ..expr import CompileError, EvalError, Scope, ast, compile_expr
 from ..expr import types as T
 from ..expr.compiler import MAX_INT
-from .cost import oversize
+from .cost import _NESTED, oversize
 from ..expr.parser import ExprSyntaxError, parse
 from ..loader import Node, plain
 from ..source import expr_span
@@ -496,7 +496,7 @@ class StepCompiler:
                 raise RuleError(error(span, "E034", f"{key}: number too large (limit 10^30)"))
             if tv is list and len(v) > MAX_LIST:
                 raise RuleError(error(span, "E034", f"{key}: a list of {len(v)} items (limit {MAX_LIST})"))
-            if tv is list or tv is str or tv is dict:
+            if (tv is list and v and (type(v[0]) in _NESTED or type(v[-1]) in _NESTED)) or tv is str or tv is dict:
                 # nested items and text count too (issue 12: text, shared and deep lists)
                 why = oversize(v)
                 if why is not None:
