@@ -160,6 +160,8 @@ class Stats:
     wins: list = field(default_factory=list)
     losses: list = field(default_factory=list)
     records: dict = field(default_factory=dict)
+    # declared statistics (rulekit.statsdecl): name -> [[readings, sum, sum of squares] per slot]
+    custom: dict = field(default_factory=dict)
 
     def add_round(self, delta: list[int], records: dict[str, int]) -> None:
         if not self.total:
@@ -184,7 +186,7 @@ class Stats:
             return self
         if self.rounds == 0:
             return Stats(other.rounds, other.n, list(other.total), list(other.total_sq), list(other.wins),
-                         list(other.losses), dict(other.records))
+                         list(other.losses), dict(other.records), merge_custom({}, other.custom))
         out = Stats(self.rounds + other.rounds, self.n,
                     [a + b for a, b in zip(self.total, other.total)],
                     [a + b for a, b in zip(self.total_sq, other.total_sq)],
@@ -192,6 +194,7 @@ class Stats:
                     [a + b for a, b in zip(self.losses, other.losses)], dict(self.records))
         for k, v in other.records.items():
             out.records[k] = out.records.get(k, 0) + v
+        out.custom = merge_custom(self.custom, other.custom)
         return out
 
     def mean(self, s: int) -> float:
@@ -214,6 +217,20 @@ class Stats:
                 "frequencies": {k: v / self.rounds for k, v in sorted(self.records.items())} if self.rounds else {}}
 
 
+def merge_custom(a: dict, b: dict) -> dict:
+    """Sums of declared statistics added slot by slot (a new dict; neither input changes)."""
+    out = {k: [list(slot) for slot in v] for k, v in a.items()}
+    for k, v in b.items():
+        mine = out.get(k)
+        if mine is None:
+            out[k] = [list(slot) for slot in v]
+        else:
+            for slot, more in zip(mine, v):
+                for j, x in enumerate(more):
+                    slot[j] += x
+    return out
+
+
 def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str = "random",
               dealer: int = 0, checks: Callable | None = None) -> Stats:
     """Play rounds start..start+count-1, each an independent seeded round; return their Stats.
@@ -222,12 +239,17 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     any process (or on a distributed runner) and merge to the same totals.
     """
     stats = Stats()
+    observer = game.observer
+    if observer is not None:
+        observer.reset()
     if policy != "random":
         for i in range(start, start + count):
             s = round_seed(seed, i)
             res = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, checks=checks,
                        dealer=dealer)
             stats.add_round(res.round_deltas[0], res.records)
+        if observer is not None:
+            stats.custom = observer.take()
         return stats
     # random agents: one state and one set of agents, restarted and reseeded for every round,
     # exactly as play() would start them (tests/test_simulate.py checks it round by round)
@@ -246,6 +268,8 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             moves.clear()  # a simulation keeps no log
         deltas = _play_rounds(game, ctx, 1, dealer)
         stats.add_round(deltas[0], ctx.records)
+    if observer is not None:
+        stats.custom = observer.take()
     return stats
 
 
