@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
-from ..errors import RuleError, RulekitError, Span, error
+from ..errors import RuleError, RulekitError, Span, did_you_mean, error
 from .game import Game
 from .steps import RUNTIME_ERRORS, located_error
 
@@ -38,24 +38,50 @@ def agent_seed(seed: Any, seat: int) -> Any:
     return seed * 64 + seat if isinstance(seed, int) else f"{seed}:{seat}"  # distinct for up to 64 seats
 
 
+BUILTIN_POLICIES = {"random": "Picks uniformly at random among the legal actions.",
+                    "first": "Always takes the first legal action (for tests)."}
+
+
+def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
+    """Each seat's policy from a spec: 'careful' (every seat), '0=careful,1=random', or both
+    ('random,0=careful': seat 0 careful, the others random); unknown names raise E050."""
+    known = [*BUILTIN_POLICIES, *game.policies]
+    where = Span("--policy", 1, 1)
+    default, per = "random", {}
+    for part in (p.strip() for p in str(spec).split(",")):
+        if not part:
+            continue
+        if "=" in part:
+            seat_s, name = (x.strip() for x in part.split("=", 1))
+            if not seat_s.isdigit() or not 0 <= int(seat_s) < n:
+                raise RulekitError(error(where, "E050", f"--policy: '{seat_s}' is not a seat: expected 0 to {n - 1}"))
+            per[int(seat_s)] = name
+        else:
+            default = part
+    for name in [default, *per.values()]:
+        if name not in known:
+            raise RulekitError(error(where, "E050", f"unknown policy '{name}': expected one of {', '.join(known)}",
+                                     hint=did_you_mean(name, known)))
+    return [per.get(s, default) for s in range(n)]
+
+
 def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: int | None = None,
                 human_agent: Any = None) -> list:
-    """One agent per seat: random, first-legal or a YAML policy; a human at `human`."""
+    """One agent per seat: random, first-legal or a YAML policy (per seat: see seat_policies);
+    a human at `human`."""
     out = []
+    names = seat_policies(game, n, policy) if policy != "random" else ["random"] * n
     for s in range(n):
         aseed = agent_seed(seed, s)
+        name = names[s]
         if human is not None and s == human:
             out.append(human_agent)
-        elif policy == "random":
+        elif name == "random":
             out.append(RandomAgent(aseed))
-        elif policy == "first":
+        elif name == "first":
             out.append(FirstLegalAgent())
-        elif policy in game.policies:
-            out.append(PolicyAgent(policy, aseed))
         else:
-            known = ", ".join(["random", "first", *game.policies])
-            raise RulekitError(error(Span("--policy", 1, 1), "E050",
-                                     f"unknown policy '{policy}': expected one of {known}"))
+            out.append(PolicyAgent(name, aseed))
     return out
 
 
