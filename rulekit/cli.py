@@ -150,34 +150,13 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import simulate, report
-    game = _game(args)
-    if args.compare:
-        from .compare import compare, compare_report, diff_games
-        base_args = argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None})
-        base = _game(base_args)
-        n = args.players or game.variant.meta.players_default
-        changes = diff_games(base, game)
-        print(f"{game.id}: base rules -> changed rules")
-        print("\n".join(f"- {ln}" for ln in changes) if changes else "- no rule differences")
-        print(compare_report(compare(base, game, n, args.rounds, args.seed, args.policy)))
-        return EXIT_OK
-    n = args.players or game.variant.meta.players_default
-    import time
-    started = time.perf_counter()
-    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
-                     progress=not args.quiet and sys.stderr.isatty() or args.progress,
-                     variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
-                                   tuple(args.house or ())))
-    elapsed = time.perf_counter() - started
-    print(report(game, stats))
-    print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
-          f"{args.jobs} process{'es' if args.jobs != 1 else ''})")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
-                       "policy": args.policy, **stats.to_json()}, fh, indent=1, default=str)
-    return EXIT_OK
+    from .simulate_cli import cmd_simulate as run
+    return run(args)
+
+
+def cmd_policies(args) -> int:
+    from .simulate_cli import cmd_policies as run
+    return run(args)
 
 
 def cmd_diff(args) -> int:
@@ -254,19 +233,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.set_defaults(fn=cmd_play)
 
-    sp = sub.add_parser("simulate", help="simulate many rounds and report statistics")
+    sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")
     game_args(sp)
-    sp.add_argument("--rounds", type=int, default=10000)
-    sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--players", type=int)
-    sp.add_argument("--policy", default="random")
-    sp.add_argument("--jobs", type=int, default=1, help="processes to use (same totals for the same seed)")
-    sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
-    sp.add_argument("--quiet", action="store_true", help="no progress bar")
-    sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
-    sp.add_argument("--compare", action="store_true",
-                    help="compare with the variant's own rules on the same seeds (the effect of -o/--preset/--house)")
+    from .simulate_cli import add_arguments
+    add_arguments(sp)
     sp.set_defaults(fn=cmd_simulate)
+
+    sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")
+    game_args(sp)
+    sp.set_defaults(fn=cmd_policies)
 
     sp = sub.add_parser("diff", help="rule differences between two variants, or a variant and its changes")
     game_args(sp)

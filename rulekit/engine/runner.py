@@ -258,8 +258,10 @@ def merge_custom(a: dict, b: dict) -> dict:
 
 
 def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str = "random",
-              dealer: int = 0, checks: Callable | None = None) -> Stats:
+              dealer: int = 0, checks: Callable | None = None, rows: list | None = None) -> Stats:
     """Play rounds start..start+count-1, each an independent seeded round; return their Stats.
+
+    `rows`, when given, receives each round's chip changes per seat, in order.
 
     The result depends only on (game, n, seed, start, count, policy), so chunks can run in
     any process (or on a distributed runner) and merge to the same totals.
@@ -274,6 +276,8 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             res = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, checks=checks,
                        dealer=dealer)
             stats.add_round(res.round_deltas[0], res.records)
+            if rows is not None:
+                rows.append(res.round_deltas[0])
         if observer is not None:
             stats.custom = observer.take()
         return stats
@@ -294,6 +298,8 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             moves.clear()  # a simulation keeps no log
         deltas = _play_rounds(game, ctx, 1, dealer)
         stats.add_round(deltas[0], ctx.records)
+        if rows is not None:
+            rows.append(deltas[0])
     if observer is not None:
         stats.custom = observer.take()
     return stats
