@@ -91,8 +91,13 @@ def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, 
     for (label, g, _v), rows in zip(configs[1:], results[1:]):
         seats = paired(base_rows, rows, n)
         diff = diff_games(base, g)
-        print(f"{inert(label)}" + (f"  ({inert(diff[0])}{' ...' if len(diff) > 1 else ''})" if diff else
-                                   "  (no rule differences)"), file=out)
+        if label == "all together":
+            shown = f"every change above, {len(diff)} rule difference{'s' if len(diff) != 1 else ''}"
+        elif diff:
+            shown = diff[0].split(" (house rules ")[0] + (" ..." if len(diff) > 1 else "")
+        else:
+            shown = "no rule differences"
+        print(f"{inert(label)}  ({inert(shown)})", file=out)
         for s in seats:
             print(f"  seat {s['seat']}  {s['change']:+.4f}  [{s['low']:+.4f}, {s['high']:+.4f}]", file=out)
         doc_changes.append({"change": label, "differences": diff, "seats": seats})
