@@ -82,6 +82,9 @@ def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, 
         if bar is not None:
             bar.close()
     base_rows = results[0]
+    every = diff_games(base, game)
+    print(f"{game.id}: base rules -> changed rules", file=out)
+    print("\n".join(f"- {inert(ln)}" for ln in every) if every else "- no rule differences", file=out)
     unit = "whole games" if kind == "games" else "single rounds (seat 0 deals every round)"
     print(f"paired comparison over {total} seeded {unit}: the change in each seat's chips per "
           f"{'game' if kind == 'games' else 'round'}, changed rules minus base rules, with 95% intervals", file=out)

@@ -71,10 +71,9 @@ def cmd_simulate(args) -> int:
     print(f"{inert(label)}: {total} {unit}, {n} players, seed {args.seed}, deck {game.deck_name}", file=out)
     print(f"policies: {policy_line(names)}", file=out)
     if game.observer is not None or game.extra.get("stop_after"):
-        from .inert import inert as _i
         stop = game.extra.get("stop_after")
-        print(f"statistics: {_i(args.stats) if args.stats else 'from the variant'}"
-              + (f"; every round ends after phase '{_i(stop)}' (chip results not reported)" if stop else ""),
+        print(f"statistics: {inert(args.stats) if args.stats else 'from the variant'}"
+              + (f"; every round ends after phase '{inert(stop)}' (chip results not reported)" if stop else ""),
               file=out)
     variant_args = (resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
                     tuple(args.house or ()), args.stats)

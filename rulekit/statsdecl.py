@@ -12,14 +12,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import Collector, RuleError, RulekitError, Span, did_you_mean, error
-from .loader import Node, annotate, at as node_at, plain
+from .errors import Collector, RulekitError, Span, did_you_mean, error
+from .loader import Node, annotate, at as node_at
 from .schema import load_schema, validate as schema_validate
 from .source import read_file
-
-# keys a separate statistics file may hold besides `stats:`
-FILE_KEYS = ("stats", "variant", "description", "stop_after")
-
 
 @dataclass(frozen=True)
 class StatDecl:
@@ -149,7 +145,7 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
     dealt = deal_phase(game)
     out = []
     for d in spec.stats:
-        sc.phase = f"statistic {d.name}"
+        sc.phase = ""  # the error names the statistic's own line; no phase applies
         loc = {"seat": T.INT} if d.per_seat else {}
         fn = sc.expr(d.expr, loc, T.BOOL if d.kind == "count" else T.NUM, d.kind)[0]
         when = sc.expr(d.when, loc, T.BOOL, "when")[0] if d.when is not None else None
@@ -277,10 +273,9 @@ def prepare(game: Any, stats_file: str | None) -> Any:
     stop = None
     if stats_file:
         more = load_stats(stats_file)
-        names = {d.name for d in spec.stats}
+        # a file's statistic replaces the variant's of the same name
         spec = StatsSpec(tuple(d for d in spec.stats if d.name not in {m.name for m in more.stats}) + more.stats,
                          more.stop_after, more.stop_span, more.file)
-        del names
         stop = more.stop_after
     if not spec.stats and stop is None:
         return game
@@ -352,6 +347,3 @@ def report(summary: list[dict]) -> str:
                              f"{r['readings']} readings")
     return "\n".join(lines)
 
-
-__all__ = ["StatDecl", "StatsSpec", "load_stats", "prepare", "instrument", "compile_stats", "summarise", "report",
-           "wilson", "mean_ci", "Observer", "deal_phase", "RuleError", "plain"]

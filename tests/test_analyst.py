@@ -263,3 +263,16 @@ def test_json_dash_writes_to_stdout_not_a_file(capsys, tmp_path, monkeypatch):
     doc = run_json(capsys, "dare", "--rounds", "20")
     assert not os.path.exists(tmp_path / "-")
     assert isinstance(doc["seats"][0]["total"], int) and isinstance(doc["seed"], int)
+
+
+def test_a_variants_own_stats_section_is_checked_and_used(tmp_path, capsys):
+    good = write(tmp_path, f"id: my-dare\nextends: dare\nstats:\n  ref_zero: {{at: deal, count: 'ref == 0'}}\n",
+                 "my-dare.yaml")
+    bad = write(tmp_path, "id: bad-dare\nextends: dare\nstats:\n  r: {at: deal, count: 'ref == nothing'}\n",
+                "bad-dare.yaml")
+    from rulekit.build import check_variant
+    assert check_variant(good) == []
+    diags = check_variant(bad)
+    assert diags and str(diags[0].span).endswith("bad-dare.yaml:4:32") and "nothing" in diags[0].message
+    doc = run_json(capsys, good, "--rounds", "300")
+    assert stat(doc, "ref_zero")["rows"][0]["readings"] == 300
