@@ -89,31 +89,42 @@ def variant_stats(game: Any) -> StatsSpec:
     return StatsSpec(parse_section(node_at(game.variant.tree, "stats")), file=game.variant.file)
 
 
-def _steps_deal(node: Node | None, player_zones: set[str]) -> bool:
-    """Whether steps (at any depth) deal cards, or move cards into a per-player zone."""
+def _steps_deal(node: Node | None, piles: set[str], procs: dict, seen: set[str]) -> bool:
+    """Whether steps (at any depth, through procedure calls) deal cards: a `deal` step, or a
+    `move` into a zone of several piles (a player's zone or a numbered zone)."""
     if node is None:
         return False
     v = node.value
     if isinstance(v, list):
-        return any(_steps_deal(s, player_zones) for s in v)
+        return any(_steps_deal(s, piles, procs, seen) for s in v)
     if not isinstance(v, dict):
         return False
     if "deal" in v:
         return True
     mv = v.get("move")
     if mv is not None and isinstance(mv.value, dict) and "to" in mv.value:
-        to = str(mv.value["to"].value).split("[", 1)[0].strip()
-        if to in player_zones:
+        if str(mv.value["to"].value).split("[", 1)[0].strip() in piles:
             return True
-    return any(_steps_deal(c, player_zones) for k, c in v.items() if isinstance(c.value, (list, dict)))
+    call = v.get("call")
+    if call is not None:
+        name = str(call.value["proc"].value) if isinstance(call.value, dict) and "proc" in call.value \
+            else str(call.value)
+        proc = procs.get(name)
+        if name not in seen and proc is not None and isinstance(proc.value, dict):
+            seen.add(name)
+            if _steps_deal(proc.value.get("steps"), piles, procs, seen):
+                return True
+    return any(_steps_deal(c, piles, procs, seen) for k, c in v.items() if isinstance(c.value, (list, dict)))
 
 
 def deal_phase(game: Any) -> str | None:
-    """The phase that ends the deal: the first whose steps deal cards or move them to a player's zone."""
-    player_zones = {z for z, d in game.variant.zones.items() if d.kind == "player"}
+    """The phase that ends the deal: the first that deals cards (see _steps_deal)."""
+    piles = {z for z, d in game.variant.zones.items() if d.kind != "single"}
+    pnode = node_at(game.variant.tree, "procedures")
+    procs = pnode.value if pnode is not None and isinstance(pnode.value, dict) else {}
     rnode = node_at(game.variant.tree, "round")
     for ph in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
-        if isinstance(ph.value, dict) and _steps_deal(ph.value.get("steps"), player_zones):
+        if isinstance(ph.value, dict) and _steps_deal(ph.value.get("steps"), piles, procs, set()):
             return str(ph.value["id"].value) if "id" in ph.value else None
     return None
 
