@@ -188,18 +188,24 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
 
 
 def rounds_json(stats: Stats) -> dict:
-    """Single-round figures per seat with 95% intervals; outcome counts per round."""
+    """Single-round figures per seat with 95% intervals; outcomes per round with 95% intervals."""
     seats = []
+    r = stats.rounds
     for s in range(stats.n):
         m, sd = stats.mean(s), stats.sd(s)
-        half = Z95 * sd / math.sqrt(stats.rounds) if stats.rounds else 0.0
+        half = Z95 * sd / math.sqrt(r) if r else 0.0
+        wlo, whi = wilson(stats.wins[s], r)
+        llo, lhi = wilson(stats.losses[s], r)
         seats.append({"seat": s, "mean": m, "low": m - half, "high": m + half, "sd": sd,
                       "total": float(stats.total[s]) if not isinstance(stats.total[s], int) else stats.total[s],
-                      "win_rate": stats.wins[s] / stats.rounds if stats.rounds else 0.0,
-                      "loss_rate": stats.losses[s] / stats.rounds if stats.rounds else 0.0})
-    return {"rounds": stats.rounds, "players": stats.n, "seats": seats,
-            "records": {k: int(v) for k, v in sorted(stats.records.items())},
-            "per_round": {k: v / stats.rounds for k, v in sorted(stats.records.items())} if stats.rounds else {}}
+                      "win_rate": stats.wins[s] / r if r else 0.0, "win_low": wlo, "win_high": whi,
+                      "loss_rate": stats.losses[s] / r if r else 0.0, "loss_low": llo, "loss_high": lhi})
+    per_round = {}
+    for k, v in sorted(stats.records.items()):
+        m, lo, hi = mean_ci(r, float(v), float(stats.records_sq.get(k, v)))
+        per_round[k] = {"mean": m, "low": max(0.0, lo), "high": hi}  # counts are never negative
+    return {"rounds": r, "players": stats.n, "seats": seats,
+            "records": {k: int(v) for k, v in sorted(stats.records.items())}, "per_round": per_round}
 
 
 def paired(base_rows: list, rows: list, n: int) -> list[dict]:

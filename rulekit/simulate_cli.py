@@ -139,19 +139,23 @@ def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: T
 
 
 def rounds_report(game, d: dict) -> str:
-    """Single-round mode: each seat's result per round with a 95% interval, outcomes per round."""
+    """Single-round mode: each seat's result per round, its chance to gain and to lose, and the
+    recorded outcomes per round, each with a 95% interval."""
     lines = [f"single-round mode: {d['rounds']} independent rounds, seat 0 deals every round "
              "(--games plays whole games)",
-             f"{'seat':>5} {'mean':>9} {'95% interval':>21} {'sd':>8} {'win%':>7} {'loss%':>7}"]
+             f"{'seat':>5} {'chips/round':>11} {'95% interval':>21} {'gains':>7} {'95% interval':>17} "
+             f"{'loses':>7} {'95% interval':>17}"]
     for s in d["seats"]:
-        lines.append(f"{s['seat']:>5} {s['mean']:>9.4f} [{s['low']:>8.4f}, {s['high']:>8.4f}] {s['sd']:>8.3f} "
-                     f"{100 * s['win_rate']:>6.2f}% {100 * s['loss_rate']:>6.2f}%")
+        lines.append(f"{s['seat']:>5} {s['mean']:>+11.4f} [{s['low']:>+8.4f}, {s['high']:>+8.4f}] "
+                     f"{100 * s['win_rate']:>6.2f}% [{100 * s['win_low']:>5.2f}%, {100 * s['win_high']:>5.2f}%] "
+                     f"{100 * s['loss_rate']:>6.2f}% [{100 * s['loss_low']:>5.2f}%, {100 * s['loss_high']:>5.2f}%]")
     if d["records"]:
-        lines.append("recorded outcomes (times per round):")
+        lines.append("recorded outcomes, times per round (95% interval):")
         yaku_names = {y.id: y.names.get("en", y.id) for table in game.yaku.values() for y in table}
         for k, v in d["records"].items():
             label = f"yaku {k[5:]} ({yaku_names.get(k[5:], k[5:])})" if k.startswith("yaku:") else k
-            lines.append(f"  {inert(label):40} {v:>8}  {v / max(1, d['rounds']):.5f}")
+            pr = d["per_round"][k]
+            lines.append(f"  {inert(label):44} {pr['mean']:.5f} [{pr['low']:.5f}, {pr['high']:.5f}]  ({v} in all)")
     return "\n".join(lines)
 
 

@@ -188,6 +188,7 @@ class Stats:
     records: dict = field(default_factory=dict)
     # declared statistics (rulekit.statsdecl): name -> [[readings, sum, sum of squares] per slot]
     custom: dict = field(default_factory=dict)
+    records_sq: dict = field(default_factory=dict)  # sum over rounds of (count in the round)^2
 
     def add_round(self, delta: list[int], records: dict[str, int]) -> None:
         if not self.total:
@@ -204,15 +205,18 @@ class Stats:
                 self.wins[s] += 1
             elif d < 0:
                 self.losses[s] += 1
+        sq = self.records_sq
         for k, v in records.items():
             self.records[k] = self.records.get(k, 0) + v
+            sq[k] = sq.get(k, 0) + v * v
 
     def merge(self, other: "Stats") -> "Stats":
         if other.rounds == 0:
             return self
         if self.rounds == 0:
             return Stats(other.rounds, other.n, list(other.total), list(other.total_sq), list(other.wins),
-                         list(other.losses), dict(other.records), merge_custom({}, other.custom))
+                         list(other.losses), dict(other.records), merge_custom({}, other.custom),
+                         dict(other.records_sq))
         out = Stats(self.rounds + other.rounds, self.n,
                     [a + b for a, b in zip(self.total, other.total)],
                     [a + b for a, b in zip(self.total_sq, other.total_sq)],
@@ -220,6 +224,9 @@ class Stats:
                     [a + b for a, b in zip(self.losses, other.losses)], dict(self.records))
         for k, v in other.records.items():
             out.records[k] = out.records.get(k, 0) + v
+        out.records_sq = dict(self.records_sq)
+        for k, v in other.records_sq.items():
+            out.records_sq[k] = out.records_sq.get(k, 0) + v
         out.custom = merge_custom(self.custom, other.custom)
         return out
 
