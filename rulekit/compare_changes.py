@@ -46,6 +46,16 @@ def split_changes(args, variant: Any) -> list[Change]:
     return out
 
 
+def outcome_changes(base: dict, changed: dict, total: int) -> dict[str, tuple[float, float]]:
+    """Recorded outcomes whose count differs: {name: (base per unit, changed per unit)}."""
+    out = {}
+    for k in sorted(set(base) | set(changed)):
+        a, b = base.get(k, 0), changed.get(k, 0)
+        if a != b:
+            out[k] = (a / max(1, total), b / max(1, total))
+    return out
+
+
 def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, out: TextIO,
                 make_bar: Callable) -> dict | None:
     """Play the base rules, each change, and all changes together on the same seeds; report."""
@@ -70,14 +80,16 @@ def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, 
     kind = "games" if args.games else "rounds"
     total = args.games if args.games else args.rounds
     bar = make_bar(args, total * len(configs), f"{game.id} compare")
-    results = []
+    results: list = []
+    records: list[dict] = []
     try:
         for label, g, vargs in configs:
             if bar is not None:
                 bar.set_description(f"{game.id}: {label}"[:40])
-            _merged, rows = run(kind, g, n, total, args.seed, args.policy, args.jobs, vargs, bar, keep_rows=True)
+            merged, rows = run(kind, g, n, total, args.seed, args.policy, args.jobs, vargs, bar, keep_rows=True)
             # a game row is (rounds, chip change per seat ..., winners); a round row the changes
             results.append([r[1:1 + n] for r in rows] if kind == "games" else rows)
+            records.append(merged.records)
     finally:
         if bar is not None:
             bar.close()
@@ -91,7 +103,7 @@ def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, 
     base_means = [sum(float(r[s]) for r in base_rows) / max(1, len(base_rows)) for s in range(n)]
     print("base rules: " + ", ".join(f"seat {s} {m:+.4f}" for s, m in enumerate(base_means)), file=out)
     doc_changes = []
-    for (label, g, _v), rows in zip(configs[1:], results[1:]):
+    for i, ((label, g, _v), rows) in enumerate(zip(configs[1:], results[1:]), start=1):
         seats = paired(base_rows, rows, n)
         diff = diff_games(base, g)
         if label == "all together":
@@ -103,7 +115,14 @@ def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, 
         print(f"{inert(label)}  ({inert(shown)})", file=out)
         for s in seats:
             print(f"  seat {s['seat']}  {s['change']:+.4f}  [{s['low']:+.4f}, {s['high']:+.4f}]", file=out)
-        doc_changes.append({"change": label, "differences": diff, "seats": seats})
+        moved = outcome_changes(records[0], records[i], total)
+        if moved:
+            per = "game" if kind == "games" else "round"
+            print(f"  outcomes per {per} that changed (base -> changed):", file=out)
+            for k, (a, b) in moved.items():
+                print(f"    {inert(k):36} {a:.5f} -> {b:.5f}", file=out)
+        doc_changes.append({"change": label, "differences": diff, "seats": seats,
+                            "outcomes": {k: {"base": a, "changed": b} for k, (a, b) in moved.items()}})
     from .simulate_cli import header
     doc = header(args, game, n, names, "compare")
     doc.update({"unit": kind, "count": total, "base": [{"seat": s, "mean": m} for s, m in enumerate(base_means)],
