@@ -27,6 +27,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                          "(random,0=careful); see `rulekit policies GAME`")
     sp.add_argument("--stats", metavar="FILE", help="a statistics file (stats: section) to read during play")
     sp.add_argument("--jobs", type=int, default=1, help="processes to use (same totals for the same seed)")
+    sp.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run single rounds on the Dask cluster at ADDRESS (extra rulekit[dask]; same totals)")
     sp.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for standard output)")
     sp.add_argument("--csv", metavar="FILE", help="write one row per round (or per game with --games)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -59,6 +61,8 @@ def cmd_simulate(args) -> int:
         v = getattr(args, name)
         if v is not None and v < (1 if name == "jobs" else 0):
             return _usage(f"--{name} expects a whole number of at least {1 if name == 'jobs' else 0}, found {v}")
+    if args.scheduler and (args.games or args.compare or args.csv):
+        return _usage("--scheduler runs single rounds only: drop --games, --compare and --csv, or --scheduler")
     game = prepare(_game(args), args.stats)
     if args.games and game.extra.get("stop_after"):
         return _usage("--games plays whole games: a statistics file with stop_after cuts every round short; "
@@ -110,8 +114,14 @@ def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: T
     bar = _bar(args, total, game.id)
     started = time.perf_counter()
     try:
-        merged, rows = run(kind, game, n, total, args.seed, args.policy, args.jobs, variant_args, bar,
-                           keep_rows=bool(args.csv))
+        if args.scheduler:
+            from .distributed import connect
+            from .simulate import simulate
+            merged, rows = simulate(game, n, total, args.seed, args.policy, args.jobs, bar is not None,
+                                    variant_args, client=connect(args.scheduler)), []
+        else:
+            merged, rows = run(kind, game, n, total, args.seed, args.policy, args.jobs, variant_args, bar,
+                               keep_rows=bool(args.csv))
     finally:
         if bar is not None:
             bar.close()
@@ -130,8 +140,9 @@ def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: T
         summary = summarise(game.observer.stats, merged.custom)
         doc["statistics"] = summary
         print(stats_report(summary), file=out)
-    print(f"{total} {kind} in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.0f} {kind}/s, {args.jobs} "
-          f"process{'es' if args.jobs != 1 else ''})", file=out)
+    where = (f"on the Dask cluster at {inert(args.scheduler)}" if args.scheduler else
+             f"{args.jobs} process{'es' if args.jobs != 1 else ''}")
+    print(f"{total} {kind} in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.0f} {kind}/s, {where})", file=out)
     if args.csv:
         write_csv(args.csv, kind, n, rows, args.seed)
         print(f"{len(rows)} rows written to {args.csv}", file=out)
