@@ -276,3 +276,17 @@ def test_a_variants_own_stats_section_is_checked_and_used(tmp_path, capsys):
     assert diags and str(diags[0].span).endswith("bad-dare.yaml:4:32") and "nothing" in diags[0].message
     doc = run_json(capsys, good, "--rounds", "300")
     assert stat(doc, "ref_zero")["rows"][0]["readings"] == 300
+
+
+def test_compare_whole_games_shows_changes_between_rounds(capsys):
+    doc = run_json(capsys, "kyo-kabu", "--games", "40", "--compare", "-o", "rounds=6", "--policy", "careful")
+    assert doc["unit"] == "games" and doc["count"] == 40
+    (only,) = doc["changes"]
+    # half the rounds: fewer special hands per game
+    assert only["outcomes"]["yaku:sorokabu"]["changed"] < only["outcomes"]["yaku:sorokabu"]["base"]
+
+
+def test_unwritable_output_fails_before_the_work(capsys, tmp_path):
+    code = main(["simulate", "dare", "--rounds", "5", "--json", str(tmp_path / "no" / "x.json")])
+    err = capsys.readouterr()
+    assert code == 2 and "--json: cannot write" in err.err and "rounds in" not in err.out
