@@ -528,12 +528,38 @@ def run(case: Case, hang: float = HANG) -> Outcome:
         return Outcome(case, code, seconds, peak, tb, hung, escapes, problem)
 
 
+def _table_from(files: list[str]) -> int:
+    """The per-class table of saved outcomes (the cases of the current corpus only)."""
+    known = {(c.cls, c.name) for c in cases()}
+    rows: dict[tuple, dict] = {}
+    for f in files:
+        with open(f, encoding="utf-8") as fh:
+            for r in json.load(fh):
+                if (r["class"], r["name"]) in known:
+                    rows[(r["class"], r["name"])] = r
+    print(f"{'class':5} {'cases':>5} {'bad':>4} {'tracebacks':>10} {'hangs':>5} {'>1GB':>4} {'escapes':>7} "
+          f"{'peak MB':>8}")
+    for cls in sorted({k[0] for k in rows}):
+        rs = [r for k, r in rows.items() if k[0] == cls]
+        print(f"{cls:5} {len(rs):5} {sum(r['bad'] for r in rs):4} {sum(r['traceback'] for r in rs):10} "
+              f"{sum(r['hang'] for r in rs):5} {sum(r['peak'] > BIG for r in rs):4} {sum(r['escapes'] for r in rs):7} "
+              f"{max(r['peak'] for r in rs) / 1e6:8.0f}")
+    rs = list(rows.values())
+    print(f"{'all':5} {len(rs):5} {sum(r['bad'] for r in rs):4} {sum(r['traceback'] for r in rs):10} "
+          f"{sum(r['hang'] for r in rs):5} {sum(r['peak'] > BIG for r in rs):4} {sum(r['escapes'] for r in rs):7}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("classes", nargs="*", help="classes to run (default A-R)")
     ap.add_argument("--json", help="write every case's outcome here")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per case")
+    ap.add_argument("--from-json", nargs="+", metavar="FILE",
+                    help="print the table from saved --json outputs (later files override earlier cases)")
     args = ap.parse_args(argv)
+    if args.from_json:
+        return _table_from(args.from_json)
     wanted = set(args.classes) or set("ABCDEFGHIJKLMNOPQR")
     results = []
     for case in cases():
