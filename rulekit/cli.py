@@ -5,13 +5,11 @@ Heavy modules are imported inside each command so `rulekit --help` starts fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Sequence
 
-from .cliargs import (MAX_JOBS, MAX_PLAY_ROUNDS, MAX_PLAYERS, MAX_SEED, MAX_SIM_ROUNDS, bounded_int, check_seat,
-                      check_seat_count, open_output)
+from .cliargs import MAX_PLAY_ROUNDS, MAX_PLAYERS, MAX_SEED, bounded_int, check_seat_count
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -130,81 +128,18 @@ def cmd_decks(args) -> int:
 
 
 def cmd_play(args) -> int:
-    if os.path.isdir(args.variant):
-        # a folder: one seeded round of every playable variant in it
-        from .build import load_variant
-        code = EXIT_OK
-        for f in _variant_files([args.variant]):
-            if load_variant(f).meta.abstract:
-                continue
-            sub = argparse.Namespace(**{**vars(args), "variant": f, "log": None})
-            code = max(code, cmd_play(sub))
-            print()
-        return code
-    from .agents import HumanAgent
-    from .engine.runner import make_agents, play
-    from .transcript import transcript
-    game = _game(args)
-    meta = game.variant.meta
-    n = _seats(args, game)
-    check_seat("--human", args.human, n)
-    log_file = open_output(args.log, "--log")
-    agents = make_agents(game, n, args.seed, args.policy, args.human, HumanAgent() if args.human is not None
-                         else None)
-    res = play(game, n, args.seed, agents, rounds=args.rounds, logging=True)
-    print(transcript(game, res.events, res.chips))
-    if log_file is not None:
-        from .replay import write_log
-        with log_file as fh:
-            write_log(game, res, fh)
-        print(f"log written to {args.log}")
-    return EXIT_OK
+    from .playcmd import cmd_play as play_cmd
+    return play_cmd(args, _game, _variant_files)
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import simulate, report
-    game = _game(args)
-    if args.compare:
-        from .compare import compare, compare_report, diff_games
-        base_args = argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None})
-        base = _game(base_args)
-        n = args.players or game.variant.meta.players_default
-        changes = diff_games(base, game)
-        print(f"{game.id}: base rules -> changed rules")
-        print("\n".join(f"- {ln}" for ln in changes) if changes else "- no rule differences")
-        print(compare_report(compare(base, game, n, args.rounds, args.seed, args.policy)))
-        return EXIT_OK
-    n = _seats(args, game)
-    json_file = open_output(args.json, "--json")
-    import time
-    started = time.perf_counter()
-    from .simulate import Interrupted
-    try:
-        stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
-                         progress=not args.quiet and sys.stderr.isatty() or args.progress,
-                         variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset,
-                                       args.deck, tuple(args.house or ())))
-    except Interrupted as stop:
-        # Ctrl-C: what was gathered so far is kept, marked partial (issue 12, class O)
-        partial = stop.partial
-        print(f"interrupted after {partial.rounds} of {args.rounds} rounds", file=sys.stderr)
-        if partial.rounds:
-            print(report(game, partial))
-        if json_file is not None:
-            with json_file as fh:
-                json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
-                           "policy": args.policy, "partial": True, "rounds_asked": args.rounds,
-                           **partial.to_json()}, fh, indent=1, default=str)
-        return 130
-    elapsed = time.perf_counter() - started
-    print(report(game, stats))
-    print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
-          f"{args.jobs} process{'es' if args.jobs != 1 else ''})")
-    if json_file is not None:
-        with json_file as fh:
-            json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
-                       "policy": args.policy, **stats.to_json()}, fh, indent=1, default=str)
-    return EXIT_OK
+    from .simulate_cli import cmd_simulate as run
+    return run(args)
+
+
+def cmd_policies(args) -> int:
+    from .simulate_cli import cmd_policies as run
+    return run(args)
 
 
 def cmd_diff(args) -> int:
@@ -255,6 +190,7 @@ def _seats(args, game) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulekit", description="Traditional Japanese card games written down as "
                                 "YAML: validate, show, play and simulate them.")
+    p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     def game_args(sp):
@@ -278,32 +214,35 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("name", nargs="?")
     sp.set_defaults(fn=cmd_decks)
 
-    sp = sub.add_parser("play", help="play a round (or more) with a readable transcript")
+    sp = sub.add_parser("play", help="play a whole game with a readable transcript, or at the table with --human")
     game_args(sp)
-    sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED), default=1)
+    sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED),
+                    help="the game's seed (default: a random one, printed)")
     sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
-    sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_PLAY_ROUNDS), default=1,
-                    help="rounds to play (default 1)")
+    sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_PLAY_ROUNDS),
+                    help="rounds to play (default: the game's own length)")
     sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",
                     help="you play this seat at the terminal")
     sp.add_argument("--policy", default="random", help="agent for the other seats: random, first, or a YAML policy")
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.set_defaults(fn=cmd_play)
 
-    sp = sub.add_parser("simulate", help="simulate many rounds and report statistics")
+    sp = sub.add_parser("list", help="the games you can play, with players and deck")
+    sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_list"]).cmd_list(a))
+
+    sp = sub.add_parser("rules", help="a game's rules, in the terminal")
     game_args(sp)
-    sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_SIM_ROUNDS), default=10000)
-    sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED), default=1)
-    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
-    sp.add_argument("--policy", default="random")
-    sp.add_argument("--jobs", type=bounded_int("--jobs", 1, MAX_JOBS), default=1,
-                    help="processes to use (same totals for the same seed)")
-    sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
-    sp.add_argument("--quiet", action="store_true", help="no progress bar")
-    sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
-    sp.add_argument("--compare", action="store_true",
-                    help="compare with the variant's own rules on the same seeds (the effect of -o/--preset/--house)")
+    sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_rules"]).cmd_rules(a, _game))
+
+    sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")
+    game_args(sp)
+    from .simulate_cli import add_arguments
+    add_arguments(sp)
     sp.set_defaults(fn=cmd_simulate)
+
+    sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")
+    game_args(sp)
+    sp.set_defaults(fn=cmd_policies)
 
     sp = sub.add_parser("diff", help="rule differences between two variants, or a variant and its changes")
     game_args(sp)
