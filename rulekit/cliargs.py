@@ -49,7 +49,14 @@ def check_seat(option: str, seat: int | None, n: int) -> None:
         raise UsageError(f"{option}: expected a seat from 0 to {n - 1}, found {seat}")
 
 
-def open_output(path: str | None, option: str) -> IO[str] | None:
+def check_output(path: str, option: str) -> None:
+    """Raise UsageError unless `path` can be written as a regular file (checked without writing it)."""
+    if path == "-":
+        return
+    open_output(path, option, probe=True)
+
+
+def open_output(path: str | None, option: str, probe: bool = False) -> IO[str] | None:
     """Open an output file for writing now, before the work; '-' is standard output.
 
     Refuses a folder, a device or a pipe (/dev/full would fail only after the run) and a missing
@@ -72,6 +79,9 @@ def open_output(path: str | None, option: str) -> IO[str] | None:
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise UsageError(f"{option} {path}: {kind}; expected a file to write")
     try:
+        if probe:  # append mode: an existing file keeps its contents until the results are ready
+            open(path, "a", encoding="utf-8").close()
+            return None
         return open(path, "w", encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{option} {path}: cannot write ({exc.strerror})") from None
