@@ -68,20 +68,20 @@ def open_output(path: str | None, option: str, probe: bool = False) -> IO[str] |
         return sys.stdout
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+        raise UsageError(f"{option}: cannot write '{path}': the folder {folder} does not exist")
     try:
         st = os.stat(path)
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise UsageError(f"{option} {path}: {exc.strerror}") from None
+        raise UsageError(f"{option}: cannot write '{path}': {exc.strerror}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise UsageError(f"{option} {path}: {kind}; expected a file to write")
+        raise UsageError(f"{option}: cannot write '{path}': {kind}; expected a file to write")
     try:
         if probe:  # append mode: an existing file keeps its contents until the results are ready
             open(path, "a", encoding="utf-8").close()
             return None
         return open(path, "w", encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"{option} {path}: cannot write ({exc.strerror})") from None
+        raise UsageError(f"{option}: cannot write '{path}': {exc.strerror}") from None
