@@ -49,7 +49,14 @@ def check_seat(option: str, seat: int | None, n: int) -> None:
         raise UsageError(f"{option}: expected a seat from 0 to {n - 1}, found {seat}")
 
 
-def open_output(path: str | None, option: str) -> IO[str] | None:
+def check_output(path: str, option: str) -> None:
+    """Raise UsageError unless `path` can be written as a regular file (checked without writing it)."""
+    if path == "-":
+        return
+    open_output(path, option, probe=True)
+
+
+def open_output(path: str | None, option: str, probe: bool = False) -> IO[str] | None:
     """Open an output file for writing now, before the work; '-' is standard output.
 
     Refuses a folder, a device or a pipe (/dev/full would fail only after the run) and a missing
@@ -61,17 +68,20 @@ def open_output(path: str | None, option: str) -> IO[str] | None:
         return sys.stdout
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+        raise UsageError(f"{option}: cannot write '{path}': the folder {folder} does not exist")
     try:
         st = os.stat(path)
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise UsageError(f"{option} {path}: {exc.strerror}") from None
+        raise UsageError(f"{option}: cannot write '{path}': {exc.strerror}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise UsageError(f"{option} {path}: {kind}; expected a file to write")
+        raise UsageError(f"{option}: cannot write '{path}': {kind}; expected a file to write")
     try:
+        if probe:  # append mode: an existing file keeps its contents until the results are ready
+            open(path, "a", encoding="utf-8").close()
+            return None
         return open(path, "w", encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"{option} {path}: cannot write ({exc.strerror})") from None
+        raise UsageError(f"{option}: cannot write '{path}': {exc.strerror}") from None

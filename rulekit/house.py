@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import Collector, RulekitError, Span, did_you_mean, error
-from .loader import Node, annotate, merge, plain
+from .loader import Node, annotate, check_values, merge, plain
 from .schema import load_schema, validate as schema_validate
 from .source import read_file
 
@@ -31,6 +31,7 @@ class HouseRules:
 def load_house(path: str) -> HouseRules:
     """Read and check a house-rule file; raise RulekitError with every located problem."""
     src = read_file(path)
+    check_values(src)
     tree = annotate(src)
     errs = Collector()
     if not isinstance(src.data, dict):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RulekitError, Span, did_you_mean, error
-from .source import Source, read_file
+from .source import MAX_VARIANT_VALUES, Source, read_file
 
 MAX_EXTENDS_DEPTH = 8
 
@@ -175,10 +175,18 @@ def _allowed(path: str, roots: list[str]) -> bool:
     return any(real == os.path.realpath(r) or real.startswith(os.path.realpath(r) + os.sep) for r in roots)
 
 
+def check_values(src: Source) -> None:
+    """A variant or house-rule file holds at most MAX_VARIANT_VALUES values (validation time is bounded)."""
+    if src.values > MAX_VARIANT_VALUES:
+        raise RulekitError(error(Span(src.file, 1, 1), "E004", f"the file holds {src.values} values: a variant or "
+                                 f"house-rule file may hold at most {MAX_VARIANT_VALUES}"))
+
+
 def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...] = ()) -> tuple[Node, list[str]]:
     """Load a variant file with its `extends` chain merged; returns the tree and the files used."""
     search = search if search is not None else default_search_path()
     src = read_file(path)
+    check_values(src)
     tree = annotate(src)
     if not isinstance(tree.value, dict):
         raise RulekitError(error(tree.span, "E010", "a variant file must be a mapping of keys "

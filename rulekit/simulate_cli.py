@@ -69,10 +69,11 @@ def cmd_simulate(args) -> int:
         return _usage("--scheduler runs single rounds only: drop --games, --compare and --csv, or --scheduler")
     for flag, path in (("--json", args.json), ("--csv", args.csv)):
         if path and path != "-":
-            try:  # fail before the work, not after it (the file is written at the end)
-                open(path, "a", encoding="utf-8").close()
-            except OSError as exc:
-                return _usage(f"{flag}: cannot write '{inert(path)}': {exc.strerror}")
+            from .cliargs import UsageError, check_output
+            try:  # fail before the work, not after it: a folder, a device (/dev/full), no folder
+                check_output(path, flag)
+            except UsageError as exc:
+                return _usage(str(exc))
     game = prepare(_game(args), args.stats)
     if args.games and game.extra.get("stop_after"):
         return _usage("--games plays whole games: a statistics file with stop_after cuts every round short; "

@@ -18,6 +18,8 @@ MAX_DEPTH = 64
 MAX_SCALAR = 100_000  # characters in one scalar
 MAX_INT_DIGITS = 30
 MAX_ENTRIES = 1_000  # items of one list or mapping (the shipped files have at most 54)
+MAX_VARIANT_VALUES = 50_000  # values in one variant or house-rule file (the shipped ones hold at most 1,700):
+# every value may be an expression to compile and check, and validation must stay within seconds
 
 Path = tuple  # a path into the data: keys and list indexes
 # libyaml scans and parses in C when PyYAML has it (much faster on big or hostile files); the
@@ -34,6 +36,7 @@ class Source:
     spans: dict[Path, Span] = field(default_factory=dict)
     key_spans: dict[Path, Span] = field(default_factory=dict)
     styles: dict[Path, str] = field(default_factory=dict)  # scalar style for expression offsets
+    values: int = 0  # values in the document after alias expansion
 
     def span(self, path: Path) -> Span:
         """Span of the value at `path`, or of its nearest ancestor."""
@@ -334,8 +337,10 @@ def parse_text(text: str, file: str) -> Source:
     remember_source(file, text)
     out = Source(file, None)
     errs = Collector()
+    builder = _Builder(file, out, errs)
     try:
-        out.data = _Builder(file, out, errs).build(text)
+        out.data = builder.build(text)
+        out.values = builder.count
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)

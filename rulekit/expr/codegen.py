@@ -148,7 +148,7 @@ def H_minus(ctx, a, b):
 def H_anyadd(ctx, a, b):
     """`a + b` on values of unknown type: lists and text charged by their size before joining."""
     if type(a) in (list, str) or type(b) in (list, str):
-        ctx.budget -= len(a) + len(b)
+        ctx.budget -= (len(a) if hasattr(a, "__len__") else 0) + (len(b) if hasattr(b, "__len__") else 0)
         if ctx.budget < 0:
             raise _Budget()
         return a + b

@@ -467,10 +467,11 @@ class _Compiler:
 
             def arith(ctx):
                 a, b = lf(ctx), rf(ctx)
-                if type(a) in (list, str) or type(b) in (list, str):
+                if (type(a) in (list, str) or type(b) in (list, str)) and ctx is not None:
                     # operands of unknown type that turn out to be lists or text: charged by size
-                    # before anything is built (issue 12: text and lists growing without bound)
-                    ctx.budget -= len(a) + len(b)
+                    # before anything is built (issue 12: text and lists growing without bound);
+                    # constant folding (ctx None) works on the rule's own constants
+                    ctx.budget -= (len(a) if hasattr(a, "__len__") else 0) + (len(b) if hasattr(b, "__len__") else 0)
                     if ctx.budget < 0:
                         raise EvalError("evaluation budget exhausted: the rules build too many values in one "
                                         f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
