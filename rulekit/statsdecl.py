@@ -314,8 +314,8 @@ def wilson(k: float, n: float) -> tuple[float, float]:
     p = k / n
     den = 1 + Z95 * Z95 / n
     mid = (p + Z95 * Z95 / (2 * n)) / den
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    margin = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / den
+    return max(0.0, mid - margin), min(1.0, mid + margin)
 
 
 def mean_ci(n: float, s: float, ss: float) -> tuple[float, float, float]:
@@ -324,8 +324,8 @@ def mean_ci(n: float, s: float, ss: float) -> tuple[float, float, float]:
         return 0.0, 0.0, 0.0
     m = s / n
     var = (ss - n * m * m) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(max(0.0, var) / n)
-    return m, m - half, m + half
+    margin = Z95 * math.sqrt(max(0.0, var) / n)
+    return m, m - margin, m + margin
 
 
 def summarise(stats: list[Compiled], acc: dict) -> list[dict]:
