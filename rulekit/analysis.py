@@ -211,10 +211,10 @@ def rounds_json(stats: Stats) -> dict:
     r = stats.rounds
     for s in range(stats.n):
         m, sd = stats.mean(s), stats.sd(s)
-        half = Z95 * sd / math.sqrt(r) if r else 0.0
+        margin = Z95 * sd / math.sqrt(r) if r else 0.0
         wlo, whi = wilson(stats.wins[s], r)
         llo, lhi = wilson(stats.losses[s], r)
-        seats.append({"seat": s, "mean": m, "low": m - half, "high": m + half, "sd": sd,
+        seats.append({"seat": s, "mean": m, "low": m - margin, "high": m + margin, "sd": sd,
                       "total": float(stats.total[s]) if not isinstance(stats.total[s], int) else stats.total[s],
                       "win_rate": stats.wins[s] / r if r else 0.0, "win_low": wlo, "win_high": whi,
                       "loss_rate": stats.losses[s] / r if r else 0.0, "loss_low": llo, "loss_high": lhi})
@@ -235,6 +235,6 @@ def paired(base_rows: list, rows: list, n: int) -> list[dict]:
         total = sum(d)
         m = total / k if k else 0.0
         var = (sum(x * x for x in d) - k * m * m) / (k - 1) if k > 1 else 0.0
-        half = Z95 * math.sqrt(max(0.0, var) / k) if k else 0.0
-        out.append({"seat": s, "change": m, "low": m - half, "high": m + half})
+        margin = Z95 * math.sqrt(max(0.0, var) / k) if k else 0.0
+        out.append({"seat": s, "change": m, "low": m - margin, "high": m + margin})
     return out

@@ -196,6 +196,7 @@ class Observer:
 
     def __init__(self, stats: list[Compiled]):
         self.stats = stats
+        self.ends = tuple(i for i, st in enumerate(stats) if st.phase is None)  # read at the round's end
         self.pending: dict[int, list] = {}
         self.acc: dict[str, list[list[float]]] = {}
         self.reset()
@@ -206,37 +207,44 @@ class Observer:
 
     def start(self, ctx: Any) -> None:
         """A round (or a redeal) begins: forget readings of an abandoned deal."""
-        self.pending = {}
+        if self.pending:
+            self.pending = {}
 
     def read(self, ctx: Any, indexes: tuple[int, ...]) -> None:
         """Read statistics `indexes` now; the game state is left exactly as it was."""
-        from .engine.steps import RUNTIME_ERRORS, located_error
         saved_loc, saved_budget, saved_where = ctx.loc, ctx.budget, ctx.where
+        st = None
         try:
             for i in indexes:
                 st = self.stats[i]
-                seats = range(ctx.n) if st.per_seat else (None,)
-                vals = []
-                for s in seats:
-                    ctx.loc = {} if s is None else {"seat": s}
-                    if st.when is not None and not st.when(ctx):
-                        vals.append(None)
-                        continue
-                    v = st.fn(ctx)
-                    vals.append(float(v))
+                fn, when = st.fn, st.when
+                if st.per_seat:
+                    loc = ctx.loc = {}
+                    vals = []
+                    for s in range(ctx.n):
+                        loc["seat"] = s
+                        vals.append(None if when is not None and not when(ctx) else float(fn(ctx)))
+                else:
+                    ctx.loc = {}
+                    vals = [None if when is not None and not when(ctx) else float(fn(ctx))]
                 self.pending[i] = vals
-        except RUNTIME_ERRORS as exc:
+        except Exception as exc:
+            from .engine.steps import RUNTIME_ERRORS, located_error
+            if st is None or not isinstance(exc, RUNTIME_ERRORS):
+                raise
             raise located_error(exc, st.span, f"statistic {st.name}") from None
         finally:
             ctx.loc, ctx.budget, ctx.where = saved_loc, saved_budget, saved_where
 
     def end(self, ctx: Any) -> None:
         """The round is over: add its readings."""
-        ends = tuple(i for i, st in enumerate(self.stats) if st.phase is None)
-        if ends:
-            self.read(ctx, ends)
+        if self.ends:
+            self.read(ctx, self.ends)
+        acc, stats = self.acc, self.stats
         for i, vals in self.pending.items():
-            slots = self.acc.setdefault(self.stats[i].name, [[0, 0.0, 0.0] for _ in vals])
+            slots = acc.get(stats[i].name)
+            if slots is None:
+                slots = acc[stats[i].name] = [[0, 0.0, 0.0] for _ in vals]
             for slot, v in zip(slots, vals):
                 if v is not None:
                     slot[0] += 1
@@ -306,8 +314,8 @@ def wilson(k: float, n: float) -> tuple[float, float]:
     p = k / n
     den = 1 + Z95 * Z95 / n
     mid = (p + Z95 * Z95 / (2 * n)) / den
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    margin = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / den
+    return max(0.0, mid - margin), min(1.0, mid + margin)
 
 
 def mean_ci(n: float, s: float, ss: float) -> tuple[float, float, float]:
@@ -316,8 +324,8 @@ def mean_ci(n: float, s: float, ss: float) -> tuple[float, float, float]:
         return 0.0, 0.0, 0.0
     m = s / n
     var = (ss - n * m * m) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(max(0.0, var) / n)
-    return m, m - half, m + half
+    margin = Z95 * math.sqrt(max(0.0, var) / n)
+    return m, m - margin, m + margin
 
 
 def summarise(stats: list[Compiled], acc: dict) -> list[dict]:
