@@ -105,7 +105,7 @@ def test_kyo_kabu_three_rounds_at_the_table(tmp_path):
     assert re.search(r"Game over after 3 rounds\. (The winner is|.* share first place)", text)
     if len(winners) == 1:
         w = "you (seat 1)" if winners[0] == 1 else f"seat {winners[0]}"
-        assert f"The winner is {w}, with {best:+d} chips." in text
+        assert f"The winner is {w}, with {best:+d} chip{'' if abs(best) == 1 else 's'}." in text
     # the final standings list every seat's chips as the replayed game has them
     final = text.rsplit("Standings:", 1)[1]
     for s, c in enumerate(res.chips):

@@ -14,11 +14,11 @@ MAX_INPUT = 200
 STYLES = {
     "heading": "bold",
     "phase": "bold cyan",
-    "choice": "yellow",
+    "choice": "color(3)",
     "you": "bold green",
     "pay": "magenta",
     "reveal": "blue",
-    "yaku": "bold yellow",
+    "yaku": "bold color(3)",
     "note": "dim",
     "move": "",
     "deal": "",
@@ -60,12 +60,12 @@ class Screen:
         """A numbered menu; long ones set in columns so they never scroll off the screen."""
         from rich.columns import Columns
         from rich.text import Text
-        items = [f"{i}) {inert(t, keep_newlines=False)}" for i, t in enumerate(items, 1)]
-        if len(items) <= 10:
-            for t in items:
-                self.say(t, indent=2)
+        entries = [f"{i}) {inert(t, keep_newlines=False)}" for i, t in enumerate(items, 1)]
+        if len(entries) <= 10:
+            for e in entries:
+                self.say(e, indent=2)
         else:
-            self.console.print(Columns([Text(t) for t in items], padding=(0, 3), column_first=True))
+            self.console.print(Columns([Text(e) for e in entries], padding=(0, 3), column_first=True))
 
     def ask(self, prompt: str) -> str | None:
         """Show `prompt` and read one answer line (at most MAX_INPUT characters); None at end of input."""
