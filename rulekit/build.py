@@ -33,8 +33,20 @@ def _span_of(tree: Node):
     return span_of
 
 
+def _variant_path(name: str) -> str:
+    """A variant file's path from a path or an id; an unknown id is left for load_tree to report."""
+    if os.path.isfile(name) or os.sep in name or name.endswith((".yaml", ".yml")):
+        return name
+    from .loader import default_search_path, find_variant
+    return find_variant(name, None, default_search_path()) or name
+
+
 def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
-    """Read a variant file (and its parents and house-rule files), check it, build the model."""
+    """Read a variant file (and its parents and house-rule files), check it, build the model.
+
+    `path` is a file, or the id of a variant under ./variants or the shipped variants
+    (`load_variant("kyo-kabu")`)."""
+    path = _variant_path(path)
     tree, files = load_tree(path, search)
     house_options: dict = {}
     houses = []
@@ -382,8 +394,11 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
     return out
 
 
-def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
-    """Every error in a variant file: schema, names, expressions for every deck and preset."""
+def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
+    """Every error in a variant file: schema, names, expressions for every deck and preset.
+
+    `strict` also plays a round with every deck and preset and (unless `require_text` is
+    False) reports each phase, choice, yaku and payout without rules text for players."""
     try:
         variant = load_variant(path)
     except RulekitError as exc:
@@ -391,6 +406,9 @@ def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
     if variant.meta.abstract:
         return []
     errs = Collector()
+    if strict if require_text is None else require_text:
+        from .rulestext import missing_text
+        errs.extend(missing_text(variant))
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []

@@ -141,14 +141,19 @@ def cmd_simulate(args) -> int:
     n = args.players or game.variant.meta.players_default
     import time
     started = time.perf_counter()
-    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
+    client = None
+    if args.scheduler:
+        from .distributed import connect
+        client = connect(args.scheduler)
+    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs, client=client,
                      progress=not args.quiet and sys.stderr.isatty() or args.progress,
                      variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
                                    tuple(args.house or ())))
     elapsed = time.perf_counter() - started
     print(report(game, stats))
     print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
-          f"{args.jobs} process{'es' if args.jobs != 1 else ''})")
+          + (f"on the Dask cluster at {args.scheduler})" if client is not None else
+             f"{args.jobs} process{'es' if args.jobs != 1 else ''})"))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
@@ -210,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("validate", help="check variant files; exit 1 when any has errors")
     sp.add_argument("paths", nargs="+", help="files or folders")
-    sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset")
+    sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset, and require rules text for players (E090)")
     sp.set_defaults(fn=cmd_validate)
 
     sp = sub.add_parser("show", help="print the resolved rules of a variant")
@@ -245,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int)
     sp.add_argument("--policy", default="random")
     sp.add_argument("--jobs", type=int, default=1, help="processes to use (same totals for the same seed)")
+    sp.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run the chunks on the Dask cluster at ADDRESS (extra rulekit[dask]; same totals)")
     sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
