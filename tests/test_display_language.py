@@ -107,3 +107,28 @@ def test_part_of_shows_two_zones_as_one_hand():
         cards = res.state.zones["column"][i] + res.state.zones["hole"][i]
         assert hands[f"column {i + 1}"][1] == sum(game.deck.cards[c].attrs["value"] for c in cards) % 10
         assert all(game.card_name(c) in hands[f"column {i + 1}"][0] for c in cards)
+
+
+def test_pay_why_with_expressions_is_worked_out_when_paid(tmp_path):
+    text = BASE.replace('- pay: {from: dealer, to: p, amount: "opt.stake * m"}',
+                        '- pay: {from: dealer, to: p, amount: "opt.stake * m", '
+                        'why: "{total[p]} against {total[dealer]}, first card {hand[p][0]}"}')
+    assert text != BASE
+    game = build_game(load_variant(_write(tmp_path, text)))
+    res = play(game, 3, 4, make_agents(game, 3, 4))
+    pays = [e for e in res.events if e["t"] == "pay"]
+    assert pays
+    zones = res.state.zones["hand"]
+    for e in pays:
+        seat = e["to"] if e["from"] == res.state.dealer else e["from"]
+        total = sum(game.deck.cards[c].attrs["value"] for c in zones[seat]) % 10
+        dealer = sum(game.deck.cards[c].attrs["value"] for c in zones[res.state.dealer]) % 10
+        assert e["why"] == f"{total} against {dealer}, first card {game.card_name(zones[seat][0])}"
+
+
+def test_pay_why_expression_errors_are_located(tmp_path):
+    text = BASE.replace('- pay: {from: dealer, to: p, amount: "opt.stake * m"}',
+                        '- pay: {from: dealer, to: p, amount: "opt.stake * m", why: "{nosuch + 1} chips"}')
+    out = render_all(check_variant(_write(tmp_path, text)))
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "nosuch" in ln)
+    assert f"last-digit.yaml:{line}:" in out and "why" in out and "nosuch" in out, out
