@@ -493,7 +493,7 @@ class Narrator:
 
     def _e_record(self, e: dict) -> list[Line]:
         self.records.append(e)
-        who = f" ({self.seat(e['player'], upper=False)})" if "player" in e else ""
+        who = f", {self.seat(e['player'], upper=False)}" if "player" in e else ""
         return [Line("note", f"Noted: {_human(e['name'])}{who}.")]
 
     def _e_end_round(self, e: dict) -> list[Line]:
