@@ -40,6 +40,14 @@ class Screen:
         from rich.console import Console
         self.inp = inp if inp is not None else sys.stdin
         out = out if out is not None else sys.stdout
+        try:
+            from ..terminal import InertStream
+        except ImportError:
+            InertStream = ()  # type: ignore[assignment,misc]
+        if isinstance(out, InertStream):
+            # every string reaches rich already inert (and rich reads no markup): write beneath the
+            # guard so that rich's own colour codes work
+            out = out.raw
         # NO_COLOR (https://no-color.org) or a pipe: plain text, no escape sequences at all
         plain = bool(os.environ.get("NO_COLOR"))
         kw = {"color_system": None} if plain else {}
