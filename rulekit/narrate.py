@@ -2,7 +2,7 @@
 
 `Narrator` follows a game's event stream, keeping its own copy of where every card lies and
 who has seen it, so it can say "Seat 2 is dealt 2 cards" to everybody else while telling seat 2
-"You are dealt Cherry poetry ribbon (3) and Maple chaff (10)". With `viewer=None` it tells
+"You are dealt <card> (3) and <card> (10)". With `viewer=None` it tells
 everything (the website's worked example); with a seat it never names a card that seat may not
 see. Every word about the game comes from the variant (phase, yaku and card names, the labels
 of choice values, the value shown for a hand); nothing here knows any game.
@@ -34,7 +34,7 @@ class Line:
 
 def chips_word(n: Any) -> str:
     """'1 chip', '4 chips' (fractions and other amounts as written)."""
-    return f"{n} chip" if str(n) in ("1", "-1") else f"{n} chips"
+    return f"{n} chip" if str(n) in ("1", "-1", "+1") else f"{n} chips"
 
 
 def _human(name: str) -> str:
@@ -112,11 +112,11 @@ class Narrator:
         self._scratch = None
 
     # -- seats, zones, cards ---------------------------------------------------
-    def seat(self, s: Any, capital: bool = True) -> str:
+    def seat(self, s: Any, upper: bool = True) -> str:
         """'Seat 2', 'Seat 2 (you)', 'the dealer (seat 0)', or a pot's name."""
         if not isinstance(s, int):
-            return ("The " if capital else "the ") + _human(s)
-        word = "Seat" if capital else "seat"
+            return ("The " if upper else "the ") + _human(s)
+        word = "Seat" if upper else "seat"
         tag = []
         if s == self.viewer:
             tag.append("you")
@@ -136,7 +136,9 @@ class Narrator:
             return f"the {words}"
         i = int(idx)
         if zd is not None and zd.kind == "player":
-            return f"your {words}" if i == self.viewer else f"seat {i}'s {words}"
+            if i == self.viewer:
+                return f"your {words}"
+            return f"the dealer's {words} (seat {i})" if i == self.dealer else f"seat {i}'s {words}"
         return f"{words} {i + 1}"
 
     def _zone_of(self, zname: str) -> tuple[str, int | None]:
@@ -160,7 +162,7 @@ class Narrator:
         return mask == ALL or bool(mask & (1 << seat))
 
     def card_text(self, cid: str) -> str:
-        """A card's name with the value the game shows for it: 'Maple chaff (10)'."""
+        """A card's name with the value the game shows for it: '<card name> (10)'."""
         i = self.index.get(cid)
         if i is None:
             return str(cid)
@@ -265,6 +267,8 @@ class Narrator:
         return f"{_human(param)} {self._plain_value(v)}"
 
     def _plain_value(self, v: Any) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
         if isinstance(v, str) and v in self.index:
             return self.card_text(v)
         if isinstance(v, list):
@@ -345,7 +349,7 @@ class Narrator:
         if unseen:
             k = e["count"]
             cnt = "a card" if k == 1 else f"{k} cards"
-            who = _join([self.seat(p, capital=False) for p in unseen])
+            who = _join([self.seat(p, upper=False) for p in unseen])
             out.insert(0, Line("deal", f"{cnt.capitalize()} face down to {who}." if len(unseen) > 1
                                else f"{self.seat(unseen[0])} is dealt {cnt} face down.", None))
         return out
@@ -403,19 +407,19 @@ class Narrator:
             if self.viewer is not None and lookers == [self.viewer]:
                 line = f"You see {names}"
             else:
-                line = f"{_join([self.seat(p, capital=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
+                line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
             if where:
                 line += self._in_hand(where)
             return [Line("reveal", line + ".")]
         k = len(cards)
         what = "a card" if k == 1 else f"{k} cards"
-        line = f"{_join([self.seat(p, capital=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
+        line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
         if where:
             line += f" in {self.zone_words(where)}"
         return [Line("reveal", line + ".")]
 
     def _in_hand(self, where: str) -> str:
-        """' (column 2: Six and Five, which shows 1)': the hand the cards are in, as now seen."""
+        """' (column 2: <card> and <card>, which shows 1)': the hand the cards are in, as now seen."""
         main = self.main_zone(where)
         text, value = self.zone_view(main)
         if main != where:
@@ -458,7 +462,7 @@ class Narrator:
 
     def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
-        line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, capital=False)}"
+        line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
         reason = []
         if why:
             reason.append(_human(why))
@@ -489,7 +493,7 @@ class Narrator:
 
     def _e_record(self, e: dict) -> list[Line]:
         self.records.append(e)
-        who = f" ({self.seat(e['player'], capital=False)})" if "player" in e else ""
+        who = f", {self.seat(e['player'], upper=False)}" if "player" in e else ""
         return [Line("note", f"Noted: {_human(e['name'])}{who}.")]
 
     def _e_end_round(self, e: dict) -> list[Line]:
@@ -548,7 +552,7 @@ class Narrator:
             except TypeError:
                 continue
             if d:
-                changes.append(f"{self.seat(s, capital=False)} {'+' if d > 0 else ''}{d}")
+                changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else ''}{d}")
         out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
                         + "."))
         return out

@@ -105,7 +105,7 @@ def test_kyo_kabu_three_rounds_at_the_table(tmp_path):
     assert re.search(r"Game over after 3 rounds\. (The winner is|.* share first place)", text)
     if len(winners) == 1:
         w = "you (seat 1)" if winners[0] == 1 else f"seat {winners[0]}"
-        assert f"The winner is {w}, with {best:+d} chips." in text
+        assert f"The winner is {w}, with {best:+d} chip{'' if abs(best) == 1 else 's'}." in text
     # the final standings list every seat's chips as the replayed game has them
     final = text.rsplit("Standings:", 1)[1]
     for s, c in enumerate(res.chips):
@@ -204,3 +204,22 @@ def test_human_seat_out_of_range_is_a_usage_error():
     r = subprocess.run([sys.executable, "-m", "rulekit", "play", "kyo-kabu", "--human", "9"], cwd=ROOT,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "--human 9: expected a seat from 0 to 4" in r.stderr
+
+
+def test_colour_on_a_terminal_without_no_color(tmp_path):
+    """On a real terminal (no NO_COLOR) the table is coloured with real escape codes, and a
+    variant's text still cannot send its own (everything from the file is made inert)."""
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update({"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40"})
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kyo-kabu", "--seed", "3", "--human", "1",
+                                           "--rounds", "1"], cwd=ROOT, env=env, dimensions=(40, 100),
+                          encoding="utf-8", timeout=120)
+    try:
+        child.expect(r"Your choice \(1 to \d+")
+        shown = child.before
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert "\x1b[" in shown  # styles reach the terminal as escape codes
+    assert "\\x1b" not in shown  # ... not as escaped text

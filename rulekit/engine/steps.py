@@ -6,6 +6,7 @@ located at the step (and the expression token) that caused it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -734,6 +735,29 @@ class StepCompiler:
         return {str(k): {_label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
                 if isinstance(v, dict)}
 
+    def _template(self, node, loc):
+        """A text with {expression} parts (a pay's `why`): a function giving the text for a state."""
+        text = str(node.value)
+        parts: list = []
+        pos = 0
+        for m in re.finditer(r"\{([^{}]+)\}", text):
+            parts.append(text[pos:m.start()])
+            fn, t = self.expr(Node(m.group(1), node.span, None, node.style), loc, None, "why")
+            parts.append((fn, t))
+            pos = m.end()
+        parts.append(text[pos:])
+
+        def show(v, t, ctx):
+            if t == T.CARD:
+                return ctx.game.card_name(v)
+            if isinstance(t, str) and t.startswith("list<card"):
+                return ", ".join(ctx.game.card_name(c) for c in v)
+            return str(v).lower() if isinstance(v, bool) else str(v)
+
+        def render_text(ctx):
+            return "".join(p if isinstance(p, str) else show(p[0](ctx), p[1], ctx) for p in parts)
+        return render_text
+
     def _seat_or_pot(self, d, key, loc):
         pot_key = f"{key}_pot"
         if pot_key in d:
@@ -761,6 +785,7 @@ class StepCompiler:
             self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
             return _noop
         reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
+        reason_fn = self._template(d["pay"], loc) if "{" in reason else None
         span = node.span
         src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
         dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft
@@ -794,7 +819,7 @@ class StepCompiler:
             if ctx.logging:
                 ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
                 if reason:
-                    ev["why"] = reason
+                    ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
                 ctx.log(ev)
 
         if src_pot is None and dst_pot is None:

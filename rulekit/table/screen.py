@@ -16,11 +16,11 @@ MAX_INPUT = 200
 STYLES = {
     "heading": "bold",
     "phase": "bold cyan",
-    "choice": "yellow",
+    "choice": "color(3)",
     "you": "bold green",
     "pay": "magenta",
     "reveal": "blue",
-    "yaku": "bold yellow",
+    "yaku": "bold color(3)",
     "note": "dim",
     "move": "",
     "deal": "",
@@ -40,6 +40,14 @@ class Screen:
         from rich.console import Console
         self.inp = inp if inp is not None else sys.stdin
         out = out if out is not None else sys.stdout
+        try:
+            from ..terminal import InertStream
+        except ImportError:
+            InertStream = ()  # type: ignore[assignment,misc]
+        if isinstance(out, InertStream):
+            # every string reaches rich already inert (and rich reads no markup): write beneath the
+            # guard so that rich's own colour codes work
+            out = out.raw
         # NO_COLOR (https://no-color.org) or a pipe: plain text, no escape sequences at all
         plain = bool(os.environ.get("NO_COLOR"))
         kw = {"color_system": None} if plain else {}
@@ -62,12 +70,12 @@ class Screen:
         """A numbered menu; long ones set in columns so they never scroll off the screen."""
         from rich.columns import Columns
         from rich.text import Text
-        items = [f"{i}) {inert(t, keep_newlines=False)}" for i, t in enumerate(items, 1)]
-        if len(items) <= 10:
-            for t in items:
-                self.say(t, indent=2)
+        entries = [f"{i}) {inert(t, keep_newlines=False)}" for i, t in enumerate(items, 1)]
+        if len(entries) <= 10:
+            for e in entries:
+                self.say(e, indent=2)
         else:
-            self.console.print(Columns([Text(t) for t in items], padding=(0, 3), column_first=True))
+            self.console.print(Columns([Text(e) for e in entries], padding=(0, 3), column_first=True))
 
     def ask(self, prompt: str) -> str | None:
         """Show `prompt` and read one answer line (at most MAX_INPUT characters); None at end of input."""

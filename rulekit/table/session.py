@@ -70,14 +70,14 @@ class Table:
         self.end_of_round(more=False)
         best = max(chips)
         top = [s for s, c in enumerate(chips) if c == best]
-        shown = f"{best:+d}" if isinstance(best, int) else str(best)
+        shown = chips_word(f"{best:+d}" if isinstance(best, int) else str(best))
         who = _who(top, self.seat)
         self.screen.say("")
         played = f"Game over after {rounds} round{'s' if rounds != 1 else ''}."
         if len(top) == 1:
-            self.screen.say(f"{played} The winner is {who}, with {shown} chips.", "winner")
+            self.screen.say(f"{played} The winner is {who}, with {shown}.", "winner")
         else:
-            self.screen.say(f"{played} {who[0].upper() + who[1:]} share first place, with {shown} chips each.",
+            self.screen.say(f"{played} {who[0].upper() + who[1:]} share first place, with {shown} each.",
                             "winner")
 
     # -- keys ----------------------------------------------------------------------
@@ -141,7 +141,7 @@ class Table:
         for pot, v in nar.pots.items():
             self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
         self.screen.say("Chips: " + ", ".join(
-            f"{nar.seat(s, capital=False)} {c:+d}" if isinstance(c, int) else f"{nar.seat(s, capital=False)} {c}"
+            f"{nar.seat(s, upper=False)} {c:+d}" if isinstance(c, int) else f"{nar.seat(s, upper=False)} {c}"
             for s, c in enumerate(nar.chips)), "table", 2)
 
     # -- the human's choices ---------------------------------------------------------

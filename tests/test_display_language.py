@@ -1,0 +1,134 @@
+"""The variant language's words for players: choose `labels`/`ask`, zone `label`/`show`/`part_of`
+and `display.card`, as the narrator and the table use them, and their located errors."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from rulekit.build import build_game, check_variant, load_variant
+from rulekit.engine.runner import make_agents, play
+from rulekit.errors import render_all
+from rulekit.narrate import Narrator, narrate
+
+from .conftest import ROOT
+
+BASE = open(os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml"), encoding="utf-8").read()
+
+
+def _write(tmp_path, text: str) -> str:
+    p = tmp_path / "last-digit.yaml"
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+def _with(**subs) -> str:
+    text = BASE
+    for old, new in subs.values():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+DISPLAY = dict(
+    card=("deck: kabufuda\n", "deck: kabufuda\ndisplay: {card: c.value}\n"),
+    hand=('hand: {per: player, visibility: owner, description:',
+          'hand: {per: player, visibility: owner, label: pile, show: "sum(cards, c -> c.value) % 10", description:'),
+    labels=("            prompt: Take a third card?\n",
+            "            prompt: Take a third card?\n"
+            '            labels: {take: {"true": "draw one more", "false": "stay put"}}\n'),
+)
+
+
+def test_labels_show_and_card_values_reach_the_story(tmp_path):
+    game = build_game(load_variant(_write(tmp_path, _with(**DISPLAY))))
+    res = play(game, 3, 4, make_agents(game, 3, 4))
+    story = narrate(game, res.events, 3, viewer=1)
+    text = "\n".join(story)
+    # the choice in the variant's words, never take: yes
+    chosen = [e for e in res.events if e["t"] == "choose"]
+    assert chosen
+    for e in chosen:
+        word = "draw one more" if e["action"]["take"] else "stay put"
+        assert word in text
+    assert "take: yes" not in text and "take: no" not in text
+    # the zone's own label, its shown value (the last digit), and card values
+    mine = [c for c in res.state.zones["hand"][1]]
+    value = sum(game.deck.cards[c].attrs["value"] for c in mine) % 10
+    assert f"Your pile: " in text and f"— shows {value}." in text
+    first = game.card_name(mine[0])
+    assert f"{first} ({game.deck.cards[mine[0]].attrs['value']})" in text
+
+
+def test_without_display_words_the_story_falls_back_to_parameter_names(tmp_path):
+    game = build_game(load_variant(_write(tmp_path, BASE)))
+    res = play(game, 3, 4, make_agents(game, 3, 4))
+    text = "\n".join(narrate(game, res.events, 3))
+    assert "take: yes" in text or "take: no" in text
+    assert " — shows " not in text
+
+
+def test_star_label_and_ask(tmp_path):
+    text = _with(**DISPLAY).replace('{take: {"true": "draw one more", "false": "stay put"}}',
+                                    '{take: {"*": "answer {value}"}}\n            ask: {take: "One more?"}')
+    game = build_game(load_variant(_write(tmp_path, text)))
+    choice = game.choices["third"][0]
+    assert choice.ask == {"take": "One more?"}
+    nar = Narrator(game, 3)
+    assert nar.action_text("third", {"take": True}) == "answer yes"
+
+
+@pytest.mark.parametrize("bad, message", [
+    (('labels: {take: {"true"', 'labels: {tak: {"true"'), "labels: 'tak' is not a parameter of this choice"),
+    (('show: "sum(cards, c -> c.value) % 10"', 'show: "sum(cards, c -> c.valu) % 10"'), "zones.hand.show"),
+    (("display: {card: c.value}", "display: {card: c.nosuch}"), "display.card"),
+    (('label: pile,', 'label: pile, part_of: deck,'), "zones.hand.part_of: expected a zone with the same number"),
+])
+def test_display_errors_are_located(tmp_path, bad, message):
+    text = _with(**DISPLAY).replace(*bad)
+    path = _write(tmp_path, text)
+    diags = check_variant(path)
+    out = render_all(diags)
+    assert message in out, out
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if bad[1].split(":")[0] in ln and bad[1] in ln)
+    assert f"last-digit.yaml:{line}:" in out, out
+
+
+def test_part_of_shows_two_zones_as_one_hand():
+    game = build_game(load_variant(os.path.join(ROOT, "variants", "kabufuda", "kyo-kabu.yaml")))
+    res = play(game, 5, 3, make_agents(game, 5, 3), rounds=1)
+    nar = Narrator(game, 5)
+    for e in res.events:
+        nar.feed(e)
+    hands = {words: (text, value) for words, text, value in nar.hands()}
+    assert not any(w.startswith("hole") for w in hands)  # the hole cards are part of their columns
+    ids = game.card_ids
+    for i in range(4):
+        cards = res.state.zones["column"][i] + res.state.zones["hole"][i]
+        assert hands[f"column {i + 1}"][1] == sum(game.deck.cards[c].attrs["value"] for c in cards) % 10
+        assert all(game.card_name(c) in hands[f"column {i + 1}"][0] for c in cards)
+
+
+def test_pay_why_with_expressions_is_worked_out_when_paid(tmp_path):
+    text = BASE.replace('- pay: {from: dealer, to: p, amount: "opt.stake * m"}',
+                        '- pay: {from: dealer, to: p, amount: "opt.stake * m", '
+                        'why: "{total[p]} against {total[dealer]}, first card {hand[p][0]}"}')
+    assert text != BASE
+    game = build_game(load_variant(_write(tmp_path, text)))
+    res = play(game, 3, 4, make_agents(game, 3, 4))
+    pays = [e for e in res.events if e["t"] == "pay"]
+    assert pays
+    zones = res.state.zones["hand"]
+    for e in pays:
+        seat = e["to"] if e["from"] == res.state.dealer else e["from"]
+        total = sum(game.deck.cards[c].attrs["value"] for c in zones[seat]) % 10
+        dealer = sum(game.deck.cards[c].attrs["value"] for c in zones[res.state.dealer]) % 10
+        assert e["why"] == f"{total} against {dealer}, first card {game.card_name(zones[seat][0])}"
+
+
+def test_pay_why_expression_errors_are_located(tmp_path):
+    text = BASE.replace('- pay: {from: dealer, to: p, amount: "opt.stake * m"}',
+                        '- pay: {from: dealer, to: p, amount: "opt.stake * m", why: "{nosuch + 1} chips"}')
+    out = render_all(check_variant(_write(tmp_path, text)))
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "nosuch" in ln)
+    assert f"last-digit.yaml:{line}:" in out and "why" in out and "nosuch" in out, out
