@@ -13,7 +13,9 @@ from ..loader import plain
 from ..model import Variant
 from ..transcript import line as transcript_line
 from .howitplays import statistics_markdown
+from .players import players_text
 from .rules import Renderer, kinds_in, names_in, payments, proc_anchor, table_anchor
+from .sources import source_html
 from .util import code, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
 from .yakucards import candidate_cards
 
@@ -136,8 +138,7 @@ class VariantPage:
                          f"({plural(len(self.g.card_ids), 'card')}; shipped deck "
                          f"[{md(load_deck(self.base_deck).names.get('en', self.base_deck))}]"
                          f"(../reference/decks/{self.base_deck}.md))"),
-                ("Players", f"{m.players_min}–{m.players_max}, usually {m.players_default}"
-                 if m.players_min != m.players_max else f"{m.players_min}")]
+                ("Players", players_text(self.g))]
         rounds = self.rounds_text()
         if rounds:
             rows.append(("A game", rounds))
@@ -269,7 +270,7 @@ class VariantPage:
                     alts = f"a whole number {('from ' + lo) if lo else ''}{(' to ' + hi) if hi else ''}".rstrip()
                 else:
                     alts = "<code>true</code> or <code>false</code>"
-                src = f"<br><small>Source: {h(squash(o.source))}</small>" if o.source else ""
+                src = f"<br><small>Source: {source_html(o.source, self.v.meta.sources)}</small>" if o.source else ""
                 rows.append([f'<code id="option-{slug(o.name)}">{h(o.name)}</code>', code(o.default), alts,
                              h_rich(o.description) + src])
             out.append(_block(_table(["option", "default", "alternatives", "what it decides"], rows, "rk-options")))
