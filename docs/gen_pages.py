@@ -31,7 +31,8 @@ if os.path.isfile(os.path.join(DOCS, TUTORIAL)):
         fh.write(tutorial_appendix(os.path.join(DOCS, TUTORIAL), "docs/" + TUTORIAL))
 
 guides = [("Write your first variant", "tutorial/first-variant.md"),
-          ("Write your house rules", "guides/house-rules.md")]
+          ("Write your house rules", "guides/house-rules.md"),
+          ("Use rulekit from Python", "guides/python.md")]
 decks = sorted(p[len("reference/decks/"):-3] for p in files
                if p.startswith("reference/decks/") and p.endswith(".md") and not p.endswith("index.md"))
 with mkdocs_gen_files.open("SUMMARY.md", "w") as fh:

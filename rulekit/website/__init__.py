@@ -145,6 +145,7 @@ def summary(site: Site, decks: list[str], extra_guides: list[tuple[str, str]]) -
     for d in decks:
         out.append(f"        * [{md(load_deck(d).names.get('en', d))}](reference/decks/{d}.md)")
     out.append("    * [Command line](reference/cli.md)")
+    out.append("    * [Python API](reference/api.md)")
     out.append("    * [Limits for untrusted files](reference/limits.md)")
     out.append("    * [How the engine runs a variant](reference/engine.md)")
     return "\n".join(out) + "\n"
