@@ -140,7 +140,7 @@ def test_house_rule_effects_table_with_intervals(gid):
         assert len(cells) == 4
         assert "(instead of:" in cells[0] or "Preset" in cells[0], cells[0]
         for c in cells[1:3]:  # dealer, each other player: a mean with its 95% interval
-            assert re.search(r"[+−]\d+\.\d+ <small>\(±\d+\.\d+\)</small>", c) or c == "no change", c
+            assert re.search(r"[+−±]\d+\.\d+ <small>\(±\d+\.\d+\)</small>", c) or c == "no change", c
     assert "dealer" in effects and "each other player" in effects
 
 

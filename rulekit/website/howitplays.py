@@ -86,7 +86,10 @@ def _digits(ci: float) -> int:
 
 
 def _num(x: float, ci: float) -> str:
-    return f"{x:+.{_digits(ci)}f}".replace("-", "−")
+    s = f"{x:+.{_digits(ci)}f}"
+    if float(s) == 0:
+        s = "±" + s[1:]  # rounds to zero: no sign to read into it
+    return s.replace("-", "−")
 
 
 def _effect(x: float, ci: float) -> str:
