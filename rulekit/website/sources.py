@@ -41,6 +41,15 @@ def source_html(text: Any, sources: list) -> str:
             if m and not any(a < m.end() and m.start() < b for a, b, _ in found):
                 found.append((m.start(), m.end(), str(src["url"])))
                 break
+    # a note that names only the site ("fudawiki: ...", "gamefarm.jp: ...") links the first source there
+    for src in sources:
+        title = str(src.get("title") or "") if isinstance(src, dict) else ""
+        site = title.split(":", 1)[0].strip() if ":" in title and src.get("url") else ""
+        if len(site) < 4:
+            continue
+        for m in re.finditer(rf"(?<![\w.]){re.escape(site)}(?![\w])", s, re.IGNORECASE):
+            if not any(a < m.end() and m.start() < b for a, b, _ in found):
+                found.append((m.start(), m.end(), str(src["url"])))
     found.sort()
     out, at = [], 0
     for a, b, url in found:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,7 +70,10 @@ def _block(html_text: str) -> str:
 
 def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     th = "".join(f"<th>{c}</th>" for c in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    # each cell names its column (data-label): on a phone the rows stack and show it (rulekit.css)
+    labels = [h(re.sub(r"<[^>]+>", "", c)) for c in head] + [""] * max(0, max(map(len, rows), default=0) - len(head))
+    body = "".join("<tr>" + "".join(f'<td data-label="{labels[i]}">{c}</td>' for i, c in enumerate(r)) + "</tr>"
+                   for r in rows)
     table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
     # Material styles tables without a class: the class goes on a wrapper
     return f'<div class="rk-table {cls}">{table}</div>' if cls else table
