@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..build import build_game, load_variant
 from ..errors import RulekitError, render_all
 from .cards import Pictures, load_style
+from .players import players_text
 from .reference import cli_page, deck_page, decks_index, expressions_page, schema_page
 from .howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
 from .util import family_key, family_slug, family_title, md, md_rich, root_of
@@ -90,7 +91,7 @@ def games_index(site: Site) -> str:
            "| game | Japanese | family | players | deck |", "|---|---|---|---|---|"]
     for e in sorted(site.entries.values(), key=lambda x: (family_key(x.variant.meta.family), x.title.lower())):
         m = e.variant.meta
-        players = f"{m.players_min}–{m.players_max}" if m.players_min != m.players_max else str(m.players_min)
+        players = md(players_text(e.game))
         deck = e.variant.decks[e.game.deck_name]
         out.append(f"| [{md(e.title)}]({e.id}.md) | {md(m.names.get('ja', ''))} | "
                    f"[{family_title(m.family)}](../families/{family_slug(m.family)}/index.md) | {players} | "
@@ -115,7 +116,7 @@ def family_page(site: Site, fam: str, entries: list[Entry]) -> str:
         if m.names.get("ja"):
             out += [md(" · ".join(x for x in (m.names.get("ja"), m.names.get("romaji"), m.names.get("gloss")) if x)), ""]
         out += [md_rich(m.summary), "",
-                f"{m.players_min}–{m.players_max} players · deck `{e.game.deck_name}` ({len(e.game.card_ids)} cards)"
+                f"{md(players_text(e.game))} players · deck `{e.game.deck_name}` ({len(e.game.card_ids)} cards)"
                 + (f" · based on [{md(site.entries[e.parent].title)}](../../games/{e.parent}.md)"
                    if e.parent in site.entries else ""), ""]
     return "\n".join(out) + "\n"

@@ -19,7 +19,7 @@ from ..model import Variant
 from .stats import _digest, _engine_files
 
 FORMAT = "effects-1"  # bump when the cached result's shape changes
-GROUP = 6  # changes per worker job: big variants are spread over the workers
+GROUP = 8  # changes per worker job: big variants are spread over the workers
 
 
 @dataclass(frozen=True)

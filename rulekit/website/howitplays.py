@@ -15,7 +15,7 @@ from .stats import simulate_all
 from .util import code, h, h_rich, md, md_rich
 
 SEED = 1
-DEFAULT_EFFECT_ROUNDS = 1000
+DEFAULT_EFFECT_ROUNDS = 600
 
 
 def _block(html_text: str) -> str:
@@ -86,11 +86,16 @@ def _digits(ci: float) -> int:
 
 
 def _num(x: float, ci: float) -> str:
-    return f"{x:+.{_digits(ci)}f}".replace("-", "−")
+    s = f"{x:+.{_digits(ci)}f}"
+    if float(s) == 0:
+        s = "±" + s[1:]  # rounds to zero: no sign to read into it
+    return s.replace("-", "−")
 
 
 def _effect(x: float, ci: float) -> str:
-    """'+0.21 (±0.03)'; in bold when the interval excludes zero."""
+    """'+0.21 (±0.03)'; in bold when the interval excludes zero; 'no change' when nothing changed."""
+    if x == 0 and ci == 0:
+        return "no change"
     text = f"{_num(x, ci)} <small>(±{ci:.{_digits(ci)}f})</small>"
     return f"<strong>{text}</strong>" if abs(x) > ci and ci > 0 else text
 
@@ -210,7 +215,7 @@ def effects_markdown(page: Any) -> str:
             continue
         (dm, dci), (om, oci) = res["dealer"], res["others"]
         rows.append([change_text(page, ch), _effect(dm, dci), _effect(om, oci),
-                     f"{100 * (1 - res['unchanged_rounds'] / res['rounds']):.0f}%"])
+                     _share(1 - res["unchanged_rounds"] / res["rounds"])])
     if rows:
         out.append(_block(_table(["house rule", "dealer", "each other player", "rounds it changes"], rows,
                                  "rk-effects")))
@@ -224,6 +229,11 @@ def effects_markdown(page: Any) -> str:
     if failed:
         out += ["", "These could not be simulated:", ""] + [f"- {_inline(x)}" for x in failed]
     return "\n".join(out)
+
+
+def _share(f: float) -> str:
+    """A fraction as a percentage a reader can trust: never '0%' for something that happened."""
+    return "under 1%" if 0 < f < 0.005 else f"{100 * f:.0f}%"
 
 
 def _inline(html_text: str) -> str:

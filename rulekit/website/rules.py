@@ -304,7 +304,7 @@ def payments(phases: list[tuple[str, Any]]) -> list[Payment]:
             dst = f"pot {code(p['to_pot'])}" if "to_pot" in p else f"seat {code(p.get('to', '?'))}"
             amount = p.get("amount", p.get("from_pot", "?"))
             used: list[tuple[str, Any]] = []
-            todo = list(names_in(amount))
+            todo = sorted(names_in(amount))  # a set: sorted, so the page is the same for any PYTHONHASHSEED
             seen: set[str] = set()
             while todo and len(used) < 8:
                 n = todo.pop(0)

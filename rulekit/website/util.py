@@ -52,10 +52,15 @@ def md(text: Any) -> str:
 
 
 def mdcode(expr: Any) -> str:
-    """An expression as a Markdown code span (safe inside tables: no pipes in the language)."""
+    """An expression as a Markdown code span, also inside a table cell.
+
+    Python-Markdown's tables do not split cells at a pipe inside a code span, and an entity
+    such as &#124; would show literally there, so the text goes in as it is.
+    """
     s = squash("true" if expr is True else "false" if expr is False else expr)
     tick = "``" if "`" in s else "`"
-    return f"{tick}{s.replace('|', '&#124;')}{tick}"
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{tick}{pad}{s}{pad}{tick}"
 
 
 def slug(text: str) -> str:

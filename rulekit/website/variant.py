@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +14,9 @@ from ..loader import plain
 from ..model import Variant
 from ..transcript import line as transcript_line
 from .howitplays import statistics_markdown
+from .players import players_text
 from .rules import Renderer, kinds_in, names_in, payments, proc_anchor, table_anchor
+from .sources import source_html
 from .util import code, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
 from .yakucards import candidate_cards
 
@@ -67,7 +70,10 @@ def _block(html_text: str) -> str:
 
 def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     th = "".join(f"<th>{c}</th>" for c in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    # each cell names its column (data-label): on a phone the rows stack and show it (rulekit.css)
+    labels = [h(re.sub(r"<[^>]+>", "", c)) for c in head] + [""] * max(0, max(map(len, rows), default=0) - len(head))
+    body = "".join("<tr>" + "".join(f'<td data-label="{labels[i]}">{c}</td>' for i, c in enumerate(r)) + "</tr>"
+                   for r in rows)
     table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
     # Material styles tables without a class: the class goes on a wrapper
     return f'<div class="rk-table {cls}">{table}</div>' if cls else table
@@ -136,8 +142,7 @@ class VariantPage:
                          f"({plural(len(self.g.card_ids), 'card')}; shipped deck "
                          f"[{md(load_deck(self.base_deck).names.get('en', self.base_deck))}]"
                          f"(../reference/decks/{self.base_deck}.md))"),
-                ("Players", f"{m.players_min}–{m.players_max}, usually {m.players_default}"
-                 if m.players_min != m.players_max else f"{m.players_min}")]
+                ("Players", players_text(self.g))]
         rounds = self.rounds_text()
         if rounds:
             rows.append(("A game", rounds))
@@ -269,7 +274,7 @@ class VariantPage:
                     alts = f"a whole number {('from ' + lo) if lo else ''}{(' to ' + hi) if hi else ''}".rstrip()
                 else:
                     alts = "<code>true</code> or <code>false</code>"
-                src = f"<br><small>Source: {h(squash(o.source))}</small>" if o.source else ""
+                src = f"<br><small>Source: {source_html(o.source, self.v.meta.sources)}</small>" if o.source else ""
                 rows.append([f'<code id="option-{slug(o.name)}">{h(o.name)}</code>', code(o.default), alts,
                              h_rich(o.description) + src])
             out.append(_block(_table(["option", "default", "alternatives", "what it decides"], rows, "rk-options")))
