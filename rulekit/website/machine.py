@@ -38,11 +38,15 @@ class MachineParts:
                  self.procedures(), self.yaku_tables(), self.payouts(),
                  f"\nThe rules file: {mdcode(self.e.rel_file)}.\n"]
         body = "\n".join(p for p in parts if p)
+        # rendered here rather than by the page's Markdown: raw HTML nested in a `markdown="1"`
+        # block is not kept intact, and the fold is mostly raw HTML (step lists, tables)
+        import markdown  # the docs extra (mkdocs) brings it; only the site needs it
+        inner = markdown.markdown(body, extensions=["tables", "attr_list", "md_in_html"], output_format="html")
         return ("\n## The rules as rulekit runs them {#machine}\n\n"
                 "The same rules as the engine reads them from the rules file, for authors and for checking: "
                 "the zones and counters it keeps, every step of a round, and the formulas of the payments.\n\n"
-                '<details class="rk-machine" markdown="1">\n<summary>Show the rules as rulekit runs them'
-                "</summary>\n\n" + body + "\n\n</details>\n")
+                + '\n<details class="rk-machine"><summary>Show the rules as rulekit runs them</summary>'
+                + inner.replace("\n", " ") + "</details>\n")
 
     def deck_making(self, choice) -> str:
         """How the deck is made from a shipped deck, and the attributes the rules give its cards."""
