@@ -77,7 +77,8 @@ def group_repeats(said: list[Said]) -> list[str]:
             if len(seats) >= 2:
                 who = seats_words(sorted(seats) if sorted(seats) == seats else seats)
                 for verb, tail in pats:  # type: ignore[misc]
-                    out.append(f"{who} {_VERBS.get(verb, verb)} {tail}".rstrip())
+                    word = verb.rstrip(":,;.")
+                    out.append(f"{who} {_VERBS.get(word, word)}{verb[len(word):]} {tail}".rstrip())
                 i = j
                 continue
         out += [s.text for s in b]

@@ -97,9 +97,9 @@ _RULES_REF = re.compile(r"\s*\(?\bRULES(?:\.md)?\s*§\s*[\d.]+[a-z]?\)?(\s*'[^']
 def plain_source(text: Any) -> str:
     """An option's source note without references to the project's private rules notes."""
     s = _RULES_REF.sub("", squash(text))
-    s = re.sub(r"\s*;\s*(;|$)", r"\1", s).strip(" ;,")
-    s = re.sub(r"\(\s*\)", "", s).strip()
-    return s
+    s = re.sub(r"\(\s*\)", "", s)
+    s = re.sub(r"\s*;\s*(?=;|\(|$)", " ", s)  # a separator left before nothing, or before a remark
+    return " ".join(s.split()).strip(" ;,")
 
 
 class VariantPage(MachineParts):
