@@ -125,8 +125,17 @@ def dealt_text(game: Game, n: int) -> str:
     pz = _player_zones(game)
     zones = game.variant.zones
     per: dict[str, Counter] = {}
-    for e in events[:stop]:
+    phase, deal_phase = None, None
+    for i, e in enumerate(events[:stop]):
         t = e.get("t")
+        if t == "phase":
+            phase = e.get("id")
+            if deal_phase is not None:  # the deal is the first phase that takes cards from the deck
+                stop = i
+                break
+            continue
+        if t in ("deal", "move") and e.get("from") == game.deck_zone:
+            deal_phase = phase
         if t == "deal" and e.get("from") == game.deck_zone:
             for p in e.get("players", []):
                 per.setdefault(e["to"], Counter())[p] += e.get("count", 0)
