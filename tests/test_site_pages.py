@@ -129,3 +129,14 @@ def test_option_sources_lose_references_no_reader_can_follow():
     assert plain_source("unspecified (RULES §4.7); chosen here") == "unspecified; chosen here"
     assert plain_source("not given by any source; RULES §9 'rounds' (agreed)") == "not given by any source (agreed)"
     assert plain_source("fudawiki Kakkuri (pot) / games.porg.es") == "fudawiki Kakkuri (pot) / games.porg.es"
+
+
+def test_moves_are_merged_and_echoes_dropped():
+    from rulekit.website.story import drop_echoes, merge_moves
+    said = [Said("move", f"{c} goes from the deck to seat {s}'s hand.") for s, c in ((1, "Two"), (2, "Three"), (1, "Four"))]
+    assert [x.text for x in merge_moves(said)] == [
+        "From the deck: seat 1's hand gets Two and Four; seat 2's hand gets Three."]
+    said = [Said("choice", "Seat 1 chooses: play Six of Clubs.", 1),
+            Said("move", "Six of Clubs goes from seat 1's hand to the run face up."),
+            Said("move", "Eight of Coins goes from the box to the run face up.")]
+    assert [x.text for x in drop_echoes(said)] == [said[0].text, said[2].text]

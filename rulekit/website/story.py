@@ -86,6 +86,65 @@ def group_repeats(said: list[Said]) -> list[str]:
     return out
 
 
+_MOVE = re.compile(r"^(?P<cards>.+?) (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)(?P<face> face up| face down)?\.$")
+
+
+def merge_moves(said: list[Said]) -> list[Said]:
+    """Runs of cards moved from one place told as one sentence, each destination with all its cards
+    ("From the deck: seat 1's hand gets A, B and C; the box gets D and E.")."""
+    out: list[Said] = []
+    i = 0
+    while i < len(said):
+        m = _MOVE.match(said[i].text) if said[i].kind == "move" else None
+        j = i + 1
+        if m:
+            got: dict[str, list[str]] = {m["dst"]: [m["cards"]]}
+            while j < len(said) and said[j].kind == "move":
+                m2 = _MOVE.match(said[j].text)
+                if not m2 or m2["src"] != m["src"] or (m2["face"] or "") != (m["face"] or ""):
+                    break
+                got.setdefault(m2["dst"], []).append(m2["cards"])
+                j += 1
+            if j - i >= 3:
+                parts = [f"{dst} gets {_and(cards)}" for dst, cards in got.items()]
+                face = (m["face"] or "").strip()
+                text = f"From {m['src']}{', ' + face if face else ''}: " + "; ".join(parts) + "."
+                out.append(Said("move", text[0].upper() + text[1:]))
+                i = j
+                continue
+        out.append(said[i])
+        i += 1
+    return out
+
+
+def drop_echoes(said: list[Said]) -> list[Said]:
+    """Without the sentence that moves the very cards a player just chose to play from their own
+    hand ("Seat 1 chooses: play Six of Clubs." says it; "Six of Clubs goes from seat 1's hand..." repeats it)."""
+    out: list[Said] = []
+    for s in said:
+        prev = out[-1] if out else None
+        m = _MOVE.match(s.text) if s.kind == "move" else None
+        if m and prev is not None and prev.kind == "choice" and prev.seat is not None \
+                and m["cards"] in prev.text and m["src"].startswith(f"seat {prev.seat}'s"):
+            continue
+        out.append(s)
+    return out
+
+
+def _and(parts: list[str]) -> str:
+    """'A, B and C' from several 'A and B' / 'C' pieces."""
+    items = [x for p in parts for x in re.split(r", | and ", p)]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def count_repeats(sentences: list[str]) -> list[str]:
+    """Identical sentences told once, with how many times ("... (3 times)."), in first-seen order."""
+    seen: dict[str, int] = {}
+    for x in sentences:
+        seen[x] = seen.get(x, 0) + 1
+    return [x if k == 1 else f"{x.rstrip('.')} ({k} times)." for x, k in seen.items()]
+
+
 def _paragraph(title: str, sentences: list[str]) -> str:
     text = " ".join(md(x) for x in sentences)
     return f"**{md(title)}.** {text}".rstrip() if title else text
@@ -118,7 +177,7 @@ def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, li
                 phases[0][1].append(Said("note", ln.text))
             else:
                 phases[-1][1].append(Said(ln.kind, ln.text, ln.seat))
-    outcome = [ln.text for ln in nar.round_summary() if ln.kind != "heading"]
+    outcome = count_repeats([ln.text for ln in nar.round_summary() if ln.kind != "heading"])
     return [p for p in phases if p[1]], outcome
 
 
@@ -141,7 +200,7 @@ def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any]) -> s
     phases, outcome = _narrated(game, n, events)
     out: list[str] = []
     for title, said in phases:
-        out += _fold(title, group_repeats(said))
+        out += _fold(title, group_repeats(merge_moves(drop_echoes(said))))
     if outcome:
         out += [_paragraph("How the round ends", outcome), ""]
     totals = ", ".join(f"seat {s} {c:+d}" if isinstance(c, int) else f"seat {s} {c}" for s, c in enumerate(chips))
@@ -149,4 +208,4 @@ def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any]) -> s
     return '<div class="rk-story" markdown="1">\n\n' + "\n".join(out) + "\n</div>\n"
 
 
-__all__ = ["Said", "group_repeats", "seats_words", "story_markdown"]
+__all__ = ["Said", "count_repeats", "drop_echoes", "group_repeats", "merge_moves", "seats_words", "story_markdown"]

@@ -242,7 +242,8 @@ class VariantPage(MachineParts):
             st = by_phase.get(pid)
             title = str(ph.get("name") or _label(pid))
             text = st.text if st is not None and st.text else squash(ph.get("description", ""))
-            choices = [t for _c, t in st.choices] if st is not None and st.choices else self._prompts(ph)
+            # with the players' text, only its choices; without any, the prompts stand in for them
+            choices = [t for _c, t in st.choices] if st is not None else self._prompts(ph)
             if text or choices:
                 out.append((title, text, choices))
         return out
