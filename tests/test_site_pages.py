@@ -140,3 +140,10 @@ def test_moves_are_merged_and_echoes_dropped():
             Said("move", "Six of Clubs goes from seat 1's hand to the run face up."),
             Said("move", "Eight of Coins goes from the box to the run face up.")]
     assert [x.text for x in drop_echoes(said)] == [said[0].text, said[2].text]
+
+
+def test_a_move_that_tells_a_value_is_not_merged():
+    from rulekit.website.story import merge_moves
+    said = [Said("move", f"{c} goes from the deck to column {k} face up: column {k} now shows {k + 4}.")
+            for k, c in ((1, "Five (5)"), (2, "Six (6)"), (3, "Seven (7)"))]
+    assert merge_moves(said) == said

@@ -86,7 +86,8 @@ def group_repeats(said: list[Said]) -> list[str]:
     return out
 
 
-_MOVE = re.compile(r"^(?P<cards>.+?) (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)(?P<face> face up| face down)?\.$")
+_MOVE = re.compile(r"^(?P<cards>.+?) (?:goes|go) from (?P<src>[^:]+?) to (?P<dst>[^:]+?)(?P<face> face up| face down)?"
+                   r"(?P<rest>: .+)?\.$")
 
 
 def merge_moves(said: list[Said]) -> list[Said]:
@@ -97,11 +98,11 @@ def merge_moves(said: list[Said]) -> list[Said]:
     while i < len(said):
         m = _MOVE.match(said[i].text) if said[i].kind == "move" else None
         j = i + 1
-        if m:
+        if m and not m["rest"]:  # a move that tells a hand's new value stays a sentence of its own
             got: dict[str, list[str]] = {m["dst"]: [m["cards"]]}
             while j < len(said) and said[j].kind == "move":
                 m2 = _MOVE.match(said[j].text)
-                if not m2 or m2["src"] != m["src"] or (m2["face"] or "") != (m["face"] or ""):
+                if not m2 or m2["rest"] or m2["src"] != m["src"] or (m2["face"] or "") != (m["face"] or ""):
                     break
                 got.setdefault(m2["dst"], []).append(m2["cards"])
                 j += 1
