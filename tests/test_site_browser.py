@@ -299,7 +299,7 @@ def test_a_seed_game_page_teaches_the_game(devtools, server, gid):
     f = devtools.js(PAGE_FACTS)
     # the quick-reference box, visible, with the facts a player needs first
     assert f["quickVisible"], gid
-    for label in ("Players", "Deck", "Cards dealt", "First to act", "The game"):
+    for label in ("Players", "Deck", "Cards dealt", "Plays first", "The game"):
         assert label in f["quick"], (gid, label, f["quick"])
     # the rules in reader order, before house rules, statistics and the folded machine
     shown = [a for a in f["order"] if a in READER_ORDER]

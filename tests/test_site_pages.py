@@ -38,7 +38,8 @@ def test_table_sizes_come_from_what_the_default_rules_play():
 def test_cards_dealt_and_who_acts_first_are_read_from_seeded_rounds():
     g = game("mekurifuda/kakkuri.yaml")
     assert dealt_text(g, 7).startswith("6 cards to each player")
-    assert order_text(g, 7) == "The player on the dealer's right; play passes to the right (anticlockwise)"
+    assert order_text(g, 7) == "The dealer; play passes to the right (anticlockwise)"  # the play, not the exchanges
+    assert order_text(game("kabufuda/dare.yaml"), 4).startswith("The player on the dealer's right")
     dare = game("kabufuda/dare.yaml")
     assert dealt_text(dare, 4).startswith("9 cards to each player; 3 cards to the field")
 

@@ -163,15 +163,23 @@ def dealt_text(game: Game, n: int) -> str:
 
 
 def order_text(game: Game, n: int) -> str:
-    """Who makes the first choice (relative to the dealer) and which way play passes."""
+    """Who acts first in the main phase of play (the phase with the most choices), relative to the
+    dealer, and which way play passes."""
     firsts: Counter = Counter()
     steps: Counter = Counter()
     for seed in SEEDS:
         events = _round(game, n, seed)
         dealer = next((e.get("dealer") for e in events if e.get("t") == "round"), 0) or 0
-        choosers = [e["player"] for e in events if e.get("t") == "choose" and isinstance(e.get("player"), int)]
-        if not choosers:
+        by_phase: dict[Any, list[int]] = {}
+        phase = None
+        for e in events:
+            if e.get("t") == "phase":
+                phase = e.get("id")
+            elif e.get("t") == "choose" and isinstance(e.get("player"), int):
+                by_phase.setdefault(phase, []).append(e["player"])
+        if not by_phase:
             continue
+        choosers = max(by_phase.values(), key=len)  # the first of the longest, as dicts keep order
         firsts[(choosers[0] - dealer) % n] += 1
         for a, b in zip(choosers, choosers[1:]):
             if a != b:
@@ -224,7 +232,7 @@ def quick_facts(game: Game, doc: Any) -> list[Fact]:
         out.append(Fact("Cards dealt", dealt[0].upper() + dealt[1:]))
     order = order_text(game, n)
     if order:
-        out.append(Fact("First to act", order))
+        out.append(Fact("Plays first", order))
     round_end = rules.get("round_end")
     if not round_end:
         steps = doc.section("play").steps if doc is not None and doc.section("play") else ()
