@@ -9,7 +9,7 @@ from typing import Any
 
 from ..decks import Deck, load_deck
 from .rules import kinds_in, names_in, payments, proc_anchor, table_anchor
-from .util import code, h, h_rich, md, md_rich, mdcode, names_line, slug, squash
+from .util import code, h, h_rich, md, md_rich, mdcode, names_line, slug
 from .yakucards import candidate_cards
 
 MAX_PICTURES = 18

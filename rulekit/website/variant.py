@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,22 +12,17 @@ from ..engine.game import Game
 from ..engine.runner import Stats, make_agents, play
 from ..loader import plain
 from ..model import Variant
-from ..transcript import line as transcript_line
+from ..rulestext import RulesDoc, phase_prompts, rules_doc
 from .howitplays import statistics_markdown
-from .rules import Renderer, kinds_in, names_in, payments, proc_anchor, table_anchor
-from .util import code, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
-from .yakucards import candidate_cards
-import re  # noqa: E402
+from .machine import MachineParts
+from .quickref import dealt_text, quick_facts
+from .rules import Renderer, table_anchor
+from .util import family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
+from .yakuexamples import Example, cached_examples
 
 SEED = 1
-MAX_PICTURES = 18
 # under mkdocs, a warning on this logger fails a strict build
 log = logging.getLogger("mkdocs.plugins.rulekit.website")
-
-from ..rulestext import RulesDoc, rules_doc  # noqa: E402
-from .machine import MachineParts  # noqa: E402
-from .quickref import quick_facts  # noqa: E402
-from .yakuexamples import Example, cached_examples  # noqa: E402
 
 
 @dataclass
@@ -226,7 +222,6 @@ class VariantPage(MachineParts):
     def setup(self) -> str:
         text = self.section_text("setup")
         if not text:
-            from .quickref import dealt_text
             dealt = dealt_text(self.g, self.v.meta.players_default)
             text = f"Cards dealt: {dealt}." if dealt else ""
         return "\n".join(["", "## Setup and deal {#setup}", "", text, ""]) if text else ""
@@ -250,22 +245,7 @@ class VariantPage(MachineParts):
 
     def _prompts(self, ph: dict) -> list[str]:
         """The prompts of a phase's choices, as a fallback for choice texts."""
-        from ..rulestext import _walk
-        seen: set[str] = set()
-        node = next((p for p in self.v.tree.value["round"].value if isinstance(p.value, dict)
-                     and str(p.value.get("id").value if p.value.get("id") is not None else "") == str(ph.get("id"))),
-                    None)
-        if node is None:
-            return []
-        procs = self.v.tree.value.get("procedures")
-        procs = dict(procs.value) if procs is not None and isinstance(procs.value, dict) else {}
-        out = []
-        for kind, _st, params in _walk(node.value.get("steps"), procs, seen):
-            if kind == "choose" and params.get("prompt") is not None:
-                p = squash(params["prompt"].value)
-                if p not in out:
-                    out.append(p)
-        return out
+        return phase_prompts(self.v, str(ph.get("id", "")))
 
     def play(self) -> str:
         out = ["", "## Play {#play}", ""]
