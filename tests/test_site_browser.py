@@ -196,7 +196,7 @@ def test_home_and_game_page_render(browser, server):
 
 def test_cards_load_and_yaku_table_is_visible(devtools, server):
     gid = game_with_yaku()
-    devtools.goto(f"{server}games/{gid}/#yaku")
+    devtools.goto(f"{server}games/{gid}/#hands")
     loaded = devtools.wait_for(
         "(() => { const imgs = [...document.querySelectorAll('div.rk-yaku table img.rk-card, .rk-cards img.rk-card')];"
         " imgs.forEach(i => i.loading = 'eager');"
@@ -207,7 +207,7 @@ def test_cards_load_and_yaku_table_is_visible(devtools, server):
     box = devtools.js("(() => { const r = document.querySelector('div.rk-yaku table').getBoundingClientRect();"
                       " return [r.width, r.height]; })()")
     assert box[0] > 300 and box[1] > 50
-    devtools.js("document.querySelector('#yaku').scrollIntoView()")
+    devtools.js("document.querySelector('#hands').scrollIntoView()")
     time.sleep(0.3)
     devtools.screenshot(os.path.join(ARTIFACTS, f"site-{gid}-yaku.png"))
 
@@ -254,7 +254,7 @@ PAGE_FACTS = """(() => {
                            return !!q && q.getBoundingClientRect().height > 40; })(),
     order: [...art.querySelectorAll('h2[id]')].map(h => h.id),
     text: plain.textContent.replace(/\\s+/g, ' '),
-    yaku: [...art.querySelectorAll('div.rk-yaku table tbody tr')].map(tr => ({
+    yaku: [...art.querySelectorAll('div.rk-yaku table tbody tr')].filter(tr => !tr.closest('details')).map(tr => ({
       name: tr.cells[0].textContent.trim(),
       cards: tr.cells[1].querySelectorAll('.rk-hand img.rk-card').length,
       hands: tr.cells[1].querySelectorAll('.rk-hand').length,

@@ -393,6 +393,7 @@ class VariantPage(MachineParts):
         stats = self.statistics()
         # the statistics come as top-level sections: here they sit under "How it plays"
         stats = re.sub(r"(?m)^(#{2,5}) ", lambda m: "#" + m.group(1) + " ", stats) if stats else ""
+        stats = re.sub(r"(?m)^(#+) How it plays: (\w)", lambda m: f"{m.group(1)} {m.group(2).upper()}", stats)
         return "\n".join(["", "## How it plays {#how-it-plays}", "", stats, self.example()])
 
     def example(self) -> str:
