@@ -89,7 +89,7 @@ def players_text(game: Game) -> str:
     usual = f", usually {m.players_default}" if len(ns) > 1 and m.players_default in ns else ""
     if ns == full:
         return _span(ns) + usual
-    return (f"{_span(ns)}{usual} with the default rules (the rules file is written for {_span(full)}; "
+    return (f"{_span(ns)} with the default rules{usual} (the rules file is written for {_span(full)}; "
             "see the house rules)")
 
 
