@@ -68,8 +68,11 @@ def _block(html_text: str) -> str:
 
 
 def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
+    """An HTML table; each cell carries its column's heading (data-label) for the stacked phone layout."""
     th = "".join(f"<th>{c}</th>" for c in head)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    labels = [h(re.sub(r"<[^>]+>", "", c)) for c in head]
+    body = "".join("<tr>" + "".join(f'<td data-label="{labels[i] if i < len(labels) else ""}">{c}</td>'
+                                    for i, c in enumerate(r)) + "</tr>" for r in rows)
     table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
     # Material styles tables without a class: the class goes on a wrapper
     return f'<div class="rk-table {cls}">{table}</div>' if cls else table
