@@ -311,8 +311,11 @@ class VariantPage(MachineParts):
         out = []
         for table, entries in self.g.yaku.items():
             src = {str(e.get("id")): e for e in (self.yaku.get(table) or []) if isinstance(e, dict)}
+            # a column whose every example says 0 tells a player nothing (the steps pay those hands)
             has_rank = any(ex.get((table, y.id)) is not None and ex[(table, y.id)].rank not in (0, None, "0")
                            for y in entries)
+            has_value = any(ex.get((table, y.id)) is not None and ex[(table, y.id)].value not in (0, None, "0")
+                            for y in entries)
             rows = []
             for y in entries:
                 e = ex.get((table, y.id))
@@ -331,9 +334,10 @@ class VariantPage(MachineParts):
                     pics = ("<em>Not part of the game under the default rules (a house rule brings it in).</em>"
                             if never else "<em>No example came up in the simulated rounds.</em>")
                     value = rank = "—"
-                row = [name, pics, value] + ([rank] if has_rank else []) + [what]
+                row = [name, pics] + ([value] if has_value else []) + ([rank] if has_rank else []) + [what]
                 rows.append(row)
-            head = ["yaku", "example hand", "value"] + (["rank"] if has_rank else []) + ["what it is"]
+            head = ["yaku", "example hand"] + (["value"] if has_value else []) + (["rank"] if has_rank else []) \
+                + ["what it is"]
             title = _label(table) if "yaku" in table.lower() else f"{_label(table)} hands"
             out += [f"### {md(title)} {{#{table_anchor(table)}}}", "", _block(_table(head, rows, "rk-yaku")), ""]
         out.insert(0, "Each yaku with one example hand the engine found for it (cards in the order the yaku "
