@@ -12,7 +12,7 @@ from ..errors import RuleError, RulekitError, Span, error
 from .game import Game
 from .steps import RUNTIME_ERRORS, located_error
 
-LOG_VERSION = 1
+LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
 
 
