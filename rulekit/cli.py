@@ -5,13 +5,11 @@ Heavy modules are imported inside each command so `rulekit --help` starts fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Sequence
 
-from .cliargs import (MAX_JOBS, MAX_PLAY_ROUNDS, MAX_PLAYERS, MAX_SEED, MAX_SIM_ROUNDS, bounded_int,
-                      check_seat_count, open_output)
+from .cliargs import MAX_PLAY_ROUNDS, MAX_PLAYERS, MAX_SEED, bounded_int, check_seat_count
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -135,54 +133,13 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import simulate, report
-    game = _game(args)
-    if args.compare:
-        from .compare import compare, compare_report, diff_games
-        base_args = argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None})
-        base = _game(base_args)
-        n = args.players or game.variant.meta.players_default
-        changes = diff_games(base, game)
-        print(f"{game.id}: base rules -> changed rules")
-        print("\n".join(f"- {ln}" for ln in changes) if changes else "- no rule differences")
-        print(compare_report(compare(base, game, n, args.rounds, args.seed, args.policy)))
-        return EXIT_OK
-    n = _seats(args, game)
-    json_file = open_output(args.json, "--json")
-    import time
-    started = time.perf_counter()
-    from .simulate import Interrupted
-    client = None
-    if args.scheduler:
-        from .distributed import connect
-        client = connect(args.scheduler)
-    try:
-        stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs, client=client,
-                         progress=not args.quiet and sys.stderr.isatty() or args.progress,
-                         variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset,
-                                       args.deck, tuple(args.house or ())))
-    except Interrupted as stop:
-        # Ctrl-C: what was gathered so far is kept, marked partial (issue 12, class O)
-        partial = stop.partial
-        print(f"interrupted after {partial.rounds} of {args.rounds} rounds", file=sys.stderr)
-        if partial.rounds:
-            print(report(game, partial))
-        if json_file is not None:
-            with json_file as fh:
-                json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
-                           "policy": args.policy, "partial": True, "rounds_asked": args.rounds,
-                           **partial.to_json()}, fh, indent=1, default=str)
-        return 130
-    elapsed = time.perf_counter() - started
-    print(report(game, stats))
-    print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
-          + (f"on the Dask cluster at {args.scheduler})" if client is not None else
-             f"{args.jobs} process{'es' if args.jobs != 1 else ''})"))
-    if json_file is not None:
-        with json_file as fh:
-            json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
-                       "policy": args.policy, **stats.to_json()}, fh, indent=1, default=str)
-    return EXIT_OK
+    from .simulate_cli import cmd_simulate as run
+    return run(args)
+
+
+def cmd_policies(args) -> int:
+    from .simulate_cli import cmd_policies as run
+    return run(args)
 
 
 def cmd_diff(args) -> int:
@@ -277,22 +234,15 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(sp)
     sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_rules"]).cmd_rules(a, _game))
 
-    sp = sub.add_parser("simulate", help="simulate many rounds and report statistics")
+    sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")
     game_args(sp)
-    sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_SIM_ROUNDS), default=10000)
-    sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED), default=1)
-    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
-    sp.add_argument("--policy", default="random")
-    sp.add_argument("--jobs", type=bounded_int("--jobs", 1, MAX_JOBS), default=1,
-                    help="processes to use (same totals for the same seed)")
-    sp.add_argument("--scheduler", metavar="ADDRESS",
-                    help="run the chunks on the Dask cluster at ADDRESS (extra rulekit[dask]; same totals)")
-    sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
-    sp.add_argument("--quiet", action="store_true", help="no progress bar")
-    sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
-    sp.add_argument("--compare", action="store_true",
-                    help="compare with the variant's own rules on the same seeds (the effect of -o/--preset/--house)")
+    from .simulate_cli import add_arguments
+    add_arguments(sp)
     sp.set_defaults(fn=cmd_simulate)
+
+    sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")
+    game_args(sp)
+    sp.set_defaults(fn=cmd_policies)
 
     sp = sub.add_parser("diff", help="rule differences between two variants, or a variant and its changes")
     game_args(sp)

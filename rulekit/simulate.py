@@ -28,6 +28,9 @@ def _chunk_in_worker(variant_args: tuple, n: int, seed: int, start: int, count: 
         path, options, preset, deck, *rest = variant_args
         house = tuple(rest[0]) if rest else ()
         game = build_game(load_variant(path, house=house), dict(options or {}), preset, deck)
+        if len(rest) > 1 and rest[1]:  # a statistics file (rulekit.statsdecl), read on the worker too
+            from .statsdecl import prepare
+            game = prepare(game, rest[1])
         _WORKER_GAME[key] = game
     return run_chunk(game, n, seed, start, count, policy)
 
