@@ -297,6 +297,22 @@ def to_plain(doc: RulesDoc, width: int = 78) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def phase_prompts(variant: Variant, phase_id: str) -> list[str]:
+    """The prompts of the choices a phase asks for (procedures followed), in order, each once: what a
+    page shows for a phase whose choices have no `text` yet."""
+    tree = _tree(variant)
+    procs = _procs(tree)
+    out: list[str] = []
+    for ph in _phases(tree):
+        if _s(ph.value.get("id")) != phase_id:
+            continue
+        for kind, _st, params in _walk(ph.value.get("steps"), procs, set()):
+            p = " ".join(_s(params.get("prompt")).split())
+            if kind == "choose" and p and p not in out:
+                out.append(p)
+    return out
+
+
 def phase_text(variant: Variant, phase_id: str) -> str:
     """The players' text of one phase (for `?` at the table), or ''."""
     for st in rules_doc(variant).section("play").steps:  # type: ignore[union-attr]
@@ -306,4 +322,4 @@ def phase_text(variant: Variant, phase_id: str) -> str:
 
 
 __all__ = ["SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
-           "to_plain", "phase_text"]
+           "to_plain", "phase_text", "phase_prompts"]

@@ -94,3 +94,10 @@ def test_strict_validation_names_every_part_without_text():
 
 def test_a_fully_written_variant_passes_strict(tmp_path):
     assert not [d for d in check_variant(_with_text(tmp_path), strict=True) if d.code == "E090"]
+
+
+def test_phase_prompts_stand_in_for_missing_choice_text():
+    from rulekit.rulestext import phase_prompts
+    v = load_variant(MINI)
+    assert phase_prompts(v, "draw") == ["Take a third card?"]
+    assert phase_prompts(v, "deal") == []

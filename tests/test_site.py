@@ -8,6 +8,7 @@ import atexit
 import functools
 import html.parser
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -107,24 +108,103 @@ def test_site_builds_in_strict_mode():
     print(f"mkdocs build --strict: {secs:.1f}s")
 
 
+SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
+#: the rules sections of a page, in reader order (anchors); each is there when the game has it
+READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "how-it-plays",
+                "example", "sources", "machine")
+#: expression syntax a player must never meet outside the folded "rules as rulekit runs them"
+EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"\bcount\(", r"\bfilter\(",
+                                             r"\bmap\(", r"\bsum\(", r"\bseats_from\(", r"\bright_of\(",
+                                             r"\bn_players\b", r"\bif\b[^.;:]{1,80}\bthen\b")]
+
+
+class PlayerText(html.parser.HTMLParser):
+    """The text of a page's article a player reads: without the folded machine block, scripts or styles."""
+
+    def __init__(self):
+        super().__init__()
+        self.out: list[str] = []
+        self.article = 0
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "article":
+            self.article += 1
+        if self.skip or (tag == "details" and "rk-machine" in (a.get("class") or "")) or tag in ("script", "style"):
+            self.skip += 1 if tag not in ("img", "br", "hr", "input", "meta", "link") else 0
+
+    def handle_endtag(self, tag):
+        if self.skip and tag not in ("img", "br", "hr", "input", "meta", "link"):
+            self.skip -= 1
+        elif tag == "article":
+            self.article -= 1
+
+    def handle_data(self, data):
+        if self.article and not self.skip:
+            self.out.append(data)
+
+
+def player_text(page_html: str) -> str:
+    p = PlayerText()
+    p.feed(page_html)
+    return " ".join(" ".join(p.out).split())
+
+
+def expression_syntax(text: str) -> list[str]:
+    """Each piece of expression syntax in `text`, with a little context."""
+    hits = []
+    for rx in EXPRESSION_SYNTAX:
+        for m in rx.finditer(text):
+            hits.append(text[max(0, m.start() - 40):m.end() + 40])
+    return hits
+
+
 def test_every_variant_has_its_page_with_the_same_anatomy():
     for v in playable_variants():
         text = page(f"games/{v.meta.id}/index.html")
         assert v.meta.names["en"].replace("&", "&amp;") in text
-        for anchor in ("equipment", "agreements", "setup", "game", "example", "sources"):
+        for anchor in ("quick-reference", "equipment", "play", "house-rules", "how-it-plays", "example", "sources",
+                       "machine", "game", "zones"):
             assert f'id="{anchor}"' in text, (v.meta.id, anchor)
+        where = [text.find(f'id="{a}"') for a in READER_ORDER if f'id="{a}"' in text]
+        assert where == sorted(where), (v.meta.id, "sections out of reader order")
         if v.tree.value.get("yaku") is not None and v.tree.value["yaku"].value:
-            assert 'id="yaku"' in text and 'rk-table rk-yaku' in text, v.meta.id
+            assert 'id="hands"' in text and 'rk-table rk-yaku' in text, v.meta.id
         assert 'class="rk-card' in text, v.meta.id      # the deck as pictures
-        assert 'class="rk-steps"' in text, v.meta.id    # the round, step by step
-        assert 'class="rk-example"' in text, v.meta.id  # the worked example
+        assert 'class="rk-steps"' in text, v.meta.id    # the round, step by step (folded)
+        assert text.index('class="rk-steps"') > text.index('<details class="rk-machine">'), v.meta.id
+        assert 'class="rk-story"' in text, v.meta.id    # the worked example
         if os.environ.get("RULEKIT_SITE_ROUNDS", "1") != "0":
             assert 'id="statistics"' in text and 'class="rk-chart"' in text, v.meta.id
-        if len(v.files) > 1:  # built on another variant (extends)
-            assert 'id="differences"' in text, v.meta.id
+        assert 'id="differences"' not in text, v.meta.id  # the page states the whole game, not a diff
         for s in v.meta.sources:
             url = s.get("url") if isinstance(s, dict) else s
-            assert url in text, (v.meta.id, url)
+            assert f'href="{url}"' in text, (v.meta.id, url)
+
+
+def test_no_expression_syntax_where_players_read():
+    bad = {}
+    for v in playable_variants():
+        hits = expression_syntax(player_text(page(f"games/{v.meta.id}/index.html")))
+        if hits:
+            bad[v.meta.id] = hits[:5]
+    assert bad == {}, "\n".join(f"{k}: {x}" for k, xs in bad.items() for x in xs)
+
+
+def test_the_expression_check_finds_what_it_must():
+    sample = ('<article><p>Game ends when <code>opt.stones &gt; 0 and count(filter(seats, s -&gt; chips[s] == 0))'
+              '</code></p><p>m = if a then 1 else 2</p><details class="rk-machine"><summary>x</summary>'
+              '<p>hidden c -&gt; c.value</p></details><p>The dealer then draws.</p></article>')
+    text = player_text(sample)
+    assert "hidden" not in text and "The dealer then draws." in text
+    hits = expression_syntax(text)
+    assert len(hits) >= 5 and not any("The dealer then draws" in h and "if" not in h for h in hits)
+
+
+def test_kakkuri_box_gives_the_table_sizes_the_default_rules_play():
+    text = player_text(page("games/kakkuri/index.html"))
+    assert "Players 7 or 8" in text, text[:600]
 
 
 def test_index_lists_every_game_and_families_have_pages():

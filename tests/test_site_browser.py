@@ -196,7 +196,7 @@ def test_home_and_game_page_render(browser, server):
 
 def test_cards_load_and_yaku_table_is_visible(devtools, server):
     gid = game_with_yaku()
-    devtools.goto(f"{server}games/{gid}/#yaku")
+    devtools.goto(f"{server}games/{gid}/#hands")
     loaded = devtools.wait_for(
         "(() => { const imgs = [...document.querySelectorAll('div.rk-yaku table img.rk-card, .rk-cards img.rk-card')];"
         " imgs.forEach(i => i.loading = 'eager');"
@@ -207,7 +207,7 @@ def test_cards_load_and_yaku_table_is_visible(devtools, server):
     box = devtools.js("(() => { const r = document.querySelector('div.rk-yaku table').getBoundingClientRect();"
                       " return [r.width, r.height]; })()")
     assert box[0] > 300 and box[1] > 50
-    devtools.js("document.querySelector('#yaku').scrollIntoView()")
+    devtools.js("document.querySelector('#hands').scrollIntoView()")
     time.sleep(0.3)
     devtools.screenshot(os.path.join(ARTIFACTS, f"site-{gid}-yaku.png"))
 
@@ -238,3 +238,95 @@ def test_dark_mode_toggle(devtools, server):
     devtools.screenshot(os.path.join(ARTIFACTS, "site-home-toggled.png"))
 
 
+
+
+# -- the rules pages of the seed games, as a reader sees them ---------------------------------------
+
+SCREENSHOTS = os.path.join(ARTIFACTS, "screenshots")
+PAGE_FACTS = """(() => {
+  const art = document.querySelector('article');
+  const plain = art.cloneNode(true);
+  plain.querySelectorAll('details.rk-machine').forEach(d => d.remove());
+  const top = el => el ? Math.round(el.getBoundingClientRect().top + window.scrollY) : null;
+  return {
+    quick: [...document.querySelectorAll('#quick-reference th')].map(th => th.textContent.trim()),
+    quickVisible: (() => { const q = document.querySelector('#quick-reference');
+                           return !!q && q.getBoundingClientRect().height > 40; })(),
+    order: [...art.querySelectorAll('h2[id]')].map(h => h.id),
+    text: plain.textContent.replace(/\\s+/g, ' '),
+    yaku: [...art.querySelectorAll('div.rk-yaku table tbody tr')].filter(tr => !tr.closest('details')).map(tr => ({
+      name: tr.cells[0].textContent.trim(),
+      cards: tr.cells[1].querySelectorAll('.rk-hand img.rk-card').length,
+      hands: tr.cells[1].querySelectorAll('.rk-hand').length,
+      why: tr.cells[1].querySelector('em') ? tr.cells[1].querySelector('em').textContent : ''})),
+    effects: [...art.querySelectorAll('h2, h3, h4, caption')].some(h => /What each house rule does/i.test(h.textContent)),
+    play: top(document.querySelector('#play')),
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  };
+})()"""
+
+
+def _view(devtools, width: int) -> None:
+    devtools.call("Emulation.setDeviceMetricsOverride", width=width, height=1000, deviceScaleFactor=1,
+                  mobile=width < 600)
+
+
+def _shoot(devtools, name: str, anchor: str | None = None) -> str:
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    if anchor:
+        devtools.js(f"(() => {{ const el = document.getElementById({json.dumps(anchor)}); "
+                    "if (el) el.scrollIntoView(); return 1; })()")
+    else:
+        devtools.js("window.scrollTo(0, 0)")
+    time.sleep(0.3)
+    path = os.path.join(SCREENSHOTS, name)
+    devtools.screenshot(path)
+    return path
+
+
+SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
+READER_ORDER = ["equipment", "setup", "play", "hands", "settling", "end", "house-rules", "how-it-plays", "sources",
+                "machine"]
+
+
+@pytest.mark.parametrize("gid", SEED_GAMES)
+def test_a_seed_game_page_teaches_the_game(devtools, server, gid):
+    from .test_site import expression_syntax
+    _view(devtools, 1280)
+    devtools.goto(f"{server}games/{gid}/")
+    devtools.js("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager'); 1")
+    f = devtools.js(PAGE_FACTS)
+    # the quick-reference box, visible, with the facts a player needs first
+    assert f["quickVisible"], gid
+    for label in ("Players", "Deck", "Cards dealt", "Plays first", "The game"):
+        assert label in f["quick"], (gid, label, f["quick"])
+    # the rules in reader order, before house rules, statistics and the folded machine
+    shown = [a for a in f["order"] if a in READER_ORDER]
+    assert shown == [a for a in READER_ORDER if a in shown], (gid, f["order"])
+    for a in ("equipment", "setup", "play", "end", "house-rules", "how-it-plays", "machine"):
+        assert a in shown, (gid, a, f["order"])
+    # no expression syntax outside the fold
+    assert expression_syntax(f["text"]) == [], (gid, expression_syntax(f["text"])[:5])
+    # one example hand per yaku (or a sentence saying why there is none)
+    for row in f["yaku"]:
+        assert (row["hands"] == 1 and row["cards"] >= 1) or "default rules" in row["why"], (gid, row)
+    # the table of what each house rule does (from the statistics part of the page)
+    import importlib.util
+    if importlib.util.find_spec("rulekit.website.effects") is not None \
+            and os.environ.get("RULEKIT_SITE_ROUNDS", "1") != "0":
+        assert f["effects"], gid
+    print(f"\n{gid}: play rules start {f['play']} px from the top at 1280 px")
+    shots = [_shoot(devtools, f"{gid}-1280-top.png"), _shoot(devtools, f"{gid}-1280-play.png", "play")]
+    # a phone: nothing wider than the screen
+    _view(devtools, 390)
+    devtools.goto(f"{server}games/{gid}/")
+    f390 = devtools.js(PAGE_FACTS)
+    assert f390["scrollWidth"] <= f390["clientWidth"] + 1, (gid, f390["scrollWidth"], f390["clientWidth"])
+    shots += [_shoot(devtools, f"{gid}-390-top.png"), _shoot(devtools, f"{gid}-390-play.png", "play")]
+    if any(r for r in f["yaku"]):
+        shots.append(_shoot(devtools, f"{gid}-390-hands.png", "hands"))
+    _view(devtools, 1280)
+    for s in shots:
+        assert os.path.getsize(s) > 5_000, s
+    print(f"{gid}: play rules start {f390['play']} px from the top at 390 px; screenshots: {SCREENSHOTS}")

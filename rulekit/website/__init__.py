@@ -49,6 +49,7 @@ class Site:
     entries: dict[str, Entry] = field(default_factory=dict)
     rounds: int = DEFAULT_ROUNDS
     timings: dict[str, float] = field(default_factory=dict)
+    cache_dir: str | None = None
 
     @staticmethod
     def root_of(page: str) -> str:
@@ -172,6 +173,7 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
         cache_dir = os.environ.get("RULEKIT_SITE_CACHE", os.path.join(root_dir, "build", "site-cache"))
     style = load_style(os.path.join(root_dir, "docs", "card-style.yaml"))
     site = Site(root_dir, Pictures(style), load_entries(root_dir), rounds)
+    site.cache_dir = cache_dir or None  # the pages' own caches (example hands) sit beside the statistics
     site.timings["load"] = time.time() - t0
     t = time.time()
     if rounds > 0:

@@ -1,0 +1,261 @@
+"""The quick-reference box of a rules page: facts read from the rules, not written by hand.
+
+Players, deck, cards dealt, who acts first and in which direction, and how long a game lasts
+are all derived from the built game: the deck tables, the options' defaults, and seeded rounds
+played by random players (which table sizes the default rules actually play, which cards leave
+the deck before the first choice, who makes the first choices). Two facts no generic reading
+can give, how a round ends and how the game ends, come from the variant's `rules.round_end`
+and `rules.game_end` lines, with a plain fallback.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..decks import load_deck
+from ..engine.game import Game
+from ..engine.runner import make_agents, play
+from ..loader import plain
+from .util import plural, squash
+
+SEEDS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One line of the box: a label and its text (plain words, Markdown-safe HTML allowed)."""
+
+    label: str
+    text: str
+
+
+def _round(game: Game, n: int, seed: int) -> list[dict]:
+    """The events of one seeded round with random players, or [] when it cannot be played."""
+    try:
+        return play(game, n, seed, make_agents(game, n, seed, "random"), rounds=1, logging=True).events
+    except Exception:  # noqa: BLE001 - a table size the rules refuse with an error
+        return []
+
+
+def _player_zones(game: Game) -> set[str]:
+    return {z.name for z in game.variant.zones.values() if z.kind == "player"}
+
+
+def _zone_of(ref: str) -> tuple[str, int | None]:
+    m = re.match(r"^([^\[]+)(?:\[(\d+)\])?$", str(ref))
+    if not m:
+        return str(ref), None
+    return m.group(1), int(m.group(2)) if m.group(2) is not None else None
+
+
+def plays_at(game: Game, n: int) -> bool:
+    """Whether a round at `n` seats is played under the default options (cards reach players or
+    somebody chooses), rather than refused or ended before any card is dealt."""
+    pz = _player_zones(game)
+    for seed in SEEDS[:2]:
+        for e in _round(game, n, seed):
+            if e.get("t") == "choose":
+                return True
+            if e.get("t") == "deal" and e.get("to") in pz:
+                return True
+            if e.get("t") == "move" and _zone_of(e.get("to", ""))[0] in pz:
+                return True
+    return False
+
+
+def allowed_players(game: Game) -> list[int]:
+    """The table sizes the default options play (within the variant's players range)."""
+    m = game.variant.meta
+    return [n for n in range(m.players_min, m.players_max + 1) if plays_at(game, n)]
+
+
+def _span(ns: list[int]) -> str:
+    if not ns:
+        return "none"
+    if len(ns) == 1:
+        return str(ns[0])
+    if ns == list(range(ns[0], ns[-1] + 1)):
+        return f"{ns[0]} or {ns[1]}" if len(ns) == 2 else f"{ns[0]}–{ns[-1]}"
+    return ", ".join(map(str, ns[:-1])) + f" or {ns[-1]}"
+
+
+def players_text(game: Game) -> str:
+    """'3–6, usually 5', or the sizes the default rules allow when the file's range is wider."""
+    m = game.variant.meta
+    ns = allowed_players(game)
+    full = list(range(m.players_min, m.players_max + 1))
+    usual = f", usually {m.players_default}" if len(ns) > 1 and m.players_default in ns else ""
+    if ns == full:
+        return _span(ns) + usual
+    return (f"{_span(ns)} with the default rules{usual} (the rules file is written for {_span(full)}; "
+            "see the house rules)")
+
+
+def deck_text(game: Game) -> str:
+    """The deck in words: its description, its size, and the cards taken out of the shipped deck."""
+    choice = game.variant.decks[game.deck_name]
+    n = len(game.card_ids)
+    desc = squash(choice.description or choice.name).rstrip(".")
+    out = desc if f"{n} cards" in desc else f"{desc} ({plural(n, 'card')})"
+    try:
+        base = load_deck(choice.base)
+    except Exception:  # noqa: BLE001
+        return out
+    kept = set(game.card_ids)
+    removed = [c for c in base.cards if c.id not in kept]
+    if removed and len(removed) < len(base.cards):
+        names = [c.name for c in removed]
+        what = ", ".join(names) if len(names) <= 6 else plural(len(names), "card")
+        out += f"; from the {base.names.get('en', choice.base)} deck of {len(base.cards)}, without {what}"
+    return out
+
+
+def _first_choice(events: list[dict]) -> int:
+    return next((i for i, e in enumerate(events) if e.get("t") == "choose"), len(events))
+
+
+def dealt_text(game: Game, n: int) -> str:
+    """Cards leaving the deck before the first choice, per player or per pile, and whether more follow."""
+    events = next((ev for ev in (_round(game, n, s) for s in SEEDS) if ev), [])
+    if not events:
+        return ""
+    stop = _first_choice(events)
+    pz = _player_zones(game)
+    zones = game.variant.zones
+    per: dict[str, Counter] = {}
+    phase, deal_phase = None, None
+    for i, e in enumerate(events[:stop]):
+        t = e.get("t")
+        if t == "phase":
+            phase = e.get("id")
+            if deal_phase is not None:  # the deal is the first phase that takes cards from the deck
+                stop = i
+                break
+            continue
+        if t in ("deal", "move") and e.get("from") == game.deck_zone:
+            deal_phase = phase
+        if t == "deal" and e.get("from") == game.deck_zone:
+            for p in e.get("players", []):
+                per.setdefault(e["to"], Counter())[p] += e.get("count", 0)
+        elif t == "move" and e.get("from") == game.deck_zone:
+            base, idx = _zone_of(e.get("to", ""))
+            per.setdefault(base, Counter())[idx] += len(e.get("cards", []))
+    bits = []
+    for zname, counts in per.items():
+        z = zones.get(zname)
+        word = zname.replace("_", " ")
+        vals = set(counts.values())
+        if z is not None and z.kind == "player":
+            if len(counts) == n and len(vals) == 1:
+                bits.append(f"{plural(vals.pop(), 'card')} to each player")
+            else:
+                bits.append("; ".join(f"{plural(c, 'card')} to seat {p}" for p, c in sorted(counts.items())))
+        elif z is not None and z.kind != "single" and len(vals) == 1 and len(counts) > 1:
+            bits.append(f"{plural(vals.pop(), 'card')} to each of {len(counts)} {word}s")
+        else:
+            bits.append(f"{plural(sum(counts.values()), 'card')} to the {word}")
+    more = any(e.get("t") in ("deal", "move") and e.get("from") == game.deck_zone
+               and _zone_of(e.get("to", ""))[0] in (pz | set(per)) for e in events[stop:])
+    text = "; ".join(bits) if bits else "no cards before the first decision"
+    return text + ("; more are drawn or dealt during play" if more else "")
+
+
+def order_text(game: Game, n: int) -> str:
+    """Who acts first in the main phase of play (the phase with the most choices), relative to the
+    dealer, and which way play passes."""
+    firsts: Counter = Counter()
+    steps: Counter = Counter()
+    for seed in SEEDS:
+        events = _round(game, n, seed)
+        dealer = next((e.get("dealer") for e in events if e.get("t") == "round"), 0) or 0
+        by_phase: dict[Any, list[int]] = {}
+        phase = None
+        for e in events:
+            if e.get("t") == "phase":
+                phase = e.get("id")
+            elif e.get("t") == "choose" and isinstance(e.get("player"), int):
+                by_phase.setdefault(phase, []).append(e["player"])
+        if not by_phase:
+            continue
+        choosers = max(by_phase.values(), key=len)  # the first of the longest, as dicts keep order
+        firsts[(choosers[0] - dealer) % n] += 1
+        for a, b in zip(choosers, choosers[1:]):
+            if a != b:
+                steps[(b - a) % n] += 1
+    if not firsts:
+        return ""
+    off = firsts.most_common(1)[0][0]
+    who = {0: "the dealer", 1: "the player on the dealer's right"}.get(off)
+    if who is None:
+        who = "the player on the dealer's left" if off == n - 1 else f"the {_ordinal(off)} player to the dealer's right"
+    if n == 2:
+        return f"{who.capitalize()}; the two players alternate"
+    if not steps:
+        return who.capitalize()
+    step = steps.most_common(1)[0][0]
+    way = {1: "play passes to the right (anticlockwise)", n - 1: "play passes to the left (clockwise)"}.get(step, "")
+    return f"{who.capitalize()}" + (f"; {way}" if way else "")
+
+
+def _ordinal(k: int) -> str:
+    return {2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"{k}th")
+
+
+def game_length_text(game: Game, n: int) -> str:
+    """'12 rounds' with the default options, or 'one round'."""
+    g = plain(game.variant.tree).get("game") or {}
+    if g.get("rounds") is None:
+        return "one round"
+    try:
+        r = game.rounds(game.new_ctx(n, 0, None))
+    except Exception:  # noqa: BLE001
+        return ""
+    return plural(r, "round")
+
+
+def _first_sentence(text: str) -> str:
+    s = " ".join(str(text).split())
+    m = re.match(r"(.+?[.!?])(\s|$)", s)
+    return m.group(1) if m else s
+
+
+def quick_facts(game: Game, doc: Any) -> list[Fact]:
+    """Every line of the quick-reference box, in reading order."""
+    m = game.variant.meta
+    n = m.players_default
+    rules = plain(game.variant.tree).get("rules") or {}
+    out = [Fact("Players", players_text(game)), Fact("Deck", deck_text(game))]
+    dealt = dealt_text(game, n)
+    if dealt:
+        out.append(Fact("Cards dealt", dealt[0].upper() + dealt[1:]))
+    order = order_text(game, n)
+    if order:
+        out.append(Fact("Plays first", order))
+    round_end = rules.get("round_end")
+    if not round_end:
+        steps = doc.section("play").steps if doc is not None and doc.section("play") else ()
+        round_end = _first_sentence(steps[-1].text) if steps and steps[-1].text else ""
+    if round_end:
+        out.append(Fact("A round ends", str(round_end)))
+    length = game_length_text(game, n)
+    game_end = rules.get("game_end")
+    if not game_end:
+        g = plain(game.variant.tree).get("game") or {}
+        game_end = f"After {length}" if length else ""
+        if g.get("end_when") is not None:
+            game_end += ", or earlier (see End of the game)"
+        if game_end:
+            game_end += "; the player with the most chips wins."
+    elif length and length != "one round" and "round" not in str(game_end):
+        game_end = f"{game_end} ({length} with the default rules)"
+    if game_end:
+        out.append(Fact("The game", str(game_end)))
+    if game.start_chips:
+        out.append(Fact("Chips", f"{game.start_chips} each at the start"))
+    return out
+
+
+__all__ = ["Fact", "quick_facts", "allowed_players", "players_text", "deck_text", "dealt_text", "order_text",
+           "plays_at"]

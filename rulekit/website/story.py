@@ -1,0 +1,212 @@
+"""The worked example of a rules page: one seeded round told as a story, phase by phase.
+
+The sentences come from the narrator (rulekit/narrate.py, viewer None: everything is told);
+this module arranges them: a paragraph per phase, runs of players doing the same thing told
+once ("Seats 2 to 6 choose: pass."), very long phases folded in the middle, and the round's
+outcome (hands, yaku, payments, chip changes) at the end.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .util import md
+
+LONG = 24  # a phase with more sentences than this shows its first and last ones, the rest folded
+HEAD, TAIL = 10, 6
+_SUBJECT = re.compile(r"^Seat (\d+)(?: \(([^)]*)\))? ")
+_VERBS = {"chooses": "choose", "pays": "pay", "has": "have", "is": "are", "passes": "pass", "plays": "play",
+          "takes": "take", "draws": "draw", "sees": "see", "looks": "look", "shows": "show", "wins": "win",
+          "loses": "lose", "puts": "put", "gets": "get", "bets": "bet", "stands": "stand", "drops": "drop"}
+
+
+@dataclass(frozen=True)
+class Said:
+    """One sentence of the story: its kind (as the narrator gives it), text and acting seat."""
+
+    kind: str
+    text: str
+    seat: int | None = None
+
+
+def _pattern(s: Said) -> tuple[str, str] | None:
+    """The sentence with its subject seat taken out, and the verb; None if it has no seat subject."""
+    m = _SUBJECT.match(s.text)
+    if not m or s.seat is None or int(m.group(1)) != s.seat:
+        return None
+    rest = s.text[m.end():]
+    verb, _, tail = rest.partition(" ")
+    return verb, tail
+
+
+def seats_words(seats: list[int]) -> str:
+    """'Seats 2 to 6', 'Seats 1, 3 and 4'."""
+    if seats == list(range(seats[0], seats[0] + len(seats))) and len(seats) > 2:
+        return f"Seats {seats[0]} to {seats[-1]}"
+    return "Seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+
+
+def _blocks(said: list[Said]) -> list[list[Said]]:
+    """Consecutive sentences split into blocks: one block per run of sentences by the same seat."""
+    out: list[list[Said]] = []
+    for s in said:
+        if out and s.seat is not None and out[-1][-1].seat == s.seat and _pattern(s) is not None \
+                and _pattern(out[-1][-1]) is not None:
+            out[-1].append(s)
+        else:
+            out.append([s])
+    return out
+
+
+def group_repeats(said: list[Said]) -> list[str]:
+    """Sentences with runs of different seats doing exactly the same told once, with all of them."""
+    blocks = _blocks(said)
+    out: list[str] = []
+    i = 0
+    while i < len(blocks):
+        b = blocks[i]
+        pats = [_pattern(s) for s in b]
+        j = i + 1
+        if all(p is not None for p in pats):
+            seats = [b[0].seat]
+            while j < len(blocks) and [_pattern(s) for s in blocks[j]] == pats \
+                    and blocks[j][0].seat not in seats:
+                seats.append(blocks[j][0].seat)
+                j += 1
+            if len(seats) >= 2:
+                who = seats_words(sorted(seats) if sorted(seats) == seats else seats)
+                for verb, tail in pats:  # type: ignore[misc]
+                    word = verb.rstrip(":,;.")
+                    out.append(f"{who} {_VERBS.get(word, word)}{verb[len(word):]} {tail}".rstrip())
+                i = j
+                continue
+        out += [s.text for s in b]
+        i += 1
+    return out
+
+
+_MOVE = re.compile(r"^(?P<cards>.+?) (?:goes|go) from (?P<src>[^:]+?) to (?P<dst>[^:]+?)(?P<face> face up| face down)?"
+                   r"(?P<rest>: .+)?\.$")
+
+
+def merge_moves(said: list[Said]) -> list[Said]:
+    """Runs of cards moved from one place told as one sentence, each destination with all its cards
+    ("From the deck: seat 1's hand gets A, B and C; the box gets D and E.")."""
+    out: list[Said] = []
+    i = 0
+    while i < len(said):
+        m = _MOVE.match(said[i].text) if said[i].kind == "move" else None
+        j = i + 1
+        if m and not m["rest"]:  # a move that tells a hand's new value stays a sentence of its own
+            got: dict[str, list[str]] = {m["dst"]: [m["cards"]]}
+            while j < len(said) and said[j].kind == "move":
+                m2 = _MOVE.match(said[j].text)
+                if not m2 or m2["rest"] or m2["src"] != m["src"] or (m2["face"] or "") != (m["face"] or ""):
+                    break
+                got.setdefault(m2["dst"], []).append(m2["cards"])
+                j += 1
+            if j - i >= 3:
+                parts = [f"{dst} gets {_and(cards)}" for dst, cards in got.items()]
+                face = (m["face"] or "").strip()
+                text = f"From {m['src']}{', ' + face if face else ''}: " + "; ".join(parts) + "."
+                out.append(Said("move", text[0].upper() + text[1:]))
+                i = j
+                continue
+        out.append(said[i])
+        i += 1
+    return out
+
+
+def drop_echoes(said: list[Said]) -> list[Said]:
+    """Without the sentence that moves the very cards a player just chose to play from their own
+    hand ("Seat 1 chooses: play Six of Clubs." says it; "Six of Clubs goes from seat 1's hand..." repeats it)."""
+    out: list[Said] = []
+    for s in said:
+        prev = out[-1] if out else None
+        m = _MOVE.match(s.text) if s.kind == "move" else None
+        if m and prev is not None and prev.kind == "choice" and prev.seat is not None \
+                and m["cards"] in prev.text and m["src"].startswith(f"seat {prev.seat}'s"):
+            continue
+        out.append(s)
+    return out
+
+
+def _and(parts: list[str]) -> str:
+    """'A, B and C' from several 'A and B' / 'C' pieces."""
+    items = [x for p in parts for x in re.split(r", | and ", p)]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def count_repeats(sentences: list[str]) -> list[str]:
+    """Identical sentences told once, with how many times ("... (3 times)."), in first-seen order."""
+    seen: dict[str, int] = {}
+    for x in sentences:
+        seen[x] = seen.get(x, 0) + 1
+    return [x if k == 1 else f"{x.rstrip('.')} ({k} times)." for x, k in seen.items()]
+
+
+def _paragraph(title: str, sentences: list[str]) -> str:
+    text = " ".join(md(x) for x in sentences)
+    return f"**{md(title)}.** {text}".rstrip() if title else text
+
+
+def _fold(title: str, sentences: list[str]) -> list[str]:
+    """A phase as one paragraph, or, when long, its start and end with the middle folded away."""
+    if len(sentences) <= LONG:
+        return [_paragraph(title, sentences), ""]
+    mid = sentences[HEAD:-TAIL]
+    return [_paragraph(title, sentences[:HEAD]), "",
+            f'<details class="rk-more-play" markdown="1"><summary>{len(mid)} more things happen in this phase'
+            "</summary>", "", " ".join(md(x) for x in mid), "", "</details>", "",
+            " ".join(md(x) for x in sentences[-TAIL:]), ""]
+
+
+def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, list[Said]]], list[str]]:
+    """(phase title, sentences) in order, and the outcome's sentences, from the narrator."""
+    try:
+        from ..narrate import Narrator
+    except ImportError:  # a tree without the narrator: the engine's own transcript lines
+        return _transcribed(game, events), []
+    nar = Narrator(game, n, None)
+    phases: list[tuple[str, list[Said]]] = [("", [])]
+    for e in events:
+        for ln in nar.feed(e):
+            if ln.kind == "phase":
+                phases.append((ln.text, []))
+            elif ln.kind == "heading":
+                phases[0][1].append(Said("note", ln.text))
+            else:
+                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat))
+    outcome = count_repeats([ln.text for ln in nar.round_summary() if ln.kind != "heading"])
+    return [p for p in phases if p[1]], outcome
+
+
+def _transcribed(game: Any, events: list[dict]) -> list[tuple[str, list[Said]]]:
+    from ..transcript import line
+    names = {p.id: p.name for p in game.phases}
+    phases: list[tuple[str, list[Said]]] = [("", [])]
+    for e in events:
+        if e.get("t") == "phase":
+            phases.append((names.get(e["id"], e["id"]), []))
+            continue
+        text = (line(game, e) or "").strip()
+        if text:
+            phases[-1][1].append(Said(str(e.get("t")), text, e.get("player")))
+    return [p for p in phases if p[1]]
+
+
+def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any]) -> str:
+    """The round of these events as Markdown paragraphs, then its outcome."""
+    phases, outcome = _narrated(game, n, events)
+    out: list[str] = []
+    for title, said in phases:
+        out += _fold(title, group_repeats(merge_moves(drop_echoes(said))))
+    if outcome:
+        out += [_paragraph("How the round ends", outcome), ""]
+    totals = ", ".join(f"seat {s} {c:+d}" if isinstance(c, int) else f"seat {s} {c}" for s, c in enumerate(chips))
+    out += [f"*Chips after the round: {md(totals)}.*", ""]
+    return '<div class="rk-story" markdown="1">\n\n' + "\n".join(out) + "\n</div>\n"
+
+
+__all__ = ["Said", "count_repeats", "drop_echoes", "group_repeats", "merge_moves", "seats_words", "story_markdown"]

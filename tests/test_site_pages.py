@@ -1,0 +1,150 @@
+"""The parts of a rules page, without a site build: quick-reference facts, example hands, the story."""
+from __future__ import annotations
+
+import functools
+import os
+
+import pytest
+
+from rulekit.build import build_game, load_variant
+from rulekit.website.quickref import allowed_players, dealt_text, order_text, players_text, quick_facts
+from rulekit.website.story import Said, group_repeats, seats_words
+from rulekit.website.variant import plain_source
+from rulekit.website.yakuexamples import cached_examples, conditions, find_examples
+
+from .conftest import ROOT
+
+VARIANTS = os.path.join(ROOT, "variants")
+
+
+@functools.lru_cache(maxsize=None)
+def game(rel: str, **options):
+    v = load_variant(os.path.join(VARIANTS, rel))
+    return build_game(v, options=options) if options else build_game(v)
+
+
+# -- quick reference ----------------------------------------------------------------------------
+
+def test_table_sizes_come_from_what_the_default_rules_play():
+    g = game("mekurifuda/kakkuri.yaml")
+    assert (g.variant.meta.players_min, g.variant.meta.players_max) == (5, 8)
+    assert allowed_players(g) == [7, 8]  # the default refuses a table of fewer than 7
+    assert players_text(g).startswith("7 or 8")
+    wide = game("mekurifuda/kakkuri.yaml", players="five_to_eight")
+    assert allowed_players(wide) == [5, 6, 7, 8]
+    assert players_text(wide) == "5–8, usually 7"
+
+
+def test_cards_dealt_and_who_acts_first_are_read_from_seeded_rounds():
+    g = game("mekurifuda/kakkuri.yaml")
+    assert dealt_text(g, 7).startswith("6 cards to each player")
+    assert order_text(g, 7) == "The dealer; play passes to the right (anticlockwise)"  # the play, not the exchanges
+    assert order_text(game("kabufuda/dare.yaml"), 4).startswith("The player on the dealer's right")
+    dare = game("kabufuda/dare.yaml")
+    assert dealt_text(dare, 4).startswith("9 cards to each player; 3 cards to the field")
+
+
+def test_quick_facts_use_the_rules_lines_when_given(tmp_path):
+    src = open(os.path.join(ROOT, "tests", "fixtures", "valid", "mini-kabu.yaml"), encoding="utf-8").read()
+    src += "\nrules:\n  round_end: When every player has settled with the dealer.\n  game_end: Most chips wins.\n"
+    p = tmp_path / "mini.yaml"
+    p.write_text(src, encoding="utf-8")
+    facts = {f.label: f.text for f in quick_facts(build_game(load_variant(str(p))), None)}
+    assert facts["A round ends"] == "When every player has settled with the dealer."
+    assert facts["The game"].startswith("Most chips wins.")
+    assert "Players" in facts and "Deck" in facts
+
+
+# -- example hands ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rel", ["hanafuda/otoroku.yaml", "kabufuda/kyo-kabu.yaml", "hanafuda/hiraya.yaml"])
+def test_every_example_hand_makes_its_yaku(rel):
+    g = game(rel)
+    n = g.variant.meta.players_default
+    found = find_examples(g, n, rounds=120)
+    assert found
+    from rulekit.engine.runner import _decider
+    ctx = g.new_ctx(n, 1, _decider(g, [], []))
+    g.reset_round(ctx)
+    for (table, yid), ex in found.items():
+        cards = [g.card_index[c] for c in ex.cards]
+        hits = {h.id: h for h in ctx.yaku_eval(table, cards, ex.seat)}
+        assert yid in hits, (table, yid, ex)
+        assert hits[yid].value == ex.value or str(hits[yid].value) == str(ex.value)
+
+
+def test_example_hands_are_cut_down_to_what_the_yaku_needs():
+    g = game("hanafuda/hiraya.yaml")
+    found = find_examples(g, 3, rounds=150)
+    # a capture pile of twenty cards makes the ribbons yaku; its example keeps only the three ribbons
+    ribbons = [k for k in found if k[0] == "dekiyaku" and k[1].endswith("ribbons")]
+    assert ribbons
+    for k in ribbons:
+        assert len(found[k].cards) == 3, (k, found[k])
+    # a hand-size yaku is never cut below the hands the game evaluates (seven cards here)
+    assert all(len(e.cards) == 7 for (t, _y), e in found.items() if t == "teyaku")
+
+
+def test_a_yaku_the_simulation_never_produced_is_searched_for():
+    g = game("kabufuda/kyo-kabu.yaml")
+    found = find_examples(g, 5, rounds=5)
+    assert any(e.found == "search" for e in found.values())
+    assert len(found) == sum(len(ys) for ys in g.yaku.values())
+    assert conditions(g)  # the conditions as written steer the search
+
+
+def test_example_hands_are_cached(tmp_path):
+    g = game("kabufuda/kyo-kabu.yaml")
+    a = cached_examples(g, tuple(g.variant.files), 5, str(tmp_path))
+    assert len(os.listdir(tmp_path)) == 1
+    b = cached_examples(g, tuple(g.variant.files), 5, str(tmp_path))
+    assert a == b
+
+
+# -- the story ------------------------------------------------------------------------------------
+
+def test_runs_of_seats_doing_the_same_are_told_once():
+    said = [Said("choice", f"Seat {s} chooses: end the turn.", s) for s in (2, 3, 4, 5, 6)]
+    said += [Said("choice", "Seat 0 chooses: play Nine of Clubs.", 0)]
+    assert group_repeats(said) == ["Seats 2 to 6 choose: end the turn.", "Seat 0 chooses: play Nine of Clubs."]
+
+
+def test_a_seats_turn_of_several_sentences_groups_as_a_whole():
+    said = []
+    for s in (1, 2, 4):
+        said += [Said("choice", f"Seat {s} chooses: pass.", s), Said("pay", f"Seat {s} pays 1 chip to the pot.", s)]
+    said.append(Said("choice", "Seat 5 chooses: pass.", 5))  # a different turn: not part of the run
+    assert group_repeats(said) == ["Seats 1, 2 and 4 choose: pass.", "Seats 1, 2 and 4 pay 1 chip to the pot.",
+                                   "Seat 5 chooses: pass."]
+    assert seats_words([3, 4]) == "Seats 3 and 4"
+
+
+def test_a_seat_repeating_itself_is_not_grouped():
+    said = [Said("choice", "Seat 1 chooses: hit.", 1), Said("choice", "Seat 1 chooses: hit.", 1)]
+    assert group_repeats(said) == ["Seat 1 chooses: hit.", "Seat 1 chooses: hit."]
+
+
+# -- house rules ----------------------------------------------------------------------------------
+
+def test_option_sources_lose_references_no_reader_can_follow():
+    assert plain_source("unspecified (RULES §4.7); chosen here") == "unspecified; chosen here"
+    assert plain_source("not given by any source; RULES §9 'rounds' (agreed)") == "not given by any source (agreed)"
+    assert plain_source("fudawiki Kakkuri (pot) / games.porg.es") == "fudawiki Kakkuri (pot) / games.porg.es"
+
+
+def test_moves_are_merged_and_echoes_dropped():
+    from rulekit.website.story import drop_echoes, merge_moves
+    said = [Said("move", f"{c} goes from the deck to seat {s}'s hand.") for s, c in ((1, "Two"), (2, "Three"), (1, "Four"))]
+    assert [x.text for x in merge_moves(said)] == [
+        "From the deck: seat 1's hand gets Two and Four; seat 2's hand gets Three."]
+    said = [Said("choice", "Seat 1 chooses: play Six of Clubs.", 1),
+            Said("move", "Six of Clubs goes from seat 1's hand to the run face up."),
+            Said("move", "Eight of Coins goes from the box to the run face up.")]
+    assert [x.text for x in drop_echoes(said)] == [said[0].text, said[2].text]
+
+
+def test_a_move_that_tells_a_value_is_not_merged():
+    from rulekit.website.story import merge_moves
+    said = [Said("move", f"{c} goes from the deck to column {k} face up: column {k} now shows {k + 4}.")
+            for k, c in ((1, "Five (5)"), (2, "Six (6)"), (3, "Seven (7)"))]
+    assert merge_moves(said) == said
