@@ -202,3 +202,13 @@ def test_unbet_columns_dealer_decides_under_the_players_rule():
     assert o.legal_at("unbet_third") == [[{"take": True}, {"take": False}]]
     thirds = [e["to"] for e in o.events("move")[4:] if e["to"].startswith("column")]
     assert thirds == ["column[2]", "column[3]"]
+
+
+def test_kuppin_stands_under_the_players_draw_rule_by_default():
+    top = ["9-1", "4-1", "1-2", "1-3", "1-4", "1-1", "3-1"]  # column 0: 5+4 = 9; dealer 9 then 1
+    by = {"bet": [stake(0, 1)], "third_card": [{"take": False}], "dealer_third": [{"take": False}]}
+    o = run(game(KYO, {"dealer_draw_rule": "player"}), 2, top, by_choice=by)
+    assert o.chips == [1, -1]
+    o = run(game(KYO, {"dealer_draw_rule": "player", "pin_vs_draw_rule": "draw_rule"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}]})
+    assert o.chips == [-1, 1]   # forced third card 3: dealer 3 loses to 9
