@@ -302,11 +302,32 @@ def test_pot_carried_by_a_tie_is_won_in_the_next_round():
             return no_five(action)        # 5 5 5
         return True
     hands = {1: X, 2: W, 0: [1, 1, 3, 4, 4, 6, 6, 7, 9]}
-    g = game(V, {"tie_break": "redeal", "showdown_yaku": "arashi"})
+    g = game(V, {"tie_break": "redeal", "redeal_players": "all", "showdown_yaku": "arashi"})
     out = run(g, 3, stack(hands), by_choice={"sets": [pick] * 10}, rounds=2, checks=checks)
     assert len(records(out, "tie")) == 1
     assert out.result.round_deltas == [[-1, -1, -1], [-1, -1, 5]]
     assert out.chips == [-2, -2, 4]
+
+
+def test_tie_redeal_is_a_replay_among_the_tied_players_only():
+    # RULES §3.7 "tied players re-deal, pot carries": seats 1 and 2 tie at 5 in round 1; round 2
+    # (dealt by seat 1) is played by seats 2 and 1 alone, without a new ante, for the 3 chips
+    state = {}
+
+    def checks(ctx, choice, player, actions):
+        state["at"] = (ctx.round_no, player)
+
+    def pick(action):
+        return some_five(action) if state["at"] == (0, 1) else True
+    hands = {1: X, 2: W, 0: [1, 1, 3, 4, 4, 6, 6, 7, 9]}
+    g = game(V, {"tie_break": "redeal"})
+    out = run(g, 3, stack(hands), by_choice={"sets": [pick] * 10}, rounds=2, checks=checks)
+    assert out.result.round_deltas[0] == [-1, -1, -1]
+    evs = out.result.events
+    second = evs[[i for i, e in enumerate(evs) if e["t"] == "round"][1]:]
+    assert not [e for e in second if e["t"] == "move" and e.get("to") == "hand[0]"]
+    assert not [e for e in second if e["t"] == "pay" and e.get("from") == 0]
+    assert out.result.round_deltas[1][0] == 0 and sorted(out.result.round_deltas[1][1:]) == [0, 3]
 
 
 # -- option no_qualifier -----------------------------------------------------------------------------
