@@ -543,10 +543,19 @@ def test_option_pairs_mode_follow_any_rank():
     assert plays(first_play_legal(o)) == {tuple(sorted(ids(x))) for x in ("s5 u5", "s8 u8", "s10 u10")}
 
 
-def test_option_swap_rules_once_and_look():
+def test_option_swap_rules_once_lets_a_swapped_hand_travel_on():
+    # Kusaba (RULES §4.3): seat 1's Utazu hand goes to the dealer, then on to seat 2
     plan = {("exchange", 1): [{"exchange": True}], ("exchange", 2): [{"exchange": True}]}
     hands = {1: ids("s1 u1 o1 s9 u9 o9")}
     o = go(hands, plan=plan, options={"swap_rules": "once"})
+    assert [e["player"] for e in records(o, "swap")] == [1, 2]
+    assert records(o, "utazu")[0]["player"] == 2
+
+
+def test_option_swap_rules_first_only_and_look():
+    plan = {("exchange", 1): [{"exchange": True}], ("exchange", 2): [{"exchange": True}]}
+    hands = {1: ids("s1 u1 o1 s9 u9 o9")}
+    o = go(hands, plan=plan, options={"swap_rules": "first_only"})
     assert [e["player"] for e in o.events("choose") if e["choice"] == "exchange"] == [1]
     assert records(o, "utazu")[0]["player"] == 0  # the dealer keeps seat 1's hand
     seen = {}
