@@ -6,6 +6,7 @@ from typing import Any
 
 from .decks import Deck, deck_names, derive, load_deck
 from .engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
+from .engine.seatdraw import SeatDraw
 from .engine.stepgen import generate_run, generate_yaku_table
 from .engine.steps import StepCompiler
 from .errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
@@ -317,6 +318,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    if "open_ended" in g:
+        game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+    if "draw" in g and isinstance(g["draw"].value, dict):
+        game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
@@ -394,3 +399,11 @@ def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
     return sorted_diagnostics(errs.diagnostics)
+
+
+def _seat_draw(node, sc) -> SeatDraw:
+    """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
+    d = node.value
+    key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
+    word = (lambda k, default: str(d[k].value) if k in d else default)
+    return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
