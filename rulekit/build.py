@@ -361,8 +361,11 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
     return out
 
 
-def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
-    """Every error in a variant file: schema, names, expressions for every deck and preset."""
+def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
+    """Every error in a variant file: schema, names, expressions for every deck and preset.
+
+    `strict` also plays a round with every deck and preset and (unless `require_text` is
+    False) reports each phase, choice, yaku and payout without rules text for players."""
     try:
         variant = load_variant(path)
     except RulekitError as exc:
@@ -370,6 +373,9 @@ def check_variant(path: str, strict: bool = False) -> list[Diagnostic]:
     if variant.meta.abstract:
         return []
     errs = Collector()
+    if strict if require_text is None else require_text:
+        from .rulestext import missing_text
+        errs.extend(missing_text(variant))
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []

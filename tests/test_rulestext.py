@@ -1,0 +1,96 @@
+"""Rules text for players: the `rules:` block and `text:` strings, inherited and checked."""
+from __future__ import annotations
+
+import os
+import textwrap
+
+from rulekit.build import check_variant, load_variant
+from rulekit.rulestext import SECTIONS, missing_text, rules_doc, to_markdown, to_plain
+
+HERE = os.path.dirname(__file__)
+MINI = os.path.join(HERE, "fixtures", "valid", "mini-kabu.yaml")
+
+
+def _with_text(tmp_path, extra: str = "") -> str:
+    """mini-kabu with every phase, choice, yaku and payout given text, plus `extra` appended."""
+    src = open(MINI, encoding="utf-8").read()
+    src = src.replace("    name: The deal\n", "    name: The deal\n    text: Everyone gets two cards face down.\n")
+    src = src.replace("    name: Third cards\n", "    name: Third cards\n    text: Players may ask for a third card.\n")
+    src = src.replace("    name: Showdown\n", "    name: Showdown\n    text: Hands are shown and compared.\n")
+    src = src.replace("            prompt: Take a third card?\n",
+                      "            prompt: Take a third card?\n            text: With 6 or less you may draw.\n")
+    src = src.replace("      - pay: {from: dealer, to: p, amount: \"opt.stake * m\"}",
+                      "      - pay: {from: dealer, to: p, amount: \"opt.stake * m\", text: The dealer pays a winner.}")
+    src = src.replace("      description: Two equal cards pay double.\n",
+                      "      description: Two equal cards pay double.\n      text: Two cards of one value.\n")
+    src += textwrap.dedent("""
+        rules:
+          lead: A little banking game.
+          equipment: One kabufuda deck.
+          setup: Any player deals first.
+          settling: Every player settles with the dealer.
+          end: Three rounds; most chips wins.
+        """) + extra
+    p = tmp_path / "mini.yaml"
+    p.write_text(src, encoding="utf-8")
+    return str(p)
+
+
+def test_sections_come_in_reader_order_with_phases_as_numbered_steps(tmp_path):
+    doc = rules_doc(load_variant(_with_text(tmp_path)))
+    assert [s.key for s in doc.sections] == [k for k, _ in SECTIONS]
+    assert doc.lead == "A little banking game."
+    play = doc.section("play")
+    assert [st.phase for st in play.steps] == ["deal", "draw", "showdown"]
+    assert play.steps[1].choices == (("draw", "With 6 or less you may draw."),)
+    # the payout sits in a procedure called from the showdown: it is still found
+    assert doc.section("settling").items == ("The dealer pays a winner.",)
+    md = to_markdown(doc)
+    assert md.index("## Equipment") < md.index("## Setup and deal") < md.index("## Play") \
+        < md.index("## Settling up") < md.index("## End of the game")
+    assert "1. **The deal.** Everyone gets two cards face down." in md
+    assert "- **Pair**: Two cards of one value." in md
+
+
+def test_plain_text_has_no_markdown_marks_and_wraps(tmp_path):
+    out = to_plain(rules_doc(load_variant(_with_text(tmp_path))), width=40)
+    assert "**" not in out and "Play\n----" in out
+    assert max(len(x) for x in out.splitlines()) <= 40
+
+
+def test_a_child_inherits_text_and_overrides_only_what_it_gives(tmp_path):
+    parent = _with_text(tmp_path)
+    child = tmp_path / "child.yaml"
+    child.write_text(textwrap.dedent(f"""
+        id: child
+        extends: {parent}
+        meta: {{names: {{en: Child}}}}
+        rules:
+          end: Five rounds.
+        round:
+          - id: draw
+            text: Nobody may draw more than once.
+        """), encoding="utf-8")
+    doc = rules_doc(load_variant(str(child)))
+    assert doc.section("end").text == "Five rounds."
+    assert doc.section("equipment").text == "One kabufuda deck."           # inherited
+    steps = {st.phase: st.text for st in doc.section("play").steps}
+    assert steps["draw"] == "Nobody may draw more than once."
+    assert steps["deal"] == "Everyone gets two cards face down."             # inherited
+
+
+def test_strict_validation_names_every_part_without_text():
+    diags = missing_text(load_variant(MINI))
+    msgs = sorted(d.message for d in diags)
+    assert msgs == sorted([
+        "phase 'deal' has no `text` for players", "phase 'draw' has no `text` for players",
+        "phase 'showdown' has no `text` for players", "choice 'draw' has no `text` for players",
+        "payout has no `text` for players", "yaku 'pair' (table 'hand') has no `text` for players"])
+    assert all(d.code == "E090" and d.span.line > 0 for d in diags)
+    # only --strict asks for text
+    assert not [d for d in check_variant(MINI) if d.code == "E090"]
+    assert len([d for d in check_variant(MINI, strict=True) if d.code == "E090"]) == 6
+
+
+def test_a_fully_written_variant_passes_strict(tmp_path):
+    assert not [d for d in check_variant(_with_text(tmp_path), strict=True) if d.code == "E090"]
