@@ -255,6 +255,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     tree = variant.tree
     scope = _scope(variant, deck, opts)
     scope.codegen = codegen
+    scope.functions = _functions(tree, scope, errs)
     sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
     var_init = {}
     for vname, v in variant.vars.items():
@@ -413,3 +414,38 @@ def _seat_draw(node, sc) -> SeatDraw:
     key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
     word = (lambda k, default: str(d[k].value) if k in d else default)
     return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
+
+
+def _functions(tree, scope, errs: Collector) -> dict:
+    """The variant's `functions:` (inherited like every block): parsed, and each body checked
+    once with its parameters as names of any type, so a mistake is reported where it is written."""
+    from .expr.compiler import CompileError, UserFunction, compile_ast
+    from .expr.parser import ExprSyntaxError, parse
+    from .source import expr_span
+    fnode = at(tree, "functions")
+    out: dict = {}
+    if fnode is None or not isinstance(fnode.value, dict):
+        return out
+    bodies = {}
+    for name, fn in fnode.value.items():
+        d = fn.value if isinstance(fn.value, dict) else {}
+        params = tuple(str(p.value) for p in d["params"].value) if "params" in d else ()
+        body = d.get("body")
+        if body is None or not isinstance(body.value, str):
+            continue
+        try:
+            tree_ = parse(body.value)
+        except ExprSyntaxError as exc:
+            errs.add(error(expr_span(body.span, body.style, exc.offset), "E030", f"function {name}: {exc.message}"))
+            continue
+        out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
+        bodies[str(name)] = (body, params)
+    check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
+    for name, (body, params) in bodies.items():
+        try:
+            compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
+        except CompileError as exc:
+            for p in exc.problems:
+                errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
+                               f"function {name}: {p.message}", hint=p.hint))
+    return out

@@ -86,6 +86,9 @@ class _ToAst(Transformer):
     def lambda_(self, meta, c):
         return ast.Lambda(meta.start_pos, meta.end_pos, str(c[0]), c[1])
 
+    def let_(self, meta, c):
+        return ast.Let(meta.start_pos, meta.end_pos, str(c[0]), c[1], c[3])
+
     def cond(self, meta, c):
         return ast.Cond(meta.start_pos, meta.end_pos, c[0], c[1], c[2])
 
