@@ -363,8 +363,9 @@ def test_settlement_formula_with_chaff_worth_zero_and_par_80_sums_to_zero():
 
 def test_chaff_scores_nothing_and_willows_keep_their_points():
     g = g_()
-    assert card_points(g, ["1-3", LIGHTNING, "12-2"], 0) == 0
-    assert card_points(g, ["11-1", "11-2", "11-3"], 0) == 35
+    chaff = g.options["chaff_points"]   # the variant's own setting, not the test's
+    assert card_points(g, ["1-3", LIGHTNING, "12-2"], chaff) == 0
+    assert card_points(g, ["11-1", "11-2", "11-3"], chaff) == 35
 
 
 @pytest.mark.parametrize("opts", [{}, {"wild_on_field": "nonmatching"}, {"wild_empty_field": "hold"},

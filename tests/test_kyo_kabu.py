@@ -83,10 +83,12 @@ def test_sorokabu_pays_double():
 
 
 def test_other_triples_are_ordinary():
-    # column 0 gets 5+5+5 (sorokabu) but a triple of 3s in the dealer's hand is nothing special
-    o = run(game(KYO), 2, ["3-1", "1-1", "1-2", "7-1", "1-3", "3-2", "3-3"],
+    # the dealer's 2 + 2 + 2 is a plain 6, not Sorokabu (only 5-8 triples are): column 1
+    # (6 + 1 = 7) beats it; were it Sorokabu the dealer would win
+    o = run(game(KYO), 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "2-2", "2-3"],
             by_choice={"bet": [stake(1, 1)], "dealer_third": [{"take": True}]})
     assert "yaku:dealer-sorokabu" not in o.result.records
+    assert o.chips == [-1, 1]
 
 
 def test_kuppin_beats_sorokabu():
