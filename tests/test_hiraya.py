@@ -477,3 +477,24 @@ def test_a_card_is_never_turned_onto_an_empty_table():
                     if e["from"] == "deck" and e["to"] == "played":
                         assert field % 2 == 1
                     field += len(e["cards"]) * ((e["to"] == "field") - (e["from"] == "field"))
+
+
+def test_a_misdeal_keeps_the_same_dealer():
+    # three Willows on the table with seat 1 dealing: the redeal is dealt by seat 1 again
+    field = ["11-1", "11-2", LIGHTNING, "1-1", "2-1", "3-1"]
+    hands = {1: BASE_HANDS[0], 2: BASE_HANDS[1], 0: BASE_HANDS[2]}
+    out = run_once(g_(), 3, deal_top(hands, field, dealer=1), dealer=1)
+    assert out.result.records["misdeal-willows"] == 1
+    rounds = out.events("round")
+    assert len(rounds) >= 2 and {e["dealer"] for e in rounds} == {1}
+
+
+def test_capture_piles_are_open_to_everyone():
+    seen = []
+
+    def check(ctx, choice, player, actions):
+        other = (player + 1) % 3
+        seen.append(ctx.game.observation(ctx, other)["zones"]["captures"][player])
+    run_once(g_(), 3, [], seed=4, checks=check)
+    piles = [pile for pile in seen if pile]
+    assert piles and all("?" not in pile for pile in piles)
