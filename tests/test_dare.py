@@ -383,3 +383,17 @@ def test_chips_are_conserved_with_the_pot():
     for opts in ({}, {"tie_break": "split", "ante": 3}, {"no_qualifier": "refund"}):
         out = run(game(V, opts), 4, [], rounds=12, seed=11)
         assert sum(out.chips) <= 0 and sum(out.chips) % opts.get("ante", 1) == 0
+
+
+def test_worked_example_of_rules_3_4():
+    # r = 3 (field 10 + 9 + 4 = 23); hand 1 2 3 3 3 4 5 5 9: the sets {1,3,9} and {3,5,5} (13
+    # each) leave {2,3,4} = 9 for the showdown; seat 0 lays down no set and is out
+    example = [1, 2, 3, 3, 3, 4, 5, 5, 9]
+    out = play({0: [2, 2, 2, 8, 8, 8, 6, 6, 6], 1: example}, field=[10, 9, 4])
+    fams = [legal for cid, p, legal in out.script.seen if cid == "sets" and p == 1]
+    values = {tuple(sorted(int(c.split("-")[0]) for c in s)) for legal in fams for a in legal for s in a["fam"]}
+    assert values == {(1, 3, 9), (3, 5, 5)}
+    shown = out.events("reveal")[0]["cards"]   # the only qualifier's showdown hand
+    assert sorted(int(c.split("-")[0]) for c in shown) == [2, 3, 4]
+    assert out.result.state.vars["score"][1] // 1000000 == 9
+    assert out.chips == [-1, 1]
