@@ -50,6 +50,9 @@ BASELINES = {"kyo-kabu": ("baseline_kyo_kabu", 5), "otoroku": ("baseline_otoroku
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=4000)
+    ap.add_argument("--dask", action="store_true",
+                    help="also time a LocalCluster of 2 worker processes (extra rulekit[dask])")
+    ap.add_argument("--env", action="store_true", help="also time stepping a game with rulekit.Env")
     args = ap.parse_args()
     env = {**os.environ, "PYTHONPATH": ROOT}
     t = time.perf_counter()
@@ -75,6 +78,44 @@ def main() -> None:
             if b:
                 base, ratio = f"{b:10.0f}", f"{b / r1:6.1f}x"
         print(f"{vid:22} {1000 * t_load:11.0f} ms {r1:10.0f} {r2:10.0f} {r2 / r1:8.2f}x {base:>10} {ratio:>7}")
+    if args.env:
+        env_rates()
+    if args.dask:
+        dask_rates(args.rounds)
+
+
+def env_rates() -> None:
+    """Decisions per second when a game is stepped from outside (rulekit.Env, first legal action)."""
+    from rulekit.env import Env
+    print(f"{'Env (stepping)':22} {'decisions/s':>14} {'rounds/s':>10}")
+    for vid in ("kyo-kabu", "otoroku", "kakkuri"):
+        env = Env(vid, seed=1, rounds=1)
+        steps, rounds = 0, 0
+        t = time.perf_counter()
+        while time.perf_counter() - t < 2.0:
+            env.reset(seed=rounds)
+            while not env.done:
+                env.step(0)
+                steps += 1
+            rounds += 1
+        dt = time.perf_counter() - t
+        print(f"{vid:22} {steps / dt:14.0f} {rounds / dt:10.1f}")
+
+
+def dask_rates(rounds: int) -> None:
+    """Rounds per second on a LocalCluster of two worker processes (same totals as one process)."""
+    from dask.distributed import Client, LocalCluster
+    from rulekit.loader import default_search_path, find_variant
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as cluster, \
+            Client(cluster) as client:
+        print(f"{'LocalCluster (2 procs)':22} {'rounds/s':>14}")
+        for vid in ("kyo-kabu", "otoroku"):
+            path = find_variant(vid, None, default_search_path())
+            game = build_game(load_variant(path))
+            n = BASELINES.get(vid, (None, game.variant.meta.players_default))[1]
+            simulate(game, n, 1000, 1, "random", client=client, variant_args=(path, {}, None, None))  # warm up
+            dt, _ = timed(simulate, game, n, rounds, 1, "random", client=client, variant_args=(path, {}, None, None))
+            print(f"{vid:22} {rounds / dt:14.0f}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Everything under games/, families/, reference/ and cards/ is generated here, as is the
 navigation (SUMMARY.md, read by mkdocs-literate-nav); the home page and the tutorial get a
 generated section appended. Set RULEKIT_SITE_ROUNDS to change the number of simulated rounds
-per game (0 skips the statistics) and RULEKIT_SITE_CACHE to move the simulation cache.
+per game (0 skips the statistics), RULEKIT_SITE_EFFECT_ROUNDS the paired rounds behind each house
+rule's effect (0 skips them) and RULEKIT_SITE_CACHE to move the simulation cache.
 """
 import logging
 import os
@@ -30,7 +31,8 @@ if os.path.isfile(os.path.join(DOCS, TUTORIAL)):
         fh.write(tutorial_appendix(os.path.join(DOCS, TUTORIAL), "docs/" + TUTORIAL))
 
 guides = [("Write your first variant", "tutorial/first-variant.md"),
-          ("Write your house rules", "guides/house-rules.md")]
+          ("Write your house rules", "guides/house-rules.md"),
+          ("Use rulekit from Python", "guides/python.md")]
 decks = sorted(p[len("reference/decks/"):-3] for p in files
                if p.startswith("reference/decks/") and p.endswith(".md") and not p.endswith("index.md"))
 with mkdocs_gen_files.open("SUMMARY.md", "w") as fh:

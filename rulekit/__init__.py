@@ -6,7 +6,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["load_variant", "build_game", "check_variant", "play", "simulate", "RulekitError", "__version__"]
+__all__ = ["load_variant", "build_game", "check_variant", "play", "simulate", "Env", "RulekitError", "__version__"]
 
 
 def __getattr__(name: str):
@@ -20,6 +20,9 @@ def __getattr__(name: str):
     if name == "simulate":
         from .simulate import simulate
         return simulate
+    if name == "Env":
+        from .env import Env
+        return Env
     if name == "RulekitError":
         from .errors import RulekitError
         return RulekitError

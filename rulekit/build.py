@@ -34,8 +34,20 @@ def _span_of(tree: Node):
     return span_of
 
 
+def _variant_path(name: str) -> str:
+    """A variant file's path from a path or an id; an unknown id is left for load_tree to report."""
+    if os.path.isfile(name) or os.sep in name or name.endswith((".yaml", ".yml")):
+        return name
+    from .loader import default_search_path, find_variant
+    return find_variant(name, None, default_search_path()) or name
+
+
 def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
-    """Read a variant file (and its parents and house-rule files), check it, build the model."""
+    """Read a variant file (and its parents and house-rule files), check it, build the model.
+
+    `path` is a file, or the id of a variant under ./variants or the shipped variants
+    (`load_variant("kyo-kabu")`)."""
+    path = _variant_path(path)
     tree, files = load_tree(path, search)
     house_options: dict = {}
     houses = []
@@ -120,7 +132,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         z = z or {}
         kind = "player" if z.get("per") == "player" else "count" if "count" in z else "single"
         zones[name] = ZoneDef(name, kind, int(z.get("count", 0)), str(z.get("visibility", "hidden")),
-                              str(z.get("description", "")))
+                              str(z.get("description", "")), str(z.get("label", "")), str(z.get("part_of", "")))
     vars_ = {}
     for name, v in (data.get("vars") or {}).items():
         v = v or {}
@@ -310,6 +322,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                        f"the cards start in zone '{deck_zone}', which is not declared under zones:",
                        hint="declare a zone 'deck' or set game: deck_zone"))
     policies = _policies(variant, sc, errs)
+    zone_show, card_show = _display(variant, sc)
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
         phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
@@ -323,6 +336,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
+    game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
@@ -334,6 +348,30 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     if codegen and not errs.diagnostics and yaku_fns_ok:
         game.extra["yaku_fns"] = yaku_fns
     return game
+
+
+def _display(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any]:
+    """Compile what the table shows: each zone's `show` value (over `cards`, `seat`) and the
+    value after a card's name (`display.card`, over `c`); errors located in the file."""
+    tree = variant.tree
+    sc.phase = ""
+    zone_show = {}
+    for zname, zd in variant.zones.items():
+        node = at(tree, "zones", zname, "show")
+        if node is not None:
+            zone_show[zname] = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show")[0]
+        if zd.part_of:
+            target = variant.zones.get(zd.part_of)
+            if target is None or target.kind != zd.kind or target.count != zd.count or zd.kind == "single":
+                pnode = at(tree, "zones", zname, "part_of")
+                sc.errs.add(error(pnode.span, "E040", f"zones.{zname}.part_of: expected a zone with the same "
+                                  f"number of piles as '{zname}', found '{zd.part_of}'",
+                                  hint=did_you_mean(zd.part_of, [z for z, d in variant.zones.items()
+                                                                 if d.kind == zd.kind and d.count == zd.count
+                                                                 and z != zname])))
+    node = at(tree, "display", "card")
+    card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0] if node is not None else None
+    return zone_show, card_show
 
 
 def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:

@@ -121,32 +121,8 @@ def cmd_decks(args) -> int:
 
 
 def cmd_play(args) -> int:
-    if os.path.isdir(args.variant):
-        # a folder: one seeded round of every playable variant in it
-        from .build import load_variant
-        code = EXIT_OK
-        for f in _variant_files([args.variant]):
-            if load_variant(f).meta.abstract:
-                continue
-            sub = argparse.Namespace(**{**vars(args), "variant": f, "log": None})
-            code = max(code, cmd_play(sub))
-            print()
-        return code
-    from .agents import HumanAgent
-    from .engine.runner import make_agents, play
-    from .transcript import transcript
-    game = _game(args)
-    meta = game.variant.meta
-    n = args.players or meta.players_default
-    agents = make_agents(game, n, args.seed, args.policy, args.human, HumanAgent() if args.human is not None
-                         else None)
-    res = play(game, n, args.seed, agents, rounds=args.rounds, logging=True)
-    print(transcript(game, res.events, res.chips))
-    if args.log:
-        with open(args.log, "w", encoding="utf-8") as fh:
-            json.dump({**res.log, "events": res.events}, fh, indent=1, ensure_ascii=False, default=str)
-        print(f"log written to {args.log}")
-    return EXIT_OK
+    from .playcmd import cmd_play as play_cmd
+    return play_cmd(args, _game, _variant_files)
 
 
 def cmd_simulate(args) -> int:
@@ -165,14 +141,19 @@ def cmd_simulate(args) -> int:
     n = args.players or game.variant.meta.players_default
     import time
     started = time.perf_counter()
-    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs,
+    client = None
+    if args.scheduler:
+        from .distributed import connect
+        client = connect(args.scheduler)
+    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs, client=client,
                      progress=not args.quiet and sys.stderr.isatty() or args.progress,
                      variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
                                    tuple(args.house or ())))
     elapsed = time.perf_counter() - started
     print(report(game, stats))
     print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
-          f"{args.jobs} process{'es' if args.jobs != 1 else ''})")
+          + (f"on the Dask cluster at {args.scheduler})" if client is not None else
+             f"{args.jobs} process{'es' if args.jobs != 1 else ''})"))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
@@ -221,6 +202,7 @@ def cmd_replay(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulekit", description="Traditional Japanese card games written down as "
                                 "YAML: validate, show, play and simulate them.")
+    p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     def game_args(sp):
@@ -244,15 +226,22 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("name", nargs="?")
     sp.set_defaults(fn=cmd_decks)
 
-    sp = sub.add_parser("play", help="play a round (or more) with a readable transcript")
+    sp = sub.add_parser("play", help="play a whole game with a readable transcript, or at the table with --human")
     game_args(sp)
-    sp.add_argument("--seed", type=int, default=1)
+    sp.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
     sp.add_argument("--players", type=int)
-    sp.add_argument("--rounds", type=int, default=1, help="rounds to play (default 1)")
+    sp.add_argument("--rounds", type=int, help="rounds to play (default: the game's own length)")
     sp.add_argument("--human", type=int, metavar="SEAT", help="you play this seat at the terminal")
     sp.add_argument("--policy", default="random", help="agent for the other seats: random, first, or a YAML policy")
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.set_defaults(fn=cmd_play)
+
+    sp = sub.add_parser("list", help="the games you can play, with players and deck")
+    sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_list"]).cmd_list(a))
+
+    sp = sub.add_parser("rules", help="a game's rules, in the terminal")
+    game_args(sp)
+    sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_rules"]).cmd_rules(a, _game))
 
     sp = sub.add_parser("simulate", help="simulate many rounds and report statistics")
     game_args(sp)
@@ -261,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int)
     sp.add_argument("--policy", default="random")
     sp.add_argument("--jobs", type=int, default=1, help="processes to use (same totals for the same seed)")
+    sp.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run the chunks on the Dask cluster at ADDRESS (extra rulekit[dask]; same totals)")
     sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")

@@ -194,22 +194,32 @@ class Paired:
     records_b: dict = field(default_factory=dict)
 
 
+def seeded_rounds(game: Game, n: int, rounds: int, seed: int, policy: str = "random"):
+    """Yield (chips won per seat, records) of rounds 0..rounds-1, each on its own seed, seat 0 dealing.
+
+    Round i of any two rule sets gets the same seed and the same agents' seeds: the pairing
+    that compare() and the website's house-rule effects rely on.
+    """
+    for i in range(rounds):
+        s = round_seed(seed, i)
+        r = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, dealer=0)
+        yield r.round_deltas[0], r.records
+
+
 def compare(base: Game, changed: Game, n: int, rounds: int, seed: int, policy: str = "random") -> Paired:
     """Play both rule sets on the same seeds (same agents' seeds) and pair the results."""
     res = Paired(0, n, [0.0] * n, [0.0] * n, [0.0] * n)
-    for i in range(rounds):
-        s = round_seed(seed, i)
-        ra = play(base, n, s, make_agents(base, n, s, policy), rounds=1, logging=False, dealer=0)
-        rb = play(changed, n, s, make_agents(changed, n, s, policy), rounds=1, logging=False, dealer=0)
+    for (da, ra), (db, rb) in zip(seeded_rounds(base, n, rounds, seed, policy),
+                                  seeded_rounds(changed, n, rounds, seed, policy)):
         res.rounds += 1
         for seat in range(n):
-            d = float(rb.round_deltas[0][seat] - ra.round_deltas[0][seat])
+            d = float(db[seat] - da[seat])
             res.diff[seat] += d
             res.diff_sq[seat] += d * d
-            res.base_mean[seat] += float(ra.round_deltas[0][seat])
-        for k, v in ra.records.items():
+            res.base_mean[seat] += float(da[seat])
+        for k, v in ra.items():
             res.records_a[k] = res.records_a.get(k, 0) + v
-        for k, v in rb.records.items():
+        for k, v in rb.items():
             res.records_b[k] = res.records_b.get(k, 0) + v
     return res
 

@@ -70,6 +70,8 @@ class ZoneDef:
     count: int
     visibility: str  # public | owner | hidden
     description: str = ""
+    label: str = ""  # the zone's name as players say it
+    part_of: str = ""  # counted zone whose same-numbered pile these cards are shown with
 
 
 @dataclass(frozen=True)

@@ -33,32 +33,39 @@ def _chunk_in_worker(variant_args: tuple, n: int, seed: int, start: int, count: 
 
 
 def simulate(game: Game, n: int, rounds: int, seed: int = 1, policy: str = "random", jobs: int = 1,
-             progress: bool = False, variant_args: tuple | None = None) -> Stats:
+             progress: bool = False, variant_args: tuple | None = None, client: object = None) -> Stats:
     """Play `rounds` independent seeded rounds (seat 0 deals) and merge their statistics.
 
     `variant_args` = (path, options, preset, deck, house files) lets worker processes rebuild
     the same game; without it the run stays in this process.
 
     The totals depend only on the seed, never on `jobs`: round i always uses the same seed.
+    With a Dask `client` (and `variant_args`), the chunks run on its cluster instead
+    (rulekit.distributed), with the same totals.
     """
     pieces = chunks(rounds)
     # what exists now (the compiled game, the program) lives through the run: the collector
     # need not keep scanning it while rounds come and go
     gc.freeze()
     try:
-        return _simulate(game, n, pieces, rounds, seed, policy, jobs, progress, variant_args)
+        return _simulate(game, n, pieces, rounds, seed, policy, jobs, progress, variant_args, client)
     finally:
         gc.unfreeze()
 
 
 def _simulate(game: Game, n: int, pieces: list, rounds: int, seed: int, policy: str, jobs: int,
-              progress: bool, variant_args: tuple | None) -> Stats:
+              progress: bool, variant_args: tuple | None, client: object = None) -> Stats:
     bar = None
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=rounds, unit="round", desc=game.id, leave=False)
     total = Stats()
-    if jobs <= 1 or variant_args is None or len(pieces) == 1:
+    if client is not None:
+        if variant_args is None:
+            raise ValueError("simulate on a cluster needs variant_args, so that workers can build the game")
+        from .distributed import simulate_on
+        total = simulate_on(client, variant_args, n, pieces, seed, policy, bar.update if bar else None)
+    elif jobs <= 1 or variant_args is None or len(pieces) == 1:
         for start, count in pieces:
             total = total.merge(run_chunk(game, n, seed, start, count, policy))
             if bar:

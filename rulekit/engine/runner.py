@@ -86,16 +86,19 @@ def _decider(game: Game, agents: list, moves: list, checks: Callable | None = No
 
 def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None, logging: bool = True,
          checks: Callable | None = None, dealer: int | None = None,
-         stack: dict[str, list[str]] | None = None) -> GameResult:
+         stack: dict[str, list[str]] | None = None, observe: Callable[[dict], None] | None = None) -> GameResult:
     """Play a game of `rounds` rounds (the variant's count by default) and return its result.
 
     `stack` puts named cards on top of a zone each time it is shuffled (first named on top).
+    `observe` is called with every logged event as it happens (the live table shows them).
     """
     moves: list[int] = []
     agents = list(agents)
     decide = _decider(game, agents, moves, checks)
     ctx = game.new_ctx(n, seed, decide, logging)
     ctx.stack = stack
+    if observe is not None:
+        ctx.events = _Observed(observe)
     decide.ctx = ctx
     seating = list(range(n))
     first = dealer
@@ -114,6 +117,18 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
            # a digest of no events says nothing: only logged games can be checked by replay
            "events_sha256": events_digest(ctx.events) if logging else None}
     return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
+
+
+class _Observed(list):
+    """The event list of a watched game: each event is handed to the watcher as it is logged."""
+
+    def __init__(self, observe: Callable[[dict], None]):
+        super().__init__()
+        self.observe = observe
+
+    def append(self, event: dict) -> None:
+        super().append(event)
+        self.observe(event)
 
 
 def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None) -> list[list[int]]:

@@ -67,6 +67,8 @@ class Choice:
     span: Span
     scope_locals: dict[str, str] = field(default_factory=dict)
     policies: dict[str, list] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
+    ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
 
 
 PARAM_KINDS = {"move", "deal", "reveal", "pay", "claim", "choose", "call", "record", "swap_zones"}
@@ -396,7 +398,10 @@ class StepCompiler:
                     if face == "up":
                         ctx.seen[c] = ALL_SEATS
             if ctx.logging:
-                ctx.log({"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)})
+                ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
+                if face:
+                    ev["face"] = face  # a reader needs it to know who saw the cards
+                ctx.log(ev)
         return deal
 
     def s_reveal(self, node, d, loc):
@@ -606,7 +611,8 @@ class StepCompiler:
         if_none = d["if_none"].value if "if_none" in d else "error"
         prompt = str(d["prompt"].value) if "prompt" in d else cid.replace("_", " ")
         choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
-                        dict(inner))
+                        dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
+                        ask=self._labels(d, "ask", tuple(p[0] for p in params)))
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -694,6 +700,24 @@ class StepCompiler:
             choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
                           lambda n: _too_many_actions(span, cid, n))
         return choose
+
+    def _labels(self, d, key, params):
+        """choose `labels`/`ask`: plain data keyed by parameter names of this choice."""
+        node = d.get(key)
+        if node is None:
+            return {}
+        data = plain(node)
+        for pname in data if isinstance(data, dict) else ():
+            if pname not in params:
+                kn = node.value[pname]
+                self.errs.add(error(kn.key_span or kn.span, "E040", f"{key}: '{pname}' is not a parameter of "
+                                    "this choice", hint=did_you_mean(str(pname), list(params))))
+        if not isinstance(data, dict):
+            return {}
+        if key == "ask":
+            return {str(k): str(v) for k, v in data.items()}
+        return {str(k): {_label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
+                if isinstance(v, dict)}
 
     def _seat_or_pot(self, d, key, loc):
         pot_key = f"{key}_pot"
@@ -835,13 +859,14 @@ class StepCompiler:
         if not isinstance(spec.value, list) or len(spec.value) != 2:
             self.errs.add(error(spec.span, "E010", "swap: expected a list of two zones, e.g. [hand[p], hand[dealer]]"))
             return _noop
-        a = self.zone_getter(*self.zone_ref(spec.value[0], loc))
-        b = self.zone_getter(*self.zone_ref(spec.value[1], loc))
+        ra, rb = self.zone_ref(spec.value[0], loc), self.zone_ref(spec.value[1], loc)
+        a, b = self.zone_getter(*ra), self.zone_getter(*rb)
 
         def swap(ctx):
             za, zb = a(ctx), b(ctx)
             za[:], zb[:] = list(zb), list(za)
-            ctx.log({"t": "swap", "zones": [spec.value[0].value, spec.value[1].value]})
+            if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
+                ctx.log({"t": "swap", "zones": [_zname(*ra, ctx), _zname(*rb, ctx)]})
         return swap
 
     def s_call(self, node, d, loc):
@@ -976,3 +1001,8 @@ def _render(v, t: str, ids):
 
 def _zname(name: str, idx, ctx) -> str:
     return name if idx is None else f"{name}[{idx(ctx)}]"
+
+
+def _label_key(x: Any) -> str:
+    """A label's key as the text of the value it names (true/false lower-case, as in YAML)."""
+    return "true" if x is True else "false" if x is False else str(x)

@@ -15,7 +15,7 @@ from ..build import build_game, load_variant
 from ..errors import RulekitError, render_all
 from .cards import Pictures, load_style
 from .reference import cli_page, deck_page, decks_index, expressions_page, schema_page
-from .stats import simulate_all
+from .howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
 from .util import family_key, family_slug, family_title, md, md_rich, root_of
 from .variant import Entry, VariantPage
 
@@ -144,6 +144,7 @@ def summary(site: Site, decks: list[str], extra_guides: list[tuple[str, str]]) -
     for d in decks:
         out.append(f"        * [{md(load_deck(d).names.get('en', d))}](reference/decks/{d}.md)")
     out.append("    * [Command line](reference/cli.md)")
+    out.append("    * [Python API](reference/api.md)")
     out.append("    * [Limits for untrusted files](reference/limits.md)")
     out.append("    * [How the engine runs a variant](reference/engine.md)")
     return "\n".join(out) + "\n"
@@ -173,10 +174,8 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     site.timings["load"] = time.time() - t0
     t = time.time()
     if rounds > 0:
-        stats = simulate_all([(e.path, e.variant.files, e.variant.meta.players_default) for e in site.entries.values()],
-                             rounds, cache_dir=cache_dir or None)
-        for e in site.entries.values():
-            e.stats = stats.get(e.path)
+        effect_rounds = int(os.environ.get("RULEKIT_SITE_EFFECT_ROUNDS", DEFAULT_EFFECT_ROUNDS))
+        run_simulations(site, rounds, effect_rounds, cache_dir or None)
     site.timings["simulate"] = time.time() - t
     t = time.time()
     files: dict[str, str] = {}

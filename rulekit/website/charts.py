@@ -1,46 +1,75 @@
-"""Inline SVG bar charts (no scripts): horizontal bars, negative values to the left of zero."""
+"""Bar charts as plain HTML and CSS (no scripts, no SVG text that shrinks on a phone).
+
+Labels and values are ordinary text, so they keep the page's font size at any width; bars
+are positioned in percent of the plot area. A value axis with round ticks and a title that
+names the unit sits under the bars. Colours come from docs/stylesheets/rulekit.css (a
+colour-blind-safe pair for gain and loss in both schemes; losses are also hatched).
+"""
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from .util import h
 
 
+def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:
+    """Round tick values covering lo..hi (about `count` steps of 1, 2 or 5 times a power of ten)."""
+    if hi <= lo:
+        hi = lo + 1.0
+    raw = (hi - lo) / count
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step + 1e-9) * step
+    ticks = []
+    t = start
+    while t < hi + step * 0.999:
+        ticks.append(round(t, 10) + 0.0)
+        t += step
+    return ticks
+
+
+def _tick_text(v: float, step: float) -> str:
+    digits = max(0, -math.floor(math.log10(step))) if step < 1 else 0
+    s = f"{v:.{digits}f}"
+    return "0" if float(s) == 0 else s.replace("-", "−")
+
+
+def _pct(v: float, lo: float, span: float) -> float:
+    return round((v - lo) / span * 100.0, 2)
+
+
 def bar_chart(items: list[tuple[str, float]], title: str, fmt: Callable[[float], str] = lambda v: f"{v:.3g}",
-              width: int = 680, bar: int = 20, label_width: int = 220) -> str:
-    """A horizontal bar chart of (label, value) pairs as one line of inline SVG."""
+              axis: str = "", intervals: list[float] | None = None) -> str:
+    """A horizontal bar chart of (label, value) pairs, with optional 95% intervals (half-widths) as whiskers."""
     if not items:
         return ""
-    gap = 6
-    top = 28
-    height = top + len(items) * (bar + gap) + 8
-    lo = min(0.0, min(v for _, v in items))
-    hi = max(0.0, max(v for _, v in items))
+    ivs = intervals or [0.0] * len(items)
+    lo = min([0.0] + [v - e for (_, v), e in zip(items, ivs)])
+    hi = max([0.0] + [v + e for (_, v), e in zip(items, ivs)])
+    ticks = nice_ticks(lo, hi)
+    lo, hi = min(lo, ticks[0]), max(hi, ticks[-1])
     span = (hi - lo) or 1.0
-    plot_x = label_width + 10
-    value_w = 70
-    plot_w = width - plot_x - value_w
-    zero = plot_x + (0 - lo) / span * plot_w
-    out = [f'<svg class="rk-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'width="100%" style="max-width:{width}px" role="img" aria-label="{h(title)}">',
-           f"<title>{h(title)}</title>",
-           f'<text class="rk-chart-title" x="0" y="16" font-weight="700">{h(title)}</text>']
-    for i, (label, v) in enumerate(items):
-        y = top + i * (bar + gap)
-        x0 = zero if v >= 0 else zero - (-v) / span * plot_w
-        w = abs(v) / span * plot_w
-        cls = "pos" if v >= 0 else "neg"
-        fill = "#3f51b5" if v >= 0 else "#d9534f"
-        short = label if len(label) <= 34 else label[:33] + "…"
-        out.append(f'<text x="{label_width}" y="{y + bar * 0.72:.1f}" text-anchor="end">{h(short)}</text>')
-        out.append(f'<rect class="{cls}" x="{x0:.1f}" y="{y}" width="{max(w, 0.5):.1f}" height="{bar}" '
-                   f'fill="{fill}" rx="2"><title>{h(label)}: {h(fmt(v))}</title></rect>')
-        tx = (x0 + w + 4) if v >= 0 else (x0 - 4)
-        anchor = "start" if v >= 0 else "end"
-        if v < 0 and tx - 60 < plot_x:
-            tx, anchor = zero + 4, "start"
-        out.append(f'<text x="{tx:.1f}" y="{y + bar * 0.72:.1f}" text-anchor="{anchor}">{h(fmt(v))}</text>')
-    out.append(f'<line class="axis" x1="{zero:.1f}" y1="{top - 4}" x2="{zero:.1f}" y2="{height - 4}" '
-               f'stroke="#888" stroke-width="1"/>')
-    out.append("</svg>")
-    return "".join(out)
+    zero = _pct(0.0, lo, span)
+    rows = []
+    for (label, v), e in zip(items, ivs):
+        left = _pct(min(0.0, v), lo, span)
+        width = max(0.3, round(abs(v) / span * 100.0, 2))
+        sign = "pos" if v >= 0 else "neg"
+        whisker = ""
+        if e > 0:
+            whisker = (f'<span class="rk-ci" style="left:{_pct(v - e, lo, span)}%;'
+                       f'width:{round(2 * e / span * 100.0, 2)}%"></span>')
+        rows.append(f'<div class="rk-chart-row"><span class="rk-chart-label">{h(label)}</span>'
+                    f'<span class="rk-chart-track"><span class="rk-zero" style="left:{zero}%"></span>'
+                    f'<span class="rk-bar rk-bar--{sign}" style="left:{left}%;width:{width}%"></span>{whisker}</span>'
+                    f'<span class="rk-chart-value">{h(fmt(v))}</span></div>')
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
+    marks = "".join(f'<span class="rk-tick" style="left:{_pct(t, lo, span)}%">{_tick_text(t, step)}</span>'
+                    for t in ticks)
+    rows.append(f'<div class="rk-chart-row rk-chart-axis" aria-hidden="true"><span class="rk-chart-label"></span>'
+                f'<span class="rk-chart-track">{marks}</span><span class="rk-chart-value"></span></div>')
+    caption = f'<figcaption>{h(title)}</figcaption>'
+    axis_html = f'<div class="rk-axis-title">{h(axis)}</div>' if axis else ""
+    return (f'<figure class="rk-chart" role="group" aria-label="{h(title)}">{caption}'
+            f'<div class="rk-chart-rows">{"".join(rows)}</div>{axis_html}</figure>')

@@ -67,14 +67,19 @@ def _run(path: str, n: int, rounds: int, seed: int, policy: str) -> dict:
     return to_dict(simulate(game, n, rounds, seed, policy))
 
 
-def simulate_all(jobs: list[tuple[str, tuple[str, ...], int]], rounds: int, seed: int = 1, policy: str = "random",
+def simulate_all(jobs: list[tuple], rounds: int, seed: int = 1, policy: str = "random",
                  cache_dir: str | None = None, workers: int | None = None) -> dict[str, Stats]:
-    """Simulate every (path, files, players) job; returns path -> Stats."""
+    """Simulate every (path, files, players[, policy]) job; returns path -> Stats.
+
+    A job's own policy (its fourth item) overrides `policy`.
+    """
     out: dict[str, Stats] = {}
     todo = []
     keys = {}
-    for path, files, n in jobs:
-        key = cache_key(files, n, rounds, seed, policy)
+    policies = {}
+    for path, files, n, *rest in jobs:
+        policies[path] = rest[0] if rest else policy
+        key = cache_key(files, n, rounds, seed, policies[path])
         keys[path] = key
         cached = os.path.join(cache_dir, key + ".json") if cache_dir else None
         if cached and os.path.isfile(cached):
@@ -94,12 +99,12 @@ def simulate_all(jobs: list[tuple[str, tuple[str, ...], int]], rounds: int, seed
         except ValueError:
             mp = None
         with ProcessPoolExecutor(max_workers=workers, mp_context=mp) as pool:
-            futs = {path: pool.submit(_run, path, n, rounds, seed, policy) for path, n in todo}
+            futs = {path: pool.submit(_run, path, n, rounds, seed, policies[path]) for path, n in todo}
             for path, fut in futs.items():
                 results[path] = fut.result()
     else:
         for path, n in todo:
-            results[path] = _run(path, n, rounds, seed, policy)
+            results[path] = _run(path, n, rounds, seed, policies[path])
     for path, d in results.items():
         out[path] = from_dict(d)
         if cache_dir:

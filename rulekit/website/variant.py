@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +12,7 @@ from ..engine.runner import Stats, make_agents, play
 from ..loader import plain
 from ..model import Variant
 from ..transcript import line as transcript_line
-from .charts import bar_chart
+from .howitplays import statistics_markdown
 from .rules import Renderer, kinds_in, names_in, payments, proc_anchor, table_anchor
 from .util import code, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
 from .yakucards import candidate_cards
@@ -645,43 +644,7 @@ class VariantPage:
 
     # -- statistics ----------------------------------------------------------------------
     def statistics(self) -> str:
-        s = self.e.stats
-        if s is None or not s.rounds:
-            return ""
-        n = s.n
-        out = ["", "## Simulated statistics {#statistics}", "",
-               f"{s.rounds} independent rounds with {n} players making random legal choices (seed {SEED}); seat 0 "
-               "deals every round. Results are chips won or lost per round. Reproduce with "
-               f"`rulekit simulate {self.e.id} --rounds {s.rounds} --seed {SEED}`.", ""]
-        rows = []
-        for seat in range(n):
-            m, sd = s.mean(seat), s.sd(seat)
-            ci = 1.96 * sd / math.sqrt(s.rounds)
-            rows.append([f"seat {seat}" + (" (dealer)" if seat == 0 else ""), f"{m:+.3f}", f"±{ci:.3f}",
-                         f"{sd:.2f}", f"{100 * s.wins[seat] / s.rounds:.1f}%",
-                         f"{100 * s.losses[seat] / s.rounds:.1f}%"])
-        out.append(_block(_table(["seat", "mean", "95% interval", "spread (sd)", "won", "lost"], rows, "rk-stats")))
-        chart = bar_chart([(f"seat {i}" + (" (dealer)" if i == 0 else ""), s.mean(i)) for i in range(n)],
-                          "Mean result per round, by seat", lambda v: f"{v:+.3f}", label_width=110)
-        out.append(_block(f'<div class="rk-chart-wrap">{chart}</div>'))
-        if s.records:
-            yaku_names = {y.id: y.names.get("en", y.id) for t in self.g.yaku.values() for y in t}
-
-            def label(k: str) -> str:
-                return f"yaku: {yaku_names.get(k[5:], k[5:])}" if k.startswith("yaku:") else k
-            items = sorted(s.records.items(), key=lambda kv: (-kv[1], kv[0]))
-            chart = bar_chart([(label(k), 100.0 * v / s.rounds) for k, v in items[:20]],
-                              "Outcomes per 100 rounds", lambda v: f"{v:.2f}")
-            out += ["", "How often each yaku and each outcome the rules note came up:", "",
-                    _block(f'<div class="rk-chart-wrap">{chart}</div>')]
-            rows = [[h(label(k)), str(v), f"{100.0 * v / s.rounds:.2f}"] for k, v in items]
-            out.append(_block(f'<details class="rk-deck"><summary>All {len(items)} outcomes</summary>'
-                              + _table(["outcome", "count", "per 100 rounds"], rows) + "</details>"))
-        if self.g.policies:
-            out += ["", "Scripted players the rules file also offers (`--policy NAME`):", ""]
-            for name, p in self.g.policies.items():
-                out.append(f"- **{md(name)}**: {md_rich(p.get('description', ''))}")
-        return "\n".join(out)
+        return statistics_markdown(self)
 
     def sources(self) -> str:
         out = ["", "## Sources {#sources}", ""]

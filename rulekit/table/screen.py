@@ -1,0 +1,92 @@
+"""The terminal the table talks to: coloured lines on a terminal, plain text when piped or
+when NO_COLOR is set, every string made inert, and bounded input lines."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Iterable, TextIO
+
+from ..inert import inert
+
+#: the longest input line read; anything longer is read and thrown away
+MAX_INPUT = 200
+
+STYLES = {
+    "heading": "bold",
+    "phase": "bold cyan",
+    "choice": "yellow",
+    "you": "bold green",
+    "pay": "magenta",
+    "reveal": "blue",
+    "yaku": "bold yellow",
+    "note": "dim",
+    "move": "",
+    "deal": "",
+    "summary": "",
+    "standings": "",
+    "table": "cyan",
+    "prompt": "bold",
+    "error": "red",
+    "winner": "bold green",
+}
+
+
+class Screen:
+    """Writes lines (each made inert) through rich, and reads bounded answers."""
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None):
+        from rich.console import Console
+        self.inp = inp if inp is not None else sys.stdin
+        out = out if out is not None else sys.stdout
+        # NO_COLOR (https://no-color.org) or a pipe: plain text, no escape sequences at all
+        plain = bool(os.environ.get("NO_COLOR"))
+        kw = {"color_system": None} if plain else {}
+        self.console = Console(file=out, highlight=False, emoji=False, markup=False, soft_wrap=False, **kw)
+        # piped: whole lines, never cut at an assumed width
+        self.console.soft_wrap = not self.console.is_terminal
+        self.echo = not _isatty(self.inp)
+
+    def say(self, text: str, kind: str = "", indent: int = 0) -> None:
+        """One line of text (untrusted parts already inside it are made inert here)."""
+        from rich.text import Text
+        self.console.print(Text(" " * indent + inert(text, keep_newlines=False), style=STYLES.get(kind, "")))
+
+    def block(self, text: str, kind: str = "") -> None:
+        """Several lines of untrusted text (rules prose), each made inert."""
+        for ln in str(text).splitlines() or [""]:
+            self.say(ln, kind)
+
+    def menu(self, items: Iterable[str]) -> None:
+        """A numbered menu; long ones set in columns so they never scroll off the screen."""
+        from rich.columns import Columns
+        from rich.text import Text
+        items = [f"{i}) {inert(t, keep_newlines=False)}" for i, t in enumerate(items, 1)]
+        if len(items) <= 10:
+            for t in items:
+                self.say(t, indent=2)
+        else:
+            self.console.print(Columns([Text(t) for t in items], padding=(0, 3), column_first=True))
+
+    def ask(self, prompt: str) -> str | None:
+        """Show `prompt` and read one answer line (at most MAX_INPUT characters); None at end of input."""
+        from rich.text import Text
+        self.console.print(Text(inert(prompt, keep_newlines=False), style=STYLES["prompt"]), end="")
+        self.console.file.flush()
+        line = self.inp.readline(MAX_INPUT)
+        if not line:
+            return None
+        if self.echo:  # typed input from a pipe is not echoed: end the prompt's line ourselves
+            self.console.print(inert(line.rstrip("\n")[:MAX_INPUT], keep_newlines=False), markup=False)
+        if not line.endswith("\n"):  # too long: drop the rest of the line
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = self.inp.readline(MAX_INPUT)
+            return "\x00too long"
+        return line.strip()
+
+
+def _isatty(f: TextIO) -> bool:
+    try:
+        return f.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,63 @@
+"""Simulation on a Dask cluster: the same totals as one process, also when a worker dies."""
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+pytest.importorskip("dask.distributed", reason="the dask extra (pip install 'rulekit[dask]') is not installed")
+
+from dask.distributed import Client, LocalCluster  # noqa: E402
+
+from rulekit.build import build_game, load_variant  # noqa: E402
+from rulekit.distributed import simulate_on  # noqa: E402
+from rulekit.loader import find_variant, default_search_path  # noqa: E402
+from rulekit.simulate import chunks, simulate  # noqa: E402
+
+PATH = find_variant("kyo-kabu", None, default_search_path())
+ARGS = (PATH, {}, None, None, ())
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           host="127.0.0.1", silence_logs=40)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def _one_process(rounds: int, size: int):
+    game = build_game(load_variant(PATH))
+    from rulekit.engine.runner import Stats, run_chunk
+    total = Stats()
+    for s, k in chunks(rounds, size):
+        total = total.merge(run_chunk(game, 4, 5, s, k))
+    return total
+
+
+def test_cluster_totals_equal_one_process(client):
+    game = build_game(load_variant(PATH))
+    on_cluster = simulate(game, 4, 3000, seed=5, client=client, variant_args=ARGS)
+    alone = simulate(game, 4, 3000, seed=5, jobs=1)
+    assert on_cluster.total == alone.total and on_cluster.records == alone.records
+    assert on_cluster.rounds == 3000
+
+
+def test_a_worker_killed_during_the_run_changes_nothing(client):
+    pieces = chunks(4000, 40)  # many small chunks, so the kill lands mid-run
+    killed = []
+
+    def kill_one(_count):
+        if not killed:
+            pids = client.run(os.getpid)
+            pid = sorted(pids.values())[0]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    total = simulate_on(client, ARGS, 4, pieces, 5, "random", on_chunk=kill_one)
+    assert killed
+    alone = _one_process(4000, 40)
+    assert total.total == alone.total and total.records == alone.records and total.rounds == 4000
