@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .inert import inert
+
 
 def _cards(game: Any, ids: list[str]) -> str:
     index = game.card_index
@@ -67,8 +69,10 @@ def line(game: Any, e: dict) -> str | None:
         return f"   next dealer: seat {e['seat']}"
     if t == "swap":
         return f"   swap {e['zones'][0]} <-> {e['zones'][1]}"
-    if t == "say":
-        return f"   {e['text']}"
+    if t == "say":  # text from the variant file: made inert for the terminal
+        return "   " + inert(e["text"], keep_newlines=False)
+    if t == "set":
+        return "   " + inert(f"{e['name']} = {e['value']}", keep_newlines=False)
     return None
 
 
