@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from .decks import Deck, deck_names, derive, load_deck
@@ -184,8 +185,9 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
     return values
 
 
-def make_deck(variant: Variant, name: str, errs: Collector) -> Deck | None:
-    """The deck a variant plays with under `name`: a shipped deck and the variant's derivation."""
+def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None = None) -> Deck | None:
+    """The deck a variant plays with under `name`: a shipped deck and the variant's derivation
+    (whose expressions may read opt.<name>: the option values given, else the defaults)."""
     choice = variant.decks.get(name)
     if choice is None:
         errs.add(error(Span("--deck", 1, 1), "E040", f"{variant.meta.id} has no deck '{name}'",
@@ -207,7 +209,9 @@ def make_deck(variant: Variant, name: str, errs: Collector) -> Deck | None:
                 fill(v, path + (k,))
     if node is not None:
         fill(node, ())
-    return derive(base, spec, src, errs, ())
+    if options is None:
+        options = {k: o.parse(o.default) for k, o in variant.options.items()}
+    return derive(base, spec, src, errs, (), options)
 
 
 def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
@@ -247,7 +251,7 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     errs = Collector()
     deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
         or variant.default_deck
-    d = make_deck(variant, deck_name, errs)
+    d = make_deck(variant, deck_name, errs, opts)
     errs.raise_if_any()
     game = _compile(variant, d, deck_name, opts, errs, codegen)
     errs.raise_if_any()
@@ -294,7 +298,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
-                                             str(ed["group"].value) if "group" in ed else "", when, claim, value,
+                                             _group(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
                                              rank, str(ed["description"].value) if "description" in ed else ""))
     phases = []
     rnode = at(tree, "round")
@@ -430,7 +434,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
             continue
         done.add(key)
         local = Collector()
-        d = make_deck(variant, deck_name, local)
+        d = make_deck(variant, deck_name, local, opts)
         if d is not None and not local.diagnostics:
             games.append(_compile(variant, d, deck_name, opts, local))
         errs.extend(local.diagnostics)
@@ -487,3 +491,31 @@ def _functions(tree, scope, errs: Collector) -> dict:
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
                                f"function {name}: {p.message}", hint=p.hint))
     return out
+
+
+def _group(node: Node, scope, errs: Collector) -> str:
+    """A yaku's exclusive group: a plain name, or an expression over the options giving a name
+    ('' for no group), e.g. "if opt.ribbons_exclusive then 'ribbons' else ''"."""
+    from .expr.compiler import CompileError, compile_expr
+    from .expr.parser import ExprSyntaxError, parse
+    from .source import expr_span
+    text = node.value
+    if not isinstance(text, str):
+        return str(text)
+    if re.fullmatch(r"[\w-]+", text):  # a plain name such as chaff-teyaku
+        return text
+    try:
+        parse(text)
+    except ExprSyntaxError:
+        return text
+    try:
+        comp = compile_expr(text, Scope(options=scope.options, codegen=False), T.STR)
+    except CompileError as exc:
+        for p in exc.problems:
+            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
+                           f"group: {p.message}", hint=p.hint or "a group may read options only"))
+        return ""
+    if not comp.is_const:
+        errs.add(error(node.span, "E033", "group: expected a name, or an expression of options only"))
+        return ""
+    return str(comp.const)
