@@ -198,7 +198,8 @@ class _Compiler:
         if name in REGISTRY:
             return self.fail(node, "E033", f"'{name}' is a function: call it as {name}(...)")
         cands = list(loc) + list(self.scope.globals) + ["opt"]
-        return self.fail(node, "E031", f"unknown name '{name}'", did_you_mean(name, cands))
+        hint = did_you_mean(name, cands) or f"if '{name}' is text, put it in quotes: '{name}'"
+        return self.fail(node, "E031", f"unknown name '{name}'", hint)
 
     def c_Attr(self, node: ast.Attr, loc):
         if isinstance(node.obj, ast.Name) and node.obj.name == "opt" and "opt" not in loc:
@@ -775,7 +776,7 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
     try:
         node = parse(text)
     except ExprSyntaxError as exc:
-        raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message)]) from None
+        raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message, exc.hint)]) from None
     return compile_ast(node, scope, text, expect)
 
 
