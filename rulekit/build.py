@@ -390,8 +390,14 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
             rd = r.value
             cid = str(rd["choice"].value) if "choice" in rd else ""
             if cid not in sc.choices:
-                errs.add(error(rd["choice"].span if "choice" in rd else r.span, "E040",
-                               f"policy '{pname}': no choice '{cid}'", hint=did_you_mean(cid, sc.choices)))
+                span = rd["choice"].span if "choice" in rd else r.span
+                msg, hint = f"policy '{pname}': no choice '{cid}'", did_you_mean(cid, sc.choices)
+                if span.file != variant.file:
+                    # the rule is inherited: the file to change is the child that dropped the choice
+                    msg += f" in {variant.file}, which extends the file where this policy is written"
+                    hint = (f"in {variant.file}, override policy '{pname}' without this rule (or remove it "
+                            f"with '{pname}: {{remove: true}}')")
+                errs.add(error(span, "E040", msg, hint=hint))
                 continue
             for ch in sc.choices[cid]:
                 sc.phase = f"policy {pname}"

@@ -59,3 +59,17 @@ def test_a_group_expression_may_read_options_only(tmp_path):
       description: "Two cards of the same value'''))
     out = render_all(check_variant(p))
     assert "group:" in out and "unknown name 'dealer'" in out
+
+
+MINI = Path(__file__).resolve().parent / "fixtures" / "valid" / "mini-kabu.yaml"
+
+
+def test_a_policy_for_a_choice_the_child_removed_names_the_child_file(tmp_path):
+    (tmp_path / "parent.yaml").write_text(MINI.read_text(encoding="utf-8"), encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    child.write_text("id: child\nextends: parent.yaml\nmeta:\n  names: {en: Child}\n"
+                     "round:\n  - {id: draw, remove: true}\n", encoding="utf-8")
+    out = render_all(check_variant(str(child)))
+    assert "parent.yaml" in out.splitlines()[0]                  # where the rule is written
+    assert f"no choice 'draw' in {child}" in out                # and the file that dropped the choice
+    assert f"in {child}, override policy 'careful'" in out
