@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any, Callable, Protocol, TextIO
 
 from .errors import IllegalAction, Span, error
+from .inert import inert
 
 
 def render(value: Any, typ: str, ids: tuple[str, ...]) -> Any:
@@ -218,6 +219,12 @@ def to_index(answer: Any, legal: list[dict], d: Decision) -> int:
                               f"{' ...' if len(legal) > 6 else ''}"))
 
 
+MAX_INPUT_LINE = 1_000  # characters of one typed line read at once
+MAX_SKIPPED_LINE = 1_000_000  # characters of a too-long line skipped before the game stops
+MAX_INPUT_TRIES = 100  # lines typed at one decision before giving up
+MAX_SHOWN_ACTIONS = 200  # actions listed at one decision (the rest are chosen by number)
+
+
 class HumanAgent:
     """A person at the terminal: sees only their seat's view and types a number."""
 
@@ -229,7 +236,10 @@ class HumanAgent:
     def act(self, d: Decision) -> int:
         obs = d.observation
         game = d.game
-        w = self.out.write
+
+        def w(text: str) -> None:
+            # prompts, card and zone names come from the variant: shown inert
+            self.out.write(inert(text))
         w(f"\n-- seat {d.player} (you), dealer {obs['dealer']}: {d.choice.prompt}\n")
         names = {c.id: c.name for c in game.deck.cards}
         for zname, z in obs["zones"].items():
@@ -240,14 +250,34 @@ class HumanAgent:
             elif z:
                 w(f"   {zname}: {', '.join(names.get(c, '?') for c in z)}\n")
         w(f"   chips: {obs['chips']}\n")
-        for i, a in enumerate(d.actions):
+        for i, a in enumerate(d.actions[:MAX_SHOWN_ACTIONS]):
             w(f"  [{i}] {d.describe(a)}\n")
+        if len(d.actions) > MAX_SHOWN_ACTIONS:
+            w(f"  ... and {len(d.actions) - MAX_SHOWN_ACTIONS} more (numbers up to {len(d.actions) - 1})\n")
+        lines = 0
         while True:
             w("choose> ")
             self.out.flush()
-            line = self.inp.readline()
+            line = self.inp.readline(MAX_INPUT_LINE + 1)  # bounded: stdin may be /dev/zero
+            lines += 1
             if not line:
-                raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game needs a choice"))
+                raise IllegalAction(error(Span("<stdin>", lines, 1), "E060", "no input: the game needs a choice"))
+            if len(line) > MAX_INPUT_LINE:
+                # too long to be a number: skip the rest of the line in bounded pieces; a line
+                # without end (stdin from /dev/zero) stops the game instead of filling memory
+                seen = len(line)
+                while not line.endswith("\n"):
+                    line = self.inp.readline(MAX_INPUT_LINE)
+                    seen += len(line)
+                    if not line or seen > MAX_SKIPPED_LINE:
+                        raise IllegalAction(error(Span("<stdin>", lines, 1), "E060",
+                                                  f"an input line longer than {MAX_SKIPPED_LINE} characters: "
+                                                  f"expected a number from 0 to {len(d.actions) - 1}"))
+                line = ""
+            if lines > MAX_INPUT_TRIES:
+                raise IllegalAction(error(Span("<stdin>", lines, 1), "E060",
+                                          f"{MAX_INPUT_TRIES} lines without a number from 0 to "
+                                          f"{len(d.actions) - 1}"))
             line = line.strip()
             try:
                 i = int(line) if line.isascii() and line.isdigit() and len(line) < 12 else -1

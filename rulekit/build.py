@@ -443,6 +443,13 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         d = make_deck(variant, deck_name, local, opts)
         if d is not None and not local.diagnostics:
             games.append(_compile(variant, d, deck_name, opts, local))
+            if at(variant.tree, "stats") is not None and not local.diagnostics:
+                # the variant's own statistics compile against every configuration too
+                from .statsdecl import compile_stats, variant_stats
+                try:
+                    compile_stats(games[-1], variant_stats(games[-1]))
+                except RulekitError as exc:
+                    local.extend(exc.diagnostics)
         errs.extend(local.diagnostics)
     if not errs.diagnostics and games:
         # play one seeded round at the smallest and largest table: finds deals that do not fit

@@ -5,10 +5,11 @@ Heavy modules are imported inside each command so `rulekit --help` starts fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Sequence
+
+from .cliargs import MAX_PLAY_ROUNDS, MAX_PLAYERS, MAX_SEED, bounded_int, check_seat_count
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -24,7 +25,8 @@ def _options(pairs: Sequence[str] | None) -> dict[str, str]:
 
 
 def _usage(msg: str) -> int:
-    print(f"rulekit: error: {msg}", file=sys.stderr)
+    from .inert import inert
+    print(f"rulekit: error: {inert(msg, keep_newlines=False, limit=1000)}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -104,6 +106,11 @@ def cmd_show(args) -> int:
 
 def cmd_decks(args) -> int:
     from .decks import deck_names, load_deck
+    if args.name and args.name not in deck_names():
+        from .errors import did_you_mean
+        hint = did_you_mean(args.name, deck_names())
+        return _usage(f"no deck named '{args.name}': expected one of {', '.join(deck_names())}"
+                      + (f" ({hint})" if hint else ""))
     if not args.name:
         for n in deck_names():
             d = load_deck(n)
@@ -126,39 +133,13 @@ def cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from .simulate import simulate, report
-    game = _game(args)
-    if args.compare:
-        from .compare import compare, compare_report, diff_games
-        base_args = argparse.Namespace(**{**vars(args), "option": None, "preset": None, "house": None})
-        base = _game(base_args)
-        n = args.players or game.variant.meta.players_default
-        changes = diff_games(base, game)
-        print(f"{game.id}: base rules -> changed rules")
-        print("\n".join(f"- {ln}" for ln in changes) if changes else "- no rule differences")
-        print(compare_report(compare(base, game, n, args.rounds, args.seed, args.policy)))
-        return EXIT_OK
-    n = args.players or game.variant.meta.players_default
-    import time
-    started = time.perf_counter()
-    client = None
-    if args.scheduler:
-        from .distributed import connect
-        client = connect(args.scheduler)
-    stats = simulate(game, n, args.rounds, args.seed, args.policy, args.jobs, client=client,
-                     progress=not args.quiet and sys.stderr.isatty() or args.progress,
-                     variant_args=(resolve_variant_path(args.variant), _options(args.option), args.preset, args.deck,
-                                   tuple(args.house or ())))
-    elapsed = time.perf_counter() - started
-    print(report(game, stats))
-    print(f"{stats.rounds} rounds in {elapsed:.1f} s ({stats.rounds / max(elapsed, 1e-9):.0f} rounds/s, "
-          + (f"on the Dask cluster at {args.scheduler})" if client is not None else
-             f"{args.jobs} process{'es' if args.jobs != 1 else ''})"))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"variant": game.id, "deck": game.deck_name, "options": game.options, "seed": args.seed,
-                       "policy": args.policy, **stats.to_json()}, fh, indent=1, default=str)
-    return EXIT_OK
+    from .simulate_cli import cmd_simulate as run
+    return run(args)
+
+
+def cmd_policies(args) -> int:
+    from .simulate_cli import cmd_policies as run
+    return run(args)
 
 
 def cmd_diff(args) -> int:
@@ -185,18 +166,25 @@ def cmd_explain(args) -> int:
 
 def cmd_replay(args) -> int:
     from .build import build_game, load_variant
-    from .engine.runner import replay_check
+    from .replay import locate_variant, read_log, replay
     from .transcript import transcript
-    with open(args.log, encoding="utf-8") as fh:
-        log = json.load(fh)
-    path = log["variant"] if os.path.isfile(log["variant"]) else resolve_variant_path(log.get("variant_id", ""))
-    variant = load_variant(path)
-    game = build_game(variant, log.get("options"), None, log.get("deck"))
-    res = replay_check(game, log)
+    log = read_log(args.log)  # untrusted: size, kind, JSON, depth, schema and digests checked first
+    path = locate_variant(log, args.variant, args.trust_log_path)
+    variant = load_variant(path, house=tuple(args.house or ()))
+    game = build_game(variant, log["options"], log.get("preset"), log["deck"])
+    res = replay(game, log, args.log)
     if not args.quiet:
         print(transcript(game, res.events, res.chips))
     print(f"replay ok: {len(log['moves'])} decisions, events identical ({log['events_sha256'][:12]})")
     return EXIT_OK
+
+
+def _seats(args, game) -> int:
+    """--players (or the variant's default) checked against the variant's range before any work."""
+    meta = game.variant.meta
+    n = args.players or meta.players_default
+    check_seat_count(n, meta.players_min, meta.players_max)
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -228,10 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("play", help="play a whole game with a readable transcript, or at the table with --human")
     game_args(sp)
-    sp.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
-    sp.add_argument("--players", type=int)
-    sp.add_argument("--rounds", type=int, help="rounds to play (default: the game's own length)")
-    sp.add_argument("--human", type=int, metavar="SEAT", help="you play this seat at the terminal")
+    sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED),
+                    help="the game's seed (default: a random one, printed)")
+    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
+    sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_PLAY_ROUNDS),
+                    help="rounds to play (default: the game's own length)")
+    sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",
+                    help="you play this seat at the terminal")
     sp.add_argument("--policy", default="random", help="agent for the other seats: random, first, or a YAML policy")
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
     sp.set_defaults(fn=cmd_play)
@@ -243,21 +234,15 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(sp)
     sp.set_defaults(fn=lambda a: __import__("rulekit.gamescmd", fromlist=["cmd_rules"]).cmd_rules(a, _game))
 
-    sp = sub.add_parser("simulate", help="simulate many rounds and report statistics")
+    sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")
     game_args(sp)
-    sp.add_argument("--rounds", type=int, default=10000)
-    sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--players", type=int)
-    sp.add_argument("--policy", default="random")
-    sp.add_argument("--jobs", type=int, default=1, help="processes to use (same totals for the same seed)")
-    sp.add_argument("--scheduler", metavar="ADDRESS",
-                    help="run the chunks on the Dask cluster at ADDRESS (extra rulekit[dask]; same totals)")
-    sp.add_argument("--json", metavar="FILE", help="also write the statistics as JSON")
-    sp.add_argument("--quiet", action="store_true", help="no progress bar")
-    sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
-    sp.add_argument("--compare", action="store_true",
-                    help="compare with the variant's own rules on the same seeds (the effect of -o/--preset/--house)")
+    from .simulate_cli import add_arguments
+    add_arguments(sp)
     sp.set_defaults(fn=cmd_simulate)
+
+    sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")
+    game_args(sp)
+    sp.set_defaults(fn=cmd_policies)
 
     sp = sub.add_parser("diff", help="rule differences between two variants, or a variant and its changes")
     game_args(sp)
@@ -272,6 +257,11 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("replay", help="replay a JSON log and check it matches")
     sp.add_argument("log")
     sp.add_argument("--quiet", action="store_true")
+    sp.add_argument("--variant", metavar="FILE", help="the variant file or id to replay with (default: the "
+                    "log's variant id among the known variants)")
+    sp.add_argument("--house", action="append", metavar="FILE", help="house-rule files the game was played with")
+    sp.add_argument("--trust-log-path", action="store_true",
+                    help="read the variant from the path written in the log (only for logs you trust)")
     sp.set_defaults(fn=cmd_replay)
     return p
 
@@ -279,16 +269,22 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (0 ok, 1 rule errors, 2 usage errors)."""
     parser = build_parser()
+    from .terminal import inert_output
     try:
-        args = parser.parse_args(argv)
+        with inert_output():  # argparse echoes arguments in its messages
+            args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
     if not getattr(args, "fn", None):
         parser.print_help()
         return EXIT_USAGE
+    from .cliargs import UsageError
     from .errors import RulekitError, render_all
     try:
-        return args.fn(args)
+        with inert_output():  # whatever a command prints, the terminal shows it literally
+            return args.fn(args)
+    except UsageError as exc:
+        return _usage(str(exc))
     except RulekitError as exc:
         print(render_all(exc.diagnostics), file=sys.stderr)
         return EXIT_ERRORS

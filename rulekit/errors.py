@@ -64,18 +64,41 @@ class Diagnostic:
     severity: str = "error"
 
     def render(self, source_line: str | None = None) -> str:
-        """`file:line:col: error[code]: message`, then the source line and a caret."""
-        out = [f"{self.span}: {self.severity}[{self.code}]: {self.message}"]
-        for crumb in self.breadcrumbs:
-            out.append(f"  ==> {crumb}")
+        """`file:line:col: error[code]: message`, then the source line and a caret.
+
+        Everything shown is made inert (a file's text cannot drive the terminal) and bounded:
+        the message to MAX_MESSAGE characters, the quoted line to a window around the column.
+        """
+        out = [f"{_echo(str(self.span))}: {self.severity}[{self.code}]: {_echo(self.message, MAX_MESSAGE)}"]
+        for crumb in self.breadcrumbs[:MAX_CRUMBS]:
+            out.append(f"  ==> {_echo(crumb)}")
         if source_line is not None and self.span.line > 0:
             text = source_line.rstrip("\n")
-            out.append(f"   | {text}")
-            pad = "".join(ch if ch == "\t" else " " for ch in text[: max(0, self.span.col - 1)])
-            out.append(f"   | {pad}{'^' * max(1, min(self.span.length, max(1, len(text) - self.span.col + 1)))}")
+            col = max(0, self.span.col - 1)
+            start = 0 if len(text) <= QUOTE_WINDOW else max(0, min(col - QUOTE_WINDOW // 3, len(text) - QUOTE_WINDOW))
+            window = text[start:start + QUOTE_WINDOW]
+            lead = "… " if start > 0 else ""
+            tail = " …" if start + QUOTE_WINDOW < len(text) else ""
+            out.append(f"   | {lead}{_echo(window)}{tail}")
+            before = lead + _echo(text[start:col])
+            pad = "".join(ch if ch == "\t" else " " for ch in before)
+            width = len(_echo(text[col:col + max(1, self.span.length)])) if col < len(text) else 1
+            out.append(f"   | {pad}{'^' * max(1, min(width, QUOTE_WINDOW))}")
         if self.hint:
-            out.append(f"  help: {self.hint}")
+            out.append(f"  help: {_echo(self.hint, MAX_MESSAGE)}")
         return "\n".join(out)
+
+
+#: the most characters of a message, hint or breadcrumb shown, and of a quoted source line
+MAX_MESSAGE = 1_000
+QUOTE_WINDOW = 160
+MAX_CRUMBS = 20
+
+
+def _echo(text: str, limit: int = MAX_MESSAGE) -> str:
+    """Text from a file or the command line as shown in an error: inert, one line, bounded."""
+    from .inert import inert
+    return inert(text, keep_newlines=False, limit=limit)
 
 
 class RulekitError(Exception):

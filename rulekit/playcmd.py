@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import secrets
 import sys
@@ -50,6 +49,9 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
         return _usage(f"--human {args.human}: expected a seat from 0 to {n - 1} ({n} players)")
     if args.rounds is not None and args.rounds < 1:
         return _usage(f"--rounds {args.rounds}: expected 1 or more")
+    # the log file is opened before the game: a bad path is reported before any work is lost
+    from .cliargs import open_output
+    log_file = open_output(args.log, "--log")
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
     if args.human is None:
         from .transcript import transcript
@@ -72,11 +74,14 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
         try:
             res = play(game, n, seed, agents, rounds=args.rounds, logging=True, observe=table.observe)
         except Quit:
+            if log_file is not None:
+                log_file.close()
             screen.say("You left the table.", "note")
             return EXIT_OK
         table.finish(res.chips, len(res.round_deltas))
-    if args.log:
-        with open(args.log, "w", encoding="utf-8") as fh:
-            json.dump({**res.log, "events": list(res.events)}, fh, indent=1, ensure_ascii=False, default=str)
+    if log_file is not None:
+        from .replay import write_log
+        with log_file as fh:
+            write_log(game, res, fh)
         print(f"log written to {args.log}")
     return EXIT_OK

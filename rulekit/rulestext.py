@@ -263,6 +263,8 @@ def to_plain(doc: RulesDoc, width: int = 78) -> str:
     def para(text: str, indent: str = "", first: str | None = None) -> list[str]:
         lines: list[str] = []
         for chunk in _MD_MARKS.sub("", text).split("\n\n"):
+            if lines:
+                lines.append("")  # paragraphs stay apart, as in the Markdown
             lines += textwrap.wrap(" ".join(chunk.split()), width, initial_indent=first if first is not None
                                    else indent, subsequent_indent=indent) or [""]
             first = None

@@ -28,6 +28,9 @@ def _chunk_in_worker(variant_args: tuple, n: int, seed: int, start: int, count: 
         path, options, preset, deck, *rest = variant_args
         house = tuple(rest[0]) if rest else ()
         game = build_game(load_variant(path, house=house), dict(options or {}), preset, deck)
+        if len(rest) > 1 and rest[1]:  # a statistics file (rulekit.statsdecl), read on the worker too
+            from .statsdecl import prepare
+            game = prepare(game, rest[1])
         _WORKER_GAME[key] = game
     return run_chunk(game, n, seed, start, count, policy)
 
@@ -66,26 +69,58 @@ def _simulate(game: Game, n: int, pieces: list, rounds: int, seed: int, policy: 
         from .distributed import simulate_on
         total = simulate_on(client, variant_args, n, pieces, seed, policy, bar.update if bar else None)
     elif jobs <= 1 or variant_args is None or len(pieces) == 1:
-        for start, count in pieces:
-            total = total.merge(run_chunk(game, n, seed, start, count, policy))
-            if bar:
-                bar.update(count)
+        try:
+            for start, count in pieces:
+                total = total.merge(run_chunk(game, n, seed, start, count, policy))
+                if bar:
+                    bar.update(count)
+        except KeyboardInterrupt:
+            raise Interrupted(total) from None
     else:
         # forked workers inherit the game already built here; spawned ones build their own
         key = repr(variant_args)
         _WORKER_GAME[key] = game
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
         try:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = [pool.submit(_chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
-                for fut, (_s, c) in zip(futures, pieces):  # merge in order: identical totals
-                    total = total.merge(fut.result())
-                    if bar:
-                        bar.update(c)
+            futures = [pool.submit(_chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
+            for fut, (_s, c) in zip(futures, pieces):  # merge in order: identical totals
+                total = total.merge(fut.result())
+                if bar:
+                    bar.update(c)
+        except KeyboardInterrupt:
+            _stop_now(pool)  # not shutdown(wait=True): that would finish every queued chunk first
+            raise Interrupted(total) from None
+        else:
+            pool.shutdown()
         finally:
             _WORKER_GAME.pop(key, None)  # the workers have their copy; this process keeps none
     if bar:
         bar.close()
     return total
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a simulation; `partial` holds the rounds merged so far (in order)."""
+
+    def __init__(self, partial: Stats):
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Cancel queued chunks and end the worker processes at once."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(1.0)
 
 
 def report(game: Game, stats: Stats) -> str:

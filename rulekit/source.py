@@ -17,6 +17,7 @@ MAX_NODES = 200_000  # values after alias expansion
 MAX_DEPTH = 64
 MAX_SCALAR = 100_000  # characters in one scalar
 MAX_INT_DIGITS = 30
+MAX_ENTRIES = 1_000  # items of one list or mapping (the shipped files have at most 54)
 
 Path = tuple  # a path into the data: keys and list indexes
 # libyaml scans and parses in C when PyYAML has it (much faster on big or hostile files); the
@@ -145,6 +146,9 @@ class _Builder:
             return
         parent = stack[-1]
         parent.height = max(parent.height, height + 1)
+        if len(parent.value) >= MAX_ENTRIES and (not parent.is_map or not parent.has_key):
+            # checked as items arrive: 20,000 presets would otherwise cost minutes of schema checks
+            self.fatal(span, f"more than {MAX_ENTRIES} entries in one {'mapping' if parent.is_map else 'list'}")
         if not parent.is_map:
             parent.value.append(value)
             return
@@ -156,6 +160,15 @@ class _Builder:
                 parent.skip = True
             elif not is_scalar_key or value is None or isinstance(value, (list, dict)):
                 self.errs.add(error(span, "E004", "mapping keys must be plain scalars"))
+                parent.skip = True
+            elif not isinstance(value, str):
+                # every key of the formats is a name; a number or yes/no key would reach code
+                # that expects text (found by the hostile corpus of issue 12, class J)
+                kind = "yes/no value" if isinstance(value, bool) else "number" if isinstance(
+                    value, (int, float)) else type(value).__name__
+                shown = str(value).lower() if isinstance(value, bool) else str(value)[:40]
+                self.errs.add(error(span, "E010", f"a key must be text, found the {kind} {shown}",
+                                    hint=f"put it in quotes ('{shown}') if you mean the text"))
                 parent.skip = True
             elif value in parent.value:
                 first = self.out.key_spans.get(parent.path + (value,)) if parent.path is not None else None

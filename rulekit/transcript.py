@@ -78,11 +78,11 @@ def line(game: Any, e: dict) -> str | None:
 
 def transcript(game: Any, events: list[dict], chips: list[int] | None = None) -> str:
     """The whole readable transcript of a game's events."""
-    out = [f"{game.variant.meta.names.get('en', game.id)} — deck {game.deck_name}"]
+    out = [inert(f"{game.variant.meta.names.get('en', game.id)} — deck {game.deck_name}", keep_newlines=False)]
     for e in events:
         s = line(game, e)
         if s is not None:
-            out.append(s)
+            out.append(inert(s, keep_newlines=False))  # names, says and reasons come from the variant
     if chips is not None:
         out.append("== Result: " + ", ".join(f"seat {i}: {c:+d}" if isinstance(c, int) else f"seat {i}: {c}"
                                             for i, c in enumerate(chips)))

@@ -367,14 +367,13 @@ def test_cli_simulate_compare_prints_change_with_interval():
     r = cli("simulate", "kyo-kabu", "--rounds", "300", "--compare", "-o", "tie=dealer")
     assert r.returncode == 0, r.stderr
     assert "- option tie: push -> dealer (-o on the command line)" in r.stdout
-    assert "paired comparison over 300 seeded rounds" in r.stdout
-    rows = re.findall(r"^\s+(\d+)\s+(-?\d+\.\d+)\s+([+-]\d+\.\d+)\s+\[([+-]\d+\.\d+), ([+-]\d+\.\d+)\]$",
-                      r.stdout, re.M)
+    assert "paired comparison over 300 seeded single rounds" in r.stdout
+    rows = re.findall(r"^  seat (\d+)\s+([+-]\d+\.\d+)\s+\[([+-]\d+\.\d+), ([+-]\d+\.\d+)\]$", r.stdout, re.M)
     assert len(rows) == 5
-    seat, _base, change, lo, hi = rows[0]
+    seat, change, lo, hi = rows[0]
     assert seat == "0" and float(lo) <= float(change) <= float(hi)
     assert float(lo) > 0  # the dealer (seat 0) gains from taking ties, clearly
-    assert sum(float(r_[2]) for r_ in rows) == pytest.approx(0, abs=1e-3)  # chips only move between seats
+    assert sum(float(r_[1]) for r_ in rows) == pytest.approx(0, abs=1e-3)  # chips only move between seats
 
 
 def test_cli_unknown_option_exits_1_with_suggestions():

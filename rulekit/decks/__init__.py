@@ -108,8 +108,9 @@ def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what:
 @functools.lru_cache(maxsize=None)
 def load_deck(name: str) -> Deck:
     """Load a shipped deck by id (derived decks resolve their parent); raise RulekitError."""
+    # only the shipped ids: a name is never a path (a deck file is not checked against a schema)
     path = os.path.join(HERE, f"{name}.yaml")
-    if not os.path.isfile(path):
+    if name not in deck_names():
         raise RulekitError(error(Span("<deck>", 0, 0), "E040", f"no deck named '{name}'",
                                  hint=did_you_mean(name, deck_names())))
     return _build(read_file(path), chain=(name,))
@@ -146,10 +147,11 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
                 errs.add(error(src.span(("cards", i, k)), "E010", f"attribute '{k}': expected one of "
                                f"{', '.join(map(str, a.values))}, found {cd[k]!r}"))
         cards.append(Card(str(cd["id"]), values, frozenset(cd.get("tags", ())), dict(cd.get("names", {}))))
-    ids = [c.id for c in cards]
-    for i, cid in enumerate(ids):
-        if ids.index(cid) != i:
-            errs.add(error(src.span(("cards", i, "id")), "E010", f"duplicate card id '{cid}'"))
+    seen: set[str] = set()  # linear: a deck of 60,000 cards is checked at once
+    for i, c in enumerate(cards):
+        if c.id in seen:
+            errs.add(error(src.span(("cards", i, "id")), "E010", f"duplicate card id '{c.id}'"))
+        seen.add(c.id)
     errs.raise_if_any()
     return Deck(data["id"], data.get("names", {}), data.get("description", ""), tuple(cards), attrs,
                 tuple(data.get("sources", ())), None, src.file)

@@ -84,6 +84,8 @@ class Game:
     preset: str | None = None
     house: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
+    # reads declared statistics during play (rulekit.statsdecl); None: nothing is read, no cost
+    observer: Any = None
 
     @property
     def id(self) -> str:
@@ -229,10 +231,13 @@ class Game:
     # -- play ----------------------------------------------------------------
     def play_round(self, ctx: Ctx) -> None:
         """Play one round on `ctx` (redealing on a misdeal)."""
+        observer = self.observer
         for _attempt in range(MAX_REDEALS):
             ctx.budget = EVAL_BUDGET
             self.reset_round(ctx)
             ctx.steps = 0
+            if observer is not None:
+                observer.start(ctx)
             if ctx.logging:
                 ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
             try:
@@ -253,6 +258,8 @@ class Game:
                 # impossible (e.g. added a list to a number): locate it as precisely as known
                 ph = next((p for p in self.phases if p.id == ctx.where), None)
                 raise located_error(exc, ph.span if ph else Span(self.variant.file, 1, 1), ctx.where) from None
+            if observer is not None:
+                observer.end(ctx)
             return
         raise RuleError(error(self.phases[0].span if self.phases else Span(self.variant.file, 1, 1), "E061",
                               f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))

@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
-from ..errors import RuleError, RulekitError, Span, error
+from ..errors import RuleError, RulekitError, Span, did_you_mean, error
 from .game import Game
 from .seatdraw import draw_for_seats
 from .steps import RUNTIME_ERRORS, located_error
 
-LOG_VERSION = 1
+LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
 
 
@@ -39,24 +39,50 @@ def agent_seed(seed: Any, seat: int) -> Any:
     return seed * 64 + seat if isinstance(seed, int) else f"{seed}:{seat}"  # distinct for up to 64 seats
 
 
+BUILTIN_POLICIES = {"random": "Picks uniformly at random among the legal actions.",
+                    "first": "Always takes the first legal action (for tests)."}
+
+
+def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
+    """Each seat's policy from a spec: 'careful' (every seat), '0=careful,1=random', or both
+    ('random,0=careful': seat 0 careful, the others random); unknown names raise E050."""
+    known = [*BUILTIN_POLICIES, *game.policies]
+    where = Span("--policy", 1, 1)
+    default, per = "random", {}
+    for part in (p.strip() for p in str(spec).split(",")):
+        if not part:
+            continue
+        if "=" in part:
+            seat_s, name = (x.strip() for x in part.split("=", 1))
+            if not seat_s.isdigit() or not 0 <= int(seat_s) < n:
+                raise RulekitError(error(where, "E050", f"--policy: '{seat_s}' is not a seat: expected 0 to {n - 1}"))
+            per[int(seat_s)] = name
+        else:
+            default = part
+    for name in [default, *per.values()]:
+        if name not in known:
+            raise RulekitError(error(where, "E050", f"unknown policy '{name}': expected one of {', '.join(known)}",
+                                     hint=did_you_mean(name, known)))
+    return [per.get(s, default) for s in range(n)]
+
+
 def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: int | None = None,
                 human_agent: Any = None) -> list:
-    """One agent per seat: random, first-legal or a YAML policy; a human at `human`."""
+    """One agent per seat: random, first-legal or a YAML policy (per seat: see seat_policies);
+    a human at `human`."""
     out = []
+    names = seat_policies(game, n, policy) if policy != "random" else ["random"] * n
     for s in range(n):
         aseed = agent_seed(seed, s)
+        name = names[s]
         if human is not None and s == human:
             out.append(human_agent)
-        elif policy == "random":
+        elif name == "random":
             out.append(RandomAgent(aseed))
-        elif policy == "first":
+        elif name == "first":
             out.append(FirstLegalAgent())
-        elif policy in game.policies:
-            out.append(PolicyAgent(policy, aseed))
         else:
-            known = ", ".join(["random", "first", *game.policies])
-            raise RulekitError(error(Span("--policy", 1, 1), "E050",
-                                     f"unknown policy '{policy}': expected one of {known}"))
+            out.append(PolicyAgent(name, aseed))
     return out
 
 
@@ -189,6 +215,9 @@ class Stats:
     wins: list = field(default_factory=list)
     losses: list = field(default_factory=list)
     records: dict = field(default_factory=dict)
+    # declared statistics (rulekit.statsdecl): name -> [[readings, sum, sum of squares] per slot]
+    custom: dict = field(default_factory=dict)
+    records_sq: dict = field(default_factory=dict)  # sum over rounds of (count in the round)^2
 
     def add_round(self, delta: list[int], records: dict[str, int]) -> None:
         if not self.total:
@@ -205,15 +234,18 @@ class Stats:
                 self.wins[s] += 1
             elif d < 0:
                 self.losses[s] += 1
+        sq = self.records_sq
         for k, v in records.items():
             self.records[k] = self.records.get(k, 0) + v
+            sq[k] = sq.get(k, 0) + v * v
 
     def merge(self, other: "Stats") -> "Stats":
         if other.rounds == 0:
             return self
         if self.rounds == 0:
             return Stats(other.rounds, other.n, list(other.total), list(other.total_sq), list(other.wins),
-                         list(other.losses), dict(other.records))
+                         list(other.losses), dict(other.records), merge_custom({}, other.custom),
+                         dict(other.records_sq))
         out = Stats(self.rounds + other.rounds, self.n,
                     [a + b for a, b in zip(self.total, other.total)],
                     [a + b for a, b in zip(self.total_sq, other.total_sq)],
@@ -221,6 +253,10 @@ class Stats:
                     [a + b for a, b in zip(self.losses, other.losses)], dict(self.records))
         for k, v in other.records.items():
             out.records[k] = out.records.get(k, 0) + v
+        out.records_sq = dict(self.records_sq)
+        for k, v in other.records_sq.items():
+            out.records_sq[k] = out.records_sq.get(k, 0) + v
+        out.custom = merge_custom(self.custom, other.custom)
         return out
 
     def mean(self, s: int) -> float:
@@ -243,20 +279,43 @@ class Stats:
                 "frequencies": {k: v / self.rounds for k, v in sorted(self.records.items())} if self.rounds else {}}
 
 
+def merge_custom(a: dict, b: dict) -> dict:
+    """Sums of declared statistics added slot by slot (a new dict; neither input changes)."""
+    out = {k: [list(slot) for slot in v] for k, v in a.items()}
+    for k, v in b.items():
+        mine = out.get(k)
+        if mine is None:
+            out[k] = [list(slot) for slot in v]
+        else:
+            for slot, more in zip(mine, v):
+                for j, x in enumerate(more):
+                    slot[j] += x
+    return out
+
+
 def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str = "random",
-              dealer: int = 0, checks: Callable | None = None) -> Stats:
+              dealer: int = 0, checks: Callable | None = None, rows: list | None = None) -> Stats:
     """Play rounds start..start+count-1, each an independent seeded round; return their Stats.
+
+    `rows`, when given, receives each round's chip changes per seat, in order.
 
     The result depends only on (game, n, seed, start, count, policy), so chunks can run in
     any process (or on a distributed runner) and merge to the same totals.
     """
     stats = Stats()
+    observer = game.observer
+    if observer is not None:
+        observer.reset()
     if policy != "random":
         for i in range(start, start + count):
             s = round_seed(seed, i)
             res = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, checks=checks,
                        dealer=dealer)
             stats.add_round(res.round_deltas[0], res.records)
+            if rows is not None:
+                rows.append(res.round_deltas[0])
+        if observer is not None:
+            stats.custom = observer.take()
         return stats
     # random agents: one state and one set of agents, restarted and reseeded for every round,
     # exactly as play() would start them (tests/test_simulate.py checks it round by round)
@@ -275,6 +334,10 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             moves.clear()  # a simulation keeps no log
         deltas = _play_rounds(game, ctx, 1, dealer)
         stats.add_round(deltas[0], ctx.records)
+        if rows is not None:
+            rows.append(deltas[0])
+    if observer is not None:
+        stats.custom = observer.take()
     return stats
 
 

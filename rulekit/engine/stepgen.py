@@ -136,7 +136,7 @@ class _Gen:
             # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
             self.emit(ind, f"if type({nv}) is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-            self.emit(ind, f"elif type({nv}) is list and len({nv}) > {MAX_LIST}: {chk}({nv})")
+            self.emit(ind, f"elif type({nv}) in {self.bind((list, str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):
@@ -198,10 +198,17 @@ class _Gen:
             self.emit(ind, f"{acts} = []")
         loops = []
         depth = ind
-        for pname, lst, _t in params:
+        for i, (pname, lst, _t) in enumerate(params):
             xs = self.expr(lst, depth)
             v = self.new("o")
             loops.append(v)
+            if i and where is not None:
+                # the product is scanned even when `where` keeps nothing: each inner list is charged
+                held = self.new("xs")
+                self.emit(depth, f"{held} = {xs}")
+                self.emit(depth, f"ctx.budget -= len({held})")
+                self.emit(depth, f"if ctx.budget < 0: {self.bind(too_many)}(len({acts}) + {MAX_ACTIONS} + 1)")
+                xs = held
             self.emit(depth, f"for {v} in {xs}:")
             self.emit(depth + 1, f"L[{self.bind(pname)}] = {v}")
             depth += 1
@@ -226,6 +233,8 @@ class _Gen:
             self.emit(ind, f"{acts} = PAIRS({groups}, {count})")
         elif len(params) == 2:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        else:  # one parameter (or more): the limit of the closures, once the actions are listed
+            self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
         self.emit(ind, "ctx.steps += 1")
         self.emit(ind, f"if not {acts}:")
         if if_none == "skip":

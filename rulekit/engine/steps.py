@@ -15,6 +15,7 @@ from ..errors import Collector, RuleError, Span, did_you_mean, error
 from ..expr import CompileError, EvalError, Scope, ast, compile_expr
 from ..expr import types as T
 from ..expr.compiler import MAX_INT
+from .cost import _NESTED, oversize
 from ..expr.parser import ExprSyntaxError, parse
 from ..loader import Node, plain
 from ..source import expr_span
@@ -529,6 +530,11 @@ class StepCompiler:
                 raise RuleError(error(span, "E034", f"{key}: number too large (limit 10^30)"))
             if tv is list and len(v) > MAX_LIST:
                 raise RuleError(error(span, "E034", f"{key}: a list of {len(v)} items (limit {MAX_LIST})"))
+            if (tv is list and v and (type(v[0]) in _NESTED or type(v[-1]) in _NESTED)) or tv is str or tv is dict:
+                # nested items and text count too (issue 12: text, shared and deep lists)
+                why = oversize(v)
+                if why is not None:
+                    raise RuleError(error(span, "E034", f"{key}: {why}"))
             return v
 
         def assign(ctx):
@@ -664,14 +670,19 @@ class StepCompiler:
             pname, lst, _ = params[0]
 
             def enumerate_actions(ctx):
+                xs = lst(ctx)
+                if len(xs) > MAX_ACTIONS and where is None:  # the same limit as for two parameters
+                    _too_many_actions(span, cid, len(xs))
                 if where is None:
-                    return [(v,) for v in lst(ctx)]
+                    return [(v,) for v in xs]
                 store = ctx.loc
                 out = []
-                for v in lst(ctx):
+                for v in xs:
                     store[pname] = v
                     if where(ctx):
                         out.append((v,))
+                if len(out) > MAX_ACTIONS:
+                    _too_many_actions(span, cid, len(out))
                 return out
         elif len(params) == 2:
             (n0, l0, _t0), (n1, l1, _t1) = params
@@ -681,7 +692,11 @@ class StepCompiler:
                 out = []
                 for v0 in l0(ctx):
                     store[n0] = v0
-                    for v1 in l1(ctx):
+                    xs1 = l1(ctx)
+                    ctx.budget -= len(xs1)  # the product is scanned even when `where` keeps nothing
+                    if ctx.budget < 0:
+                        _product_too_big(span, cid)
+                    for v1 in xs1:
                         store[n1] = v1
                         if where is None or where(ctx):
                             out.append((v0, v1))
@@ -1005,6 +1020,11 @@ def _noop(ctx) -> None:
 
 def _fail_fn(ctx):
     raise RuleError(error(UNSPAN, "E061", "this rule did not compile"))
+
+
+def _product_too_big(span: Span, cid: str):
+    raise RuleError(error(span, "E061", f"choose '{cid}': its options make more combinations than the evaluation "
+                          "budget of a round allows; split the decision into smaller choices"))
 
 
 def _too_many_actions(span: Span, cid: str, n: int):

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm
+from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm, built_size, minus_lists
 
 MAX_INT = 10 ** 30  # the same bound as rulekit.expr.compiler.MAX_INT (which imports this module)
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
@@ -109,8 +109,11 @@ def H_tick(ctx):
 
 
 def H_built(ctx, xs):
-    """Charge the budget for a list just built; returns it."""
-    ctx.budget -= len(xs)
+    """Charge the budget for a list just built (its items and theirs); returns it."""
+    n = len(xs)
+    if n and type(xs[0]) is list:  # functions.built_size, inlined: this runs for every list built
+        n += sum(map(len, xs))
+    ctx.budget -= n
     if ctx.budget < 0:
         raise _Budget()
     return xs
@@ -134,9 +137,37 @@ def H_join(ctx, a, b):
     return H_built(ctx, r)
 
 
-def H_minus(a, b):
-    """`a - b` on lists: the items of a that are not in b."""
-    return [x for x in a if x not in b]
+def H_minus(ctx, a, b):
+    """`a - b` on lists: the items of a that are not in b; charged by both lengths."""
+    ctx.budget -= len(a) + len(b)
+    if ctx.budget < 0:
+        raise _Budget()
+    return minus_lists(a, b)
+
+
+def H_anyadd(ctx, a, b):
+    """`a + b` on values of unknown type: lists and text charged by their size before joining."""
+    if type(a) in (list, str) or type(b) in (list, str):
+        ctx.budget -= len(a) + len(b)
+        if ctx.budget < 0:
+            raise _Budget()
+        return a + b
+    return H_num(a + b)
+
+
+def H_anysub(ctx, a, b):
+    """`a - b` on values of unknown type: lists removed in linear time and charged."""
+    if type(a) is list:
+        return H_minus(ctx, a, b)
+    return H_num(a - b)
+
+
+def H_scan(ctx, xs):
+    """The list or text an `in` test scans, charged by its length; returns xs."""
+    ctx.budget -= len(xs)
+    if ctx.budget < 0:
+        raise _Budget()
+    return xs
 
 
 def H_div(a, b):
@@ -178,10 +209,15 @@ def H_mapget(m, k):
         return 0
 
 
-def H_member(x, xs):
-    """`x in xs` where xs may be a map keyed by lists."""
-    if isinstance(xs, dict) and isinstance(x, list):
-        x = _hashable(x)
+def H_member(ctx, x, xs):
+    """`x in xs` where xs may be a map keyed by lists; a list or text scan is charged by its length."""
+    if type(xs) is dict:
+        if type(x) is list:
+            x = _hashable(x)
+    else:
+        ctx.budget -= len(xs)
+        if ctx.budget < 0:
+            raise _Budget()
     return x in xs
 
 
@@ -333,8 +369,10 @@ class CodeGen:
         if op in ("in", "not in"):
             if rt in (T.MAP, T.ANY):
                 neg = "not " if op == "not in" else ""
-                return f"({neg}H_member({left}, {right}))"
-            return f"({left} {op} {right})"
+                return f"({neg}H_member(ctx, {left}, {right}))"
+            if _CONST_LIST.match(right):  # a list written in the rule: its length is the rule's own
+                return f"({left} {op} {right})"
+            return f"({left} {op} H_scan(ctx, {right}))"
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({left} {op} {right})"
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
@@ -345,7 +383,7 @@ class CodeGen:
                     return f"[*{self.const(joined)}]"
             return f"H_join(ctx, {left}, {right})"
         if op == "-" and T.is_list(lt):
-            return f"H_minus({left}, {right})"
+            return f"H_minus(ctx, {left}, {right})"
         if op == "/":
             return f"H_div({left}, {right})"
         if op == "*":
@@ -364,6 +402,8 @@ class CodeGen:
                 t = f"_t{self.n_temps}"
                 self.n_temps += 1
                 return f"({t} if {-MAX_INT} <= ({t} := {left} {op} {right}) <= {MAX_INT} else H_big())"
+            if T.ANY in (lt, rt):  # may be lists or text at run time: charged by size first
+                return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right})"
             return f"H_num({left} {op} {right})"
         raise Unsupported(op)
 

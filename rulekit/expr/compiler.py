@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..errors import did_you_mean
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm
+from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm, built_size, minus_lists
 from .parser import ExprSyntaxError, parse
 from .codegen import _NC_MARK as _MARK, generate
 
@@ -380,11 +380,24 @@ class _Compiler:
             if rt == T.MAP or rt == T.ANY:
                 def member(ctx):
                     x, xs = lf(ctx), rf(ctx)
-                    if isinstance(xs, dict) and isinstance(x, list):
-                        x = _hashable(x)
+                    if isinstance(xs, dict):
+                        if isinstance(x, list):
+                            x = _hashable(x)
+                    else:
+                        ctx.budget -= len(xs)  # a scan costs its length
+                        if ctx.budget < 0:
+                            raise EvalError("evaluation budget exhausted: the rules scan too many values in one "
+                                            f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
                     return (x in xs) != neg
                 return member, T.BOOL, _NC
-            return (lambda ctx: (lf(ctx) in rf(ctx)) != neg), T.BOOL, _NC
+            def scan(ctx):
+                x, xs = lf(ctx), rf(ctx)
+                ctx.budget -= len(xs)  # a scan costs its length (issue 12: `in` inside lambdas)
+                if ctx.budget < 0:
+                    raise EvalError("evaluation budget exhausted: the rules scan too many values in one round "
+                                    f"(limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
+                return (x in xs) != neg
+            return scan, T.BOOL, _NC
         if op in _CMP:
             cmp = _CMP[op]
             if op in ("==", "!="):
@@ -420,8 +433,12 @@ class _Compiler:
             self.expect(node.right, rt, lt, "'-' removes a list from a list")
 
             def minus(ctx):
-                drop = rf(ctx)
-                return [x for x in lf(ctx) if x not in drop]
+                a, drop = lf(ctx), rf(ctx)
+                ctx.budget -= len(a) + len(drop)
+                if ctx.budget < 0:
+                    raise EvalError("evaluation budget exhausted: the rules build too many values in one round "
+                                    f"(limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
+                return minus_lists(a, drop)
             return minus, lt, _NC
         for side, t in ((node.left, lt), (node.right, rt)):
             if not T.is_numeric(t):
@@ -472,7 +489,17 @@ class _Compiler:
             base = _ARITH[op]
 
             def arith(ctx):
-                return _check_int(_norm(base(lf(ctx), rf(ctx))), node, root)
+                a, b = lf(ctx), rf(ctx)
+                if type(a) in (list, str) or type(b) in (list, str):
+                    # operands of unknown type that turn out to be lists or text: charged by size
+                    # before anything is built (issue 12: text and lists growing without bound)
+                    ctx.budget -= len(a) + len(b)
+                    if ctx.budget < 0:
+                        raise EvalError("evaluation budget exhausted: the rules build too many values in one "
+                                        f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
+                    if op == "-" and type(a) is list and type(b) is list:
+                        return minus_lists(a, b)
+                return _check_int(_norm(base(a, b)), node, root)
             fn = arith
         if lk is not _NC and rk is not _NC:
             # fold constants; an error here is left for run time, so guarded dead code is fine
@@ -636,7 +663,7 @@ class _Compiler:
 
             def call(ctx):
                 r = built(ctx)
-                ctx.budget -= len(r)
+                ctx.budget -= built_size(r)
                 if ctx.budget < 0:
                     raise EvalError("evaluation budget exhausted: the rules build too many values in one round "
                                     f"(limit {EVAL_BUDGET})", start, length, root)

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 MAX_COMBINATIONS = 20_000  # bound on subsets()/partitions() work per call
 MAX_RANGE = 10_000
+MAX_BUILT = 200_000  # items one call of a list function may build (nested items counted)
 
 
 class EvalError(Exception):
@@ -236,7 +237,29 @@ def _index_of(xs, x):
 @register("flatten", [("list<list<T>>",)], "list<T>", "One list of all the items of a list of lists.",
           "flatten(sets[me])")
 def _flatten(xss):
+    total = sum(len(xs) for xs in xss)  # checked before building: the lists may all be one shared list
+    if total > MAX_BUILT:
+        raise EvalError(f"flatten(): a list of {total} items (limit {MAX_BUILT})")
     return [x for xs in xss for x in xs]
+
+
+def minus_lists(a, b) -> list:
+    """`a - b` on lists in linear time: the items of a that are not in b."""
+    try:
+        drop = set(b)
+        return [x for x in a if x not in drop]
+    except TypeError:  # lists of lists: compare them as tuples
+        keys = {_hashable(x) for x in b}
+        return [x for x in a if _hashable(x) not in keys]
+
+
+def built_size(r) -> int:
+    """Items a builder made: the list's items and the items of the lists in it (one level)."""
+    n = len(r)
+    # lists are of one type (the compiler checks it): when they hold lists, the first item is one
+    if n and type(r[0]) is list:
+        n += sum(map(len, r))
+    return n
 
 
 @register("range", [("int",), ("int", "int")], "list<int>",
@@ -261,6 +284,9 @@ def _subsets(xs, k, pred=_NO):
         return []
     if math.comb(len(xs), k) > MAX_COMBINATIONS:
         raise EvalError(f"subsets(): more than {MAX_COMBINATIONS} combinations")
+    if math.comb(len(xs), k) * k > MAX_BUILT:  # each combination is a list of k items
+        raise EvalError(f"subsets(): {math.comb(len(xs), k)} combinations of {k} items each "
+                        f"(limit {MAX_BUILT} items in all)")
     out = [list(s) for s in itertools.combinations(xs, k)]
     return out if pred is _NO else [s for s in out if pred(s)]
 
@@ -274,6 +300,8 @@ def _partitions(xs, k, pred):
         raise EvalError("partitions(): group size must be at least 1")
     if math.comb(len(xs), k) > MAX_COMBINATIONS:
         raise EvalError(f"partitions(): more than {MAX_COMBINATIONS} combinations")
+    if len(xs) * k > MAX_BUILT:
+        raise EvalError(f"partitions(): groups of {k} from {len(xs)} items (limit {MAX_BUILT} items)")
     groups = [g for g in itertools.combinations(range(len(xs)), k) if pred([xs[i] for i in g])]
     best: list[list[tuple]] = [[]]
     best_size = 0
@@ -288,6 +316,8 @@ def _partitions(xs, k, pred):
             best, best_size = [list(chosen)], len(chosen)
         elif len(chosen) == best_size and chosen:
             best.append(list(chosen))
+            if len(best) * best_size * k > MAX_BUILT:
+                raise EvalError(f"partitions(): more than {MAX_BUILT} items in the families found")
         for gi in range(start, len(groups)):
             g = groups[gi]
             if used.isdisjoint(g):
@@ -328,10 +358,24 @@ def _card(ctx, cid):  # pragma: no cover - resolved at compile time
     raise EvalError("card() is resolved when compiling")
 
 
+YAKU_CALL_COST = 20  # budget units one yaku evaluation costs (plus one per card)
+
+
+def _charge_yaku(ctx, cards) -> None:
+    """A yaku evaluation spends budget, so yaku calling yaku cannot fan out without bound."""
+    budget = getattr(ctx, "budget", None)
+    if budget is None:
+        return
+    ctx.budget = budget - YAKU_CALL_COST - len(cards)
+    if ctx.budget < 0:
+        raise EvalError("evaluation budget exhausted: too many yaku evaluations in one round")
+
+
 @register("yaku", [("name:str", "list<card>", "int")], "list<str>",
           "Ids of the yaku of a table that these cards make for this seat (after exclusivity and claim rules).",
           "yaku('dekiyaku', captures[me], me)")
 def _yaku(ctx, table, cards, seat):
+    _charge_yaku(ctx, cards)
     return [y.id for y in ctx.yaku_eval(table, cards, seat)]
 
 
@@ -339,6 +383,7 @@ def _yaku(ctx, table, cards, seat):
           "Total value of the yaku these cards make for this seat (0 when none).",
           "yaku_value('dekiyaku', captures[me], me)")
 def _yaku_value(ctx, table, cards, seat):
+    _charge_yaku(ctx, cards)
     return _norm(sum(y.value for y in ctx.yaku_eval(table, cards, seat)))
 
 
@@ -346,5 +391,6 @@ def _yaku_value(ctx, table, cards, seat):
           "Highest rank among the yaku these cards make for this seat (0 when none).",
           "yaku_rank('teyaku', hand[me], me)")
 def _yaku_rank(ctx, table, cards, seat):
+    _charge_yaku(ctx, cards)
     ys = ctx.yaku_eval(table, cards, seat)
     return max((y.rank for y in ys), default=0)

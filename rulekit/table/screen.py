@@ -8,6 +8,8 @@ from typing import Iterable, TextIO
 
 from ..inert import inert
 
+#: the most characters of one over-long line read and thrown away before input counts as ended
+MAX_DISCARD = 1 << 20
 #: the longest input line read; anything longer is read and thrown away
 MAX_INPUT = 200
 
@@ -77,9 +79,12 @@ class Screen:
             return None
         if self.echo:  # typed input from a pipe is not echoed: end the prompt's line ourselves
             self.console.print(inert(line.rstrip("\n")[:MAX_INPUT], keep_newlines=False), markup=False)
-        if not line.endswith("\n"):  # too long: drop the rest of the line
-            rest = line
+        if not line.endswith("\n"):  # too long: drop the rest of the line, but not for ever
+            rest, dropped = line, 0  # (stdin may be /dev/zero: a line that never ends is no answer)
             while rest and not rest.endswith("\n"):
+                dropped += len(rest)
+                if dropped > MAX_DISCARD:
+                    return None
                 rest = self.inp.readline(MAX_INPUT)
             return "\x00too long"
         return line.strip()

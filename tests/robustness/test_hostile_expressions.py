@@ -164,7 +164,7 @@ def test_nested_loops_hit_the_evaluation_budget(text):
     kind, code, offset, msg = res["outcome"]
     assert (kind, code) == ("runtime", "E034") and "budget" in msg, res
     assert 0 <= offset < len(text)
-    assert res["seconds"] < 20 and res["peak"] < 200_000_000, res
+    assert res["peak"] < 200_000_000, res  # memory, not wall-clock (issue 12)
 
 
 def test_expression_errors_are_located_in_the_file(tmp_path, monkeypatch):
@@ -214,7 +214,7 @@ def _bounded(text: str) -> dict:
 def _ends_in_e034(res: dict) -> None:
     assert res["status"] == "ok", f"no clean error: {res}"
     assert res["outcome"][:2] == ["runtime", "E034"], res
-    assert res["seconds"] < 5, res
+    # no wall-clock assertion (issue 12): the budget bounds the work; run_isolated guards hangs
 
 
 def test_budget_counts_the_items_functions_build():

@@ -435,7 +435,7 @@ def test_the_evaluation_budget_stops_a_rule():
     line = _line(text, "let: {big")
     assert [(c, ln) for c, ln, _col, _m in res["diags"]] == [("E034", line)], res
     assert "budget" in res["diags"][0][3]
-    assert res["seconds"] < 40 and res["peak"] < 200_000_000, res
+    assert res["peak"] < 200_000_000, res  # memory, not wall-clock: the budget bounds the work
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if CASES[n][3] != "E040" and not CASES[n][6]])

@@ -1,0 +1,77 @@
+"""Command-line arguments checked before any work: numbers in range, output files opened early.
+
+A bad number or an output path that cannot be written is a usage error (exit 2) found before a
+game is built, so a long run is never lost at its end and no huge value reaches the engine.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+from typing import IO, Callable
+
+MAX_PLAYERS = 64  # seats at one table (agent seeds are distinct for up to 64 seats)
+MAX_PLAY_ROUNDS = 10_000  # rounds of one played game (rulekit.engine.runner.MAX_ROUNDS)
+MAX_SIM_ROUNDS = 100_000_000  # rounds of one simulation
+MAX_JOBS = 64  # worker processes
+MAX_SEED = 10 ** 30
+
+
+class UsageError(Exception):
+    """A command-line argument is wrong; the message names the argument."""
+
+
+def bounded_int(option: str, lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse `type` accepting whole numbers from lo to hi (a clear message otherwise)."""
+    def parse(text: str) -> int:
+        t = text.strip()
+        body = t[1:] if t[:1] in "+-" else t
+        if not body.isascii() or not body.isdigit() or len(body) > 40:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found '{text[:40]}'")
+        v = int(t)
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found {t[:40]}")
+        return v
+    parse.__name__ = option  # argparse names the option in its message
+    return parse
+
+
+def check_seat_count(n: int, lo: int, hi: int) -> None:
+    """--players within the variant's range."""
+    if not lo <= n <= hi:
+        raise UsageError(f"--players: this game is for {lo} to {hi} players, found {n}")
+
+
+def check_seat(option: str, seat: int | None, n: int) -> None:
+    """A seat number (such as --human) names one of the n seats."""
+    if seat is not None and not 0 <= seat < n:
+        raise UsageError(f"{option}: expected a seat from 0 to {n - 1}, found {seat}")
+
+
+def open_output(path: str | None, option: str) -> IO[str] | None:
+    """Open an output file for writing now, before the work; '-' is standard output.
+
+    Refuses a folder, a device or a pipe (/dev/full would fail only after the run) and a missing
+    folder, with a usage error naming the option.
+    """
+    if path is None:
+        return None
+    if path == "-":
+        return sys.stdout
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: {exc.strerror}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise UsageError(f"{option} {path}: {kind}; expected a file to write")
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write ({exc.strerror})") from None

@@ -1,0 +1,46 @@
+"""Issue 12: the hostile corpus (benchmarks/hostile_corpus.py), class by class, run as a user would.
+
+Each case runs `python -m rulekit` in a child process under a 3 GB address-space cap and must end
+as the issue asks: the expected exit code, no traceback, no escape character on the terminal,
+under 1 GB, and its own check (a log error naming the decision, partial results ...). Work is
+bounded by the engine's counters and limits; the wall-clock limit here is only a generous safety
+net against a hang (60 s), never a speed assertion.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+from .helpers import ROOT, count
+
+_spec = importlib.util.spec_from_file_location("hostile_corpus", ROOT / "benchmarks" / "hostile_corpus.py")
+corpus = importlib.util.module_from_spec(_spec)
+sys.modules["hostile_corpus"] = corpus
+_spec.loader.exec_module(corpus)
+
+CLASSES = "ABCDEFGHIJKLMNOPQR"
+PER_CLASS = 5  # the first cases of each class (the corpus script runs them all), and these:
+EXTRA = {"events_edited", "extra_decisions", "version_unknown", "moves_changed_redigested", "variant_passwd",
+         "fifo", "dev_zero", "jobs_1000", "human_99", "rounds_trillion_sim", "json_full", "log_dir",
+         "abs_path_any_yaml", "long_key", "house_note", "prompt", "house_opt_int", "diff_set_int"}
+
+
+def _cases():
+    seen: dict[str, int] = {}
+    for case in corpus.cases():
+        if case.cls in CLASSES and (seen.get(case.cls, 0) < PER_CLASS or case.name in EXTRA):
+            seen[case.cls] = seen.get(case.cls, 0) + 1
+            yield pytest.param(case, id=f"{case.cls}-{case.name}")
+
+
+@pytest.mark.parametrize("case", list(_cases()))
+def test_hostile_case_ends_cleanly(case):
+    count("inputs")
+    o = corpus.run(case, hang=60.0)
+    assert not o.hang, f"{case.name}: still running after 60 s"
+    assert not o.traceback, f"{case.name}: a Python traceback reached the user"
+    assert not o.escapes, f"{case.name}: an escape character reached the terminal"
+    assert o.peak < corpus.BIG, f"{case.name}: {o.peak / 1e6:.0f} MB"
+    assert o.problem is None, f"{case.name}: {o.problem}"
