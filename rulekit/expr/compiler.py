@@ -836,8 +836,14 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
                                             f"{'s' if len(f.params) != 1 else ''} "
                                             f"({', '.join(f.params)}), found {len(args)}")])
             body = expand(_rename(f.body, f"#{f.name}", set(f.params), n.start, n.end), functions, depth + 1)
+            # a name or a constant argument is put in place as it is (reading it twice costs
+            # nothing); any other argument is computed once, by a let
+            direct = {f"{p}#{f.name}": a for p, a in zip(f.params, args) if isinstance(a, (ast.Name, ast.Const))}
+            if direct:
+                body = _substitute(body, direct)
             for p, a in reversed(list(zip(f.params, args))):
-                body = ast.Let(n.start, n.end, f"{p}#{f.name}", a, body)
+                if f"{p}#{f.name}" not in direct:
+                    body = ast.Let(n.start, n.end, f"{p}#{f.name}", a, body)
             return body
         kids = ast.children(n)
         if not kids:
@@ -877,3 +883,11 @@ def _rename(n: ast.Node, suffix: str, bound: set, start: int, end: int) -> ast.N
     if isinstance(out, ast.Binary):
         extra["op_start"] = start
     return dataclasses.replace(out, **extra)
+
+
+def _substitute(n: ast.Node, names: dict) -> ast.Node:
+    """`n` with the Name nodes listed in `names` replaced by their nodes."""
+    if isinstance(n, ast.Name):
+        return names.get(n.name, n)
+    kids = ast.children(n)
+    return _rebuild(n, [_substitute(k, names) for k in kids]) if kids else n
