@@ -474,6 +474,7 @@ def _seat_draw(node, sc) -> SeatDraw:
 def _functions(tree, scope, errs: Collector) -> dict:
     """The variant's `functions:` (inherited like every block): parsed, and each body checked
     once with its parameters as names of any type, so a mistake is reported where it is written."""
+    from .expr import REGISTRY
     from .expr.compiler import CompileError, UserFunction, compile_ast
     from .expr.parser import ExprSyntaxError, parse
     from .source import expr_span
@@ -487,6 +488,10 @@ def _functions(tree, scope, errs: Collector) -> dict:
         params = tuple(str(p.value) for p in d["params"].value) if "params" in d else ()
         body = d.get("body")
         if body is None or not isinstance(body.value, str):
+            continue
+        if name in REGISTRY or name in ("opt", "let"):
+            errs.add(error(fn.key_span or fn.span, "E033", f"function '{name}': the name of a built-in "
+                           "function or word; choose another name"))
             continue
         try:
             tree_ = parse(body.value)

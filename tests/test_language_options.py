@@ -73,3 +73,8 @@ def test_a_policy_for_a_choice_the_child_removed_names_the_child_file(tmp_path):
     assert "parent.yaml" in out.splitlines()[0]                  # where the rule is written
     assert f"no choice 'draw' in {child}" in out                # and the file that dropped the choice
     assert f"in {child}, override policy 'careful'" in out
+
+
+def test_a_function_may_not_take_a_built_in_name(tmp_path):
+    p = variant(tmp_path, ("yaku:\n", 'functions:\n  count:\n    params: [xs]\n    body: "0"\nyaku:\n'))
+    assert "function 'count': the name of a built-in function" in render_all(check_variant(p))
