@@ -513,7 +513,7 @@ def _functions(tree, scope, errs: Collector) -> dict:
 
 def _group(node: Node, scope, errs: Collector) -> str:
     """A yaku's exclusive group: a plain name, or an expression over the options giving a name
-    ('' for no group), e.g. "if opt.ribbons_exclusive then 'ribbons' else ''"."""
+    ('' for no group), e.g. "if opt.strict then 'sets' else ''"."""
     from .expr.compiler import CompileError, compile_expr
     from .expr.parser import ExprSyntaxError, parse
     from .source import expr_span
