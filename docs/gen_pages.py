@@ -34,7 +34,8 @@ guides = [("Write your first variant", "tutorial/first-variant.md"),
           ("Write your house rules", "guides/house-rules.md"),
           ("Simulate and measure (for analysts)", "guides/analyst.md"),
           ("Use rulekit from Python", "guides/python.md"),
-          ("Play at the table", "guides/table.md")]
+          ("Play at the table", "guides/table.md"),
+          ("Shorter rules: functions, let and other helpers", "guides/shorter-rules.md")]
 decks = sorted(p[len("reference/decks/"):-3] for p in files
                if p.startswith("reference/decks/") and p.endswith(".md") and not p.endswith("index.md"))
 with mkdocs_gen_files.open("SUMMARY.md", "w") as fh:

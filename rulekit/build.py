@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from .decks import Deck, deck_names, derive, load_deck
 from .engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
+from .engine.seatdraw import SeatDraw
 from .engine.stepgen import generate_run, generate_yaku_table
 from .engine.steps import StepCompiler
 from .errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
@@ -183,8 +185,9 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
     return values
 
 
-def make_deck(variant: Variant, name: str, errs: Collector) -> Deck | None:
-    """The deck a variant plays with under `name`: a shipped deck and the variant's derivation."""
+def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None = None) -> Deck | None:
+    """The deck a variant plays with under `name`: a shipped deck and the variant's derivation
+    (whose expressions may read opt.<name>: the option values given, else the defaults)."""
     choice = variant.decks.get(name)
     if choice is None:
         errs.add(error(Span("--deck", 1, 1), "E040", f"{variant.meta.id} has no deck '{name}'",
@@ -206,7 +209,9 @@ def make_deck(variant: Variant, name: str, errs: Collector) -> Deck | None:
                 fill(v, path + (k,))
     if node is not None:
         fill(node, ())
-    return derive(base, spec, src, errs, ())
+    if options is None:
+        options = {k: o.parse(o.default) for k, o in variant.options.items()}
+    return derive(base, spec, src, errs, (), options)
 
 
 def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
@@ -246,7 +251,7 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     errs = Collector()
     deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
         or variant.default_deck
-    d = make_deck(variant, deck_name, errs)
+    d = make_deck(variant, deck_name, errs, opts)
     errs.raise_if_any()
     game = _compile(variant, d, deck_name, opts, errs, codegen)
     errs.raise_if_any()
@@ -266,6 +271,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     tree = variant.tree
     scope = _scope(variant, deck, opts)
     scope.codegen = codegen
+    scope.functions = _functions(tree, scope, errs)
     sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
     var_init = {}
     for vname, v in variant.vars.items():
@@ -292,7 +298,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
-                                             str(ed["group"].value) if "group" in ed else "", when, claim, value,
+                                             _group(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
                                              rank, str(ed["description"].value) if "description" in ed else ""))
     phases = []
     rnode = at(tree, "round")
@@ -330,6 +336,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    if "open_ended" in g:
+        game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+    if "draw" in g and isinstance(g["draw"].value, dict):
+        game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
@@ -380,8 +390,14 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
             rd = r.value
             cid = str(rd["choice"].value) if "choice" in rd else ""
             if cid not in sc.choices:
-                errs.add(error(rd["choice"].span if "choice" in rd else r.span, "E040",
-                               f"policy '{pname}': no choice '{cid}'", hint=did_you_mean(cid, sc.choices)))
+                span = rd["choice"].span if "choice" in rd else r.span
+                msg, hint = f"policy '{pname}': no choice '{cid}'", did_you_mean(cid, sc.choices)
+                if span.file != variant.file:
+                    # the rule is inherited: the file to change is the child that dropped the choice
+                    msg += f" in {variant.file}, which extends the file where this policy is written"
+                    hint = (f"in {variant.file}, override policy '{pname}' without this rule (or remove it "
+                            f"with '{pname}: {{remove: true}}')")
+                errs.add(error(span, "E040", msg, hint=hint))
                 continue
             for ch in sc.choices[cid]:
                 sc.phase = f"policy {pname}"
@@ -424,7 +440,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
             continue
         done.add(key)
         local = Collector()
-        d = make_deck(variant, deck_name, local)
+        d = make_deck(variant, deck_name, local, opts)
         if d is not None and not local.diagnostics:
             games.append(_compile(variant, d, deck_name, opts, local))
             if at(variant.tree, "stats") is not None and not local.diagnostics:
@@ -445,3 +461,79 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
     return sorted_diagnostics(errs.diagnostics)
+
+
+def _seat_draw(node, sc) -> SeatDraw:
+    """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
+    d = node.value
+    key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
+    word = (lambda k, default: str(d[k].value) if k in d else default)
+    return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
+
+
+def _functions(tree, scope, errs: Collector) -> dict:
+    """The variant's `functions:` (inherited like every block): parsed, and each body checked
+    once with its parameters as names of any type, so a mistake is reported where it is written."""
+    from .expr import REGISTRY
+    from .expr.compiler import CompileError, UserFunction, compile_ast
+    from .expr.parser import ExprSyntaxError, parse
+    from .source import expr_span
+    fnode = at(tree, "functions")
+    out: dict = {}
+    if fnode is None or not isinstance(fnode.value, dict):
+        return out
+    bodies = {}
+    for name, fn in fnode.value.items():
+        d = fn.value if isinstance(fn.value, dict) else {}
+        params = tuple(str(p.value) for p in d["params"].value) if "params" in d else ()
+        body = d.get("body")
+        if body is None or not isinstance(body.value, str):
+            continue
+        if name in REGISTRY or name in ("opt", "let"):
+            errs.add(error(fn.key_span or fn.span, "E033", f"function '{name}': the name of a built-in "
+                           "function or word; choose another name"))
+            continue
+        try:
+            tree_ = parse(body.value)
+        except ExprSyntaxError as exc:
+            errs.add(error(expr_span(body.span, body.style, exc.offset), "E030", f"function {name}: {exc.message}"))
+            continue
+        out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
+        bodies[str(name)] = (body, params)
+    check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
+    for name, (body, params) in bodies.items():
+        try:
+            compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
+        except CompileError as exc:
+            for p in exc.problems:
+                errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
+                               f"function {name}: {p.message}", hint=p.hint))
+    return out
+
+
+def _group(node: Node, scope, errs: Collector) -> str:
+    """A yaku's exclusive group: a plain name, or an expression over the options giving a name
+    ('' for no group), e.g. "if opt.strict then 'sets' else ''"."""
+    from .expr.compiler import CompileError, compile_expr
+    from .expr.parser import ExprSyntaxError, parse
+    from .source import expr_span
+    text = node.value
+    if not isinstance(text, str):
+        return str(text)
+    if re.fullmatch(r"[\w-]+", text):  # a plain name such as chaff-teyaku
+        return text
+    try:
+        parse(text)
+    except ExprSyntaxError:
+        return text
+    try:
+        comp = compile_expr(text, Scope(options=scope.options, codegen=False), T.STR)
+    except CompileError as exc:
+        for p in exc.problems:
+            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
+                           f"group: {p.message}", hint=p.hint or "a group may read options only"))
+        return ""
+    if not comp.is_const:
+        errs.add(error(node.span, "E033", "group: expected a name, or an expression of options only"))
+        return ""
+    return str(comp.const)

@@ -69,8 +69,10 @@ def line(game: Any, e: dict) -> str | None:
         return f"   next dealer: seat {e['seat']}"
     if t == "swap":
         return f"   swap {e['zones'][0]} <-> {e['zones'][1]}"
-    if t == "say":
-        return f"   {e['text']}"
+    if t == "say":  # text from the variant file: made inert for the terminal
+        return "   " + inert(e["text"], keep_newlines=False)
+    if t == "set":
+        return "   " + inert(f"{e['name']} = {e['value']}", keep_newlines=False)
     return None
 
 

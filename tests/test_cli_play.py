@@ -46,3 +46,12 @@ def test_unknown_variant_and_option_are_located_errors():
     assert r.returncode == 1 and "did you mean 'kyo-kabu'" in r.stderr and "Traceback" not in r.stderr
     r = _rulekit("play", "kyo-kabu", "-o", "tie=maybe")
     assert r.returncode == 1 and "expected one of push, dealer" in r.stderr
+
+
+def test_the_draw_for_seats_tells_the_human_where_they_sit():
+    # Otoroku draws for the deal and the seats (game.draw): the human follows their seat
+    r = _rulekit("play", "otoroku", "--seed", "3", "--players", "4", "--human", "1", "--rounds", "1",
+                 stdin="1\n" * 20)
+    assert r.returncode == 0, r.stderr
+    assert "The draw for seats puts you at seat 2; seat 0 deals first." in r.stdout
+    assert "Your turn" in r.stdout and "You choose" in r.stdout

@@ -302,11 +302,32 @@ def test_pot_carried_by_a_tie_is_won_in_the_next_round():
             return no_five(action)        # 5 5 5
         return True
     hands = {1: X, 2: W, 0: [1, 1, 3, 4, 4, 6, 6, 7, 9]}
-    g = game(V, {"tie_break": "redeal", "showdown_yaku": "arashi"})
+    g = game(V, {"tie_break": "redeal", "redeal_players": "all", "showdown_yaku": "arashi"})
     out = run(g, 3, stack(hands), by_choice={"sets": [pick] * 10}, rounds=2, checks=checks)
     assert len(records(out, "tie")) == 1
     assert out.result.round_deltas == [[-1, -1, -1], [-1, -1, 5]]
     assert out.chips == [-2, -2, 4]
+
+
+def test_tie_redeal_is_a_replay_among_the_tied_players_only():
+    # RULES §3.7 "tied players re-deal, pot carries": seats 1 and 2 tie at 5 in round 1; round 2
+    # (dealt by seat 1) is played by seats 2 and 1 alone, without a new ante, for the 3 chips
+    state = {}
+
+    def checks(ctx, choice, player, actions):
+        state["at"] = (ctx.round_no, player)
+
+    def pick(action):
+        return some_five(action) if state["at"] == (0, 1) else True
+    hands = {1: X, 2: W, 0: [1, 1, 3, 4, 4, 6, 6, 7, 9]}
+    g = game(V, {"tie_break": "redeal"})
+    out = run(g, 3, stack(hands), by_choice={"sets": [pick] * 10}, rounds=2, checks=checks)
+    assert out.result.round_deltas[0] == [-1, -1, -1]
+    evs = out.result.events
+    second = evs[[i for i, e in enumerate(evs) if e["t"] == "round"][1]:]
+    assert not [e for e in second if e["t"] == "move" and e.get("to") == "hand[0]"]
+    assert not [e for e in second if e["t"] == "pay" and e.get("from") == 0]
+    assert out.result.round_deltas[1][0] == 0 and sorted(out.result.round_deltas[1][1:]) == [0, 3]
 
 
 # -- option no_qualifier -----------------------------------------------------------------------------
@@ -362,3 +383,17 @@ def test_chips_are_conserved_with_the_pot():
     for opts in ({}, {"tie_break": "split", "ante": 3}, {"no_qualifier": "refund"}):
         out = run(game(V, opts), 4, [], rounds=12, seed=11)
         assert sum(out.chips) <= 0 and sum(out.chips) % opts.get("ante", 1) == 0
+
+
+def test_worked_example_of_rules_3_4():
+    # r = 3 (field 10 + 9 + 4 = 23); hand 1 2 3 3 3 4 5 5 9: the sets {1,3,9} and {3,5,5} (13
+    # each) leave {2,3,4} = 9 for the showdown; seat 0 lays down no set and is out
+    example = [1, 2, 3, 3, 3, 4, 5, 5, 9]
+    out = play({0: [2, 2, 2, 8, 8, 8, 6, 6, 6], 1: example}, field=[10, 9, 4])
+    fams = [legal for cid, p, legal in out.script.seen if cid == "sets" and p == 1]
+    values = {tuple(sorted(int(c.split("-")[0]) for c in s)) for legal in fams for a in legal for s in a["fam"]}
+    assert values == {(1, 3, 9), (3, 5, 5)}
+    shown = out.events("reveal")[0]["cards"]   # the only qualifier's showdown hand
+    assert sorted(int(c.split("-")[0]) for c in shown) == [2, 3, 4]
+    assert out.result.state.vars["score"][1] // 1000000 == 9
+    assert out.chips == [-1, 1]

@@ -39,6 +39,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
+from rulekit.expr.compiler import UserFunction
+from rulekit.expr.parser import parse
 import yaml
 
 from rulekit.expr import CompileError, EvalError, Global, Scope, compile_expr
@@ -57,7 +60,7 @@ CATEGORIES = {
 CASE_KEYS = {"expression", "build", "result", "result_fraction", "type", "expect", "error", "phase",
              "offset", "hint_contains", "message_contains", "problems", "xfail", "comment", "const",
              "or_error"}
-GIVEN_KEYS = {"names", "constants", "types", "cards", "card_names", "options", "n_players", "locals"}
+GIVEN_KEYS = {"functions", "names", "constants", "types", "cards", "card_names", "options", "n_players", "locals"}
 
 
 # -- loading -----------------------------------------------------------------
@@ -168,8 +171,10 @@ def build_scope(given: dict) -> tuple[Scope, SimpleNamespace]:
         loc_types[name] = t
         loc_values[name] = _typed_value(v, t)
 
+    functions = {name: UserFunction(name, tuple(f.get("params") or ()), parse(f["body"]))
+                 for name, f in (given.get("functions") or {}).items()}
     scope = Scope(globals=globals_, attrs=attrs, options=dict(given.get("options") or {}),
-                  card_ids=card_ids, locals=loc_types)
+                  card_ids=card_ids, locals=loc_types, functions=functions)
     ctx = SimpleNamespace(loc=dict(loc_values), n=given.get("n_players", 4), yaku_eval=None, budget=2_000_000)
     return scope, ctx
 

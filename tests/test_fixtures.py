@@ -110,7 +110,7 @@ def test_rendered_unknown_top_level_key():
     assert render_all(check_variant("invalid/unknown_top_key.yaml")[:1]) == (
         "invalid/unknown_top_key.yaml:11:1: error[E010]: unknown key 'rounds': expected one of id, extends, "
         "abstract, meta, players, rules, decks, deck, options, presets, zones, vars, yaku, policies, records, stats, "
-        "procedures, game, display, round\n"
+        "procedures, functions, game, display, round\n"
         "   | rounds:\n"
         "   | ^^^^^^\n"
         "  help: did you mean 'round' or 'records'?")

@@ -374,3 +374,61 @@ def test_greedy_policy_takes_the_most_valuable_capture():
                stack=OnceStack("deck", deal_top(hands, field)))
     first = [e for e in res.events if e["t"] == "move" and e["to"] == "played"][0]
     assert first["cards"] == ["8-3"]  # takes the Moon rather than the Pine chaff
+
+
+# ----------------------------------------------------------------------------- wild Lightning (Mushi rules)
+
+WILD = {"wild_lightning": True}
+LIGHTNING = "11-4"
+
+
+def first_moves(out, n=4):
+    return [(e["from"], e["to"], e["cards"]) for e in out.events("move") if e["from"] in ("played", "field")][:n]
+
+
+def test_wild_lightning_from_the_hand_captures_any_non_willow_card():
+    # the dealer plays the Lightning first; the table holds no Willow: it takes the Crane
+    top = basic_deal(first0=LIGHTNING)
+    out = run_once(game(HANA, WILD), 3, top, by_choice={"wild_take": [{"target": "1-1"}]})
+    assert ("field", "captures[0]", ["1-1"]) in first_moves(out)
+    assert ("played", "captures[0]", [LIGHTNING]) in first_moves(out)
+    # without the option the Lightning is an ordinary Willow card: it stays on the table
+    out = run_once(game(HANA), 3, top)
+    assert first_moves(out, 1) == [("played", "field", [LIGHTNING])]
+
+
+def test_wild_lightning_turned_from_the_stock_must_capture_a_non_willow_card():
+    # the dealer's hand card (1-2) takes the Crane; the Lightning is turned next
+    top = basic_deal(pile=(LIGHTNING, "5-1", "6-1"))
+    out = run_once(game(HANA, WILD), 3, top)
+    asked = out.legal_at("wild_take")
+    assert asked and {a["target"] for a in asked[0]} == {"2-1", "2-2", "3-1", "3-2", "3-3"}
+    assert ("played", "captures[0]", [LIGHTNING]) in first_moves(out, 6)
+
+
+def lightning_taker(out):
+    """The card that took the Lightning from the table (the capture move just before)."""
+    ev = out.events("move")
+    k = next(i for i, e in enumerate(ev) if e["from"] == "field" and e["cards"] == [LIGHTNING])
+    return ev[k - 1]["cards"][0], ev[k]["to"]
+
+
+def test_wild_lightning_on_the_table_is_taken_by_the_first_non_willow_card_turned():
+    # the Lightning is dealt to the table; the dealer's 1-2 takes the Crane, then the turned 4-1
+    # (no Wisteria on the table) must take the Lightning
+    hands = {0: ["1-2"] + FILL0, 1: ["2-3"] + FILL1, 2: ["3-4"] + FILL2}
+    field = ["1-1", "2-1", "2-2", "3-1", "3-2", LIGHTNING]
+    top = deal_top(hands, field, ["4-1", "5-1", "6-1"])
+    assert lightning_taker(run_once(game(HANA, WILD), 3, top)) == ("4-1", "captures[0]")
+    # plain Hana-awase: only a Willow takes it
+    card, _ = lightning_taker(run_once(game(HANA), 3, top))
+    assert card.startswith("11-")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_wild_lightning_every_card_ends_in_a_capture_pile(seed):
+    g = game(HANA, WILD)
+    out = run_once(g, 3, [], seed=seed)
+    caps = captures(out, 3)
+    assert sorted(c for pile in caps for c in pile) == sorted(ALL_IDS)
+    assert sum(out.chips) == 0

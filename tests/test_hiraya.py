@@ -363,8 +363,9 @@ def test_settlement_formula_with_chaff_worth_zero_and_par_80_sums_to_zero():
 
 def test_chaff_scores_nothing_and_willows_keep_their_points():
     g = g_()
-    assert card_points(g, ["1-3", LIGHTNING, "12-2"], 0) == 0
-    assert card_points(g, ["11-1", "11-2", "11-3"], 0) == 35
+    chaff = g.options["chaff_points"]   # the variant's own setting, not the test's
+    assert card_points(g, ["1-3", LIGHTNING, "12-2"], chaff) == 0
+    assert card_points(g, ["11-1", "11-2", "11-3"], chaff) == 35
 
 
 @pytest.mark.parametrize("opts", [{}, {"wild_on_field": "nonmatching"}, {"wild_empty_field": "hold"},
@@ -476,3 +477,24 @@ def test_a_card_is_never_turned_onto_an_empty_table():
                     if e["from"] == "deck" and e["to"] == "played":
                         assert field % 2 == 1
                     field += len(e["cards"]) * ((e["to"] == "field") - (e["from"] == "field"))
+
+
+def test_a_misdeal_keeps_the_same_dealer():
+    # three Willows on the table with seat 1 dealing: the redeal is dealt by seat 1 again
+    field = ["11-1", "11-2", LIGHTNING, "1-1", "2-1", "3-1"]
+    hands = {1: BASE_HANDS[0], 2: BASE_HANDS[1], 0: BASE_HANDS[2]}
+    out = run_once(g_(), 3, deal_top(hands, field, dealer=1), dealer=1)
+    assert out.result.records["misdeal-willows"] == 1
+    rounds = out.events("round")
+    assert len(rounds) >= 2 and {e["dealer"] for e in rounds} == {1}
+
+
+def test_capture_piles_are_open_to_everyone():
+    seen = []
+
+    def check(ctx, choice, player, actions):
+        other = (player + 1) % 3
+        seen.append(ctx.game.observation(ctx, other)["zones"]["captures"][player])
+    run_once(g_(), 3, [], seed=4, checks=check)
+    piles = [pile for pile in seen if pile]
+    assert piles and all("?" not in pile for pile in piles)

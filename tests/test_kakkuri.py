@@ -543,10 +543,19 @@ def test_option_pairs_mode_follow_any_rank():
     assert plays(first_play_legal(o)) == {tuple(sorted(ids(x))) for x in ("s5 u5", "s8 u8", "s10 u10")}
 
 
-def test_option_swap_rules_once_and_look():
+def test_option_swap_rules_once_lets_a_swapped_hand_travel_on():
+    # Kusaba (RULES §4.3): seat 1's Utazu hand goes to the dealer, then on to seat 2
     plan = {("exchange", 1): [{"exchange": True}], ("exchange", 2): [{"exchange": True}]}
     hands = {1: ids("s1 u1 o1 s9 u9 o9")}
     o = go(hands, plan=plan, options={"swap_rules": "once"})
+    assert [e["player"] for e in records(o, "swap")] == [1, 2]
+    assert records(o, "utazu")[0]["player"] == 2
+
+
+def test_option_swap_rules_first_only_and_look():
+    plan = {("exchange", 1): [{"exchange": True}], ("exchange", 2): [{"exchange": True}]}
+    hands = {1: ids("s1 u1 o1 s9 u9 o9")}
+    o = go(hands, plan=plan, options={"swap_rules": "first_only"})
     assert [e["player"] for e in o.events("choose") if e["choice"] == "exchange"] == [1]
     assert records(o, "utazu")[0]["player"] == 0  # the dealer keeps seat 1's hand
     seen = {}
@@ -652,3 +661,18 @@ def test_presets_build_and_play():
         g = kk(preset=preset)
         res = play(g, 7, 3, make_agents(g, 7, 3), rounds=2)
         assert sum(res.chips) + res.state.vars["pot"] == 0
+
+
+def test_utazu_with_8_players_the_player_who_sat_out_pays_nothing():
+    # seat 5 holds the 3 of clubs and sits out; seat 2's Utazu collects 3 shares from the six others
+    o = go({5: ids("c3 s9 u9 o9 s10 u10"), 2: ids("s1 u1 o1 s8 u8 o8")}, n=8)
+    assert records(o, "utazu")[0]["player"] == 2
+    assert o.chips[5] == 0 and all(e["from"] != 5 for e in o.events("pay"))
+    assert o.chips == [-3, -3, 18, -3, -3, 0, -3, -3]
+
+
+def test_western_deck_two_of_diamonds_is_wild():
+    # top: Queen of hearts (10); the 2 of diamonds fits on it, as a wild card from the hand
+    o = go({0: ["2D", "5S", "5H", "6S", "6H", "7S"]}, box=["QH"], deck="western")
+    chosen = [e for e in o.events("choose") if e["choice"] == "play" and e["player"] == 0]
+    assert chosen[0]["action"]["cards"] == ["2D"] and chosen[0].get("forced")

@@ -83,10 +83,12 @@ def test_sorokabu_pays_double():
 
 
 def test_other_triples_are_ordinary():
-    # column 0 gets 5+5+5 (sorokabu) but a triple of 3s in the dealer's hand is nothing special
-    o = run(game(KYO), 2, ["3-1", "1-1", "1-2", "7-1", "1-3", "3-2", "3-3"],
+    # the dealer's 2 + 2 + 2 is a plain 6, not Sorokabu (only 5-8 triples are): column 1
+    # (6 + 1 = 7) beats it; were it Sorokabu the dealer would win
+    o = run(game(KYO), 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "2-2", "2-3"],
             by_choice={"bet": [stake(1, 1)], "dealer_third": [{"take": True}]})
     assert "yaku:dealer-sorokabu" not in o.result.records
+    assert o.chips == [-1, 1]
 
 
 def test_kuppin_beats_sorokabu():
@@ -202,3 +204,65 @@ def test_unbet_columns_dealer_decides_under_the_players_rule():
     assert o.legal_at("unbet_third") == [[{"take": True}, {"take": False}]]
     thirds = [e["to"] for e in o.events("move")[4:] if e["to"].startswith("column")]
     assert thirds == ["column[2]", "column[3]"]
+
+
+def test_kuppin_stands_under_the_players_draw_rule_by_default():
+    top = ["9-1", "4-1", "1-2", "1-3", "1-4", "1-1", "3-1"]  # column 0: 5+4 = 9; dealer 9 then 1
+    by = {"bet": [stake(0, 1)], "third_card": [{"take": False}], "dealer_third": [{"take": False}]}
+    o = run(game(KYO, {"dealer_draw_rule": "player"}), 2, top, by_choice=by)
+    assert o.chips == [1, -1]
+    o = run(game(KYO, {"dealer_draw_rule": "player", "pin_vs_draw_rule": "draw_rule"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}]})
+    assert o.chips == [-1, 1]   # forced third card 3: dealer 3 loses to 9
+
+
+# -- rules that no test pinned down before (issue 16) -------------------------------------------
+
+def test_dealer_draws_only_from_the_top():
+    # the dealer's two cards are the top card and the first card after the second field: no choice
+    top = ["2-1", "4-1", "1-2", "3-1", "3-2", "5-1"]
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": False}]})
+    assert o.legal_at("dealer_draw") == [] and not [e for e in o.events("choose") if e["choice"] == "dealer_draw"]
+    dealt = [e["cards"][0] for e in o.events("move") if e["to"] == "dealer_hand"]
+    assert dealt == ["2-1", "5-1"]
+
+
+def test_dealer_does_not_see_the_first_card_before_the_second():
+    seen = {}
+
+    def check(ctx, choice, player, actions):
+        if choice.id in ("third_card", "dealer_third"):
+            seen[choice.id] = ctx.game.observation(ctx, 0)["zones"]["dealer_hand"]
+    run(game(KYO), 2, ["2-1", "9-1", "1-2", "1-3", "1-4", "3-2", "5-1"],
+        by_choice={"bet": [stake(0)], "third_card": [{"take": False}], "dealer_third": [{"take": False}]},
+        checks=check)
+    assert seen["third_card"] == ["?"]                 # first card face down, unseen by the dealer
+    assert seen["dealer_third"] == ["2-1", "3-2"]      # seen only with the second card
+
+
+def test_several_players_may_stake_on_one_column_and_the_earliest_decides():
+    # seats 1 and 2 both stake on column 0 (5 + 9 = 4: a free choice): only seat 1 is asked;
+    # 5 + 9 + 5 = 9 beats the dealer's 2 + 5 = 7 and both stakes are paid
+    top = ["2-1", "9-1", "1-2", "1-3", "1-4", "5-2", "5-1"]
+    o = run(game(KYO), 3, top, by_choice={"bet": [stake(0, 2), stake(0, 3)], "third_card": [{"take": True}],
+                                           "dealer_third": [{"take": False}]})
+    assert [e["player"] for e in o.events("choose") if e["choice"] == "third_card"] == [1]
+    assert o.chips == [-5, 2, 3]
+
+
+def test_there_is_no_shippin():
+    # the dealer's 4 then 1 is a plain 5: column 0 (5 + 2 = 7) beats it
+    top = ["4-1", "2-1", "1-2", "1-3", "1-4", "1-1"]
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}],
+                                          "dealer_third": [{"take": False}]})
+    assert o.chips == [-1, 1]
+    assert not [e for e in o.events("yaku") if e["table"] == "dealer"]
+
+
+def test_mushi_kabu_values_willow_6_and_paulownia_7():
+    g = game(KYO, preset="mushi-kabu")
+    by_month = {}
+    for c in g.deck.cards:
+        by_month.setdefault(c.attrs["month"], set()).add(c.attrs["value"])
+    assert by_month[11] == {6} and by_month[12] == {7}
+    assert all(by_month[m] == {m} for m in (1, 2, 3, 4, 5, 8, 9, 10))

@@ -434,3 +434,21 @@ def test_substitute_decks_play_the_same(deck, five, four, tens):
     top = [spare[0], five, spare[1], spare[2], spare[3], tens[0], four, spare[4], spare[5], spare[6], tens[1]]
     out = run(g, 2, top, by_choice={"bet": bets((0, 1)), "dealer_third": [{"take": False}]})
     assert out.chips == [-1, 1]    # 9 beats 0
+
+
+def test_kuppin_stands_under_the_players_draw_rule_by_default():
+    # 9 then 1 totals 0: the players' rule would force a third card; the literal reading keeps Kuppin
+    top = layout(field=[5, 1, 1, 1], holes=[4, 2, 2, 2], dealer=[9, 1])
+    out = play(top, {"dealer_draw_rule": "player"}, bet=bets((0, 1)), third=[False], dealer_third=[False])
+    assert out.legal_at("dealer_third") == [[{"take": True}, {"take": False}]]
+    assert any(e["yaku"] == ["kuppin"] for e in out.events("yaku"))
+    assert out.chips == [1, -1]
+
+
+def test_option_pin_vs_draw_rule_forces_the_third_card_and_loses_kuppin():
+    top = layout(field=[5, 1, 1, 1], holes=[4, 2, 2, 2], dealer=[9, 1, 5])
+    out = play(top, {"dealer_draw_rule": "player", "pin_vs_draw_rule": "draw_rule"}, bet=bets((0, 1)),
+               third=[False], dealer_third=[])
+    assert out.legal_at("dealer_third") == []   # forced: 0 must take
+    assert not [e for e in out.events("yaku") if e["table"] == "dealer"]
+    assert out.chips == [-1, 1]   # dealer 9+1+5 = 5 loses to the 9

@@ -415,3 +415,18 @@ def test_option_dealer_choice_timing():
     assert early.legal_at("contest") == [[{"fight": True}, {"fight": False}]]
     assert records(early)["let_off"] == 1
     assert after.chips != early.chips
+
+
+def test_dealers_choice_at_exactly_10():
+    # two cards worth exactly 10 (7 + 3) already give the dealer the choice (RULES §7.5: >= 10)
+    o = oto([["7-1", "8-1"], ["5-2", "7-2"]], ["7-3", "3-1"])
+    assert len(o.legal_at("contest")) == 2
+
+
+def test_at_most_seven_players():
+    from rulekit.engine.runner import make_agents
+    from rulekit.errors import RuleError
+    g = game(OTO)
+    play(g, 7, 1, make_agents(g, 7, 1), rounds=1, dealer=0)
+    with pytest.raises(RuleError, match="2 to 7 players, found 8"):
+        play(g, 8, 1, make_agents(g, 8, 1), rounds=1, dealer=0)

@@ -89,6 +89,9 @@ REGISTRY_S10 = {
     "Kakkuri: wild semantics": [(KAK, "wild_follow"), (KAK, "wild_in_groups")],
     "Kakkuri: Lightning vs Rain Man as hanafuda wild": [(KAK, "hanafuda_wild2")],
     "Kakkuri: Western court order": [(KAK, "western_court_map")],
+    "Oicho-Kabu / Kyō-Kabu: the dealer's draw rule meets Kuppin": [(KYO, "pin_vs_draw_rule")],
+    "Dare tie_break redeal: who replays": [(DARE, "redeal_players")],
+    "Kakkuri, Kusaba's swap rules": [(KAK, "swap_rules")],
 }
 
 # the games' "Ambiguities -> options" tables: RULES name -> (variant, option, values that must exist)
@@ -105,7 +108,7 @@ ALTERNATIVES = {
     "kakkuri.wild_follow": (KAK, "wild_follow", {"anything", "declared"}),
     "kakkuri.wild_in_groups": (KAK, "wild_in_groups", {True, False}),
     "kakkuri.pairs_mode_follow": (KAK, "pairs_mode_follow", {"legal_rank"}),
-    "kakkuri.swap_rules": (KAK, "swap_rules", {"chain", "once", "look"}),
+    "kakkuri.swap_rules": (KAK, "swap_rules", {"chain", "once", "first_only", "look"}),
     "kakkuri.8p_dropout_timing": (KAK, "dropout_timing", {"before_swap", "after_swap"}),
     "kakkuri.8p_dropout_timing (dealer holds the 3 of Clubs)": (KAK, "dealer_dropout", {"pass_right"}),
     "kakkuri.first_card_timing": (KAK, "first_card_timing", {"after_utazu", "deal"}),

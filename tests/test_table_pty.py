@@ -167,8 +167,11 @@ def test_otoroku_three_rounds_at_the_table(tmp_path):
     names = {_card(game, c).name for c in game.card_ids}
     assert all(d[0] in names for d in dealt)
     # bots' decisions in words ("take another card", "stand"), never hit=true
-    bots = [e for e in res.events if e["t"] == "choose" and e["player"] != 2]
-    told = re.findall(r"Seat [013-9]( \(dealer\))? (chooses|has one choice only):", text)
+    you = lg["seating"].index(2)  # the draw for seats (game.draw) may seat player 2 elsewhere
+    assert f"The draw for seats puts you at seat {you}" in text
+    bots = [e for e in res.events if e["t"] == "choose" and e["player"] != you]
+    others = "".join(str(s) for s in range(10) if s != you)
+    told = re.findall(rf"Seat [{others}]( \(dealer\))? (chooses|has one choice only):", text)
     assert len(told) == len(bots)
     assert "hit" not in text
     # no other seat's face-down first card is named before it is shown to everyone
@@ -185,7 +188,7 @@ def test_otoroku_three_rounds_at_the_table(tmp_path):
             deck = deck[cut["at"]:] + deck[:cut["at"]]
         firsts = {p: deck[-1 - k] for k, p in enumerate(order)}
         for p, cid in firsts.items():
-            if p == 2:
+            if p == you:
                 continue
             name = _card(game, cid).name
             if sum(1 for c in game.deck.cards if c.name == name) > 1:

@@ -61,14 +61,16 @@ def deck_names() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".yaml"))
 
 
-def card_scope(deck: Deck) -> Scope:
-    """An expression scope where `c` is a card of `deck` (for derivations and filters)."""
+def card_scope(deck: Deck, options: dict | None = None) -> Scope:
+    """An expression scope where `c` is a card of `deck` (for derivations and filters); a
+    variant's deck also sees the game's option values as opt.<name>."""
     attrs: dict[str, tuple[str, tuple]] = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
     # evaluated once per card when a deck is built: not worth generating code for
-    return Scope(attrs=attrs, card_ids=deck.index(), locals={"c": "card"}, codegen=False)
+    return Scope(attrs=attrs, options=dict(options or {}), card_ids=deck.index(), locals={"c": "card"},
+                 codegen=False)
 
 
 class _Eval:
@@ -83,10 +85,10 @@ class _Eval:
 
 
 def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what: str,
-                  style: str = "") -> list | None:
+                  style: str = "", options: dict | None = None) -> list | None:
     """Evaluate an expression over `c` for every card of `deck`; None after reporting errors."""
     try:
-        comp = compile_expr(text, card_scope(deck))
+        comp = compile_expr(text, card_scope(deck, options))
     except CompileError as exc:
         for p in exc.problems:
             errs.add(error(expr_span(node_span, style, p.offset, p.length), p.code, f"{what}: {p.message}", hint=p.hint))
@@ -155,12 +157,14 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
                 tuple(data.get("sources", ())), None, src.file)
 
 
-def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple) -> Deck:
-    """Apply a derivation (remove / attributes / set / map) to a deck; used by decks and variants."""
+def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
+           options: dict | None = None) -> Deck:
+    """Apply a derivation (remove / attributes / set / map) to a deck; used by decks and variants
+    (whose expressions may read the game's options)."""
     deck = parent
     if spec.get("remove") is not None:
         keep = eval_per_card(spec["remove"], deck, src.span(path + ("remove",)), errs, "remove",
-                             src.styles.get(path + ("remove",), ""))
+                             src.styles.get(path + ("remove",), ""), options)
         if keep is not None:
             deck = _replace_cards(deck, [c for c, drop in zip(deck.cards, keep) if not drop])
     new_attrs = dict(deck.attributes)
@@ -173,7 +177,7 @@ def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple) 
                            "under attributes:", hint=did_you_mean(attr, new_attrs)))
             continue
         vals = eval_per_card(text, deck, src.span(path + ("set", attr)), errs, f"set {attr}",
-                             src.styles.get(path + ("set", attr), ""))
+                             src.styles.get(path + ("set", attr), ""), options)
         if vals is not None:
             for c, v in zip(cards, vals):
                 c.attrs[attr] = v

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from ..agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
 from ..errors import RuleError, RulekitError, Span, did_you_mean, error
 from .game import Game
+from .seatdraw import draw_for_seats
 from .steps import RUNTIME_ERRORS, located_error
 
 LOG_VERSION = 2
@@ -118,16 +119,27 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     `observe` is called with every logged event as it happens (the live table shows them).
     """
     moves: list[int] = []
+    agents = list(agents)
     decide = _decider(game, agents, moves, checks)
     ctx = game.new_ctx(n, seed, decide, logging)
     ctx.stack = stack
     if observe is not None:
         ctx.events = _Observed(observe)
     decide.ctx = ctx
-    deltas = _play_rounds(game, ctx, rounds, dealer)
+    seating = list(range(n))
+    first = dealer
+    spec = game.extra.get("seat_draw")
+    if dealer is None and spec is not None:
+        # the draw for the deal and the seats: players take their seats, agents go with them
+        try:
+            first, seating = draw_for_seats(game, ctx, spec)
+        except RUNTIME_ERRORS as exc:
+            raise located_error(exc, spec.span, "game draw") from None
+        agents[:] = [agents[p] for p in seating]
+    deltas = _play_rounds(game, ctx, rounds, first)
     log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
            "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),
-           "dealer": dealer, "stack": stack, "moves": moves,
+           "dealer": dealer, "stack": stack, "moves": moves, "seating": seating,
            # a digest of no events says nothing: only logged games can be checked by replay
            "events_sha256": events_digest(ctx.events) if logging else None}
     return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
@@ -151,6 +163,8 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None) -
     where = Span(game.variant.file, 1, 1)
     try:
         total = rounds if rounds is not None else game.rounds(ctx)
+        if rounds is None and game.extra.get("open_ended") is not None and game.extra["open_ended"](ctx):
+            total = MAX_ROUNDS  # no fixed length: the game goes on until end_when holds
         if dealer is not None:
             ctx.dealer = dealer % n
         elif game.first_dealer is not None:

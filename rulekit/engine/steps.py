@@ -231,10 +231,31 @@ class StepCompiler:
     # -- step kinds ---------------------------------------------------------------
     def s_say(self, node, d, loc):
         text = str(d["say"].value)
+        # `{expression}` in the text is replaced by its value when the step runs ({{ and }}
+        # stand for the braces themselves)
+        parts: list = []
+        pos = 0
+        for m in _PLACEHOLDER.finditer(text):
+            parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
+            sub = Node(m.group(1), d["say"].span)
+            fn, t = self.expr(sub, loc, None, "say {...}")
+            parts.append((fn, t))
+            pos = m.end()
+        parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+        if len(parts) == 1:
+            plain_text = parts[0]
 
-        def say(ctx):
-            ctx.log({"t": "say", "text": text})
-        return say
+            def say(ctx):
+                ctx.log({"t": "say", "text": plain_text})
+            return say
+        parts_t = tuple(parts)
+
+        def say_values(ctx):
+            if ctx.logging:
+                ids = ctx.game.card_ids
+                ctx.log({"t": "say", "text": "".join(p if isinstance(p, str) else _shown(p[0](ctx), p[1], ids)
+                                                     for p in parts_t)})
+        return say_values
 
     def s_shuffle(self, node, d, loc):
         name, idx = self.zone_ref(d["shuffle"], loc)
@@ -474,7 +495,10 @@ class StepCompiler:
             self.errs.add(error(spec.span, "E010", f"{key}: expected a mapping target: expression"))
             return _noop
         ops = []
+        types: list[str] = []
         for target, enode in spec.value.items():
+            if target == "show" and isinstance(enode.value, bool):
+                continue  # `set: {..., show: true}` written inside the mapping
             var, idx = self.var_target(target, enode, loc)
             if not var:
                 continue
@@ -485,6 +509,7 @@ class StepCompiler:
                                     crumbs=self.crumbs()))
                 continue
             fn, t = self.expr(enode, loc, None, f"{key} {target}")
+            types.append(t)
             if vdef.kind != "single" and idx is None:
                 self.errs.add(error(enode.key_span or enode.span, "E033", f"variable '{var}' has one value per "
                                     f"{'player' if vdef.kind == 'player' else 'index'}: write {var}[...]"))
@@ -492,6 +517,8 @@ class StepCompiler:
             ops.append((var, idx, fn))
         ops_t = tuple(ops)
         span = node.span
+        inner = spec.value.get("show")
+        show = ("show" in d and d["show"].value is True) or (inner is not None and inner.value is True)
 
         def check(v):
             # values kept between steps stay bounded: numbers to 10^30, lists to MAX_LIST items
@@ -519,6 +546,19 @@ class StepCompiler:
                     arr = vs[var]
                     i = idx(ctx)
                     arr[i] = check(arr[i] + v if add else v)
+        if show:
+            shown = tuple((var, idx, t) for (var, idx, _fn), t in zip(ops_t, types))
+
+            def assign_shown(ctx):
+                assign(ctx)
+                if ctx.logging:  # a transcript line per target: its new value
+                    ids = ctx.game.card_ids
+                    for var, idx, t in shown:
+                        i = idx(ctx) if idx is not None else None
+                        v = ctx.vars[var] if i is None else ctx.vars[var][i]
+                        ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
+                                 "value": _shown(v, t, ids)})
+            return assign_shown  # no .gen: generated phases call it as it is
         assign.gen = ("assign", ops_t, add, check)
         return assign
 
@@ -1051,3 +1091,18 @@ def _zname(name: str, idx, ctx) -> str:
 def _label_key(x: Any) -> str:
     """A label's key as the text of the value it names (true/false lower-case, as in YAML)."""
     return "true" if x is True else "false" if x is False else str(x)
+
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{(?!\{)([^{}]+)\}")
+
+
+def _shown(v, t: str, ids) -> str:
+    """A value as a player reads it in a transcript: card ids for cards, plain numbers, words."""
+    if t == T.CARD and isinstance(v, int) and not isinstance(v, bool):
+        return ids[v]
+    if isinstance(v, list):
+        inner = t[5:-1] if t.startswith("list<") else T.ANY
+        return ", ".join(_shown(x, inner, ids) for x in v)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)

@@ -75,6 +75,15 @@ class Cond(Node):
     other: Node
 
 
+@dataclass(frozen=True)
+class Let(Node):
+    """`let name = value in body`: body sees `name` bound to value (evaluated once)."""
+
+    name: str
+    value: Node
+    body: Node
+
+
 def walk(node: Node):
     """Yield `node` and every node below it."""
     yield node
@@ -100,4 +109,6 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.left, node.right)
     if isinstance(node, Cond):
         return (node.test, node.then, node.other)
+    if isinstance(node, Let):
+        return (node.value, node.body)
     return ()

@@ -407,6 +407,12 @@ class CodeGen:
             return f"H_num({left} {op} {right})"
         raise Unsupported(op)
 
+    def g_Let(self, node: ast.Let) -> str:
+        value = self.g(node.value)
+        name, body = self.lambda_body(ast.Lambda(node.start, node.end, node.name, node.body))
+        # one unit of budget per let, as the closures spend
+        return f"(lambda {name}: {body} if H_tick(ctx) else None)({value})"
+
     def lambda_body(self, node: ast.Lambda) -> tuple[str, str]:
         """The Python name given to a lambda's parameter, and the code of its body."""
         name = f"_p{self.n_params}"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +23,7 @@ class ExprSyntaxError(Exception):
     offset: int
     message: str
     length: int = 1
+    hint: str = ""
 
     def __str__(self) -> str:
         return f"{self.message} (at offset {self.offset})"
@@ -45,6 +47,34 @@ def _describe(names) -> str:
     if len(pretty) > 6:
         return "an operand or an operator"
     return ", ".join(pretty) if pretty else "something else"
+
+
+_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def _quote_hint(text: str, tok: Token) -> str:
+    """Two words in a row are most often text meant as a value: suggest quoting it."""
+    if tok.type != "NAME":
+        return ""
+    for m in _WORDS.finditer(text):
+        if m.start() < tok.start_pos < m.end():
+            run: list[str] = []  # the run of plain words (no keywords) around the token
+            pos = m.start()
+            for w in m.group(0).split():
+                at = text.index(w, pos)
+                pos = at + len(w)
+                if w in _KEYWORDS:
+                    if at > tok.start_pos:
+                        break
+                    run = []
+                else:
+                    run.append(w)
+            if len(run) > 1:
+                return f"to write text, put it in quotes: '{' '.join(run)}'"
+    return ""
+
+
+_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "true", "false", "let"}
 
 
 @v_args(meta=True)
@@ -85,6 +115,9 @@ class _ToAst(Transformer):
 
     def lambda_(self, meta, c):
         return ast.Lambda(meta.start_pos, meta.end_pos, str(c[0]), c[1])
+
+    def let_(self, meta, c):
+        return ast.Let(meta.start_pos, meta.end_pos, str(c[0]), c[1], c[3])
 
     def cond(self, meta, c):
         return ast.Cond(meta.start_pos, meta.end_pos, c[0], c[1], c[2])
@@ -151,7 +184,7 @@ def parse(text: str) -> ast.Node:
         if tok.type == "$END":
             raise ExprSyntaxError(len(text), f"unexpected end of expression: expected {_describe(exc.expected)}") from None
         raise ExprSyntaxError(tok.start_pos, f"unexpected {tok.value!r}: expected {_describe(exc.expected)}",
-                              len(tok.value)) from None
+                              len(tok.value), _quote_hint(text, tok)) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExprSyntaxError(getattr(exc, "pos_in_stream", 0) or 0, "syntax error") from None
     except RecursionError:

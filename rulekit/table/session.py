@@ -27,6 +27,7 @@ class Table:
 
     def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True):
         self.game, self.n, self.seat, self.screen = game, n, seat, screen
+        self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
         self.pause = pause and seat is not None
         self.rounds_played = 0
@@ -36,6 +37,10 @@ class Table:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
+        if e.get("t") == "seating" and self.player is not None:
+            self.seat = self.nar.viewer = e["players"].index(self.player)
+            self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
+                            "note")
         for ln in self.nar.feed(e):
             self.show(ln)
 
