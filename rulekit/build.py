@@ -47,7 +47,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     """Read a variant file (and its parents and house-rule files), check it, build the model.
 
     `path` is a file, or the id of a variant under ./variants or the shipped variants
-    (`load_variant("kyo-kabu")`)."""
+    (`load_variant("my-game")`)."""
     path = _variant_path(path)
     tree, files = load_tree(path, search)
     house_options: dict = {}

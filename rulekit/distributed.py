@@ -5,7 +5,7 @@ policy), so the chunks can run on any worker in any order and merge, in chunk or
 totals one process gives. A worker lost during the run loses only its unfinished chunks, which
 the scheduler runs again elsewhere: the totals do not change.
 
-    rulekit simulate kyo-kabu --rounds 1000000 --scheduler tcp://scheduler:8786
+    rulekit simulate my-game --rounds 1000000 --scheduler tcp://scheduler:8786
 
 or from Python, with a `dask.distributed.Client`:
 

@@ -8,7 +8,7 @@ the same point; the cost is one replay per step, which is small for rounds of a 
 decisions and leaves the callback runner (and simulation speed) untouched.
 
     >>> from rulekit import Env
-    >>> env = Env("kyo-kabu", seed=7, players=4)
+    >>> env = Env("my-game", seed=7, players=4)   # a variant id or path
     >>> while not env.done:
     ...     env.step(0)          # always the first legal action
     >>> sum(env.rewards)         # chips only move between seats

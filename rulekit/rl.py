@@ -1,7 +1,7 @@
 """PettingZoo: any variant as an AEC environment with action masks (extra `rulekit[rl]`).
 
     >>> from rulekit.rl import aec_env
-    >>> env = aec_env("kyo-kabu", players=4, rounds=1)
+    >>> env = aec_env("my-game", players=4, rounds=1)
     >>> env.reset(seed=3)
     >>> obs, reward, terminated, truncated, info = env.last()
     >>> sorted(obs)

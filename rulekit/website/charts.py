@@ -41,7 +41,7 @@ def _pct(v: float, lo: float, span: float) -> float:
 
 def bar_chart(items: list[tuple[str, float]], title: str, fmt: Callable[[float], str] = lambda v: f"{v:.3g}",
               axis: str = "", intervals: list[float] | None = None) -> str:
-    """A horizontal bar chart of (label, value) pairs, with optional 95% intervals (half-widths) as whiskers."""
+    """A horizontal bar chart of (label, value) pairs, with optional 95% intervals (margins either side) as whiskers."""
     if not items:
         return ""
     ivs = intervals or [0.0] * len(items)

@@ -76,7 +76,7 @@ def site_policy(game: Any) -> str:
 
 
 def _interval(diffs: list[float]) -> tuple[float, float]:
-    """Mean and half-width of its 95% interval (normal approximation)."""
+    """Mean and margin of its 95% interval (normal approximation)."""
     r = len(diffs)
     if r == 0:
         return 0.0, 0.0

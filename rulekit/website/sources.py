@@ -6,7 +6,7 @@ from typing import Any
 
 from .util import h, squash
 
-# "(RULES §5.7 hiraya.rounds)" and bare "RULES §2.4": references into the authors' working
+# "(RULES §5.7 game.rounds)" and bare "RULES §2.4": references into the authors' working
 # notes, which no reader can follow
 _PAREN_REF = re.compile(r"\s*\(\s*RULES\s*§[^)]*\)")
 _BARE_REF = re.compile(r"RULES\s*§\s*[\d.]*\d(?:\s+[A-Za-z_]+\.[A-Za-z_]+)?")
@@ -20,7 +20,7 @@ def public_text(text: Any) -> str:
 
 
 def _phrases(title: str) -> list[str]:
-    """How a note may name a source: 'fudawiki: Mushi (wild Lightning rules)' -> 'fudawiki Mushi'."""
+    """How a note may name a source: 'fudawiki: Some game (a rule)' -> 'fudawiki Some game'."""
     t = re.sub(r"\s*\([^)]*\)", "", title).strip()
     out = [t, t.replace(":", "")]
     return [p for p in dict.fromkeys(out) if len(p) > 3]
