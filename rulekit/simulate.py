@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import gc
 import math
+import sys
+import types
 from concurrent.futures import ProcessPoolExecutor
 
 from .engine.game import Game
@@ -143,3 +145,17 @@ def report(game: Game, stats: Stats) -> str:
                 label = f"yaku {yid} ({yaku_names.get(yid, yid)})"
             lines.append(f"  {label:40} {v:>8}  {v / stats.rounds:.5f}")
     return "\n".join(lines)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as `simulate()`.
+
+    `rulekit.simulate` is public API (the function), but importing this submodule makes the
+    package attribute of that name the module itself; calling the module keeps
+    `rulekit.simulate(...)` working whatever was imported first."""
+
+    def __call__(self, *args, **kwargs):
+        return simulate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -81,3 +81,11 @@ def test_load_variant_accepts_an_id_wherever_a_path_is_accepted():
     from rulekit import RulekitError
     with pytest.raises(RulekitError, match="no-such-game"):
         load_variant("no-such-game")
+
+
+def test_rulekit_simulate_is_the_function_whatever_was_imported_first():
+    import rulekit
+    import rulekit.simulate  # noqa: F401  (the submodule of the same name)
+    game = build_game(load_variant("kyo-kabu"))
+    stats = rulekit.simulate(game, 4, 20, seed=3)
+    assert stats.rounds == 20

@@ -18,8 +18,8 @@ GOLDEN = os.path.join(ROOT, "tests", "golden")
 
 @pytest.mark.parametrize("path", variant_files(), ids=rel)
 def test_every_variant_validates(path):
-    # rules text for players (E090) is checked per family in tests/test_rules_text_*.py
-    diags = check_variant(path, strict=True, require_text=False)
+    # strict: every deck and preset plays, and every phase, choice, yaku and payout has rules text
+    diags = check_variant(path, strict=True)
     assert not diags, render_all(diags)
 
 

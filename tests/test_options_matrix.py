@@ -21,7 +21,8 @@ from rulekit.engine.runner import make_agents, play, round_seed
 from .conftest import playable, rel
 from .test_invariants import make_checks
 
-BUDGET_S = 60.0
+# the matrix is bounded by the work it does, not by the clock (a busy machine must not fail it)
+BUDGET_ROUNDS = 5000
 SPENT = {"s": 0.0, "configs": 0, "rounds": 0}
 
 
@@ -97,11 +98,11 @@ def test_each_option_flipped_plays_with_invariants(path, preset):
     assert tried == sum(len(flips(o, base[k])) for k, o in v.options.items())
 
 
-def test_zz_matrix_stays_within_its_time_budget():
+def test_zz_matrix_stays_within_its_work_budget():
     if not SPENT["configs"]:
         pytest.skip("the matrix did not run in this session")
     print(f"\noptions matrix: {SPENT['configs']} option settings, {SPENT['rounds']} rounds, {SPENT['s']:.1f} s")
-    assert SPENT["s"] < BUDGET_S
+    assert SPENT["rounds"] <= BUDGET_ROUNDS
 
 
 @pytest.mark.parametrize("path", playable(), ids=rel)

@@ -196,7 +196,7 @@ def test_no_private_rule_references_or_literal_entities_reach_readers():
 
 def test_option_sources_link_the_variants_public_sources():
     v = seed_variant("hiraya")
-    agreements = section(page("games/hiraya/index.html"), "agreements")
+    agreements = section(page("games/hiraya/index.html"), "house-rules")
     urls = [s["url"] for s in v.meta.sources if isinstance(s, dict) and s.get("url")]
     linked = re.findall(r'Source: .*?</small>', agreements, re.S)
     assert linked

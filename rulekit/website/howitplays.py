@@ -12,26 +12,10 @@ from typing import Any
 from .charts import bar_chart
 from .effects import Change, changes, effects_all, site_policy
 from .stats import simulate_all
-from .util import code, h, h_rich, md, md_rich
+from .util import html_block as _block, html_table as _table, code, h, h_rich, md, md_rich
 
 SEED = 1
 DEFAULT_EFFECT_ROUNDS = 600
-
-
-def _block(html_text: str) -> str:
-    """A raw HTML block for Markdown: its own paragraph, no blank lines inside."""
-    return "\n" + "".join(x for x in html_text.splitlines()) + "\n"
-
-
-def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
-    """An HTML table; each cell carries its column's heading (data-label) for the stacked phone layout."""
-    th = "".join(f"<th>{c}</th>" for c in head)
-    labels = [h(re.sub(r"<[^>]+>", "", c)) for c in head]
-    body = "".join("<tr>" + "".join(f'<td data-label="{labels[i] if i < len(labels) else ""}">{c}</td>'
-                                    for i, c in enumerate(r)) + "</tr>" for r in rows)
-    table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
-    # Material styles tables without a class: the class goes on a wrapper
-    return f'<div class="rk-table {cls}">{table}</div>' if cls else table
 
 
 # -- running the simulations ---------------------------------------------------------------

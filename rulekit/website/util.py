@@ -114,3 +114,19 @@ def h_rich(text: Any) -> str:
     """Like h(), but `backticked` parts become <code>."""
     parts = _TICKS.split(squash(text))
     return "".join(code(p[1:-1]) if p.startswith("`") and p.endswith("`") and len(p) > 1 else h(p) for p in parts)
+
+
+def html_block(html_text: str) -> str:
+    """A raw HTML block for Markdown: its own paragraph, no blank lines inside."""
+    return "\n" + "".join(x for x in html_text.splitlines()) + "\n"
+
+
+def html_table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
+    """An HTML table; each cell carries its column's heading (data-label) for the stacked phone layout."""
+    th = "".join(f"<th>{c}</th>" for c in head)
+    labels = [h(re.sub(r"<[^>]+>", "", c)) for c in head]
+    body = "".join("<tr>" + "".join(f'<td data-label="{labels[i] if i < len(labels) else ""}">{c}</td>'
+                                    for i, c in enumerate(r)) + "</tr>" for r in rows)
+    table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+    # Material styles tables without a class: the class goes on a wrapper
+    return f'<div class="rk-table {cls}">{table}</div>' if cls else table

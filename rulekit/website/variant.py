@@ -17,7 +17,7 @@ from .howitplays import statistics_markdown
 from .machine import MachineParts
 from .quickref import dealt_text, quick_facts
 from .rules import Renderer, table_anchor
-from .util import family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
+from .util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
 from .yakuexamples import Example, cached_examples
 from .sources import source_html
 
@@ -61,22 +61,6 @@ def root_deck(deck_id: str) -> str:
             return deck_id
         deck_id = parent
     return deck_id
-
-
-def _block(html_text: str) -> str:
-    """A raw HTML block for Markdown: its own paragraph, no blank lines inside."""
-    return "\n" + "".join(x for x in html_text.splitlines()) + "\n"
-
-
-def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
-    """An HTML table; each cell carries its column's heading (data-label) for the stacked phone layout."""
-    th = "".join(f"<th>{c}</th>" for c in head)
-    labels = [h(re.sub(r"<[^>]+>", "", c)) for c in head]
-    body = "".join("<tr>" + "".join(f'<td data-label="{labels[i] if i < len(labels) else ""}">{c}</td>'
-                                    for i, c in enumerate(r)) + "</tr>" for r in rows)
-    table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
-    # Material styles tables without a class: the class goes on a wrapper
-    return f'<div class="rk-table {cls}">{table}</div>' if cls else table
 
 
 def _label(name: str) -> str:
