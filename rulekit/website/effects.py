@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from ..model import Variant
-from .stats import _digest, _engine_files
+from .stats import _digest, _engine_files, fork_pool
 
 FORMAT = "effects-1"  # bump when the cached result's shape changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -148,12 +147,7 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
     results: dict[str, dict] = {path: {} for path in pending}
     workers = workers or min(len(units), os.cpu_count() or 1)
     if len(units) > 1 and workers > 1:
-        import multiprocessing
-        try:
-            mp = multiprocessing.get_context("fork")
-        except ValueError:
-            mp = None
-        with ProcessPoolExecutor(max_workers=workers, mp_context=mp) as pool:
+        with fork_pool(workers) as pool:
             futs = [(path, pool.submit(_job, path, n, rounds, seed, policy, todo)) for path, n, policy, todo in units]
             for path, fut in futs:
                 results[path].update(fut.result())

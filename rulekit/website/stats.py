@@ -35,6 +35,16 @@ def _engine_files() -> list[str]:
     return [f for f in files if os.sep + "website" + os.sep not in f]
 
 
+def fork_pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool whose workers are forked where the platform allows (they inherit what is loaded)."""
+    import multiprocessing
+    try:
+        mp = multiprocessing.get_context("fork")
+    except ValueError:
+        mp = None
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp)
+
+
 def cache_key(variant_files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str) -> str:
     return _digest(list(variant_files) + _engine_files(), json.dumps([n, rounds, seed, policy]))
 
@@ -93,12 +103,7 @@ def simulate_all(jobs: list[tuple], rounds: int, seed: int = 1, policy: str = "r
     results: dict[str, dict] = {}
     workers = workers or min(len(todo), os.cpu_count() or 1)
     if len(todo) > 1 and workers > 1:
-        import multiprocessing
-        try:
-            mp = multiprocessing.get_context("fork")
-        except ValueError:
-            mp = None
-        with ProcessPoolExecutor(max_workers=workers, mp_context=mp) as pool:
+        with fork_pool(workers) as pool:
             futs = {path: pool.submit(_run, path, n, rounds, seed, policies[path]) for path, n in todo}
             for path, fut in futs.items():
                 results[path] = fut.result()

@@ -160,22 +160,20 @@ def error_of(m: Measured) -> RulekitError:
 
 # -- variant files written into tmp dirs -------------------------------------------------------------
 
-HEAD = """\
-id: probe
-meta:
-  names: {en: Probe}
-  family: test
-players: {min: 2, max: 4, default: 3}
-decks:
-  kabufuda: {}
-zones:
-  deck: {}
-  hand: {per: player, visibility: owner}
-  table: {visibility: public}
-vars:
-  pot: {init: 0, pot: true}
-  x: {init: 0}
-"""
+def _corpus_head() -> str:
+    """The probe variant's declarations, shared with benchmarks/hostile_corpus.py (one copy)."""
+    import importlib.util
+    import sys
+    mod = sys.modules.get("hostile_corpus")
+    if mod is None:  # the same module object test_hostile_corpus.py uses (dataclasses need it registered)
+        spec = importlib.util.spec_from_file_location("hostile_corpus", ROOT / "benchmarks" / "hostile_corpus.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["hostile_corpus"] = mod
+        spec.loader.exec_module(mod)
+    return mod.HEAD
+
+
+HEAD = _corpus_head()
 
 
 def variant_text(body: str, vars_extra: str = "", game: str = "game:\n  start_chips: 100\n") -> str:

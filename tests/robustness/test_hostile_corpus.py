@@ -8,17 +8,13 @@ net against a hang (60 s), never a speed assertion.
 """
 from __future__ import annotations
 
-import importlib.util
 import sys
 
 import pytest
 
-from .helpers import ROOT, count
+from .helpers import count
 
-_spec = importlib.util.spec_from_file_location("hostile_corpus", ROOT / "benchmarks" / "hostile_corpus.py")
-corpus = importlib.util.module_from_spec(_spec)
-sys.modules["hostile_corpus"] = corpus
-_spec.loader.exec_module(corpus)
+corpus = sys.modules["hostile_corpus"]  # loaded once by helpers (benchmarks/hostile_corpus.py)
 
 CLASSES = "ABCDEFGHIJKLMNOPQR"
 PER_CLASS = 5  # the first cases of each class (the corpus script runs them all), and these:
