@@ -211,7 +211,8 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
         fill(node, ())
     if options is None:
         options = {k: o.parse(o.default) for k, o in variant.options.items()}
-    return derive(base, spec, src, errs, (), options)
+    meta = variant.meta
+    return derive(base, spec, src, errs, (), options, (meta.players_min, meta.players_max))
 
 
 def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
@@ -452,9 +453,12 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                     local.extend(exc.diagnostics)
         errs.extend(local.diagnostics)
     if not errs.diagnostics and games:
-        # play one seeded round at the smallest and largest table: finds deals that do not fit
+        # play one seeded round at the smallest and largest table, and at every size whose deck
+        # differs: finds deals that do not fit
         from .engine.runner import smoke_round
-        for n in sorted({variant.meta.players_min, variant.meta.players_max}):
+        sizes = {variant.meta.players_min, variant.meta.players_max}
+        sizes.update(n for g in games for n in g.deck.out_of_play)
+        for n in sorted(sizes):
             for game in games[: (len(games) if strict else 1)]:
                 try:
                     smoke_round(game, n)

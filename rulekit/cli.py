@@ -95,7 +95,9 @@ def cmd_show(args) -> int:
     data = plain(v.tree)
     print(f"# {v.meta.names.get('en', v.meta.id)} ({v.meta.names.get('ja', '')}) — resolved from "
           f"{', '.join(os.path.relpath(f) if os.path.isabs(f) else f for f in v.files)}")
-    print(f"# deck: {game.deck_name} ({len(game.card_ids)} cards); preset: {game.preset or '-'}")
+    by_table = "".join(f", {len(game.card_ids) - len(ids)} with {n} players"
+                       for n, ids in sorted(game.deck.out_of_play.items()))
+    print(f"# deck: {game.deck_name} ({len(game.card_ids)} cards{by_table}); preset: {game.preset or '-'}")
     print("# options in effect:")
     for k, val in game.options.items():
         mark = "" if val == v.options[k].parse(v.options[k].default) else "   (changed)"

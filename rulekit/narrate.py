@@ -291,7 +291,8 @@ class Narrator:
             else:
                 for i in range(self.n if zd.kind == "player" else zd.count):
                     self.zones[f"{zname}[{i}]"] = []
-        self.zones[self.game.deck_zone] = list(self.game.card_ids)
+        ids = self.game.card_ids
+        self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
         self.seen = {}
         if not redeal:
             self.round_start = list(self.chips)

@@ -1,4 +1,5 @@
-"""Decks and yaku groups that depend on options (issue 16), on the tutorial variant."""
+"""Decks that depend on options and on the table size, and yaku groups that depend on options
+(issue 16), on the tutorial variant."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -61,6 +62,71 @@ def test_a_group_expression_may_read_options_only(tmp_path):
     assert "group:" in out and "unknown name 'dealer'" in out
 
 
+BY_TABLE = '''  kabufuda:
+    from: kabufuda
+    remove: "(n_players <= 3 and c.value == 10) or (n_players == 2 and c.value == 9)"
+    description: "Kabufuda; with three players the 10s are out of play, with two the 9s too."'''
+
+
+def _round_cards(game, n: int, seed: int = 3) -> set[str]:
+    """Every card that was anywhere at the end of a played round at a table of n."""
+    from rulekit.engine.runner import make_agents, play
+    res = play(game, n, seed, make_agents(game, n, seed), rounds=1)
+    ids = game.card_ids
+    out: set[str] = set()
+    for z in res.state.zones.values():
+        for pile in (z if z and isinstance(z[0], list) else [z]):
+            out.update(ids[c] for c in pile)
+    return out
+
+
+def test_a_deck_may_depend_on_the_table_size(tmp_path):
+    p = variant(tmp_path, (DECK, BY_TABLE))
+    assert not check_variant(p)
+    game = build_game(load_variant(p))
+    # one deck: the cards out of play at some sizes only stay in it (card indexes do not change)
+    assert len(game.card_ids) == 40
+    assert len(game.in_play(2)) == 32 and len(game.in_play(3)) == 36
+    assert game.in_play(4) == game.in_play(6) == tuple(range(40))
+    value = {c.id: c.attrs["value"] for c in game.deck.cards}
+    assert {value[c] for c in _round_cards(game, 2)} == set(range(1, 9))
+    assert {value[c] for c in _round_cards(game, 3)} == set(range(1, 10))
+    assert 10 in {value[c] for c in _round_cards(game, 4)}
+
+
+def test_a_card_out_of_play_at_every_size_leaves_the_deck(tmp_path):
+    p = variant(tmp_path, (DECK, BY_TABLE.replace("n_players <= 3 and c.value == 10", "n_players > 0 and c.value == 10")))
+    game = build_game(load_variant(p))
+    assert len(game.card_ids) == 36 and len(game.in_play(2)) == 32 and len(game.in_play(3)) == 36
+    assert set(game.deck.out_of_play) == {2}
+
+
+def test_the_narrator_starts_from_the_cards_in_play(tmp_path):
+    from rulekit.narrate import Narrator
+    p = variant(tmp_path, (DECK, BY_TABLE))
+    game = build_game(load_variant(p))
+    nar = Narrator(game, 2, viewer=None)
+    nar.feed({"t": "round", "round": 0, "dealer": 0})
+    assert len(nar.zones[game.deck_zone]) == 32
+
+
+def test_a_card_attribute_may_not_depend_on_the_table_size(tmp_path):
+    p = variant(tmp_path, (DECK, BY_TABLE + '''
+    attributes: {big: {type: bool, description: "Worth more at a small table."}}
+    set: {big: "n_players < 4 and c.value > 7"}'''))
+    out = render_all(check_variant(p))
+    assert "set big: a card's attributes are the same at every table size" in out
+    assert "remove:" in out  # the hint says what to write instead
+
+
+def test_every_table_size_whose_deck_differs_is_checked(tmp_path):
+    # 2 and 6 players deal from the whole deck; only at 3 are there too few cards
+    p = variant(tmp_path, (DECK, BY_TABLE.replace(
+        "(n_players <= 3 and c.value == 10) or (n_players == 2 and c.value == 9)", "n_players == 3 and c.value > 1")))
+    out = render_all(check_variant(p))
+    assert "E041" in out, out
+
+
 MINI = Path(__file__).resolve().parent / "fixtures" / "valid" / "mini-kabu.yaml"
 
 
@@ -78,3 +144,15 @@ def test_a_policy_for_a_choice_the_child_removed_names_the_child_file(tmp_path):
 def test_a_function_may_not_take_a_built_in_name(tmp_path):
     p = variant(tmp_path, ("yaku:\n", 'functions:\n  count:\n    params: [xs]\n    body: "0"\nyaku:\n'))
     assert "function 'count': the name of a built-in function" in render_all(check_variant(p))
+
+
+def test_the_quick_box_and_show_say_which_cards_a_table_size_leaves_out(tmp_path):
+    import subprocess
+    import sys
+    from rulekit.website.quickref import deck_text
+    p = variant(tmp_path, (DECK, BY_TABLE))
+    text = deck_text(build_game(load_variant(p)))
+    assert "with 2 players 32 cards are played, without 8 cards" in text
+    assert "with 3 players 36 cards are played" in text
+    out = subprocess.run([sys.executable, "-m", "rulekit", "show", p], capture_output=True, text=True).stdout
+    assert "(40 cards, 32 with 2 players, 36 with 3 players)" in out

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import Collector, RulekitError, Span, did_you_mean, error
 from ..expr import CompileError, EvalError, Scope, compile_expr
+from ..expr.compiler import Global
 from ..source import Source, expr_span, read_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,6 +51,8 @@ class Deck:
     sources: tuple[str, ...] = ()
     parent: str | None = None
     file: str = ""
+    # table size -> ids of the cards a variant's `remove` takes out of play at that size only
+    out_of_play: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def index(self) -> dict[str, int]:
         """Card id -> position in this deck."""
@@ -61,15 +64,16 @@ def deck_names() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".yaml"))
 
 
-def card_scope(deck: Deck, options: dict | None = None) -> Scope:
+def card_scope(deck: Deck, options: dict | None = None, players: bool = False) -> Scope:
     """An expression scope where `c` is a card of `deck` (for derivations and filters); a
-    variant's deck also sees the game's option values as opt.<name>."""
+    variant's deck also sees the game's option values as opt.<name>, and n_players."""
     attrs: dict[str, tuple[str, tuple]] = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
     # evaluated once per card when a deck is built: not worth generating code for
-    return Scope(attrs=attrs, options=dict(options or {}), card_ids=deck.index(), locals={"c": "card"},
+    glob = {"n_players": Global("int", lambda ctx: ctx.n, doc="Number of seats at the table.")} if players else {}
+    return Scope(glob, attrs=attrs, options=dict(options or {}), card_ids=deck.index(), locals={"c": "card"},
                  codegen=False)
 
 
@@ -85,24 +89,33 @@ class _Eval:
 
 
 def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what: str,
-                  style: str = "", options: dict | None = None) -> list | None:
-    """Evaluate an expression over `c` for every card of `deck`; None after reporting errors."""
+                  style: str = "", options: dict | None = None,
+                  players: tuple[int, int] | None = None) -> dict[int, list] | list | None:
+    """Evaluate an expression over `c` for every card of `deck`; None after reporting errors.
+
+    With `players` (the table sizes, lowest and highest) the expression may read n_players:
+    then the result maps each table size to its values."""
     try:
-        comp = compile_expr(text, card_scope(deck, options))
+        comp = compile_expr(text, card_scope(deck, options, players is not None))
     except CompileError as exc:
         for p in exc.problems:
             errs.add(error(expr_span(node_span, style, p.offset, p.length), p.code, f"{what}: {p.message}", hint=p.hint))
         return None
+    sizes = range(players[0], players[1] + 1) if players and "n_players" in comp.deps else None
     ctx = _Eval()
-    out = []
-    for i in range(len(deck.cards)):
-        ctx.loc["c"] = i
-        try:
-            out.append(comp.fn(ctx))
-        except EvalError as exc:
-            errs.add(error(expr_span(node_span, style, exc.offset, exc.length), "E034", f"{what}: {exc.message}"))
-            return None
-    return out
+    by_size = {}
+    for n in sizes or (1,):
+        ctx.n = n
+        out = []
+        for i in range(len(deck.cards)):
+            ctx.loc["c"] = i
+            try:
+                out.append(comp.fn(ctx))
+            except EvalError as exc:
+                errs.add(error(expr_span(node_span, style, exc.offset, exc.length), "E034", f"{what}: {exc.message}"))
+                return None
+        by_size[n] = out
+    return by_size if sizes else by_size[1]
 
 
 @functools.lru_cache(maxsize=None)
@@ -158,15 +171,23 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
 
 
 def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
-           options: dict | None = None) -> Deck:
+           options: dict | None = None, players: tuple[int, int] | None = None) -> Deck:
     """Apply a derivation (remove / attributes / set / map) to a deck; used by decks and variants
-    (whose expressions may read the game's options)."""
+    (whose expressions may read the game's options, and whose `remove` may read n_players: the
+    cards it removes at some table sizes only stay in the deck, out of play at those sizes)."""
     deck = parent
+    out_of_play: dict[int, frozenset[str]] = {}
     if spec.get("remove") is not None:
-        keep = eval_per_card(spec["remove"], deck, src.span(path + ("remove",)), errs, "remove",
-                             src.styles.get(path + ("remove",), ""), options)
-        if keep is not None:
-            deck = _replace_cards(deck, [c for c, drop in zip(deck.cards, keep) if not drop])
+        drop = eval_per_card(spec["remove"], deck, src.span(path + ("remove",)), errs, "remove",
+                             src.styles.get(path + ("remove",), ""), options, players)
+        if isinstance(drop, dict):  # it reads n_players: what goes at every size leaves the deck
+            gone = [all(d[i] for d in drop.values()) for i in range(len(deck.cards))]
+            deck = _replace_cards(deck, [c for c, g in zip(deck.cards, gone) if not g])
+            out_of_play = {n: frozenset(c.id for c, g, x in zip(parent.cards, gone, d) if x and not g)
+                           for n, d in drop.items()}
+            out_of_play = {n: ids for n, ids in out_of_play.items() if ids}
+        elif drop is not None:
+            deck = _replace_cards(deck, [c for c, d in zip(deck.cards, drop) if not d])
     new_attrs = dict(deck.attributes)
     for k, v in (spec.get("attributes") or {}).items():
         new_attrs[k] = AttrDef(k, v.get("type", "str"), v.get("description", ""), tuple(v.get("values", ())))
@@ -177,8 +198,12 @@ def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
                            "under attributes:", hint=did_you_mean(attr, new_attrs)))
             continue
         vals = eval_per_card(text, deck, src.span(path + ("set", attr)), errs, f"set {attr}",
-                             src.styles.get(path + ("set", attr), ""), options)
-        if vals is not None:
+                             src.styles.get(path + ("set", attr), ""), options, players)
+        if isinstance(vals, dict):
+            errs.add(error(src.span(path + ("set", attr)), "E040", f"set {attr}: a card's attributes are the same "
+                           "at every table size, so set: cannot read n_players",
+                           hint="take cards out of play by table size with remove:, or read n_players in the rules"))
+        elif vals is not None:
             for c, v in zip(cards, vals):
                 c.attrs[attr] = v
     index = {c.id: c for c in cards}
@@ -205,7 +230,7 @@ def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
                                f"found {c.attrs[k]!r}"))
                 break
     return Deck(parent.id, parent.names, parent.description, tuple(cards), new_attrs, parent.sources,
-                parent.parent, parent.file)
+                parent.parent, parent.file, out_of_play)
 
 
 def _replace_cards(deck: Deck, cards: list[Card]) -> Deck:

@@ -98,6 +98,18 @@ class Game:
             self.extra["card_index"] = {cid: i for i, cid in enumerate(self.card_ids)}
         return self.extra["card_index"]
 
+    def in_play(self, n: int) -> tuple[int, ...]:
+        """The cards (deck indexes, in deck order) in play at a table of `n`: the deck's `remove`
+        may take some out of play at some table sizes only."""
+        cache = self.extra.get("in_play")
+        if cache is None:
+            cache = self.extra["in_play"] = {}
+        got = cache.get(n)
+        if got is None:
+            out = self.deck.out_of_play.get(n, frozenset())
+            got = cache[n] = tuple(i for i, cid in enumerate(self.card_ids) if cid not in out)
+        return got
+
     def card_name(self, c: int) -> str:
         card = self.deck.cards[c]
         return card.name
@@ -154,7 +166,7 @@ class Game:
         """Every card back to the deck zone in deck order; round variables to their start."""
         n = ctx.n
         self._empty_zones(ctx)
-        ctx.zones[self.deck_zone].extend(range(len(self.card_ids)))
+        ctx.zones[self.deck_zone].extend(self.in_play(n))
         ctx.seen = [0] * len(self.card_ids)
         ctx.loc = {}
         ctx.yaku_cache = {}

@@ -32,7 +32,7 @@ def draw_for_seats(game, ctx, spec: SeatDraw) -> tuple[int, list[int]]:
     `seating[s]` is the player who sits at seat s; with seating by_draw the dealer sits at seat 0.
     """
     n = ctx.n
-    cards = list(range(len(game.card_ids)))
+    cards = list(game.in_play(n))
     ids = game.card_ids
     for _attempt in range(MAX_REDRAWS):
         ctx.rng.shuffle(cards)

@@ -109,7 +109,18 @@ def deck_text(game: Game) -> str:
         names = [c.name for c in removed]
         what = ", ".join(names) if len(names) <= 6 else plural(len(names), "card")
         out += f"; from the {base.names.get('en', choice.base)} deck of {len(base.cards)}, without {what}"
-    return out
+    return out + by_table_text(game)
+
+
+def by_table_text(game: Game) -> str:
+    """The cards a deck takes out of play at some table sizes, in words ('' if none)."""
+    parts = []
+    for size, ids in sorted(game.deck.out_of_play.items()):
+        names = [c.name for c in game.deck.cards if c.id in ids]
+        what = ", ".join(names) if len(names) <= 6 else plural(len(names), "card")
+        parts.append(f"with {size} players {plural(len(game.card_ids) - len(ids), 'card')} are played, "
+                     f"without {what}")
+    return ("; " + "; ".join(parts)) if parts else ""
 
 
 def _first_choice(events: list[dict]) -> int:

@@ -150,11 +150,13 @@ def find_examples(game: Game, n: int, rounds: int = ROUNDS, seed: int = 1) -> di
     missing = [(t, y) for t, ys in game.yaku.items() for y in ys if (t, y.id) not in out]
     if missing:
         rng = random.Random(seed)
-        deck = list(range(len(ids)))
+        deck = list(game.in_play(n))
+        live = set(deck)
         conds = conditions(game)
         for table, y in missing:
             sizes = sorted(w.sizes.get(table) or range(1, 9))
             pool = candidate_cards(conds.get((table, y.id)), game.deck, game.options)
+            pool = [c for c in pool if c in live] if pool else pool
             for _ in range(SEARCH_TRIES):
                 k = min(rng.choice(sizes), len(deck))
                 if pool and rng.random() < 0.7:
