@@ -195,8 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    def game_args(sp):
-        sp.add_argument("variant", help="variant file or id (a path, or the file name without .yaml); for play, also a folder")
+    def game_args(sp, optional=False):
+        sp.add_argument("variant", nargs="?" if optional else None,
+                        help="variant file or id (a path, or the file name without .yaml); for play, also a folder")
         sp.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="set a house-rule option")
         sp.add_argument("--preset", help="a named rule set of the variant")
         sp.add_argument("--deck", help="play with another of the variant's decks")
@@ -217,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(fn=cmd_decks)
 
     sp = sub.add_parser("play", help="play a whole game with a readable transcript, or at the table with --human")
-    game_args(sp)
+    game_args(sp, optional=True)
     sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED),
                     help="the game's seed (default: a random one, printed)")
     sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
@@ -225,8 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rounds to play (default: the game's own length)")
     sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",
                     help="you play this seat at the terminal")
-    sp.add_argument("--policy", default="random", help="agent for the other seats: random, first, or a YAML policy")
-    sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log")
+    sp.add_argument("--policy", help="agent for the other seats: random (the default), first, or a YAML policy")
+    sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log (at the end, or where the game "
+                    "stopped: it can be resumed)")
+    sp.add_argument("--resume", metavar="FILE", help="continue a saved game (written when you left the table, "
+                    "or by --log when a game stopped) with its own settings")
+    sp.add_argument("--variant", dest="variant_file", metavar="FILE",
+                    help="with --resume: the variant file or id of the saved game (default: its id)")
     sp.set_defaults(fn=cmd_play)
 
     sp = sub.add_parser("list", help="the games you can play, with players and deck")

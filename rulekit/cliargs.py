@@ -56,6 +56,29 @@ def check_output(path: str, option: str) -> None:
     open_output(path, option, probe=True)
 
 
+def check_replaceable(path: str, option: str) -> None:
+    """Raise UsageError unless `path` can later be written by a rename in its folder (a temporary
+    file there, then os.replace); nothing is created or truncated now ('-' is standard output)."""
+    if path == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option}: cannot write '{path}': the folder {folder} does not exist")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise UsageError(f"{option}: cannot write '{path}': {exc.strerror}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise UsageError(f"{option}: cannot write '{path}': {kind}; expected a file to write")
+    if st is not None and not os.access(path, os.W_OK):
+        raise UsageError(f"{option}: cannot write '{path}': the file is read-only")
+    if not os.access(folder, os.W_OK | os.X_OK):  # the new file is made there, then renamed
+        raise UsageError(f"{option}: cannot write '{path}': the folder {folder} is not writable")
+
+
 def open_output(path: str | None, option: str, probe: bool = False) -> IO[str] | None:
     """Open an output file for writing now, before the work; '-' is standard output.
 

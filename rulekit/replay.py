@@ -17,6 +17,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 from typing import IO, Any
 
 from .errors import RuleError, RulekitError, Span, error
@@ -28,6 +29,9 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 # the fields that determine a game (with the variant's digest); their digest is `game_sha256`
 GAME_FIELDS = ("version", "variant_sha256", "deck", "options", "preset", "players", "seed", "rounds", "dealer",
                "stack", "moves", "events_sha256")
+# fields of a saved game (rulekit play: the human's seat, the bots' policy, the length asked for,
+# interrupted or not): in the digest when present, so older logs keep their digests
+SAVE_FIELDS = ("partial", "human", "policy", "rounds_requested")
 
 
 def _err(where: str, message: str, code: str = "E070", hint: str = "") -> RulekitError:
@@ -48,6 +52,7 @@ def variant_digest(files: list[str] | tuple[str, ...]) -> str:
 def game_digest(log: dict) -> str:
     """sha256 over the fields of a log that determine its game (canonical JSON)."""
     fields = {k: log.get(k) for k in GAME_FIELDS}
+    fields.update((k, log[k]) for k in SAVE_FIELDS if k in log)
     return hashlib.sha256(json.dumps(fields, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -82,11 +87,43 @@ def _extends_files(game: Any) -> list[str]:
 
 def write_log(game: Any, res: Any, fh: IO[str]) -> None:
     """Write a game's log as JSON; a value nested too deeply is a clear error, not a crash."""
+    fh.write(log_text(game, res))
+
+
+def log_text(game: Any, res: Any) -> str:
+    """A game's log as JSON text (what write_log writes); a value nested too deeply is E061."""
     log = build_log(game, res)
     if depth_of(log, MAX_LOG_DEPTH) > MAX_LOG_DEPTH:
         raise _err(game.variant.file, f"the game log holds a value nested more than {MAX_LOG_DEPTH} deep: "
                    "it cannot be written", code="E061")
-    json.dump(log, fh, indent=1, ensure_ascii=False, default=str)
+    return json.dumps(log, indent=1, ensure_ascii=False, default=str)
+
+
+def write_log_file(game: Any, res: Any, path: str) -> None:
+    """Write a game's log to `path` atomically: a temporary file in the same folder, then renamed
+    over `path`, so a crash or Ctrl-C while writing never leaves a half-written or empty log."""
+    text = log_text(game, res)  # built first: an error here leaves the file as it was
+    folder = os.path.dirname(os.path.abspath(path))
+    try:  # the new file gets the old one's permissions, or those a newly created file would get
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=".rulekit-", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _no_constant(name: str) -> Any:
@@ -185,6 +222,9 @@ def locate_variant(log: dict, variant: str | None, trust_log_path: bool) -> str:
 def replay(game: Any, log: dict, where: str = "<log>") -> Any:
     """Replay a checked log on `game`; raise E070 naming the first difference."""
     from .engine.runner import play
+    if log.get("partial"):
+        raise _err(where, f"this is a saved game, interrupted after {_rounds_words(log['rounds'])}: "
+                   "it has no end to replay", hint=f"continue it with: rulekit play --resume {where}")
     got = variant_digest(game.variant.files)
     if got != log["variant_sha256"]:
         raise _err(where, "the variant is not the one the game was played with (its files' digest differs): "
@@ -263,3 +303,7 @@ def _show(e: Any) -> str:
     if e is None:
         return "nothing"
     return json.dumps(e, ensure_ascii=False, default=str)[:200]
+
+
+def _rounds_words(k: int) -> str:
+    return f"{k} whole round{'s' if k != 1 else ''}"

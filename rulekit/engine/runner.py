@@ -129,19 +129,39 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     seating = list(range(n))
     first = dealer
     spec = game.extra.get("seat_draw")
-    if dealer is None and spec is not None:
-        # the draw for the deal and the seats: players take their seats, agents go with them
-        try:
-            first, seating = draw_for_seats(game, ctx, spec)
-        except RUNTIME_ERRORS as exc:
-            raise located_error(exc, spec.span, "game draw") from None
-        agents[:] = [agents[p] for p in seating]
-    deltas = _play_rounds(game, ctx, rounds, first)
+    deltas: list[list[int]] = []
+    try:
+        if dealer is None and spec is not None:
+            # the draw for the deal and the seats: players take their seats, agents go with them
+            try:
+                first, seating = draw_for_seats(game, ctx, spec)
+            except RUNTIME_ERRORS as exc:
+                raise located_error(exc, spec.span, "game draw") from None
+            agents[:] = [agents[p] for p in seating]
+        _play_rounds(game, ctx, rounds, first, deltas)
+    except BaseException as exc:
+        # whatever stops the game (a player quitting, Ctrl-C, a rule error), what was played is kept:
+        # the exception carries the game so far, which a caller may save and later resume
+        if getattr(exc, "partial_game", None) is None:
+            try:
+                exc.partial_game = _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, True)
+            except Exception:  # never hide the original exception behind a failure to describe it
+                pass
+        raise
+    return _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, False)
+
+
+def _result(game: Game, ctx: Any, n: int, seed: int, dealer: int | None, stack: Any, moves: list[int],
+            seating: list[int], deltas: list[list[int]], logging: bool, partial: bool) -> GameResult:
+    """The game's result and log; a partial one (interrupted) says so and counts its whole rounds."""
     log = {"version": LOG_VERSION, "variant": game.variant.file, "variant_id": game.id, "deck": game.deck_name,
            "options": game.options, "preset": game.preset, "players": n, "seed": seed, "rounds": len(deltas),
            "dealer": dealer, "stack": stack, "moves": moves, "seating": seating,
            # a digest of no events says nothing: only logged games can be checked by replay
            "events_sha256": events_digest(ctx.events) if logging else None}
+    if partial:  # copies: the interrupted game's lists must not change under the saved log
+        log.update(partial=True, moves=list(moves), seating=list(seating))
+        return GameResult(list(ctx.chips), [list(d) for d in deltas], list(ctx.events), dict(ctx.records), log, ctx)
     return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
 
 
@@ -157,8 +177,10 @@ class _Observed(list):
         self.observe(event)
 
 
-def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None) -> list[list[int]]:
-    """Play a started game's rounds (the variant's count by default); each round's chip changes."""
+def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
+                 deltas: list[list[int]]) -> list[list[int]]:
+    """Play a started game's rounds (the variant's count by default), appending each round's chip
+    changes to `deltas` as it ends (so an interrupted game knows its whole rounds); returns it."""
     n = ctx.n
     where = Span(game.variant.file, 1, 1)
     try:
@@ -177,7 +199,6 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None) -
         raise located_error(exc, where, "game settings") from None
     if not isinstance(total, int) or not 0 <= total <= MAX_ROUNDS:
         raise RuleError(error(where, "E061", f"a game of {total} rounds: expected 0 to {MAX_ROUNDS} (game.rounds)"))
-    deltas = []
     for r in range(total):
         ctx.round_no = r
         ctx.next_dealer = ctx.dealer
@@ -332,7 +353,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
                 agent.rng.__init__(agent_seed(s, seat))
             game.restart(ctx, s)
             moves.clear()  # a simulation keeps no log
-        deltas = _play_rounds(game, ctx, 1, dealer)
+        deltas = _play_rounds(game, ctx, 1, dealer, [])
         stats.add_round(deltas[0], ctx.records)
         if rows is not None:
             rows.append(deltas[0])
