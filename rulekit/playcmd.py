@@ -192,8 +192,10 @@ def _at_table(run: _Run) -> int:
         screen.say("")
         screen.say("You left the table." if quit_ else "Interrupted (Ctrl-C).", "note")
 
-        def say(text: str) -> None:
-            screen.say(text, "note")
+        def say(text: str) -> None:  # whole lines: a path or a command is never cut at the screen's width
+            from rich.text import Text
+            from .table.screen import STYLES
+            screen.console.print(Text(inert(text, keep_newlines=False), style=STYLES["note"]), soft_wrap=True)
         _save_stopped(run, part, say, autosave=True)
         return EXIT_OK if quit_ else EXIT_INTERRUPTED
     except RulekitError as exc:

@@ -108,8 +108,7 @@ class Resumer:
             return
         t.screen, t.pause = self._screen, self._pause
         t.screen.say("")
-        t.screen.say(f"Back where you left the game: round {t.nar.round_no + 1}, after {self.pos} "
-                     f"decision{'s' if self.pos != 1 else ''}.", "heading")
+        t.screen.say(f"Back where you left the game: round {t.nar.round_no + 1}.", "heading")
         if draw:
             t.draw_table()
 
