@@ -28,8 +28,16 @@ def autosave_path(game_id: str, seed: int) -> str:
 
 
 def save_fields(human: int | None, policy: str, rounds: int | None) -> dict[str, Any]:
-    """What a resume needs besides the game itself: the human's seat, the bots' policy, the length."""
-    return {"human": human, "policy": policy, "rounds_requested": rounds}
+    """What a resume needs besides the game itself: the human's seat, the bots' policy, the length;
+    only those that differ from the defaults (a watched game of random bots logs as it always did)."""
+    out: dict[str, Any] = {}
+    if human is not None:
+        out["human"] = human
+    if policy != "random":
+        out["policy"] = policy
+    if rounds is not None:
+        out["rounds_requested"] = rounds
+    return out
 
 
 def save_game(game: Any, res: Any, path: str, fields: dict[str, Any], make_folder: bool = False) -> str | None:
