@@ -304,3 +304,11 @@ def test_a_rule_error_mid_game_saves_the_moves_to_the_log(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert "a rule went wrong" in err and "the game so far (during round 1" in err and "saved in err.json" in err
     assert _load(tmp_path / "err.json")["moves"] == [0, 0, 0, 0]
+
+
+def test_a_save_that_fails_is_said_plainly_and_the_game_still_ends(tmp_path):
+    (tmp_path / "state").write_text("a file where the state folder should be")
+    r = _rulekit(tmp_path, "play", "kyo-kabu", "--seed", "11", "--human", "1", stdin="q\n")
+    assert r.returncode == 0 and "You left the table." in r.stdout
+    assert "rulekit: the game could not be saved to " in r.stderr and "kyo-kabu-11.json" in r.stderr
+    assert "Traceback" not in r.stderr and "To continue it" not in r.stdout
