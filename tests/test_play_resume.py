@@ -245,11 +245,12 @@ class _Interrupting:
         return self.agent.act(d)
 
 
-def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("policy", [[], ["--policy", "careful"]], ids=["random", "careful"])
+def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys, monkeypatch, policy):
     import rulekit.engine.runner as runner
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    args = ["play", "kyo-kabu", "--seed", "4", "-o", "rounds=4"]
+    args = ["play", "kyo-kabu", "--seed", "4", "-o", "rounds=4", *policy]
     assert main([*args, "--log", "full.json"]) == 0
     full = _load(tmp_path / "full.json")
     capsys.readouterr()
@@ -262,6 +263,7 @@ def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys
     part = _load(tmp_path / "part.json")
     k = part["rounds"]
     assert 0 < k < 4 and part["partial"] is True and len(part["moves"]) == at - 1
+    assert part.get("policy") == (policy[1] if policy else None)  # the bots' policy goes with the game
     # the transcript so far, then where it stopped
     assert out.startswith("seed 4 (replay with --seed 4)\n")
     assert out.rstrip().endswith(f"== Interrupted after round {k}\n"
