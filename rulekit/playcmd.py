@@ -147,7 +147,7 @@ def _watch(run: _Run) -> int:
         print(f"seed {run.seed} (replay with --seed {run.seed})")
         print(transcript(game, part.events, part.chips))
         print(f"== Interrupted {rounds_done(len(part.round_deltas))}")
-        _save_stopped(run, part, print_note)
+        _save_stopped(run, part, print)
         return EXIT_INTERRUPTED
     except RulekitError as exc:
         _save_on_error(run, exc)
@@ -191,12 +191,7 @@ def _at_table(run: _Run) -> int:
         quit_ = isinstance(exc, Quit)
         screen.say("")
         screen.say("You left the table." if quit_ else "Interrupted (Ctrl-C).", "note")
-
-        def say(text: str) -> None:  # whole lines: a path or a command is never cut at the screen's width
-            from rich.text import Text
-            from .table.screen import STYLES
-            screen.console.print(Text(inert(text, keep_newlines=False), style=STYLES["note"]), soft_wrap=True)
-        _save_stopped(run, part, say, autosave=True)
+        _save_stopped(run, part, _whole_lines(screen), autosave=True)
         return EXIT_OK if quit_ else EXIT_INTERRUPTED
     except RulekitError as exc:
         _save_on_error(run, exc)
@@ -205,8 +200,16 @@ def _at_table(run: _Run) -> int:
     return _write_final(run, res)
 
 
-def print_note(text: str) -> None:
-    print(text)
+def _whole_lines(screen: Any):
+    """A note writer for the table that never cuts a line at the screen's width (so a path or a
+    command shown can be copied whole)."""
+    from rich.text import Text
+    from .inert import inert
+    from .table.screen import STYLES
+
+    def say(text: str) -> None:
+        screen.console.print(Text(inert(text, keep_newlines=False), style=STYLES["note"]), soft_wrap=True)
+    return say
 
 
 def _save_stopped(run: _Run, part: Any, say, autosave: bool = False) -> None:
