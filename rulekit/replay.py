@@ -101,7 +101,7 @@ def log_text(game: Any, res: Any) -> str:
 
 def write_log_file(game: Any, res: Any, path: str) -> None:
     """Write a game's log to `path` atomically: a temporary file in the same folder, then renamed
-    over `path`, so a crash or Ctrl-C while writing never leaves a half-written or empty log."""
+    over `path`, so a crash or Ctrl-C while writing never leaves a partly written or empty log."""
     text = log_text(game, res)  # built first: an error here leaves the file as it was
     folder = os.path.dirname(os.path.abspath(path))
     try:  # the new file gets the old one's permissions, or those a newly created file would get
