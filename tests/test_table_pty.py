@@ -213,7 +213,8 @@ def test_colour_on_a_terminal_without_no_color(tmp_path):
     """On a real terminal (no NO_COLOR) the table is coloured with real escape codes, and a
     variant's text still cannot send its own (everything from the file is made inert)."""
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    env.update({"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40"})
+    # q saves the game: to this test's folder, never the real home
+    env.update({"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40", "XDG_STATE_HOME": str(tmp_path)})
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kyo-kabu", "--seed", "3", "--human", "1",
                                            "--rounds", "1"], cwd=ROOT, env=env, dimensions=(40, 100),
                           encoding="utf-8", timeout=120)
