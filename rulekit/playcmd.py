@@ -145,8 +145,10 @@ def _watch(run: _Run) -> int:
             raise
         from .savegame import rounds_done
         print(f"seed {run.seed} (replay with --seed {run.seed})")
-        print(transcript(game, part.events, part.chips))
+        print(transcript(game, part.events))  # no "Result": the game did not end
         print(f"== Interrupted {rounds_done(len(part.round_deltas))}")
+        print("== Chips so far: " + ", ".join(f"seat {i}: {c:+d}" if isinstance(c, int) else f"seat {i}: {c}"
+                                             for i, c in enumerate(part.chips)))
         _save_stopped(run, part, print)
         return EXIT_INTERRUPTED
     except RulekitError as exc:

@@ -266,8 +266,8 @@ def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys
     assert part.get("policy") == (policy[1] if policy else None)  # the bots' policy goes with the game
     # the transcript so far, then where it stopped
     assert out.startswith("seed 4 (replay with --seed 4)\n")
-    assert out.rstrip().endswith(f"== Interrupted after round {k}\n"
-                                 f"The game is saved in part.json (after round {k}).\n"
+    assert f"== Interrupted after round {k}\n== Chips so far: seat 0: " in out
+    assert out.rstrip().endswith(f"The game is saved in part.json (after round {k}).\n"
                                  "To continue it: rulekit play --resume part.json")
     assert out.count("Round ") >= k + 1 and "== Winner" not in out
     # Ctrl-C again while the saved moves are played again: nothing new, the saved game is kept as it was
@@ -314,3 +314,43 @@ def test_a_save_that_fails_is_said_plainly_and_the_game_still_ends(tmp_path):
     assert r.returncode == 0 and "You left the table." in r.stdout
     assert "rulekit: the game could not be saved to " in r.stderr and "kyo-kabu-11.json" in r.stderr
     assert "Traceback" not in r.stderr and "To continue it" not in r.stdout
+
+
+SIGINT_AT_DECISION = """
+import os, signal, sys
+import rulekit.engine.runner as runner
+real, seen = runner.make_agents, [0]
+
+class Seat:
+    name = "random"
+    def __init__(self, agent):
+        self.agent = agent
+    def act(self, d):
+        seen[0] += 1
+        if seen[0] == int(sys.argv[1]):
+            os.kill(os.getpid(), signal.SIGINT)  # a real Ctrl-C, at a known point of the game
+        return self.agent.act(d)
+
+runner.make_agents = lambda *a, **k: [Seat(x) for x in real(*a, **k)]
+from rulekit.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_watched_game_stopped_by_a_real_sigint(tmp_path):
+    args = ["play", "otoroku", "--seed", "6", "--rounds", "4"]
+    full = _rulekit(tmp_path, *args, "--log", "full.json")
+    assert full.returncode == 0
+    at = len(_load(tmp_path / "full.json")["moves"]) // 2
+    r = subprocess.run([sys.executable, "-c", SIGINT_AT_DECISION, str(at), *args, "--log", "part.json"],
+                       capture_output=True, text=True, cwd=str(tmp_path), env=_env(tmp_path), timeout=300)
+    assert r.returncode == 130 and "Traceback" not in r.stderr, r.stderr
+    k = _load(tmp_path / "part.json")["rounds"]
+    assert f"== Interrupted {'after round %d' % k if k else 'during round 1'}" in r.stdout
+    assert r.stdout.startswith("seed 6 (replay with --seed 6)\n") and "Otoroku" in r.stdout
+    # the transcript so far is the start of the whole game's transcript
+    shown = r.stdout.split("== Interrupted")[0].split("\n")[1:-1]
+    whole = full.stdout.split("\n")[1:]
+    assert shown == whole[:len(shown)] and len(shown) > 3
+    done = _rulekit(tmp_path, "play", "--resume", "part.json")
+    assert done.returncode == 0 and _load(tmp_path / "part.json")["events"] == _load(tmp_path / "full.json")["events"]
