@@ -354,3 +354,19 @@ def test_watched_game_stopped_by_a_real_sigint(tmp_path):
     assert shown == whole[:len(shown)] and len(shown) > 3
     done = _rulekit(tmp_path, "play", "--resume", "part.json")
     assert done.returncode == 0 and _load(tmp_path / "part.json")["events"] == _load(tmp_path / "full.json")["events"]
+
+
+@pytest.mark.parametrize("change", [
+    lambda g: g["moves"].extend([0] * 500),
+    lambda g: g["events"].extend([{"t": "note"}] * 3),
+    lambda g: g["moves"].__setitem__(-1, 99),
+    lambda g: g.__setitem__("human", 4),
+], ids=["moves-added", "events-added", "answer-out-of-range", "other-seat"])
+def test_a_forged_saved_game_is_refused_with_its_digests_recomputed(tmp_path, change):
+    path, log = _saved_game(tmp_path)
+    change(log)
+    _write(path, log)  # a forger who recomputes every digest: the game played again still differs
+    r = _rulekit(tmp_path, "play", "--resume", path, stdin="1\n" * 50)
+    assert r.returncode == 1 and "error[E070]" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert _load(path) == log  # refused: the saved game is left as it was
