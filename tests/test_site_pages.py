@@ -148,3 +148,19 @@ def test_a_move_that_tells_a_value_is_not_merged():
     said = [Said("move", f"{c} goes from the deck to column {k} face up: column {k} now shows {k + 4}.")
             for k, c in ((1, "Five (5)"), (2, "Six (6)"), (3, "Seven (7)"))]
     assert merge_moves(said) == said
+
+
+def test_the_story_tells_a_columns_yaku_as_the_columns_and_no_value_twice():
+    from rulekit.testing import game as stacked_game, run
+    from rulekit.website.story import story_markdown
+    g = stacked_game("kabufuda/kyo-kabu.yaml")
+    # column 3: 7 face up, 7 in the hole, 7 drawn: Sorokabu, claimed for the dealer's seat
+    o = run(g, 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "7-2", "2-2"],
+            by_choice={"bet": [{"col": 2, "amount": 3}], "third_card": [{"take": True}],
+                       "dealer_third": [{"take": False}]})
+    text = story_markdown(g, 2, o.result.events, o.chips)
+    assert "Column 3 has Three of a kind" in text
+    assert "Seat 0 (dealer) has" not in text
+    # kabufuda names say their values: never "Seven (7)"
+    assert "Seven, Seven and Seven" in text
+    assert not [c.name for c in g.deck.cards if f"{c.name} ({c.attrs['value']})" in text]
