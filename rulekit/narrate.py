@@ -40,14 +40,14 @@ def chips_word(n: Any) -> str:
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                  "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
                  "nineteen", "twenty")
-# a name's words: letters (with inner hyphens: "Eight-plank" is one word, not "Eight") or digits
+# a name's words: letters (with inner hyphens: "Ten-point" is one word, not "Ten") or digits
 _WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+")
 
 
 def names_value(name: str, value: Any) -> bool:
     """Whether a card's name already says this shown value: it has the value as a word of its
-    own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten' says 10;
-    'Pine Crane' says nothing of 20, 'Eight-plank bridge' nothing of 8)."""
+    own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
+    '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return False
     words = {w.lower() for w in _WORD_RE.findall(str(name))}
