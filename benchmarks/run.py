@@ -87,10 +87,38 @@ def main() -> None:
                 base, ratio = f"{b:10.0f}", f"{b / r1:6.1f}x"
         print(f"{vid:22} {1000 * t_load:11.0f} ms {r1:10.0f} {r2:10.0f} {r2 / r1:8.2f}x {base:>10} {ratio:>7} "
               f"{rs:9.0f} {r1 / rs:8.2f}x")
+    limits_validate()
     if args.env:
         env_rates()
     if args.dask:
         dask_rates(args.rounds)
+
+
+def limits_file(path: str, tables: int = 7, per_table: int = 1000) -> None:
+    """The tutorial variant with `tables` yaku tables of `per_table` entries: a file near the
+    documented limits (1,000 entries a table, 50,000 values a file)."""
+    src = open(os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml"), encoding="utf-8").read()
+    i = src.index("\nyaku:\n")
+    rows = []
+    for t in range(tables):
+        rows.append(f"  t{t}:")
+        rows += [f'    - {{id: y{k}, when: "count(cards) == 2 and cards[0].value + cards[1].value == {k % 19} '
+                 f'and all(cards, c -> c.value > 0)", value: {k}}}' for k in range(per_table)]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(src[:i] + "\nyaku:\n" + "\n".join(rows) + src[i + len("\nyaku:"):])
+
+
+def limits_validate() -> None:
+    """Seconds (CPU) to validate a file near the documented limits: the limits' own promise."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "limits.yaml")
+        limits_file(path)
+        gc.collect()
+        t = time.process_time()
+        problems = check_variant(path)
+        dt = time.process_time() - t
+    print(f"validate a file of 7,000 yaku (49,000 values): {dt:.2f} s CPU, {len(problems)} problems")
 
 
 def env_rates() -> None:

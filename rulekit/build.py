@@ -13,6 +13,7 @@ from .engine.steps import StepCompiler
 from .errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
 from .expr import Global, Scope
 from .expr import types as T
+from .gcpause import gc_paused
 from .loader import Node, at, load_tree, plain
 from .model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
 from .schema import load_schema, validate as schema_validate
@@ -43,6 +44,7 @@ def _variant_path(name: str) -> str:
     return find_variant(name, None, default_search_path()) or name
 
 
+@gc_paused
 def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
     """Read a variant file (and its parents and house-rule files), check it, build the model.
 
@@ -239,6 +241,7 @@ def _scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
     return Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
 
 
+@gc_paused
 def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: str | None = None,
                deck: str | None = None, codegen: bool | None = None) -> Game:
     """Compile a variant for one deck and one set of option values; raise on any error.
@@ -411,6 +414,7 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
     return out
 
 
+@gc_paused
 def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
     """Every error in a variant file: schema, names, expressions for every deck and preset.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["inert", "inert_lines", "MAX_ECHO"]
+__all__ = ["inert", "inert_lines", "inert_json", "MAX_ECHO"]
 
 # Characters a terminal may act on: C0 and C1 controls, DEL, and the Unicode format
 # characters (bidirectional overrides, zero-width joiners) that can disguise text.
@@ -42,3 +42,14 @@ def inert(text: object, keep_newlines: bool = True, limit: int | None = None) ->
 def inert_lines(lines: list[str]) -> list[str]:
     """Each line made inert, newlines inside a line shown as \\n."""
     return [inert(x, keep_newlines=False) for x in lines]
+
+
+_UNSAFE_JSON = re.compile(_UNSAFE.pattern[:-1] + r"\u2028\u2029]")
+
+
+def inert_json(text: str) -> str:
+    """JSON text (from json.dumps) with every character a terminal may act on written as a JSON
+    \\u escape: the same JSON value, which `inert` then leaves unchanged."""
+    # outside strings JSON text is plain ASCII, so these characters are always inside a string
+    return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+

@@ -103,7 +103,9 @@ def cmd_simulate(args) -> int:
     if args.json:
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         if args.json == "-":
-            sys.stdout.write(text + "\n")
+            from .inert import inert_json
+            # stdout is inert (rulekit.terminal): characters it would rewrite become JSON escapes first
+            sys.stdout.write(inert_json(text) + "\n")
         else:
             with open(args.json, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")

@@ -156,3 +156,14 @@ def test_the_quick_box_and_show_say_which_cards_a_table_size_leaves_out(tmp_path
     assert "with 3 players 36 cards are played" in text
     out = subprocess.run([sys.executable, "-m", "rulekit", "show", p], capture_output=True, text=True).stdout
     assert "(40 cards, 32 with 2 players, 36 with 3 players)" in out
+
+
+def test_a_deck_by_table_size_plays_the_same_on_both_execution_paths(tmp_path):
+    from rulekit.engine.runner import make_agents, play
+    p = variant(tmp_path, (DECK, BY_TABLE))
+    v = load_variant(p)
+    runs = []
+    for codegen in (True, False):
+        game = build_game(v, codegen=codegen)
+        runs.append(play(game, 2, 11, make_agents(game, 2, 11), rounds=3).events)
+    assert runs[0] == runs[1]

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from ..expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from ..expr.compiler import MAX_INT
+from .cost import _NESTED
 from .steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, _too_many
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
@@ -136,7 +137,12 @@ class _Gen:
             # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
             self.emit(ind, f"if type({nv}) is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-            self.emit(ind, f"elif type({nv}) in {self.bind((list, str, dict))}: {chk}({nv})")
+            # a flat list within the bound needs no call (the common case); anything else is measured
+            nested = self.bind(_NESTED)
+            self.emit(ind, f"elif type({nv}) is list:")
+            self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or ({nv} and (type({nv}[0]) in {nested} or "
+                               f"type({nv}[-1]) in {nested})): {chk}({nv})")
+            self.emit(ind, f"elif type({nv}) in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):
