@@ -25,11 +25,13 @@ _ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
 @dataclass(frozen=True)
 class Line:
     """One sentence: its kind (heading, deal, move, reveal, choice, pay, yaku, note, summary,
-    standings) and its text; `seat` is who acted, when somebody did."""
+    standings) and its text; `seat` is who acted, when somebody did; `cards` the cards a move
+    sentence names, each as written in it (empty when it names none)."""
 
     kind: str
     text: str
     seat: int | None = None
+    cards: tuple[str, ...] = ()
 
 
 def chips_word(n: Any) -> str:
@@ -393,8 +395,10 @@ class Narrator:
             elif face == "down":
                 self.seen[c] = 0
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
+        named: tuple[str, ...] = ()
         if all(visible):
-            what = _join([self.card_text(c) for c in cards])
+            named = tuple(self.card_text(c) for c in cards)
+            what = _join(list(named))
         else:
             k = len(cards)
             what = "a card" if k == 1 else f"{k} cards"
@@ -404,7 +408,7 @@ class Narrator:
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
-        return [Line("move", line + ".")]
+        return [Line("move", line + ".", cards=named)]
 
     def _e_reveal(self, e: dict) -> list[Line]:
         cards = list(e["cards"])

@@ -164,3 +164,25 @@ def test_the_story_tells_a_columns_yaku_as_the_columns_and_no_value_twice():
     # kabufuda names say their values: never "Seven (7)"
     assert "Seven, Seven and Seven" in text
     assert not [c.name for c in g.deck.cards if f"{c.name} ({c.attrs['value']})" in text]
+
+
+def test_merged_moves_keep_card_names_with_and_in_them_whole():
+    from rulekit.website.story import merge_moves
+    said = [Said("move", f"{c} goes from the deck to seat {s}'s hand.", cards=(c,))
+            for s, c in ((1, "Crane and sun (20)"), (2, "Deer (10)"), (1, "Pine chaff (1)"))]
+    assert [x.text for x in merge_moves(said)] == [
+        "From the deck: seat 1's hand gets Crane and sun (20) and Pine chaff (1); seat 2's hand gets Deer (10)."]
+
+
+def test_the_hana_awase_story_names_every_card_whole():
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.website.story import story_markdown
+    g = game("hanafuda/hana-awase.yaml")
+    n = g.variant.meta.players_default
+    res = play(g, n, 1, make_agents(g, n, 1), rounds=1)
+    text = story_markdown(g, n, res.events, res.chips)
+    names = {c.name for c in g.deck.cards}
+    # a name with "and" in it is never cut in two by the merging of moves
+    for name in (x for x in names if " and " in x):
+        first = name.split(" and ")[0]
+        assert f"{first}, " not in text, name
