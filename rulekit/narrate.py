@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-__all__ = ["Line", "Narrator", "narrate", "chips_word"]
+__all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
 
 ALL = -1  # seen by every seat
 _ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
@@ -25,16 +25,37 @@ _ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
 @dataclass(frozen=True)
 class Line:
     """One sentence: its kind (heading, deal, move, reveal, choice, pay, yaku, note, summary,
-    standings) and its text; `seat` is who acted, when somebody did."""
+    standings) and its text; `seat` is who acted, when somebody did; `cards` the cards a move
+    sentence names, each as written in it (empty when it names none)."""
 
     kind: str
     text: str
     seat: int | None = None
+    cards: tuple[str, ...] = ()
 
 
 def chips_word(n: Any) -> str:
     """'1 chip', '4 chips' (fractions and other amounts as written)."""
     return f"{n} chip" if str(n) in ("1", "-1", "+1") else f"{n} chips"
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                 "nineteen", "twenty")
+# a name's words: letters (with inner hyphens: "Ten-point" is one word, not "Ten") or digits
+_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+")
+
+
+def names_value(name: str, value: Any) -> bool:
+    """Whether a card's name already says this shown value: it has the value as a word of its
+    own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
+    '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    words = {w.lower() for w in _WORD_RE.findall(str(name))}
+    if str(value) in words:
+        return True
+    return 0 <= value < len(_NUMBER_WORDS) and _NUMBER_WORDS[value] in words
 
 
 def _human(name: str) -> str:
@@ -162,13 +183,14 @@ class Narrator:
         return mask == ALL or bool(mask & (1 << seat))
 
     def card_text(self, cid: str) -> str:
-        """A card's name with the value the game shows for it: '<card name> (10)'."""
+        """A card's name with the value the game shows for it, '<card name> (10)', unless the
+        name already says that value ('Five', not 'Five (5)')."""
         i = self.index.get(cid)
         if i is None:
             return str(cid)
         name = self.game.card_name(i)
         v = self.card_value(i)
-        return f"{name} ({v})" if v is not None else name
+        return name if v is None or names_value(name, v) else f"{name} ({v})"
 
     def card_value(self, i: int) -> Any:
         fn = self.game.extra.get("card_show")
@@ -272,6 +294,9 @@ class Narrator:
         if isinstance(v, str) and v in self.index:
             return self.card_text(v)
         if isinstance(v, list):
+            if v and all(isinstance(x, list) and x for x in v):
+                # groups of groups (sets of cards): 'One, Five and Four; Seven, Two and Six'
+                return "; ".join(self._plain_value(x) for x in v)
             return _join([self._plain_value(x) for x in v]) if v else "none"
         return str(v)
 
@@ -370,8 +395,10 @@ class Narrator:
             elif face == "down":
                 self.seen[c] = 0
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
+        named: tuple[str, ...] = ()
         if all(visible):
-            what = _join([self.card_text(c) for c in cards])
+            named = tuple(self.card_text(c) for c in cards)
+            what = _join(list(named))
         else:
             k = len(cards)
             what = "a card" if k == 1 else f"{k} cards"
@@ -381,7 +408,7 @@ class Narrator:
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
-        return [Line("move", line + ".")]
+        return [Line("move", line + ".", cards=named)]
 
     def _e_reveal(self, e: dict) -> list[Line]:
         cards = list(e["cards"])
@@ -487,10 +514,38 @@ class Narrator:
 
     def _e_yaku(self, e: dict) -> list[Line]:
         names = [self.yaku_names.get((e["table"], y), _human(y)) for y in e["yaku"]]
-        self.yaku.append({"player": e["player"], "table": e["table"], "names": names})
-        who = self.you if e["player"] == self.viewer else self.seat(e["player"])
-        verb = "have" if e["player"] == self.viewer else "has"
-        return [Line("yaku", f"{who} {verb} {_join(names)}.", e["player"])]
+        place = self.table_hand(e.get("cards") or [])
+        self.yaku.append({"player": e["player"], "table": e["table"], "names": names, "place": place})
+        return [self._has(e["player"], place, names)]
+
+    def _has(self, player: int, place: str | None, names: list[str]) -> Line:
+        """'Seat 2 has <yaku>', or '<place> has <yaku>' for yaku found in a hand on the table."""
+        if place is not None:
+            words = self.zone_words(place)
+            return Line("yaku", f"{words[0].upper() + words[1:]} has {_join(names)}.")
+        who = self.you if player == self.viewer else self.seat(player)
+        verb = "have" if player == self.viewer else "has"
+        return Line("yaku", f"{who} {verb} {_join(names)}.", player)
+
+    def table_hand(self, cards: list[str]) -> str | None:
+        """The one of several hands on the table (a counted zone, with the zones that are part of
+        it: 'column[1]' for a column and its hole card) that holds all these cards; None when they
+        lie anywhere else. A yaku found there is that hand's, whichever seat the rules evaluated it
+        for (the dealer, for a table's columns); cards in a seat's zone or in a single zone (the
+        dealer's hand) stay with the seat the yaku were claimed for."""
+        held = set()
+        for c in cards:
+            where = [z for z, zc in self.zones.items() if c in zc]
+            if len(where) != 1:
+                return None
+            held.add(self.main_zone(where[0]))
+        if len(held) != 1:
+            return None
+        zname = held.pop()
+        zd = self.zone_defs.get(self._zone_of(zname)[0])
+        if zd is None or zd.kind != "count":
+            return None
+        return zname
 
     def _e_record(self, e: dict) -> list[Line]:
         self.records.append(e)
@@ -540,8 +595,7 @@ class Narrator:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))
         for y in self.yaku:
-            who = self.you if y["player"] == self.viewer else self.seat(y["player"])
-            out.append(Line("summary", f"{who} {'have' if y['player'] == self.viewer else 'has'} {_join(y['names'])}."))
+            out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
         for p in self.pays:

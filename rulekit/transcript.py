@@ -57,6 +57,8 @@ def line(game: Any, e: dict) -> str | None:
         why = f" ({e['why']})" if e.get("why") else ""
         return f"   {_who(e['from'])} pays {e['amount']} to {_who(e['to'])}{why}"
     if t == "yaku":
+        if e.get("cards"):  # the cards, not the seat they were evaluated for, are whose the yaku is
+            return f"   {', '.join(e['yaku'])} ({e['table']}) in {_cards(game, e['cards'])}, for seat {e['player']}"
         return f"   seat {e['player']} has {', '.join(e['yaku'])} ({e['table']})"
     if t == "record":
         who = f" (seat {e['player']})" if "player" in e else ""

@@ -20,7 +20,7 @@ def test_human_seat_sees_only_its_view_and_types_numbers():
     assert "\x1b[" not in r.stdout  # no escape sequences when piped
     # the face-down stock is a count, the face-up first field by name with its value
     table = r.stdout.split("The table — round 1")[1].split("Your turn")[0]
-    assert "The deck: 36 cards" in table and "Column 1: Five (5) — shows 5" in table
+    assert "The deck: 36 cards" in table and "Column 1: Five — shows 5" in table  # the name says 5: no "(5)"
     assert "1) pass" in r.stdout and "You choose: pass." in r.stdout
     assert "Game over after 1 round." in r.stdout
     assert "Traceback" not in r.stderr

@@ -9,7 +9,7 @@ import pytest
 from rulekit.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
 from rulekit.errors import render_all
-from rulekit.narrate import Narrator, narrate
+from rulekit.narrate import Narrator, names_value, narrate
 
 from .conftest import ROOT
 
@@ -56,8 +56,33 @@ def test_labels_show_and_card_values_reach_the_story(tmp_path):
     mine = [c for c in res.state.zones["hand"][1]]
     value = sum(game.deck.cards[c].attrs["value"] for c in mine) % 10
     assert f"Your pile: " in text and f"— shows {value}." in text
+    # kabufuda names say their values ("Two"): the shown value is not repeated after them
     first = game.card_name(mine[0])
-    assert f"{first} ({game.deck.cards[mine[0]].attrs['value']})" in text
+    assert first in text and f"{first} (" not in text
+
+
+def test_a_shown_value_follows_a_card_name_only_where_the_name_does_not_say_it(tmp_path):
+    # the last digit of a card's value: a Ten shows 0, which its name does not say
+    text = _with(card=("deck: kabufuda\n", 'deck: kabufuda\ndisplay: {card: "c.value % 10"}\n'))
+    nar = Narrator(build_game(load_variant(_write(tmp_path, text))), 3)
+    assert nar.card_text("5-1") == "Five"
+    assert nar.card_text("1-1") == "Red One (Aka-pin)"
+    assert nar.card_text("4-1") == "Gold Four (Kin-shi)"
+    assert nar.card_text("10-1") == "Ten (0)"
+    # hanafuda names say nothing of the points the game shows
+    hana = Narrator(build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", "hana-awase.yaml"))), 3)
+    assert hana.card_text("1-1") == f"{hana.game.card_name(hana.index['1-1'])} (20)"
+    assert hana.card_text("8-4") == f"{hana.game.card_name(hana.index['8-4'])} (1)"
+
+
+@pytest.mark.parametrize("name, value, says", [
+    ("Five", 5, True), ("Red One (Aka-pin)", 1, True), ("Ten of Clubs", 10, True), ("10 of Clubs", 10, True),
+    ("Ten", 0, False), ("Ace of Spades", 1, False), ("Crane and sun", 20, False),
+    ("Eight-plank bridge", 8, False),  # a word of a compound is not a number
+    ("Someone", 1, False), ("One", "1", False), ("One", True, False),
+])
+def test_names_value(name, value, says):
+    assert names_value(name, value) is says
 
 
 def test_without_display_words_the_story_falls_back_to_parameter_names(tmp_path):

@@ -10,6 +10,9 @@ from .conftest import ROOT, variant_files
 GENERIC = {"bright", "animal", "ribbon", "chaff", "value", "month", "rank", "suit", "special", "joker",
            "wild", "column", "dealer", "red", "black", "none", "plain", "blue", "matching", "banking",
            "fishing", "shedding", "form", "game", "hand", "card", "cards", "three", "kind", "player"}
+# English number words: the narrator reads them in card names ("Five" already says 5)
+GENERIC |= {"zero", "one", "two", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+            "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
 
 
 def _names() -> set[str]:

@@ -98,3 +98,36 @@ def test_onlooker_story_names_every_round_and_the_standings():
     assert lines[-6] == "Standings:"
     pays = [ln for ln in lines if " pays " in ln]
     assert pays and all("chip" in ln for ln in pays)
+
+
+def test_a_columns_yaku_is_the_columns_not_the_dealers():
+    """Kyō-Kabu evaluates a column's yaku for the dealer's seat (the column has no seat of its own);
+    the story says the column has it, for every viewer, in the event and in the round's summary."""
+    from rulekit.testing import game as stacked_game, run
+    g = stacked_game("kabufuda/kyo-kabu.yaml")
+    # column 3 (index 2): 7 face up, 7 in the hole, 7 as the third card: Sorokabu
+    o = run(g, 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "7-2", "2-2"],
+            by_choice={"bet": [{"col": 2, "amount": 3}], "third_card": [{"take": True}],
+                       "dealer_third": [{"take": False}]})
+    column = [e for e in o.events("yaku") if e["table"] == "column"]
+    assert [e["yaku"] for e in column] == [["sorokabu"]] and column[0]["player"] == 0  # claimed for the dealer
+    for viewer in (None, 0, 1):
+        nar = Narrator(g, 2, viewer)
+        said = [ln for e in o.result.events for ln in nar.feed(e) if ln.kind == "yaku"]
+        assert [ln.text for ln in said] == [f"Column 3 has {nar.yaku_names[('column', 'sorokabu')]}."], viewer
+        assert said[0].seat is None  # nobody's turn: not told as the viewer's or a seat's
+        summary = [ln.text for ln in nar.round_summary() if " has " in ln.text or " have " in ln.text]
+        assert summary == [said[0].text]
+
+
+def test_a_players_yaku_stays_the_players():
+    """Yaku claimed on a seat's own cards are that seat's (Dare's showdown Arashi of seat 1)."""
+    from .test_dare import AR2, P8, play as dare
+    o = dare({1: AR2, 2: P8, 0: [3, 3, 4, 4, 5, 8, 8, 8, 9]}, {"showdown_yaku": "arashi"})
+    (e,) = o.events("yaku")
+    assert e["player"] == 1
+    g = o.result.state.game
+    for viewer, text in ((1, "You have "), (0, "Seat 1 has "), (None, "Seat 1 has ")):
+        nar = Narrator(g, 3, viewer)
+        said = [ln for ev in o.result.events for ln in nar.feed(ev) if ln.kind == "yaku"]
+        assert len(said) == 1 and said[0].text.startswith(text) and said[0].seat == 1, viewer

@@ -146,5 +146,43 @@ def test_moves_are_merged_and_echoes_dropped():
 def test_a_move_that_tells_a_value_is_not_merged():
     from rulekit.website.story import merge_moves
     said = [Said("move", f"{c} goes from the deck to column {k} face up: column {k} now shows {k + 4}.")
-            for k, c in ((1, "Five (5)"), (2, "Six (6)"), (3, "Seven (7)"))]
+            for k, c in ((1, "Five"), (2, "Six"), (3, "Seven"))]
     assert merge_moves(said) == said
+
+
+def test_the_story_tells_a_columns_yaku_as_the_columns_and_no_value_twice():
+    from rulekit.testing import game as stacked_game, run
+    from rulekit.website.story import story_markdown
+    g = stacked_game("kabufuda/kyo-kabu.yaml")
+    # column 3: 7 face up, 7 in the hole, 7 drawn: Sorokabu, claimed for the dealer's seat
+    o = run(g, 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "7-2", "2-2"],
+            by_choice={"bet": [{"col": 2, "amount": 3}], "third_card": [{"take": True}],
+                       "dealer_third": [{"take": False}]})
+    text = story_markdown(g, 2, o.result.events, o.chips)
+    assert "Column 3 has Three of a kind" in text
+    assert "Seat 0 (dealer) has" not in text
+    # kabufuda names say their values: never "Seven (7)"
+    assert "Seven, Seven and Seven" in text
+    assert not [c.name for c in g.deck.cards if f"{c.name} ({c.attrs['value']})" in text]
+
+
+def test_merged_moves_keep_card_names_with_and_in_them_whole():
+    from rulekit.website.story import merge_moves
+    said = [Said("move", f"{c} goes from the deck to seat {s}'s hand.", cards=(c,))
+            for s, c in ((1, "Crane and sun (20)"), (2, "Deer (10)"), (1, "Pine chaff (1)"))]
+    assert [x.text for x in merge_moves(said)] == [
+        "From the deck: seat 1's hand gets Crane and sun (20) and Pine chaff (1); seat 2's hand gets Deer (10)."]
+
+
+def test_the_hana_awase_story_names_every_card_whole():
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.website.story import story_markdown
+    g = game("hanafuda/hana-awase.yaml")
+    n = g.variant.meta.players_default
+    res = play(g, n, 1, make_agents(g, n, 1), rounds=1)
+    text = story_markdown(g, n, res.events, res.chips)
+    names = {c.name for c in g.deck.cards}
+    # a name with "and" in it is never cut in two by the merging of moves
+    for name in (x for x in names if " and " in x):
+        first = name.split(" and ")[0]
+        assert f"{first}, " not in text, name

@@ -116,11 +116,16 @@ def test_kyo_kabu_three_rounds_at_the_table(tmp_path):
     assert len(told) == len(bots) and bots
     assert "col=" not in text and "col -1" not in text and "take: yes" not in text
     # your stake's hole card: named with the column's value, the last digit of its total
+    # (kabufuda names say their values: "Five", never "Five (5)")
+    value = {c.name: c.attrs["value"] for c in game.deck.cards}
+    seen = 0
     for m in re.finditer(r"You see ([^\n]*?) \(column (\d) is now ([^\n]*), which shows (\d)\)", text):
         col = int(m.group(2)) - 1
-        assert int(m.group(4)) == sum(int(v) for v in re.findall(r"\((\d+)\)", m.group(3))) % 10
-        assert 0 <= col < 4
-    assert "You see" in text
+        names = re.split(r", | and ", m.group(3))
+        assert int(m.group(4)) == sum(value[x] for x in names) % 10, m.group(0)
+        assert 0 <= col < 4 and m.group(1) in names
+        seen += 1
+    assert seen and not re.search(r"(Five|Six|Seven|Eight) \(\d+\)", text)
     # hidden cards stay hidden: before each showdown, every table view shows the dealer's hand
     # and the columns you did not stake on with hidden cards only
     for rtext in _round_texts(text):

@@ -896,12 +896,16 @@ class StepCompiler:
 
         def claim(ctx):
             p = who(ctx)
-            ys = ctx.yaku_eval(table, cards(ctx), p)
+            cs = cards(ctx)
+            ys = ctx.yaku_eval(table, cs, p)
             ids = [y.id for y in ys]
             for y in ids:
                 ctx.record(f"yaku:{y}")
             if ctx.logging and ids:
-                ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids})
+                # the cards say whose hand it is (a column's, a player's) where `player` is only
+                # the seat the yaku were evaluated for
+                ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids,
+                         "cards": [ctx.game.card_ids[c] for c in cs]})
             if as_:
                 ctx.loc[as_] = ids
         claim.gen = ("claim", table, cards, who, as_)

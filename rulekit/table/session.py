@@ -2,7 +2,6 @@
 asked part by part, a summary and the standings after each round, the winner at the end."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..agents import Decision, render
@@ -157,23 +156,29 @@ class Table:
         labels = getattr(choice, "labels", {}) or {}
         asks = getattr(choice, "ask", {}) or {}
         shown = [[render(v, t, ids) for t, v in zip(choice.types, a)] for a in d.actions]
+        # Values are told apart by the words the player reads, not by their data: two sets made
+        # with different but identical-looking cards (two plain "One"s) read the same, and a
+        # player cannot choose between them, so they are one menu entry. Actions that read the
+        # same in every part are the same to the player; the first of them is taken (an index
+        # into d.actions, so always a legal action). Agents and the rl env see every action.
+        words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
         self.draw_table()
         self.screen.say(f"Your turn: {choice.prompt}", "prompt")
-        many = sum(1 for k in range(len(choice.params)) if len({_key(shown[i][k]) for i in remaining}) > 1)
+        many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []
             seen: set[str] = set()
             for i in remaining:
-                key = _key(shown[i][k])
-                if key not in seen:
-                    seen.add(key)
+                if words[i][k] not in seen:
+                    seen.add(words[i][k])
                     values.append(shown[i][k])
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
             v = self._ask_value(question, param, values, labels.get(param))
-            remaining = [i for i in remaining if _key(shown[i][k]) == _key(v)]
+            chosen = self.nar.value_text(param, v, labels.get(param))
+            remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None) -> Any:
@@ -208,10 +213,6 @@ class Table:
                 return values[num - 1]
             want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
             self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
-
-
-def _key(v: Any) -> str:
-    return json.dumps(v, sort_keys=True, default=str)
 
 
 def _who(seats: list[int], me: int | None) -> str:

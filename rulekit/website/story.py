@@ -23,11 +23,13 @@ _VERBS = {"chooses": "choose", "pays": "pay", "has": "have", "is": "are", "passe
 
 @dataclass(frozen=True)
 class Said:
-    """One sentence of the story: its kind (as the narrator gives it), text and acting seat."""
+    """One sentence of the story: its kind (as the narrator gives it), text and acting seat, and
+    for a move the cards it names as written (so that names with "and" in them stay whole)."""
 
     kind: str
     text: str
     seat: int | None = None
+    cards: tuple[str, ...] = ()
 
 
 def _pattern(s: Said) -> tuple[str, str] | None:
@@ -99,12 +101,12 @@ def merge_moves(said: list[Said]) -> list[Said]:
         m = _MOVE.match(said[i].text) if said[i].kind == "move" else None
         j = i + 1
         if m and not m["rest"]:  # a move that tells a hand's new value stays a sentence of its own
-            got: dict[str, list[str]] = {m["dst"]: [m["cards"]]}
+            got: dict[str, list[str]] = {m["dst"]: _cards(said[i], m)}
             while j < len(said) and said[j].kind == "move":
                 m2 = _MOVE.match(said[j].text)
                 if not m2 or m2["rest"] or m2["src"] != m["src"] or (m2["face"] or "") != (m["face"] or ""):
                     break
-                got.setdefault(m2["dst"], []).append(m2["cards"])
+                got.setdefault(m2["dst"], []).extend(_cards(said[j], m2))
                 j += 1
             if j - i >= 3:
                 parts = [f"{dst} gets {_and(cards)}" for dst, cards in got.items()]
@@ -132,9 +134,16 @@ def drop_echoes(said: list[Said]) -> list[Said]:
     return out
 
 
-def _and(parts: list[str]) -> str:
-    """'A, B and C' from several 'A and B' / 'C' pieces."""
-    items = [x for p in parts for x in re.split(r", | and ", p)]
+def _cards(s: Said, m: re.Match) -> list[str]:
+    """The cards a move sentence names: as the narrator gave them, else split from its text
+    ('A, B and C'; a name with 'and' in it is whole only when the narrator gave the cards)."""
+    if s.cards:
+        return list(s.cards)
+    return re.split(r", | and ", m["cards"])
+
+
+def _and(items: list[str]) -> str:
+    """'A, B and C'."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
@@ -177,7 +186,7 @@ def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, li
             elif ln.kind == "heading":
                 phases[0][1].append(Said("note", ln.text))
             else:
-                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat))
+                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat, ln.cards))
     outcome = count_repeats([ln.text for ln in nar.round_summary() if ln.kind != "heading"])
     return [p for p in phases if p[1]], outcome
 

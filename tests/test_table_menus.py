@@ -1,0 +1,47 @@
+"""The table's menus: one entry per thing the player can tell apart, and always a legal answer."""
+from __future__ import annotations
+
+import io
+import re
+
+from rulekit.agents import FirstLegalAgent, render
+from rulekit.engine.runner import play
+from rulekit.table import Screen, Table
+from rulekit.testing import game
+
+from .test_dare import W, stack
+
+# key number 7; seat 1 holds two plain Ones and three plain Fours, so several ways of laying
+# down the same-looking sets use different cards
+TWINS = [1, 5, 7, 7, 4, 6, 4, 4, 1]
+
+
+def _menus(text: str) -> list[list[str]]:
+    """The entries of every menu shown: '  1) ...' lines after 'Your turn'."""
+    out = []
+    for part in text.split("Your turn: ")[1:]:
+        out.append(re.findall(r"^  \d+\) (.*)$", part.split("Your choice")[0], re.M))
+    return out
+
+
+def test_entries_that_read_the_same_are_one_entry():
+    g = game("kabufuda/dare.yaml")
+    out = io.StringIO()
+    table = Table(g, 2, 1, Screen(io.StringIO("1\n"), out), pause=False)
+    offered = []
+
+    def checks(ctx, choice, player, actions):
+        if player == 1:
+            offered.append([table.nar.action_text(choice.id, {p: render(v, t, g.card_ids) for p, t, v in
+                                                              zip(choice.params, choice.types, a)})
+                            for a in actions])
+    res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0, stack={"deck": stack({1: TWINS, 0: W})},
+               observe=table.observe, checks=checks)
+    (menu,) = _menus(out.getvalue())
+    (legal,) = offered
+    assert len(set(legal)) < len(legal)            # identical-looking actions were offered ...
+    assert len(menu) == len(set(menu))             # ... and are listed once,
+    assert set(menu) == set(legal)                 # with nothing the player could tell apart lost
+    # the answer (entry 1) is the first action that reads like it: a legal index
+    (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
+    assert mine["index"] == legal.index(menu[0]) and 0 <= mine["index"] < mine["of"] == len(legal)
