@@ -1,5 +1,7 @@
-"""Shared fixtures: the list of playable variants and their decks."""
+"""Shared fixtures: the list of playable variants and their decks; saved games kept out of $HOME."""
 import os
+
+import pytest
 
 from rulekit.build import load_variant
 
@@ -28,3 +30,16 @@ def playable() -> list[str]:
 
 def rel(path: str) -> str:
     return os.path.relpath(path, VARIANTS)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _saved_games_in_a_temporary_folder(tmp_path_factory):
+    """Games left at the table are saved under $XDG_STATE_HOME: never the real home in a test
+    (set in os.environ, so the commands the tests start inherit it)."""
+    old = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = old
