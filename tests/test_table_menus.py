@@ -7,6 +7,7 @@ import re
 from rulekit.agents import FirstLegalAgent, render
 from rulekit.engine.runner import play
 from rulekit.table import Screen, Table
+from rulekit.table.session import _in_deck_order
 from rulekit.testing import game
 
 from .test_dare import W, stack
@@ -32,8 +33,10 @@ def test_entries_that_read_the_same_are_one_entry():
 
     def checks(ctx, choice, player, actions):
         if player == 1:
-            offered.append([table.nar.action_text(choice.id, {p: render(v, t, g.card_ids) for p, t, v in
-                                                              zip(choice.params, choice.types, a)})
+            # what the player reads: Dare's sets are `unordered`, shown in deck order
+            offered.append([table.nar.action_text(choice.id, {p: _in_deck_order(render(v, t, g.card_ids),
+                                                                                g.card_index)
+                                                              for p, t, v in zip(choice.params, choice.types, a)})
                             for a in actions])
     res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0, stack={"deck": stack({1: TWINS, 0: W})},
                observe=table.observe, checks=checks)
@@ -45,3 +48,32 @@ def test_entries_that_read_the_same_are_one_entry():
     # the answer (entry 1) is the first action that reads like it: a legal index
     (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
     assert mine["index"] == legal.index(menu[0]) and 0 <= mine["index"] < mine["of"] == len(legal)
+
+
+def test_sets_that_differ_only_in_card_order_are_one_entry():
+    # Dare's sets are `unordered`: each answer is shown in deck order, so sets of the same-looking
+    # cards in another order are the same entry
+    g = game("kabufuda/dare.yaml")
+    assert g.choices["sets"][0].unordered == frozenset({"fam"})
+    out = io.StringIO()
+    table = Table(g, 2, 1, Screen(io.StringIO("1\n"), out), pause=False)
+    res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0, stack={"deck": stack({1: TWINS, 0: W})},
+               observe=table.observe)
+    (menu,) = _menus(out.getvalue())
+    # six ways to lay down two sets, but only two the player can tell apart: with the Gold Four
+    # or with a plain one (before, entries differing only in card order were listed twice)
+    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven",
+                    "lay down One, One and Five; Four, Six and Seven"], menu
+    (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
+    assert 0 <= mine["index"] < mine["of"]
+
+
+def test_unordered_names_parameters_of_its_choice(tmp_path):
+    from rulekit.build import check_variant
+    from rulekit.errors import render_all
+    src = (__import__("pathlib").Path(__file__).resolve().parent.parent / "variants" / "kabufuda" /
+           "dare.yaml").read_text(encoding="utf-8")
+    p = tmp_path / "dare.yaml"
+    p.write_text(src.replace("unordered: [fam]", "unordered: [famm]"), encoding="utf-8")
+    out = render_all(check_variant(str(p)))
+    assert "unordered: 'famm' is not a parameter of this choice" in out and "fam" in out

@@ -71,6 +71,7 @@ class Choice:
     policies: dict[str, list] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
+    unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
 
 
 PARAM_KINDS = {"move", "deal", "reveal", "pay", "claim", "choose", "call", "record", "swap_zones"}
@@ -659,7 +660,8 @@ class StepCompiler:
         prompt = str(d["prompt"].value) if "prompt" in d else cid.replace("_", " ")
         choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
                         dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
-                        ask=self._labels(d, "ask", tuple(p[0] for p in params)))
+                        ask=self._labels(d, "ask", tuple(p[0] for p in params)),
+                        unordered=self._unordered(d, tuple(p[0] for p in params)))
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -756,6 +758,20 @@ class StepCompiler:
             choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
                           lambda n: _too_many_actions(span, cid, n))
         return choose
+
+    def _unordered(self, d, params) -> frozenset[str]:
+        """choose `unordered`: the parameters whose card lists are sets (order means nothing)."""
+        node = d.get("unordered")
+        if node is None:
+            return frozenset()
+        names = node.value if isinstance(node.value, list) else []
+        out = set()
+        for kn in names:
+            if kn.value not in params:
+                self.errs.add(error(kn.span, "E040", f"unordered: '{kn.value}' is not a parameter of this choice",
+                                    hint=did_you_mean(str(kn.value), list(params))))
+            out.add(str(kn.value))
+        return frozenset(out)
 
     def _labels(self, d, key, params):
         """choose `labels`/`ask`: plain data keyed by parameter names of this choice."""

@@ -155,7 +155,10 @@ class Table:
         ids = self.game.card_ids
         labels = getattr(choice, "labels", {}) or {}
         asks = getattr(choice, "ask", {}) or {}
-        shown = [[render(v, t, ids) for t, v in zip(choice.types, a)] for a in d.actions]
+        sets = getattr(choice, "unordered", frozenset())
+        index = self.game.card_index
+        shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
+                  for p, t, v in zip(choice.params, choice.types, a)] for a in d.actions]
         # Values are told apart by the words the player reads, not by their data: two sets made
         # with different but identical-looking cards (two plain "One"s) read the same, and a
         # player cannot choose between them, so they are one menu entry. Actions that read the
@@ -213,6 +216,18 @@ class Table:
                 return values[num - 1]
             want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
             self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
+
+
+def _in_deck_order(v: Any, index: dict[str, int]) -> Any:
+    """A set of cards (or a list of sets) in deck order: how an `unordered` answer is shown."""
+    if not isinstance(v, list):
+        return v
+    if all(isinstance(x, str) and x in index for x in v):
+        return sorted(v, key=index.__getitem__)
+    if all(isinstance(x, list) for x in v):
+        groups = [_in_deck_order(x, index) for x in v]
+        return sorted(groups, key=lambda g: [index.get(c, -1) if isinstance(c, str) else -1 for c in g])
+    return v
 
 
 def _who(seats: list[int], me: int | None) -> str:
