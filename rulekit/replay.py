@@ -75,14 +75,10 @@ def build_log(game: Any, res: Any) -> dict:
     log = dict(res.log)
     log["version"] = LOG_VERSION
     log["variant_sha256"] = variant_digest(game.variant.files)
-    log["house"] = [f for f in game.variant.files[1:] if f not in _extends_files(game)]
+    log["house"] = [h.file for h in game.variant.house]  # shown only: the house files it was played with
     log["game_sha256"] = game_digest(log)
     log["events"] = res.events
     return log
-
-
-def _extends_files(game: Any) -> list[str]:
-    return list(getattr(game.variant, "parents", ()) or ())
 
 
 def write_log(game: Any, res: Any, fh: IO[str]) -> None:

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -370,3 +371,19 @@ def test_a_forged_saved_game_is_refused_with_its_digests_recomputed(tmp_path, ch
     assert r.returncode == 1 and "error[E070]" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
     assert _load(path) == log  # refused: the saved game is left as it was
+
+
+def test_a_log_names_the_house_files_it_was_played_with_and_not_the_parent_variant():
+    from rulekit.build import build_game, load_variant
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.replay import build_log
+    root = Path(__file__).resolve().parent.parent
+    child = build_game(load_variant(str(root / "variants" / "kabufuda" / "kyo-kabu.yaml")))  # extends a parent
+    assert len(child.variant.files) > 1
+    res = play(child, 3, 1, make_agents(child, 3, 1), rounds=1)
+    assert build_log(child, res)["house"] == []
+    house = str(root / "docs" / "guides" / "house-example.yaml")
+    g = build_game(load_variant(str(root / "variants" / "hanafuda" / "otoroku.yaml"), house=(house,)))
+    res = play(g, 3, 1, make_agents(g, 3, 1), rounds=1)
+    (logged,) = build_log(g, res)["house"]
+    assert os.path.samefile(logged, house)
