@@ -221,7 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(sp, optional=True)
     sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED),
                     help="the game's seed (default: a random one, printed)")
-    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
+    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS),
+                    help="how many players (default: the game's usual number)")
     sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_PLAY_ROUNDS),
                     help="rounds to play (default: the game's own length)")
     sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",

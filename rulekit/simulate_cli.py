@@ -24,7 +24,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="play N whole games under the game's rules (rounds, dealer rotation, starting chips, "
                          "early end) instead of single rounds")
     sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED), default=1)
-    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS))
+    sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS),
+                    help="how many players (default: the game's usual number)")
     sp.add_argument("--policy", default="random",
                     help="how the seats play: a policy for all (careful), per seat (0=careful,1=random), or both "
                          "(random,0=careful); see `rulekit policies GAME`")
