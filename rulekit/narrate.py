@@ -447,12 +447,13 @@ class Narrator:
         return [Line("reveal", line + ".")]
 
     def _in_hand(self, where: str) -> str:
-        """' (column 2: <card> and <card>, which shows 1)': the hand the cards are in, as now seen."""
+        """' — column 2 is now <card> and <card>, which shows 1': the hand the cards are in, as now
+        seen (after a dash: zone and card names may hold parentheses of their own)."""
         main = self.main_zone(where)
         text, value = self.zone_view(main)
         if main != where:
-            return f" ({self.zone_words(main)} is now {text}{', which shows ' + str(value) if value is not None else ''})"
-        return f" ({self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''})"
+            return f" — {self.zone_words(main)} is now {text}{', which shows ' + str(value) if value is not None else ''}"
+        return f" — {self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''}"
 
     def _where(self, cards: list[str]) -> str | None:
         """The zone holding all these cards (None if they are spread out)."""

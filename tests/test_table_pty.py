@@ -119,7 +119,7 @@ def test_kyo_kabu_three_rounds_at_the_table(tmp_path):
     # (kabufuda names say their values: "Five", never "Five (5)")
     value = {c.name: c.attrs["value"] for c in game.deck.cards}
     seen = 0
-    for m in re.finditer(r"You see ([^\n]*?) \(column (\d) is now ([^\n]*), which shows (\d)\)", text):
+    for m in re.finditer(r"You see ([^\n]*?) — column (\d) is now ([^\n]*), which shows (\d)\.", text):
         col = int(m.group(2)) - 1
         names = re.split(r", | and ", m.group(3))
         assert int(m.group(4)) == sum(value[x] for x in names) % 10, m.group(0)
