@@ -56,11 +56,9 @@ def check_output(path: str, option: str) -> None:
     open_output(path, option, probe=True)
 
 
-def check_replaceable(path: str, option: str) -> None:
-    """Raise UsageError unless `path` can later be written by a rename in its folder (a temporary
-    file there, then os.replace); nothing is created or truncated now ('-' is standard output)."""
-    if path == "-":
-        return
+def _file_place(path: str, option: str) -> tuple[str, os.stat_result | None]:
+    """The folder of an output file and the file's status (None if it does not exist yet);
+    UsageError for a missing folder, or a path that is a folder, a device or a pipe."""
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{option}: cannot write '{path}': the folder {folder} does not exist")
@@ -73,6 +71,15 @@ def check_replaceable(path: str, option: str) -> None:
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise UsageError(f"{option}: cannot write '{path}': {kind}; expected a file to write")
+    return folder, st
+
+
+def check_replaceable(path: str, option: str) -> None:
+    """Raise UsageError unless `path` can later be written by a rename in its folder (a temporary
+    file there, then os.replace); nothing is created or truncated now ('-' is standard output)."""
+    if path == "-":
+        return
+    folder, st = _file_place(path, option)
     if st is not None and not os.access(path, os.W_OK):
         raise UsageError(f"{option}: cannot write '{path}': the file is read-only")
     if not os.access(folder, os.W_OK | os.X_OK):  # the new file is made there, then renamed
@@ -89,18 +96,7 @@ def open_output(path: str | None, option: str, probe: bool = False) -> IO[str] |
         return None
     if path == "-":
         return sys.stdout
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise UsageError(f"{option}: cannot write '{path}': the folder {folder} does not exist")
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise UsageError(f"{option}: cannot write '{path}': {exc.strerror}") from None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise UsageError(f"{option}: cannot write '{path}': {kind}; expected a file to write")
+    _file_place(path, option)
     try:
         if probe:  # append mode: an existing file keeps its contents until the results are ready
             open(path, "a", encoding="utf-8").close()
