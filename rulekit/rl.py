@@ -23,7 +23,6 @@ try:
     import numpy as np
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import agent_selector
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("rulekit.rl needs the rl extra: pip install 'rulekit[rl]'") from exc
 

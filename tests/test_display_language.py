@@ -55,7 +55,7 @@ def test_labels_show_and_card_values_reach_the_story(tmp_path):
     # the zone's own label, its shown value (the last digit), and card values
     mine = [c for c in res.state.zones["hand"][1]]
     value = sum(game.deck.cards[c].attrs["value"] for c in mine) % 10
-    assert f"Your pile: " in text and f"— shows {value}." in text
+    assert "Your pile: " in text and f"— shows {value}." in text
     # kabufuda names say their values ("Two"): the shown value is not repeated after them
     first = game.card_name(mine[0])
     assert first in text and f"{first} (" not in text
@@ -127,7 +127,6 @@ def test_part_of_shows_two_zones_as_one_hand():
         nar.feed(e)
     hands = {words: (text, value) for words, text, value in nar.hands()}
     assert not any(w.startswith("hole") for w in hands)  # the hole cards are part of their columns
-    ids = game.card_ids
     for i in range(4):
         cards = res.state.zones["column"][i] + res.state.zones["hole"][i]
         assert hands[f"column {i + 1}"][1] == sum(game.deck.cards[c].attrs["value"] for c in cards) % 10

@@ -6,7 +6,6 @@ Chromium fixtures of tests/test_site_browser.py and keep screenshots under artif
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm, built_size, minus_lists
+from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm, minus_lists
 
 MAX_INT = 10 ** 30  # the same bound as rulekit.expr.compiler.MAX_INT (which imports this module)
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
