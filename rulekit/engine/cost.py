@@ -13,6 +13,7 @@ from typing import Any
 MAX_KEPT = 100_000  # items and characters in one value kept between steps (rulekit.engine.steps.MAX_LIST)
 MAX_NEST = 32  # lists inside lists
 _NESTED = (list, dict, tuple, str)
+_TOO_BIG = "a value of more than {} items and characters (lists inside counted each time)"
 
 
 def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
@@ -25,6 +26,17 @@ def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
     if tv is list and (not v or (type(v[0]) not in _NESTED and type(v[-1]) not in _NESTED)):
         # a flat list (lists are of one type): its length is its size (the common case, kept fast)
         return f"a list of {len(v)} items (limit {limit})" if len(v) > limit else None
+    if tv is list and type(v[0]) is list:
+        # a list of flat lists (groups of cards, the common nested case): counted without the walk
+        total = len(v)
+        for x in v:
+            if type(x) is not list or (x and (type(x[0]) in _NESTED or type(x[-1]) in _NESTED)):
+                break
+            total += len(x)
+            if total > limit:
+                return _TOO_BIG.format(limit)
+        else:
+            return None
     total = 0
     stack = [(v, 1)]
     while stack:
@@ -39,5 +51,5 @@ def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
             total += len(x)
             stack.extend((y, d + 1) for y in items if type(y) in (list, tuple, dict, str))
         if total > limit:
-            return f"a value of more than {limit} items and characters (lists inside counted each time)"
+            return _TOO_BIG.format(limit)
     return None

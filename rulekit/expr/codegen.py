@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm, minus_lists
+from .functions import CONTEXT_FUNCS, FREE_SCAN, MAX_RANGE, REGISTRY, EvalError, _hashable, _norm, minus_lists
 
 MAX_INT = 10 ** 30  # the same bound as rulekit.expr.compiler.MAX_INT (which imports this module)
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
@@ -163,10 +163,12 @@ def H_anysub(ctx, a, b):
 
 
 def H_scan(ctx, xs):
-    """The list or text an `in` test scans, charged by its length; returns xs."""
-    ctx.budget -= len(xs)
-    if ctx.budget < 0:
-        raise _Budget()
+    """The list or text an `in` test scans, charged by its length (short ones free); returns xs."""
+    n = len(xs)
+    if n > FREE_SCAN:
+        ctx.budget -= n
+        if ctx.budget < 0:
+            raise _Budget()
     return xs
 
 
@@ -214,7 +216,7 @@ def H_member(ctx, x, xs):
     if type(xs) is dict:
         if type(x) is list:
             x = _hashable(x)
-    else:
+    elif len(xs) > FREE_SCAN:
         ctx.budget -= len(xs)
         if ctx.budget < 0:
             raise _Budget()

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..errors import did_you_mean
 from . import ast
 from . import types as T
-from .functions import CONTEXT_FUNCS, REGISTRY, EvalError, _hashable, _norm, built_size, minus_lists
+from .functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, EvalError, _hashable, _norm, built_size, minus_lists
 from .parser import ExprSyntaxError, parse
 from .codegen import _NC_MARK as _MARK, generate
 
@@ -383,8 +383,8 @@ class _Compiler:
                     if isinstance(xs, dict):
                         if isinstance(x, list):
                             x = _hashable(x)
-                    else:
-                        ctx.budget -= len(xs)  # a scan costs its length
+                    elif len(xs) > FREE_SCAN:
+                        ctx.budget -= len(xs)  # a scan costs its length (short ones are free)
                         if ctx.budget < 0:
                             raise EvalError("evaluation budget exhausted: the rules scan too many values in one "
                                             f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
@@ -392,10 +392,11 @@ class _Compiler:
                 return member, T.BOOL, _NC
             def scan(ctx):
                 x, xs = lf(ctx), rf(ctx)
-                ctx.budget -= len(xs)  # a scan costs its length (issue 12: `in` inside lambdas)
-                if ctx.budget < 0:
-                    raise EvalError("evaluation budget exhausted: the rules scan too many values in one round "
-                                    f"(limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
+                if len(xs) > FREE_SCAN:  # a scan costs its length (issue 12: `in` inside lambdas)
+                    ctx.budget -= len(xs)
+                    if ctx.budget < 0:
+                        raise EvalError("evaluation budget exhausted: the rules scan too many values in one "
+                                        f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
                 return (x in xs) != neg
             return scan, T.BOOL, _NC
         if op in _CMP:

@@ -117,3 +117,27 @@ def test_log_depth_is_measured_without_recursion():
         v = [v]
     assert depth_of(v, MAX_LOG_DEPTH) == MAX_LOG_DEPTH + 1
     assert depth_of(json.loads('{"a": [1, {"b": 2}]}'), MAX_LOG_DEPTH) == 3
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_short_scans_are_free_and_long_ones_are_charged_on_both_paths(codegen):
+    from rulekit.expr import compile_expr
+    from rulekit.expr.compiler import EVAL_BUDGET
+    from rulekit.expr.functions import FREE_SCAN
+
+    from .exprs import SCOPE, fresh_ctx
+    scope = SCOPE.with_locals({"xs": "list<int>", "anything": "any"})
+    scope.codegen = codegen
+    for name in ("xs", "anything"):  # a scan of a list, and a membership test on a value of any type
+        for n, charged in ((FREE_SCAN, 0), (FREE_SCAN + 1, FREE_SCAN + 1)):
+            comp = compile_expr(f"99 in {name}", scope)
+            ctx = fresh_ctx()
+            ctx.loc[name] = list(range(n))
+            assert comp.fn(ctx) is False
+            assert EVAL_BUDGET - ctx.budget == charged, (name, n, codegen)
+    # the long scans still exhaust the budget: each is charged its length
+    comp = compile_expr("count(filter(range(9000), i -> i in xs))", scope)
+    ctx = fresh_ctx()
+    ctx.loc["xs"] = list(range(FREE_SCAN + 1000))
+    with pytest.raises(Exception, match="budget"):
+        comp.fn(ctx)
