@@ -5,8 +5,11 @@ and processes: totals are identical for any --jobs because pieces merge in order
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
+import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,19 +107,23 @@ class GameStats:
 
 # -- pieces, in this process or in workers -----------------------------------
 
-def _round_piece(game: Game, n: int, seed: int, start: int, count: int, policy: str, keep_rows: bool):
+def _round_piece(game: Game, n: int, seed: int, start: int, count: int, policy: str, keep_rows: bool,
+                 stop: Any = None):
     rows: list | None = [] if keep_rows else None
-    st = run_chunk(game, n, seed, start, count, policy, rows=rows)
+    st = run_chunk(game, n, seed, start, count, policy, rows=rows, stop=stop)
     return st, rows or []
 
 
-def _game_piece(game: Game, n: int, seed: int, start: int, count: int, policy: str, keep_rows: bool):
+def _game_piece(game: Game, n: int, seed: int, start: int, count: int, policy: str, keep_rows: bool,
+                stop: Any = None):
     observer = game.observer
     if observer is not None:
         observer.reset()
     gs = GameStats(n)
     rows = []
     for i in range(start, start + count):
+        if stop is not None and stop():
+            break
         s = round_seed(seed, i)
         res = play(game, n, s, make_agents(game, n, s, policy), logging=False)
         try:
@@ -152,6 +159,38 @@ def _in_worker(kind: str, variant_args: tuple, *rest):
     return _KINDS[kind](game, *rest)
 
 
+class _StopAsked:
+    """A SIGINT handler for a run in this process: the first Ctrl-C asks the run to stop after
+    the round (or game) being played, so no finished round is lost; a second stops at once."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+
+    def stop(self) -> bool:
+        return self.asked
+
+
+@contextlib.contextmanager
+def _ctrl_c_stops_between_rounds():
+    """Install a _StopAsked for the block (only where Ctrl-C would raise: the main thread, with
+    Python's own handler in place); yields it, or None where nothing was installed."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield None
+        return
+    asked = _StopAsked()
+    signal.signal(signal.SIGINT, asked)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C during a run; `partial` holds the pieces merged so far (in order), `rows` their rows."""
 
@@ -171,15 +210,23 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
     gc.freeze()  # the compiled game lives through the run: the collector need not rescan it
     try:
         if jobs <= 1 or variant_args is None or len(parts) == 1:
+            stopped = False
             try:
-                for start, count in parts:
-                    part, r = fn(game, n, seed, start, count, policy, keep_rows)
-                    merged = merged.merge(part)
-                    rows += r
-                    if bar is not None:
-                        bar.update(count)
+                with _ctrl_c_stops_between_rounds() as asked:
+                    stop = asked.stop if asked is not None else None
+                    for start, count in parts:
+                        part, r = fn(game, n, seed, start, count, policy, keep_rows, stop)
+                        merged = merged.merge(part)  # a piece cut short by Ctrl-C still counts
+                        rows += r
+                        if bar is not None:
+                            bar.update(count)
+                        if asked is not None and asked.asked:
+                            stopped = True
+                            break
             except KeyboardInterrupt:
                 raise Interrupted(merged, rows) from None
+            if stopped:
+                raise Interrupted(merged, rows)
         else:
             key = repr(variant_args)
             _WORKER_GAMES[key] = game  # forked workers inherit it; spawned ones rebuild it

@@ -309,3 +309,50 @@ def test_interrupted_run_writes_valid_partial_json(capsys, monkeypatch):
     doc = json.loads(out.out)
     jsonschema.validate(doc, SCHEMA)
     assert doc["partial"] is True and doc["asked"] == 2000 and doc["rounds"] == 500
+
+
+def test_ctrl_c_mid_piece_keeps_every_finished_round(capsys, monkeypatch):
+    # a real SIGINT during round 700 (the second piece of 500): the run stops after that round
+    # and keeps all 700, where it used to drop the 200 of the piece under way
+    import signal
+
+    from rulekit.engine import runner
+    real_add = runner.Stats.add_round
+    seen = []
+
+    def add_round(self, *a, **k):
+        seen.append(1)
+        if len(seen) == 700:
+            signal.raise_signal(signal.SIGINT)
+        return real_add(self, *a, **k)
+    monkeypatch.setattr(runner.Stats, "add_round", add_round)
+    code = main(["simulate", "dare", "--rounds", "2000", "--json", "-", "--quiet"])
+    out = capsys.readouterr()
+    assert code == 130 and "interrupted: 700 of 2000 rounds" in out.err, out.err
+    doc = json.loads(out.out)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["partial"] is True and doc["rounds"] == 700
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back after the run
+
+
+def test_a_second_ctrl_c_stops_at_once(monkeypatch):
+    import signal
+
+    from rulekit import analysis
+    from rulekit.build import build_game, load_variant
+    from rulekit.engine import runner
+    real_add = runner.Stats.add_round
+    seen = []
+
+    def add_round(self, *a, **k):
+        seen.append(1)
+        if len(seen) == 10:  # two Ctrl-C in one round: the second raises in the round being played
+            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)
+        return real_add(self, *a, **k)
+    monkeypatch.setattr(runner.Stats, "add_round", add_round)
+    game = build_game(load_variant("dare"))
+    with pytest.raises(analysis.Interrupted) as caught:
+        analysis.run("rounds", game, 4, 2000, 1, "random")
+    assert caught.value.partial.rounds == 0  # the piece under way was cut off, as before
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -315,10 +315,12 @@ def merge_custom(a: dict, b: dict) -> dict:
 
 
 def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str = "random",
-              dealer: int = 0, checks: Callable | None = None, rows: list | None = None) -> Stats:
+              dealer: int = 0, checks: Callable | None = None, rows: list | None = None,
+              stop: Callable[[], bool] | None = None) -> Stats:
     """Play rounds start..start+count-1, each an independent seeded round; return their Stats.
 
-    `rows`, when given, receives each round's chip changes per seat, in order.
+    `rows`, when given, receives each round's chip changes per seat, in order. `stop`, when
+    given, is asked before each round: once it says yes, the rounds played so far are returned.
 
     The result depends only on (game, n, seed, start, count, policy), so chunks can run in
     any process (or on a distributed runner) and merge to the same totals.
@@ -329,6 +331,8 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         observer.reset()
     if policy != "random":
         for i in range(start, start + count):
+            if stop is not None and stop():
+                break
             s = round_seed(seed, i)
             res = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, checks=checks,
                        dealer=dealer)
@@ -345,6 +349,8 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     decide = _decider(game, agents, moves, checks)
     ctx = None
     for i in range(start, start + count):
+        if stop is not None and stop():
+            break
         s = round_seed(seed, i)
         if ctx is None:
             ctx = decide.ctx = game.new_ctx(n, s, decide, False)
