@@ -218,6 +218,20 @@ def test_index_lists_every_game_and_families_have_pages():
     assert "Banking games" in home and "Fishing games" in home
 
 
+def test_the_games_index_names_decks_as_players_do_and_the_home_page_serves_every_reader():
+    from rulekit.decks import load_deck
+    index = player_text(page("games/index.html"))
+    for v in playable_variants():
+        base = v.decks[v.default_deck].base
+        assert load_deck(base).names["en"] in index, base       # "Hanafuda as kabufuda", not its id
+    assert "hanafuda-kabu ," not in index and "48 cards), 48 cards" not in index
+    home = player_text(page("index.html"))
+    for part in ("Learn a game and play it", "Write down a new game", "Measure a game"):
+        assert part in home
+    # the pages print plain words now: the home page must not promise formulas in the rules
+    assert "payouts with their formulas" not in home and "shown as they are written" not in home
+
+
 def test_internal_links_and_pictures_resolve():
     root = site()
     broken = []

@@ -86,6 +86,7 @@ def load_entries(root_dir: str) -> dict[str, Entry]:
 
 
 def games_index(site: Site) -> str:
+    from ..decks import load_deck
     out = ["# All games", "",
            "Every game of this site, with the number of players, the deck it is played with and its family. "
            "Each page is generated from the game's rules file.", "",
@@ -94,9 +95,12 @@ def games_index(site: Site) -> str:
         m = e.variant.meta
         players = md(players_text(e.game))
         deck = e.variant.decks[e.game.deck_name]
+        name = load_deck(deck.base).names.get("en", deck.base)  # the deck as players call it, not its id
+        size = f"{len(e.game.card_ids)} cards"
         out.append(f"| [{md(e.title)}]({e.id}.md) | {md(m.names.get('ja', ''))} | "
                    f"[{family_title(m.family)}](../families/{family_slug(m.family)}/index.md) | {players} | "
-                   f"[{md(deck.base)}](../reference/decks/{deck.base}.md), {len(e.game.card_ids)} cards |")
+                   f"[{md(name)}](../reference/decks/{deck.base}.md)"
+                   f"{'' if f'({size})' in name else ', ' + size} |")
     return "\n".join(out) + "\n"
 
 
