@@ -159,11 +159,13 @@ def rules_doc(variant: Variant) -> RulesDoc:
     procs = _procs(tree)
     steps: list[PlayStep] = []
     payouts: list[str] = []
-    seen_procs: set[str] = set()
     for ph in _phases(tree):
         d = ph.value
         choices = []
-        for kind, _st, params in _walk(d.get("steps"), procs, seen_procs):
+        # a procedure's choices are listed under every phase that calls it: a reader looks for a
+        # decision at the step where it is made (the dealer's draw at the second field and again
+        # with the dealer's own hand)
+        for kind, _st, params in _walk(d.get("steps"), procs, set()):
             text = _s(params.get("text"))
             if not text:
                 continue

@@ -101,3 +101,18 @@ def test_phase_prompts_stand_in_for_missing_choice_text():
     v = load_variant(MINI)
     assert phase_prompts(v, "draw") == ["Take a third card?"]
     assert phase_prompts(v, "deal") == []
+
+
+def test_a_shared_procedures_choice_is_listed_at_every_step_that_makes_it():
+    variants = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "variants")
+
+    def choices(rel: str) -> dict[str, list[str]]:
+        doc = rules_doc(load_variant(os.path.join(variants, rel)))
+        return {st.title: [c for c, _t in st.choices] for sec in doc.sections for st in sec.steps}
+    oicho = choices("kabufuda/oicho-kabu.yaml")
+    # the dealer's draw is asked at the second field and again with the dealer's own hand
+    assert "dealer_draw" in oicho["Dealer's first card and the second field"]
+    assert "dealer_draw" in oicho["The dealer's hand"]
+    assert "contest" in choices("hanafuda/otoroku.yaml")["The dealer's choice of opponents"]
+    kakkuri = choices("mekurifuda/kakkuri.yaml")
+    assert "cede" in kakkuri["Players look at their hands; Utazu"] and "cede" in kakkuri["Payments"]
