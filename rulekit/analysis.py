@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
+import multiprocessing
 import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -151,12 +152,26 @@ def build_from_args(variant_args: tuple) -> Game:
     return prepare(game, stats_file)
 
 
+_WORKER_STOP: Any = None  # in a worker: the flag the main process raises on Ctrl-C
+
+
+def _worker_start(flag: Any) -> None:
+    """A worker leaves Ctrl-C to the main process, which raises `flag` to ask it to stop."""
+    global _WORKER_STOP
+    _ignore_sigint()
+    _WORKER_STOP = flag
+
+
+def _worker_asked_to_stop() -> bool:
+    return _WORKER_STOP is not None and _WORKER_STOP.value != 0
+
+
 def _in_worker(kind: str, variant_args: tuple, *rest):
     key = repr(variant_args)
     game = _WORKER_GAMES.get(key)
     if game is None:
         game = _WORKER_GAMES[key] = build_from_args(variant_args)
-    return _KINDS[kind](game, *rest)
+    return _KINDS[kind](game, *rest, _worker_asked_to_stop)
 
 
 class _StopAsked:
@@ -230,18 +245,35 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
         else:
             key = repr(variant_args)
             _WORKER_GAMES[key] = game  # forked workers inherit it; spawned ones rebuild it
-            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+            # shared without a lock: workers only read it, between rounds
+            flag = multiprocessing.RawValue("b", 0)
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(flag,))
+            futs: list = []
+            done = 0
             try:
                 futs = [pool.submit(_in_worker, kind, variant_args, n, seed, s, c, policy, keep_rows)
                         for s, c in parts]
                 for fut, (_s, c) in zip(futs, parts):  # merged in order: identical totals
                     part, r = fut.result()
+                    done += 1  # first: a Ctrl-C in between may drop this piece, never count it twice
                     merged = merged.merge(part)
                     rows += r
                     if bar is not None:
                         bar.update(c)
             except KeyboardInterrupt:
-                _stop_now(pool)  # not shutdown(wait=True): that would finish every queued piece first
+                # the first Ctrl-C: every worker ends the round (or game) under way and returns
+                # what it has played, so no finished round is lost; a second stops them at once
+                flag.value = 1
+                try:
+                    for fut in futs[done:]:
+                        part, r = fut.result()
+                        done += 1
+                        merged = merged.merge(part)
+                        rows += r
+                except KeyboardInterrupt:
+                    pass
+                finally:
+                    _stop_now(pool)  # not shutdown(wait=True): that would finish every queued piece
                 raise Interrupted(merged, rows) from None
             else:
                 pool.shutdown()

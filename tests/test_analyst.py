@@ -356,3 +356,44 @@ def test_a_second_ctrl_c_stops_at_once(monkeypatch):
         analysis.run("rounds", game, 4, 2000, 1, "random")
     assert caught.value.partial.rounds == 0  # the piece under way was cut off, as before
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_worker_asked_to_stop_returns_the_rounds_it_played(monkeypatch):
+    # what a worker of --jobs N does when the main process raises the stop flag mid-piece
+    import multiprocessing
+
+    from rulekit import analysis
+    from rulekit.engine import runner
+    flag = multiprocessing.RawValue("b", 0)
+    monkeypatch.setattr(analysis, "_WORKER_STOP", flag)
+    real_add = runner.Stats.add_round
+    seen = []
+
+    def add_round(self, *a, **k):
+        seen.append(1)
+        if len(seen) == 123:
+            flag.value = 1  # Ctrl-C in the main process during round 123
+        return real_add(self, *a, **k)
+    monkeypatch.setattr(runner.Stats, "add_round", add_round)
+    from rulekit.cli import resolve_variant_path
+    args = (resolve_variant_path("dare"), {}, None, None, (), None)
+    part, rows = analysis._in_worker("rounds", args, 4, 1, 0, 500, "random", True)
+    assert part.rounds == 123 and len(rows) == 123
+
+
+def test_ctrl_c_with_workers_keeps_the_pieces_under_way():
+    # Ctrl-C reaches the main process after the first piece is merged (the progress bar's first
+    # update); the other worker's piece under way is finished round by round, not thrown away
+    from rulekit import analysis
+    from rulekit.build import build_game, load_variant
+    from rulekit.cli import resolve_variant_path
+
+    class Bar:
+        def update(self, count):
+            raise KeyboardInterrupt
+    path = resolve_variant_path("kakkuri")
+    game = build_game(load_variant(path))
+    with pytest.raises(analysis.Interrupted) as caught:
+        analysis.run("rounds", game, 7, 20_000, 1, "random", jobs=2, variant_args=(path, {}, None, None, (), None),
+                     bar=Bar())
+    assert analysis.ROUND_PIECE <= caught.value.partial.rounds < 20_000
