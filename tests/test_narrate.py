@@ -131,3 +131,10 @@ def test_a_players_yaku_stays_the_players():
         nar = Narrator(g, 3, viewer)
         said = [ln for ev in o.result.events for ln in nar.feed(ev) if ln.kind == "yaku"]
         assert len(said) == 1 and said[0].text.startswith(text) and said[0].seat == 1, viewer
+
+
+def test_oicho_kabu_names_the_dead_card_as_players_do():
+    from rulekit.testing import game as load_game
+    nar = Narrator(load_game("kabufuda/oicho-kabu.yaml"), 3, viewer=1)
+    assert nar.zone_words("dead[1]") == "your dead card"
+    assert nar.zone_words("dead[2]") == "seat 2's dead card"
