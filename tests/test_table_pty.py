@@ -87,19 +87,26 @@ def _tables(text: str) -> list[str]:
     return out
 
 
+def _three_rounds(tmp_path, args: list[str]):
+    """Play a three-round game at the pty; check its log replays, its three round summaries and
+    standings; (screens, text, game, replayed result)."""
+    log = str(tmp_path / "game.json")
+    screens, text = _drive(args, log)
+    game, lg = _log(log)
+    res = replay_check(game, lg)
+    assert lg["rounds"] == 3
+    assert [int(x) for x in re.findall(r"End of round (\d+)", text)] == [1, 2, 3]
+    assert text.count("Standings:") == 3
+    return screens, text, game, res
+
+
 def _round_texts(text: str) -> list[str]:
     return re.split(r"\nRound \d+: ", text)[1:]
 
 
 def test_kyo_kabu_three_rounds_at_the_table(tmp_path):
-    log = str(tmp_path / "kyo.json")
-    screens, text = _drive(["kyo-kabu", "-o", "rounds=3", "--seed", "11", "--human", "1"], log)
-    game, lg = _log(log)
-    res = replay_check(game, lg)
     # the game's own length (-o rounds=3), a summary and standings after each round, then the winner
-    assert lg["rounds"] == 3
-    assert [int(x) for x in re.findall(r"End of round (\d+)", text)] == [1, 2, 3]
-    assert text.count("Standings:") == 3
+    screens, text, game, res = _three_rounds(tmp_path, ["kyo-kabu", "-o", "rounds=3", "--seed", "11", "--human", "1"])
     best = max(res.chips)
     winners = [s for s, c in enumerate(res.chips) if c == best]
     assert re.search(r"Game over after 3 rounds\. (The winner is|.* share first place)", text)
@@ -156,13 +163,9 @@ def test_kyo_kabu_three_rounds_at_the_table(tmp_path):
 
 
 def test_otoroku_three_rounds_at_the_table(tmp_path):
-    log = str(tmp_path / "oto.json")
-    screens, text = _drive(["otoroku", "--preset", "three-rounds", "--seed", "5", "--human", "2"], log)
-    game, lg = _log(log)
-    res = replay_check(game, lg)
-    assert lg["rounds"] == 3
-    assert [int(x) for x in re.findall(r"End of round (\d+)", text)] == [1, 2, 3]
-    assert text.count("Standings:") == 3 and "Game over after 3 rounds." in text
+    screens, text, game, res = _three_rounds(tmp_path, ["otoroku", "--preset", "three-rounds", "--seed", "5",
+                                                         "--human", "2"])
+    assert "Game over after 3 rounds." in text
     # your first card, named with its value, and your hand's total
     for m in re.finditer(r"You are dealt ([^\n]*) \((\d+)\): your hand shows (\d+)\.", text):
         assert int(m.group(2)) == int(m.group(3))
@@ -172,7 +175,7 @@ def test_otoroku_three_rounds_at_the_table(tmp_path):
     names = {_card(game, c).name for c in game.card_ids}
     assert all(d[0] in names for d in dealt)
     # bots' decisions in words ("take another card", "stand"), never hit=true
-    you = lg["seating"].index(2)  # the draw for seats (game.draw) may seat player 2 elsewhere
+    you = res.log["seating"].index(2)  # the draw for seats (game.draw) may seat player 2 elsewhere
     assert f"The draw for seats puts you at seat {you}" in text
     bots = [e for e in res.events if e["t"] == "choose" and e["player"] != you]
     others = "".join(str(s) for s in range(10) if s != you)
