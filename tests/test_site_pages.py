@@ -30,6 +30,8 @@ def test_table_sizes_come_from_what_the_default_rules_play():
     assert (g.variant.meta.players_min, g.variant.meta.players_max) == (5, 8)
     assert allowed_players(g) == [7, 8]  # the default refuses a table of fewer than 7
     assert players_text(g).startswith("7 or 8")
+    # the games index and family pages say the same in fewer words (one implementation for both)
+    assert players_text(g, short=True) == "7 or 8, usually 7 (5–8 with other house rules)"
     wide = game("mekurifuda/kakkuri.yaml", players="five_to_eight")
     assert allowed_players(wide) == [5, 6, 7, 8]
     assert players_text(wide) == "5–8, usually 7"

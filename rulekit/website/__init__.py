@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..build import build_game, load_variant
 from ..errors import RulekitError, render_all
 from .cards import Pictures, load_style
-from .players import players_text
+from .quickref import players_text
 from .reference import cli_page, deck_page, decks_index, expressions_page, schema_page
 from .howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
 from .util import family_key, family_slug, family_title, md, md_rich, root_of
@@ -93,7 +93,7 @@ def games_index(site: Site) -> str:
            "| game | Japanese | family | players | deck |", "|---|---|---|---|---|"]
     for e in sorted(site.entries.values(), key=lambda x: (family_key(x.variant.meta.family), x.title.lower())):
         m = e.variant.meta
-        players = md(players_text(e.game))
+        players = md(players_text(e.game, short=True))
         deck = e.variant.decks[e.game.deck_name]
         name = load_deck(deck.base).names.get("en", deck.base)  # the deck as players call it, not its id
         size = f"{len(e.game.card_ids)} cards"
@@ -121,7 +121,7 @@ def family_page(site: Site, fam: str, entries: list[Entry]) -> str:
         if m.names.get("ja"):
             out += [md(" · ".join(x for x in (m.names.get("ja"), m.names.get("romaji"), m.names.get("gloss")) if x)), ""]
         out += [md_rich(m.summary), "",
-                f"{md(players_text(e.game))} players · deck `{e.game.deck_name}` ({len(e.game.card_ids)} cards)"
+                f"{md(players_text(e.game, short=True))} players · deck `{e.game.deck_name}` ({len(e.game.card_ids)} cards)"
                 + (f" · based on [{md(site.entries[e.parent].title)}](../../games/{e.parent}.md)"
                    if e.parent in site.entries else ""), ""]
     return "\n".join(out) + "\n"

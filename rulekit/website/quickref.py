@@ -81,14 +81,17 @@ def _span(ns: list[int]) -> str:
     return ", ".join(map(str, ns[:-1])) + f" or {ns[-1]}"
 
 
-def players_text(game: Game) -> str:
-    """'3–6, usually 5', or the sizes the default rules allow when the file's range is wider."""
+def players_text(game: Game, short: bool = False) -> str:
+    """'3–6, usually 5', or the sizes the default rules allow when the file's range is wider
+    (`short`, for tables of games: '7 or 8, usually 7 (5–8 with other house rules)')."""
     m = game.variant.meta
-    ns = allowed_players(game)
     full = list(range(m.players_min, m.players_max + 1))
+    ns = allowed_players(game) or full  # a game no table plays by default: say what the file allows
     usual = f", usually {m.players_default}" if len(ns) > 1 and m.players_default in ns else ""
     if ns == full:
         return _span(ns) + usual
+    if short:
+        return f"{_span(ns)}{usual} ({_span(full)} with other house rules)"
     return (f"{_span(ns)} with the default rules{usual} (the rules file is written for {_span(full)}; "
             "see the house rules)")
 
