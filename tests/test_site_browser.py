@@ -214,15 +214,20 @@ def test_cards_load_and_yaku_table_is_visible(devtools, server):
     devtools.screenshot(os.path.join(ARTIFACTS, f"site-{gid}-yaku.png"))
 
 
+def search(devtools, server, text: str) -> list[str]:
+    """Type `text` into the site's search box, as a reader would; the result links, in order."""
+    devtools.goto(server)
+    devtools.js("document.querySelector('.md-search__input').focus()")
+    devtools.call("Input.insertText", text=text)
+    return devtools.wait_for(
+        "(() => { const r = [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href);"
+        " return r.length ? r : null; })()", timeout=30)
+
+
 def test_search_finds_a_game(devtools, server):
     v = load_variant(playable()[0])
     word = v.meta.names["en"].split()[0]
-    devtools.goto(server)
-    devtools.js("document.querySelector('.md-search__input').focus()")
-    devtools.call("Input.insertText", text=word)
-    results = devtools.wait_for(
-        "(() => { const r = [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href);"
-        " return r.length ? r : null; })()", timeout=30)
+    results = search(devtools, server, word)
     assert any(f"/games/{v.meta.id}/" in r for r in results), results
     count = devtools.js("document.querySelector('.md-search-result__meta').textContent")
     assert count and "matching" in count.lower()

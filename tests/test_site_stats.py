@@ -29,7 +29,7 @@ from rulekit.website.util import mdcode
 
 from .conftest import ROOT, VARIANTS, playable
 from .test_site import built_site, page
-from .test_site_browser import ARTIFACTS, browser, devtools, server  # noqa: F401 - fixtures
+from .test_site_browser import ARTIFACTS, browser, devtools, search, server  # noqa: F401 - fixtures
 
 SEED_GAMES = {"dare": "kabufuda/dare.yaml", "hiraya": "hanafuda/hiraya.yaml", "kakkuri": "mekurifuda/kakkuri.yaml",
               "otoroku": "hanafuda/otoroku.yaml", "kyo-kabu": "kabufuda/kyo-kabu.yaml"}
@@ -338,12 +338,7 @@ def test_a_yaku_name_finds_its_yaku_entry_first(devtools, server):
     v = seed_variant("otoroku")
     name = next(y["names"]["en"] for t in plain(v.tree)["yaku"].values() for y in t
                 if len(y["names"]["en"].split()) == 1)
-    devtools.goto(server)
-    devtools.js("document.querySelector('.md-search__input').focus()")
-    devtools.call("Input.insertText", text=name)
-    results = devtools.wait_for(
-        "(() => { const r = [...document.querySelectorAll('.md-search-result__item a')].map(a => a.href);"
-        " return r.length ? r : null; })()", timeout=30)
+    results = search(devtools, server, name)
     first_section = next((r for r in results if "#" in r), results[0])
     assert "#yaku" in first_section, (name, results[:5])
     devtools.screenshot(os.path.join(ARTIFACTS, "search-yaku.png"))
