@@ -18,9 +18,9 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from rulekit.expr import ast  # noqa: E402
-from rulekit.expr.codegen import canon  # noqa: E402
-from rulekit.expr.parser import ExprSyntaxError, parse  # noqa: E402
+from rulekit.lang.expr import ast  # noqa: E402
+from rulekit.lang.expr.codegen import canon  # noqa: E402
+from rulekit.lang.expr.parser import ExprSyntaxError, parse  # noqa: E402
 
 PROSE = {"meta", "rules", "names", "description", "text", "notes", "summary", "prompt", "values", "source",
          "title", "url", "name", "id", "sources", "why", "say", "record", "end_round", "redeal"}

@@ -19,9 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from rulekit.build import build_game, check_variant, load_variant  # noqa: E402
-from rulekit.simulate import simulate  # noqa: E402
-from rulekit.statsdecl import prepare  # noqa: E402
+from rulekit.engine.build import build_game, check_variant, load_variant  # noqa: E402
+from rulekit.analysis.simulate import simulate  # noqa: E402
+from rulekit.engine.statsdecl import prepare  # noqa: E402
 
 STATS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stats-generic.yaml")
 
@@ -123,7 +123,7 @@ def limits_validate() -> None:
 
 def env_rates() -> None:
     """Decisions per second when a game is stepped from outside (rulekit.Env, first legal action)."""
-    from rulekit.env import Env
+    from rulekit.api.env import Env
     print(f"{'Env (stepping)':22} {'decisions/s':>14} {'rounds/s':>10}")
     for vid in ("kyo-kabu", "otoroku", "kakkuri"):
         env = Env(vid, seed=1, rounds=1)
@@ -142,7 +142,7 @@ def env_rates() -> None:
 def dask_rates(rounds: int) -> None:
     """Rounds per second on a LocalCluster of two worker processes (same totals as one process)."""
     from dask.distributed import Client, LocalCluster
-    from rulekit.loader import default_search_path, find_variant
+    from rulekit.lang.loader import default_search_path, find_variant
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as cluster, \
             Client(cluster) as client:
         print(f"{'LocalCluster (2 procs)':22} {'rounds/s':>14}")

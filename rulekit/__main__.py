@@ -1,6 +1,6 @@
 """`python -m rulekit` runs the command line."""
 import sys
 
-from .cli import main
+from rulekit.cli.main import main
 
 sys.exit(main())

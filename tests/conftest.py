@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from rulekit.build import load_variant
+from rulekit.engine.build import load_variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = os.path.join(ROOT, "variants")

@@ -2,7 +2,7 @@
 
 * ``deal_top`` turns the hands/table wanted into the order of the stock, following the
   dealing convention written in hana-awase.yaml (packets from the dealer's right).
-* ``run_once`` is ``rulekit.testing.run`` with the stack applied to the first deal only, so
+* ``run_once`` is ``rulekit.engine.testing.run`` with the stack applied to the first deal only, so
   a misdeal is followed by a normal (seeded) shuffle instead of the same stacked deal.
 * ``final_zones`` / ``zones_at`` rebuild where every card is from the logged move events.
 * ``expected_round`` recomputes a round's settlement in Python from the capture piles, using
@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from rulekit.engine.runner import play
-from rulekit.expr.compiler import EVAL_BUDGET
-from rulekit.testing import Outcome, Script, game as _game
+from rulekit.lang.expr.scope import EVAL_BUDGET
+from rulekit.engine.testing import Outcome, Script, game as _game
 
 HANA = "hanafuda/hana-awase.yaml"
 HIRAYA = "hanafuda/hiraya.yaml"

@@ -16,11 +16,11 @@ from fractions import Fraction
 import jsonschema
 import pytest
 
-from rulekit.build import build_game, load_variant
-from rulekit.cli import main
+from rulekit.engine.build import build_game, load_variant
+from rulekit.cli.main import main
 from rulekit.engine.runner import run_chunk
-from rulekit.schema import load_schema
-from rulekit.statsdecl import prepare
+from rulekit.lang.schema import load_schema
+from rulekit.engine.statsdecl import prepare
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GUIDE = os.path.join(ROOT, "docs", "guides", "analyst")
@@ -270,7 +270,7 @@ def test_a_variants_own_stats_section_is_checked_and_used(tmp_path, capsys):
                  "my-dare.yaml")
     bad = write(tmp_path, "id: bad-dare\nextends: dare\nstats:\n  r: {at: deal, count: 'ref == nothing'}\n",
                 "bad-dare.yaml")
-    from rulekit.build import check_variant
+    from rulekit.engine.build import check_variant
     assert check_variant(good) == []
     diags = check_variant(bad)
     assert diags and str(diags[0].span).endswith("bad-dare.yaml:4:32") and "nothing" in diags[0].message
@@ -293,7 +293,7 @@ def test_unwritable_output_fails_before_the_work(capsys, tmp_path):
 
 
 def test_interrupted_run_writes_valid_partial_json(capsys, monkeypatch):
-    from rulekit import analysis
+    from rulekit.analysis import runs as analysis
     real = analysis._KINDS["rounds"]
     calls = []
 
@@ -338,8 +338,8 @@ def test_ctrl_c_mid_piece_keeps_every_finished_round(capsys, monkeypatch):
 def test_a_second_ctrl_c_stops_at_once(monkeypatch):
     import signal
 
-    from rulekit import analysis
-    from rulekit.build import build_game, load_variant
+    from rulekit.analysis import runs as analysis
+    from rulekit.engine.build import build_game, load_variant
     from rulekit.engine import runner
     real_add = runner.Stats.add_round
     seen = []
@@ -362,7 +362,7 @@ def test_a_worker_asked_to_stop_returns_the_rounds_it_played(monkeypatch):
     # what a worker of --jobs N does when the main process raises the stop flag mid-piece
     import multiprocessing
 
-    from rulekit import analysis
+    from rulekit.analysis import runs as analysis
     from rulekit.engine import runner
     flag = multiprocessing.RawValue("b", 0)
     monkeypatch.setattr(analysis, "_WORKER_STOP", flag)
@@ -375,7 +375,7 @@ def test_a_worker_asked_to_stop_returns_the_rounds_it_played(monkeypatch):
             flag.value = 1  # Ctrl-C in the main process during round 123
         return real_add(self, *a, **k)
     monkeypatch.setattr(runner.Stats, "add_round", add_round)
-    from rulekit.cli import resolve_variant_path
+    from rulekit.cli.common import resolve_variant_path
     args = (resolve_variant_path("dare"), {}, None, None, (), None)
     part, rows = analysis._in_worker("rounds", args, 4, 1, 0, 500, "random", True)
     assert part.rounds == 123 and len(rows) == 123
@@ -384,9 +384,9 @@ def test_a_worker_asked_to_stop_returns_the_rounds_it_played(monkeypatch):
 def test_ctrl_c_with_workers_keeps_the_pieces_under_way():
     # Ctrl-C reaches the main process after the first piece is merged (the progress bar's first
     # update); the other worker's piece under way is finished round by round, not thrown away
-    from rulekit import analysis
-    from rulekit.build import build_game, load_variant
-    from rulekit.cli import resolve_variant_path
+    from rulekit.analysis import runs as analysis
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.cli.common import resolve_variant_path
 
     class Bar:
         def update(self, count):

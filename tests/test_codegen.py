@@ -1,4 +1,4 @@
-"""Generated code (rulekit.expr.codegen, rulekit.engine.stepgen) against the closures.
+"""Generated code (rulekit.lang.expr.codegen, rulekit.engine.stepgen) against the closures.
 
 The closures, evaluating every yaku every time, are the reference implementation. For every variant, deck and preset, the same
 seeded rounds are played by the generated code without a log and by the closures with a log;
@@ -14,10 +14,10 @@ import tokenize
 
 import pytest
 
-from rulekit.build import build_game, load_variant
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import make_agents, play, round_seed
-from rulekit.expr import Scope, compile_expr
-from rulekit.expr.codegen import HELPERS, SAFE_BUILTINS
+from rulekit.lang.expr import Scope, compile_expr
+from rulekit.lang.expr.codegen import HELPERS, SAFE_BUILTINS
 
 from .conftest import VARIANTS, playable, rel
 
@@ -103,7 +103,7 @@ def test_generated_source_holds_only_generator_names(path):
 ])
 def test_text_from_rules_never_becomes_code(text):
     """Strings (with quotes, newlines or code in them) reach generated code only as constants."""
-    from rulekit.expr import Global
+    from rulekit.lang.expr import Global
     scope = Scope(globals={"s": Global("str", lambda ctx: "abc"), "len": Global("int", lambda ctx: 1)})
     try:
         comp = compile_expr(text, scope)
@@ -159,13 +159,13 @@ def test_shared_calls_inside_functions_are_not_shared():
     while a call repeated outside functions is computed once and still gives the same yaku."""
     from types import SimpleNamespace
 
-    from rulekit.build import _scope
+    from rulekit.engine.scope import variant_scope
     from rulekit.engine.game import YakuHit, add_grouped
     from rulekit.engine.stepgen import generate_yaku_table
-    from rulekit.expr import types as T
+    from rulekit.lang.expr import types as T
 
     game = build_game(load_variant(os.path.join(VARIANTS, "kabufuda", "kyo-kabu.yaml")))
-    scope = _scope(game.variant, game.deck, game.options).with_locals({"cards": "list<card>", "seat": T.INT})
+    scope = variant_scope(game.variant, game.deck, game.options).with_locals({"cards": "list<card>", "seat": T.INT})
     whens = [
         "count(cards, c -> count(filter(cards, d -> d.value == c.value)) > 1) == 2",  # a pair
         "any(cards, c -> count(filter(cards, d -> d.value == c.value)) == 3)",  # three of a kind
@@ -193,5 +193,5 @@ def test_shared_calls_inside_functions_are_not_shared():
 
 
 def test_generated_code_bounds_numbers_as_the_compiler_does():
-    from rulekit.expr import codegen, compiler
+    from rulekit.lang.expr import codegen, compiler
     assert codegen.MAX_INT == compiler.MAX_INT

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from rulekit.testing import game, run
+from rulekit.engine.testing import game, run
 
 V = "kabufuda/dare.yaml"
 FIELD = [10, 9, 8]                       # 27: key number 7

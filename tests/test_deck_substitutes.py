@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from rulekit.build import build_game, load_variant
-from rulekit.cli import main
+from rulekit.engine.build import build_game, load_variant
+from rulekit.cli.main import main
 from rulekit.engine.runner import make_agents, play, round_seed
-from rulekit.testing import variant_path
+from rulekit.engine.testing import variant_path
 
 from .conftest import playable, rel
 

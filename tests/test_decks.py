@@ -1,8 +1,8 @@
-"""Tests for the deck data files in rulekit/decks/ (facts from RULES.md §1).
+"""Tests for the deck data files in rulekit/lang/decks/ (facts from RULES.md §1).
 
 Two layers:
 * data tests read the YAML files directly (schema, structure, base-deck counts);
-* loader tests go through ``rulekit.decks.load_deck`` and also cover the derived decks,
+* loader tests go through ``rulekit.lang.decks.load_deck`` and also cover the derived decks,
   whose cards only exist once the transformation (remove / set / map) has been applied.
 """
 
@@ -20,9 +20,9 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-DECK_DIR = ROOT / "rulekit" / "decks"
+DECK_DIR = ROOT / "rulekit" / "lang" / "decks"
 SCHEMA_PATH = ROOT / "schemas" / "deck.schema.json"
-HEADER = "# yaml-language-server: $schema=../../schemas/deck.schema.json"
+HEADER = "# yaml-language-server: $schema=../../../schemas/deck.schema.json"
 
 BASE_DECKS = ["hanafuda", "kabufuda", "mekurifuda", "mamefuda", "western", "mushibana"]
 DERIVED_DECKS = [
@@ -121,7 +121,7 @@ def yaml_deck(name: str) -> YamlDeck:
 
 def loaded_deck(name: str) -> Any:
     """The deck as built by the project's loader."""
-    from rulekit.decks import load_deck  # the loader may land after the data
+    from rulekit.lang.decks import load_deck  # the loader may land after the data
 
     return load_deck(name)
 
@@ -287,7 +287,7 @@ def test_nagoya_suit_map_gives_each_month_four_different_suits() -> None:
 
 
 def test_deck_names_lists_every_deck_file() -> None:
-    from rulekit.decks import deck_names
+    from rulekit.lang.decks import deck_names
 
     assert set(ALL_DECKS) <= set(deck_names())
 

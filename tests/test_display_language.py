@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
+from rulekit.engine.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import render_all
-from rulekit.narrate import Narrator, names_value, narrate
+from rulekit.core.errors import render_all
+from rulekit.people.narrate import Narrator, names_value, narrate
 
 from .conftest import ROOT
 

@@ -10,10 +10,10 @@ pytest.importorskip("dask.distributed", reason="the dask extra (pip install 'rul
 
 from dask.distributed import Client, LocalCluster  # noqa: E402
 
-from rulekit.build import build_game, load_variant  # noqa: E402
-from rulekit.distributed import simulate_on  # noqa: E402
-from rulekit.loader import find_variant, default_search_path  # noqa: E402
-from rulekit.simulate import chunks, simulate  # noqa: E402
+from rulekit.engine.build import build_game, load_variant  # noqa: E402
+from rulekit.analysis.distributed import simulate_on  # noqa: E402
+from rulekit.lang.loader import find_variant, default_search_path  # noqa: E402
+from rulekit.analysis.simulate import chunks, simulate  # noqa: E402
 
 PATH = find_variant("kyo-kabu", None, default_search_path())
 ARGS = (PATH, {}, None, None, ())

@@ -10,7 +10,7 @@ from .conftest import ROOT
 
 GUIDE = os.path.join(ROOT, "docs", "guides", "python.md")
 BLOCKS = re.findall(r"```python\n(.*?)```", open(GUIDE, encoding="utf-8").read(), re.S)
-NEEDS = {"rulekit.rl": "pettingzoo", "dask.distributed": "dask.distributed"}
+NEEDS = {"rulekit.api.rl": "pettingzoo", "dask.distributed": "dask.distributed"}
 
 
 @pytest.mark.filterwarnings("ignore")

@@ -2,8 +2,8 @@
 import os
 import re
 
-from rulekit.build import load_variant
-from rulekit.decks import deck_names, load_deck
+from rulekit.engine.build import load_variant
+from rulekit.lang.decks import deck_names, load_deck
 
 from .conftest import ROOT, variant_files
 

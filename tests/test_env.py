@@ -8,8 +8,8 @@ import random
 import pytest
 
 from rulekit import Env, load_variant
-from rulekit.agents import ScriptedAgent
-from rulekit.build import build_game
+from rulekit.engine.agents import ScriptedAgent
+from rulekit.engine.build import build_game
 from rulekit.engine.runner import play
 from .conftest import playable
 
@@ -85,7 +85,6 @@ def test_load_variant_accepts_an_id_wherever_a_path_is_accepted():
 
 def test_rulekit_simulate_is_the_function_whatever_was_imported_first():
     import rulekit
-    import rulekit.simulate  # noqa: F401  (the submodule of the same name)
-    game = build_game(load_variant("kyo-kabu"))
-    stats = rulekit.simulate(game, 4, 20, seed=3)
+    import rulekit.analysis.simulate  # noqa: F401  (a submodule named like the function)
+    stats = rulekit.simulate(build_game(load_variant("kyo-kabu")), 4, 20, seed=3)
     assert stats.rounds == 20

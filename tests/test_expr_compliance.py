@@ -40,12 +40,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from rulekit.expr.compiler import UserFunction
-from rulekit.expr.parser import parse
+from rulekit.lang.expr.inline import UserFunction
+from rulekit.lang.expr.parser import parse
 import yaml
 
-from rulekit.expr import CompileError, EvalError, Global, Scope, compile_expr
-from rulekit.expr import types as T
+from rulekit.lang.expr import CompileError, EvalError, Global, Scope, compile_expr
+from rulekit.lang.expr import types as T
 
 HERE = Path(__file__).parent / "expr_compliance"
 
@@ -147,7 +147,7 @@ def build_scope(given: dict) -> tuple[Scope, SimpleNamespace]:
     for a in attr_names:
         per_card = [cards[cid].get(a) for cid in cards]
         t = _attr_type([v for v in per_card if v is not None])
-        values = tuple(list(v) if isinstance(v, list) else v for v in per_card)  # as rulekit.build does
+        values = tuple(list(v) if isinstance(v, list) else v for v in per_card)  # as rulekit.engine.build does
         attrs[a] = (t, values)
 
     card_names = set(given.get("card_names") or [])

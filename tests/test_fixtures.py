@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.build import check_variant
-from rulekit.errors import CODES, render_all
+from rulekit.engine.build import check_variant
+from rulekit.core.errors import CODES, render_all
 
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
-from rulekit.errors import RulekitError
-from rulekit.gcpause import gc_paused
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.core.errors import RulekitError
+from rulekit.core.gcpause import gc_paused
 
 TUTORIAL = str(Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "first-variant.yaml")
 

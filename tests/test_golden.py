@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
+from rulekit.engine.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import render_all
-from rulekit.transcript import transcript
+from rulekit.core.errors import render_all
+from rulekit.people.transcript import transcript
 
 from .conftest import ROOT, playable, rel, variant_files
 

@@ -12,7 +12,7 @@ from .hanafuda_stack import (  # noqa: I001
     ALL_IDS, HANA, captures, deal_top, expected_round, final_zones, moves_to, pays, run_once, yaku_of,
     zones_at,
 )
-from rulekit.agents import FirstLegalAgent, PolicyAgent
+from rulekit.engine.agents import FirstLegalAgent, PolicyAgent
 from rulekit.engine.runner import play
 from .hanafuda_stack import cached_game
 

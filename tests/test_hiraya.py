@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.agents import PolicyAgent
+from rulekit.engine.agents import PolicyAgent
 from rulekit.engine.runner import play
-from rulekit.errors import RulekitError
+from rulekit.core.errors import RulekitError
 
 from .hanafuda_stack import (
     ALL_IDS, HIRAYA, LIGHTNING, OnceStack, cached_game, captures, card_points, deal_top, expected_round,
@@ -445,7 +445,7 @@ def test_next_dealer_is_the_top_scorer_earliest_in_turn_order_on_a_tie():
 
 
 def test_rounds_and_open_ended_play_with_a_bank():
-    from rulekit.agents import FirstLegalAgent
+    from rulekit.engine.agents import FirstLegalAgent
     assert len(play(g_(), 3, 1, [FirstLegalAgent()] * 3, logging=False).round_deltas) == 12
     assert len(play(g_(rounds=5), 3, 1, [FirstLegalAgent()] * 3, logging=False).round_deltas) == 5
     g = game(HIRAYA, preset="open-ended")

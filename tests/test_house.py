@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.build import build_game, load_variant, resolve_options
-from rulekit.compare import diff_games, explain
+from rulekit.engine.build import build_game, load_variant, resolve_options
+from rulekit.analysis.compare import diff_games, explain
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import RulekitError, render_all
-from rulekit.testing import run, variant_path
+from rulekit.core.errors import RulekitError, render_all
+from rulekit.engine.testing import run, variant_path
 
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures"
@@ -270,7 +270,7 @@ def test_explain_without_house_rules_says_default():
 # ---------------------------------------------------------------- the guide's example file
 
 def test_guide_example_validates_and_plays():
-    from rulekit.house import load_house
+    from rulekit.lang.house import load_house
     h = load_house(str(EXAMPLE))
     assert h.target == "otoroku" and h.note
     v = load_variant(OTO, house=[str(EXAMPLE)])

@@ -1,5 +1,5 @@
 """The one function through which untrusted text reaches a terminal."""
-from rulekit.inert import inert
+from rulekit.core.inert import inert
 
 
 def test_escape_sequences_are_shown_not_interpreted():
@@ -26,7 +26,7 @@ def test_newlines_can_be_folded_and_long_text_cut():
 def test_json_keeps_its_value_and_is_inert():
     import json
 
-    from rulekit.inert import inert, inert_json
+    from rulekit.core.inert import inert, inert_json
     value = {"name": "x\x85y\u202ez\u2028\x7f\x1b[2J", "ja": "京かぶ"}
     text = inert_json(json.dumps(value, ensure_ascii=False))
     assert json.loads(text) == value       # the same JSON value

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from rulekit.build import build_game, load_variant
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import make_agents, play, round_seed
 
 from .conftest import playable, rel

@@ -13,7 +13,7 @@ Wild cards: c1, o2. Utazu: s1 u1 o1. Drop-out marker: c3.
 from __future__ import annotations
 
 from rulekit.engine.runner import make_agents, play
-from rulekit.testing import Outcome, Script, game
+from rulekit.engine.testing import Outcome, Script, game
 
 V = "mekurifuda/kakkuri.yaml"
 SUITS = {"c": "clubs", "s": "swords", "u": "cups", "o": "coins"}

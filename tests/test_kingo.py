@@ -7,9 +7,9 @@ order, and has every player draw until holding the cards listed, then stop.
 """
 import pytest
 
-from rulekit.agents import FirstLegalAgent
+from rulekit.engine.agents import FirstLegalAgent
 from rulekit.engine.runner import play, run_chunk
-from rulekit.testing import DrawTo, Outcome, game
+from rulekit.engine.testing import DrawTo, Outcome, game
 
 KINGO = "hanafuda/kingo-banking.yaml"
 

@@ -8,7 +8,7 @@ listed, then stop. Chips are [seat 0, seat 1, seat 2]; the wager is 1 chip by de
 import pytest
 
 from rulekit.engine.runner import make_agents, play
-from rulekit.testing import Outcome, Script, game
+from rulekit.engine.testing import Outcome, Script, game
 
 KINGO = "hanafuda/kingo.yaml"
 

@@ -1,7 +1,7 @@
 """Kyō-Kabu: one stacked-deck test per rule of RULES.md §6 and per option."""
 import pytest
 
-from rulekit.testing import game, run
+from rulekit.engine.testing import game, run
 
 KYO = "kabufuda/kyo-kabu.yaml"
 # stacking order after the first field is set out and the deck shuffled:

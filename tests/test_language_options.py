@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulekit.build import build_game, check_variant, load_variant
-from rulekit.errors import render_all
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.core.errors import render_all
 
 TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "first-variant.yaml"
 OPTIONS = "options:\n"
@@ -102,7 +102,7 @@ def test_a_card_out_of_play_at_every_size_leaves_the_deck(tmp_path):
 
 
 def test_the_narrator_starts_from_the_cards_in_play(tmp_path):
-    from rulekit.narrate import Narrator
+    from rulekit.people.narrate import Narrator
     p = variant(tmp_path, (DECK, BY_TABLE))
     game = build_game(load_variant(p))
     nar = Narrator(game, 2, viewer=None)

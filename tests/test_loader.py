@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
-from rulekit.errors import RulekitError, render_all
-from rulekit.loader import MAX_EXTENDS_DEPTH, at, load_tree, plain
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.core.errors import RulekitError, render_all
+from rulekit.lang.loader import MAX_EXTENDS_DEPTH, at, load_tree, plain
 
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures" / "valid"

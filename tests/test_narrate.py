@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from rulekit.build import build_game, load_variant
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.narrate import ALL, Narrator, narrate
+from rulekit.people.narrate import ALL, Narrator, narrate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = sorted(f for f in glob.glob(os.path.join(ROOT, "variants", "*", "*.yaml"))
@@ -103,7 +103,7 @@ def test_onlooker_story_names_every_round_and_the_standings():
 def test_a_columns_yaku_is_the_columns_not_the_dealers():
     """Kyō-Kabu evaluates a column's yaku for the dealer's seat (the column has no seat of its own);
     the story says the column has it, for every viewer, in the event and in the round's summary."""
-    from rulekit.testing import game as stacked_game, run
+    from rulekit.engine.testing import game as stacked_game, run
     g = stacked_game("kabufuda/kyo-kabu.yaml")
     # column 3 (index 2): 7 face up, 7 in the hole, 7 as the third card: Sorokabu
     o = run(g, 2, ["2-1", "1-1", "1-2", "7-1", "1-3", "7-2", "2-2"],
@@ -134,7 +134,7 @@ def test_a_players_yaku_stays_the_players():
 
 
 def test_oicho_kabu_names_the_dead_card_as_players_do():
-    from rulekit.testing import game as load_game
+    from rulekit.engine.testing import game as load_game
     nar = Narrator(load_game("kabufuda/oicho-kabu.yaml"), 3, viewer=1)
     assert nar.zone_words("dead[1]") == "your dead card"
     assert nar.zone_words("dead[2]") == "seat 2's dead card"

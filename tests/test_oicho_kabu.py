@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.testing import game, run
+from rulekit.engine.testing import game, run
 
 V = "kabufuda/oicho-kabu.yaml"
 

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from rulekit.build import build_game, load_variant, resolve_options
+from rulekit.engine.build import build_game, load_variant, resolve_options
 from rulekit.engine.runner import make_agents, play, round_seed
 
 from .conftest import playable, rel
@@ -120,7 +120,7 @@ def test_every_option_is_documented(path):
 
 
 def test_flips_cover_each_kind_of_option():
-    from rulekit.model import OptionDef
+    from rulekit.lang.model import OptionDef
     assert flips(OptionDef("b", "bool", False, "d"), False) == [True]
     assert flips(OptionDef("c", "choice", "x", "d", (("x", "1"), ("y", "2"), ("z", "3"))), "x") == ["y", "z"]
     assert flips(OptionDef("i", "int", 5, "d", (), 1, 10), 5) == [1, 10]

@@ -8,9 +8,9 @@ first card is dealt, the second is the one the dealer must add, the rest are opt
 """
 import pytest
 
-from rulekit.agents import FirstLegalAgent
+from rulekit.engine.agents import FirstLegalAgent
 from rulekit.engine.runner import play
-from rulekit.testing import DrawTo, Outcome, game
+from rulekit.engine.testing import DrawTo, Outcome, game
 
 OTO = "hanafuda/otoroku.yaml"
 
@@ -425,7 +425,7 @@ def test_dealers_choice_at_exactly_10():
 
 def test_at_most_seven_players():
     from rulekit.engine.runner import make_agents
-    from rulekit.errors import RuleError
+    from rulekit.core.errors import RuleError
     g = game(OTO)
     play(g, 7, 1, make_agents(g, 7, 1), rounds=1, dealer=0)
     with pytest.raises(RuleError, match="2 to 7 players, found 8"):

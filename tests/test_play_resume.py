@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from rulekit.cli import main
+from rulekit.cli.main import main
 from rulekit.engine.runner import events_digest
-from rulekit.replay import game_digest
+from rulekit.people.replay import game_digest
 
 from .conftest import ROOT
 
@@ -289,7 +289,7 @@ def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys
 
 def test_a_rule_error_mid_game_saves_the_moves_to_the_log(tmp_path, capsys, monkeypatch):
     import rulekit.engine.runner as runner
-    from rulekit.errors import RuleError, Span, error
+    from rulekit.core.errors import RuleError, Span, error
     monkeypatch.chdir(tmp_path)
 
     class Failing:
@@ -333,7 +333,7 @@ class Seat:
         return self.agent.act(d)
 
 runner.make_agents = lambda *a, **k: [Seat(x) for x in real(*a, **k)]
-from rulekit.cli import main
+from rulekit.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -374,9 +374,9 @@ def test_a_forged_saved_game_is_refused_with_its_digests_recomputed(tmp_path, ch
 
 
 def test_a_log_names_the_house_files_it_was_played_with_and_not_the_parent_variant():
-    from rulekit.build import build_game, load_variant
+    from rulekit.engine.build import build_game, load_variant
     from rulekit.engine.runner import make_agents, play
-    from rulekit.replay import build_log
+    from rulekit.people.replay import build_log
     root = Path(__file__).resolve().parent.parent
     child = build_game(load_variant(str(root / "variants" / "kabufuda" / "kyo-kabu.yaml")))  # extends a parent
     assert len(child.variant.files) > 1

@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'rulekit[rl]
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from rulekit.rl import aec_env  # noqa: E402
+from rulekit.api.rl import aec_env  # noqa: E402
 
 from .conftest import playable  # noqa: E402
 

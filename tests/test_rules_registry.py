@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.build import load_variant
-from rulekit.testing import variant_path
+from rulekit.engine.build import load_variant
+from rulekit.engine.testing import variant_path
 
 DARE = "kabufuda/dare.yaml"
 KYO = "kabufuda/kyo-kabu.yaml"

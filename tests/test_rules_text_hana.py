@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
-from rulekit.loader import plain
-from rulekit.rulestext import SECTIONS, rules_doc
-from rulekit.testing import variant_path
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.lang.loader import plain
+from rulekit.lang.rulestext import SECTIONS, rules_doc
+from rulekit.engine.testing import variant_path
 
 HANA = ["hana-awase", "hiraya", "otoroku", "kingo", "kingo-banking"]
 

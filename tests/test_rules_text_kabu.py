@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from rulekit.build import check_variant, load_variant, make_deck
-from rulekit.errors import Collector
-from rulekit.rulestext import SECTIONS, rules_doc
-from rulekit.testing import game, run, variant_path
+from rulekit.engine.build import check_variant, load_variant, make_deck
+from rulekit.core.errors import Collector
+from rulekit.lang.rulestext import SECTIONS, rules_doc
+from rulekit.engine.testing import game, run, variant_path
 
 OICHO, KYO, DARE, KAKKURI = ("kabufuda/oicho-kabu.yaml", "kabufuda/kyo-kabu.yaml", "kabufuda/dare.yaml",
                              "mekurifuda/kakkuri.yaml")

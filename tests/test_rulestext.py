@@ -4,8 +4,8 @@ from __future__ import annotations
 import os
 import textwrap
 
-from rulekit.build import check_variant, load_variant
-from rulekit.rulestext import SECTIONS, missing_text, rules_doc, to_markdown, to_plain
+from rulekit.engine.build import check_variant, load_variant
+from rulekit.lang.rulestext import SECTIONS, missing_text, rules_doc, to_markdown, to_plain
 
 HERE = os.path.dirname(__file__)
 MINI = os.path.join(HERE, "fixtures", "valid", "mini-kabu.yaml")
@@ -97,7 +97,7 @@ def test_a_fully_written_variant_passes_strict(tmp_path):
 
 
 def test_phase_prompts_stand_in_for_missing_choice_text():
-    from rulekit.rulestext import phase_prompts
+    from rulekit.lang.rulestext import phase_prompts
     v = load_variant(MINI)
     assert phase_prompts(v, "draw") == ["Take a third card?"]
     assert phase_prompts(v, "deal") == []

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulekit.build import build_game, check_variant, load_variant
+from rulekit.engine.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import render_all
-from rulekit.transcript import transcript
+from rulekit.core.errors import render_all
+from rulekit.people.transcript import transcript
 
 TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "first-variant.yaml"
 

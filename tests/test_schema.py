@@ -9,16 +9,16 @@ import jsonschema
 import pytest
 import yaml
 
-from rulekit.build import load_variant
+from rulekit.engine.build import load_variant
 from rulekit.engine.steps import STEP_KINDS
-from rulekit.errors import RulekitError
-from rulekit.loader import load_tree, plain
+from rulekit.core.errors import RulekitError
+from rulekit.lang.loader import load_tree, plain
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = {name: ROOT / "schemas" / f"{name}.schema.json" for name in ("variant", "deck")}
 VARIANT_FILES = sorted((ROOT / "variants").rglob("*.yaml"))
 VALID_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "valid").glob("*.yaml"))
-DECK_FILES = sorted((ROOT / "rulekit" / "decks").glob("*.yaml"))
+DECK_FILES = sorted((ROOT / "rulekit" / "lang" / "decks").glob("*.yaml"))
 
 
 def schema(name: str) -> dict:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.agents import FirstLegalAgent
+from rulekit.engine.agents import FirstLegalAgent
 from rulekit.engine.runner import make_agents, play, replay_check
-from rulekit.testing import game
+from rulekit.engine.testing import game
 
 OTO = "hanafuda/otoroku.yaml"
 HIR = "hanafuda/hiraya.yaml"

@@ -3,9 +3,9 @@ import os
 
 import pytest
 
-from rulekit.build import build_game, load_variant
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import Stats, make_agents, play, round_seed, run_chunk
-from rulekit.simulate import simulate
+from rulekit.analysis.simulate import simulate
 
 from .conftest import VARIANTS, playable, rel
 

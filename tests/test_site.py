@@ -19,11 +19,11 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
-from rulekit.decks import deck_names, load_deck
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.lang.decks import deck_names, load_deck
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import render_all
-from rulekit.expr.functions import REGISTRY
+from rulekit.core.errors import render_all
+from rulekit.lang.expr.functions import REGISTRY
 
 from .conftest import ROOT, playable
 
@@ -219,7 +219,7 @@ def test_index_lists_every_game_and_families_have_pages():
 
 
 def test_the_games_index_names_decks_as_players_do_and_the_home_page_serves_every_reader():
-    from rulekit.decks import load_deck
+    from rulekit.lang.decks import load_deck
     index = player_text(page("games/index.html"))
     for v in playable_variants():
         base = v.decks[v.default_deck].base
@@ -279,7 +279,7 @@ def test_reference_pages_are_generated_from_the_sources():
         assert f"{name}(" in expressions, name
     assert "COMPOP" in expressions  # the grammar
     cli = page("reference/cli/index.html")
-    from rulekit.cli import build_parser
+    from rulekit.cli.main import build_parser
     import argparse
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     for cmd in sub.choices:

@@ -22,7 +22,7 @@ import urllib.request
 
 import pytest
 
-from rulekit.build import load_variant
+from rulekit.engine.build import load_variant
 
 from .conftest import ROOT, playable
 from .test_site import site

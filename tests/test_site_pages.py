@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from rulekit.build import build_game, load_variant
+from rulekit.engine.build import build_game, load_variant
 from rulekit.website.quickref import allowed_players, dealt_text, order_text, players_text, quick_facts
 from rulekit.website.story import Said, group_repeats, seats_words
 from rulekit.website.variant import plain_source
@@ -65,8 +65,8 @@ def test_every_example_hand_makes_its_yaku(rel):
     n = g.variant.meta.players_default
     found = find_examples(g, n, rounds=120)
     assert found
-    from rulekit.engine.runner import _decider
-    ctx = g.new_ctx(n, 1, _decider(g, [], []))
+    from rulekit.engine.runner import decider
+    ctx = g.new_ctx(n, 1, decider(g, [], []))
     g.reset_round(ctx)
     for (table, yid), ex in found.items():
         cards = [g.card_index[c] for c in ex.cards]
@@ -153,7 +153,7 @@ def test_a_move_that_tells_a_value_is_not_merged():
 
 
 def test_the_story_tells_a_columns_yaku_as_the_columns_and_no_value_twice():
-    from rulekit.testing import game as stacked_game, run
+    from rulekit.engine.testing import game as stacked_game, run
     from rulekit.website.story import story_markdown
     g = stacked_game("kabufuda/kyo-kabu.yaml")
     # column 3: 7 face up, 7 in the hole, 7 drawn: Sorokabu, claimed for the dealer's seat

@@ -19,10 +19,10 @@ from types import SimpleNamespace
 import markdown
 import pytest
 
-from rulekit.build import build_game, load_variant
-from rulekit.compare import compare
+from rulekit.engine.build import build_game, load_variant
+from rulekit.analysis.compare import compare
 from rulekit.engine.runner import make_agents, play
-from rulekit.loader import plain
+from rulekit.lang.loader import plain
 from rulekit.website.effects import changes, effects_all, role_effects, site_policy
 from rulekit.website.sources import public_text, source_html
 from rulekit.website.util import mdcode
@@ -175,7 +175,7 @@ def test_the_reproduce_command_gives_the_pages_figures():
     gid = "kyo-kabu"
     stats = section(page(f"games/{gid}/index.html"), "statistics")
     cmd = re.search(r"<code>(rulekit simulate [^<]+)</code>", stats).group(1).split()
-    r = subprocess.run([sys.executable, "-m", "rulekit.cli", *cmd[1:]], capture_output=True, text=True, timeout=600,
+    r = subprocess.run([sys.executable, "-m", "rulekit.cli.main", *cmd[1:]], capture_output=True, text=True, timeout=600,
                        cwd=ROOT)
     assert r.returncode == 0, r.stderr
     dealer = re.search(r"^\s+0\s+(-?\d+\.\d+)", r.stdout, re.M).group(1)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import io
 import re
 
-from rulekit.agents import FirstLegalAgent, render
+from rulekit.engine.agents import FirstLegalAgent, render
 from rulekit.engine.runner import play
-from rulekit.table import Screen, Table
-from rulekit.table.session import _in_deck_order
-from rulekit.testing import game
+from rulekit.people.table import Screen, Table
+from rulekit.people.table.session import _in_deck_order
+from rulekit.engine.testing import game
 
 from .test_dare import W, stack
 
@@ -69,8 +69,8 @@ def test_sets_that_differ_only_in_card_order_are_one_entry():
 
 
 def test_unordered_names_parameters_of_its_choice(tmp_path):
-    from rulekit.build import check_variant
-    from rulekit.errors import render_all
+    from rulekit.engine.build import check_variant
+    from rulekit.core.errors import render_all
     src = (__import__("pathlib").Path(__file__).resolve().parent.parent / "variants" / "kabufuda" /
            "dare.yaml").read_text(encoding="utf-8")
     p = tmp_path / "dare.yaml"

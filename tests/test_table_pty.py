@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from rulekit.build import build_game, load_variant
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import replay_check
 
 from .conftest import ROOT

@@ -1,1 +1,9 @@
-"""The engine: compiled steps, the game state, and the runner that drives agents."""
+"""Build a game and run it: a Variant compiled into steps, played by seeded rounds and agents.
+
+Owns: `build` (Variant -> Game, every name checked), `scope` (the names a variant's expressions
+see), `stepcompile`/`stepchoice` (steps from the rules), `steps` (what steps need at run time),
+`stepgen` (generated Python for phases), `game`, `runner` (rounds, games, replay checks),
+`agents` (policies), `seatdraw`, `cost`, `context`, `statsdecl` (statistics declarations),
+`testing` (stacked decks for rule tests).
+May import: rulekit.core, rulekit.lang.
+"""

@@ -5,12 +5,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..decks import Deck
-from ..errors import RuleError, Span, error
-from ..model import Variant
-from ..expr.compiler import EVAL_BUDGET
-from .context import Ctx
-from .steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
+from rulekit.lang.decks import Deck
+from rulekit.core.errors import RuleError, Span, error
+from rulekit.lang.model import Variant
+from rulekit.lang.expr.scope import EVAL_BUDGET
+from rulekit.engine.context import Ctx
+from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100
 
@@ -84,7 +84,7 @@ class Game:
     preset: str | None = None
     house: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
-    # reads declared statistics during play (rulekit.statsdecl); None: nothing is read, no cost
+    # reads declared statistics during play (rulekit.engine.statsdecl); None: nothing is read, no cost
     observer: Any = None
 
     @property

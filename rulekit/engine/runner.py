@@ -7,11 +7,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
-from ..errors import RuleError, RulekitError, Span, did_you_mean, error
-from .game import Game
-from .seatdraw import draw_for_seats
-from .steps import RUNTIME_ERRORS, located_error
+from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
+from rulekit.core.errors import RuleError, RulekitError, Span, did_you_mean, error
+from rulekit.engine.game import Game
+from rulekit.engine.seatdraw import draw_for_seats
+from rulekit.engine.steps import RUNTIME_ERRORS, located_error
 
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
@@ -86,7 +86,7 @@ def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: in
     return out
 
 
-def _decider(game: Game, agents: list, moves: list, checks: Callable | None = None):
+def decider(game: Game, agents: list, moves: list, checks: Callable | None = None):
     def decide(choice, player, actions):
         ctx = decide.ctx
         if checks is not None:
@@ -120,7 +120,7 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     """
     moves: list[int] = []
     agents = list(agents)
-    decide = _decider(game, agents, moves, checks)
+    decide = decider(game, agents, moves, checks)
     ctx = game.new_ctx(n, seed, decide, logging)
     ctx.stack = stack
     if observe is not None:
@@ -236,7 +236,7 @@ class Stats:
     wins: list = field(default_factory=list)
     losses: list = field(default_factory=list)
     records: dict = field(default_factory=dict)
-    # declared statistics (rulekit.statsdecl): name -> [[readings, sum, sum of squares] per slot]
+    # declared statistics (rulekit.engine.statsdecl): name -> [[readings, sum, sum of squares] per slot]
     custom: dict = field(default_factory=dict)
     records_sq: dict = field(default_factory=dict)  # sum over rounds of (count in the round)^2
 
@@ -346,7 +346,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     # exactly as play() would start them (tests/test_simulate.py checks it round by round)
     agents = make_agents(game, n, round_seed(seed, start), policy)
     moves: list[int] = []
-    decide = _decider(game, agents, moves, checks)
+    decide = decider(game, agents, moves, checks)
     ctx = None
     for i in range(start, start + count):
         if stop is not None and stop():
@@ -370,7 +370,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
 
 def replay_check(game: Game, log: dict) -> GameResult:
     """Replay a log's moves; raise RuleError (E070) when the events differ."""
-    from ..agents import ScriptedAgent
+    from rulekit.engine.agents import ScriptedAgent
     n = int(log["players"])
     script = ScriptedAgent(log["moves"])
     res = play(game, n, int(log["seed"]), [script] * n, rounds=int(log["rounds"]), logging=True,

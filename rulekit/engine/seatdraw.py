@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import RuleError, Span, error
+from rulekit.core.errors import RuleError, Span, error
 
 MAX_REDRAWS = 10_000  # with 7 players every key differs in about 1 draw in 18
 

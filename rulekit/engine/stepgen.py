@@ -5,7 +5,7 @@ StepCompiler builds closures and tags the common step kinds with what they are m
 assignments over `ctx` - with each expression's generated code inlined, so a round costs a
 few calls instead of a call per step and per expression node. It only ever writes its own
 tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
-and expression code is itself made of bound constants (see rulekit.expr.codegen).
+and expression code is itself made of bound constants (see rulekit.lang.expr.codegen).
 
 The closures remain the reference. A step without a tag, a step that logs (ctx.logging),
 and every error path run the step's closure or raiser, so messages and event logs are the
@@ -18,10 +18,10 @@ import re
 from types import SimpleNamespace
 from typing import Any, Callable
 
-from ..expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
-from ..expr.compiler import MAX_INT
-from .cost import _NESTED
-from .steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, _too_many
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
+from rulekit.lang.expr.scope import MAX_INT
+from rulekit.engine.cost import NESTED
+from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, too_many
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
@@ -106,7 +106,7 @@ class _Gen:
     def run(self, run: Callable, ind: int) -> None:
         gen = getattr(run, "gen", None)
         if gen is None:
-            if getattr(run, "__name__", "") != "_noop":
+            if getattr(run, "__name__", "") != "noop_step":
                 self.emit(ind, f"{self.bind(run)}(ctx)")
             return
         getattr(self, "k_" + gen[0])(run, gen, ind)
@@ -138,7 +138,7 @@ class _Gen:
             self.emit(ind, f"if type({nv}) is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
             # a flat list within the bound needs no call (the common case); anything else is measured
-            nested = self.bind(_NESTED)
+            nested = self.bind(NESTED)
             self.emit(ind, f"elif type({nv}) is list:")
             self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or ({nv} and (type({nv}[0]) in {nested} or "
                                f"type({nv}[-1]) in {nested})): {chk}({nv})")
@@ -410,7 +410,7 @@ class Pairs:
 
 
 def _getter(name: str, idx: Callable | None) -> Callable:
-    from .steps import StepCompiler
+    from rulekit.engine.stepcompile import StepCompiler
     return StepCompiler.zone_getter(name, idx)
 
 
@@ -510,5 +510,5 @@ def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:
     except (_TooBig, RecursionError):
         return run
     header = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"
-    fn = _build(g, header, "    return run\n", {"TOO_MANY": _too_many, "PAIRS": Pairs}, label)
+    fn = _build(g, header, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

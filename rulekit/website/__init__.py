@@ -1,9 +1,13 @@
-"""The rules website, generated at build time from the variant files and the decks.
+"""Publish it: the rules website, generated at build time from the variant files and the decks.
 
 `build_site(root)` returns every generated file (path under docs -> text): a page per
 variant, the index of games, a page per family, the reference pages, the card pictures and
 the navigation (SUMMARY.md, read by mkdocs-literate-nav). docs/gen_pages.py writes them
 through mkdocs-gen-files; nothing is copied by hand.
+
+Owns: the pages (`variant`, `rules`, `quickref`, `story`, `machine`, `howitplays`, `reference`...),
+card pictures (`cards`, `yakucards`), statistics and charts for pages (`stats`, `effects`, `charts`).
+May import: every stage (it is the top one; nothing imports it but docs/gen_pages.py).
 """
 from __future__ import annotations
 
@@ -11,14 +15,14 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from ..build import build_game, load_variant
-from ..errors import RulekitError, render_all
-from .cards import Pictures, load_style
-from .quickref import players_text
-from .reference import cli_page, deck_page, decks_index, expressions_page, schema_page
-from .howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
-from .util import family_key, family_slug, family_title, md, md_rich, root_of
-from .variant import Entry, VariantPage
+from rulekit.engine.build import build_game, load_variant
+from rulekit.core.errors import RulekitError, render_all
+from rulekit.website.cards import Pictures, load_style
+from rulekit.website.quickref import players_text
+from rulekit.website.reference import cli_page, deck_page, decks_index, expressions_page, schema_page
+from rulekit.website.howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
+from rulekit.website.util import family_key, family_slug, family_title, md, md_rich, root_of
+from rulekit.website.variant import Entry, VariantPage
 
 DEFAULT_ROUNDS = 2000
 
@@ -86,7 +90,7 @@ def load_entries(root_dir: str) -> dict[str, Entry]:
 
 
 def games_index(site: Site) -> str:
-    from ..decks import load_deck
+    from rulekit.lang.decks import load_deck
     out = ["# All games", "",
            "Every game of this site, with the number of players, the deck it is played with and its family. "
            "Each page is generated from the game's rules file.", "",
@@ -146,7 +150,7 @@ def summary(site: Site, decks: list[str], extra_guides: list[tuple[str, str]]) -
     out += ["* Reference", "    * [Variant file format](reference/variant-format.md)",
             "    * [Expression language](reference/expressions.md)", "    * Decks",
             "        * [All decks](reference/decks/index.md)"]
-    from ..decks import load_deck
+    from rulekit.lang.decks import load_deck
     for d in decks:
         out.append(f"        * [{md(load_deck(d).names.get('en', d))}](reference/decks/{d}.md)")
     out.append("    * [Command line](reference/cli.md)")
@@ -158,8 +162,8 @@ def summary(site: Site, decks: list[str], extra_guides: list[tuple[str, str]]) -
 
 def tutorial_appendix(path: str, rel: str) -> str:
     """A seeded round of the tutorial's variant, as the command line prints it."""
-    from ..engine.runner import make_agents, play
-    from ..transcript import transcript
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.people.transcript import transcript
     v = load_variant(path)
     game = build_game(v)
     n = v.meta.players_default
@@ -192,7 +196,7 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     files["games/index.md"] = games_index(site)
     for fam, entries in families(site).items():
         files[f"families/{fam}/index.md"] = family_page(site, fam, entries)
-    from ..decks import deck_names
+    from rulekit.lang.decks import deck_names
     decks = deck_names()
     files["reference/decks/index.md"] = decks_index(site.pictures)
     for d in decks:

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from ..decks import Card, Deck, deck_names, load_deck
-from .util import h
+from rulekit.lang.decks import Card, Deck, deck_names, load_deck
+from rulekit.website.util import h
 
 W, H = 60, 92
 FONT = "'Noto Sans CJK JP','Hiragino Sans','Yu Gothic','IPAPGothic','IPAGothic','DejaVu Sans',sans-serif"

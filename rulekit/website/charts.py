@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from .util import h
+from rulekit.website.util import h
 
 
 def nice_ticks(lo: float, hi: float, count: int = 4) -> list[float]:

@@ -14,8 +14,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Variant
-from .stats import _digest, _engine_files, fork_pool
+from rulekit.lang.model import Variant
+from rulekit.website.stats import cache_digest, engine_files, fork_pool
 
 FORMAT = "effects-1"  # bump when the cached result's shape changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -102,8 +102,8 @@ def role_effects(base: list[list[float]], changed: list[list[float]]) -> dict:
 
 def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple]) -> dict[str, dict]:
     """Play the default rules and each change on the same seeds (runs in a worker process)."""
-    from ..build import build_game, load_variant
-    from ..compare import seeded_rounds
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.analysis.compare import seeded_rounds
     variant = load_variant(path)
     base_game = build_game(variant)
     base = [list(d) for d, _r in seeded_rounds(base_game, n, rounds, seed, policy)]
@@ -122,7 +122,7 @@ def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tupl
 
 
 def effects_key(files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str, keys: list[str]) -> str:
-    return _digest(list(files) + _engine_files() + [os.path.abspath(__file__)], json.dumps([FORMAT, n, rounds, seed, policy, keys]))
+    return cache_digest(list(files) + engine_files() + [os.path.abspath(__file__)], json.dumps([FORMAT, n, rounds, seed, policy, keys]))
 
 
 def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]], rounds: int, seed: int = 1,

@@ -9,10 +9,10 @@ import math
 import re
 from typing import Any
 
-from .charts import bar_chart
-from .effects import Change, changes, effects_all, site_policy
-from .stats import simulate_all
-from .util import html_block as _block, html_table as _table, code, h, h_rich, md, md_rich
+from rulekit.website.charts import bar_chart
+from rulekit.website.effects import Change, changes, effects_all, site_policy
+from rulekit.website.stats import simulate_all
+from rulekit.website.util import html_block as _block, html_table as _table, code, h, h_rich, md, md_rich
 
 SEED = 1
 DEFAULT_EFFECT_ROUNDS = 600

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..decks import Deck, load_deck
-from .rules import kinds_in, names_in, payments, proc_anchor, table_anchor
-from .util import code, h, h_rich, md, md_rich, mdcode, names_line, slug
-from .yakucards import candidate_cards
+from rulekit.lang.decks import Deck, load_deck
+from rulekit.website.rules import kinds_in, names_in, payments, proc_anchor, table_anchor
+from rulekit.website.util import code, h, h_rich, md, md_rich, mdcode, names_line, slug
+from rulekit.website.yakucards import candidate_cards
 
 MAX_PICTURES = 18
 
@@ -244,9 +244,9 @@ class MachineParts:
         if not isinstance(when, str):
             return when is False
         try:
-            from ..build import _scope
-            from ..expr import compile_expr
-            scope = _scope(self.v, self.g.deck, self.g.options).with_locals({"cards": "list<card>", "seat": "int"})
+            from rulekit.engine.scope import variant_scope
+            from rulekit.lang.expr import compile_expr
+            scope = variant_scope(self.v, self.g.deck, self.g.options).with_locals({"cards": "list<card>", "seat": "int"})
             comp = compile_expr(when, scope, "bool")
         except Exception:  # noqa: BLE001
             return False

@@ -14,11 +14,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ..decks import load_deck
-from ..engine.game import Game
-from ..engine.runner import make_agents, play
-from ..loader import plain
-from .util import plural, squash
+from rulekit.lang.decks import load_deck
+from rulekit.engine.game import Game
+from rulekit.engine.runner import make_agents, play
+from rulekit.lang.loader import plain
+from rulekit.website.util import plural, squash
 
 SEEDS = (1, 2, 3)
 

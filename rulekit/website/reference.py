@@ -7,11 +7,11 @@ import os
 import re
 from typing import Any
 
-from ..decks import deck_names, load_deck
-from ..expr.functions import REGISTRY
-from .util import h, md, md_rich, mdcode, plural, slug
+from rulekit.lang.decks import deck_names, load_deck
+from rulekit.lang.expr.functions import REGISTRY
+from rulekit.website.util import h, md, md_rich, mdcode, plural, slug
 
-PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from rulekit.core.paths import PACKAGE_DIR as PKG
 
 
 # -- the variant file format -------------------------------------------------------------
@@ -132,7 +132,7 @@ OPERATORS = [
 
 
 def _grammar_text() -> str:
-    with open(os.path.join(PKG, "expr", "grammar.lark"), encoding="utf-8") as fh:
+    with open(os.path.join(PKG, "lang", "expr", "grammar.lark"), encoding="utf-8") as fh:
         return fh.read()
 
 
@@ -147,13 +147,14 @@ def _tokens(grammar: str) -> dict[str, str]:
 def _globals_doc() -> list[tuple[str, str, str]]:
     """The names every expression can read besides zones, variables and locals."""
     try:
-        from ..build import _scope, load_variant
-        from ..decks import load_deck as _ld
+        from rulekit.engine.build import load_variant
+        from rulekit.engine.scope import variant_scope
+        from rulekit.lang.decks import load_deck as _ld
         here = os.path.dirname(PKG)
         path = os.path.join(here, "docs", "tutorial", "first-variant.yaml")
         v = load_variant(path)
         deck = _ld(v.decks[v.default_deck].base)
-        scope = _scope(v, deck, {})
+        scope = variant_scope(v, deck, {})
         return [(k, g.type, g.doc) for k, g in scope.globals.items() if k not in v.zones and k not in v.vars]
     except Exception:  # noqa: BLE001 - the page still has everything else
         return []
@@ -275,7 +276,7 @@ def deck_page(name: str, pictures, root: str) -> str:
 # -- the command line ------------------------------------------------------------------------
 
 def cli_page() -> str:
-    from ..cli import build_parser
+    from rulekit.cli.main import build_parser
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"
     try:

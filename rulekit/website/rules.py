@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..engine.steps import PARAM_KINDS, STEP_KINDS
-from ..expr import ast as A
-from ..expr.parser import parse
-from .util import code, h, plural, slug, squash
+from rulekit.engine.steps import PARAM_KINDS, STEP_KINDS
+from rulekit.lang.expr import ast as A
+from rulekit.lang.expr.parser import parse
+from rulekit.website.util import code, h, plural, slug, squash
 
 
 def normalize(step: Any) -> tuple[str, Any, dict]:

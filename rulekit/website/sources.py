@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .util import h, squash
+from rulekit.website.util import h, squash
 
 # "(RULES §5.7 game.rounds)" and bare "RULES §2.4": references into the authors' working
 # notes, which no reader can follow

@@ -12,12 +12,12 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 
-from ..engine.runner import Stats
+from rulekit.engine.runner import Stats
 
-PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from rulekit.core.paths import PACKAGE_DIR as PKG
 
 
-def _digest(paths: list[str], extra: str) -> str:
+def cache_digest(paths: list[str], extra: str) -> str:
     d = hashlib.sha256(extra.encode())
     for p in paths:
         try:
@@ -28,10 +28,10 @@ def _digest(paths: list[str], extra: str) -> str:
     return d.hexdigest()
 
 
-def _engine_files() -> list[str]:
+def engine_files() -> list[str]:
     files = sorted(glob.glob(os.path.join(PKG, "**", "*.py"), recursive=True))
-    files += sorted(glob.glob(os.path.join(PKG, "decks", "*.yaml")))
-    files += sorted(glob.glob(os.path.join(PKG, "expr", "*.lark")))
+    files += sorted(glob.glob(os.path.join(PKG, "lang", "decks", "*.yaml")))
+    files += sorted(glob.glob(os.path.join(PKG, "lang", "expr", "*.lark")))
     return [f for f in files if os.sep + "website" + os.sep not in f]
 
 
@@ -46,7 +46,7 @@ def fork_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def cache_key(variant_files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str) -> str:
-    return _digest(list(variant_files) + _engine_files(), json.dumps([n, rounds, seed, policy]))
+    return cache_digest(list(variant_files) + engine_files(), json.dumps([n, rounds, seed, policy]))
 
 
 def _num(x):
@@ -71,8 +71,8 @@ def from_dict(d: dict) -> Stats:
 
 
 def _run(path: str, n: int, rounds: int, seed: int, policy: str) -> dict:
-    from ..build import build_game, load_variant
-    from ..simulate import simulate
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.analysis.simulate import simulate
     game = build_game(load_variant(path))
     return to_dict(simulate(game, n, rounds, seed, policy))
 

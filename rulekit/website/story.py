@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .util import md
+from rulekit.website.util import md
 
 LONG = 24  # a phase with more sentences than this shows its first and last ones, the rest folded
 HEAD, TAIL = 10, 6
@@ -174,7 +174,7 @@ def _fold(title: str, sentences: list[str]) -> list[str]:
 def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, list[Said]]], list[str]]:
     """(phase title, sentences) in order, and the outcome's sentences, from the narrator."""
     try:
-        from ..narrate import Narrator
+        from rulekit.people.narrate import Narrator
     except ImportError:  # a tree without the narrator: the engine's own transcript lines
         return _transcribed(game, events), []
     nar = Narrator(game, n, None)
@@ -192,7 +192,7 @@ def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, li
 
 
 def _transcribed(game: Any, events: list[dict]) -> list[tuple[str, list[Said]]]:
-    from ..transcript import line
+    from rulekit.people.transcript import line
     names = {p.id: p.name for p in game.phases}
     phases: list[tuple[str, list[Said]]] = [("", [])]
     for e in events:

@@ -6,20 +6,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..build import build_game
-from ..decks import Deck, load_deck
-from ..engine.game import Game
-from ..engine.runner import Stats, make_agents, play
-from ..loader import plain
-from ..model import Variant
-from ..rulestext import RulesDoc, phase_prompts, rules_doc
-from .howitplays import statistics_markdown
-from .machine import MachineParts
-from .quickref import dealt_text, quick_facts
-from .rules import Renderer, table_anchor
-from .util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
-from .yakuexamples import Example, cached_examples
-from .sources import source_html
+from rulekit.engine.build import build_game
+from rulekit.lang.decks import Deck, load_deck
+from rulekit.engine.game import Game
+from rulekit.engine.runner import Stats, make_agents, play
+from rulekit.lang.loader import plain
+from rulekit.lang.model import Variant
+from rulekit.lang.rulestext import RulesDoc, phase_prompts, rules_doc
+from rulekit.website.howitplays import statistics_markdown
+from rulekit.website.machine import MachineParts
+from rulekit.website.quickref import dealt_text, quick_facts
+from rulekit.website.rules import Renderer, table_anchor
+from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
+from rulekit.website.yakuexamples import Example, cached_examples
+from rulekit.website.sources import source_html
 
 SEED = 1
 # under mkdocs, a warning on this logger fails a strict build
@@ -389,7 +389,7 @@ class VariantPage(MachineParts):
         return "\n".join(["", "## How it plays {#how-it-plays}", "", stats, self.example()])
 
     def example(self) -> str:
-        from .story import story_markdown
+        from rulekit.website.story import story_markdown
         n = self.v.meta.players_default
         try:
             res = play(self.g, n, SEED, make_agents(self.g, n, SEED, "random"), rounds=1, logging=True)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..expr import Scope, compile_expr
-from ..expr import ast as A
-from ..expr.parser import parse
+from rulekit.lang.expr import Scope, compile_expr
+from rulekit.lang.expr import ast as A
+from rulekit.lang.expr.parser import parse
 
 LAMBDA_FUNCS = {"count", "all", "any", "filter"}
 KEY_FUNCS = {"map", "sorted", "distinct"}
@@ -31,7 +31,7 @@ class _Ctx:
     __slots__ = ("loc", "n", "yaku_eval", "budget")
 
     def __init__(self):
-        from ..expr.compiler import EVAL_BUDGET
+        from rulekit.lang.expr.scope import EVAL_BUDGET
         self.loc: dict = {}
         self.n = 1
         self.yaku_eval = None

@@ -16,10 +16,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..engine.game import Game
-from ..engine.runner import run_chunk
-from .stats import _digest, _engine_files
-from .yakucards import candidate_cards
+from rulekit.engine.game import Game
+from rulekit.engine.runner import run_chunk
+from rulekit.website.stats import cache_digest, engine_files
+from rulekit.website.yakucards import candidate_cards
 
 ROUNDS = 300
 SEARCH_TRIES = 40000  # rare two-card yaku that need one seat (1 in ~5,000 random tries) are still found
@@ -106,7 +106,7 @@ def _num(x: Any) -> Any:
 
 def conditions(game: Game) -> dict[tuple[str, str], str]:
     """Each yaku's `when` text, as written in the rules file: (table, yaku id) -> text."""
-    from ..loader import plain
+    from rulekit.lang.loader import plain
     out = {}
     for table, entries in (plain(game.variant.tree).get("yaku") or {}).items():
         for e in entries or []:
@@ -125,8 +125,8 @@ def find_examples(game: Game, n: int, rounds: int = ROUNDS, seed: int = 1) -> di
     out: dict[tuple[str, str], Example] = {}
     if w.ctx is None:
         try:
-            from ..engine.runner import _decider
-            w.ctx = game.new_ctx(n, seed, _decider(game, [], []))
+            from rulekit.engine.runner import decider
+            w.ctx = game.new_ctx(n, seed, decider(game, [], []))
             game.reset_round(w.ctx)
             w.inner = w.ctx.yaku_eval
         except Exception:  # noqa: BLE001
@@ -179,7 +179,7 @@ def find_examples(game: Game, n: int, rounds: int = ROUNDS, seed: int = 1) -> di
 
 def cached_examples(game: Game, files: tuple[str, ...], n: int, cache_dir: str | None) -> dict[tuple[str, str], Example]:
     """find_examples, remembered in `cache_dir` (None: no cache) under a key of everything it reads."""
-    key = _digest(list(files) + _engine_files() + [os.path.abspath(__file__)],
+    key = cache_digest(list(files) + engine_files() + [os.path.abspath(__file__)],
                   json.dumps(["yaku-examples", VERSION, n, ROUNDS, game.deck_name, sorted(game.options.items(),
                                                                                       key=str)], default=str))
     path = os.path.join(cache_dir, f"yaku-{key}.json") if cache_dir else None

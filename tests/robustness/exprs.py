@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rulekit.build import _scope, build_game, load_variant
-from rulekit.expr import CompileError, EvalError, compile_expr
-from rulekit.expr.compiler import EVAL_BUDGET
+from rulekit.engine.build import build_game, load_variant
+from rulekit.engine.scope import variant_scope
+from rulekit.lang.expr import CompileError, EvalError, compile_expr
+from rulekit.lang.expr.scope import EVAL_BUDGET
 
 from .helpers import FIXTURES
 
 EVAL_CODES = {"E030", "E031", "E032", "E033", "E034", "E040"}
 
 GAME = build_game(load_variant(str(FIXTURES / "valid" / "mini-kabu.yaml")))
-BASE_SCOPE = _scope(GAME.variant, GAME.deck, GAME.options)
+BASE_SCOPE = variant_scope(GAME.variant, GAME.deck, GAME.options)
 
 # step-bound names an expression may use, with their types and values
 LOCALS = {

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from rulekit.errors import CODES, Diagnostic, RulekitError
+from rulekit.core.errors import CODES, Diagnostic, RulekitError
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = ROOT / "variants"
@@ -113,7 +113,7 @@ def run_isolated(code: str, timeout: float = 30.0, memory: int = 1_000_000_000) 
         except MemoryError:
             RESULT = {{"status": "memory"}}
         except BaseException as exc:
-            from rulekit.errors import RulekitError
+            from rulekit.core.errors import RulekitError
             if isinstance(exc, RulekitError):
                 d = exc.first
                 RESULT.update(status="rulekit", code=d.code, line=d.span.line, col=d.span.col,

@@ -11,10 +11,10 @@ import os
 
 import pytest
 
-from rulekit.agents import FunctionAgent, HumanAgent, RandomAgent
-from rulekit.build import build_game, load_variant
+from rulekit.engine.agents import FunctionAgent, HumanAgent, RandomAgent
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import IllegalAction
+from rulekit.core.errors import IllegalAction
 from tests.test_invariants import legit_visible
 
 from .helpers import FIXTURES, VARIANTS, count
@@ -169,7 +169,7 @@ def test_changing_the_observation_changes_nothing(path):
 
 def _outcome(game, n, seed, fn):
     """Events and chips of a one-round game, or the rendered error that stopped it."""
-    from rulekit.errors import RulekitError, render_all
+    from rulekit.core.errors import RulekitError, render_all
     try:
         res = play(game, n, seed, [FunctionAgent(fn) for _ in range(n)], rounds=1)
     except RulekitError as exc:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulekit.expr import REGISTRY, CompileError, EvalError, compile_expr
+from rulekit.lang.expr import REGISTRY, CompileError, EvalError, compile_expr
 
 from .exprs import EVAL_CODES, LOCALS, SCOPE, fresh_ctx, outcome
 from .helpers import alarm, count
@@ -187,7 +187,7 @@ def _reference_outcome(text: str):
 
 def test_generated_code_agrees_with_the_closures():
     """3,000 random well-typed expressions give the same value, or the same located error, on
-    generated code (rulekit.expr.codegen) as on the closures alone."""
+    generated code (rulekit.lang.expr.codegen) as on the closures alone."""
     import random
     values = generated = 0
     for seed in range(3000):

@@ -12,8 +12,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulekit.build import check_variant
-from rulekit.errors import CODES
+from rulekit.engine.build import check_variant
+from rulekit.core.errors import CODES
 
 from .helpers import alarm, count, variant_files
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulekit.build import check_variant
+from rulekit.engine.build import check_variant
 
 from .helpers import assert_located, count, measure, run_isolated, variant_text, write
 from .exprs import EVAL_CODES, outcome

@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from rulekit.build import build_game, check_variant, load_variant
+from rulekit.engine.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.errors import RulekitError
+from rulekit.core.errors import RulekitError
 
 from .helpers import (HEAVY_TIME_LIMIT, Hang, alarm, assert_located, count, measure, run_isolated, variant_text,
                       write)
@@ -357,7 +357,7 @@ def _isolated_play(name: str, body: str, vars_extra: str = "") -> dict:
     count("inputs")
     return run_isolated(f"""
         import os, tempfile, time
-        from rulekit.build import build_game, load_variant
+        from rulekit.engine.build import build_game, load_variant
         from rulekit.engine.runner import make_agents, play
         folder = tempfile.mkdtemp()
         path = os.path.join(folder, {name + '.yaml'!r})
@@ -420,7 +420,7 @@ def test_the_evaluation_budget_stops_a_rule():
     count("inputs")
     res = run_isolated(f"""
         import os, resource, tempfile, time
-        from rulekit.build import check_variant
+        from rulekit.engine.build import check_variant
         path = os.path.join(tempfile.mkdtemp(), "budget.yaml")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write({text!r})

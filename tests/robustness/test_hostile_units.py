@@ -8,13 +8,13 @@ import os
 
 import pytest
 
-from rulekit.cliargs import UsageError, bounded_int, open_output
+from rulekit.cli.args import UsageError, bounded_int, open_output
 from rulekit.engine.cost import MAX_KEPT, MAX_NEST, oversize
-from rulekit.errors import QUOTE_WINDOW, RulekitError, Span, error
-from rulekit.expr.functions import MAX_BUILT, _flatten, _subsets, minus_lists
-from rulekit.replay import MAX_LOG_DEPTH, depth_of, read_log
-from rulekit.source import parse_text
-from rulekit.terminal import InertStream
+from rulekit.core.errors import QUOTE_WINDOW, RulekitError, Span, error
+from rulekit.lang.expr.functions import MAX_BUILT, _flatten, _subsets, minus_lists
+from rulekit.people.replay import MAX_LOG_DEPTH, depth_of, read_log
+from rulekit.lang.source import parse_text
+from rulekit.people.terminal import InertStream
 
 from .helpers import count
 
@@ -121,9 +121,9 @@ def test_log_depth_is_measured_without_recursion():
 
 @pytest.mark.parametrize("codegen", [True, False])
 def test_short_scans_are_free_and_long_ones_are_charged_on_both_paths(codegen):
-    from rulekit.expr import compile_expr
-    from rulekit.expr.compiler import EVAL_BUDGET
-    from rulekit.expr.functions import FREE_SCAN
+    from rulekit.lang.expr import compile_expr
+    from rulekit.lang.expr.scope import EVAL_BUDGET
+    from rulekit.lang.expr.functions import FREE_SCAN
 
     from .exprs import SCOPE, fresh_ctx
     scope = SCOPE.with_locals({"xs": "list<int>", "anything": "any"})

@@ -66,7 +66,7 @@ CONST_ROWS = [r for r in ROWS if _constant(r[3]) is not None]
 @pytest.mark.parametrize("what,limit,code,where", CONST_ROWS, ids=[r[3].strip("`") for r in CONST_ROWS])
 def test_each_figure_is_the_code_constant(what, limit, code, where):
     assert _figure(limit) == _constant(where), f"{what}: the doc says {limit}, the code {_constant(where)}"
-    from rulekit.errors import CODES
+    from rulekit.core.errors import CODES
     assert code in CODES
 
 

@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from rulekit.agents import Decision
-from rulekit.build import build_game, load_variant
+from rulekit.engine.agents import Decision
+from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import make_agents, play, replay_check, round_seed
 from tests.test_invariants import make_checks
 
@@ -50,7 +50,7 @@ def flips(variant, base: dict) -> list[dict]:
 def rule_sets(variant) -> list[tuple[str | None, str | None, dict]]:
     """(deck, preset, option values): every preset (and none) with each option flipped alone,
     and every other deck with the defaults."""
-    from rulekit.build import resolve_options
+    from rulekit.engine.build import resolve_options
     out = []
     for preset in [None, *variant.presets]:
         base = resolve_options(variant, None, preset)

@@ -1,0 +1,128 @@
+"""`rulekit list` (the games you can play) and `rulekit rules GAME` (their rules in the terminal)."""
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from typing import Any
+
+from rulekit.core.inert import inert
+
+EXIT_OK = 0
+
+
+def _width() -> int:
+    try:
+        return max(40, min(100, os.get_terminal_size(sys.stdout.fileno()).columns))
+    except OSError:
+        return 80
+
+
+def variant_files() -> list[str]:
+    """Every variant file on the search path (./variants first), each id once."""
+    from rulekit.lang.loader import default_search_path
+    seen: set[str] = set()
+    out = []
+    for folder in default_search_path():
+        if not os.path.isdir(folder):
+            continue
+        for root, _dirs, files in sorted(os.walk(folder)):
+            for f in sorted(files):
+                vid = os.path.splitext(f)[0]
+                if f.endswith((".yaml", ".yml")) and vid not in seen:
+                    seen.add(vid)
+                    out.append(os.path.join(root, f))
+    return out
+
+
+def cmd_list(args: Any) -> int:
+    """One line per playable game: id, name, players and deck."""
+    from rulekit.engine.build import load_variant
+    from rulekit.core.errors import RulekitError
+    rows = []
+    for f in variant_files():
+        try:
+            v = load_variant(f)
+        except RulekitError:
+            continue  # a broken file is validate's business, not the list's
+        if v.meta.abstract:
+            continue
+        m = v.meta
+        try:
+            from rulekit.engine.build import make_deck
+            from rulekit.core.errors import Collector
+            d = make_deck(v, v.default_deck, Collector())
+            cards = len(d.cards) if d is not None else 0
+        except Exception:  # a deck that cannot be built is validate's business; the list goes on
+            cards = 0
+        others = len(v.decks) - 1
+        rows.append((m.id, m.names.get("en", m.id), m.names.get("ja", ""),
+                     (f"{m.players_min}-{m.players_max} players (usually {m.players_default})" if m.players_min != m.players_max
+                      else f"{m.players_min} players"),
+                     f"{v.default_deck}" + (f" ({cards} cards)" if cards else "")
+                     + (f", or {others} other deck{'s' if others != 1 else ''}" if others > 0 else "")))
+    w = max((len(r[0]) for r in rows), default=4)
+    print(f"{len(rows)} games (play one with: rulekit play GAME --human 1; read its rules with: rulekit rules GAME)")
+    for vid, en, ja, players, deck in rows:
+        name = f"{en} ({ja})" if ja else en
+        print(inert(f"  {vid:<{w}}  {name} — {players}; deck {deck}", keep_newlines=False))
+    return EXIT_OK
+
+
+def rules_lines(game: Any, width: int = 80) -> list[str]:
+    """The rules as plain text: the variant's rules document when it has one, else its summary,
+    its phases in order and its hands (yaku), all from the file."""
+    v = game.variant
+    m = v.meta
+    try:
+        from rulekit.lang.rulestext import rules_doc, to_plain  # the players' rules document, when present
+    except ImportError:
+        rules_doc = None
+    if rules_doc is not None:
+        doc = rules_doc(v)
+        if not doc.empty:
+            return to_plain(doc, width).splitlines()
+    out: list[str] = []
+    wrap = lambda t, ind="": textwrap.wrap(" ".join(str(t).split()), width, initial_indent=ind,  # noqa: E731
+                                           subsequent_indent=ind) or [ind]
+    title = m.names.get("en", m.id) + (f" ({m.names['ja']})" if m.names.get("ja") else "")
+    out += [title, "=" * min(len(title), width), ""]
+    out += wrap(m.summary)
+    out += ["", f"Players: {m.players_min} to {m.players_max} (usually {m.players_default})."]
+    deck = v.decks.get(v.default_deck)
+    out += wrap(f"Deck: {v.default_deck}" + (f" — {deck.description.rstrip('.')}" if deck and deck.description else "") + ".")
+    out += ["", "How a round goes", "----------------"]
+    from rulekit.lang.loader import at
+    phases = at(v.tree, "round")
+    k = 0
+    for ph in (phases.value if phases is not None and isinstance(phases.value, list) else []):
+        d = ph.value if isinstance(ph.value, dict) else {}
+        name = str(d["name"].value) if "name" in d else str(d["id"].value) if "id" in d else "?"
+        text = ""
+        for key in ("text", "description"):
+            if key in d and isinstance(d[key].value, str):
+                text = d[key].value
+                break
+        k += 1
+        out += wrap(f"{k}. {name}" + (f": {text}" if text else ""))
+    if any(game.yaku.values()):
+        out += ["", "Hands", "-----"]
+        for table, entries in game.yaku.items():
+            for y in entries:
+                en = y.names.get("en") or y.id
+                ro = y.names.get("romaji")
+                out += wrap(f"- {en}{' (' + ro + ')' if ro and ro.lower() != en.lower() else ''}"
+                            + (f": {y.description}" if y.description else ""))
+    if v.options:
+        out += ["", "House rules (change with -o NAME=VALUE)", "---------------------------------------"]
+        for name, o in v.options.items():
+            out += wrap(f"- {name} = {game.options.get(name)}: {o.description}")
+    return out
+
+
+def cmd_rules(args: Any, game_of) -> int:
+    """Print a game's rules for players (made inert: the text comes from a file)."""
+    game = game_of(args)
+    for ln in rules_lines(game, _width()):
+        print(inert(ln, keep_newlines=False))
+    return EXIT_OK

@@ -1,0 +1,274 @@
+"""`rulekit play`: whole games as the variant defines them, watched or played at the table.
+
+Nothing played is thrown away: a game left with q or Ctrl-C, or stopped by an error, is saved
+(to --log, else at the table to an autosave file) and `--resume FILE` continues it. The log is
+written only when there is something to write, atomically, so an old file is never truncated.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit.core.errors import RulekitError
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+MAX_SEED = 10**9
+
+
+def _usage(msg: str) -> int:
+    print(f"rulekit: error: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def winner_line(chips: list[Any]) -> str:
+    """'Winner: seat 2 (+14 chips)' or 'Winners: seat 1 and seat 3 (+3 chips each)'."""
+    best = max(chips)
+    top = [f"seat {s}" for s, c in enumerate(chips) if c == best]
+    shown = f"{best:+d}" if isinstance(best, int) else str(best)
+    if len(top) == 1:
+        return f"== Winner: {top[0]} ({shown} chips)"
+    return f"== Winners: {', '.join(top[:-1])} and {top[-1]} ({shown} chips each)"
+
+
+@dataclass
+class _Run:
+    """One game to play: its settings, where its log goes, and the saved game it continues."""
+
+    game: Any
+    n: int
+    seed: int
+    human: int | None
+    policy: str
+    rounds: int | None
+    log_path: str | None  # --log (None: none; '-': standard output)
+    house: tuple[str, ...] = ()
+    resumed: str | None = None  # the saved game continued (--resume)
+    resumer: Any = None
+
+    def fields(self) -> dict[str, Any]:
+        from rulekit.people.savegame import save_fields
+        return save_fields(self.human, self.policy, self.rounds)
+
+    def save_target(self) -> str | None:
+        """Where this game is saved when it stops: --log, else the saved game it continues."""
+        return self.log_path if self.log_path not in (None, "-") else self.resumed
+
+    def replaying(self) -> bool:
+        """Still playing the saved game again (an interruption now has nothing new to save)."""
+        return self.resumer is not None and not self.resumer.live
+
+
+def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
+    """Play the variant (a whole game by default) and print it, or seat a human at the table."""
+    if getattr(args, "resume", None) is not None:
+        return _resume(args)
+    if args.variant is None:
+        return _usage("give a game to play (a variant file or id), or --resume FILE to continue a saved game")
+    if getattr(args, "variant_file", None) is not None:
+        return _usage("--variant names the variant of a saved game (with --resume); give the game to play "
+                      "as the first argument")
+    if os.path.isdir(args.variant):
+        # a folder: one game of every playable variant in it
+        from rulekit.engine.build import load_variant
+        code = EXIT_OK
+        for f in variant_files([args.variant]):
+            if load_variant(f).meta.abstract:
+                continue
+            sub = argparse.Namespace(**{**vars(args), "variant": f, "log": None})
+            code = max(code, cmd_play(sub, game_of, variant_files))
+            print()
+        return code
+    game = game_of(args)
+    meta = game.variant.meta
+    n = args.players or meta.players_default
+    if not meta.players_min <= n <= meta.players_max:
+        return _usage(f"--players {n}: {meta.id} is for {meta.players_min} to {meta.players_max} players")
+    if args.human is not None and not 0 <= args.human < n:
+        return _usage(f"--human {args.human}: expected a seat from 0 to {n - 1} ({n} players)")
+    if args.rounds is not None and args.rounds < 1:
+        return _usage(f"--rounds {args.rounds}: expected 1 or more")
+    if args.log is not None:
+        # checked now, written only at the end: a bad path is found before any work, and an old
+        # log is left as it was until there is a game to put in its place
+        from rulekit.cli.args import check_replaceable
+        check_replaceable(args.log, "--log")
+    seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
+    return _play(_Run(game, n, seed, args.human, args.policy or "random", args.rounds, args.log,
+                      tuple(getattr(args, "house", None) or ())))
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """--resume FILE: continue a saved game with the settings it was saved with."""
+    given = [flag for flag, v in (("a game", args.variant), ("-o", args.option), ("--preset", args.preset),
+                                  ("--deck", args.deck), ("--seed", args.seed), ("--players", args.players),
+                                  ("--rounds", args.rounds), ("--human", args.human), ("--policy", args.policy))
+             if v is not None]
+    if given:
+        return _usage(f"--resume continues a saved game with its own settings: leave out {', '.join(given)} "
+                      "(--variant FILE names the variant file if it is not found by its id)")
+    if args.log is not None:
+        from rulekit.cli.args import check_replaceable
+        check_replaceable(args.log, "--log")
+    from rulekit.people.resume import Resumer, load_saved
+    house = tuple(args.house or ())
+    game, log = load_saved(args.resume, args.variant_file, house)
+    run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
+               log.get("rounds_requested"), args.log, house, resumed=args.resume)
+    run.resumer = Resumer(game, log, args.resume)
+    return _play(run)
+
+
+def _play(run: _Run) -> int:
+    return _watch(run) if run.human is None else _at_table(run)
+
+
+def _watch(run: _Run) -> int:
+    """A game of bots, printed as a transcript at the end (or as far as it went when interrupted)."""
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.people.transcript import transcript
+    game, r = run.game, run.resumer
+    agents = make_agents(game, run.n, run.seed, run.policy)
+    if r is not None:
+        agents = r.wrap(agents)
+    try:
+        res = play(game, run.n, run.seed, agents, rounds=run.rounds, logging=True,
+                   observe=r.observe if r is not None else None)
+        if r is not None:
+            r.finish()
+    except KeyboardInterrupt as exc:
+        part = getattr(exc, "partial_game", None)
+        if part is None:
+            raise
+        from rulekit.people.savegame import rounds_done
+        print(f"seed {run.seed} (replay with --seed {run.seed})")
+        print(transcript(game, part.events))  # no "Result": the game did not end
+        print(f"== Interrupted {rounds_done(len(part.round_deltas))}")
+        print("== Chips so far: " + ", ".join(f"seat {i}: {c:+d}" if isinstance(c, int) else f"seat {i}: {c}"
+                                             for i, c in enumerate(part.chips)))
+        _save_stopped(run, part, print)
+        return EXIT_INTERRUPTED
+    except RulekitError as exc:
+        _save_on_error(run, exc)
+        raise
+    print(f"seed {run.seed} (replay with --seed {run.seed})")
+    if run.resumed is not None:
+        print(f"(continued from the saved game {run.resumed})")
+    print(transcript(game, res.events, res.chips))
+    print(winner_line(res.chips))
+    return _write_final(run, res)
+
+
+def _at_table(run: _Run) -> int:
+    """A person plays one seat at the terminal; q or Ctrl-C saves the game and says how to go on."""
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.core.inert import inert
+    from rulekit.people.table import Quit, Screen, Table
+    game, r = run.game, run.resumer
+    meta = game.variant.meta
+    screen = Screen()
+    table = Table(game, run.n, run.human, screen)
+    agents = make_agents(game, run.n, run.seed, run.policy, run.human, table)
+    name = inert(meta.names.get("en", meta.id), keep_newlines=False)
+    rounds = "" if run.rounds is None else f", {run.rounds} round{'s' if run.rounds != 1 else ''}"
+    screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
+    screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
+               "? rules of this phase, t the table, q quit.", "note")
+    observe = table.observe
+    if r is not None:
+        screen.say(f"Continuing the saved game {run.resumed}: its moves are played again first.", "note")
+        r.attach(table)
+        agents, observe = r.wrap(agents), r.observe
+    try:
+        res = play(game, run.n, run.seed, agents, rounds=run.rounds, logging=True, observe=observe)
+        if r is not None:
+            r.finish()
+    except (Quit, KeyboardInterrupt) as exc:
+        part = getattr(exc, "partial_game", None)
+        if part is None:
+            raise
+        quit_ = isinstance(exc, Quit)
+        screen.say("")
+        screen.say("You left the table." if quit_ else "Interrupted (Ctrl-C).", "note")
+        _save_stopped(run, part, _whole_lines(screen), autosave=True)
+        return EXIT_OK if quit_ else EXIT_INTERRUPTED
+    except RulekitError as exc:
+        _save_on_error(run, exc)
+        raise
+    table.finish(res.chips, len(res.round_deltas))
+    return _write_final(run, res)
+
+
+def _whole_lines(screen: Any):
+    """A note writer for the table that never cuts a line at the screen's width (so a path or a
+    command shown can be copied whole)."""
+    from rich.text import Text
+    from rulekit.core.inert import inert
+    from rulekit.people.table.screen import STYLES
+
+    def say(text: str) -> None:
+        screen.console.print(Text(inert(text, keep_newlines=False), style=STYLES["note"]), soft_wrap=True)
+    return say
+
+
+def _save_stopped(run: _Run, part: Any, say, autosave: bool = False) -> None:
+    """Save an interrupted game (--log, the saved game it continues, or with `autosave` the
+    autosave file) and tell the player where it is and how to continue; a failure is said plainly."""
+    from rulekit.people.savegame import autosave_path, resume_command, rounds_done, save_game
+    if run.replaying():
+        say(f"The saved game {run.resumed} is unchanged; to continue it: "
+            f"{resume_command(run.game, run.resumed, run.house)}")
+        return
+    path = run.save_target()
+    if path is None and autosave:
+        path = autosave_path(run.game.id, run.seed)
+    if path is None:
+        return
+    fail = save_game(run.game, part, path, run.fields(), make_folder=path != run.save_target())
+    if fail is not None:
+        print(f"rulekit: the game could not be saved to {path}: {fail}", file=sys.stderr)
+        return
+    say(f"The game is saved in {path} ({rounds_done(len(part.round_deltas))}).")
+    say(f"To continue it: {resume_command(run.game, path, run.house)}")
+
+
+def _save_on_error(run: _Run, exc: BaseException) -> None:
+    """A rule error stopped the game: the moves so far go to --log (or the saved game continued)."""
+    part = getattr(exc, "partial_game", None)
+    path = run.save_target()
+    if part is None or path is None or run.replaying():
+        return
+    from rulekit.people.savegame import rounds_done, save_game
+    fail = save_game(run.game, part, path, run.fields())
+    if fail is not None:
+        print(f"rulekit: the game could not be saved to {path}: {fail}", file=sys.stderr)
+    else:
+        print(f"rulekit: the game so far ({rounds_done(len(part.round_deltas))}) is saved in {path}",
+              file=sys.stderr)
+
+
+def _write_final(run: _Run, res: Any) -> int:
+    """The finished game's log: to --log, else over the saved game it continued."""
+    if run.log_path == "-":
+        from rulekit.people.replay import write_log
+        res.log.update(run.fields())
+        write_log(run.game, res, sys.stdout)
+        print()
+        return EXIT_OK
+    path = run.save_target()
+    if path is None:
+        return EXIT_OK
+    from rulekit.people.savegame import save_game
+    fail = save_game(run.game, res, path, run.fields())
+    if fail is not None:
+        print(f"rulekit: error: the log could not be written to {path}: {fail}", file=sys.stderr)
+        return EXIT_ERRORS
+    if run.log_path is not None:
+        print(f"log written to {path}")
+    else:
+        import shlex
+        print(f"The finished game is saved in {path}; replay it with: rulekit replay {shlex.quote(path)}")
+    return EXIT_OK

@@ -1,0 +1,527 @@
+"""Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from rulekit.lang.decks import Deck, deck_names, derive, load_deck
+from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
+from rulekit.engine.seatdraw import SeatDraw
+from rulekit.engine.stepgen import generate_run, generate_yaku_table
+from rulekit.engine.stepcompile import StepCompiler
+from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
+from rulekit.lang.expr import Scope
+from rulekit.lang.expr import types as T
+from rulekit.core.gcpause import gc_paused
+from rulekit.engine.scope import variant_scope
+from rulekit.lang.loader import Node, at, load_tree, plain
+from rulekit.lang.model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
+from rulekit.lang.schema import load_schema, validate as schema_validate
+from rulekit.lang.source import Source
+
+_VAR_TYPES = {"int": 0, "bool": False, "str": ""}
+
+
+def _span_of(tree: Node):
+    def span_of(path: tuple, is_key: bool) -> Span:
+        node = tree
+        for p in path:
+            nxt = at(node, p)
+            if nxt is None:
+                break
+            node = nxt
+        if is_key and node is not tree and node.key_span is not None:
+            return node.key_span
+        return node.span
+    return span_of
+
+
+def _variant_path(name: str) -> str:
+    """A variant file's path from a path or an id; an unknown id is left for load_tree to report."""
+    if os.path.isfile(name) or os.sep in name or name.endswith((".yaml", ".yml")):
+        return name
+    from rulekit.lang.loader import default_search_path, find_variant
+    return find_variant(name, None, default_search_path()) or name
+
+
+@gc_paused
+def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
+    """Read a variant file (and its parents and house-rule files), check it, build the model.
+
+    `path` is a file, or the id of a variant under ./variants or the shipped variants
+    (`load_variant("my-game")`)."""
+    path = _variant_path(path)
+    tree, files = load_tree(path, search)
+    house_options: dict = {}
+    houses = []
+    if house:
+        from rulekit.lang.house import apply_house, load_house
+        houses = [load_house(h) for h in house]
+        vid = tree.value["id"].value if "id" in tree.value else os.path.splitext(os.path.basename(path))[0]
+        tree, house_options = apply_house(tree, str(vid), houses)
+        files = files + [h.file for h in houses]
+    data = plain(tree)
+    errs = Collector()
+    try:
+        schema = load_schema("variant")
+    except FileNotFoundError:
+        schema = None
+    if schema:
+        errs.extend(schema_validate(data, schema, None, span_of=_span_of(tree)))
+        errs.raise_if_any()
+    meta_d = data.get("meta") or {}
+    players = data.get("players") or {}
+    pmin = int(players.get("min", 2))
+    pmax = int(players.get("max", pmin))
+    meta = Meta(
+        id=str(data.get("id") or os.path.splitext(os.path.basename(path))[0]),
+        names=dict(meta_d.get("names") or {}),
+        family=str(meta_d.get("family", "")),
+        summary=str(meta_d.get("summary", "")),
+        sources=tuple(meta_d.get("sources") or ()),
+        players_min=pmin, players_max=pmax,
+        players_default=int(players.get("default", pmin)),
+        abstract=bool(data.get("abstract", False)),
+        extra={k: v for k, v in meta_d.items() if k not in ("names", "family", "summary", "sources")},
+    )
+    options = {}
+    for name, o in (data.get("options") or {}).items():
+        onode = at(tree, "options", name)
+        vals = o.get("values") or {}
+        values = tuple((str(k), str(v)) for k, v in vals.items()) if isinstance(vals, dict) else \
+            tuple((str(v), "") for v in vals)
+        od = OptionDef(name, o.get("type", "choice" if values else "bool"), o.get("default"),
+                       str(o.get("description", "")), values, o.get("min"), o.get("max"), str(o.get("source", "")),
+                       onode.key_span if onode else None)
+        try:
+            od.parse(od.default)
+        except ValueError as exc:
+            errs.add(error(at(tree, "options", name, "default").span if at(tree, "options", name, "default")
+                           else onode.span, "E050", f"option '{name}': default {exc}"))
+        options[name] = od
+    presets = {}
+    for name, p in (data.get("presets") or {}).items():
+        presets[name] = Preset(name, str(p.get("description", "")), dict(p.get("options") or {}), p.get("deck"))
+        for oname, val in (p.get("options") or {}).items():
+            onode = at(tree, "presets", name, "options", oname)
+            if oname not in options:
+                errs.add(error(onode.key_span or onode.span, "E050", f"preset '{name}': unknown option '{oname}'",
+                               hint=did_you_mean(oname, options)))
+            else:
+                try:
+                    options[oname].parse(val)
+                except ValueError as exc:
+                    errs.add(error(onode.span, "E050", f"preset '{name}': option '{oname}': {exc}"))
+    decks = {}
+    for name, dspec in (data.get("decks") or {}).items():
+        dspec = dspec or {}
+        base = dspec.get("from", name)
+        decks[name] = DeckChoice(name, base, dspec, str(dspec.get("description", "")))
+        if base not in deck_names():
+            dn = at(tree, "decks", name, "from") or at(tree, "decks", name)
+            errs.add(error(dn.span if dn.span else tree.span, "E040", f"deck '{name}': no shipped deck '{base}'",
+                           hint=did_you_mean(base, deck_names())))
+    default_deck = str(data.get("deck") or (next(iter(decks)) if decks else ""))
+    if not meta.abstract and default_deck not in decks:
+        dn = at(tree, "deck") or tree
+        errs.add(error(dn.span, "E040", f"deck: '{default_deck}' is not one of this variant's decks",
+                       hint=did_you_mean(default_deck, decks)))
+    for name, p in presets.items():
+        if p.deck is not None and p.deck not in decks:
+            dn = at(tree, "presets", name, "deck")
+            errs.add(error(dn.span, "E040", f"preset '{name}': no deck '{p.deck}'", hint=did_you_mean(p.deck, decks)))
+    zones = {}
+    for name, z in (data.get("zones") or {}).items():
+        z = z or {}
+        kind = "player" if z.get("per") == "player" else "count" if "count" in z else "single"
+        zones[name] = ZoneDef(name, kind, int(z.get("count", 0)), str(z.get("visibility", "hidden")),
+                              str(z.get("description", "")), str(z.get("label", "")), str(z.get("part_of", "")))
+    vars_ = {}
+    for name, v in (data.get("vars") or {}).items():
+        v = v or {}
+        kind = "player" if v.get("per") == "player" else "count" if "count" in v else "single"
+        vars_[name] = VarDef(name, kind, int(v.get("count", 0)), v.get("init", 0), str(v.get("scope", "round")),
+                             bool(v.get("pot", False)), str(v.get("description", "")), bool(v.get("overdraft", False)))
+        if name in zones:
+            vn = at(tree, "vars", name)
+            errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
+    for k, (val, span) in house_options.items():
+        if k not in options:
+            kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
+            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=did_you_mean(k, options)
+                           or f"options are: {', '.join(options) or '(none)'}"))
+            continue
+        try:
+            options[k].parse(val)
+        except ValueError as exc:
+            errs.add(error(span, "E051", f"house rules: option '{k}': {exc}"))
+    errs.raise_if_any()
+    return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
+                   {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
+
+
+def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
+                    where: str = "-o") -> dict[str, Any]:
+    """Defaults, then the preset, then the given values; raise RulekitError on unknown/bad ones."""
+    errs = Collector()
+    values = {name: o.parse(o.default) for name, o in variant.options.items()}
+    if preset is not None:
+        if preset not in variant.presets:
+            raise RulekitError(error(Span(where, 1, 1), "E050", f"unknown preset '{preset}' for {variant.meta.id}",
+                                     hint=did_you_mean(preset, variant.presets)))
+        for k, v in variant.presets[preset].options.items():
+            values[k] = variant.options[k].parse(v)
+    for k, v in variant.house_options.items():
+        values[k] = variant.options[k].parse(v)
+    for k, v in (given or {}).items():
+        if k not in variant.options:
+            errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",
+                           hint=did_you_mean(k, variant.options) or
+                           f"options are: {', '.join(variant.options) or '(none)'}"))
+            continue
+        try:
+            values[k] = variant.options[k].parse(v)
+        except ValueError as exc:
+            errs.add(error(Span(where, 1, 1), "E050", f"option '{k}': {exc}"))
+    errs.raise_if_any()
+    return values
+
+
+def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None = None) -> Deck | None:
+    """The deck a variant plays with under `name`: a shipped deck and the variant's derivation
+    (whose expressions may read opt.<name>: the option values given, else the defaults)."""
+    choice = variant.decks.get(name)
+    if choice is None:
+        errs.add(error(Span("--deck", 1, 1), "E040", f"{variant.meta.id} has no deck '{name}'",
+                       hint=did_you_mean(name, variant.decks) or f"decks: {', '.join(variant.decks)}"))
+        return None
+    base = load_deck(choice.base)
+    spec = {k: v for k, v in choice.spec.items() if k in ("remove", "set", "map", "attributes")}
+    if not spec:
+        return base
+    src = Source(variant.file, spec)
+    node = at(variant.tree, "decks", name)
+
+    # derive() locates errors through a Source; give it one built from the tree's spans
+    def fill(n: Node, path: tuple):
+        src.spans[path] = n.span
+        src.styles[path] = n.style
+        if isinstance(n.value, dict):
+            for k, v in n.value.items():
+                fill(v, path + (k,))
+    if node is not None:
+        fill(node, ())
+    if options is None:
+        options = {k: o.parse(o.default) for k, o in variant.options.items()}
+    meta = variant.meta
+    return derive(base, spec, src, errs, (), options, (meta.players_min, meta.players_max))
+
+
+@gc_paused
+def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: str | None = None,
+               deck: str | None = None, codegen: bool | None = None) -> Game:
+    """Compile a variant for one deck and one set of option values; raise on any error.
+
+    With codegen (the default; RULEKIT_CODEGEN=0 turns it off) the rules also run as generated
+    Python (rulekit.engine.stepgen); without, on the closures alone - the same results, slower
+    (tests compare the two)."""
+    opts = resolve_options(variant, options, preset)
+    if codegen is None:
+        codegen = os.environ.get("RULEKIT_CODEGEN", "1") != "0"
+    errs = Collector()
+    deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
+        or variant.default_deck
+    d = make_deck(variant, deck_name, errs, opts)
+    errs.raise_if_any()
+    game = _compile(variant, d, deck_name, opts, errs, codegen)
+    errs.raise_if_any()
+    game.preset = preset
+    return game
+
+
+def _constant(v: Any) -> Any:
+    """A rule part left out of the file: a constant, which generated code inlines."""
+    fn = lambda ctx: v  # noqa: E731
+    fn.body, fn.consts, fn.slow, fn.deps = repr(v), (), fn, frozenset()
+    return fn
+
+
+def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Collector,
+             codegen: bool = False) -> Game:
+    tree = variant.tree
+    scope = variant_scope(variant, deck, opts)
+    scope.codegen = codegen
+    scope.functions = _functions(tree, scope, errs)
+    sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
+    var_init = {}
+    for vname, v in variant.vars.items():
+        vnode = at(tree, "vars", vname, "init")
+        if vnode is None:
+            var_init[vname] = lambda ctx: 0
+        elif isinstance(v.init, str):
+            fn, _ = sc.expr(vnode, {}, None, f"init of {vname}")
+            var_init[vname] = fn
+        else:
+            var_init[vname] = (lambda ctx, val=v.init: val)
+    # yaku tables
+    yaku: dict[str, list[YakuEntry]] = {}
+    ynode = at(tree, "yaku")
+    if ynode is not None and isinstance(ynode.value, dict):
+        for table, entries in ynode.value.items():
+            yaku[table] = []
+            for e in entries.value if isinstance(entries.value, list) else []:
+                ed = e.value
+                loc = {"cards": "list<card>", "seat": T.INT}
+                sc.phase = f"yaku {table}/{ed.get('id').value if 'id' in ed else '?'}"
+                when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else _constant(False)
+                claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
+                value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
+                rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else _constant(0)
+                yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
+                                             _group(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
+                                             rank, str(ed["description"].value) if "description" in ed else ""))
+    phases = []
+    rnode = at(tree, "round")
+    for ph in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
+        pd = ph.value
+        pid = str(pd["id"].value) if "id" in pd else "?"
+        sc.phase = pid
+        when = sc.expr(pd["when"], {}, T.BOOL, "when")[0] if "when" in pd else None
+        run = sc.block(pd.get("steps"), {})
+        phases.append(Phase(pid, str(pd["name"].value) if "name" in pd else pid, when, run, ph.span))
+    sc.phase = ""
+    for name in sc.proc_nodes:  # report errors in procedures nobody calls too
+        sc.compile_proc(name)
+    gnode = at(tree, "game")
+    g = gnode.value if gnode is not None and isinstance(gnode.value, dict) else {}
+    rounds = sc.expr(g["rounds"], {}, T.INT, "rounds")[0] if "rounds" in g else (lambda ctx: 1)
+    first_dealer = None
+    if "first_dealer" in g and g["first_dealer"].value != "random":
+        first_dealer = sc.expr(g["first_dealer"], {}, T.INT, "first_dealer")[0]
+    end_when = sc.expr(g["end_when"], {}, T.BOOL, "end_when")[0] if "end_when" in g else None
+    start_chips = int(g["start_chips"].value) if "start_chips" in g else 0
+    deck_zone = str(g["deck_zone"].value) if "deck_zone" in g else "deck"
+    if deck_zone not in variant.zones:
+        errs.add(error(tree.span if "deck_zone" not in g else g["deck_zone"].span, "E040",
+                       f"the cards start in zone '{deck_zone}', which is not declared under zones:",
+                       hint="declare a zone 'deck' or set game: deck_zone"))
+    policies = _policies(variant, sc, errs)
+    zone_show, card_show = _display(variant, sc)
+    yaku_fns_ok = False
+    if codegen and not errs.diagnostics:
+        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
+        for name in list(sc.procs):
+            sc.procs[name] = generate_run(sc.procs[name], f"<procedure {name}>")
+        yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
+        yaku_fns_ok = all(f is not None for f in yaku_fns.values())
+    game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
+                policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    if "open_ended" in g:
+        game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+    if "draw" in g and isinstance(g["draw"].value, dict):
+        game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
+    game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
+    game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
+    # a table whose rules read only the cards, the seat, options and what stays fixed for a
+    # round may have its results remembered for the round
+    fixed = {"dealer", "n_players", "seats", "round_no"}
+    game.extra["yaku_cacheable"] = {
+        t: all(getattr(f, "deps", {"?"}) <= fixed for y in es for f in (y.when, y.claim, y.value, y.rank)
+               if f is not None)
+        for t, es in yaku.items()}
+    if codegen and not errs.diagnostics and yaku_fns_ok:
+        game.extra["yaku_fns"] = yaku_fns
+    return game
+
+
+def _display(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any]:
+    """Compile what the table shows: each zone's `show` value (over `cards`, `seat`) and the
+    value after a card's name (`display.card`, over `c`); errors located in the file."""
+    tree = variant.tree
+    sc.phase = ""
+    zone_show = {}
+    for zname, zd in variant.zones.items():
+        node = at(tree, "zones", zname, "show")
+        if node is not None:
+            zone_show[zname] = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show")[0]
+        if zd.part_of:
+            target = variant.zones.get(zd.part_of)
+            if target is None or target.kind != zd.kind or target.count != zd.count or zd.kind == "single":
+                pnode = at(tree, "zones", zname, "part_of")
+                sc.errs.add(error(pnode.span, "E040", f"zones.{zname}.part_of: expected a zone with the same "
+                                  f"number of piles as '{zname}', found '{zd.part_of}'",
+                                  hint=did_you_mean(zd.part_of, [z for z, d in variant.zones.items()
+                                                                 if d.kind == zd.kind and d.count == zd.count
+                                                                 and z != zname])))
+    node = at(tree, "display", "card")
+    card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0] if node is not None else None
+    return zone_show, card_show
+
+
+def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:
+    """Compile YAML policies against the scope of each choice they name."""
+    out: dict[str, dict] = {}
+    pnode = at(variant.tree, "policies")
+    if pnode is None or not isinstance(pnode.value, dict):
+        return out
+    for pname, p in pnode.value.items():
+        rnode = p.value.get("rules") if isinstance(p.value, dict) else None
+        for r in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
+            rd = r.value
+            cid = str(rd["choice"].value) if "choice" in rd else ""
+            if cid not in sc.choices:
+                span = rd["choice"].span if "choice" in rd else r.span
+                msg, hint = f"policy '{pname}': no choice '{cid}'", did_you_mean(cid, sc.choices)
+                if span.file != variant.file:
+                    # the rule is inherited: the file to change is the child that dropped the choice
+                    msg += f" in {variant.file}, which extends the file where this policy is written"
+                    hint = (f"in {variant.file}, override policy '{pname}' without this rule (or remove it "
+                            f"with '{pname}: {{remove: true}}')")
+                errs.add(error(span, "E040", msg, hint=hint))
+                continue
+            for ch in sc.choices[cid]:
+                sc.phase = f"policy {pname}"
+                when = sc.expr(rd["when"], ch.scope_locals, T.BOOL, "when")[0] if "when" in rd else None
+                prefer = sc.expr(rd["prefer"], ch.scope_locals, T.BOOL, "prefer")[0] if "prefer" in rd else None
+                ch.policies.setdefault(pname, []).append((when, prefer))
+        out[pname] = {"description": str(p.value.get("description").value) if isinstance(p.value, dict)
+                      and "description" in p.value else ""}
+    sc.phase = ""
+    return out
+
+
+@gc_paused
+def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
+    """Every error in a variant file: schema, names, expressions for every deck and preset.
+
+    `strict` also plays a round with every deck and preset and (unless `require_text` is
+    False) reports each phase, choice, yaku and payout without rules text for players."""
+    try:
+        variant = load_variant(path)
+    except RulekitError as exc:
+        return exc.diagnostics
+    if variant.meta.abstract:
+        return []
+    errs = Collector()
+    if strict if require_text is None else require_text:
+        from rulekit.lang.rulestext import missing_text
+        errs.extend(missing_text(variant))
+    configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
+    configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
+    games = []
+    done: set[str] = set()
+    for preset, deck_name in configs:
+        try:
+            opts = resolve_options(variant, None, preset)
+        except RulekitError as exc:
+            errs.extend(exc.diagnostics)
+            continue
+        key = repr((deck_name, sorted(opts.items())))
+        if key in done:  # a preset that only repeats another configuration compiles the same
+            continue
+        done.add(key)
+        local = Collector()
+        d = make_deck(variant, deck_name, local, opts)
+        if d is not None and not local.diagnostics:
+            games.append(_compile(variant, d, deck_name, opts, local))
+            if at(variant.tree, "stats") is not None and not local.diagnostics:
+                # the variant's own statistics compile against every configuration too
+                from rulekit.engine.statsdecl import compile_stats, variant_stats
+                try:
+                    compile_stats(games[-1], variant_stats(games[-1]))
+                except RulekitError as exc:
+                    local.extend(exc.diagnostics)
+        errs.extend(local.diagnostics)
+    if not errs.diagnostics and games:
+        # play one seeded round at the smallest and largest table, and at every size whose deck
+        # differs: finds deals that do not fit
+        from rulekit.engine.runner import smoke_round
+        sizes = {variant.meta.players_min, variant.meta.players_max}
+        sizes.update(n for g in games for n in g.deck.out_of_play)
+        for n in sorted(sizes):
+            for game in games[: (len(games) if strict else 1)]:
+                try:
+                    smoke_round(game, n)
+                except RulekitError as exc:
+                    errs.extend(exc.diagnostics)
+    return sorted_diagnostics(errs.diagnostics)
+
+
+def _seat_draw(node, sc) -> SeatDraw:
+    """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
+    d = node.value
+    key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
+    word = (lambda k, default: str(d[k].value) if k in d else default)
+    return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
+
+
+def _functions(tree, scope, errs: Collector) -> dict:
+    """The variant's `functions:` (inherited like every block): parsed, and each body checked
+    once with its parameters as names of any type, so a mistake is reported where it is written."""
+    from rulekit.lang.expr import REGISTRY
+    from rulekit.lang.expr.compiler import compile_ast
+    from rulekit.lang.expr.inline import UserFunction
+    from rulekit.lang.expr.scope import CompileError
+    from rulekit.lang.expr.parser import ExprSyntaxError, parse
+    from rulekit.lang.source import expr_span
+    fnode = at(tree, "functions")
+    out: dict = {}
+    if fnode is None or not isinstance(fnode.value, dict):
+        return out
+    bodies = {}
+    for name, fn in fnode.value.items():
+        d = fn.value if isinstance(fn.value, dict) else {}
+        params = tuple(str(p.value) for p in d["params"].value) if "params" in d else ()
+        body = d.get("body")
+        if body is None or not isinstance(body.value, str):
+            continue
+        if name in REGISTRY or name in ("opt", "let"):
+            errs.add(error(fn.key_span or fn.span, "E033", f"function '{name}': the name of a built-in "
+                           "function or word; choose another name"))
+            continue
+        try:
+            tree_ = parse(body.value)
+        except ExprSyntaxError as exc:
+            errs.add(error(expr_span(body.span, body.style, exc.offset), "E030", f"function {name}: {exc.message}"))
+            continue
+        out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
+        bodies[str(name)] = (body, params)
+    check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
+    for name, (body, params) in bodies.items():
+        try:
+            compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
+        except CompileError as exc:
+            for p in exc.problems:
+                errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
+                               f"function {name}: {p.message}", hint=p.hint))
+    return out
+
+
+def _group(node: Node, scope, errs: Collector) -> str:
+    """A yaku's exclusive group: a plain name, or an expression over the options giving a name
+    ('' for no group), e.g. "if opt.strict then 'sets' else ''"."""
+    from rulekit.lang.expr.compiler import compile_expr
+    from rulekit.lang.expr.scope import CompileError
+    from rulekit.lang.expr.parser import ExprSyntaxError, parse
+    from rulekit.lang.source import expr_span
+    text = node.value
+    if not isinstance(text, str):
+        return str(text)
+    if re.fullmatch(r"[\w-]+", text):  # a plain name such as chaff-teyaku
+        return text
+    try:
+        parse(text)
+    except ExprSyntaxError:
+        return text
+    try:
+        comp = compile_expr(text, Scope(options=scope.options, codegen=False), T.STR)
+    except CompileError as exc:
+        for p in exc.problems:
+            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
+                           f"group: {p.message}", hint=p.hint or "a group may read options only"))
+        return ""
+    if not comp.is_const:
+        errs.add(error(node.span, "E033", "group: expected a name, or an expression of options only"))
+        return ""
+    return str(comp.const)

@@ -1,0 +1,418 @@
+"""The step compiler's decisions, payments, records, claims and procedure calls (a mixin of
+`rulekit.engine.stepcompile.StepCompiler`, whose helpers such as `expr` and `block` it uses)."""
+from __future__ import annotations
+
+import re
+
+from rulekit.core.errors import RuleError, did_you_mean, error
+from rulekit.lang.expr import types as T
+from rulekit.lang.loader import Node, plain
+
+from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
+    product_too_big, render_value, too_many, too_many_actions, zone_label)
+
+
+class ChoiceSteps:
+    """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
+
+    def s_choose(self, node, d, loc):
+        cid = str(d["choose"].value)
+        player, _ = self.expr(d["player"], loc, T.INT, "player") if "player" in d else \
+            ((lambda ctx: ctx.dealer), T.INT)
+        opts = d.get("options")
+        if opts is None or not isinstance(opts.value, dict) or not opts.value:
+            self.errs.add(error((opts or node).span, "E010", "choose: 'options' must map each parameter name "
+                                "to the list of its possible values"))
+            return noop_step
+        inner = dict(loc)
+        params = []
+        for pname, lnode in opts.value.items():
+            fn, t = self.expr(lnode, inner, None, f"options {pname}")
+            if not (T.is_list(t) or t == T.ANY):
+                self.errs.add(error(lnode.span, "E033", f"options {pname}: expected a list of values, found "
+                                    f"{T.describe(t)}"))
+            inner[pname] = T.elem(t)
+            params.append((pname, fn, T.elem(t)))
+        where = self.expr(d["where"], inner, T.BOOL, "where")[0] if "where" in d else None
+        if_none = d["if_none"].value if "if_none" in d else "error"
+        prompt = str(d["prompt"].value) if "prompt" in d else cid.replace("_", " ")
+        choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
+                        dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
+                        ask=self._labels(d, "ask", tuple(p[0] for p in params)),
+                        unordered=self._unordered(d, tuple(p[0] for p in params)))
+        self.choices.setdefault(cid, []).append(choice)
+        loc.update({p[0]: p[2] for p in params})
+        names = tuple(p[0] for p in params)
+        span, phase = node.span, self.phase
+
+        if len(params) == 1:
+            pname, lst, _ = params[0]
+
+            def enumerate_actions(ctx):
+                xs = lst(ctx)
+                if len(xs) > MAX_ACTIONS and where is None:  # the same limit as for two parameters
+                    too_many_actions(span, cid, len(xs))
+                if where is None:
+                    return [(v,) for v in xs]
+                store = ctx.loc
+                out = []
+                for v in xs:
+                    store[pname] = v
+                    if where(ctx):
+                        out.append((v,))
+                if len(out) > MAX_ACTIONS:
+                    too_many_actions(span, cid, len(out))
+                return out
+        elif len(params) == 2:
+            (n0, l0, _t0), (n1, l1, _t1) = params
+
+            def enumerate_actions(ctx):
+                store = ctx.loc
+                out = []
+                for v0 in l0(ctx):
+                    store[n0] = v0
+                    xs1 = l1(ctx)
+                    ctx.budget -= len(xs1)  # the product is scanned even when `where` keeps nothing
+                    if ctx.budget < 0:
+                        product_too_big(span, cid)
+                    for v1 in xs1:
+                        store[n1] = v1
+                        if where is None or where(ctx):
+                            out.append((v0, v1))
+                    if len(out) > MAX_ACTIONS:
+                        too_many_actions(span, cid, len(out))
+                return out
+        else:
+            def enumerate_actions(ctx):
+                out: list[tuple] = []
+                store = ctx.loc
+
+                def rec(i, acc):
+                    if i == len(params):
+                        if where is None or where(ctx):
+                            out.append(tuple(acc))
+                        return
+                    pname, lst, _ = params[i]
+                    for v in lst(ctx):
+                        store[pname] = v
+                        acc.append(v)
+                        rec(i + 1, acc)
+                        acc.pop()
+                        if len(out) > MAX_ACTIONS:
+                            too_many_actions(span, cid, len(out))
+                rec(0, [])
+                return out
+
+        def choose(ctx):
+            p = player(ctx)
+            actions = enumerate_actions(ctx)
+            ctx.steps += 1
+            if not actions:
+                if if_none == "skip":
+                    return
+                raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
+                                      f"'{phase}'; add if_none: skip or fix the options/where"))
+            if len(actions) > 1:
+                i = ctx.decide(choice, p, actions)
+            else:
+                i = 0  # a forced move asks nobody; the log still shows it
+                if ctx.logging:
+                    ids = ctx.game.card_ids
+                    ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
+                             "action": {k: render_value(v, t, ids) for k, t, v in zip(names, choice.types, actions[0])}})
+            store = ctx.loc
+            for k, v in zip(names, actions[i]):
+                store[k] = v
+
+        def no_action(p):
+            raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
+                                  f"'{phase}'; add if_none: skip or fix the options/where"))
+
+        def log_forced(ctx, p, action):
+            ids = ctx.game.card_ids
+            ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
+                     "action": {k: render_value(v, t, ids) for k, t, v in zip(names, choice.types, action)}})
+        if len(params) <= 2:
+            choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
+                          lambda n: too_many_actions(span, cid, n))
+        return choose
+
+    def _unordered(self, d, params) -> frozenset[str]:
+        """choose `unordered`: the parameters whose card lists are sets (order means nothing)."""
+        node = d.get("unordered")
+        if node is None:
+            return frozenset()
+        names = node.value if isinstance(node.value, list) else []
+        out = set()
+        for kn in names:
+            if kn.value not in params:
+                self.errs.add(error(kn.span, "E040", f"unordered: '{kn.value}' is not a parameter of this choice",
+                                    hint=did_you_mean(str(kn.value), list(params))))
+            out.add(str(kn.value))
+        return frozenset(out)
+
+    def _labels(self, d, key, params):
+        """choose `labels`/`ask`: plain data keyed by parameter names of this choice."""
+        node = d.get(key)
+        if node is None:
+            return {}
+        data = plain(node)
+        for pname in data if isinstance(data, dict) else ():
+            if pname not in params:
+                kn = node.value[pname]
+                self.errs.add(error(kn.key_span or kn.span, "E040", f"{key}: '{pname}' is not a parameter of "
+                                    "this choice", hint=did_you_mean(str(pname), list(params))))
+        if not isinstance(data, dict):
+            return {}
+        if key == "ask":
+            return {str(k): str(v) for k, v in data.items()}
+        return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
+                if isinstance(v, dict)}
+
+    def _template(self, node, loc):
+        """A text with {expression} parts (a pay's `why`): a function giving the text for a state."""
+        text = str(node.value)
+        parts: list = []
+        pos = 0
+        for m in re.finditer(r"\{([^{}]+)\}", text):
+            parts.append(text[pos:m.start()])
+            fn, t = self.expr(Node(m.group(1), node.span, None, node.style), loc, None, "why")
+            parts.append((fn, t))
+            pos = m.end()
+        parts.append(text[pos:])
+
+        def show(v, t, ctx):
+            if t == T.CARD:
+                return ctx.game.card_name(v)
+            if isinstance(t, str) and t.startswith("list<card"):
+                return ", ".join(ctx.game.card_name(c) for c in v)
+            return str(v).lower() if isinstance(v, bool) else str(v)
+
+        def render_text(ctx):
+            return "".join(p if isinstance(p, str) else show(p[0](ctx), p[1], ctx) for p in parts)
+        return render_text
+
+    def _seat_or_pot(self, d, key, loc):
+        pot_key = f"{key}_pot"
+        if pot_key in d:
+            name = d[pot_key].value
+            if name not in self.vars or not self.vars[name].pot:
+                self.errs.add(error(d[pot_key].span, "E040", f"{pot_key}: '{name}' is not a pot variable "
+                                    "(declare it under vars: with pot: true)",
+                                    hint=did_you_mean(str(name), [v for v, vd in self.vars.items() if vd.pot])))
+            return None, name
+        if key in d:
+            fn, _ = self.expr(d[key], loc, T.INT, key)
+            return fn, None
+        self.errs.add(error(d.get("pay", Node(None, UNSPAN)).span, "E010", f"pay: give '{key}' (a seat) or "
+                            f"'{pot_key}' (a pot variable)"))
+        return None, None
+
+    def s_pay(self, node, d, loc):
+        src, src_pot = self._seat_or_pot(d, "from", loc)
+        dst, dst_pot = self._seat_or_pot(d, "to", loc)
+        if "amount" in d:
+            amount, _ = self.expr(d["amount"], loc, T.NUM, "amount")
+        elif src_pot is not None:
+            amount = lambda ctx: ctx.vars[src_pot]  # noqa: E731 - the whole pot by default
+        else:
+            self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
+            return noop_step
+        reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
+        reason_fn = self._template(d["pay"], loc) if "{" in reason else None
+        span = node.span
+        src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
+        dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft
+
+        def pay(ctx):
+            a = amount(ctx)
+            if a == 0:
+                return
+            if src_pot is not None:
+                ctx.vars[src_pot] -= a
+                who_from = src_pot
+                if ctx.vars[src_pot] < 0 and not src_overdraft:
+                    raise RuleError(error(span, "E061", f"pay: pot '{src_pot}' would go below 0 (it held "
+                                          f"{ctx.vars[src_pot] + a}, {a} asked); declare overdraft: true for a bank"))
+            else:
+                who_from = src(ctx)
+                if not 0 <= who_from < ctx.n:
+                    raise RuleError(error(span, "E061", f"pay: from seat {who_from}, but seats are 0 to {ctx.n - 1}"))
+                ctx.chips[who_from] -= a
+            if dst_pot is not None:
+                ctx.vars[dst_pot] += a
+                who_to = dst_pot
+                if ctx.vars[dst_pot] < 0 and not dst_overdraft:
+                    raise RuleError(error(span, "E061", f"pay: pot '{dst_pot}' would go below 0 (a negative "
+                                          f"payment of {a}); declare overdraft: true for a bank"))
+            else:
+                who_to = dst(ctx)
+                if not 0 <= who_to < ctx.n:
+                    raise RuleError(error(span, "E061", f"pay: to seat {who_to}, but seats are 0 to {ctx.n - 1}"))
+                ctx.chips[who_to] += a
+            if ctx.logging:
+                ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
+                if reason:
+                    ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
+                ctx.log(ev)
+
+        if src_pot is None and dst_pot is None:
+            pay.gen = ("pay", amount, src, dst)
+        return pay
+
+    def s_record(self, node, d, loc):
+        name = str(d.get("name", d["record"]).value)
+        who = self.expr(d["player"], loc, T.INT, "player")[0] if "player" in d else None
+
+        def record(ctx):
+            ctx.record(name)
+            if ctx.logging:
+                ev = {"t": "record", "name": name}
+                if who is not None:
+                    ev["player"] = who(ctx)
+                ctx.log(ev)
+        return record
+
+    def s_claim(self, node, d, loc):
+        tnode = d.get("table", d["claim"])
+        table = tnode.value
+        if table not in self.scope.yaku_tables:
+            self.errs.add(error(tnode.span, "E040", f"claim: no yaku table '{table}'",
+                                hint=did_you_mean(str(table), self.scope.yaku_tables)))
+            return noop_step
+        cards, _ = self.expr(d["cards"], loc, "list<card>", "cards") if "cards" in d else (failed_step, "")
+        who, _ = self.expr(d["player"], loc, T.INT, "player") if "player" in d else (failed_step, "")
+        if "cards" not in d or "player" not in d:
+            self.errs.add(error(node.span, "E010", "claim: give 'cards' and 'player'"))
+        as_ = d["as"].value if "as" in d else None
+        if as_:
+            loc[as_] = "list<str>"
+
+        def claim(ctx):
+            p = who(ctx)
+            cs = cards(ctx)
+            ys = ctx.yaku_eval(table, cs, p)
+            ids = [y.id for y in ys]
+            for y in ids:
+                ctx.record(f"yaku:{y}")
+            if ctx.logging and ids:
+                # the cards say whose hand it is (a column's, a player's) where `player` is only
+                # the seat the yaku were evaluated for
+                ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids,
+                         "cards": [ctx.game.card_ids[c] for c in cs]})
+            if as_:
+                ctx.loc[as_] = ids
+        claim.gen = ("claim", table, cards, who, as_)
+        return claim
+
+    def s_set_dealer(self, node, d, loc):
+        fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
+
+        def set_dealer(ctx):
+            ctx.next_dealer = fn(ctx) % ctx.n
+            if ctx.logging:
+                ctx.log({"t": "next_dealer", "seat": ctx.next_dealer})
+        return set_dealer
+
+    def s_end_round(self, node, d, loc):
+        why = str(d["end_round"].value) if d["end_round"].value not in (None, True) else ""
+
+        def end_round(ctx):
+            if ctx.logging:
+                ctx.log({"t": "end_round", "why": why})
+            raise EndRound()
+        return end_round
+
+    def s_redeal(self, node, d, loc):
+        why = str(d["redeal"].value) if d["redeal"].value not in (None, True) else ""
+
+        def redeal(ctx):
+            if ctx.logging:
+                ctx.log({"t": "redeal", "why": why})
+            raise Redeal(why)
+        return redeal
+
+    def s_swap(self, node, d, loc):
+        spec = d["swap"]
+        if not isinstance(spec.value, list) or len(spec.value) != 2:
+            self.errs.add(error(spec.span, "E010", "swap: expected a list of two zones, e.g. [hand[p], hand[dealer]]"))
+            return noop_step
+        ra, rb = self.zone_ref(spec.value[0], loc), self.zone_ref(spec.value[1], loc)
+        a, b = self.zone_getter(*ra), self.zone_getter(*rb)
+
+        def swap(ctx):
+            za, zb = a(ctx), b(ctx)
+            za[:], zb[:] = list(zb), list(za)
+            if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
+                ctx.log({"t": "swap", "zones": [zone_label(*ra, ctx), zone_label(*rb, ctx)]})
+        return swap
+
+    def s_call(self, node, d, loc):
+        pnode = d.get("proc", d["call"])
+        name = pnode.value
+        if name not in self.proc_nodes:
+            self.errs.add(error(pnode.span, "E040", f"call: no procedure '{name}'",
+                                hint=did_you_mean(str(name), self.proc_nodes), crumbs=self.crumbs()))
+            return noop_step
+        params = self.proc_param_types(name)
+        given = d["with"].value if "with" in d and isinstance(d["with"].value, dict) else {}
+        args = []
+        for pname, ptype in params.items():
+            if pname not in given:
+                self.errs.add(error(node.span, "E010", f"call {name}: missing argument '{pname}'"))
+                continue
+            fn, t = self.expr(given[pname], loc, ptype, f"argument {pname}")
+            args.append((pname, fn))
+        for extra in given:
+            if extra not in params:
+                self.errs.add(error(given[extra].key_span or node.span, "E010", f"call {name}: no parameter "
+                                    f"'{extra}'", hint=did_you_mean(extra, params)))
+        self.compile_proc(name)
+        procs = self.procs
+        args_t = tuple(args)
+        span = node.span
+        where = self.crumbs()
+
+        def too_deep(ctx):
+            ctx.depth = 0
+            raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
+                                  f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))
+
+        def call(ctx):
+            values = {k: fn(ctx) for k, fn in args_t}
+            saved = ctx.loc
+            ctx.steps += 1
+            if ctx.steps > ctx.step_limit:
+                too_many(ctx, span)
+            ctx.loc = values
+            ctx.depth += 1
+            if ctx.depth > MAX_CALL_DEPTH:
+                too_deep(ctx)
+            try:
+                procs[name](ctx)
+            finally:
+                ctx.depth -= 1
+                ctx.loc = saved
+        call.gen = ("call", name, args_t, procs, span, too_deep)
+        return call
+
+    def proc_param_types(self, name: str) -> dict[str, str]:
+        if name not in self.proc_params:
+            pnode = self.proc_nodes[name]
+            params = pnode.value.get("params") if isinstance(pnode.value, dict) else None
+            self.proc_params[name] = {k: str(v.value) for k, v in params.value.items()} \
+                if params is not None and isinstance(params.value, dict) else {}
+        return self.proc_params[name]
+
+    def compile_proc(self, name: str) -> None:
+        """Compile a procedure once (recursion allowed: calls look it up at run time)."""
+        if name in self.procs or name in self._compiling:
+            return
+        self._compiling.add(name)
+        pnode = self.proc_nodes[name]
+        saved, self.phase = self.phase, f"procedure {name}"
+        body = self.block(pnode.value.get("steps") if isinstance(pnode.value, dict) else None,
+                          dict(self.proc_param_types(name)))
+        self.phase = saved
+        self.procs[name] = body
+        self._compiling.discard(name)

@@ -1,0 +1,581 @@
+"""Compile the rule steps of a variant (YAML nodes) into closures `run(ctx)`.
+
+Each step kind is one small method; control flow (end of round, redeal) uses exceptions
+so the hot path is plain function calls. Every runtime problem is raised as a RuleError
+located at the step (and the expression token) that caused it. Decisions, payments and
+procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from rulekit.core.errors import Collector, RuleError, did_you_mean, error
+from rulekit.lang.expr import CompileError, Scope, ast, compile_expr
+from rulekit.lang.expr import types as T
+from rulekit.lang.expr.scope import MAX_INT
+from rulekit.engine.cost import NESTED, oversize
+from rulekit.lang.expr.parser import ExprSyntaxError, parse
+from rulekit.lang.loader import Node, plain
+from rulekit.lang.source import expr_span
+
+from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
+    shown_value, shuffle_list, stack_cards, too_many, zone_label)
+from rulekit.engine.stepchoice import ChoiceSteps
+
+
+class StepCompiler(ChoiceSteps):
+    """Turns step nodes into closures against one scope (deck, options, zones, vars)."""
+
+    def __init__(self, scope: Scope, zones: dict, vars_: dict, errs: Collector, procedures: Node | None):
+        self.scope = scope
+        self.zones = zones
+        self.vars = vars_
+        self.errs = errs
+        self.proc_nodes = procedures.value if procedures is not None and isinstance(procedures.value, dict) else {}
+        self.procs: dict[str, Run] = {}
+        self.proc_params: dict[str, dict[str, str]] = {}
+        self.choices: dict[str, list[Choice]] = {}
+        self.phase = ""
+        self._compiling: set[str] = set()
+
+    # -- expressions ---------------------------------------------------------
+    def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "") -> tuple[Callable, str]:
+        """Compile an expression node; report problems located in the file; return (fn, type)."""
+        text = node.value
+        if isinstance(text, (dict, list)) or text is None:
+            self.errs.add(error(node.span, "E033", f"{what or 'expression'}: expected an expression, "
+                                f"found {'a mapping' if isinstance(text, dict) else 'a list' if isinstance(text, list) else 'nothing'}"))
+            return failed_step, T.ANY
+        try:
+            comp = compile_expr(text, self.scope.with_locals(loc), expect)
+        except CompileError as exc:
+            for p in exc.problems:
+                span = expr_span(node.span, node.style, p.offset, p.length) if isinstance(text, str) else node.span
+                msg = f"{what}: {p.message}" if what else p.message
+                self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
+            return failed_step, T.ANY
+        fn = comp.fast or comp.raw or comp.fn
+        fn.deps = comp.deps  # which state it reads (yaku results are cached when that allows it)
+        if comp.root is not None:
+            # run-time errors carry this root; located_error() turns them into file positions
+            comp.root.span, comp.root.style, comp.root.where = node.span, node.style, self.phase
+        return fn, comp.type
+
+    def crumbs(self) -> tuple[str, ...]:
+        return (f"At phase '{self.phase}'",) if self.phase else ()
+
+    def zone_ref(self, node: Node, loc: dict[str, str]) -> tuple[str, Callable | None]:
+        """`name` or `name[expr]` naming a zone; returns (zone name, index fn or None)."""
+        text = node.value
+        if not isinstance(text, str):
+            self.errs.add(error(node.span, "E033", "expected a zone such as 'field' or 'hand[p]'"))
+            return "", None
+        try:
+            tree = parse(text)
+        except ExprSyntaxError as exc:
+            self.errs.add(error(expr_span(node.span, node.style, exc.offset), "E030", exc.message))
+            return "", None
+        base = tree.obj if isinstance(tree, ast.Index) else tree
+        if not isinstance(base, ast.Name) or base.name not in self.zones:
+            name = base.name if isinstance(base, ast.Name) else text
+            self.errs.add(error(expr_span(node.span, node.style, base.start, base.end - base.start), "E040",
+                                f"unknown zone '{name}'", hint=did_you_mean(name, self.zones), crumbs=self.crumbs()))
+            return "", None
+        zdef = self.zones[base.name]
+        if isinstance(tree, ast.Index):
+            if zdef.kind == "single":
+                self.errs.add(error(node.span, "E033", f"zone '{base.name}' is a single zone; write it without [..]"))
+                return base.name, None
+            idx_text = text[tree.index.start:tree.index.end]
+            sub = Node(idx_text, expr_span(node.span, node.style, tree.index.start), style="")
+            fn, t = self.expr(sub, loc, T.INT, "zone index")
+            return base.name, fn
+        if zdef.kind != "single":
+            self.errs.add(error(node.span, "E033", f"zone '{base.name}' has one pile per "
+                                f"{'player' if zdef.kind == 'player' else 'index'}: write {base.name}[...]"))
+        return base.name, None
+
+    @staticmethod
+    def zone_getter(name: str, idx: Callable | None) -> Callable:
+        if idx is None:
+            get = lambda ctx: ctx.zones[name]  # noqa: E731
+        else:
+            get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
+        get.zone = (name, idx)  # the step generator reads the zone directly
+        return get
+
+    def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
+        try:
+            tree = parse(key)
+        except ExprSyntaxError as exc:
+            self.errs.add(error(node.key_span or node.span, "E030", exc.message))
+            return "", None
+        base = tree.obj if isinstance(tree, ast.Index) else tree
+        if not isinstance(base, ast.Name) or base.name not in self.vars:
+            name = base.name if isinstance(base, ast.Name) else key
+            self.errs.add(error(node.key_span or node.span, "E040", f"unknown variable '{name}'",
+                                hint=did_you_mean(name, self.vars), crumbs=self.crumbs()))
+            return "", None
+        if isinstance(tree, ast.Index):
+            sub = Node(key[tree.index.start:tree.index.end], node.key_span or node.span)
+            fn, _ = self.expr(sub, loc, T.INT, "variable index")
+            return base.name, fn
+        return base.name, None
+
+    # -- sequences -------------------------------------------------------------
+    def block(self, node: Node | None, loc: dict[str, str]) -> Run:
+        """Compile a list of steps; names bound by a step are visible to the following ones."""
+        if node is None:
+            return noop_step
+        if not isinstance(node.value, list):
+            self.errs.add(error(node.span, "E010", "expected a list of steps"))
+            return noop_step
+        loc = dict(loc)
+        runs = [self.step(s, loc) for s in node.value]
+        runs = [r for r in runs if r is not noop_step]
+        if not runs:
+            return noop_step
+        if len(runs) == 1:
+            return runs[0]
+        runs_t = tuple(runs)
+
+        def seq(ctx):
+            for r in runs_t:
+                r(ctx)
+        seq.gen = ("seq", runs_t)  # what rulekit.engine.stepgen needs to generate this as code
+        return seq
+
+    def step(self, node: Node, loc: dict[str, str]) -> Run:
+        """Compile one step (a mapping whose first known key names its kind)."""
+        if not isinstance(node.value, dict):
+            self.errs.add(error(node.span, "E010", f"a step must be a mapping such as '- move: ...', found "
+                                f"{plain(node)!r}"[:200]))
+            return noop_step
+        kinds = [k for k in node.value if k in STEP_KINDS]
+        if len(kinds) != 1:
+            keys = list(node.value)
+            if not kinds:
+                hint = did_you_mean(keys[0], STEP_KINDS) if keys else ""
+                self.errs.add(error(node.value[keys[0]].key_span if keys else node.span, "E010",
+                                    f"unknown step '{keys[0] if keys else ''}': expected one of "
+                                    f"{', '.join(STEP_KINDS)}", hint=hint, crumbs=self.crumbs()))
+            else:
+                self.errs.add(error(node.span, "E010", f"a step has one kind, found {', '.join(kinds)}"))
+            return noop_step
+        kind = kinds[0]
+        d = node.value
+        body = d[kind]
+        if kind in PARAM_KINDS and isinstance(body.value, dict):
+            # `- move: {from: a, to: b}` is the same as `- move:` with sibling keys
+            d = {k: v for k, v in d.items() if k != kind}
+            d.update(body.value)
+            d[kind] = body.value.get("id") or body.value.get("why") or Node(True, body.span)
+        return getattr(self, "s_" + kind)(node, d, loc)
+
+    # -- step kinds ---------------------------------------------------------------
+    def s_say(self, node, d, loc):
+        text = str(d["say"].value)
+        # `{expression}` in the text is replaced by its value when the step runs ({{ and }}
+        # stand for the braces themselves)
+        parts: list = []
+        pos = 0
+        for m in PLACEHOLDER.finditer(text):
+            parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
+            sub = Node(m.group(1), d["say"].span)
+            fn, t = self.expr(sub, loc, None, "say {...}")
+            parts.append((fn, t))
+            pos = m.end()
+        parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+        if len(parts) == 1:
+            plain_text = parts[0]
+
+            def say(ctx):
+                ctx.log({"t": "say", "text": plain_text})
+            return say
+        parts_t = tuple(parts)
+
+        def say_values(ctx):
+            if ctx.logging:
+                ids = ctx.game.card_ids
+                ctx.log({"t": "say", "text": "".join(p if isinstance(p, str) else shown_value(p[0](ctx), p[1], ids)
+                                                     for p in parts_t)})
+        return say_values
+
+    def s_shuffle(self, node, d, loc):
+        name, idx = self.zone_ref(d["shuffle"], loc)
+        get = self.zone_getter(name, idx)
+
+        def shuffle(ctx):
+            z = get(ctx)
+            shuffle_list(ctx.rng, z)
+            if ctx.stack is not None and name in ctx.stack:
+                stack_cards(ctx, z, ctx.stack[name])
+            seen = ctx.seen
+            for c in z:
+                seen[c] = 0
+            if ctx.logging:
+                ids = ctx.game.card_ids
+                ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
+        return shuffle
+
+    def s_cut(self, node, d, loc):
+        name, idx = self.zone_ref(d["cut"], loc)
+        get = self.zone_getter(name, idx)
+
+        def cut(ctx):
+            z = get(ctx)
+            if len(z) > 1 and (ctx.stack is None or name not in ctx.stack):
+                k = ctx.rng.randrange(1, len(z))
+                z[:] = z[k:] + z[:k]
+                ctx.log({"t": "cut", "zone": name, "at": k})
+        return cut
+
+    def _count(self, d, key, loc):
+        if key not in d:
+            return None
+        fn, _ = self.expr(d[key], loc, T.INT, key)
+        return fn
+
+    def s_move(self, node, d, loc):
+        if "to" not in d or "from" not in d:
+            self.errs.add(error(node.span, "E010", "move: give 'from' and 'to' zones"))
+            return noop_step
+        src, si = self.zone_ref(d["from"], loc)
+        dst, di = self.zone_ref(d["to"], loc)
+        get_src, get_dst = self.zone_getter(src, si), self.zone_getter(dst, di)
+        count = self._count(d, "count", loc)
+        at = self._count(d, "at", loc)
+        cards_fn = None
+        if "cards" in d:
+            cards_fn, ct = self.expr(d["cards"], loc, None, "cards")
+            single = ct == T.CARD
+            if not (single or T.compatible(ct, "list<card>")):
+                self.errs.add(error(d["cards"].span, "E033", f"cards: expected a card or a list of cards, "
+                                    f"found {T.describe(ct)}"))
+        where = None
+        if "where" in d:
+            where, _ = self.expr(d["where"], {**loc, "c": T.CARD}, T.BOOL, "where")
+        face = d["face"].value if "face" in d else None
+        bottom = "position" in d and d["position"].value == "bottom"
+        span = node.span
+
+        def take(ctx) -> list[int]:
+            z = get_src(ctx)
+            if cards_fn is not None:
+                got = cards_fn(ctx)
+                got = [got] if isinstance(got, int) else list(got)
+                for c in got:
+                    try:
+                        z.remove(c)
+                    except ValueError:
+                        raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone "
+                                              f"'{src}'")) from None
+                return got
+            if where is not None:
+                want = count(ctx) if count is not None else len(z)
+                picked = []
+                ctx.loc["c"] = None
+                for i in range(len(z) - 1, -1, -1):
+                    if len(picked) >= want:
+                        break
+                    ctx.loc["c"] = z[i]
+                    if where(ctx):
+                        picked.append(i)
+                if len(picked) < want and count is not None:
+                    raise RuleError(error(span, "E061", f"move: zone '{src}' has only {len(picked)} matching "
+                                          f"cards, {want} needed"))
+                return [z.pop(i) for i in picked]
+            if at is not None:
+                i = at(ctx)
+                if not 0 <= i < len(z):
+                    raise RuleError(error(span, "E061", f"move: zone '{src}' has {len(z)} cards, no card at "
+                                          f"position {i} from the top"))
+                return [z.pop(len(z) - 1 - i)]
+            n = count(ctx) if count is not None else len(z)
+            if n > len(z) or n < 0:
+                raise RuleError(error(span, "E041", f"move: zone '{src}' has {len(z)} cards, {n} needed"))
+            if n == 0:
+                return []
+            got = z[-n:]
+            del z[-n:]
+            got.reverse()  # the top card moves first
+            return got
+
+        def too_few(have: int, want: int):
+            raise RuleError(error(span, "E041", f"move: zone '{src}' has {have} cards, {want} needed"))
+
+        def too_few_matching(have: int, want: int):
+            raise RuleError(error(span, "E061", f"move: zone '{src}' has only {have} matching cards, {want} needed"))
+
+        def move(ctx):
+            got = take(ctx)
+            dz = get_dst(ctx)
+            if bottom:
+                dz[0:0] = got
+            else:
+                dz.extend(got)
+            if face is not None:
+                seen = ctx.seen
+                v = ALL_SEATS if face == "up" else 0
+                for c in got:
+                    seen[c] = v
+            if ctx.logging:
+                ids = ctx.game.card_ids
+                ev = {"t": "move", "from": zone_label(src, si, ctx), "to": zone_label(dst, di, ctx),
+                      "cards": [ids[c] for c in got]}
+                if face:
+                    ev["face"] = face
+                ctx.log(ev)
+        if cards_fn is None and at is None:
+            move.gen = ("move", src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
+        return move
+
+    def s_deal(self, node, d, loc):
+        src, si = self.zone_ref(d.get("from", Node("deck", node.span)), loc)
+        to = d.get("to")
+        if to is None or not isinstance(to.value, str) or to.value not in self.zones \
+                or self.zones[to.value].kind != "player":
+            self.errs.add(error((to or node).span, "E040", "deal: 'to' must name a per-player zone, such as hand",
+                                hint=did_you_mean(str(to.value if to else ""),
+                                                  [z for z, zd in self.zones.items() if zd.kind == "player"])))
+            return noop_step
+        dst = to.value
+        get_src = self.zone_getter(src, si)
+        count = self._count(d, "count", loc) or (lambda ctx: 1)
+        players, _ = self.expr(d["players"], loc, "list<int>", "players") if "players" in d else \
+            ((lambda ctx: [(ctx.dealer + 1 + i) % ctx.n for i in range(ctx.n)]), "list<int>")
+        face = d["face"].value if "face" in d else None
+        span = node.span
+
+        def deal(ctx):
+            z = get_src(ctx)
+            order = players(ctx)
+            hands = ctx.zones[dst]
+            k = count(ctx)
+            if k * len(order) > len(z):
+                raise RuleError(error(span, "E041", f"deal: {k} cards to each of {len(order)} players needs "
+                                      f"{k * len(order)} cards, zone '{src}' has {len(z)}"))
+            for p in order:
+                if not 0 <= p < ctx.n:
+                    raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {ctx.n - 1}"))
+            for _ in range(k):
+                for p in order:
+                    c = z.pop()
+                    hands[p].append(c)
+                    if face == "up":
+                        ctx.seen[c] = ALL_SEATS
+            if ctx.logging:
+                ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
+                if face:
+                    ev["face"] = face  # a reader needs it to know who saw the cards
+                ctx.log(ev)
+        return deal
+
+    def s_reveal(self, node, d, loc):
+        if "cards" in d:
+            cards, ct = self.expr(d["cards"], loc, None, "cards")
+        else:
+            name, idx = self.zone_ref(d.get("zone", d["reveal"]), loc)
+            cards = self.zone_getter(name, idx)
+        to_node = d.get("to")
+        everyone = to_node is None or to_node.value == "all"
+        to = None
+        if not everyone:
+            to, tt = self.expr(to_node, loc, None, "to")
+            if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):
+                self.errs.add(error(to_node.span, "E033", f"to: expected a seat or a list of seats, found "
+                                    f"{T.describe(tt)}"))
+
+        span = node.span
+
+        def reveal(ctx):
+            cs = cards(ctx)
+            cs = [cs] if isinstance(cs, int) else cs
+            if everyone:
+                mask = ALL_SEATS
+            else:
+                who = to(ctx)
+                who = [who] if isinstance(who, int) else who
+                mask = 0
+                for p in who:
+                    if not 0 <= p < ctx.n:
+                        raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {ctx.n - 1}"))
+                    mask |= 1 << p
+            seen = ctx.seen
+            for c in cs:
+                seen[c] |= mask
+            if ctx.logging:
+                ids = ctx.game.card_ids
+                ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
+
+        reveal.gen = ("reveal", cards, everyone, to)
+        return reveal
+
+    def s_let(self, node, d, loc):
+        spec = d["let"]
+        if not isinstance(spec.value, dict):
+            self.errs.add(error(spec.span, "E010", "let: expected a mapping name: expression"))
+            return noop_step
+        fns = []
+        for name, enode in spec.value.items():
+            fn, t = self.expr(enode, loc, None, f"let {name}")
+            if name in self.scope.globals:
+                self.errs.add(error(enode.key_span or enode.span, "E042", f"let: '{name}' would hide the zone, "
+                                    "variable or constant of that name; choose another name"))
+            loc[name] = t
+            fns.append((name, fn))
+        fns_t = tuple(fns)
+
+        def let(ctx):
+            store = ctx.loc
+            for name, fn in fns_t:
+                store[name] = fn(ctx)
+        let.gen = ("let", fns_t)
+        return let
+
+    def _assign(self, node, d, loc, key, add: bool):
+        spec = d[key]
+        if not isinstance(spec.value, dict):
+            self.errs.add(error(spec.span, "E010", f"{key}: expected a mapping target: expression"))
+            return noop_step
+        ops = []
+        types: list[str] = []
+        for target, enode in spec.value.items():
+            if target == "show" and isinstance(enode.value, bool):
+                continue  # `set: {..., show: true}` written inside the mapping
+            var, idx = self.var_target(target, enode, loc)
+            if not var:
+                continue
+            vdef = self.vars[var]
+            if vdef.pot:
+                self.errs.add(error(enode.key_span or enode.span, "E042", f"{key}: '{var}' is a pot; only pay "
+                                    "steps (to_pot / from_pot) change a pot, so chips are never created or lost",
+                                    crumbs=self.crumbs()))
+                continue
+            fn, t = self.expr(enode, loc, None, f"{key} {target}")
+            types.append(t)
+            if vdef.kind != "single" and idx is None:
+                self.errs.add(error(enode.key_span or enode.span, "E033", f"variable '{var}' has one value per "
+                                    f"{'player' if vdef.kind == 'player' else 'index'}: write {var}[...]"))
+                continue
+            ops.append((var, idx, fn))
+        ops_t = tuple(ops)
+        span = node.span
+        inner = spec.value.get("show")
+        show = ("show" in d and d["show"].value is True) or (inner is not None and inner.value is True)
+
+        def check(v):
+            # values kept between steps stay bounded: numbers to 10^30, lists to MAX_LIST items
+            tv = type(v)
+            if tv is int:
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
+                raise RuleError(error(span, "E034", f"{key}: number too large (limit 10^30)"))
+            if tv is list and len(v) > MAX_LIST:
+                raise RuleError(error(span, "E034", f"{key}: a list of {len(v)} items (limit {MAX_LIST})"))
+            if (tv is list and v and (type(v[0]) in NESTED or type(v[-1]) in NESTED)) or tv is str or tv is dict:
+                # nested items and text count too (issue 12: text, shared and deep lists)
+                why = oversize(v)
+                if why is not None:
+                    raise RuleError(error(span, "E034", f"{key}: {why}"))
+            return v
+
+        def assign(ctx):
+            vs = ctx.vars
+            for var, idx, fn in ops_t:
+                v = fn(ctx)
+                if idx is None:
+                    vs[var] = check(vs[var] + v if add else v)
+                else:
+                    arr = vs[var]
+                    i = idx(ctx)
+                    arr[i] = check(arr[i] + v if add else v)
+        if show:
+            shown = tuple((var, idx, t) for (var, idx, _fn), t in zip(ops_t, types))
+
+            def assign_shown(ctx):
+                assign(ctx)
+                if ctx.logging:  # a transcript line per target: its new value
+                    ids = ctx.game.card_ids
+                    for var, idx, t in shown:
+                        i = idx(ctx) if idx is not None else None
+                        v = ctx.vars[var] if i is None else ctx.vars[var][i]
+                        ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
+                                 "value": shown_value(v, t, ids)})
+            return assign_shown  # no .gen: generated phases call it as it is
+        assign.gen = ("assign", ops_t, add, check)
+        return assign
+
+    def s_set(self, node, d, loc):
+        return self._assign(node, d, loc, "set", False)
+
+    def s_add(self, node, d, loc):
+        return self._assign(node, d, loc, "add", True)
+
+    def s_if(self, node, d, loc):
+        test, _ = self.expr(d["if"], loc, T.BOOL, "if")
+        then = self.block(d.get("then"), loc)
+        other = self.block(d.get("else"), loc)
+
+        def if_(ctx):
+            if test(ctx):
+                then(ctx)
+            else:
+                other(ctx)
+        if_.gen = ("if", test, then, other)
+        return if_
+
+    def s_for(self, node, d, loc):
+        var = d["for"].value
+        if not isinstance(var, str) or not var.isidentifier():
+            self.errs.add(error(d["for"].span, "E010", "for: expected a name for the loop variable"))
+            return noop_step
+        if "in" not in d:
+            self.errs.add(error(node.span, "E010", "for: missing 'in' (the list to go through)"))
+            return noop_step
+        items, it = self.expr(d["in"], loc, None, "in")
+        if not (T.is_list(it) or it == T.ANY):
+            self.errs.add(error(d["in"].span, "E033", f"in: expected a list, found {T.describe(it)}"))
+        body = self.block(d.get("do"), {**loc, var: T.elem(it)})
+        span = node.span
+
+        def for_(ctx):
+            store = ctx.loc
+            for x in list(items(ctx)):
+                ctx.steps += 1
+                if ctx.steps > ctx.step_limit:
+                    too_many(ctx, span)
+                store[var] = x
+                body(ctx)
+        for_.gen = ("for", var, items, body, span)
+        return for_
+
+    def s_repeat(self, node, d, loc):
+        body = self.block(d["repeat"], loc)
+        until = self.expr(d["until"], loc, T.BOOL, "until")[0] if "until" in d else None
+        while_ = self.expr(d["while"], loc, T.BOOL, "while")[0] if "while" in d else None
+        if until is None and while_ is None:
+            self.errs.add(error(node.span, "E010", "repeat: give 'until' or 'while' so the loop can end"))
+            return noop_step
+        limit = d["max"].value if "max" in d else 10_000
+        span, phase = node.span, self.phase
+
+        def endless(n: int):
+            raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
+                                  f"{n - 1} turns (limit {limit}); check its until/while condition"))
+
+        def repeat(ctx):
+            n = 0
+            while True:
+                if while_ is not None and not while_(ctx):
+                    return
+                n += 1
+                ctx.steps += 1
+                if n > limit or ctx.steps > ctx.step_limit:
+                    raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
+                                          f"{n - 1} turns (limit {limit}); check its until/while condition"))
+                body(ctx)
+                if until is not None and until(ctx):
+                    return
+        repeat.gen = ("repeat", body, until, while_, limit, endless)
+        return repeat

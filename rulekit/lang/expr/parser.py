@@ -1,0 +1,195 @@
+"""Text -> AST with the lark LALR parser; syntax errors carry the offending offset."""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from rulekit.lang.expr import ast
+
+MAX_EXPR_CHARS = 4000
+MAX_EXPR_DEPTH = 60
+
+
+@dataclass(frozen=True)
+class ExprSyntaxError(Exception):
+    """A syntax error at `offset` in the expression text."""
+
+    offset: int
+    message: str
+    length: int = 1
+    hint: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.message} (at offset {self.offset})"
+
+
+_TOKEN_NAMES = {
+    "NAME": "a name", "INT": "a number", "DECIMAL": "a number", "STRING": "a string",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "DOT": "'.'",
+    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*', '/', '//' or '%'",
+    "MINUS": "'-'", "IF": "'if'", "THEN": "'then'", "ELSE": "'else'", "AND": "'and'", "OR": "'or'",
+    "NOT": "'not'", "IN": "'in'", "NOT_IN": "'not in'", "TRUE": "'true'", "FALSE": "'false'",
+    "__ANON_0": "'->'", "$END": "end of expression", "POW": "'**'",
+}
+
+
+def _describe(names) -> str:
+    names = set(names)
+    if names & {"NAME", "INT", "STRING"}:
+        return "a value (a number, a name, a string, '(' or '[')"
+    pretty = sorted({_TOKEN_NAMES.get(n, n.lower()) for n in names if not n.startswith("__ANON") or n in _TOKEN_NAMES})
+    if len(pretty) > 6:
+        return "an operand or an operator"
+    return ", ".join(pretty) if pretty else "something else"
+
+
+_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def _quote_hint(text: str, tok: Token) -> str:
+    """Two words in a row are most often text meant as a value: suggest quoting it."""
+    if tok.type != "NAME":
+        return ""
+    for m in _WORDS.finditer(text):
+        if m.start() < tok.start_pos < m.end():
+            run: list[str] = []  # the run of plain words (no keywords) around the token
+            pos = m.start()
+            for w in m.group(0).split():
+                at = text.index(w, pos)
+                pos = at + len(w)
+                if w in _KEYWORDS:
+                    if at > tok.start_pos:
+                        break
+                    run = []
+                else:
+                    run.append(w)
+            if len(run) > 1:
+                return f"to write text, put it in quotes: '{' '.join(run)}'"
+    return ""
+
+
+_KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "true", "false", "let"}
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """lark tree -> frozen AST nodes with offsets."""
+
+    def int_(self, meta, c):
+        return ast.Const(meta.start_pos, meta.end_pos, int(c[0]))
+
+    def decimal(self, meta, c):
+        return ast.Const(meta.start_pos, meta.end_pos, Fraction(str(c[0])))
+
+    def string(self, meta, c):
+        return ast.Const(meta.start_pos, meta.end_pos, str(c[0])[1:-1])
+
+    def true(self, meta, c):
+        return ast.Const(meta.start_pos, meta.end_pos, True)
+
+    def false(self, meta, c):
+        return ast.Const(meta.start_pos, meta.end_pos, False)
+
+    def name(self, meta, c):
+        return ast.Name(meta.start_pos, meta.end_pos, str(c[0]))
+
+    def list_(self, meta, c):
+        items = tuple(x for x in c if x is not None)
+        return ast.ListLit(meta.start_pos, meta.end_pos, items)
+
+    def attr(self, meta, c):
+        return ast.Attr(meta.start_pos, meta.end_pos, c[0], str(c[1]), c[1].start_pos)
+
+    def index(self, meta, c):
+        return ast.Index(meta.start_pos, meta.end_pos, c[0], c[1])
+
+    def call(self, meta, c):
+        args = tuple(x for x in c[1:] if x is not None)
+        return ast.Call(meta.start_pos, meta.end_pos, str(c[0]), args)
+
+    def lambda_(self, meta, c):
+        return ast.Lambda(meta.start_pos, meta.end_pos, str(c[0]), c[1])
+
+    def let_(self, meta, c):
+        return ast.Let(meta.start_pos, meta.end_pos, str(c[0]), c[1], c[3])
+
+    def cond(self, meta, c):
+        return ast.Cond(meta.start_pos, meta.end_pos, c[0], c[1], c[2])
+
+    def _bin(self, meta, op, left, right, op_start):
+        return ast.Binary(meta.start_pos, meta.end_pos, op, left, right, op_start)
+
+    def or_(self, meta, c):
+        return self._bin(meta, "or", c[0], c[1], c[0].end)
+
+    def and_(self, meta, c):
+        return self._bin(meta, "and", c[0], c[1], c[0].end)
+
+    def not_(self, meta, c):
+        return ast.Unary(meta.start_pos, meta.end_pos, "not", c[0])
+
+    def neg(self, meta, c):
+        return ast.Unary(meta.start_pos, meta.end_pos, "-", c[0])
+
+    def pow(self, meta, c):
+        return self._bin(meta, "**", c[0], c[2], c[1].start_pos)
+
+    def compare(self, meta, c):
+        op = " ".join(str(c[1]).split())
+        return self._bin(meta, op, c[0], c[2], c[1].start_pos)
+
+    binop = compare
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _depth_ok(text: str) -> bool:
+    depth = best = 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+            best = max(best, depth)
+        elif ch in ")]":
+            depth -= 1
+    return best <= MAX_EXPR_DEPTH
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(text: str) -> ast.Node:
+    """Parse expression text into an AST; raise ExprSyntaxError with an offset."""
+    if len(text) > MAX_EXPR_CHARS:
+        raise ExprSyntaxError(0, f"expression longer than {MAX_EXPR_CHARS} characters")
+    if not _depth_ok(text):
+        raise ExprSyntaxError(0, f"expression nested deeper than {MAX_EXPR_DEPTH} levels")
+    if not text.strip():
+        raise ExprSyntaxError(0, "empty expression: expected a value")
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedCharacters as exc:
+        raise ExprSyntaxError(exc.pos_in_stream, f"unexpected character {text[exc.pos_in_stream]!r}") from None
+    except UnexpectedEOF as exc:
+        raise ExprSyntaxError(len(text), f"unexpected end of expression: expected {_describe(exc.expected)}") from None
+    except UnexpectedToken as exc:
+        tok: Token = exc.token
+        if tok.type == "$END":
+            raise ExprSyntaxError(len(text), f"unexpected end of expression: expected {_describe(exc.expected)}") from None
+        raise ExprSyntaxError(tok.start_pos, f"unexpected {tok.value!r}: expected {_describe(exc.expected)}",
+                              len(tok.value), _quote_hint(text, tok)) from None
+    except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
+        raise ExprSyntaxError(getattr(exc, "pos_in_stream", 0) or 0, "syntax error") from None
+    except RecursionError:
+        raise ExprSyntaxError(0, "expression too long or nested too deeply") from None
+    try:
+        return _ToAst().transform(tree)
+    except (RecursionError, VisitError):
+        raise ExprSyntaxError(0, "expression too long or nested too deeply") from None

@@ -1,0 +1,102 @@
+"""What the closure compiler and the code generator share: bounds, the scope an expression is
+checked against, compile problems, the compiled result, and the mark of a non-constant."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+MAX_INT = 10 ** 30
+EVAL_BUDGET = 2_000_000  # lambda calls + items built by list functions, per round
+BUILDERS = {"range", "map", "filter", "subsets", "partitions", "sorted", "distinct", "flatten", "slice",
+            "reverse", "keys", "values"}
+MAX_EXPONENT = 64
+
+Fn = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Global:
+    """A name the scope provides: its type and how to read it from the context."""
+
+    type: str
+    get: Fn | None = None  # None => constant
+    value: Any = None
+    doc: str = ""
+    code: Any = None  # how generated code reads it: a ctx field name, or ("zones"|"vars", name)
+
+
+@dataclass
+class Scope:
+    """Everything an expression may name: globals, card attributes, options, locals."""
+
+    globals: dict[str, Global] = field(default_factory=dict)
+    attrs: dict[str, tuple[str, tuple]] = field(default_factory=dict)  # attr -> (type, per-card values)
+    options: dict[str, Any] = field(default_factory=dict)
+    card_ids: dict[str, int] = field(default_factory=dict)
+    yaku_tables: frozenset[str] = frozenset()
+    locals: dict[str, str] = field(default_factory=dict)
+    codegen: bool = True  # also generate Python code for expressions (rulekit.lang.expr.codegen)
+    functions: dict[str, Any] = field(default_factory=dict)  # the variant's `functions:` (see expand)
+
+    def with_locals(self, extra: dict[str, str]) -> "Scope":
+        """A copy of the scope with more step-bound names."""
+        return Scope(self.globals, self.attrs, self.options, self.card_ids, self.yaku_tables,
+                     {**self.locals, **extra}, self.codegen, self.functions)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A compile-time problem at an offset of the expression text."""
+
+    offset: int
+    length: int
+    code: str
+    message: str
+    hint: str = ""
+
+
+class CompileError(Exception):
+    """One or more problems found while checking an expression."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(problems[0].message)
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled expression: call `fn(ctx)`; `type` is its static type."""
+
+    text: str
+    fn: Fn
+    type: str
+    is_const: bool = False
+    const: Any = None
+    raw: Fn | None = None  # fn without the safety net, for callers that add their own
+    root: Root | None = None  # run-time errors carry it; callers fill in where the text stands
+    fast: Fn | None = None  # generated code for raw (same results; falls back to raw on errors)
+    reference: Fn | None = None  # fn computed by the closures alone (tests compare the two)
+    deps: frozenset = frozenset()  # the scope's global names it reads; "yaku()" if it evaluates yaku
+
+
+
+
+class Root:
+    """Identifies one compiled expression; callers attach where it stands (span, style) so a
+    run-time EvalError can be located without wrapping every evaluation in another call."""
+
+    __slots__ = ("text", "span", "style", "where")
+
+    def __init__(self, text: str = ""):
+        self.text = text
+        self.span = None
+        self.style = ""
+        self.where = ""
+
+
+class _NCMark:
+    def __repr__(self) -> str:
+        return "<not constant>"
+
+
+NC_MARK: Any = _NCMark()  # the code generator's "not a constant" (the compiler's own mark maps to it)

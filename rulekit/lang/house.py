@@ -1,0 +1,143 @@
+"""House-rule files: a family's agreements for one variant, applied as an overlay with provenance."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulekit.core.errors import Collector, RulekitError, Span, did_you_mean, error
+from rulekit.lang.loader import Node, annotate, check_values, merge, plain
+from rulekit.lang.schema import load_schema, validate as schema_validate
+from rulekit.lang.source import read_file
+
+# what a house-rule file may change besides option values (merged like `extends`)
+OVERLAY_KEYS = ("yaku", "game", "players")
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """One house-rule file: its target, note, option values (with where they were set), overlay."""
+
+    file: str
+    name: str
+    target: str
+    note: str
+    options: dict[str, tuple[Any, Span]]
+    overlay: Node
+    target_span: Span
+    changes: tuple[str, ...] = field(default_factory=tuple)
+    option_keys: dict[str, Span] = field(default_factory=dict)  # where each option's name is written
+
+
+def load_house(path: str) -> HouseRules:
+    """Read and check a house-rule file; raise RulekitError with every located problem."""
+    src = read_file(path)
+    check_values(src)
+    tree = annotate(src)
+    errs = Collector()
+    if not isinstance(src.data, dict):
+        raise RulekitError(error(tree.span, "E051", "a house-rule file must be a mapping with target:, "
+                                 "options:, yaku: ..."))
+    try:
+        errs.extend(schema_validate(src.data, load_schema("house"), src))
+    except FileNotFoundError:
+        pass
+    errs.raise_if_any()
+    d = tree.value
+    opts = {}
+    keys = {}
+    if "options" in d and isinstance(d["options"].value, dict):
+        for k, v in d["options"].value.items():
+            opts[k] = (plain(v), v.span)
+            keys[k] = v.key_span or v.span
+    overlay = Node({k: d[k] for k in OVERLAY_KEYS if k in d}, tree.span)
+    changes = tuple(f"option {k} = {v[0]}" for k, v in opts.items()) + tuple(
+        f"{k} changed" for k in OVERLAY_KEYS if k in d)
+    return HouseRules(src.file, str(src.data.get("name", src.file)), str(src.data.get("target", "")),
+                      str(src.data.get("note", "")), opts, overlay,
+                      d["target"].span if "target" in d else tree.span, changes, keys)
+
+
+def _yaku_keys(h: HouseRules) -> dict[tuple, Node]:
+    """("yaku", table, yaku id) -> the item, for every yaku the file changes, adds or removes."""
+    out = {}
+    y = h.overlay.value.get("yaku")
+    if y is not None and isinstance(y.value, dict):
+        for table, items in y.value.items():
+            for it in items.value if isinstance(items.value, list) else []:
+                if isinstance(it.value, dict) and "id" in it.value:
+                    out[("yaku", table, it.value["id"].value)] = it
+    return out
+
+
+def _check_yaku_targets(tree: Node, h: HouseRules, errs: Collector) -> None:
+    """A changed yaku must exist in the variant's table; a new one needs its own `when`."""
+    y = h.overlay.value.get("yaku")
+    if y is None or not isinstance(y.value, dict):
+        return
+    ynode = tree.value.get("yaku") if isinstance(tree.value, dict) else None
+    tables = ynode.value if ynode is not None and isinstance(ynode.value, dict) else {}
+    for table, items in y.value.items():
+        if table not in tables:
+            errs.add(error(items.key_span or items.span, "E051", f"house rules: the variant has no yaku table "
+                           f"'{table}'", hint=did_you_mean(table, tables) or
+                           f"tables: {', '.join(tables) or '(none)'}"))
+            continue
+        tv = tables[table].value
+        ids = [str(i.value["id"].value) for i in tv if isinstance(i.value, dict) and "id" in i.value] \
+            if isinstance(tv, list) else []
+        for it in items.value if isinstance(items.value, list) else []:
+            if not isinstance(it.value, dict) or "id" not in it.value:
+                continue
+            iid = str(it.value["id"].value)
+            if iid in ids:
+                continue
+            removing = "remove" in it.value and it.value["remove"].value is True
+            if removing or "when" not in it.value:
+                what = "remove" if removing else "change"
+                errs.add(error(it.value["id"].span, "E051", f"house rules: no yaku '{iid}' in table '{table}' to "
+                               f"{what}", hint=did_you_mean(iid, ids) or
+                               "to add a new yaku, give it a `when:` condition (and a value)"))
+
+
+def apply_house(tree: Node, variant_id: str, houses: list[HouseRules]) -> tuple[Node, dict[str, tuple[Any, Span]]]:
+    """Merge house overlays in order onto a variant tree; report wrong targets and conflicts."""
+    errs = Collector()
+    options: dict[str, tuple[Any, Span, str]] = {}
+    touched: dict[tuple, tuple[Span, str, Any]] = {}  # what a file changed: where, which file, to what
+    applied: set[str] = set()
+    for h in houses:
+        if h.target != variant_id:
+            errs.add(error(h.target_span, "E051", f"house rules '{h.name}' are for '{h.target}', not for "
+                           f"'{variant_id}'", hint=did_you_mean(h.target, [variant_id])))
+            continue
+        if h.file in applied:
+            errs.add(error(h.target_span, "E051", f"house rules '{h.name}' are given twice"))
+            continue
+        applied.add(h.file)
+        _check_yaku_targets(tree, h, errs)
+        for k, (v, span) in h.options.items():
+            if k in options and options[k][0] != v:
+                prev = options[k]
+                errs.add(error(span, "E051", f"conflict: option '{k}' = {v!r} here, but {prev[0]!r} in {prev[1]}",
+                               hint="files given together must agree: change one of them or leave it out"))
+            options[k] = (v, span, h.file)
+        for key, item in _yaku_keys(h).items():
+            span = item.value["id"].span
+            if key in touched and plain(item) != touched[key][2]:
+                errs.add(error(span, "E051", f"conflict: yaku '{key[2]}' of table '{key[1]}' is changed here "
+                               f"and in {touched[key][0]}",
+                               hint="files given together must agree: change one of them or leave it out"))
+            touched[key] = (span, h.file, plain(item))
+        for section in ("game", "players"):
+            g = h.overlay.value.get(section)
+            if g is not None and isinstance(g.value, dict):
+                for k, v in g.value.items():
+                    key = (section, k)
+                    if key in touched and plain(v) != touched[key][2]:
+                        errs.add(error(v.span, "E051", f"conflict: {section}.{k} = {plain(v)!r} here, but "
+                                       f"{touched[key][2]!r} in {touched[key][0]}",
+                                       hint="files given together must agree: change one of them or leave it out"))
+                    touched[key] = (v.span, h.file, plain(v))
+        tree = merge(tree, h.overlay, strict=False) if h.overlay.value else tree
+    errs.raise_if_any()
+    return tree, {k: (v, s) for k, (v, s, _f) in options.items()}

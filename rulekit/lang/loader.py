@@ -1,0 +1,230 @@
+"""Resolve `extends:` (child over parent, deep merge keyed by id) keeping provenance."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit.core.paths import PROJECT_ROOT
+from rulekit.core.errors import RulekitError, Span, did_you_mean, error
+from rulekit.lang.source import MAX_VARIANT_VALUES, Source, read_file
+
+MAX_EXTENDS_DEPTH = 8
+
+
+@dataclass
+class Node:
+    """A value with the span it came from (and the span of its key, for mappings)."""
+
+    value: Any  # dict[str, Node] | list[Node] | scalar
+    span: Span
+    key_span: Span | None = None
+    style: str = ""
+
+
+def annotate(src: Source, data: Any = None, path: tuple = ()) -> Node:
+    """Wrap parsed data in Nodes carrying spans."""
+    if path == ():
+        data = src.data
+    span = src.span(path)
+    if isinstance(data, dict):
+        out = {}
+        for k, v in data.items():
+            child = annotate(src, v, path + (k,))
+            child.key_span = src.key_spans.get(path + (k,), child.span)
+            out[k] = child
+        return Node(out, span, style="")
+    if isinstance(data, list):
+        return Node([annotate(src, v, path + (i,)) for i, v in enumerate(data)], span)
+    return Node(data, span, style=src.styles.get(path, ""))
+
+
+def _is_removal(node: Node) -> bool:
+    v = node.value
+    return isinstance(v, dict) and len(v) == 1 and "remove" in v and v["remove"].value is True
+
+
+def _first_removal(node: Node) -> Node | None:
+    """The first `name: {remove: true}` anywhere below `node` (meaningless in a file that extends nothing)."""
+    if isinstance(node.value, dict):
+        for v in node.value.values():
+            found = v if _is_removal(v) else _first_removal(v)
+            if found is not None:
+                return found
+    elif isinstance(node.value, list):
+        for v in node.value:
+            found = _first_removal(v)
+            if found is not None:
+                return found
+    return None
+
+
+def _keyed(items: list[Node]) -> bool:
+    # ids must be plain names to merge by (a list or a mapping given as an id is left to the schema)
+    return bool(items) and all(isinstance(i.value, dict) and "id" in i.value
+                               and isinstance(i.value["id"].value, (str, int, bool)) for i in items)
+
+
+def merge(parent: Node, child: Node, strict: bool = True) -> Node:
+    """Child over parent: maps merge key by key; lists of items with `id` merge by id.
+
+    `strict`: removing an item the parent does not have is an error (house-rule overlays
+    check that themselves, with their own messages).
+    """
+    if isinstance(parent.value, dict) and isinstance(child.value, dict):
+        out = dict(parent.value)
+        for k, v in child.value.items():
+            if _is_removal(v):
+                # `name: {remove: true}` drops an inherited entry (an option, zone, preset ...)
+                if k not in out:
+                    raise RulekitError(error(v.key_span or v.span, "E040",
+                                             f"'{k}': remove: true, but nothing of that name is inherited here",
+                                             hint=did_you_mean(str(k), [str(x) for x in out])))
+                out.pop(k)
+                continue
+            out[k] = merge(out[k], v, strict) if k in out else v
+        return Node(out, child.span, child.key_span)
+    if isinstance(parent.value, list) and isinstance(child.value, list) and _keyed(parent.value) \
+            and _keyed(child.value):
+        order = [i.value["id"].value for i in parent.value]
+        by_id = {i.value["id"].value: i for i in parent.value}
+        for item in child.value:
+            iid = item.value["id"].value
+            if "remove" in item.value and item.value["remove"].value is True:
+                if iid not in by_id and strict:
+                    raise RulekitError(error(item.value["id"].span, "E040",
+                                             f"'{iid}': remove: true, but no item with this id is inherited",
+                                             hint=did_you_mean(str(iid), [str(x) for x in by_id])))
+                by_id.pop(iid, None)
+                continue
+            if iid in by_id:
+                by_id[iid] = merge(by_id[iid], item, strict)
+            else:
+                order.append(iid)
+                by_id[iid] = item
+        return Node([by_id[i] for i in order if i in by_id], child.span, child.key_span)
+    return child
+
+
+def plain(node: Node) -> Any:
+    """Strip spans: Node tree -> plain data."""
+    if isinstance(node.value, dict):
+        return {k: plain(v) for k, v in node.value.items()}
+    if isinstance(node.value, list):
+        return [plain(v) for v in node.value]
+    return node.value
+
+
+def at(node: Node, *path) -> Node | None:
+    """The node at a path below `node`, or None."""
+    for p in path:
+        if isinstance(node.value, dict) and isinstance(p, str):
+            node = node.value.get(p)
+        elif isinstance(node.value, list) and isinstance(p, int) and 0 <= p < len(node.value):
+            node = node.value[p]
+        else:
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def default_search_path() -> list[str]:
+    """Folders searched for a parent named by id: ./variants and the package's variants."""
+    return [os.path.join(os.getcwd(), "variants"), os.path.join(PROJECT_ROOT, "variants")]
+
+
+def find_variant(name: str, relative_to: str | None, search: list[str]) -> str | None:
+    """Resolve a variant reference: a path (relative to the referring file) or an id."""
+    if name.endswith((".yaml", ".yml")):
+        base = os.path.dirname(relative_to) if relative_to else os.getcwd()
+        cand = os.path.normpath(os.path.join(base, name))
+        return cand if os.path.isfile(cand) else None
+    for folder in search:
+        if not os.path.isdir(folder):
+            continue
+        for root, _dirs, files in os.walk(folder):
+            for f in files:
+                if f in (f"{name}.yaml", f"{name}.yml"):
+                    return os.path.join(root, f)
+    return None
+
+
+def all_variant_ids(search: list[str]) -> list[str]:
+    out = []
+    for folder in search:
+        if os.path.isdir(folder):
+            for root, _dirs, files in os.walk(folder):
+                out += [os.path.splitext(f)[0] for f in files if f.endswith((".yaml", ".yml"))]
+    return out
+
+
+def _nearby_files(name: str, relative_to: str) -> list[str]:
+    """Variant files next to where a relative `extends` path points, spelt as that path would be."""
+    sub = os.path.dirname(name)
+    folder = os.path.join(os.path.dirname(relative_to), sub) or "."
+    try:
+        files = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(sub, f) if sub else f for f in files if f.endswith((".yaml", ".yml"))]
+
+
+def _allowed(path: str, roots: list[str]) -> bool:
+    real = os.path.realpath(path)
+    return any(real == os.path.realpath(r) or real.startswith(os.path.realpath(r) + os.sep) for r in roots)
+
+
+def check_values(src: Source) -> None:
+    """A variant or house-rule file holds at most MAX_VARIANT_VALUES values (validation time is bounded)."""
+    if src.values > MAX_VARIANT_VALUES:
+        raise RulekitError(error(Span(src.file, 1, 1), "E004", f"the file holds {src.values} values: a variant or "
+                                 f"house-rule file may hold at most {MAX_VARIANT_VALUES}"))
+
+
+def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...] = ()) -> tuple[Node, list[str]]:
+    """Load a variant file with its `extends` chain merged; returns the tree and the files used."""
+    search = search if search is not None else default_search_path()
+    src = read_file(path)
+    check_values(src)
+    tree = annotate(src)
+    if not isinstance(tree.value, dict):
+        raise RulekitError(error(tree.span, "E010", "a variant file must be a mapping of keys "
+                                 "(id, meta, players, ...), found " + type(src.data).__name__))
+    files = [path]
+    ext = tree.value.get("extends")
+    if ext is None:
+        gone = _first_removal(tree)
+        if gone is not None:
+            raise RulekitError(error(gone.key_span or gone.span, "E040", "remove: true deletes an inherited entry, "
+                                     "but this variant extends no other"))
+        return tree, files
+    if not isinstance(ext.value, str) or not ext.value.strip() or not ext.value.isprintable():
+        raise RulekitError(error(ext.span, "E010", "extends: expected a variant id or a relative .yaml path"))
+    real = os.path.realpath(path)
+    chain = _chain + (real,)
+    if len(chain) > MAX_EXTENDS_DEPTH:
+        raise RulekitError(error(ext.span, "E022", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files"))
+    roots = search + [os.path.dirname(os.path.abspath(path))]
+    if ext.value.endswith((".yaml", ".yml")) and not _allowed(
+            os.path.join(os.path.dirname(os.path.abspath(path)), ext.value), roots):
+        # checked before looking: whether a file exists out there (and its neighbours' names) is no one's business
+        raise RulekitError(error(ext.span, "E022", f"extends: '{ext.value}' is outside the allowed folders"))
+    parent_path = find_variant(ext.value, path, search)
+    if parent_path is None:
+        raise RulekitError(error(ext.span, "E020", f"extends: no variant '{ext.value}' found",
+                                 hint=did_you_mean(ext.value, _nearby_files(ext.value, path)
+                                                   if ext.value.endswith((".yaml", ".yml"))
+                                                   else all_variant_ids(search))))
+    if not _allowed(parent_path, roots):
+        raise RulekitError(error(ext.span, "E022", f"extends: '{ext.value}' is outside the allowed folders"))
+    if os.path.realpath(parent_path) in chain:
+        names = " -> ".join(os.path.basename(c) for c in chain + (os.path.realpath(parent_path),))
+        raise RulekitError(error(ext.span, "E021", f"extends: cycle {names}"))
+    parent, pfiles = load_tree(parent_path, search, chain)
+    merged = merge(parent, tree)
+    # a child is never abstract because its parent is
+    if "abstract" not in tree.value and "abstract" in merged.value:
+        merged.value.pop("abstract")
+    merged.value.pop("extends", None)
+    return merged, files + pfiles

@@ -1,0 +1,327 @@
+"""The rules for players: a variant's `rules:` block and `text:` strings as one document.
+
+A variant says its rules twice: as steps the engine runs, and in plain words for players
+(`rules:` sections, and `text:` on phases, choose steps, yaku and pay steps). This module
+gathers the plain words into a `RulesDoc` in the order a reader learns a game, which the
+website renders as Markdown and the terminal as text. Nothing here reads expressions: what a
+player is shown is what the author wrote for players.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+from rulekit.core.errors import Diagnostic, error
+from rulekit.lang.loader import Node
+from rulekit.lang.model import Variant
+
+#: sections of the rules in reader order: (key in `rules:`, heading)
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("equipment", "Equipment"),
+    ("setup", "Setup and deal"),
+    ("play", "Play"),
+    ("hands", "Hands and yaku"),
+    ("settling", "Settling up"),
+    ("end", "End of the game"),
+)
+
+PARAM_KINDS_WITH_TEXT = ("choose", "pay")
+
+
+@dataclass(frozen=True)
+class PlayStep:
+    """One numbered step of the Play section: a phase's text and its choices' texts."""
+
+    phase: str
+    title: str
+    text: str
+    choices: tuple[tuple[str, str], ...] = ()  # (choice id, text)
+
+
+@dataclass(frozen=True)
+class Yaku:
+    """A yaku as players read it: its table, id, names and text."""
+
+    table: str
+    id: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of the rules: its heading, its prose, and (Play) its numbered steps."""
+
+    key: str
+    title: str
+    text: str
+    steps: tuple[PlayStep, ...] = ()
+    items: tuple[str, ...] = ()  # Settling up: each payout's sentence
+
+
+@dataclass(frozen=True)
+class RulesDoc:
+    """The whole rules text of a variant, in reader order."""
+
+    title: str
+    lead: str
+    sections: tuple[Section, ...]
+    yaku: tuple[Yaku, ...]
+
+    def section(self, key: str) -> Section | None:
+        """The section with this key, or None."""
+        return next((s for s in self.sections if s.key == key), None)
+
+    @property
+    def empty(self) -> bool:
+        """True when the variant has no rules text at all."""
+        return not self.lead and not any(s.text or s.steps or s.items for s in self.sections)
+
+
+def _s(node: Node | None) -> str:
+    return str(node.value).strip() if node is not None and isinstance(node.value, (str, int, float)) else ""
+
+
+def _params(step: Node, kind: str) -> dict[str, Node]:
+    """A step's parameters, whether written beside the kind or as one mapping under it."""
+    d = dict(step.value)
+    body = d.get(kind)
+    if body is not None and isinstance(body.value, dict):
+        d.update(body.value)
+    return d
+
+
+def _kind(step: Node) -> str | None:
+    if not isinstance(step.value, dict):
+        return None
+    for k in ("choose", "pay", "if", "for", "repeat", "call"):
+        if k in step.value:
+            return k
+    return None
+
+
+def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str]):
+    """Every choose and pay step below `steps`, following procedure calls once each.
+
+    Yields (kind, step node, params)."""
+    if steps is None or not isinstance(steps.value, list):
+        return
+    for st in steps.value:
+        kind = _kind(st)
+        if kind is None:
+            continue
+        d = _params(st, kind)
+        if kind in PARAM_KINDS_WITH_TEXT:
+            yield kind, st, d
+        elif kind == "call":
+            name = _s(d.get("proc")) or _s(d.get("call"))
+            if name and name in procs and name not in seen:
+                seen.add(name)
+                yield from _walk(procs[name].value.get("steps") if isinstance(procs[name].value, dict) else None,
+                                 procs, seen)
+        else:
+            for key in ("then", "else", "do", "repeat"):
+                if key in d and isinstance(d[key].value, list):
+                    yield from _walk(d[key], procs, seen)
+
+
+def _tree(variant: Variant) -> dict[str, Node]:
+    return variant.tree.value if isinstance(variant.tree.value, dict) else {}
+
+
+def _procs(tree: dict[str, Node]) -> dict[str, Node]:
+    p = tree.get("procedures")
+    return dict(p.value) if p is not None and isinstance(p.value, dict) else {}
+
+
+def _phases(tree: dict[str, Node]) -> list[Node]:
+    r = tree.get("round")
+    return [ph for ph in r.value if isinstance(ph.value, dict)] if r is not None and isinstance(r.value, list) else []
+
+
+def _yaku_entries(tree: dict[str, Node]):
+    y = tree.get("yaku")
+    if y is None or not isinstance(y.value, dict):
+        return
+    for table, entries in y.value.items():
+        if isinstance(entries.value, list):
+            for e in entries.value:
+                if isinstance(e.value, dict):
+                    yield str(table), e
+
+
+def rules_doc(variant: Variant) -> RulesDoc:
+    """The rules text of a built variant, sections in reader order (child text over parent)."""
+    tree = _tree(variant)
+    rules = tree.get("rules")
+    rv: dict[str, Node] = dict(rules.value) if rules is not None and isinstance(rules.value, dict) else {}
+    procs = _procs(tree)
+    steps: list[PlayStep] = []
+    payouts: list[str] = []
+    for ph in _phases(tree):
+        d = ph.value
+        choices = []
+        # a procedure's choices are listed under every phase that calls it: a reader looks for a
+        # decision at the step where it is made (the dealer's draw at the second field and again
+        # with the dealer's own hand)
+        for kind, _st, params in _walk(d.get("steps"), procs, set()):
+            text = _s(params.get("text"))
+            if not text:
+                continue
+            if kind == "choose":
+                choices.append((_s(params.get("choose")) or _s(params.get("id")), text))
+            elif text not in payouts:
+                payouts.append(text)
+        text = _s(d.get("text"))
+        if text or choices:
+            steps.append(PlayStep(_s(d.get("id")), _s(d.get("name")) or _s(d.get("id")).replace("-", " ").capitalize(),
+                                  text, tuple(choices)))
+    sections = []
+    for key, title in SECTIONS:
+        sections.append(Section(key, title, _s(rv.get(key)),
+                                tuple(steps) if key == "play" else (),
+                                tuple(payouts) if key == "settling" else ()))
+    yaku = []
+    for table, e in _yaku_entries(tree):
+        names = e.value.get("names")
+        name = _s(names.value.get("en")) if names is not None and isinstance(names.value, dict) else ""
+        yaku.append(Yaku(table, _s(e.value.get("id")), name or _s(e.value.get("id")), _s(e.value.get("text"))))
+    return RulesDoc(variant.meta.names.get("en", variant.meta.id), _s(rv.get("lead")), tuple(sections), tuple(yaku))
+
+
+def missing_text(variant: Variant) -> list[Diagnostic]:
+    """An error for each phase, choice, yaku and payout that has no `text` for players."""
+    tree = _tree(variant)
+    procs = _procs(tree)
+    out: list[Diagnostic] = []
+
+    def need(node: Node, what: str, crumbs: tuple[str, ...]) -> None:
+        out.append(error(node.span, "E090", f"{what} has no `text` for players",
+                         hint="add `text:` with the rule in plain words (see the variant format reference)",
+                         crumbs=crumbs))
+
+    seen: set[str] = set()
+    for ph in _phases(tree):
+        pid = _s(ph.value.get("id"))
+        if not _s(ph.value.get("text")):
+            need(ph.value.get("id", ph), f"phase '{pid}'", ())
+        for kind, st, params in _walk(ph.value.get("steps"), procs, seen):
+            if not _s(params.get("text")):
+                label = _s(params.get(kind)) if isinstance(params[kind].value, str) else ""
+                label = label or _s(params.get("id")) or _s(params.get("why"))
+                what = f"choice '{label}'" if kind == "choose" else ("payout" + (f" '{label}'" if label else ""))
+                need(st, what, (f"in phase '{pid}'",))
+    # procedures nobody calls from a phase still run (e.g. from yaku or other procedures)
+    for name, p in procs.items():
+        if name in seen or not isinstance(p.value, dict):
+            continue
+        for kind, st, params in _walk(p.value.get("steps"), procs, {name}):
+            if not _s(params.get("text")):
+                need(st, "choice" if kind == "choose" else "payout", (f"in procedure '{name}'",))
+    for table, e in _yaku_entries(tree):
+        if not _s(e.value.get("text")):
+            need(e.value.get("id", e), f"yaku '{_s(e.value.get('id'))}' (table '{table}')", ())
+    return out
+
+
+# -- rendering ---------------------------------------------------------------------------
+def to_markdown(doc: RulesDoc, level: int = 2, yaku: bool = True) -> str:
+    """The document as Markdown: a heading per section, Play as a numbered list."""
+    h = "#" * level
+    out: list[str] = []
+    if doc.lead:
+        out += [doc.lead, ""]
+    for s in doc.sections:
+        body: list[str] = []
+        if s.text:
+            body += [s.text, ""]
+        for i, st in enumerate(s.steps, 1):
+            first = f"{i}. **{st.title}.** {st.text}".rstrip()
+            body.append(first)
+            for _cid, text in st.choices:
+                body.append(f"    - {text}")
+            body.append("")
+        if s.key == "hands" and yaku:
+            for y in doc.yaku:
+                if y.text:
+                    body.append(f"- **{y.name}**: {y.text}")
+            if doc.yaku:
+                body.append("")
+        for item in s.items:
+            body.append(f"- {item}")
+        if s.items:
+            body.append("")
+        if body:
+            out += [f"{h} {s.title}", ""] + body
+    return "\n".join(out).rstrip() + "\n"
+
+
+_MD_MARKS = re.compile(r"\*\*|__|`")
+
+
+def to_plain(doc: RulesDoc, width: int = 78) -> str:
+    """The document as plain text for a terminal: headings underlined, paragraphs wrapped."""
+    def para(text: str, indent: str = "", first: str | None = None) -> list[str]:
+        lines: list[str] = []
+        for chunk in _MD_MARKS.sub("", text).split("\n\n"):
+            if lines:
+                lines.append("")  # paragraphs stay apart, as in the Markdown
+            lines += textwrap.wrap(" ".join(chunk.split()), width, initial_indent=first if first is not None
+                                   else indent, subsequent_indent=indent) or [""]
+            first = None
+        return lines
+
+    out: list[str] = [doc.title, "=" * len(doc.title), ""]
+    if doc.lead:
+        out += para(doc.lead) + [""]
+    for s in doc.sections:
+        body: list[str] = []
+        if s.text:
+            body += para(s.text) + [""]
+        for i, st in enumerate(s.steps, 1):
+            body += para(f"{st.title}. {st.text}", "    ", f"{i:>2}. ")
+            for _cid, text in st.choices:
+                body += para(text, "      ", "    - ")
+            body.append("")
+        if s.key == "hands":
+            for y in doc.yaku:
+                if y.text:
+                    body += para(f"{y.name}: {y.text}", "    ", "  - ")
+            if any(y.text for y in doc.yaku):
+                body.append("")
+        for item in s.items:
+            body += para(item, "    ", "  - ")
+        if s.items:
+            body.append("")
+        if body:
+            out += [s.title, "-" * len(s.title)] + body
+    return "\n".join(out).rstrip() + "\n"
+
+
+def phase_prompts(variant: Variant, phase_id: str) -> list[str]:
+    """The prompts of the choices a phase asks for (procedures followed), in order, each once: what a
+    page shows for a phase whose choices have no `text` yet."""
+    tree = _tree(variant)
+    procs = _procs(tree)
+    out: list[str] = []
+    for ph in _phases(tree):
+        if _s(ph.value.get("id")) != phase_id:
+            continue
+        for kind, _st, params in _walk(ph.value.get("steps"), procs, set()):
+            p = " ".join(_s(params.get("prompt")).split())
+            if kind == "choose" and p and p not in out:
+                out.append(p)
+    return out
+
+
+def phase_text(variant: Variant, phase_id: str) -> str:
+    """The players' text of one phase (for `?` at the table), or ''."""
+    for st in rules_doc(variant).section("play").steps:  # type: ignore[union-attr]
+        if st.phase == phase_id:
+            return st.text
+    return ""
+
+
+__all__ = ["SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
+           "to_plain", "phase_text", "phase_prompts"]

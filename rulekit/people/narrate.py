@@ -1,0 +1,644 @@
+"""Engine events told as plain-English sentences, as seen from one seat (or by an onlooker).
+
+`Narrator` follows a game's event stream, keeping its own copy of where every card lies and
+who has seen it, so it can say "Seat 2 is dealt 2 cards" to everybody else while telling seat 2
+"You are dealt <card> (3) and <card> (10)". With `viewer=None` it tells
+everything (the website's worked example); with a seat it never names a card that seat may not
+see. Every word about the game comes from the variant (phase, yaku and card names, the labels
+of choice values, the value shown for a hand); nothing here knows any game.
+
+Text from the variant reaches the sentences unchanged: callers that print to a terminal pass
+each line through `rulekit.core.inert.inert()`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+__all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
+
+ALL = -1  # seen by every seat
+_ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence: its kind (heading, deal, move, reveal, choice, pay, yaku, note, summary,
+    standings) and its text; `seat` is who acted, when somebody did; `cards` the cards a move
+    sentence names, each as written in it (empty when it names none)."""
+
+    kind: str
+    text: str
+    seat: int | None = None
+    cards: tuple[str, ...] = ()
+
+
+def chips_word(n: Any) -> str:
+    """'1 chip', '4 chips' (fractions and other amounts as written)."""
+    return f"{n} chip" if str(n) in ("1", "-1", "+1") else f"{n} chips"
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                 "nineteen", "twenty")
+# a name's words: letters (with inner hyphens: "Ten-point" is one word, not "Ten") or digits
+_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+")
+
+
+def names_value(name: str, value: Any) -> bool:
+    """Whether a card's name already says this shown value: it has the value as a word of its
+    own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
+    '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    words = {w.lower() for w in _WORD_RE.findall(str(name))}
+    if str(value) in words:
+        return True
+    return 0 <= value < len(_NUMBER_WORDS) and _NUMBER_WORDS[value] in words
+
+
+def _human(name: str) -> str:
+    """An identifier as words: 'dealer_buta' -> 'dealer buta'."""
+    return str(name).replace("_", " ").replace("-", " ").strip()
+
+
+def _join(items: list[str]) -> str:
+    if not items:
+        return "nothing"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _neg(a: Any) -> Any:
+    try:
+        return -a
+    except TypeError:
+        return a
+
+
+def _is_negative(a: Any) -> bool:
+    try:
+        return a < 0
+    except TypeError:
+        return str(a).startswith("-")
+
+
+def _amount(a: Any) -> Any:
+    """A pay event's amount as a number where it is one ('7/2' stays text)."""
+    if isinstance(a, str):
+        try:
+            from fractions import Fraction
+            f = Fraction(a)
+            return int(f) if f.denominator == 1 else f
+        except (ValueError, ZeroDivisionError):
+            return a
+    return a
+
+
+class Narrator:
+    """Follows one game's events and tells each in sentences from `viewer`'s seat.
+
+    `feed(event)` returns the sentences for one event; `round_summary()` and `standings()`
+    describe the round just played and the game so far.
+    """
+
+    def __init__(self, game: Any, n: int, viewer: int | None = None, you: str = "You"):
+        self.game, self.n, self.viewer = game, n, viewer
+        self.you = you
+        v = game.variant
+        self.zone_defs = v.zones
+        self.zones: dict[str, list[str]] = {}
+        self.seen: dict[str, int] = {}
+        self.chips: list[Any] = [game.start_chips] * n
+        self.dealer = 0
+        self.round_no = -1
+        self.round_start: list[Any] = list(self.chips)
+        self.pays: list[dict] = []
+        self.yaku: list[dict] = []
+        self.records: list[dict] = []
+        self.ended = ""
+        self.next_dealer: int | None = None
+        self.pots: dict[str, Any] = {}
+        self.phase_id = ""
+        self.index = game.card_index
+        self.phase_names = {p.id: p.name for p in game.phases}
+        self.yaku_names: dict[tuple[str, str], str] = {}
+        for table, entries in game.yaku.items():
+            for y in entries:
+                en = y.names.get("en") or _human(y.id)
+                extra = y.names.get("romaji")
+                self.yaku_names[(table, y.id)] = f"{en} ({extra})" if extra and extra.lower() != en.lower() else en
+        self._scratch = None
+
+    # -- seats, zones, cards ---------------------------------------------------
+    def seat(self, s: Any, upper: bool = True) -> str:
+        """'Seat 2', 'Seat 2 (you)', 'the dealer (seat 0)', or a pot's name."""
+        if not isinstance(s, int):
+            return ("The " if upper else "the ") + _human(s)
+        word = "Seat" if upper else "seat"
+        tag = []
+        if s == self.viewer:
+            tag.append("you")
+        if s == self.dealer:
+            tag.append("dealer")
+        return f"{word} {s}" + (f" ({', '.join(tag)})" if tag else "")
+
+    def zone_words(self, zname: str) -> str:
+        """A zone as words: 'the deck', 'column 2', "seat 3's hand", 'your hand'."""
+        m = _ZONE_RE.match(zname)
+        base, idx = (m.group("base"), m.group("idx")) if m else (zname, None)
+        zd = self.zone_defs.get(base)
+        words = (zd.label if zd is not None and zd.label else "") or _human(base)
+        if idx is None:
+            if words.startswith("the ") or words.startswith("The "):
+                return words[0].lower() + words[1:]
+            return f"the {words}"
+        i = int(idx)
+        if zd is not None and zd.kind == "player":
+            if i == self.viewer:
+                return f"your {words}"
+            return f"the dealer's {words} (seat {i})" if i == self.dealer else f"seat {i}'s {words}"
+        return f"{words} {i + 1}"
+
+    def _zone_of(self, zname: str) -> tuple[str, int | None]:
+        m = _ZONE_RE.match(zname)
+        if not m:
+            return zname, None
+        return m.group("base"), (int(m.group("idx")) if m.group("idx") is not None else None)
+
+    def can_see(self, card: str, zname: str, seat: int | None = None) -> bool:
+        """Whether the viewer (or `seat`) may see `card` lying in zone `zname` (as the engine rules it)."""
+        seat = self.viewer if seat is None else seat
+        if seat is None:
+            return True
+        base, idx = self._zone_of(zname)
+        zd = self.zone_defs.get(base)
+        if zd is not None and zd.visibility == "public":
+            return True
+        if zd is not None and zd.visibility == "owner" and zd.kind == "player" and idx == seat:
+            return True
+        mask = self.seen.get(card, 0)
+        return mask == ALL or bool(mask & (1 << seat))
+
+    def card_text(self, cid: str) -> str:
+        """A card's name with the value the game shows for it, '<card name> (10)', unless the
+        name already says that value ('Five', not 'Five (5)')."""
+        i = self.index.get(cid)
+        if i is None:
+            return str(cid)
+        name = self.game.card_name(i)
+        v = self.card_value(i)
+        return name if v is None or names_value(name, v) else f"{name} ({v})"
+
+    def card_value(self, i: int) -> Any:
+        fn = self.game.extra.get("card_show")
+        if fn is None:
+            return None
+        return self._eval(fn, {"c": i})
+
+    def main_zone(self, zname: str) -> str:
+        """The zone a zone's cards are shown with (hole[2] -> column[2] when hole is part_of column)."""
+        base, idx = self._zone_of(zname)
+        zd = self.zone_defs.get(base)
+        if zd is not None and zd.part_of and idx is not None:
+            return f"{zd.part_of}[{idx}]"
+        return zname
+
+    def group_cards(self, zname: str) -> list[str]:
+        """A zone's cards with those of the zones that are part of it (first the zone's own)."""
+        base, idx = self._zone_of(zname)
+        cards = list(self.zones.get(zname, []))
+        if idx is not None:
+            for other, zd in self.zone_defs.items():
+                if zd.part_of == base:
+                    cards += self.zones.get(f"{other}[{idx}]", [])
+        return cards
+
+    def hand_value(self, zname: str, cards: list[str]) -> Any:
+        """The value the variant shows for these cards in this zone (None when it shows none)."""
+        base, idx = self._zone_of(zname)
+        fn = (self.game.extra.get("zone_show") or {}).get(base)
+        if fn is None or not cards:
+            return None
+        return self._eval(fn, {"cards": [self.index[c] for c in cards if c in self.index],
+                               "seat": idx if idx is not None else -1})
+
+    def _eval(self, fn: Any, loc: dict) -> Any:
+        if self._scratch is None:
+            self._scratch = self.game.new_ctx(self.n, 0, None, False)
+        ctx = self._scratch
+        ctx.dealer = self.dealer
+        ctx.loc = dict(loc)
+        try:
+            return fn(ctx)
+        except Exception:  # a value that cannot be worked out is simply not shown
+            return None
+
+    def cards_text(self, cards: list[str], zname: str) -> str:
+        """The cards as the viewer may know them: names where visible, a count otherwise."""
+        shown = [c for c in cards if self.can_see(c, zname)]
+        if len(shown) == len(cards):
+            return _join([self.card_text(c) for c in cards])
+        hidden = len(cards) - len(shown)
+        parts = [self.card_text(c) for c in shown]
+        parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
+        return _join(parts)
+
+    def zone_view(self, zname: str) -> tuple[str, Any]:
+        """What the viewer sees of a zone (with the zones that are part of it): its cards as
+        text, and its value when all are visible."""
+        zname = self.main_zone(zname)
+        cards = self.group_cards(zname)
+        if not cards:
+            return "empty", None
+        where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
+        shown = [c for c in cards if self.can_see(c, where[c])]
+        hidden = len(cards) - len(shown)
+        parts = [self.card_text(c) for c in shown]
+        if hidden:
+            parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
+        return _join(parts), (self.hand_value(zname, cards) if not hidden else None)
+
+    def _parts(self, zname: str) -> list[str]:
+        base, idx = self._zone_of(zname)
+        if idx is None:
+            return []
+        return [f"{other}[{idx}]" for other, zd in self.zone_defs.items() if zd.part_of == base]
+
+    # -- choices -----------------------------------------------------------------
+    def action_text(self, choice_id: str, action: dict) -> str:
+        """A chosen action in words, with the variant's labels: 'column 1, 3 chips'."""
+        choice = (self.game.choices.get(choice_id) or [None])[0]
+        labels = getattr(choice, "labels", None) or {}
+        parts = []
+        for p, v in action.items():
+            parts.append(self.value_text(p, v, labels.get(p)))
+        return ", ".join(x for x in parts if x)
+
+    def value_text(self, param: str, v: Any, labels: dict | None) -> str:
+        key = "true" if v is True else "false" if v is False else str(v)
+        if labels:
+            if key in labels:
+                return str(labels[key])
+            if "*" in labels:
+                return str(labels["*"]).replace("{value}", self._plain_value(v))
+        if isinstance(v, bool):
+            return f"{_human(param)}: {'yes' if v else 'no'}"
+        return f"{_human(param)} {self._plain_value(v)}"
+
+    def _plain_value(self, v: Any) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, str) and v in self.index:
+            return self.card_text(v)
+        if isinstance(v, list):
+            if v and all(isinstance(x, list) and x for x in v):
+                # groups of groups (sets of cards): 'One, Five and Four; Seven, Two and Six'
+                return "; ".join(self._plain_value(x) for x in v)
+            return _join([self._plain_value(x) for x in v]) if v else "none"
+        return str(v)
+
+    # -- events ------------------------------------------------------------------
+    def feed(self, e: dict) -> list[Line]:
+        """Follow one event; the sentences it makes (often none)."""
+        handler = getattr(self, "_e_" + str(e.get("t")), None)
+        return handler(e) if handler is not None else []
+
+    def _e_round(self, e: dict) -> list[Line]:
+        redeal = e["round"] == self.round_no
+        self.round_no, self.dealer = e["round"], e["dealer"]
+        self.zones = {}
+        for zname, zd in self.zone_defs.items():
+            if zd.kind == "single":
+                self.zones[zname] = []
+            else:
+                for i in range(self.n if zd.kind == "player" else zd.count):
+                    self.zones[f"{zname}[{i}]"] = []
+        ids = self.game.card_ids
+        self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
+        self.seen = {}
+        if not redeal:
+            self.round_start = list(self.chips)
+            self.pays, self.yaku, self.records = [], [], []
+            self.ended, self.next_dealer = "", None
+        deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"
+        return [Line("heading", f"Round {self.round_no + 1}: {deal}." if not redeal
+                     else f"Round {self.round_no + 1} again: {deal}.")]
+
+    def _e_phase(self, e: dict) -> list[Line]:
+        self.phase_id = e["id"]
+        return [Line("phase", self.phase_names.get(e["id"], _human(e["id"])))]
+
+    def _e_shuffle(self, e: dict) -> list[Line]:
+        self.zones[e["zone"]] = list(e["order"])
+        for c in e["order"]:
+            self.seen[c] = 0
+        return [Line("note", f"{self.zone_words(e['zone']).capitalize()} is shuffled.")]
+
+    def _e_cut(self, e: dict) -> list[Line]:
+        z = self.zones.get(e["zone"], [])
+        k = e["at"]
+        self.zones[e["zone"]] = z[k:] + z[:k]
+        return [Line("note", f"{self.zone_words(e['zone']).capitalize()} is cut.")]
+
+    def _e_deal(self, e: dict) -> list[Line]:
+        src = self.zones.setdefault(e["from"], [])
+        got: dict[int, list[str]] = {p: [] for p in e["players"]}
+        for _ in range(e["count"]):
+            for p in e["players"]:
+                if src:
+                    c = src.pop()
+                    self.zones.setdefault(f"{e['to']}[{p}]", []).append(c)
+                    got[p].append(c)
+                    if e.get("face") == "up":
+                        self.seen[c] = ALL
+                    elif e.get("face") == "down":
+                        self.seen[c] = 0
+        out = []
+        unseen = []
+        for p in e["players"]:
+            zname = f"{e['to']}[{p}]"
+            cards = got[p]
+            if cards and all(self.can_see(c, zname) for c in cards):
+                who = self.you if p == self.viewer else self.seat(p)
+                verb = "are" if p == self.viewer else "is"
+                line = f"{who} {verb} dealt {self.cards_text(cards, zname)}"
+                whole = self.zones[zname]
+                value = self.hand_value(zname, whole) if all(self.can_see(c, zname) for c in whole) else None
+                if value is not None:
+                    line += f": {'your' if p == self.viewer else 'the'} {_human(e['to'])} shows {value}"
+                out.append(Line("deal", line + ".", p))
+            else:
+                unseen.append(p)
+        if unseen:
+            k = e["count"]
+            cnt = "a card" if k == 1 else f"{k} cards"
+            who = _join([self.seat(p, upper=False) for p in unseen])
+            out.insert(0, Line("deal", f"{cnt.capitalize()} face down to {who}." if len(unseen) > 1
+                               else f"{self.seat(unseen[0])} is dealt {cnt} face down.", None))
+        return out
+
+    def _e_move(self, e: dict) -> list[Line]:
+        cards = list(e["cards"])
+        src = self.zones.setdefault(e["from"], [])
+        known_before = [self.can_see(c, e["from"]) for c in cards]
+        for c in cards:
+            if c in src:
+                src.remove(c)
+        self.zones.setdefault(e["to"], []).extend(cards)
+        face = e.get("face")
+        for c in cards:
+            if face == "up":
+                self.seen[c] = ALL
+            elif face == "down":
+                self.seen[c] = 0
+        visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
+        named: tuple[str, ...] = ()
+        if all(visible):
+            named = tuple(self.card_text(c) for c in cards)
+            what = _join(list(named))
+        else:
+            k = len(cards)
+            what = "a card" if k == 1 else f"{k} cards"
+        verb = "goes" if len(cards) == 1 else "go"
+        how = " face up" if face == "up" else " face down" if face == "down" else ""
+        line = f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(e['from'])} to {self.zone_words(e['to'])}{how}"
+        text, value = self.zone_view(e["to"])
+        if value is not None:
+            line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
+        return [Line("move", line + ".", cards=named)]
+
+    def _e_reveal(self, e: dict) -> list[Line]:
+        cards = list(e["cards"])
+        to = e["to"]
+        mask = ALL
+        if to != "all":
+            mask = 0
+            for p in to:
+                mask |= 1 << p
+        for c in cards:
+            old = self.seen.get(c, 0)
+            self.seen[c] = ALL if (mask == ALL or old == ALL) else old | mask
+        if to == []:
+            return []
+        where = self._where(cards)
+        if to == "all":
+            line = f"Shown to everyone: {_join([self.card_text(c) for c in cards])}"
+            if where:
+                line += self._in_hand(where)
+            return [Line("reveal", line + ".")]
+        lookers = list(to)
+        if self.viewer is None or self.viewer in lookers:
+            names = _join([self.card_text(c) for c in cards])
+            if self.viewer is not None and lookers == [self.viewer]:
+                line = f"You see {names}"
+            else:
+                line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
+            if where:
+                line += self._in_hand(where)
+            return [Line("reveal", line + ".")]
+        k = len(cards)
+        what = "a card" if k == 1 else f"{k} cards"
+        line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
+        if where:
+            line += f" in {self.zone_words(where)}"
+        return [Line("reveal", line + ".")]
+
+    def _in_hand(self, where: str) -> str:
+        """' — column 2 is now <card> and <card>, which shows 1': the hand the cards are in, as now
+        seen (after a dash: zone and card names may hold parentheses of their own)."""
+        main = self.main_zone(where)
+        text, value = self.zone_view(main)
+        if main != where:
+            return f" — {self.zone_words(main)} is now {text}{', which shows ' + str(value) if value is not None else ''}"
+        return f" — {self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''}"
+
+    def _where(self, cards: list[str]) -> str | None:
+        """The zone holding all these cards (None if they are spread out)."""
+        for zname, z in self.zones.items():
+            if cards and all(c in z for c in cards):
+                return zname
+        return None
+
+    def _e_choose(self, e: dict) -> list[Line]:
+        p = e["player"]
+        what = self.action_text(e["choice"], e["action"])
+        who = self.you if p == self.viewer else self.seat(p)
+        if e.get("forced"):
+            verb = "have" if p == self.viewer else "has"
+            return [Line("choice", f"{who} {verb} one choice only: {what}.", p)]
+        verb = "choose" if p == self.viewer else "chooses"
+        return [Line("choice", f"{who} {verb}: {what}.", p)]
+
+    def _e_pay(self, e: dict) -> list[Line]:
+        a = _amount(e["amount"])
+        src, dst = e["from"], e["to"]
+        if _is_negative(a):
+            src, dst, a = dst, src, _neg(a)
+        for who, sign in ((src, -1), (dst, 1)):
+            try:
+                if isinstance(who, int) and 0 <= who < self.n:
+                    self.chips[who] += sign * a
+                elif isinstance(who, str):
+                    self.pots[who] = self.pots.get(who, 0) + sign * a
+            except TypeError:
+                pass
+        self.pays.append({"from": src, "to": dst, "amount": a, "why": e.get("why", "")})
+        return [Line("pay", self.pay_text(src, dst, a, e.get("why", "")) + ".",
+                     src if isinstance(src, int) else None)]
+
+    def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
+        """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
+        line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
+        reason = []
+        if why:
+            reason.append(_human(why))
+        vs = self._values_of(dst), self._values_of(src)
+        if vs[0] is not None and vs[1] is not None:
+            reason.append(f"{vs[0]} against {vs[1]}")
+        return line + (f" ({'; '.join(reason)})" if reason else "")
+
+    def _values_of(self, seat: Any) -> Any:
+        """The shown value of a seat's own visible hand (a per-player zone with a shown value)."""
+        if not isinstance(seat, int):
+            return None
+        for zname, zd in self.zone_defs.items():
+            if zd.kind != "player" or zname not in (self.game.extra.get("zone_show") or {}):
+                continue
+            full = f"{zname}[{seat}]"
+            text, value = self.zone_view(full)
+            if value is not None:
+                return value
+        return None
+
+    def _e_yaku(self, e: dict) -> list[Line]:
+        names = [self.yaku_names.get((e["table"], y), _human(y)) for y in e["yaku"]]
+        place = self.table_hand(e.get("cards") or [])
+        self.yaku.append({"player": e["player"], "table": e["table"], "names": names, "place": place})
+        return [self._has(e["player"], place, names)]
+
+    def _has(self, player: int, place: str | None, names: list[str]) -> Line:
+        """'Seat 2 has <yaku>', or '<place> has <yaku>' for yaku found in a hand on the table."""
+        if place is not None:
+            words = self.zone_words(place)
+            return Line("yaku", f"{words[0].upper() + words[1:]} has {_join(names)}.")
+        who = self.you if player == self.viewer else self.seat(player)
+        verb = "have" if player == self.viewer else "has"
+        return Line("yaku", f"{who} {verb} {_join(names)}.", player)
+
+    def table_hand(self, cards: list[str]) -> str | None:
+        """The one of several hands on the table (a counted zone, with the zones that are part of
+        it: 'column[1]' for a column and its hole card) that holds all these cards; None when they
+        lie anywhere else. A yaku found there is that hand's, whichever seat the rules evaluated it
+        for (the dealer, for a table's columns); cards in a seat's zone or in a single zone (the
+        dealer's hand) stay with the seat the yaku were claimed for."""
+        held = set()
+        for c in cards:
+            where = [z for z, zc in self.zones.items() if c in zc]
+            if len(where) != 1:
+                return None
+            held.add(self.main_zone(where[0]))
+        if len(held) != 1:
+            return None
+        zname = held.pop()
+        zd = self.zone_defs.get(self._zone_of(zname)[0])
+        if zd is None or zd.kind != "count":
+            return None
+        return zname
+
+    def _e_record(self, e: dict) -> list[Line]:
+        self.records.append(e)
+        who = f", {self.seat(e['player'], upper=False)}" if "player" in e else ""
+        return [Line("note", f"Noted: {_human(e['name'])}{who}.")]
+
+    def _e_end_round(self, e: dict) -> list[Line]:
+        self.ended = e.get("why", "")
+        return [Line("note", f"The round ends{': ' + _human(self.ended) if self.ended else ''}.")]
+
+    def _e_redeal(self, e: dict) -> list[Line]:
+        why = e.get("why", "")
+        return [Line("note", f"Misdeal{' (' + why + ')' if why else ''}: the cards are dealt again.")]
+
+    def _e_next_dealer(self, e: dict) -> list[Line]:
+        self.next_dealer = e["seat"]
+        who = "you" if e["seat"] == self.viewer else f"seat {e['seat']}"
+        return [Line("note", f"Next round {who} will deal.")]
+
+    def _e_swap(self, e: dict) -> list[Line]:
+        a, b = e["zones"]
+        za, zb = self.zones.get(a, []), self.zones.get(b, [])
+        self.zones[a], self.zones[b] = list(zb), list(za)
+        return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
+
+    def _e_say(self, e: dict) -> list[Line]:
+        return [Line("note", str(e["text"]))]
+
+    # -- summaries -----------------------------------------------------------------
+    def hands(self) -> list[tuple[str, str, Any]]:
+        """Every non-empty zone other than the deck, as (zone words, cards text, value)."""
+        out = []
+        for zname, cards in self.zones.items():
+            if zname == self.game.deck_zone or self.main_zone(zname) != zname or not self.group_cards(zname):
+                continue
+            text, value = self.zone_view(zname)
+            out.append((self.zone_words(zname), text, value))
+        return out
+
+    def round_summary(self) -> list[Line]:
+        """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
+        out = [Line("heading", f"End of round {self.round_no + 1}"
+                    + (f" ({_human(self.ended)})" if self.ended else "") + ".")]
+        for words, text, value in self.hands():
+            line = f"{words[0].upper() + words[1:]}: {text}"
+            if value is not None:
+                line += f" — shows {value}"
+            out.append(Line("summary", line + "."))
+        for y in self.yaku:
+            out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
+        if not self.pays:
+            out.append(Line("summary", "Nobody pays anybody this round."))
+        for p in self.pays:
+            out.append(Line("summary", self.pay_text(p["from"], p["to"], p["amount"], p["why"]) + "."))
+        changes = []
+        for s in range(self.n):
+            try:
+                d = self.chips[s] - self.round_start[s]
+            except TypeError:
+                continue
+            if d:
+                changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else ''}{d}")
+        out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
+                        + "."))
+        return out
+
+    def standings(self) -> list[Line]:
+        """Every seat's chips, most first: '1. Seat 2 (you): +14 chips'."""
+        order = sorted(range(self.n), key=lambda s: (-self.chips[s] if isinstance(self.chips[s], (int, float))
+                                                     else 0, s))
+        out = [Line("heading", "Standings:")]
+        for rank, s in enumerate(order, 1):
+            c = self.chips[s]
+            shown = f"{c:+d}" if isinstance(c, int) else str(c)
+            out.append(Line("standings", f"{rank}. {self.seat(s)}: {shown} {'chip' if shown in ('+1', '-1') else 'chips'}", s))
+        return out
+
+
+def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,
+            summaries: bool = True) -> list[str]:
+    """The whole story of a game's events as sentences (a round summary after each round,
+    standings at the end); `viewer=None` tells everything."""
+    nar = Narrator(game, n, viewer)
+    out: list[str] = []
+    started = False
+    for e in events:
+        if e.get("t") == "round" and started and summaries and e["round"] != nar.round_no:
+            out += [ln.text for ln in nar.round_summary()]
+        if e.get("t") == "round":
+            started = True
+        out += [ln.text for ln in nar.feed(e)]
+    if started and summaries:
+        out += [ln.text for ln in nar.round_summary()]
+        out += [ln.text for ln in nar.standings()]
+    return out

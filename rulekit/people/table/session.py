@@ -1,0 +1,237 @@
+"""A whole game at the terminal: events told as they happen from the human's seat, choices
+asked part by part, a summary and the standings after each round, the winner at the end."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.engine.agents import Decision, render
+from rulekit.core.errors import IllegalAction, Span, error
+from rulekit.lang.loader import at
+from rulekit.people.narrate import Line, Narrator, chips_word
+from rulekit.people.table.screen import Screen
+
+KEYS = "? rules of this phase, t the table, q quit"
+#: a range of whole numbers longer than this is asked as "a number from a to b"
+RANGE_AS_NUMBER = 12
+
+
+class Quit(Exception):
+    """The player typed q."""
+
+
+class Table:
+    """Tells one game from `seat`'s view on `screen`; also the agent of that seat."""
+
+    name = "human"
+
+    def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True):
+        self.game, self.n, self.seat, self.screen = game, n, seat, screen
+        self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
+        self.nar = Narrator(game, n, seat)
+        self.pause = pause and seat is not None
+        self.rounds_played = 0
+
+    # -- events ------------------------------------------------------------------
+    def observe(self, e: dict) -> None:
+        """Show one event as it happens (after the previous round's summary when a round starts)."""
+        if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
+            self.end_of_round(more=True)
+        if e.get("t") == "seating" and self.player is not None:
+            self.seat = self.nar.viewer = e["players"].index(self.player)
+            self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
+                            "note")
+        for ln in self.nar.feed(e):
+            self.show(ln)
+
+    def show(self, ln: Line) -> None:
+        kind = ln.kind
+        if ln.seat is not None and ln.seat == self.seat and kind in ("choice", "deal", "yaku"):
+            kind = "you"
+        if kind == "heading":
+            self.screen.say("")
+        self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
+
+    def end_of_round(self, more: bool) -> None:
+        """The round summary and standings; with more rounds to come, wait for the player."""
+        self.rounds_played += 1
+        self.screen.say("")
+        for ln in self.nar.round_summary():
+            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
+                            indent=0 if ln.kind == "heading" else 2)
+        for ln in self.nar.standings():
+            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "standings",
+                            indent=0 if ln.kind == "heading" else 2)
+        if more and self.pause:
+            while True:
+                a = self.screen.ask(f"Press Enter for round {self.nar.round_no + 2} ({KEYS}) ")
+                if a is None:
+                    raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game waits for you"))
+                if not self.key(a):
+                    return
+
+    def finish(self, chips: list[Any], rounds: int) -> None:
+        """The last summary, the standings and the winner."""
+        self.end_of_round(more=False)
+        best = max(chips)
+        top = [s for s, c in enumerate(chips) if c == best]
+        shown = chips_word(f"{best:+d}" if isinstance(best, int) else str(best))
+        who = _who(top, self.seat)
+        self.screen.say("")
+        played = f"Game over after {rounds} round{'s' if rounds != 1 else ''}."
+        if len(top) == 1:
+            self.screen.say(f"{played} The winner is {who}, with {shown}.", "winner")
+        else:
+            self.screen.say(f"{played} {who[0].upper() + who[1:]} share first place, with {shown} each.",
+                            "winner")
+
+    # -- keys ----------------------------------------------------------------------
+    def key(self, a: str) -> bool:
+        """Handle a key typed instead of an answer; True when it was one."""
+        a = a.strip().lower()
+        if a == "?":
+            self.rules_text()
+            return True
+        if a == "t":
+            self.draw_table()
+            return True
+        if a == "q":
+            raise Quit()
+        return False
+
+    def rules_text(self) -> None:
+        """The rules text of the current phase: its `text`, else its description, else its name."""
+        pid = self.nar.phase_id
+        phases = at(self.game.variant.tree, "round")
+        node = None
+        for ph in (phases.value if phases is not None and isinstance(phases.value, list) else []):
+            if isinstance(ph.value, dict) and "id" in ph.value and ph.value["id"].value == pid:
+                node = ph.value
+        name = self.nar.phase_names.get(pid, pid) or "Before the first phase"
+        self.screen.say("")
+        self.screen.say(f"Rules: {name}", "heading")
+        text = ""
+        try:
+            from rulekit.lang.rulestext import phase_text  # the players' text of the phase, when present
+            text = phase_text(self.game.variant, pid) if pid else ""
+        except ImportError:
+            pass
+        if node is not None and not text:
+            for key in ("text", "description"):
+                if key in node and isinstance(node[key].value, str):
+                    text = node[key].value
+                    break
+        self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
+        self.screen.say(f"Keys: {KEYS}.", "note")
+
+    def draw_table(self) -> None:
+        """Everything on the table as this seat sees it: hands with values, piles, pots, chips."""
+        nar = self.nar
+        self.screen.say("")
+        dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
+        self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
+        for zname, cards in nar.zones.items():
+            if nar.main_zone(zname) != zname:
+                continue
+            group = nar.group_cards(zname)
+            words = nar.zone_words(zname)
+            words = words[0].upper() + words[1:]
+            if zname == self.game.deck_zone:
+                self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
+                continue
+            if not group:
+                continue
+            text, value = nar.zone_view(zname)
+            self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
+        for pot, v in nar.pots.items():
+            self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
+        self.screen.say("Chips: " + ", ".join(
+            f"{nar.seat(s, upper=False)} {c:+d}" if isinstance(c, int) else f"{nar.seat(s, upper=False)} {c}"
+            for s, c in enumerate(nar.chips)), "table", 2)
+
+    # -- the human's choices ---------------------------------------------------------
+    def act(self, d: Decision) -> int:
+        """Ask the person for a choice, part by part; the index of the legal action chosen."""
+        choice = d.choice
+        ids = self.game.card_ids
+        labels = getattr(choice, "labels", {}) or {}
+        asks = getattr(choice, "ask", {}) or {}
+        sets = getattr(choice, "unordered", frozenset())
+        index = self.game.card_index
+        shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
+                  for p, t, v in zip(choice.params, choice.types, a)] for a in d.actions]
+        # Values are told apart by the words the player reads, not by their data: two sets made
+        # with different but identical-looking cards (two plain "One"s) read the same, and a
+        # player cannot choose between them, so they are one menu entry. Actions that read the
+        # same in every part are the same to the player; the first of them is taken (an index
+        # into d.actions, so always a legal action). Agents and the rl env see every action.
+        words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
+        remaining = list(range(len(d.actions)))
+        self.draw_table()
+        self.screen.say(f"Your turn: {choice.prompt}", "prompt")
+        many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
+        for k, param in enumerate(choice.params):
+            values: list[Any] = []
+            seen: set[str] = set()
+            for i in remaining:
+                if words[i][k] not in seen:
+                    seen.add(words[i][k])
+                    values.append(shown[i][k])
+            if len(values) == 1:
+                continue
+            question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
+            v = self._ask_value(question, param, values, labels.get(param))
+            chosen = self.nar.value_text(param, v, labels.get(param))
+            remaining = [i for i in remaining if words[i][k] == chosen]
+        return remaining[0]
+
+    def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None) -> Any:
+        texts = [self.nar.value_text(param, v, labels) for v in values]
+        as_range = (len(values) > RANGE_AS_NUMBER and all(type(v) is int for v in values)
+                    and sorted(values) == list(range(min(values), max(values) + 1))
+                    and not (labels and any(str(v) in labels for v in values)))
+        if as_range:
+            lo, hi = min(values), max(values)
+            unit = ""
+            if labels and "*" in labels:
+                unit = f" ({labels['*'].replace('{value}', 'n')})"
+            prompt = f"{question} Type a number from {lo} to {hi}{unit}: "
+        else:
+            if question:
+                self.screen.say(question, "prompt")
+            self.screen.menu(texts)
+            prompt = f"Your choice (1 to {len(values)}; {KEYS}): "
+        while True:
+            a = self.screen.ask(prompt)
+            if a is None:
+                raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game needs a choice"))
+            if self.key(a):
+                if not as_range:
+                    self.screen.say(question or "Your choice:", "prompt")
+                    self.screen.menu(texts)
+                continue
+            num = int(a) if a.isascii() and a.lstrip("-").isdigit() and len(a) < 12 else None
+            if as_range and num is not None and lo <= num <= hi:
+                return num
+            if not as_range and num is not None and 1 <= num <= len(values):
+                return values[num - 1]
+            want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
+            self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
+
+
+def _in_deck_order(v: Any, index: dict[str, int]) -> Any:
+    """A set of cards (or a list of sets) in deck order: how an `unordered` answer is shown."""
+    if not isinstance(v, list):
+        return v
+    if all(isinstance(x, str) and x in index for x in v):
+        return sorted(v, key=index.__getitem__)
+    if all(isinstance(x, list) for x in v):
+        groups = [_in_deck_order(x, index) for x in v]
+        return sorted(groups, key=lambda g: [index.get(c, -1) if isinstance(c, str) else -1 for c in g])
+    return v
+
+
+def _who(seats: list[int], me: int | None) -> str:
+    names = [("you (seat %d)" % s) if s == me else f"seat {s}" for s in seats]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
