@@ -142,7 +142,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         v = v or {}
         kind = "player" if v.get("per") == "player" else "count" if "count" in v else "single"
         vars_[name] = VarDef(name, kind, int(v.get("count", 0)), v.get("init", 0), str(v.get("scope", "round")),
-                             bool(v.get("pot", False)), str(v.get("description", "")), bool(v.get("overdraft", False)))
+                             bool(v.get("pot", False)), str(v.get("description", "")), bool(v.get("overdraft", False)),
+                             str(v.get("visibility", "")))
         if name in zones:
             vn = at(tree, "vars", name)
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))

@@ -311,5 +311,20 @@ class Game:
                 zones[zname] = [[ids[c] if self.visible(ctx, seat, zname, i, c) else "?" for c in pile]
                                 for i, pile in enumerate(ctx.zones[zname])]
         return {"seat": seat, "dealer": ctx.dealer, "round": ctx.round_no, "zones": zones,
-                "vars": {k: (list(v) if isinstance(v, list) else v) for k, v in ctx.vars.items()},
-                "chips": list(ctx.chips)}
+                "vars": self.visible_vars(ctx, seat), "chips": list(ctx.chips)}
+
+    def visible_vars(self, ctx: Ctx, seat: int) -> dict[str, Any]:
+        """The variables `seat` may see (engine.varvis): public ones whole, its own slot of 'owner'
+        ones (None in the other slots), hidden ones not at all."""
+        vis = self.extra.get("var_visibility")
+        if vis is None:
+            from rulekit.engine.varvis import var_visibility
+            vis = self.extra["var_visibility"] = var_visibility(self.variant)
+        out: dict[str, Any] = {}
+        for k, v in ctx.vars.items():
+            how = vis.get(k, "public")
+            if how == "public":
+                out[k] = list(v) if isinstance(v, list) else v
+            elif how == "owner" and isinstance(v, list) and self.variant.vars[k].kind == "player":
+                out[k] = [x if i == seat else None for i, x in enumerate(v)]
+        return out

@@ -28,6 +28,12 @@ class GameResult:
     log: dict
     state: Any = None  # the final game state (tests inspect it)
 
+    @property
+    def seating(self) -> list[int]:
+        """Who sits where after the game's seat draw: seat s is played by the agent passed at
+        index `seating[s]` (play() reorders its agents so; [0, 1, ...] without a draw)."""
+        return list(self.log.get("seating") or range(len(self.chips)))
+
 
 def round_seed(seed: int, i: int) -> int:
     """The seed of round i of a run with base seed `seed` (independent of chunking)."""
@@ -112,11 +118,15 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
 
 def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None, logging: bool = True,
          checks: Callable | None = None, dealer: int | None = None,
-         stack: dict[str, list[str]] | None = None, observe: Callable[[dict], None] | None = None) -> GameResult:
+         stack: dict[str, list[str]] | None = None, observe: Callable[[dict], None] | None = None,
+         on_round: Callable | None = None) -> GameResult:
     """Play a game of `rounds` rounds (the variant's count by default) and return its result.
 
     `stack` puts named cards on top of a zone each time it is shuffled (first named on top).
     `observe` is called with every logged event as it happens (the live table shows them).
+    `on_round(ctx, round_no, total, deltas)` is called as each round starts (rulekit.engine.stepper
+    keeps a copy of that state there). A variant with a seat draw reorders `agents` after the
+    draw: the agent passed at index `result.seating[s]` plays seat s.
     """
     moves: list[int] = []
     agents = list(agents)
@@ -138,7 +148,8 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
             except RUNTIME_ERRORS as exc:
                 raise located_error(exc, spec.span, "game draw") from None
             agents[:] = [agents[p] for p in seating]
-        _play_rounds(game, ctx, rounds, first, deltas)
+        ctx.seating = seating
+        _play_rounds(game, ctx, rounds, first, deltas, on_round)
     except BaseException as exc:
         # whatever stops the game (a player quitting, Ctrl-C, a rule error), what was played is kept:
         # the exception carries the game so far, which a caller may save and later resume
@@ -177,8 +188,17 @@ class _Observed(list):
         self.observe(event)
 
 
+def continue_game(game: Game, ctx: Any, seed: Any, dealer: int | None, moves: list[int], deltas: list[list[int]],
+                  total: int, start: int, on_round: Callable | None = None) -> GameResult:
+    """Play a game on from the start of round `start` of `total` (ctx restored to that point, its
+    decide appending to `moves`); the same result as play() would give for the whole game."""
+    play_rounds_from(game, ctx, total, start, deltas, on_round)
+    return _result(game, ctx, ctx.n, seed, dealer, ctx.stack, moves, list(ctx.seating or range(ctx.n)), deltas,
+                   ctx.logging, False)
+
+
 def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
-                 deltas: list[list[int]]) -> list[list[int]]:
+                 deltas: list[list[int]], on_round: Callable | None = None) -> list[list[int]]:
     """Play a started game's rounds (the variant's count by default), appending each round's chip
     changes to `deltas` as it ends (so an interrupted game knows its whole rounds); returns it."""
     n = ctx.n
@@ -199,9 +219,18 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
         raise located_error(exc, where, "game settings") from None
     if not isinstance(total, int) or not 0 <= total <= MAX_ROUNDS:
         raise RuleError(error(where, "E061", f"a game of {total} rounds: expected 0 to {MAX_ROUNDS} (game.rounds)"))
-    for r in range(total):
+    return play_rounds_from(game, ctx, total, 0, deltas, on_round)
+
+
+def play_rounds_from(game: Game, ctx: Any, total: int, start: int, deltas: list[list[int]],
+                     on_round: Callable | None = None) -> list[list[int]]:
+    """Play rounds start..total-1 of a started game (stopping early when end_when holds)."""
+    where = Span(game.variant.file, 1, 1)
+    for r in range(start, total):
         ctx.round_no = r
         ctx.next_dealer = ctx.dealer
+        if on_round is not None:
+            on_round(ctx, r, total, deltas)
         before = list(ctx.chips)
         game.play_round(ctx)
         deltas.append([a - b for a, b in zip(ctx.chips, before)])

@@ -208,6 +208,8 @@ class StepCompiler(ChoiceSteps):
         def shuffle(ctx):
             z = get(ctx)
             shuffle_list(ctx.rng, z)
+            if ctx.relabel is not None:  # a sampled deal (rulekit.engine.stepper): unseen cards swapped
+                z[:] = [ctx.relabel[c] for c in z]
             if ctx.stack is not None and name in ctx.stack:
                 stack_cards(ctx, z, ctx.stack[name])
             seen = ctx.seen

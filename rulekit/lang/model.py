@@ -86,6 +86,7 @@ class VarDef:
     pot: bool = False
     description: str = ""
     overdraft: bool = False
+    visibility: str = ""  # public | owner | hidden; "" = derived from what sets it (engine.varvis)
 
 
 @dataclass(frozen=True)

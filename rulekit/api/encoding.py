@@ -1,0 +1,113 @@
+"""Fixed-size numeric forms of an Env for learning: the observation vector and the action codes.
+
+Observation vector (whole numbers), in this order - `Env.vector_layout()` gives each part's
+start and length:
+
+- `cards:ZONE[i]`: for each pile of each zone, one slot per card of the deck, 1 where that
+  card lies there and the seat may see it;
+- `sizes`: the number of cards in each pile (hidden or not: a hand's size is public);
+- `me`, `to_act`, `dealer`: one-hot over the seats (the observing seat, the seat to act, the dealer);
+- `chips`: each seat's chips won or lost since the start;
+- `var:NAME`: each numeric variable the seat may see (stakes, pots, ...; flags are 0/1; one
+  slot per seat or index; 0 where it is hidden or not a number);
+- `choice`: one-hot over the variant's choices, the pending one when the seat is to act;
+- `round`: the round number.
+
+Action codes: a decision's legal actions get codes that mean the same at every decision of a
+choice kind. A choice of one card: the card's index in the deck; of one yes/no: 0 no, 1 yes;
+of one whole number: the number (when every legal one is from 0 to `size - 1`); any other
+choice (several parameters, lists): the index into the legal actions.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+def vector_layout(env: Any) -> list[tuple[str, int, int]]:
+    """(part, start, length) for each part of the observation vector of `env`'s game."""
+    cached = env.__dict__.get("_layout")
+    if cached is not None:
+        return cached
+    g, n = env.game, env.players
+    ncards = len(g.card_ids)
+    parts: list[tuple[str, int]] = []
+    piles = 0
+    for zname, z in g.variant.zones.items():
+        count = 1 if z.kind == "single" else n if z.kind == "player" else z.count
+        for i in range(count):
+            parts.append((f"cards:{zname}" + ("" if z.kind == "single" else f"[{i}]"), ncards))
+        piles += count
+    parts += [("sizes", piles), ("me", n), ("to_act", n), ("dealer", n), ("chips", n)]
+    for vname, v in g.variant.vars.items():
+        parts.append((f"var:{vname}", 1 if v.kind == "single" else n if v.kind == "player" else v.count))
+    parts += [("choice", len(g.choices)), ("round", 1)]
+    out, at = [], 0
+    for name, k in parts:
+        out.append((name, at, k))
+        at += k
+    env.__dict__["_layout"] = out
+    return out
+
+
+def _number(x: Any) -> int:
+    if isinstance(x, bool):
+        return int(x)
+    if isinstance(x, int):
+        return x
+    try:
+        return int(x)  # fractions: their whole part
+    except (TypeError, ValueError):
+        return 0
+
+
+def observation_vector(env: Any, seat: int) -> list[int]:
+    """`seat`'s observation of `env` as whole numbers, laid out as vector_layout says."""
+    g, n, st = env.game, env.players, env._st
+    ctx, d = st.ctx, st.pending
+    ncards = len(g.card_ids)
+    out: list[int] = []
+    sizes: list[int] = []
+    for zname, z in g.variant.zones.items():
+        piles = [ctx.zones[zname]] if z.kind == "single" else ctx.zones[zname]
+        for i, pile in enumerate(piles):
+            row = [0] * ncards
+            idx = None if z.kind == "single" else i
+            for c in pile:
+                if g.visible(ctx, seat, zname, idx, c):
+                    row[c] = 1
+            out += row
+            sizes.append(len(pile))
+    out += sizes
+    for who in (seat, None if d is None else d.player, ctx.dealer % n):
+        row = [0] * n
+        if who is not None:
+            row[who] = 1
+        out += row
+    out += env.rewards
+    shown = g.visible_vars(ctx, seat)
+    for vname, v in g.variant.vars.items():
+        k = 1 if v.kind == "single" else n if v.kind == "player" else v.count
+        val = shown.get(vname)
+        if isinstance(val, list) and v.kind != "single":
+            out += [_number(x) for x in val[:k]] + [0] * (k - len(val[:k]))
+        else:
+            out += [_number(val) if not isinstance(val, list) else 0] + [0] * (k - 1)
+    row = [0] * len(g.choices)
+    if d is not None and d.player == seat:
+        row[list(g.choices).index(d.choice.id)] = 1
+    out += row
+    out.append(ctx.round_no)
+    return out
+
+
+def action_codes(env: Any, size: int) -> list[int]:
+    """The codes of the pending decision's legal actions, in the order of `legal_actions()`."""
+    d = env._st.pending
+    if d is None:
+        return []
+    types = d.choice.types
+    if len(types) == 1 and types[0] in ("card", "bool", "int"):
+        codes = [int(a[0]) for a in d.actions]
+        if all(0 <= c < size for c in codes) and len(set(codes)) == len(codes):
+            return codes
+    return list(range(len(d.actions)))

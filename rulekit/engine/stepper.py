@@ -1,0 +1,194 @@
+"""A game advanced one decision at a time, copied, and re-dealt: the engine's own `play` on a greenlet.
+
+The rules run once, as they do for `play` and `simulate`: `runner.play` runs on a greenlet
+(a coroutine with its own stack), and the agent at every seat hands the decision to the caller
+and waits for the answer. A step is one switch into the running game, so it costs the same at
+the end of a long game as at its start.
+
+At the start of each round the stepper keeps a copy of the state (zones, variables, chips,
+records, the random generator, dealer, round number) and the moves taken since. A copy of a
+game in play (`clone`) starts from that copy and replays this round's moves only; a sample
+(`sample`) does the same with the cards a seat has not seen swapped among themselves, so the
+round is re-dealt consistently with what that seat knows.
+
+Greenlets belong to the thread that made them: step a Stepper from one thread.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from greenlet import GreenletExit, greenlet, getcurrent
+
+from rulekit.engine.agents import Decision
+from rulekit.engine.game import Game
+from rulekit.engine.runner import GameResult, continue_game, decider, play
+
+__all__ = ["Stepper", "Inconsistent"]
+
+
+class Inconsistent(Exception):
+    """A sampled deal in which the moves taken so far are not all legal (the sampler tries another).
+
+    Raised from inside the rules' run, it is not one of the errors the rules' run locates."""
+
+
+def _copy(v: Any) -> Any:
+    """A copy of a state value deep enough that play cannot change it (lists and maps copied)."""
+    t = type(v)
+    if t is list:
+        return [_copy(x) for x in v]
+    if t is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    return v  # numbers, text, tuples, fractions: never changed in place
+
+
+class _Seat:
+    """The agent at every seat: replays given moves, then hands each decision to the caller."""
+
+    name = "env"
+
+    def __init__(self, stepper: "Stepper", replay: list | None = None):
+        self.stepper = stepper
+        self.replay = replay or []
+        self.pos = 0
+
+    def act(self, d: Decision) -> int:
+        st = self.stepper
+        if self.pos < len(self.replay):
+            want = self.replay[self.pos]
+            self.pos += 1
+            if isinstance(want, int):
+                i = want
+            else:  # a move by value (sampled deals): the same action must be legal here
+                try:
+                    i = d.actions.index(want)
+                except ValueError:
+                    raise Inconsistent(f"{d.choice.id}: {want} is not legal in the sampled deal") from None
+        else:
+            try:
+                i = st._g.parent.switch(d)
+            except GreenletExit as stop:
+                # the stepper was dropped mid-game: play() need not describe the game it abandons
+                stop.partial_game = False
+                raise
+        st.moves.append(i)
+        st.values.append(d.actions[i])
+        return i
+
+
+class Stepper:
+    """One game of `game` for `n` seats from `seed`, paused at each decision.
+
+    `pending` is the decision waited for (None when over), `step(i)` answers it with an index
+    into its actions, `result` is the finished game's GameResult, `ctx` the state now."""
+
+    def __init__(self, game: Game, n: int, seed: Any, rounds: int | None = None, dealer: int | None = None,
+                 logging: bool = True, start: bool = True):
+        self.game, self.n, self.seed, self.rounds, self.dealer, self.logging = game, n, seed, rounds, dealer, logging
+        self.moves: list[int] = []      # every move as an index (the log's moves)
+        self.values: list[tuple] = []   # every move as the action itself (for sampled deals)
+        self.pending: Decision | None = None
+        self.result: GameResult | None = None
+        self.ctx: Any = None
+        self._snap: dict | None = None
+        self._g: Any = None
+        if start:
+            seat = _Seat(self)
+            self._g = greenlet(lambda: play(game, n, seed, [seat] * n, rounds=rounds, logging=logging,
+                                            dealer=dealer, on_round=self._on_round))
+            self._run(None)
+
+    # -- running ---------------------------------------------------------------------
+    def _on_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
+        """Keep the state as round `r` starts (what clone and sample start from)."""
+        self.ctx = ctx
+        self._snap = {"round": r, "total": total, "deltas": [list(d) for d in deltas], "moves": len(self.moves),
+                      "zones": _copy(ctx.zones), "vars": _copy(ctx.vars), "chips": list(ctx.chips),
+                      "records": dict(ctx.records), "seen": list(ctx.seen), "rng": ctx.rng.getstate(),
+                      "dealer": ctx.dealer, "events": len(ctx.events), "seating": ctx.seating}
+
+    def _run(self, answer: Any) -> None:
+        g = self._g
+        g.parent = getcurrent()
+        out = g.switch(answer) if answer is not None else g.switch()
+        if isinstance(out, Decision):
+            self.pending, self.ctx = out, out.ctx
+        else:
+            self.pending, self.result = None, out
+            if out is not None:
+                self.ctx = out.state
+
+    def step(self, i: int) -> None:
+        """Answer the pending decision with action index `i` (checked by the caller)."""
+        if self.pending is None:
+            raise RuntimeError("the game is over")
+        self._run(i)
+
+    # -- copies ------------------------------------------------------------------------
+    def clone(self) -> "Stepper":
+        """An independent copy at the same decision: this round replayed from its start."""
+        return self._restart(list(self.moves[self._snap["moves"]:]) if self._snap else [], None)
+
+    def sample(self, seat: int, rng: random.Random, tries: int = 200) -> "Stepper":
+        """A copy in which the cards `seat` has not seen are re-dealt at random among the places
+        it cannot see, and every move so far is the same action: a state `seat` cannot tell
+        from this one. Raises Inconsistent when `tries` deals all contradict the moves."""
+        if self._snap is None:
+            return self.clone()
+        unseen = self.unseen(seat)
+        values = self.values[self._snap["moves"]:]
+        for _ in range(tries):
+            perm = list(unseen)
+            rng.shuffle(perm)
+            relabel = list(range(len(self.game.card_ids)))
+            for a, b in zip(unseen, perm):
+                relabel[a] = b
+            try:
+                return self._restart(values, relabel)
+            except Inconsistent:
+                continue
+        raise Inconsistent(f"no deal in {tries} tries agrees with the moves so far")
+
+    def unseen(self, seat: int) -> list[int]:
+        """The cards in play that `seat` cannot see now and has not seen this round."""
+        g, ctx = self.game, self.ctx
+        out = []
+        for zname, z in g.variant.zones.items():
+            piles = [ctx.zones[zname]] if z.kind == "single" else ctx.zones[zname]
+            for i, pile in enumerate(piles):
+                idx = None if z.kind == "single" else i
+                out += [c for c in pile if not g.visible(ctx, seat, zname, idx, c)]
+        return sorted(out)
+
+    def _restart(self, replay: list, relabel: list[int] | None) -> "Stepper":
+        snap = self._snap
+        other = Stepper(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging, start=False)
+        if snap is None:  # before the first round (a game with no decisions yet): start afresh
+            other.__init__(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging)
+            return other
+        other.moves = self.moves[:snap["moves"]]
+        other.values = self.values[:snap["moves"]]
+        seat = _Seat(other, replay)
+        agents = [seat] * self.n
+        log_moves = list(other.moves)
+        decide = decider(self.game, agents, log_moves)
+        ctx = self.game.new_ctx(self.n, self.seed, decide, self.logging)
+        decide.ctx = ctx
+        old = self.ctx
+        ctx.zones, ctx.vars, ctx.chips = _copy(snap["zones"]), _copy(snap["vars"]), list(snap["chips"])
+        ctx.records, ctx.seen = dict(snap["records"]), list(snap["seen"])
+        ctx.rng.setstate(snap["rng"])
+        ctx.dealer, ctx.round_no, ctx.seating = snap["dealer"], snap["round"], snap["seating"]
+        ctx.events = list(old.events[:snap["events"]]) if self.logging else []
+        ctx.stack = old.stack
+        ctx.relabel = relabel
+        other.ctx = ctx
+        deltas = [list(d) for d in snap["deltas"]]
+        other._g = greenlet(lambda: continue_game(self.game, ctx, self.seed, self.dealer, log_moves, deltas,
+                                                  snap["total"], snap["round"], other._on_round))
+        other._run(None)
+        ctx.relabel = None  # later rounds deal as the seed says
+        if seat.pos < len(replay):
+            raise Inconsistent("the game ended before the moves so far were replayed")
+        return other
