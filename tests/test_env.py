@@ -57,10 +57,11 @@ def test_an_observation_shows_only_what_that_seat_may_see():
     json.dumps(mine)  # plain data
     vec = env.observation_vector(p)
     assert len(vec) == env.vector_size()
-    # the vector holds exactly the cards the JSON view shows (plus who acts and who deals)
+    # the vector's card parts hold exactly the cards the JSON view shows
     shown = sum(1 for z in env.observation(p)["zones"].values()
                 for c in (sum(z, []) if z and isinstance(z[0], list) else z) if c != "?")
-    assert sum(vec) == shown + 2
+    cards = sum(sum(vec[a:a + k]) for name, a, k in env.vector_layout() if name.startswith("cards:"))
+    assert cards == shown
 
 
 def test_the_game_is_the_same_object_the_callback_runner_uses():

@@ -7,12 +7,14 @@
     >>> sorted(obs)
     ['action_mask', 'observation']
 
-Agents are named `seat_0` ... `seat_{n-1}`. An observation is the seat's `Env.observation_vector`
-(a 0/1 vector of the cards it may see, where they lie, who acts and who deals); the action is
-an index into the legal actions of the pending decision, and `action_mask` marks the legal
-ones. The action space has a fixed size per variant: `max_actions`, by default the largest
-number of legal actions seen in seeded random games of the variant (with a margin), checked at
-every step. Rewards are chips won or lost at each step.
+Agents are named `seat_0` ... `seat_{n-1}` (the seats after the variant's seat draw, if any).
+An observation is the seat's `Env.observation_vector` (layout in rulekit.api.encoding and
+docs/guides/python.md); the action is an action code (rulekit.api.encoding: a card's deck
+index, 0/1 for a yes/no, a number for a number choice, else the index of the legal action),
+and `action_mask` marks the legal codes. The action space has `max_actions` codes: by default
+the larger of the deck size and twice the largest code seen in seeded random games. Rewards
+are the chips each seat won or lost at each step; chips that moved before the first decision
+are paid with the first step: over a game they add up to the game's chip changes exactly.
 """
 from __future__ import annotations
 
@@ -26,22 +28,46 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("rulekit.api.rl needs the rl extra: pip install 'rulekit[rl]'") from exc
 
+from rulekit.api.encoding import action_codes
 from rulekit.api.env import Env
 
-__all__ = ["RulekitAEC", "aec_env", "largest_action_count"]
+__all__ = ["RulekitAEC", "aec_env", "largest_action_count", "check_action", "spaces_for", "default_max_actions"]
 
 
 def largest_action_count(env: Env, games: int = 8, seed: int = 0) -> int:
-    """The most legal actions at one decision in `games` seeded random games of `env`'s game."""
+    """One more than the largest action code at any decision of `games` seeded random games."""
     most = 1
     rng = random.Random(seed)
     for g in range(games):
         env.reset(seed + g)
         while not env.done:
-            k = len(env.legal_actions())
-            most = max(most, k)
-            env.step(rng.randrange(k))
+            codes = action_codes(env, 1 << 62)
+            most = max(most, max(codes) + 1)
+            env.step(rng.randrange(len(codes)))
     return most
+
+
+def check_action(action: Any, codes: list[int], who: str) -> int:
+    """The index of legal action code `action`; TypeError/ValueError naming it otherwise (no
+    coercion: 1.9, '1', True, nan and lists are refused)."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"{who}: the action must be a whole number (an action code), "
+                        f"found {type(action).__name__} {action!r}")
+    a = int(action)
+    if a not in codes:
+        raise ValueError(f"{who}: action {a} is not legal here: the legal codes are {sorted(codes)}")
+    return codes.index(a)
+
+
+def spaces_for(env: Env, max_actions: int) -> tuple[Any, Any]:
+    """The Gymnasium observation (vector) and action spaces of an Env."""
+    big = np.iinfo(np.int64)
+    return (spaces.Box(big.min, big.max, (env.vector_size(),), dtype=np.int64), spaces.Discrete(max_actions))
+
+
+def default_max_actions(env: Env) -> int:
+    """Action codes to allow: the deck size, or twice the largest code in seeded random games."""
+    return max(len(env.game.card_ids), 2 * largest_action_count(env))
 
 
 class RulekitAEC(AECEnv):
@@ -52,20 +78,20 @@ class RulekitAEC(AECEnv):
     def __init__(self, game: Any, players: int | None = None, rounds: int | None = 1, options: dict | None = None,
                  preset: str | None = None, max_actions: int | None = None, render_mode: str | None = None):
         super().__init__()
-        self.env = Env(game, seed=0, players=players, rounds=rounds, options=options, preset=preset)
+        if max_actions is not None and (isinstance(max_actions, bool) or not isinstance(max_actions, int)
+                                        or max_actions < 1):
+            raise ValueError(f"max_actions: expected a whole number of at least 1, found {max_actions!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode: expected None or 'ansi', found {render_mode!r}")
+        self.env = Env(game, seed=0, players=players, rounds=rounds, options=options, preset=preset, logging=False)
         self.metadata = {**self.metadata, "name": f"rulekit_{self.env.game.id}"}
         self.render_mode = render_mode
         n = self.env.players
         self.possible_agents = [f"seat_{i}" for i in range(n)]
-        if max_actions is None:
-            max_actions = 2 * largest_action_count(self.env)
-        self.max_actions = max_actions
-        size = self.env.vector_size()
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0, 1, (size,), dtype=np.int8),
-            "action_mask": spaces.Box(0, 1, (max_actions,), dtype=np.int8),
-        })
-        self._act_space = spaces.Discrete(max_actions)
+        self.max_actions = default_max_actions(self.env) if max_actions is None else max_actions
+        vec, self._act_space = spaces_for(self.env, self.max_actions)
+        self._obs_space = spaces.Dict({"observation": vec,
+                                       "action_mask": spaces.Box(0, 1, (self.max_actions,), dtype=np.int8)})
         self.agents: list[str] = []
 
     def observation_space(self, agent: str):
@@ -75,16 +101,20 @@ class RulekitAEC(AECEnv):
         return self._act_space
 
     # -- AEC protocol ----------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.env.reset(seed if seed is not None else self.env.seed)
+    def reset(self, seed: Any = None, options: dict | None = None) -> None:
+        """A new game: from `seed` (a whole number or a NumPy Generator), or a fresh deal when None."""
+        self.env.reset(seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
+        # chips that moved before the first decision (antes, a dealer's fee) are paid with the
+        # first step (PettingZoo's rewards come from steps); a game with no decision pays them here
+        n = len(self.possible_agents)
+        now = self.env.rewards if self.env.done else [0] * n
+        self.rewards = {a: now[i] for i, a in enumerate(self.possible_agents)}
+        self._cumulative_rewards = dict(self.rewards)
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._last = self.env.rewards
-
+        self._last = now
         self._select()
 
     def _select(self) -> None:
@@ -95,31 +125,38 @@ class RulekitAEC(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.env.current_player]
 
+    def _codes(self) -> list[int]:
+        codes = action_codes(self.env, self.max_actions)
+        if len(codes) > self.max_actions:
+            raise RuntimeError(f"{len(codes)} legal actions, more than max_actions={self.max_actions}: "
+                               f"make the environment with a larger max_actions")
+        return codes
+
     def observe(self, agent: str) -> dict:
+        if agent not in self.possible_agents:
+            raise ValueError(f"observe: no agent {agent!r}: expected one of {', '.join(self.possible_agents)}")
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.max_actions, dtype=np.int8)
         if not self.env.done and self.env.current_player == seat:
-            k = len(self.env.legal_actions())
-            if k > self.max_actions:
-                raise RuntimeError(f"{k} legal actions, more than max_actions={self.max_actions}: "
-                                   f"make the environment with a larger max_actions")
-            mask[:k] = 1
-        return {"observation": np.asarray(self.env.observation_vector(seat), dtype=np.int8), "action_mask": mask}
+            mask[self._codes()] = 1
+        return {"observation": np.asarray(self.env.observation_vector(seat), dtype=np.int64), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: Any) -> None:
+        if not self.agents:
+            raise RuntimeError("step: the game is over (every agent is done): call reset() to play again")
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
+            if action is not None:
+                raise ValueError(f"step: {agent} is done: the only action it may take is None, found {action!r}")
             self._was_dead_step(action)
             return
-        k = len(self.env.legal_actions())
-        if action is None or not 0 <= int(action) < k:
-            raise ValueError(f"{agent}: action {action} is not legal (the mask allows 0 to {k - 1})")
+        i = check_action(action, self._codes(), f"step ({agent})")
         self._cumulative_rewards[agent] = 0
-        self.env.step(int(action))
+        self.env.step(i)
         now = self.env.rewards
-        for i, a in enumerate(self.possible_agents):
+        for j, a in enumerate(self.possible_agents):
             if a in self.rewards:
-                self.rewards[a] = now[i] - self._last[i]
+                self.rewards[a] = now[j] - self._last[j]
         self._last = now
         self._select()
         self._accumulate_rewards()
