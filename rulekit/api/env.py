@@ -23,9 +23,9 @@ from typing import Any
 import random
 import secrets
 
-from rulekit.engine.agents import json_safe, to_index
+from rulekit.engine.agents import FirstLegalAgent, PolicyAgent, RandomAgent, json_safe, to_index
 from rulekit.engine.game import Game
-from rulekit.engine.runner import BUILTIN_POLICIES, MAX_ROUNDS, GameResult, agent_seed, make_agents
+from rulekit.engine.runner import BUILTIN_POLICIES, MAX_ROUNDS, GameResult
 from rulekit.engine.stepper import Inconsistent, Stepper
 
 __all__ = ["Env", "Pending", "Bot", "Inconsistent", "as_seed"]
@@ -52,7 +52,8 @@ def as_seed(seed: Any, what: str = "seed") -> int:
     """A game seed from an int or a NumPy generator / integer; a fresh random one for None."""
     if seed is None:
         return secrets.randbits(63)
-    if isinstance(seed, bool) or not (isinstance(seed, int) or type(seed).__module__ == "numpy"):
+    numpy_type = type(seed).__module__.split(".")[0] == "numpy"
+    if isinstance(seed, bool) or type(seed).__name__ == "bool_" or not (isinstance(seed, int) or numpy_type):
         raise TypeError(f"{what}: expected a whole number or a numpy Generator, found {type(seed).__name__} {seed!r}")
     if hasattr(seed, "integers"):  # numpy.random.Generator: draw the game's seed from it
         return int(seed.integers(0, 2 ** 63))
@@ -71,23 +72,28 @@ def _whole(value: Any, what: str, lo: int, hi: int) -> int:
 
 
 class Bot:
-    """A built-in bot ('random', 'first' or one of the variant's policies) that picks actions in an Env."""
+    """A built-in bot ('random', 'first' or one of the variant's policies) that picks actions in an
+    Env; seeded with runner.agent_seed(game_seed, seat) it plays as rulekit.play's bot for that seat."""
 
     def __init__(self, env: "Env", name: str, seed: int = 0):
         known = [*BUILTIN_POLICIES, *env.game.policies]
         if name not in known:
             raise ValueError(f"bot: unknown policy {name!r}: expected one of {', '.join(known)}")
         self.name = name
-        self._rng = random.Random(seed)
-        self._agent = None if name == "random" else make_agents(env.game, 1, agent_seed(seed, 0), name)[0]
+        # the same agents rulekit.play makes (runner.make_agents): a bot seeded with
+        # agent_seed(game_seed, seat) plays exactly as that seat's bot would there
+        if name == "random":
+            self._agent: Any = RandomAgent(seed)
+        elif name == "first":
+            self._agent = FirstLegalAgent()
+        else:
+            self._agent = PolicyAgent(name, seed)
 
     def act(self, env: "Env") -> int:
         """The index (into `env.legal_actions()`) this bot would take at `env`'s pending decision."""
         d = env._st.pending
         if d is None:
             raise RuntimeError("the game is over: no decision to take")
-        if self._agent is None:
-            return self._rng.randrange(len(d.actions))
         i = self._agent.act(d)
         return i if isinstance(i, int) and 0 <= i < len(d.actions) else to_index(i, d.legal, d)
 
@@ -244,4 +250,4 @@ class Env:
     @property
     def result(self) -> GameResult | None:
         """The finished game (chips, per-round changes, events, replayable log), or None."""
-        return self._st.result
+        return self._st.finished()

@@ -434,6 +434,10 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                 except RulekitError as exc:
                     local.extend(exc.diagnostics)
         errs.extend(local.diagnostics)
+    from rulekit.engine.varvis import visibility_problems
+    for vname, message in visibility_problems(variant):
+        vn = at(variant.tree, "vars", vname, "visibility") or at(variant.tree, "vars", vname)
+        errs.add(error(vn.span, "E043", message))
     if not errs.diagnostics and games:
         # play one seeded round at the smallest and largest table, and at every size whose deck
         # differs: finds deals that do not fit

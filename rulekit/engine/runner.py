@@ -119,14 +119,15 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
 def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None, logging: bool = True,
          checks: Callable | None = None, dealer: int | None = None,
          stack: dict[str, list[str]] | None = None, observe: Callable[[dict], None] | None = None,
-         on_round: Callable | None = None) -> GameResult:
+         on_round: Callable | None = None, digest: bool = True) -> GameResult:
     """Play a game of `rounds` rounds (the variant's count by default) and return its result.
 
     `stack` puts named cards on top of a zone each time it is shuffled (first named on top).
     `observe` is called with every logged event as it happens (the live table shows them).
     `on_round(ctx, round_no, total, deltas)` is called as each round starts (rulekit.engine.stepper
     keeps a copy of that state there). A variant with a seat draw reorders `agents` after the
-    draw: the agent passed at index `result.seating[s]` plays seat s.
+    draw: the agent passed at index `result.seating[s]` plays seat s. `digest=False` leaves the
+    log's events_sha256 to the caller (events_digest), who may not need it.
     """
     moves: list[int] = []
     agents = list(agents)
@@ -159,7 +160,7 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
             except Exception:  # never hide the original exception behind a failure to describe it
                 pass
         raise
-    return _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, False)
+    return _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging and digest, False)
 
 
 def _result(game: Game, ctx: Any, n: int, seed: int, dealer: int | None, stack: Any, moves: list[int],
@@ -189,12 +190,12 @@ class _Observed(list):
 
 
 def continue_game(game: Game, ctx: Any, seed: Any, dealer: int | None, moves: list[int], deltas: list[list[int]],
-                  total: int, start: int, on_round: Callable | None = None) -> GameResult:
+                  total: int, start: int, on_round: Callable | None = None, digest: bool = True) -> GameResult:
     """Play a game on from the start of round `start` of `total` (ctx restored to that point, its
     decide appending to `moves`); the same result as play() would give for the whole game."""
     play_rounds_from(game, ctx, total, start, deltas, on_round)
     return _result(game, ctx, ctx.n, seed, dealer, ctx.stack, moves, list(ctx.seating or range(ctx.n)), deltas,
-                   ctx.logging, False)
+                   ctx.logging and digest, False)
 
 
 def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,

@@ -81,7 +81,8 @@ class Stepper:
     """One game of `game` for `n` seats from `seed`, paused at each decision.
 
     `pending` is the decision waited for (None when over), `step(i)` answers it with an index
-    into its actions, `result` is the finished game's GameResult, `ctx` the state now."""
+    into its actions, `result` is the finished game's GameResult, `ctx` the state now. The
+    result's log gets its events digest when `finished()` is asked for (it reads every event)."""
 
     def __init__(self, game: Game, n: int, seed: Any, rounds: int | None = None, dealer: int | None = None,
                  logging: bool = True, start: bool = True):
@@ -96,7 +97,7 @@ class Stepper:
         if start:
             seat = _Seat(self)
             self._g = greenlet(lambda: play(game, n, seed, [seat] * n, rounds=rounds, logging=logging,
-                                            dealer=dealer, on_round=self._on_round))
+                                            dealer=dealer, on_round=self._on_round, digest=False))
             self._run(None)
 
     # -- running ---------------------------------------------------------------------
@@ -118,6 +119,14 @@ class Stepper:
             self.pending, self.result = None, out
             if out is not None:
                 self.ctx = out.state
+
+    def finished(self) -> GameResult | None:
+        """The finished game's result with its log complete (events digest included), or None."""
+        res = self.result
+        if res is not None and self.logging and res.log.get("events_sha256") is None:
+            from rulekit.engine.runner import events_digest
+            res.log["events_sha256"] = events_digest(res.events)
+        return res
 
     def step(self, i: int) -> None:
         """Answer the pending decision with action index `i` (checked by the caller)."""
@@ -186,7 +195,7 @@ class Stepper:
         other.ctx = ctx
         deltas = [list(d) for d in snap["deltas"]]
         other._g = greenlet(lambda: continue_game(self.game, ctx, self.seed, self.dealer, log_moves, deltas,
-                                                  snap["total"], snap["round"], other._on_round))
+                                                  snap["total"], snap["round"], other._on_round, False))
         other._run(None)
         ctx.relabel = None  # later rounds deal as the seed says
         if seat.pos < len(replay):

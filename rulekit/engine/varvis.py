@@ -5,8 +5,8 @@ condition or loop around that step - reads a zone that is not public or a name t
 hidden (functions and `let`/`for` names count as names); otherwise it is public. The reading is
 by name and on purpose cautious: a hidden variable is never shown to a seat (the JSON observation,
 the vector, `Decision.observation`), so a wrong "hidden" costs information, never a leak.
-A variable declared `public` or `owner` that the derivation finds hidden is reported by
-`validate` (W030): a seat would see something computed from cards it cannot see.
+A variable declared `public` that the derivation finds hidden is reported by `validate`
+(E043): every seat would see something computed from cards some seat cannot see.
 """
 from __future__ import annotations
 
@@ -112,14 +112,14 @@ def var_visibility(variant: Variant) -> dict[str, str]:
 
 
 def visibility_problems(variant: Variant) -> list[tuple[str, str]]:
-    """(variable, message) for each variable declared visible that is computed from hidden cards."""
+    """(variable, message) for each variable declared public that is computed from cards some
+    seat cannot see. (A variable declared `owner` is taken at its word: computed from what its
+    own seat may see.)"""
     hidden = derived_hidden(variant)
     out = []
     for name, v in variant.vars.items():
-        declared = getattr(v, "visibility", "") or ""
-        if declared in ("public", "owner") and name in hidden:
-            who = "every seat" if declared == "public" else "its own seat"
-            out.append((name, f"variable '{name}' is shown to {who} (visibility: {declared}) but is computed "
-                              "from cards some seats cannot see; declare it 'hidden' (or 'owner' if only the "
-                              "seat it belongs to may know it)"))
+        if (getattr(v, "visibility", "") or "") == "public" and name in hidden:
+            out.append((name, f"variable '{name}' is shown to every seat (visibility: public) but is computed "
+                              "from cards some seats cannot see: declare it hidden, or owner if each seat may "
+                              "know its own value"))
     return out
