@@ -210,6 +210,7 @@ class StepCompiler(ChoiceSteps):
             shuffle_list(ctx.rng, z)
             if ctx.relabel is not None:  # a sampled deal (rulekit.engine.stepper): unseen cards swapped
                 z[:] = [ctx.relabel[c] for c in z]
+                ctx.relabel = None  # once, at the round's deal; later shuffles move what it dealt
             if ctx.stack is not None and name in ctx.stack:
                 stack_cards(ctx, z, ctx.stack[name])
             seen = ctx.seen

@@ -141,12 +141,15 @@ class Stepper:
 
     def sample(self, seat: int, rng: random.Random, tries: int = 200) -> "Stepper":
         """A copy in which the cards `seat` has not seen are re-dealt at random among the places
-        it cannot see, and every move so far is the same action: a state `seat` cannot tell
-        from this one. Raises Inconsistent when `tries` deals all contradict the moves."""
+        it cannot see, every move so far is the same action, and what happened in the open came
+        out the same (the cards `seat` sees, pile sizes, chips, who acts, its legal actions): a
+        state `seat` cannot tell from this one. Deals that disagree are drawn again; raises
+        Inconsistent when `tries` deals all disagree."""
         if self._snap is None:
             return self.clone()
         unseen = self.unseen(seat)
         values = self.values[self._snap["moves"]:]
+        mine = self._public(seat)
         for _ in range(tries):
             perm = list(unseen)
             rng.shuffle(perm)
@@ -154,10 +157,20 @@ class Stepper:
             for a, b in zip(unseen, perm):
                 relabel[a] = b
             try:
-                return self._restart(values, relabel)
+                other = self._restart(values, relabel)
             except Inconsistent:
                 continue
+            if other._public(seat) == mine:
+                return other
         raise Inconsistent(f"no deal in {tries} tries agrees with the moves so far")
+
+    def _public(self, seat: int) -> tuple:
+        """What a sample must agree on: the cards `seat` sees where it sees them, every pile's size,
+        chips, who is to act on which choice, and the seat's own legal actions."""
+        ctx, d = self.ctx, self.pending
+        legal = None if d is None or d.player != seat else list(d.actions)
+        return (self.game.observation(ctx, seat)["zones"], list(ctx.chips), None if d is None else d.player,
+                None if d is None else d.choice.id, legal)
 
     def unseen(self, seat: int) -> list[int]:
         """The cards in play that `seat` cannot see now and has not seen this round."""
@@ -197,7 +210,10 @@ class Stepper:
         other._g = greenlet(lambda: continue_game(self.game, ctx, self.seed, self.dealer, log_moves, deltas,
                                                   snap["total"], snap["round"], other._on_round, False))
         other._run(None)
-        ctx.relabel = None  # later rounds deal as the seed says
+        if ctx.relabel is not None or len(set(self.game.cards_everywhere(other.ctx))) != len(
+                self.game.cards_everywhere(other.ctx)):
+            # the round dealt no shuffled zone holding every re-dealt card: no sample from here
+            raise Inconsistent("this round's deal cannot be re-dealt")
         if seat.pos < len(replay):
             raise Inconsistent("the game ended before the moves so far were replayed")
         return other
