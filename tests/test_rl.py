@@ -35,9 +35,102 @@ def test_masks_allow_exactly_the_legal_actions_and_rewards_add_up():
             env.step(None)
             continue
         legal = env.env.legal_actions()
-        assert int(obs["action_mask"].sum()) == len(legal)
+        allowed = [int(c) for c in obs["action_mask"].nonzero()[0]]
+        assert len(allowed) == len(legal)
+        outside = next(c for c in range(env.max_actions) if c not in allowed)
         with pytest.raises(ValueError):
-            env.step(len(legal))  # just outside the mask
-        env.step(rng.randrange(len(legal)))
+            env.step(outside)  # outside the mask
+        env.step(rng.choice(allowed))
     assert sum(totals.values()) == 0
     assert [totals[a] for a in env.possible_agents] == env.env.rewards
+
+
+@pytest.mark.parametrize("vid", IDS)
+def test_returns_equal_the_games_chip_changes_in_every_seeded_episode(vid):
+    from rulekit.engine.runner import play
+    from rulekit.engine.agents import ScriptedAgent
+    env = aec_env(vid)
+    game = env.env.game
+    rng = random.Random(1)
+    for episode in range(300):
+        env.reset(seed=episode)
+        returns = {a: 0 for a in env.possible_agents}
+        for agent in env.agent_iter(max_iter=100_000):
+            obs, reward, term, trunc, _info = env.last()
+            returns[agent] += reward
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(list(obs["action_mask"].nonzero()[0]))))
+        # the same game played by the callback runner with the same choices
+        moves = env.env.moves
+        n = env.env.players
+        expected = play(game, n, episode, [ScriptedAgent(moves)] * n, rounds=1, logging=False).chips
+        start = env.env._start_chips()
+        assert [returns[a] for a in env.possible_agents] == [c - start for c in expected], (vid, episode)
+
+
+@pytest.mark.parametrize("action", [1.9, "1", True, float("inf"), float("nan"), [0], None])
+def test_a_step_refuses_anything_but_a_legal_action_code(action):
+    env = aec_env("otoroku")
+    env.reset(seed=1)
+    with pytest.raises((TypeError, ValueError)) as exc:
+        env.step(action)
+    assert "action" in str(exc.value)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
+def test_max_actions_must_be_a_whole_number_of_at_least_one(bad):
+    with pytest.raises(ValueError, match="max_actions"):
+        aec_env("otoroku", max_actions=bad)
+
+
+def test_a_step_after_the_game_is_over_says_so():
+    env = aec_env("kyo-kabu")
+    env.reset(seed=2)
+    for agent in env.agent_iter():
+        _obs, _r, term, trunc, _i = env.last()
+        env.step(None if term or trunc else int(env.last()[0]["action_mask"].nonzero()[0][0]))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    env.terminations[agent] = True  # a finished agent may only pass None
+    with pytest.raises(ValueError, match="None"):
+        env.step(0)
+
+
+def test_action_codes_mean_the_same_card_at_every_decision():
+    from rulekit.api.encoding import action_codes
+    env = aec_env("hana-awase")
+    inner = env.env
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(3):
+        inner.reset(seed)
+        while not inner.done:
+            d = inner._st.pending
+            codes = action_codes(inner, env.max_actions)
+            if d.choice.types == ("card",):
+                assert codes == [a[0] for a in d.actions]  # a card's code is its index in the deck
+                seen += 1
+            inner.step(rng.randrange(len(codes)))
+    assert seen > 0
+
+
+def test_a_bet_has_one_code_whatever_else_is_legal():
+    from rulekit.api.encoding import INT_RADIX, action_codes
+    env = aec_env("kyo-kabu")
+    inner = env.env
+    rng = random.Random(2)
+    bets = 0
+    for seed in range(5):
+        inner.reset(seed)
+        while not inner.done:
+            d = inner._st.pending
+            codes = action_codes(inner, env.max_actions)
+            if d.choice.id == "bet":
+                assert codes == [(h + 1) * INT_RADIX + a + 1 for h, a in d.actions]
+                bets += 1
+            inner.step(rng.randrange(len(codes)))
+    assert bets > 0

@@ -14,9 +14,12 @@ start and length:
 - `round`: the round number.
 
 Action codes: a decision's legal actions get codes that mean the same at every decision of a
-choice kind. A choice of one card: the card's index in the deck; of one yes/no: 0 no, 1 yes;
-of one whole number: the number (when every legal one is from 0 to `size - 1`); any other
-choice (several parameters, lists): the index into the legal actions.
+choice kind. Each parameter has a value code - a card its index in the deck (radix: the deck
+size), a yes/no 0 or 1 (radix 2), a whole number from -1 to 30 the number plus one (radix 32;
+-1 often means "none") - and an action with several parameters is their mixed-radix number,
+the first parameter most significant (Kyō-Kabu's bet of a chips on hand h: (h + 1) * 32 + a + 1;
+its "no more bets", hand -1, is 0 * 32 + ...). A choice with a list or text parameter, a number
+outside -1 to 30, or codes past the action space: the index into the legal actions.
 """
 from __future__ import annotations
 
@@ -100,14 +103,35 @@ def observation_vector(env: Any, seat: int) -> list[int]:
     return out
 
 
+INT_RADIX = 32  # codes for a whole-number parameter: values -1 to 30, coded as the value plus one
+
+
 def action_codes(env: Any, size: int) -> list[int]:
     """The codes of the pending decision's legal actions, in the order of `legal_actions()`."""
     d = env._st.pending
     if d is None:
         return []
-    types = d.choice.types
-    if len(types) == 1 and types[0] in ("card", "bool", "int"):
-        codes = [int(a[0]) for a in d.actions]
-        if all(0 <= c < size for c in codes) and len(set(codes)) == len(codes):
-            return codes
+    radix = []
+    shift = []
+    for t in d.choice.types:
+        shift.append(1 if t == "int" else 0)
+        if t == "card":
+            radix.append(len(env.game.card_ids))
+        elif t == "bool":
+            radix.append(2)
+        elif t == "int":
+            radix.append(INT_RADIX)
+        else:
+            return list(range(len(d.actions)))  # lists, text: the index of the legal action
+    codes = []
+    for a in d.actions:
+        code = 0
+        for r, k, v in zip(radix, shift, a):
+            v = int(v) + k
+            if not 0 <= v < r:
+                return list(range(len(d.actions)))
+            code = code * r + v
+        codes.append(code)
+    if all(c < size for c in codes) and len(set(codes)) == len(codes):
+        return codes
     return list(range(len(d.actions)))
