@@ -61,3 +61,46 @@ def test_a_worker_killed_during_the_run_changes_nothing(client):
     assert killed
     alone = _one_process(4000, 40)
     assert total.total == alone.total and total.records == alone.records and total.rounds == 4000
+
+
+def test_an_edited_variant_file_is_never_answered_with_the_old_rules(client, tmp_path):
+    # one cluster, two runs, the file edited in between: the workers must read it again
+    src = open(find_variant("otoroku", None, default_search_path()), encoding="utf-8").read()
+    path = tmp_path / "otoroku.yaml"
+    path.write_text(src, encoding="utf-8")
+    args = (str(path), {}, None, None, ())
+    pieces = chunks(400, 100)
+
+    def on_cluster():
+        return simulate_on(client, args, 5, pieces, 3, "random")
+
+    def here():
+        return simulate(build_game(load_variant(str(path))), 5, 400, 3, "random", 1)
+
+    first = on_cluster()
+    assert first.total == here().total
+    old = "  share:\n    type: int\n    default: 1\n"
+    assert old in src
+    path.write_text(src.replace(old, "  share:\n    type: int\n    default: 3\n"), encoding="utf-8")
+    second = on_cluster()
+    assert second.total == here().total  # the new rules' numbers
+    assert second.total != first.total   # (and they differ from the old ones)
+
+
+def test_workers_key_their_games_on_file_contents(tmp_path):
+    from rulekit.analysis.workers import cached_game, content_digest
+    src = open(find_variant("otoroku", None, default_search_path()), encoding="utf-8").read()
+    path = tmp_path / "o.yaml"
+    path.write_text(src, encoding="utf-8")
+    args = (str(path), {}, None, None, ())
+    built = []
+
+    def build(a):
+        built.append(a)
+        return build_game(load_variant(a[0]))
+    g1 = cached_game(args, build)
+    assert cached_game(args, build) is g1 and len(built) == 1  # unchanged: kept
+    before = content_digest(args, [str(path)])
+    path.write_text(src + "\n# edited\n", encoding="utf-8")
+    assert content_digest(args, [str(path)]) != before
+    assert cached_game(args, build) is not g1 and len(built) == 2  # edited: built again

@@ -40,7 +40,11 @@ def simulate_on(client: Any, variant_args: tuple, n: int, pieces: list[tuple[int
 
     from rulekit.analysis.workers import chunk_in_worker
     # a chunk's key names everything its result depends on: the same chunk is never run twice
-    what = hashlib.sha256(repr((variant_args, n, policy)).encode()).hexdigest()[:16]
+    # (the variant's contents included: an edited file is a different chunk, never an old result)
+    from rulekit.analysis.workers import content_digest
+    files = [variant_args[0], *(variant_args[4] if len(variant_args) > 4 and variant_args[4] else ()),
+             *([variant_args[5]] if len(variant_args) > 5 and variant_args[5] else [])]
+    what = hashlib.sha256(repr((content_digest(variant_args, files), n, policy)).encode()).hexdigest()[:16]
     futures = [client.submit(chunk_in_worker, variant_args, n, seed, start, count, policy,
                              key=f"rulekit-chunk-{what}-{seed}-{start}-{count}", retries=3)
                for start, count in pieces]

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.engine.runner import Stats, make_agents, merge_custom, play, round_seed, run_chunk
-from rulekit.analysis.workers import ignore_sigint, stop_now
+from rulekit.analysis.workers import WORKER_GAME, cached_game, ignore_sigint, remember, stop_now
 from rulekit.engine.statsdecl import Z95, mean_ci, wilson
 
 ROUND_PIECE = 500
@@ -140,7 +140,6 @@ def _game_piece(game: Game, n: int, seed: int, start: int, count: int, policy: s
 
 
 _KINDS = {"rounds": _round_piece, "games": _game_piece}
-_WORKER_GAMES: dict[str, Game] = {}
 
 
 def build_from_args(variant_args: tuple) -> Game:
@@ -167,10 +166,7 @@ def _worker_asked_to_stop() -> bool:
 
 
 def _in_worker(kind: str, variant_args: tuple, *rest):
-    key = repr(variant_args)
-    game = _WORKER_GAMES.get(key)
-    if game is None:
-        game = _WORKER_GAMES[key] = build_from_args(variant_args)
+    game = cached_game(variant_args, build_from_args)  # keyed on the files' contents (analysis.workers)
     return _KINDS[kind](game, *rest, _worker_asked_to_stop)
 
 
@@ -243,8 +239,7 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
             if stopped:
                 raise Interrupted(merged, rows)
         else:
-            key = repr(variant_args)
-            _WORKER_GAMES[key] = game  # forked workers inherit it; spawned ones rebuild it
+            key = remember(variant_args, game)  # forked workers inherit it; spawned ones rebuild it
             # shared without a lock: workers only read it, between rounds
             flag = multiprocessing.RawValue("b", 0)
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(flag,))
@@ -278,7 +273,7 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
             else:
                 pool.shutdown()
             finally:
-                _WORKER_GAMES.pop(key, None)
+                WORKER_GAME.pop(key, None)
     finally:
         gc.unfreeze()
     return merged, rows

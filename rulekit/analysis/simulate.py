@@ -6,7 +6,7 @@ import math
 from concurrent.futures import ProcessPoolExecutor
 
 from rulekit.engine.game import Game
-from rulekit.analysis.workers import WORKER_GAME, chunk_in_worker, ignore_sigint, stop_now
+from rulekit.analysis.workers import WORKER_GAME, chunk_in_worker, ignore_sigint, remember, stop_now
 from rulekit.engine.runner import Stats, run_chunk
 
 CHUNK = 500
@@ -60,8 +60,7 @@ def _simulate(game: Game, n: int, pieces: list, rounds: int, seed: int, policy: 
             raise Interrupted(total) from None
     else:
         # forked workers inherit the game already built here; spawned ones build their own
-        key = repr(variant_args)
-        WORKER_GAME[key] = game
+        key = remember(variant_args, game)  # keyed on the files' contents (analysis.workers)
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_sigint)
         try:
             futures = [pool.submit(chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]
