@@ -4,6 +4,9 @@ Owns: `build` (Variant -> Game, every name checked), `scope` (the names a varian
 see), `stepcompile`/`stepchoice` (steps from the rules), `steps` (what steps need at run time),
 `stepgen` (generated Python for phases), `game`, `runner` (rounds, games, replay checks),
 `agents` (policies), `seatdraw`, `cost`, `context`, `statsdecl` (statistics declarations),
-`testing` (stacked decks for rule tests).
+`testing` (stacked decks for rule tests), `stepper` (a game stepped, copied and re-dealt), `search`
+(the `search` policy, registered with the runner here).
 May import: rulekit.core, rulekit.lang.
 """
+
+import rulekit.engine.search  # noqa: F401,E402  (registers the 'search' policy with the runner)

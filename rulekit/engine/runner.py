@@ -46,7 +46,31 @@ def agent_seed(seed: Any, seat: int) -> Any:
 
 
 BUILTIN_POLICIES = {"random": "Picks uniformly at random among the legal actions.",
-                    "first": "Always takes the first legal action (for tests)."}
+                    "first": "Always takes the first legal action (for tests).",
+                    "search": "Thinks ahead from the rules alone: at each decision it deals the cards it cannot "
+                              "see at random in ways that agree with what it has seen, plays each choice to the "
+                              "end of the round with the game's careful policy (random where there is none) and "
+                              "takes the one that wins most on average (100 playouts a decision)."}
+
+# built-in policies made by a module above this one (rulekit.engine.search registers 'search'):
+# name -> make(game, seed) returning an agent
+POLICY_MAKERS: dict[str, Callable[[Game, Any], Any]] = {}
+
+
+def register_policy(name: str, make: Callable[[Game, Any], Any]) -> None:
+    """Make the built-in policy `name` (listed in BUILTIN_POLICIES) with `make(game, seed)`."""
+    POLICY_MAKERS[name] = make
+
+
+def make_agent(game: Game, name: str, seed: Any) -> Any:
+    """The agent of one seat playing policy `name` (built in or the variant's), seeded with `seed`."""
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "first":
+        return FirstLegalAgent()
+    if name in POLICY_MAKERS:
+        return POLICY_MAKERS[name](game, seed)
+    return PolicyAgent(name, seed)
 
 
 def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
@@ -81,18 +105,13 @@ def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: in
     for s in range(n):
         aseed = agent_seed(seed, s)
         name = names[s]
-        if human is not None and s == human:
-            out.append(human_agent)
-        elif name == "random":
-            out.append(RandomAgent(aseed))
-        elif name == "first":
-            out.append(FirstLegalAgent())
-        else:
-            out.append(PolicyAgent(name, aseed))
+        out.append(human_agent if human is not None and s == human else make_agent(game, name, aseed))
     return out
 
 
-def decider(game: Game, agents: list, moves: list, checks: Callable | None = None):
+def decider(game: Game, agents: list, moves: list, checks: Callable | None = None, values: list | None = None):
+    """The rules' callback at a decision: ask the seat's agent, check and record its answer (as an
+    index in `moves`; as the action itself in `values` when given)."""
     def decide(choice, player, actions):
         ctx = decide.ctx
         if checks is not None:
@@ -108,6 +127,8 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
             if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(actions):
                 i = to_index(i, d.legal, d)
         moves.append(i)
+        if values is not None:
+            values.append(actions[i])
         if ctx.logging:
             ids = game.card_ids
             ctx.log({"t": "choose", "choice": choice.id, "player": player, "index": i, "of": len(actions),
@@ -128,10 +149,21 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     keeps a copy of that state there). A variant with a seat draw reorders `agents` after the
     draw: the agent passed at index `result.seating[s]` plays seat s. `digest=False` leaves the
     log's events_sha256 to the caller (events_digest), who may not need it.
+
+    An agent with a `watch(game, n, seed, moves, values)` method (the search bot) is given the
+    game's moves as they are taken (indexes and actions) and is called with `round_start(ctx,
+    round_no, total, deltas)` as each round starts, so it can re-deal the round for look-ahead.
     """
     moves: list[int] = []
     agents = list(agents)
-    decide = decider(game, agents, moves, checks)
+    watchers = list({id(a): a for a in agents if hasattr(a, "watch")}.values())
+    values: list | None = None
+    if watchers:
+        values = []
+        for w in watchers:
+            w.watch(game, n, seed, moves, values)
+        on_round = _both(on_round, [w.round_start for w in watchers])
+    decide = decider(game, agents, moves, checks, values)
     ctx = game.new_ctx(n, seed, decide, logging)
     ctx.stack = stack
     if observe is not None:
@@ -161,6 +193,16 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
                 pass
         raise
     return _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging and digest, False)
+
+
+def _both(first: Callable | None, more: list[Callable]) -> Callable:
+    """One round-start callback that calls `first` (when given) and then each of `more`."""
+    def on_round(ctx: Any, r: int, total: int, deltas: list) -> None:
+        if first is not None:
+            first(ctx, r, total, deltas)
+        for f in more:
+            f(ctx, r, total, deltas)
+    return on_round
 
 
 def _result(game: Game, ctx: Any, n: int, seed: int, dealer: int | None, stack: Any, moves: list[int],

@@ -94,6 +94,8 @@ class Stepper:
         self.ctx: Any = None
         self._snap: dict | None = None
         self._g: Any = None
+        self.relabel: list[int] | None = None  # a sample's re-deal (its clones deal the same)
+        self.one_round = False  # a watcher's copies stop at the end of the round they are in
         if start:
             seat = _Seat(self)
             self._g = greenlet(lambda: play(game, n, seed, [seat] * n, rounds=rounds, logging=logging,
@@ -103,6 +105,8 @@ class Stepper:
     # -- running ---------------------------------------------------------------------
     def _on_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
         """Keep the state as round `r` starts (what clone and sample start from)."""
+        if self.one_round:
+            total = r + 1
         self.ctx = ctx
         self._snap = {"round": r, "total": total, "deltas": [list(d) for d in deltas], "moves": len(self.moves),
                       "zones": _copy(ctx.zones), "vars": _copy(ctx.vars), "chips": list(ctx.chips),
@@ -134,10 +138,27 @@ class Stepper:
             raise RuntimeError("the game is over")
         self._run(i)
 
+    @classmethod
+    def watching(cls, game: Game, n: int, seed: Any, moves: list, values: list) -> "Stepper":
+        """A Stepper that follows a game played elsewhere (by runner.play, whose move lists it
+        shares): told each round's start (`at_round`) and each decision (`at_decision`), it can
+        clone and sample from there; its copies play to the end of that round only."""
+        st = cls(game, n, seed, logging=False, start=False)
+        st.moves, st.values, st.one_round = moves, values, True
+        return st
+
+    def at_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
+        """The watched game starts round `r`: keep its state (copies start from here)."""
+        self._on_round(ctx, r, total, deltas)
+
+    def at_decision(self, d: Decision) -> None:
+        """The watched game waits for decision `d`."""
+        self.pending, self.ctx = d, d.ctx
+
     # -- copies ------------------------------------------------------------------------
     def clone(self) -> "Stepper":
         """An independent copy at the same decision: this round replayed from its start."""
-        return self._restart(list(self.moves[self._snap["moves"]:]) if self._snap else [], None)
+        return self._restart(list(self.moves[self._snap["moves"]:]) if self._snap else [], self.relabel)
 
     def sample(self, seat: int, rng: random.Random, tries: int = 200) -> "Stepper":
         """A copy in which the cards `seat` has not seen are re-dealt at random among the places
@@ -161,6 +182,7 @@ class Stepper:
             except Inconsistent:
                 continue
             if other._public(seat) == mine:
+                other.relabel = relabel
                 return other
         raise Inconsistent(f"no deal in {tries} tries agrees with the moves so far")
 

@@ -1,0 +1,104 @@
+"""How strong the `search` policy is, on paired seeds, per seed game; prints figures (no pass/fail).
+
+For round i (seed round_seed(SEED, i)) the seat k = i mod players is played three ways, every
+other seat playing `careful`: by `search`, by `careful`, by `random`. The same seed deals the
+same cards, so the differences in seat k's chips are paired:
+  search - careful   the search seat's advantage over careful in the same seat
+  careful - random   careful's advantage over random play
+each printed as a mean per round with a 95% interval (mean +- 1.96 sd / sqrt(rounds)), with the
+search bot's seconds per decision (decisions with one legal action are not counted).
+
+    .venv/bin/python benchmarks/search_strength.py                    # default budget, 100 rounds
+    .venv/bin/python benchmarks/search_strength.py --budgets 10,100 --rounds 60 --games otoroku
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+from rulekit import build_game
+from rulekit.engine.runner import agent_seed, make_agents, play, round_seed
+from rulekit.engine.search import DEFAULT_BUDGET, SearchAgent
+
+GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
+SEED = 2026
+
+
+def _seat_delta(game, n: int, seed: int, agents: list, k: int) -> int:
+    """Seat k's chips after one round in which agents[k] is the agent under test (after any seat draw)."""
+    res = play(game, n, seed, agents, rounds=1, logging=False)
+    return res.round_deltas[0][res.seating.index(k)]
+
+
+class _Timed:
+    """A SearchAgent whose real decisions (more than one action) are timed."""
+
+    def __init__(self, agent: SearchAgent):
+        self.agent, self.seconds, self.decisions = agent, 0.0, 0
+        self.name = agent.name
+
+    def watch(self, *a) -> None:
+        self.agent.watch(*a)
+
+    def round_start(self, *a) -> None:
+        self.agent.round_start(*a)
+
+    def act(self, d) -> int:
+        t = time.perf_counter()
+        i = self.agent.act(d)
+        if len(d.actions) > 1:
+            self.seconds += time.perf_counter() - t
+            self.decisions += 1
+        return i
+
+
+def _interval(xs: list[int]) -> str:
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    h = 1.96 * sd / math.sqrt(len(xs))
+    mark = "above 0" if m - h > 0 else ("below 0" if m + h < 0 else "spans 0")
+    return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}] ({mark})"
+
+
+def run(gid: str, rounds: int, budgets: list[int]) -> None:
+    game = build_game(gid)
+    n = game.variant.meta.players_default
+    careful, rand = [], []
+    search: dict[int, list[int]] = {b: [] for b in budgets}
+    timing = {b: [0.0, 0] for b in budgets}
+    for i in range(rounds):
+        seed, k = round_seed(SEED, i), i % n
+        base = _seat_delta(game, n, seed, make_agents(game, n, seed, "careful"), k)
+        careful.append(base)
+        agents = make_agents(game, n, seed, "careful")
+        agents[k] = make_agents(game, n, seed, f"careful,{k}=random")[k]
+        rand.append(base - _seat_delta(game, n, seed, agents, k))
+        for b in budgets:
+            agents = make_agents(game, n, seed, "careful")
+            bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b))
+            search[b].append(_seat_delta(game, n, seed, agents, k) - base)
+            timing[b][0] += bot.seconds
+            timing[b][1] += bot.decisions
+    print(f"{gid} ({n} players, {rounds} paired rounds, seat k = round mod {n}, others careful)")
+    print(f"  careful - random (chips/round): {_interval(rand)}")
+    for b in budgets:
+        secs, dec = timing[b]
+        print(f"  search({b}) - careful (chips/round): {_interval(search[b])}; "
+              f"{secs / max(dec, 1):.3f} s per decision over {dec} decisions")
+    print(flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=100)
+    ap.add_argument("--budgets", default=str(DEFAULT_BUDGET), help="playouts per decision, comma-separated")
+    ap.add_argument("--games", default=",".join(GAMES))
+    args = ap.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    for gid in args.games.split(","):
+        run(gid, args.rounds, budgets)
+
+
+if __name__ == "__main__":
+    main()
