@@ -23,9 +23,10 @@ from typing import Any
 import random
 import secrets
 
-from rulekit.engine.agents import FirstLegalAgent, PolicyAgent, RandomAgent, json_safe, to_index
+from rulekit.engine.agents import json_safe, to_index
 from rulekit.engine.game import Game
-from rulekit.engine.runner import BUILTIN_POLICIES, MAX_ROUNDS, GameResult
+from rulekit.engine.runner import BUILTIN_POLICIES, MAX_ROUNDS, GameResult, make_agent
+from rulekit.engine.search import SearchAgent
 from rulekit.engine.stepper import Inconsistent, Stepper
 
 __all__ = ["Env", "Pending", "Bot", "Inconsistent", "as_seed"]
@@ -72,8 +73,10 @@ def _whole(value: Any, what: str, lo: int, hi: int) -> int:
 
 
 class Bot:
-    """A built-in bot ('random', 'first' or one of the variant's policies) that picks actions in an
-    Env; seeded with runner.agent_seed(game_seed, seat) it plays as rulekit.play's bot for that seat."""
+    """A built-in bot ('random', 'first', 'search' or one of the variant's policies) that picks
+    actions in an Env; seeded with runner.agent_seed(game_seed, seat) it plays as rulekit.play's
+    bot for that seat ('search' looks ahead from the Env's own state: the same kind of choices,
+    not the same ones)."""
 
     def __init__(self, env: "Env", name: str, seed: int = 0):
         known = [*BUILTIN_POLICIES, *env.game.policies]
@@ -82,18 +85,15 @@ class Bot:
         self.name = name
         # the same agents rulekit.play makes (runner.make_agents): a bot seeded with
         # agent_seed(game_seed, seat) plays exactly as that seat's bot would there
-        if name == "random":
-            self._agent: Any = RandomAgent(seed)
-        elif name == "first":
-            self._agent = FirstLegalAgent()
-        else:
-            self._agent = PolicyAgent(name, seed)
+        self._agent: Any = make_agent(env.game, name, seed)
 
     def act(self, env: "Env") -> int:
         """The index (into `env.legal_actions()`) this bot would take at `env`'s pending decision."""
         d = env._st.pending
         if d is None:
             raise RuntimeError("the game is over: no decision to take")
+        if isinstance(self._agent, SearchAgent):
+            return self._agent.act_from(env._st)  # samples deals from the Env's game as it stands
         i = self._agent.act(d)
         return i if isinstance(i, int) and 0 <= i < len(d.actions) else to_index(i, d.legal, d)
 

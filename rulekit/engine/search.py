@@ -7,7 +7,10 @@ what it knows is exactly its seat's observation); then, in that deal, take each 
 turn and play the round to its end with the base policy at every seat (the game's `careful`
 policy where it has one, random otherwise), each action with the same deal and the same base
 policy seeds (common random numbers: the comparison is between actions, not between deals).
-It takes the action with the best mean chip change for its seat; ties go to the earlier action.
+It takes the action with the best mean chip change for its seat when that beats the base
+policy's own choice clearly (the paired difference over the deals above zero at one-sided 95%),
+and the base policy's choice otherwise: noise in a few playouts does not make it play worse
+than the base policy. Ties go to the earlier action.
 Deals that contradict what was seen are drawn again, at most DRAWS x `budget` draws a decision; when
 none agrees (a long round with many revealing moves), the base policy decides.
 
@@ -30,6 +33,7 @@ from rulekit.engine.stepper import Inconsistent, Stepper
 __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
 DRAWS = 4  # deals drawn per playout allowed, kept or not (most are kept in most games)
+Z95 = 1.645  # one-sided 95%: how clearly an action must beat the base policy's to be taken instead
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
 
 
@@ -81,19 +85,34 @@ class SearchAgent:
         if self.watcher is None or self.watcher.ctx is None:
             return self.fallback.act(d)  # not watching a game from its start: the base policy decides
         self.watcher.at_decision(d)
-        means = self.evaluate(self.watcher, d.player, len(d.actions))
-        if means is None:
-            return self.fallback.act(d)
-        return max(range(len(means)), key=lambda i: (means[i], -i))
+        return self.act_from(self.watcher)
+
+    def act_from(self, source: Stepper) -> int:
+        """The choice at `source`'s pending decision (a Stepper at a decision: an Env's game, or
+        the game this bot watches), from deals sampled for the deciding seat."""
+        d = source.pending
+        if d is None:
+            raise RuntimeError("the game is over: no decision to take")
+        if len(d.actions) < 2:
+            return 0
+        base = self.fallback.act(d)
+        base = base if isinstance(base, int) and 0 <= base < len(d.actions) else 0
+        rows = self.playouts_by_deal(source, d.player, len(d.actions))
+        return choose(rows, base)
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
         """Mean chip change for `seat` after each of the `k` legal actions of `source`'s pending
-        decision, over sampled deals; None when no deal agreeing with what was seen was found.
-        At most `budget` playouts and DRAWS x `budget` deals drawn."""
+        decision, over sampled deals; None when no deal agreeing with what was seen was found."""
+        rows = self.playouts_by_deal(source, seat, k)
+        return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
+
+    def playouts_by_deal(self, source: Stepper, seat: int, k: int) -> list[list[int]]:
+        """For each sampled deal, `seat`'s chip change after each of the `k` legal actions of
+        `source`'s pending decision. At most `budget` playouts and DRAWS x `budget` deals drawn."""
         deals = max(1, math.ceil(self.budget / k))
-        totals = [0.0] * k
-        done = tried = 0
-        while done < deals and tried < DRAWS * self.budget:
+        rows: list[list[int]] = []
+        tried = 0
+        while len(rows) < deals and tried < DRAWS * self.budget:
             tried += 1
             seed = self.rng.getrandbits(63)
             try:
@@ -102,13 +121,12 @@ class SearchAgent:
                 continue  # a deal that contradicts what the seat saw: draw another
             r0 = deal.ctx.round_no
             before = deal.ctx.chips[seat]
-            for a in range(k):
-                play = deal if a == k - 1 else deal.clone()
-                totals[a] += self._playout(play, a, seed, r0) - before
-            done += 1
-        self.playouts += done * k
+            rows.append([self._playout(deal if a == k - 1 else deal.clone(), a, seed, r0) - before
+                         for a in range(k)])
+        self.playouts += len(rows) * k
         self.tried += tried
-        return None if done == 0 else [t / done for t in totals]
+        return rows
+
 
     def _playout(self, st: Stepper, first: int, seed: int, r0: int) -> int:
         """Take action `first`, then the base policy everywhere to the round's end; the seat's chips."""
@@ -127,6 +145,22 @@ class SearchAgent:
 
     def _base_agent(self, seed: int) -> Any:
         return RandomAgent(seed) if self.base == "random" else PolicyAgent(self.base, seed)
+
+
+def choose(rows: list[list[int]], base: int) -> int:
+    """The action with the best mean over the deals `rows`, if it beats the base policy's action
+    `base` clearly (paired over the same deals, one-sided 95%); else `base`. Ties: earlier action."""
+    if len(rows) < 2:
+        return base
+    k = len(rows[0])
+    means = [sum(r[a] for r in rows) / len(rows) for a in range(k)]
+    best = max(range(k), key=lambda a: (means[a], -a))
+    if best == base:
+        return base
+    diffs = [r[best] - r[base] for r in rows]
+    m = sum(diffs) / len(diffs)
+    var = sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1)
+    return best if m > 0 and m * m * len(diffs) > Z95 * Z95 * var else base
 
 
 register_policy("search", lambda game, seed: SearchAgent(game, seed))

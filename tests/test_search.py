@@ -1,0 +1,120 @@
+"""The `search` policy: offered for every game, seeded, playing whole games, blind to hidden cards."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulekit import Env, build_game
+from rulekit.engine.runner import BUILTIN_POLICIES, make_agents, play, seat_policies
+from rulekit.engine.search import SearchAgent, choose
+
+SEED_GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
+
+
+def test_search_is_offered_for_every_game():
+    assert "search" in BUILTIN_POLICIES
+    for gid in SEED_GAMES:
+        game = build_game(gid)
+        assert seat_policies(game, 4, "careful,1=search")[1] == "search"
+        assert isinstance(make_agents(game, 4, 3, "careful,1=search")[1], SearchAgent)
+
+
+def test_base_policy_is_careful_where_the_game_has_one():
+    assert SearchAgent(build_game("otoroku"), 0).base == "careful"
+    with pytest.raises(ValueError, match="budget"):
+        SearchAgent(build_game("otoroku"), 0, budget=0)
+
+
+@pytest.mark.parametrize("gid", SEED_GAMES)
+def test_search_plays_a_round_and_a_seed_fixes_it(gid):
+    game = build_game(gid)
+    n = game.variant.meta.players_default
+
+    def once():
+        agents = make_agents(game, n, 5, "careful")
+        bot = agents[0] = SearchAgent(game, "bot", budget=6)
+        res = play(game, n, 5, agents, rounds=1, logging=True)
+        return res, bot
+
+    a, bot = once()
+    b, _ = once()
+    assert sum(a.round_deltas[0]) == 0
+    assert a.log["moves"] == b.log["moves"] and a.chips == b.chips
+    assert bot.tried >= bot.playouts // 6  # it searched (every decision drew deals)
+
+
+def test_choose_keeps_the_base_choice_unless_another_is_clearly_better():
+    # rows: one deal per row, the seat's chip change after each action in that deal
+    assert choose([[0, 1], [0, 1], [0, 1]], base=0) == 1          # better in every deal
+    assert choose([[0, 5], [0, -4], [0, 1], [0, -1]], base=0) == 0  # better on average, not clearly
+    assert choose([[2, 0], [3, 1], [1, 0]], base=1) == 0           # the base choice can be left too
+    assert choose([[0, 1]], base=0) == 0                           # one deal says nothing
+
+
+def test_search_takes_its_evaluation():
+    # the bot's choice is choose() of its playouts with the base policy's choice as the default
+    env = Env("otoroku", seed=11)
+    while not env.done and len(env.legal_actions()) < 2:
+        env.step(0)
+    seat, k = env.current_player, len(env.legal_actions())
+    rows = SearchAgent(env.game, 1, budget=40).playouts_by_deal(env._st, seat, k)
+    assert len(rows) >= 2 and all(len(r) == k for r in rows)
+    base = SearchAgent(env.game, 1, budget=40)
+    base_choice = base.fallback.act(env._st.pending)
+    assert SearchAgent(env.game, 1, budget=40).act_from(env._st) == choose(rows, base_choice)
+
+
+@pytest.mark.parametrize("gid", SEED_GAMES)
+def test_hidden_cards_do_not_change_the_decision(gid):
+    """Swapping the cards the deciding seat cannot see (a deal it cannot tell from this one) leaves
+    the bot's evaluation, and so its decision, unchanged for a fixed bot seed."""
+    checked = 0
+    for seed in range(6):
+        env = Env(gid, seed=seed, rounds=1)
+        careful = [env.bot("careful", s) for s in range(env.players)]
+        steps = random.Random(seed).randrange(0, 6)
+        while not env.done and (steps > 0 or len(env.legal_actions()) < 2):
+            if len(env.legal_actions()) >= 2:
+                steps -= 1
+            env.step(careful[env.current_player].act(env))
+        if env.done:
+            continue
+        seat = env.current_player
+        try:
+            other = env.sample_unseen(seat, random.Random(100 + seed))
+        except Exception:
+            continue
+        assert other.observation(seat) == env.observation(seat)
+        if other._st.ctx.zones == env._st.ctx.zones:
+            continue  # the same deal drawn (what the seat sees is the same in both): proves nothing
+        k = len(env.legal_actions())
+        here = SearchAgent(env.game, 9, budget=12).evaluate(env._st, seat, k)
+        there = SearchAgent(env.game, 9, budget=12).evaluate(other._st, seat, k)
+        assert here == there
+        assert SearchAgent(env.game, 9, budget=12).act_from(env._st) == \
+            SearchAgent(env.game, 9, budget=12).act_from(other._st)
+        checked += 1
+    assert checked >= 1
+
+
+def test_a_sample_clones_to_the_same_deal():
+    # clone() of a sampled game keeps the sampled cards (it does not go back to the real deal)
+    env = Env("otoroku", seed=4)
+    while not env.done and len(env.legal_actions()) < 2:
+        env.step(0)
+    seat = env.current_player
+    for k in range(10):
+        other = env.sample_unseen(seat, random.Random(k))
+        if other._st.ctx.zones != env._st.ctx.zones:
+            assert other.clone()._st.ctx.zones == other._st.ctx.zones
+            return
+    pytest.fail("no sample differed from the real deal")
+
+
+def test_env_bot_search():
+    env = Env("kyo-kabu", seed=2, rounds=1)
+    bots = [env.bot("search" if s == 0 else "careful", s) for s in range(env.players)]
+    while not env.done:
+        env.step(bots[env.current_player].act(env))
+    assert sum(env.rewards) == 0
