@@ -153,6 +153,8 @@ class _Seat:
     def __init__(self, resumer: Resumer, agent: Any):
         self.resumer, self.agent = resumer, agent
         self.name = getattr(agent, "name", "agent")
+        if hasattr(agent, "watch"):  # a searching bot follows the game replayed too (runner.play)
+            self.watch, self.round_start = agent.watch, agent.round_start
 
     def act(self, d: Decision) -> int:
         return self.resumer.decide(self.agent, d)
