@@ -16,7 +16,8 @@ Greenlets belong to the thread that made them: step a Stepper from one thread.
 from __future__ import annotations
 
 import random
-from typing import Any
+import weakref
+from typing import Any, Callable
 
 from greenlet import GreenletExit, greenlet, getcurrent
 
@@ -49,12 +50,13 @@ class _Seat:
     name = "env"
 
     def __init__(self, stepper: "Stepper", replay: list | None = None):
-        self.stepper = stepper
+        # weakly: a stepper nobody holds is freed, and its paused game with it (greenlet exit)
+        self.stepper = weakref.ref(stepper)
         self.replay = replay or []
         self.pos = 0
 
     def act(self, d: Decision) -> int:
-        st = self.stepper
+        st = self.stepper()
         if self.pos < len(self.replay):
             want = self.replay[self.pos]
             self.pos += 1
@@ -66,8 +68,11 @@ class _Seat:
                 except ValueError:
                     raise Inconsistent(f"{d.choice.id}: {want} is not legal in the sampled deal") from None
         else:
+            parent = st._g.parent
+            del st  # no strong reference from the paused game: a stepper nobody holds can be freed
             try:
-                i = st._g.parent.switch(d)
+                i = parent.switch(d)
+                st = self.stepper()
             except GreenletExit as stop:
                 # the stepper was dropped mid-game: play() need not describe the game it abandons
                 stop.partial_game = False
@@ -96,9 +101,20 @@ class Stepper:
         self._g: Any = None
         if start:
             seat = _Seat(self)
+            on_round = self._weak_on_round()
             self._g = greenlet(lambda: play(game, n, seed, [seat] * n, rounds=rounds, logging=logging,
-                                            dealer=dealer, on_round=self._on_round, digest=False))
+                                            dealer=dealer, on_round=on_round, digest=False))
             self._run(None)
+
+    def _weak_on_round(self) -> Callable:
+        """`_on_round` for the running game without a strong reference back to this stepper."""
+        ref = weakref.ref(self)
+
+        def on_round(ctx: Any, r: int, total: int, deltas: list) -> None:
+            st = ref()
+            if st is not None:
+                st._on_round(ctx, r, total, deltas)
+        return on_round
 
     # -- running ---------------------------------------------------------------------
     def _on_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
@@ -207,8 +223,10 @@ class Stepper:
         ctx.relabel = relabel
         other.ctx = ctx
         deltas = [list(d) for d in snap["deltas"]]
-        other._g = greenlet(lambda: continue_game(self.game, ctx, self.seed, self.dealer, log_moves, deltas,
-                                                  snap["total"], snap["round"], other._on_round, False))
+        game, seed, dealer, on_round = self.game, self.seed, self.dealer, other._weak_on_round()
+        total, start = snap["total"], snap["round"]
+        other._g = greenlet(lambda: continue_game(game, ctx, seed, dealer, log_moves, deltas, total, start,
+                                                  on_round, False))
         other._run(None)
         if ctx.relabel is not None or len(set(self.game.cards_everywhere(other.ctx))) != len(
                 self.game.cards_everywhere(other.ctx)):
