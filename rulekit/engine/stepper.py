@@ -44,12 +44,22 @@ def _copy(v: Any) -> Any:
     return v  # numbers, text, tuples, fractions: never changed in place
 
 
+def _relabel(v: Any, t: str, relabel: list[int]) -> Any:
+    """An action value with its cards renamed as a sampled deal renamed them."""
+    if t == "card":
+        return relabel[v]
+    if t.startswith("list<"):
+        return type(v)(_relabel(x, t[5:-1], relabel) for x in v)
+    return v
+
+
 class _Seat:
     """The agent at every seat: replays given moves, then hands each decision to the caller."""
 
     name = "env"
 
-    def __init__(self, stepper: "Stepper", replay: list | None = None):
+    def __init__(self, stepper: "Stepper", replay: list | None = None, relabel: list[int] | None = None):
+        self.relabel = relabel  # a sampled deal: a card chosen before is the card it became
         # weakly: a stepper nobody holds is freed, and its paused game with it (greenlet exit)
         self.stepper = weakref.ref(stepper)
         self.replay = replay or []
@@ -63,6 +73,8 @@ class _Seat:
             if isinstance(want, int):
                 i = want
             else:  # a move by value (sampled deals): the same action must be legal here
+                if self.relabel is not None:
+                    want = tuple(_relabel(v, t, self.relabel) for v, t in zip(want, d.choice.types))
                 try:
                     i = d.actions.index(want)
                 except ValueError:
@@ -207,7 +219,7 @@ class Stepper:
             return other
         other.moves = self.moves[:snap["moves"]]
         other.values = self.values[:snap["moves"]]
-        seat = _Seat(other, replay)
+        seat = _Seat(other, replay, relabel)
         agents = [seat] * self.n
         log_moves = list(other.moves)
         decide = decider(self.game, agents, log_moves)
