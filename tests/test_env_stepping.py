@@ -150,3 +150,21 @@ def test_bots_in_an_env_play_as_the_same_bots_do_in_play():
 def test_seating_after_a_seat_draw_is_exposed():
     env = Env("kyo-kabu", seed=3)
     assert sorted(env.seating) == list(range(env.players))
+
+
+def test_games_nobody_holds_any_more_are_freed():
+    import gc
+    from greenlet import greenlet
+
+    def paused_games():
+        gc.collect()
+        return sum(isinstance(o, greenlet) for o in gc.get_objects())
+    game = build_game(load_variant("kyo-kabu"))
+    env = Env(game, seed=0)
+    before = paused_games()
+    for i in range(200):
+        env.reset(i)
+        env.step(0)
+        env.clone().step(0)
+        env.sample_unseen(0, random.Random(i))
+    assert paused_games() <= before + 3  # not one paused game per reset, copy or sample

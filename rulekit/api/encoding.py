@@ -17,9 +17,9 @@ Action codes: a decision's legal actions get codes that mean the same at every d
 choice kind. Each parameter has a value code - a card its index in the deck (radix: the deck
 size), a yes/no 0 or 1 (radix 2), a whole number from -1 to 30 the number plus one (radix 32;
 -1 often means "none") - and an action with several parameters is their mixed-radix number,
-the first parameter most significant (Kyō-Kabu's bet of a chips on hand h: (h + 1) * 32 + a + 1;
-its "no more bets", hand -1, is 0 * 32 + ...). A choice with a list or text parameter, a number
-outside -1 to 30, or codes past the action space: the index into the legal actions.
+the first parameter most significant (a bet of a chips on hand h: (h + 1) * 32 + a + 1). A
+choice with a list or text parameter, a number outside -1 to 30, or codes past the action
+space: the index into the legal actions.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """One seat of a variant as a single-agent Gymnasium environment, the other seats played by named bots.
 
     >>> from rulekit.api.single import gym_env
-    >>> env = gym_env("otoroku", seat=0, others="careful")
+    >>> env = gym_env("my-game", seat=0, others="careful")
     >>> obs, info = env.reset(seed=1)
     >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
 

@@ -16,7 +16,8 @@ Greenlets belong to the thread that made them: step a Stepper from one thread.
 from __future__ import annotations
 
 import random
-from typing import Any
+import weakref
+from typing import Any, Callable
 
 from greenlet import GreenletExit, greenlet, getcurrent
 
@@ -43,31 +44,47 @@ def _copy(v: Any) -> Any:
     return v  # numbers, text, tuples, fractions: never changed in place
 
 
+def _relabel(v: Any, t: str, relabel: list[int]) -> Any:
+    """An action value with its cards renamed as a sampled deal renamed them."""
+    if t == "card":
+        return relabel[v]
+    if t.startswith("list<"):
+        return type(v)(_relabel(x, t[5:-1], relabel) for x in v)
+    return v
+
+
 class _Seat:
     """The agent at every seat: replays given moves, then hands each decision to the caller."""
 
     name = "env"
 
-    def __init__(self, stepper: "Stepper", replay: list | None = None):
-        self.stepper = stepper
+    def __init__(self, stepper: "Stepper", replay: list | None = None, relabel: list[int] | None = None):
+        self.relabel = relabel  # a sampled deal: a card chosen before is the card it became
+        # weakly: a stepper nobody holds is freed, and its paused game with it (greenlet exit)
+        self.stepper = weakref.ref(stepper)
         self.replay = replay or []
         self.pos = 0
 
     def act(self, d: Decision) -> int:
-        st = self.stepper
+        st = self.stepper()
         if self.pos < len(self.replay):
             want = self.replay[self.pos]
             self.pos += 1
             if isinstance(want, int):
                 i = want
             else:  # a move by value (sampled deals): the same action must be legal here
+                if self.relabel is not None:
+                    want = tuple(_relabel(v, t, self.relabel) for v, t in zip(want, d.choice.types))
                 try:
                     i = d.actions.index(want)
                 except ValueError:
                     raise Inconsistent(f"{d.choice.id}: {want} is not legal in the sampled deal") from None
         else:
+            parent = st._g.parent
+            del st  # no strong reference from the paused game: a stepper nobody holds can be freed
             try:
-                i = st._g.parent.switch(d)
+                i = parent.switch(d)
+                st = self.stepper()
             except GreenletExit as stop:
                 # the stepper was dropped mid-game: play() need not describe the game it abandons
                 stop.partial_game = False
@@ -98,9 +115,20 @@ class Stepper:
         self.one_round = False  # a watcher's copies stop at the end of the round they are in
         if start:
             seat = _Seat(self)
+            on_round = self._weak_on_round()
             self._g = greenlet(lambda: play(game, n, seed, [seat] * n, rounds=rounds, logging=logging,
-                                            dealer=dealer, on_round=self._on_round, digest=False))
+                                            dealer=dealer, on_round=on_round, digest=False))
             self._run(None)
+
+    def _weak_on_round(self) -> Callable:
+        """`_on_round` for the running game without a strong reference back to this stepper."""
+        ref = weakref.ref(self)
+
+        def on_round(ctx: Any, r: int, total: int, deltas: list) -> None:
+            st = ref()
+            if st is not None:
+                st._on_round(ctx, r, total, deltas)
+        return on_round
 
     # -- running ---------------------------------------------------------------------
     def _on_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
@@ -213,7 +241,7 @@ class Stepper:
             return other
         other.moves = self.moves[:snap["moves"]]
         other.values = self.values[:snap["moves"]]
-        seat = _Seat(other, replay)
+        seat = _Seat(other, replay, relabel)
         agents = [seat] * self.n
         log_moves = list(other.moves)
         decide = decider(self.game, agents, log_moves)
@@ -229,8 +257,10 @@ class Stepper:
         ctx.relabel = relabel
         other.ctx = ctx
         deltas = [list(d) for d in snap["deltas"]]
-        other._g = greenlet(lambda: continue_game(self.game, ctx, self.seed, self.dealer, log_moves, deltas,
-                                                  snap["total"], snap["round"], other._on_round, False))
+        game, seed, dealer, on_round = self.game, self.seed, self.dealer, other._weak_on_round()
+        total, start = snap["total"], snap["round"]
+        other._g = greenlet(lambda: continue_game(game, ctx, seed, dealer, log_moves, deltas, total, start,
+                                                  on_round, False))
         other._run(None)
         if ctx.relabel is not None or len(set(self.game.cards_everywhere(other.ctx))) != len(
                 self.game.cards_everywhere(other.ctx)):
