@@ -6,7 +6,8 @@ same cards, so the differences in seat k's chips are paired:
   search - careful   the search seat's advantage over careful in the same seat
   careful - random   careful's advantage over random play
 each printed as a mean per round with a 95% interval (mean +- 1.96 sd / sqrt(rounds)), with the
-search bot's seconds per decision (decisions with one legal action are not counted).
+search bot's seconds per decision, on the clock and of CPU (the clock's figure grows when other
+work shares the machine; decisions with one legal action are not counted).
 
     .venv/bin/python benchmarks/search_strength.py                    # default budget, 100 rounds
     .venv/bin/python benchmarks/search_strength.py --budgets 10,100 --rounds 60 --games otoroku
@@ -35,7 +36,7 @@ class _Timed:
     """A SearchAgent whose real decisions (more than one action) are timed."""
 
     def __init__(self, agent: SearchAgent):
-        self.agent, self.seconds, self.decisions = agent, 0.0, 0
+        self.agent, self.seconds, self.cpu, self.decisions = agent, 0.0, 0.0, 0
         self.name = agent.name
 
     def watch(self, *a) -> None:
@@ -45,10 +46,11 @@ class _Timed:
         self.agent.round_start(*a)
 
     def act(self, d) -> int:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         i = self.agent.act(d)
         if len(d.actions) > 1:
             self.seconds += time.perf_counter() - t
+            self.cpu += time.process_time() - c
             self.decisions += 1
         return i
 
@@ -66,7 +68,7 @@ def run(gid: str, rounds: int, budgets: list[int]) -> None:
     n = game.variant.meta.players_default
     careful, rand = [], []
     search: dict[int, list[int]] = {b: [] for b in budgets}
-    timing = {b: [0.0, 0] for b in budgets}
+    timing = {b: [0.0, 0.0, 0] for b in budgets}
     for i in range(rounds):
         seed, k = round_seed(SEED, i), i % n
         base = _seat_delta(game, n, seed, make_agents(game, n, seed, "careful"), k)
@@ -79,13 +81,14 @@ def run(gid: str, rounds: int, budgets: list[int]) -> None:
             bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b))
             search[b].append(_seat_delta(game, n, seed, agents, k) - base)
             timing[b][0] += bot.seconds
-            timing[b][1] += bot.decisions
+            timing[b][1] += bot.cpu
+            timing[b][2] += bot.decisions
     print(f"{gid} ({n} players, {rounds} paired rounds, seat k = round mod {n}, others careful)")
     print(f"  careful - random (chips/round): {_interval(rand)}")
     for b in budgets:
-        secs, dec = timing[b]
+        secs, cpu, dec = timing[b]
         print(f"  search({b}) - careful (chips/round): {_interval(search[b])}; "
-              f"{secs / max(dec, 1):.3f} s per decision over {dec} decisions")
+              f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions")
     print(flush=True)
 
 

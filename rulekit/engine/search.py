@@ -11,8 +11,9 @@ It takes the action with the best mean chip change for its seat when that beats 
 policy's own choice clearly (the paired difference over the deals above zero at one-sided 95%),
 and the base policy's choice otherwise: noise in a few playouts does not make it play worse
 than the base policy. Ties go to the earlier action.
-Deals that contradict what was seen are drawn again, at most DRAWS x `budget` draws a decision; when
-none agrees (a long round with many revealing moves), the base policy decides.
+Deals that contradict what was seen are drawn again, at most DRAWS x `budget` draws a decision,
+and at most MOVES x `budget` moves are replayed or played out in all (long rounds, as in a
+seven-player Kakkuri, get fewer playouts); when no deal agrees, the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
@@ -35,6 +36,7 @@ __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 DRAWS = 4  # deals drawn per playout allowed, kept or not (most are kept in most games)
 Z95 = 1.645  # one-sided 95%: how clearly an action must beat the base policy's to be taken instead
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
+MOVES = 30  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
 
 
 _QUIET: dict[int, tuple[Game, Game]] = {}
@@ -66,6 +68,7 @@ class SearchAgent:
         self.watcher: Stepper | None = None
         self.playouts = 0  # playouts run so far (benchmarks read these)
         self.tried = 0     # deals drawn so far, kept or not
+        self.moves = 0     # moves replayed or played out for the last decision
 
     # -- told by runner.play -------------------------------------------------------------
     def watch(self, game: Game, n: int, seed: Any, moves: list, values: list) -> None:
@@ -108,12 +111,16 @@ class SearchAgent:
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int) -> list[list[int]]:
         """For each sampled deal, `seat`'s chip change after each of the `k` legal actions of
-        `source`'s pending decision. At most `budget` playouts and DRAWS x `budget` deals drawn."""
+        `source`'s pending decision. At most `budget` playouts, DRAWS x `budget` deals drawn and
+        MOVES x `budget` moves replayed or played (so a decision costs about the same in any game)."""
         deals = max(1, math.ceil(self.budget / k))
         rows: list[list[int]] = []
         tried = 0
-        while len(rows) < deals and tried < DRAWS * self.budget:
+        self.moves = 0
+        prefix = source.round_moves
+        while len(rows) < deals and tried < DRAWS * self.budget and self.moves < MOVES * self.budget:
             tried += 1
+            self.moves += prefix
             seed = self.rng.getrandbits(63)
             try:
                 deal = source.sample(seat, random.Random(seed), 1)
@@ -123,6 +130,7 @@ class SearchAgent:
             before = deal.ctx.chips[seat]
             rows.append([self._playout(deal if a == k - 1 else deal.clone(), a, seed, r0) - before
                          for a in range(k)])
+            self.moves += (k - 1) * prefix  # the clones' replays
         self.playouts += len(rows) * k
         self.tried += tried
         return rows
@@ -134,7 +142,9 @@ class SearchAgent:
         agents: dict[int, Any] = {}
         seat = st.pending.player
         st.step(first)
+        self.moves += 1
         while st.pending is not None and st.ctx.round_no == r0:
+            self.moves += 1
             d = st.pending
             agent = agents.get(d.player)
             if agent is None:

@@ -179,6 +179,11 @@ class Stepper:
         """The watched game starts round `r`: keep its state (copies start from here)."""
         self._on_round(ctx, r, total, deltas)
 
+    @property
+    def round_moves(self) -> int:
+        """The moves taken in the current round so far (what a clone or sample replays)."""
+        return len(self.moves) - (self._snap["moves"] if self._snap else 0)
+
     def at_decision(self, d: Decision) -> None:
         """The watched game waits for decision `d`."""
         self.pending, self.ctx = d, d.ctx
