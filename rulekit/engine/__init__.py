@@ -4,8 +4,9 @@ Owns: `build` (Variant -> Game, every name checked), `scope` (the names a varian
 see), `stepcompile`/`stepchoice` (steps from the rules), `steps` (what steps need at run time),
 `stepgen` (generated Python for phases), `game`, `runner` (rounds, games, replay checks),
 `agents` (policies), `seatdraw`, `cost`, `context`, `statsdecl` (statistics declarations),
-`testing` (stacked decks for rule tests), `stepper` (a game stepped, copied and re-dealt), `search`
-(the `search` policy, registered with the runner here).
+`testing` (stacked decks for rule tests), `stepper` (a game paused at each decision, copied,
+re-dealt), `varvis` (who may see each variable), `search` (the `search` policy, registered
+with the runner here).
 May import: rulekit.core, rulekit.lang.
 """
 
