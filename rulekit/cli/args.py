@@ -11,6 +11,8 @@ import stat
 import sys
 from typing import IO, Callable
 
+from rulekit.core.numbers import parse_int
+
 MAX_PLAYERS = 64  # seats at one table (agent seeds are distinct for up to 64 seats)
 MAX_PLAY_ROUNDS = 10_000  # rounds of one played game (rulekit.engine.runner.MAX_ROUNDS)
 MAX_SIM_ROUNDS = 100_000_000  # rounds of one simulation
@@ -26,10 +28,9 @@ def bounded_int(option: str, lo: int, hi: int) -> Callable[[str], int]:
     """An argparse `type` accepting whole numbers from lo to hi (a clear message otherwise)."""
     def parse(text: str) -> int:
         t = text.strip()
-        body = t[1:] if t[:1] in "+-" else t
-        if not body.isascii() or not body.isdigit() or len(body) > 40:
+        v = parse_int(t)
+        if v is None:
             raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found '{text[:40]}'")
-        v = int(t)
         if not lo <= v <= hi:
             raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found {t[:40]}")
         return v

@@ -9,6 +9,8 @@ from typing import Any, Callable
 
 from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
 from rulekit.core.errors import RuleError, RulekitError, Span, did_you_mean, error
+from rulekit.core.inert import inert
+from rulekit.core.numbers import parse_int
 from rulekit.engine.game import Game
 from rulekit.engine.seatdraw import draw_for_seats
 from rulekit.engine.steps import RUNTIME_ERRORS, located_error
@@ -54,9 +56,11 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
             continue
         if "=" in part:
             seat_s, name = (x.strip() for x in part.split("=", 1))
-            if not seat_s.isdigit() or not 0 <= int(seat_s) < n:
-                raise RulekitError(error(where, "E050", f"--policy: '{seat_s}' is not a seat: expected 0 to {n - 1}"))
-            per[int(seat_s)] = name
+            seat = parse_int(seat_s, signed=False)
+            if seat is None or not 0 <= seat < n:
+                raise RulekitError(error(where, "E050", f"--policy: '{inert(seat_s, limit=40)}' is not a seat: "
+                                         f"expected 0 to {n - 1}"))
+            per[seat] = name
         else:
             default = part
     for name in [default, *per.values()]:
