@@ -18,6 +18,7 @@ MAX_PLAY_ROUNDS = 10_000  # rounds of one played game (rulekit.engine.runner.MAX
 MAX_SIM_ROUNDS = 100_000_000  # rounds of one simulation
 MAX_JOBS = 64  # worker processes
 MAX_SEED = 10 ** 30
+SCHEDULER_TIMEOUT = 5.0  # seconds to reach a Dask scheduler (rulekit.analysis.distributed.CONNECT_TIMEOUT)
 
 
 class UsageError(Exception):
@@ -35,6 +36,20 @@ def bounded_int(option: str, lo: int, hi: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found {t[:40]}")
         return v
     parse.__name__ = option  # argparse names the option in its message
+    return parse
+
+
+def bounded_seconds(option: str, lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse `type` accepting a number of seconds from lo to hi (digits and one decimal point)."""
+    def parse(text: str) -> float:
+        t = text.strip()
+        whole, _, frac = t.partition(".")
+        digits = parse_int(whole or "0", signed=False) is not None and (not frac or parse_int(frac, signed=False)
+                                                                       is not None)
+        if not digits or t in ("", ".") or len(t) > 20 or not lo <= float(t) <= hi:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds from {lo:g} to {hi:g}, found '{text[:40]}'")
+        return float(t)
+    parse.__name__ = option
     return parse
 
 
