@@ -53,7 +53,7 @@ def cases(hc: Any) -> list:
     k = 40
     for name, expr in [("eq", "a40 == b40"), ("ne", "a40 != b40"), ("in", "b39 in a40"),
                        ("distinct", "count(distinct([a40, b40]))"), ("minus", "count([a40] - [b40])"),
-                       ("index_of", "index_of([a40], b40)"), ("count_by", "count(keys(count_by([a40, b40], x -> x)))"),
+                       ("index_of", "index_of([a40], b40)"), ("count_by", "count(keys(count_by([a40, b40], k -> k)))"),
                        ("sorted", "count(sorted([b40, a40]))")]:
         text = steps(f'- let: {{z: "{_chain(k)}{expr}"}}')
         add(Case("LET", name, ["validate", v], {v: text}))

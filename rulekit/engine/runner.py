@@ -13,7 +13,7 @@ from rulekit.core.inert import inert
 from rulekit.core.numbers import parse_int
 from rulekit.engine.game import Game
 from rulekit.engine.seatdraw import draw_for_seats
-from rulekit.engine.steps import RUNTIME_ERRORS, located_error
+from rulekit.engine.steps import RUNTIME_ERRORS, located_error, render_value
 
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
@@ -109,7 +109,8 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
         if ctx.logging:
             ids = game.card_ids
             ctx.log({"t": "choose", "choice": choice.id, "player": player, "index": i, "of": len(actions),
-                     "action": {p: render(v, t, ids) for p, t, v in zip(choice.params, choice.types, actions[i])}})
+                     "action": {p: render_value(v, t, ids, ctx)
+                                for p, t, v in zip(choice.params, choice.types, actions[i])}})
         return i
     return decide
 
@@ -225,8 +226,9 @@ def events_digest(events: list[dict]) -> str:
 
 
 def smoke_round(game: Game, n: int) -> None:
-    """Play one seeded round with first-legal agents (used by validation)."""
-    play(game, n, 0, [FirstLegalAgent() for _ in range(n)], rounds=1, logging=False)
+    """Play one seeded round with first-legal agents (used by validation), logging it as `play`
+    does, so text for people (say, why, shown values) is built and charged as it will be."""
+    play(game, n, 0, [FirstLegalAgent() for _ in range(n)], rounds=1, logging=True)
 
 
 @dataclass
