@@ -97,7 +97,7 @@ def cases(hc: Any) -> list:
     # STATS: readings charged to the round they read; descriptions inert
     costly = "count(filter(range(10000), i -> count(filter(range(190), j -> j == i)) >= 0))"
     phases = "round:\n" + "".join(f"  - id: p{i}\n    steps:\n      - say: hi\n" for i in range(200))
-    stats = "stats:\n" + "".join(f"  s{i}: {{at: p{i}, count: \"{costly} > 0\"}}\n" for i in range(200))
+    stats = "stats:\n" + "".join(f"  s{i}: {{after: p{i}, count: \"{costly} > 0\"}}\n" for i in range(200))
     add(Case("STATS", "costly_readings", ["simulate", v, "--rounds", "1", "--stats", "s.yaml", "--quiet"],
              {v: variant(phases), "s.yaml": "description: costly\n" + stats}))
     add(Case("STATS", "costly_in_variant", ["simulate", v, "--rounds", "1", "--quiet"],
