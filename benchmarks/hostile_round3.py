@@ -168,7 +168,8 @@ def cases(hc: Any) -> list:
             (d / "log.json").write_text(body[:i] + pad + (", " if body[i] != "]" else "") + body[i:])
         return setup
     add(Case("SAVE", "events_2m", ["replay", "log.json", "--quiet"], setup=padded(2_000_000)))
-    add(Case("SAVE", "events_64mb", ["replay", "log.json", "--quiet"], setup=padded(2_400_000)))
+    add(Case("SAVE", "events_at_limit", ["replay", "log.json", "--quiet"], setup=padded(999_000)))
+    add(Case("SAVE", "events_64mb", ["replay", "log.json", "--quiet"], setup=padded(2_300_000)))
     add(Case("SAVE", "moves_16m", ["replay", "log.json", "--quiet"], setup=padded(16_000_000, "moves")))
     add(Case("SAVE", "resume_events_2m", ["play", "--resume", "log.json"], setup=padded(2_000_000, partial=True)))
 
