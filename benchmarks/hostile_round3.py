@@ -187,6 +187,8 @@ def cases(hc: Any) -> list:
              check=_no_traceback_one_line))
     add(Case("DASK", "silent_server_timeout", [*sim, "tcp://127.0.0.1:{port}", "--scheduler-timeout", "1"],
              setup=_silent_server, check=_no_traceback_one_line))
+    add(Case("DASK", "refused_fast", [*sim, "tcp://127.0.0.1:1", "--scheduler-timeout", "1"],
+             check=_no_traceback_one_line))
     add(Case("DASK", "timeout_bad", [*sim, "tcp://127.0.0.1:1", "--scheduler-timeout", "-1"], expect=(2,)))
     return out
 

@@ -18,7 +18,7 @@ MAX_PLAY_ROUNDS = 10_000  # rounds of one played game (rulekit.engine.runner.MAX
 MAX_SIM_ROUNDS = 100_000_000  # rounds of one simulation
 MAX_JOBS = 64  # worker processes
 MAX_SEED = 10 ** 30
-SCHEDULER_TIMEOUT = 5.0  # seconds to reach a Dask scheduler (rulekit.analysis.distributed.CONNECT_TIMEOUT)
+SCHEDULER_TIMEOUT = 3.0  # seconds to reach a Dask scheduler (rulekit.analysis.distributed.CONNECT_TIMEOUT)
 
 
 class UsageError(Exception):
