@@ -57,6 +57,19 @@ def check_address(address: str) -> str:
     return f"tcp://{host}:{port}"
 
 
+def _probe(where: str, timeout: float) -> None:
+    """A plain TCP connection to the scheduler's port first: a refused port, an unknown host or no
+    route is said at once, in one line (Dask would retry until its timeout)."""
+    import socket
+    host, _, port = where[len("tcp://"):].rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+        raise SystemExit(f"rulekit: error: cannot reach the Dask scheduler at {inert(where)}: "
+                         f"{inert(why, keep_newlines=False, limit=200)}") from None
+
+
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """A Dask client for the scheduler at `address`, reached within `timeout` seconds; a bad
     address, a missing extra or a scheduler that does not answer end the command with one line."""
@@ -64,6 +77,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
         where = check_address(address)
     except ValueError as exc:
         raise SystemExit(f"rulekit: error: --scheduler: {exc}") from None
+    _probe(where, timeout)
     try:
         from dask.distributed import Client
     except ImportError:
