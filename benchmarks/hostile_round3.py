@@ -146,6 +146,8 @@ def cases(hc: Any) -> list:
             log = json.loads((d / "good.json").read_text())
             log["policy"] = policy
             log["partial"] = True
+            from rulekit.people.replay import game_digest  # a saved game as rulekit writes one
+            log["game_sha256"] = game_digest(log)
             (d / "save.json").write_text(json.dumps(log))
         return setup
     add(Case("OLD", "resume_policy_sup2", ["play", "--resume", "save.json"], setup=saved_with("²=careful"),
