@@ -77,6 +77,7 @@ class Case:
     check: Callable[[str, str, Path], str | None] | None = None
     interrupt: float | None = None  # send SIGINT after this many seconds
     setup: Callable[[Path], None] | None = None
+    env: dict[str, str] = field(default_factory=dict)  # more environment (RULEKIT_CODEGEN=0: the closures)
 
 
 def _no_passwd(out: str, err: str, d: Path) -> str | None:
@@ -439,7 +440,19 @@ def cases() -> list[Case]:
     add(Case("R", "long_option", ["play", ok, "-o", "tie=" + "x" * 100000], check=_short_err(5000)))
     add(Case("R", "long_house_option", ["play", ok, "--house", "h.yaml"],
              {"h.yaml": "target: oicho-kabu\noptions: {tie: " + "x" * 1_000_000 + "}\n"}, check=_short_err(5000)))
-    return out
+    return out + _round3().cases(sys.modules[__name__])
+
+
+def _round3():
+    """benchmarks/hostile_round3.py: issue 28's classes (LET, TXT, STATS, UNI, OLD, SAVE, DASK)."""
+    import importlib.util
+    mod = sys.modules.get("hostile_round3")
+    if mod is None:
+        spec = importlib.util.spec_from_file_location("hostile_round3", Path(__file__).with_name("hostile_round3.py"))
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["hostile_round3"] = mod
+        spec.loader.exec_module(mod)
+    return mod
 
 
 def _env() -> dict[str, str]:
@@ -465,6 +478,8 @@ class Outcome:
     hang: bool
     escapes: bool
     problem: str | None
+    controls: int = 0  # control, format and bidi characters written to the terminal
+    silent: bool = False  # exit 0 where an error was expected (a silent acceptance)
 
     @property
     def bad(self) -> bool:
@@ -485,9 +500,10 @@ def run(case: Case, hang: float = HANG) -> Outcome:
             else subprocess.DEVNULL
         outf, errf = open(d / ".stdout", "w+b"), open(d / ".stderr", "w+b")
         t0 = time.perf_counter()
-        argv = [a.replace("{d}", str(d)) for a in case.argv]
+        port = (d / ".port").read_text() if (d / ".port").is_file() else ""
+        argv = [a.replace("{d}", str(d)).replace("{port}", port) for a in case.argv]
         proc = subprocess.Popen([sys.executable, "-m", "rulekit", *argv], cwd=d, stdin=stdin, stdout=outf,
-                                stderr=errf, env=_env(), preexec_fn=_limits)
+                                stderr=errf, env={**_env(), **case.env}, preexec_fn=_limits)
         hung = False
         peak = 0
         status = 0
@@ -531,7 +547,18 @@ def run(case: Case, hang: float = HANG) -> Outcome:
             problem = problem or case.check(out, err, d)
         tb = "Traceback (most recent call last)" in err
         escapes = any(c in out + err for c in ("\x1b", "\x07", "\x9b", "\x9d"))
-        return Outcome(case, code, seconds, peak, tb, hung, escapes, problem)
+        controls = _controls(out + err)
+        silent = not hung and code == 0 and 0 not in case.expect
+        if controls and not problem:
+            problem = f"{controls} control, format or bidi characters on the terminal"
+        return Outcome(case, code, seconds, peak, tb, hung, escapes, problem, controls, silent)
+
+
+def _controls(text: str) -> int:
+    """Characters a terminal may act on or that disguise text: controls (but newline and tab),
+    Unicode format characters (Cf: bidi marks, joiners, tags) and line or paragraph separators."""
+    import unicodedata
+    return sum(1 for c in text if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp"))
 
 
 def _table_from(files: list[str]) -> int:
@@ -556,9 +583,25 @@ def _table_from(files: list[str]) -> int:
     return 0
 
 
+def _print_table(results: list[Outcome]) -> None:
+    """Per class: cases, clean ones, each kind of failure, peak memory and the slowest case."""
+    head = ("class", "cases", "clean", "tracebacks", "hangs", ">1GB", "escapes", "controls", "silent", "peak MB",
+            "max s")
+    print("{:6} {:>5} {:>5} {:>10} {:>5} {:>4} {:>7} {:>8} {:>6} {:>8} {:>6}".format(*head))
+    order = list(dict.fromkeys(o.case.cls for o in results))
+    for cls in [*order, "all"]:
+        rs = [o for o in results if cls in (o.case.cls, "all")]
+        if not rs:
+            continue
+        print("{:6} {:5} {:5} {:10} {:5} {:4} {:7} {:8} {:6} {:8.0f} {:6.1f}".format(
+            cls, len(rs), sum(not o.bad for o in rs), sum(o.traceback for o in rs), sum(o.hang for o in rs),
+            sum(o.peak > BIG for o in rs), sum(o.escapes for o in rs), sum(o.controls > 0 for o in rs),
+            sum(o.silent for o in rs), max(o.peak for o in rs) / 1e6, max(o.seconds for o in rs)))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("classes", nargs="*", help="classes to run (default A-R)")
+    ap.add_argument("classes", nargs="*", help="classes to run (default all: A-R and LET TXT STATS UNI OLD SAVE DASK)")
     ap.add_argument("--json", help="write every case's outcome here")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per case")
     ap.add_argument("--from-json", nargs="+", metavar="FILE",
@@ -566,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.from_json:
         return _table_from(args.from_json)
-    wanted = set(args.classes) or set("ABCDEFGHIJKLMNOPQR")
+    wanted = set(args.classes) or {c.cls for c in cases()}
     results = []
     for case in cases():
         if case.cls not in wanted:
@@ -575,24 +618,16 @@ def main(argv: list[str] | None = None) -> int:
         results.append(o)
         if args.verbose:
             flags = [f for f, on in (("TRACEBACK", o.traceback), ("HANG", o.hang), ("ESC", o.escapes),
-                                     (">1GB", o.peak > BIG)) if on]
+                                     (">1GB", o.peak > BIG), ("CONTROLS", o.controls), ("SILENT", o.silent)) if on]
             print(f"{case.cls} {case.name:28} exit {o.code!s:>4} {o.seconds:6.1f} s {o.peak / 1e6:7.0f} MB "
                   f"{' '.join(flags)} {o.problem or ''}", flush=True)
-    print(f"{'class':5} {'cases':>5} {'bad':>4} {'tracebacks':>10} {'hangs':>5} {'>1GB':>4} {'escapes':>7} "
-          f"{'peak MB':>8} {'max s':>6}")
-    for cls in sorted({o.case.cls for o in results}):
-        rs = [o for o in results if o.case.cls == cls]
-        print(f"{cls:5} {len(rs):5} {sum(o.bad for o in rs):4} {sum(o.traceback for o in rs):10} "
-              f"{sum(o.hang for o in rs):5} {sum(o.peak > BIG for o in rs):4} {sum(o.escapes for o in rs):7} "
-              f"{max(o.peak for o in rs) / 1e6:8.0f} {max(o.seconds for o in rs):6.1f}")
-    rs = results
-    print(f"{'all':5} {len(rs):5} {sum(o.bad for o in rs):4} {sum(o.traceback for o in rs):10} "
-          f"{sum(o.hang for o in rs):5} {sum(o.peak > BIG for o in rs):4} {sum(o.escapes for o in rs):7}")
+    _print_table(results)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump([{"class": o.case.cls, "name": o.case.name, "exit": o.code, "seconds": round(o.seconds, 2),
                         "peak": o.peak, "traceback": o.traceback, "hang": o.hang, "escapes": o.escapes,
-                        "problem": o.problem, "bad": o.bad} for o in results], fh, indent=1)
+                        "problem": o.problem, "bad": o.bad, "controls": o.controls, "silent": o.silent}
+                       for o in results], fh, indent=1)
     return 0
 
 

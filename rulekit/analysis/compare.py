@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from rulekit.engine.game import Game
 from rulekit.engine.runner import make_agents, play, round_seed
 from rulekit.core.errors import RulekitError, Span, did_you_mean, error
+from rulekit.core.numbers import parse_int
 from rulekit.lang.loader import Node, plain
 
 
@@ -158,7 +159,8 @@ def explain(game: Game, path: str) -> list[str]:
             cands = list(node.value)
         elif isinstance(node.value, list):
             items = _items(node)
-            nxt = items.get(p) or (node.value[int(p)] if p.isdigit() and int(p) < len(node.value) else None)
+            i = parse_int(p, signed=False)
+            nxt = items.get(p) or (node.value[i] if i is not None and i < len(node.value) else None)
             cands = list(items)
         else:
             nxt, cands = None, []

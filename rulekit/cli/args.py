@@ -11,11 +11,14 @@ import stat
 import sys
 from typing import IO, Callable
 
+from rulekit.core.numbers import parse_int
+
 MAX_PLAYERS = 64  # seats at one table (agent seeds are distinct for up to 64 seats)
 MAX_PLAY_ROUNDS = 10_000  # rounds of one played game (rulekit.engine.runner.MAX_ROUNDS)
 MAX_SIM_ROUNDS = 100_000_000  # rounds of one simulation
 MAX_JOBS = 64  # worker processes
 MAX_SEED = 10 ** 30
+SCHEDULER_TIMEOUT = 3.0  # seconds to reach a Dask scheduler (rulekit.analysis.distributed.CONNECT_TIMEOUT)
 
 
 class UsageError(Exception):
@@ -26,14 +29,27 @@ def bounded_int(option: str, lo: int, hi: int) -> Callable[[str], int]:
     """An argparse `type` accepting whole numbers from lo to hi (a clear message otherwise)."""
     def parse(text: str) -> int:
         t = text.strip()
-        body = t[1:] if t[:1] in "+-" else t
-        if not body.isascii() or not body.isdigit() or len(body) > 40:
+        v = parse_int(t)
+        if v is None:
             raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found '{text[:40]}'")
-        v = int(t)
         if not lo <= v <= hi:
             raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi}, found {t[:40]}")
         return v
     parse.__name__ = option  # argparse names the option in its message
+    return parse
+
+
+def bounded_seconds(option: str, lo: float, hi: float) -> Callable[[str], float]:
+    """An argparse `type` accepting a number of seconds from lo to hi (digits and one decimal point)."""
+    def parse(text: str) -> float:
+        t = text.strip()
+        whole, _, frac = t.partition(".")
+        digits = parse_int(whole or "0", signed=False) is not None and (not frac or parse_int(frac, signed=False)
+                                                                       is not None)
+        if not digits or t in ("", ".") or len(t) > 20 or not lo <= float(t) <= hi:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds from {lo:g} to {hi:g}, found '{text[:40]}'")
+        return float(t)
+    parse.__name__ = option
     return parse
 
 

@@ -238,6 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(render_all(exc.diagnostics), file=sys.stderr)
         return EXIT_ERRORS
     except SystemExit as exc:
+        if isinstance(exc.code, str):  # SystemExit("rulekit: error: ..."): one line, exit 1
+            print(exc.code, file=sys.stderr)
+            return EXIT_ERRORS
         return int(exc.code or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

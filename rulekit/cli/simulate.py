@@ -17,7 +17,8 @@ from rulekit.core.inert import inert
 def add_arguments(sp: argparse.ArgumentParser) -> None:
     """The simulate options (cli.py registers them; the command lives here)."""
     # numbers are checked as they are parsed, before any work (a billion players builds nothing)
-    from rulekit.cli.args import MAX_JOBS, MAX_PLAYERS, MAX_SEED, MAX_SIM_ROUNDS, bounded_int
+    from rulekit.cli.args import (MAX_JOBS, MAX_PLAYERS, MAX_SEED, MAX_SIM_ROUNDS, SCHEDULER_TIMEOUT, bounded_int,
+                                  bounded_seconds)
     sp.add_argument("--rounds", type=bounded_int("--rounds", 1, MAX_SIM_ROUNDS), default=10000,
                     help="single rounds to play (default 10000)")
     sp.add_argument("--games", type=bounded_int("--games", 1, MAX_SIM_ROUNDS), metavar="N",
@@ -34,6 +35,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="processes to use (same totals for the same seed)")
     sp.add_argument("--scheduler", metavar="ADDRESS",
                     help="run single rounds on the Dask cluster at ADDRESS (extra rulekit[dask]; same totals)")
+    sp.add_argument("--scheduler-timeout", metavar="SECONDS", type=bounded_seconds("--scheduler-timeout", 0.1, 600),
+                    default=SCHEDULER_TIMEOUT, help=f"seconds to wait for the Dask scheduler (default {SCHEDULER_TIMEOUT:g})")
     sp.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for standard output)")
     sp.add_argument("--csv", metavar="FILE", help="write one row per round (or per game with --games)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -66,6 +69,12 @@ def cmd_simulate(args) -> int:
         v = getattr(args, name)
         if v is not None and v < (1 if name == "jobs" else 0):
             return usage_error(f"--{name} expects a whole number of at least {1 if name == 'jobs' else 0}, found {v}")
+    if args.scheduler is not None:
+        from rulekit.analysis.distributed import check_address
+        try:  # checked before any work: scheme, host, port (an empty address is a mistake, not "no cluster")
+            check_address(args.scheduler)
+        except ValueError as exc:
+            return usage_error(f"--scheduler: {exc}")
     if args.scheduler and (args.games or args.compare or args.csv):
         return usage_error("--scheduler runs single rounds only: drop --games, --compare and --csv, or --scheduler")
     for flag, path in (("--json", args.json), ("--csv", args.csv)):
@@ -128,7 +137,7 @@ def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: T
             from rulekit.analysis.distributed import connect
             from rulekit.analysis.simulate import simulate
             merged, rows = simulate(game, n, total, args.seed, args.policy, args.jobs, bar is not None,
-                                    variant_args, client=connect(args.scheduler)), []
+                                    variant_args, client=connect(args.scheduler, args.scheduler_timeout)), []
         else:
             merged, rows = run(kind, game, n, total, args.seed, args.policy, args.jobs, variant_args, bar,
                                keep_rows=bool(args.csv))

@@ -9,6 +9,7 @@ from typing import Any, Callable, Protocol, TextIO
 
 from rulekit.core.errors import IllegalAction, Span, error
 from rulekit.core.inert import inert
+from rulekit.core.numbers import parse_int
 
 
 def render(value: Any, typ: str, ids: tuple[str, ...]) -> Any:
@@ -280,7 +281,8 @@ class HumanAgent:
                                           f"{len(d.actions) - 1}"))
             line = line.strip()
             try:
-                i = int(line) if line.isascii() and line.isdigit() and len(line) < 12 else -1
+                i = parse_int(line, signed=False, max_digits=11)
+                i = -1 if i is None else i
             except ValueError:
                 i = -1
             if 0 <= i < len(d.actions):

@@ -9,9 +9,11 @@ from typing import Any, Callable
 
 from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
 from rulekit.core.errors import RuleError, RulekitError, Span, did_you_mean, error
+from rulekit.core.inert import inert
+from rulekit.core.numbers import parse_int
 from rulekit.engine.game import Game
 from rulekit.engine.seatdraw import draw_for_seats
-from rulekit.engine.steps import RUNTIME_ERRORS, located_error
+from rulekit.engine.steps import RUNTIME_ERRORS, located_error, render_value
 
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
@@ -86,9 +88,11 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
             continue
         if "=" in part:
             seat_s, name = (x.strip() for x in part.split("=", 1))
-            if not seat_s.isdigit() or not 0 <= int(seat_s) < n:
-                raise RulekitError(error(where, "E050", f"--policy: '{seat_s}' is not a seat: expected 0 to {n - 1}"))
-            per[int(seat_s)] = name
+            seat = parse_int(seat_s, signed=False)
+            if seat is None or not 0 <= seat < n:
+                raise RulekitError(error(where, "E050", f"--policy: '{inert(seat_s, limit=40)}' is not a seat: "
+                                         f"expected 0 to {n - 1}"))
+            per[seat] = name
         else:
             default = part
     for name in [default, *per.values()]:
@@ -134,7 +138,8 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
         if ctx.logging:
             ids = game.card_ids
             ctx.log({"t": "choose", "choice": choice.id, "player": player, "index": i, "of": len(actions),
-                     "action": {p: render(v, t, ids) for p, t, v in zip(choice.params, choice.types, actions[i])}})
+                     "action": {p: render_value(v, t, ids, ctx)
+                                for p, t, v in zip(choice.params, choice.types, actions[i])}})
         return i
     return decide
 
@@ -295,8 +300,9 @@ def events_digest(events: list[dict]) -> str:
 
 
 def smoke_round(game: Game, n: int) -> None:
-    """Play one seeded round with first-legal agents (used by validation)."""
-    play(game, n, 0, [FirstLegalAgent() for _ in range(n)], rounds=1, logging=False)
+    """Play one seeded round with first-legal agents (used by validation), logging it as `play`
+    does, so text for people (say, why, shown values) is built and charged as it will be."""
+    play(game, n, 0, [FirstLegalAgent() for _ in range(n)], rounds=1, logging=True)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rulekit.core.errors import Collector, RulekitError, Span, did_you_mean, error
+from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.lang.loader import Node, annotate, at as node_at
 from rulekit.lang.schema import load_schema, validate as schema_validate
 from rulekit.lang.source import read_file
@@ -204,16 +205,21 @@ class Observer:
     def reset(self) -> None:
         self.acc = {}
         self.pending = {}
+        self.budget = EVAL_BUDGET
 
     def start(self, ctx: Any) -> None:
-        """A round (or a redeal) begins: forget readings of an abandoned deal."""
+        """A round (or a redeal) begins: forget readings of an abandoned deal; the readings get a
+        fresh budget of their own (the game's is left as it is, so reading never changes a game)."""
+        self.budget = EVAL_BUDGET
         if self.pending:
             self.pending = {}
 
     def read(self, ctx: Any, indexes: tuple[int, ...]) -> None:
-        """Read statistics `indexes` now; the game state is left exactly as it was."""
+        """Read statistics `indexes` now; the game state is left exactly as it was. The readings of
+        one round share one budget (EVAL_BUDGET): 200 costly readings cannot take 200 rounds' work."""
         saved_loc, saved_budget, saved_where = ctx.loc, ctx.budget, ctx.where
         st = None
+        ctx.budget = self.budget
         try:
             for i in indexes:
                 st = self.stats[i]
@@ -234,6 +240,7 @@ class Observer:
                 raise
             raise located_error(exc, st.span, f"statistic {st.name}") from None
         finally:
+            self.budget = ctx.budget
             ctx.loc, ctx.budget, ctx.where = saved_loc, saved_budget, saved_where
 
     def end(self, ctx: Any) -> None:

@@ -6,10 +6,15 @@ import re
 
 from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
 
 from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
     product_too_big, render_value, too_many, too_many_actions, zone_label)
+
+
+MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
+MAX_LABEL_VALUES = 4  # `{value}`s in one label
 
 
 class ChoiceSteps:
@@ -119,7 +124,7 @@ class ChoiceSteps:
                 if ctx.logging:
                     ids = ctx.game.card_ids
                     ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
-                             "action": {k: render_value(v, t, ids) for k, t, v in zip(names, choice.types, actions[0])}})
+                             "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, actions[0])}})
             store = ctx.loc
             for k, v in zip(names, actions[i]):
                 store[k] = v
@@ -131,7 +136,7 @@ class ChoiceSteps:
         def log_forced(ctx, p, action):
             ids = ctx.game.card_ids
             ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
-                     "action": {k: render_value(v, t, ids) for k, t, v in zip(names, choice.types, action)}})
+                     "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)}})
         if len(params) <= 2:
             choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
                           lambda n: too_many_actions(span, cid, n))
@@ -151,6 +156,18 @@ class ChoiceSteps:
             out.add(str(kn.value))
         return frozenset(out)
 
+    def _check_label_sizes(self, node, key) -> None:
+        """Words shown at every choice stay short: a label of at most MAX_LABEL characters, with at most
+        MAX_LABEL_VALUES `{value}`s (each may stand for a long value), so a menu costs what its values do."""
+        for pnode in node.value.values() if isinstance(node.value, dict) else ():
+            items = pnode.value.values() if key != "ask" and isinstance(pnode.value, dict) else [pnode]
+            for tnode in items:
+                text = str(tnode.value)
+                if len(text) > MAX_LABEL or text.count("{value}") > MAX_LABEL_VALUES:
+                    self.errs.add(error(tnode.span, "E034", f"{key}: a label of {len(text)} characters with "
+                                        f"{text.count('{value}')} {{value}}s (limit {MAX_LABEL} characters and "
+                                        f"{MAX_LABEL_VALUES} {{value}}s)"))
+
     def _labels(self, d, key, params):
         """choose `labels`/`ask`: plain data keyed by parameter names of this choice."""
         node = d.get(key)
@@ -164,6 +181,7 @@ class ChoiceSteps:
                                     "this choice", hint=did_you_mean(str(pname), list(params))))
         if not isinstance(data, dict):
             return {}
+        self._check_label_sizes(node, key)
         if key == "ask":
             return {str(k): str(v) for k, v in data.items()}
         return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
@@ -182,6 +200,7 @@ class ChoiceSteps:
         parts.append(text[pos:])
 
         def show(v, t, ctx):
+            charge_text(ctx, v)  # a why is text for people: it costs its length
             if t == T.CARD:
                 return ctx.game.card_name(v)
             if isinstance(t, str) and t.startswith("list<card"):

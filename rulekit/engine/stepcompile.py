@@ -197,7 +197,7 @@ class StepCompiler(ChoiceSteps):
         def say_values(ctx):
             if ctx.logging:
                 ids = ctx.game.card_ids
-                ctx.log({"t": "say", "text": "".join(p if isinstance(p, str) else shown_value(p[0](ctx), p[1], ids)
+                ctx.log({"t": "say", "text": "".join(p if isinstance(p, str) else shown_value(p[0](ctx), p[1], ids, ctx)
                                                      for p in parts_t)})
         return say_values
 
@@ -504,7 +504,7 @@ class StepCompiler(ChoiceSteps):
                         i = idx(ctx) if idx is not None else None
                         v = ctx.vars[var] if i is None else ctx.vars[var][i]
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
-                                 "value": shown_value(v, t, ids)})
+                                 "value": shown_value(v, t, ids, ctx)})
             return assign_shown  # no .gen: generated phases call it as it is
         assign.gen = ("assign", ops_t, add, check)
         return assign

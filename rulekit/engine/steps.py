@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from rulekit.core.errors import RuleError, Span, did_you_mean, error
 from rulekit.lang.expr import EvalError
+from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.expr import types as T
 from rulekit.lang.source import expr_span
 
@@ -134,8 +135,11 @@ def stack_cards(ctx, z: list, top_ids: list[str]) -> None:
     z[:] = rest + list(reversed(want))
 
 
-def render_value(v, t: str, ids):
+def render_value(v, t: str, ids, ctx=None):
+    """An action value as the log writes it; with `ctx`, its length is charged to the round first."""
     from rulekit.engine.agents import render
+    if ctx is not None:
+        charge_text(ctx, v)
     return render(v, t, ids)
 
 
@@ -151,12 +155,17 @@ def label_key(x: Any) -> str:
 PLACEHOLDER = re.compile(r"(?<!\{)\{(?!\{)([^{}]+)\}")
 
 
-def shown_value(v, t: str, ids) -> str:
-    """A value as a player reads it in a transcript: card ids for cards, plain numbers, words."""
+def shown_value(v, t: str, ids, ctx=None) -> str:
+    """A value as a player reads it in a transcript: card ids for cards, plain numbers, words;
+    with `ctx`, its length is charged to the round first (text for people costs what it shows)."""
+    if ctx is not None:
+        charge_text(ctx, v)
     if t == T.CARD and isinstance(v, int) and not isinstance(v, bool):
         return ids[v]
     if isinstance(v, list):
         inner = t[5:-1] if t.startswith("list<") else T.ANY
+        if inner == T.INT and all(type(x) is int for x in v):
+            return ", ".join(map(str, v))  # the common long case, without a call per item
         return ", ".join(shown_value(x, inner, ids) for x in v)
     if isinstance(v, bool):
         return "yes" if v else "no"

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.core.errors import Span
+from rulekit.core.numbers import parse_int
 from rulekit.lang.loader import Node
 
 
@@ -35,7 +36,7 @@ class OptionDef:
             raise ValueError(f"expected true or false, found '{text}'")
         if self.type == "int":
             try:
-                v = int(text) if not isinstance(text, bool) else None
+                v = text if type(text) is int else parse_int(text.strip()) if isinstance(text, str) else None
             except (TypeError, ValueError):
                 v = None
             if v is None:

@@ -23,6 +23,7 @@ from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, MAX_RANGE, REGISTRY, EvalError, hashable_value, normalised, minus_lists
+from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
 
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
 MAX_SOURCE = 6_000  # characters of generated source
@@ -137,8 +138,30 @@ def H_join(ctx, a, b):
     return H_built(ctx, r)
 
 
+def may_hold_lists(t: str) -> bool:
+    """Whether a value of type `t` may hold lists (or is a map): comparing it walks them."""
+    return t in (T.ANY, T.MAP) or (T.is_list(t) and (T.elem(t) in (T.ANY, T.MAP) or T.is_list(T.elem(t))))
+
+
+def H_walk(ctx, v):
+    """`v` after its walk is charged (lists of shared lists compared, hashed or scanned)."""
+    return charge_walk(ctx, v)
+
+
+def H_walkfn(ctx, f):
+    """A function whose results are charged by their walk (the keys distinct and count_by hash)."""
+    return charge_fn(ctx, f)
+
+
+def H_eq(ctx, a, b):
+    """`a == b` on values that may hold lists: charged by the walk of a."""
+    return charge_walk(ctx, a) == b
+
+
 def H_minus(ctx, a, b):
-    """`a - b` on lists: the items of a that are not in b; charged by both lengths."""
+    """`a - b` on lists: the items of a that are not in b; charged by both lengths (and walks)."""
+    charge_walk(ctx, a)
+    charge_walk(ctx, b)
     ctx.budget -= len(a) + len(b)
     if ctx.budget < 0:
         raise _Budget()
@@ -165,6 +188,8 @@ def H_anysub(ctx, a, b):
 def H_scan(ctx, xs):
     """The list or text an `in` test scans, charged by its length (short ones free); returns xs."""
     n = len(xs)
+    if n and type(xs[0]) in (list, tuple, dict):
+        charge_walk(ctx, xs)
     if n > FREE_SCAN:
         ctx.budget -= n
         if ctx.budget < 0:
@@ -215,8 +240,8 @@ def H_member(ctx, x, xs):
     """`x in xs` where xs may be a map keyed by lists; a list or text scan is charged by its length."""
     if type(xs) is dict:
         if type(x) is list:
-            x = hashable_value(x)
-    elif len(xs) > FREE_SCAN:
+            x = hashable_value(charge_walk(ctx, x))
+    elif charge_walk(ctx, xs) is not None and len(xs) > FREE_SCAN:
         ctx.budget -= len(xs)
         if ctx.budget < 0:
             raise _Budget()
@@ -372,9 +397,11 @@ class CodeGen:
             if rt in (T.MAP, T.ANY):
                 neg = "not " if op == "not in" else ""
                 return f"({neg}H_member(ctx, {left}, {right}))"
-            if _CONST_LIST.match(right):  # a list written in the rule: its length is the rule's own
+            if _CONST_LIST.match(right) and not may_hold_lists(T.elem(rt)):  # a list written in the rule: its length is the rule's own
                 return f"({left} {op} {right})"
             return f"({left} {op} H_scan(ctx, {right}))"
+        if op in ("==", "!=") and may_hold_lists(lt) and may_hold_lists(rt):
+            return f"({'' if op == '==' else 'not '}H_eq(ctx, {left}, {right}))"
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({left} {op} {right})"
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
@@ -490,6 +517,8 @@ class CodeGen:
             args.append(self.lam(arg, per_call) if is_lam else self.g(arg))
         if any(lambdas) and not per_call:
             args[0] = f"H_spend(ctx, {args[0]})"
+        if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
+            args = [f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam in zip(args, lambdas)]
         if fname == "count" and len(args) == 1:
             return f"len({args[0]})"
         if fname == "range":  # checked, built and charged in one call

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import operator
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.core.errors import did_you_mean
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, EvalError, hashable_value, normalised, built_size, minus_lists
+from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
-from rulekit.lang.expr.codegen import generate
+from rulekit.lang.expr.codegen import generate, may_hold_lists
 from rulekit.lang.expr.inline import expand
 from rulekit.lang.expr.scope import (BUILDERS, EVAL_BUDGET, MAX_EXPONENT, MAX_INT, NC_MARK as _MARK, CompileError, Compiled, Fn,
                                      Problem, Root, Scope)
@@ -298,16 +299,20 @@ class _Compiler:
                     x, xs = lf(ctx), rf(ctx)
                     if isinstance(xs, dict):
                         if isinstance(x, list):
-                            x = hashable_value(x)
-                    elif len(xs) > FREE_SCAN:
+                            x = hashable_value(relocated(charge_walk, ctx, x, node, root))
+                    elif relocated(charge_walk, ctx, xs, node, root) is not None and len(xs) > FREE_SCAN:
                         ctx.budget -= len(xs)  # a scan costs its length (short ones are free)
                         if ctx.budget < 0:
                             raise EvalError("evaluation budget exhausted: the rules scan too many values in one "
                                             f"round (limit {EVAL_BUDGET})", node.start, node.end - node.start, root)
                     return (x in xs) != neg
                 return member, T.BOOL, _NC
+            deep = may_hold_lists(T.elem(rt))
+
             def scan(ctx):
                 x, xs = lf(ctx), rf(ctx)
+                if deep:  # each item compared walks it: a list of shared lists costs its whole walk
+                    relocated(charge_walk, ctx, xs, node, root)
                 if len(xs) > FREE_SCAN:  # a scan costs its length (issue 12: `in` inside lambdas)
                     ctx.budget -= len(xs)
                     if ctx.budget < 0:
@@ -326,12 +331,22 @@ class _Compiler:
                 if not ok:
                     self.fail(node, "E033", f"'{op}' needs two numbers, found {T.describe(lt)} and "
                               f"{T.describe(rt)}", start=node.op_start, end=node.op_start + len(op))
+            deep = may_hold_lists(lt) and may_hold_lists(rt)
             if lk is not _NC and rk is not _NC:
                 try:
+                    if deep:
+                        charge_walk(None, lk)  # a constant DAG of shared lists: not compared here
                     v = cmp(lk, rk)
-                except TypeError:
-                    return (lambda ctx: cmp(lf(ctx), rf(ctx))), T.BOOL, _NC
-                return (lambda ctx, v=v: v), T.BOOL, v
+                except (TypeError, EvalError):
+                    lk = rk = _NC
+                else:
+                    return (lambda ctx, v=v: v), T.BOOL, v
+            if deep:  # lists of lists (or values of unknown type): charged by the walk of one side
+                def compare_walked(ctx):
+                    a = lf(ctx)
+                    relocated(charge_walk, ctx, a, node, root)
+                    return cmp(a, rf(ctx))
+                return compare_walked, T.BOOL, _NC
             return _compare_fn(op, lf, rf, rk), T.BOOL, _NC
         # arithmetic
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
@@ -351,6 +366,8 @@ class _Compiler:
 
             def minus(ctx):
                 a, drop = lf(ctx), rf(ctx)
+                relocated(charge_walk, ctx, a, node, root)
+                relocated(charge_walk, ctx, drop, node, root)
                 ctx.budget -= len(a) + len(drop)
                 if ctx.budget < 0:
                     raise EvalError("evaluation budget exhausted: the rules build too many values in one round "
@@ -503,6 +520,8 @@ class _Compiler:
             argfns.append(f)
             is_lambda.append(False)
             consts.append(k)
+        if node.func in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
+            argfns = [_walking(f, lam) for f, lam in zip(argfns, is_lambda)]
         rtype = subst(fdef.returns[oi])
         if node.func in ("sum", "abs") and rtype not in (T.INT, T.NUM, T.ANY):
             self.fail(node, "E033", f"{node.func}() needs numbers, found {T.describe(rtype)}")
@@ -587,6 +606,22 @@ class _Compiler:
                                     f"(limit {EVAL_BUDGET})", start, length, root)
                 return r
         return call, rtype, _NC
+
+
+def relocated(charge: Callable, ctx: Any, v: Any, node: ast.Node, root: Any) -> Any:
+    """charge(ctx, v), its EvalError placed at `node`."""
+    try:
+        return charge(ctx, v)
+    except EvalError as exc:
+        raise EvalError(exc.message, node.start, node.end - node.start, root) from None
+
+
+def _walking(f: Fn, is_lambda: bool) -> Fn:
+    """An argument of distinct/count_by/index_of/sorted whose value (or whose function's results)
+    is charged by its walk before it is compared or hashed."""
+    if is_lambda:
+        return lambda ctx: charge_fn(ctx, f(ctx))
+    return lambda ctx: charge_walk(ctx, f(ctx))
 
 
 def _compare_fn(op: str, lf: Fn, rf: Fn, rk: Any) -> Fn:

@@ -168,6 +168,89 @@ def _distinct(xs, f=_NO):
     return out
 
 
+_DEEP = (list, tuple, dict)
+#: most items one comparison, key or text may walk when no round's budget is at hand (constant folding)
+MAX_WALK = 2_000_000
+WALKERS = {"distinct", "count_by", "index_of", "sorted"}  # compare or hash whole values: charged by walk
+
+
+def walked(v, limit: int) -> int:
+    """Items and characters a walk through `v` visits (equality, `in`, keys, text, the log): lists
+    inside counted each time they appear, so a list shared by reference counts again each time.
+    Each distinct list is looked at once (sizes are remembered by identity), so a DAG of depth 40
+    is measured in 80 steps; the count stops once it passes `limit`."""
+    tv = type(v)
+    if tv is str:
+        return len(v)
+    if tv not in _DEEP:
+        return 0
+    sizes: dict[int, int] = {}
+    stack = [v]
+    while stack:
+        x = stack[-1]
+        if id(x) in sizes:
+            stack.pop()
+            continue
+        items = (*x, *x.values()) if type(x) is dict else x
+        pending = [y for y in items if type(y) in _DEEP and id(y) not in sizes]
+        if pending:
+            stack.extend(pending)
+            continue
+        total = len(x)
+        for y in items:
+            ty = type(y)
+            if ty is str:
+                total += len(y)
+            elif ty in _DEEP:
+                total += sizes[id(y)]
+        if total > limit:
+            return total
+        sizes[id(x)] = total
+        stack.pop()
+    return sizes[id(v)]
+
+
+def charge_walk(ctx, v):
+    """Spend the round's budget on walking `v` when it holds lists (or is a map): what comparing,
+    hashing or printing it costs; returns v. Flat lists and plain values are free here."""
+    tv = type(v)
+    if ((tv is list or tv is tuple) and v and type(v[0]) in _DEEP) or (tv is dict and v):
+        budget = getattr(ctx, "budget", None)
+        if budget is None:  # no round (constant folding): one walk within the same figure
+            if walked(v, MAX_WALK) > MAX_WALK:
+                raise EvalError(f"a value of more than {MAX_WALK} items to compare or show "
+                                "(lists inside lists counted each time they appear)")
+            return v
+        ctx.budget = budget - walked(v, budget)
+        if ctx.budget < 0:
+            raise EvalError("evaluation budget exhausted: the rules compare, count or show values too large "
+                            f"in one round (lists inside lists counted each time they appear; limit {MAX_WALK})")
+    return v
+
+
+def charge_text(ctx, v):
+    """Spend the round's budget on showing `v` to people or writing it to the log: its length in
+    items and characters (lists inside counted each time they appear); returns v."""
+    tv = type(v)
+    if tv is str or tv in _DEEP:
+        budget = getattr(ctx, "budget", None)
+        if budget is not None:
+            if tv is list and v and type(v[0]) not in _DEEP and type(v[0]) is not str:
+                n = len(v)  # a flat list of numbers or cards (lists are of one type): its length
+            else:
+                n = walked(v, budget)
+            ctx.budget = budget - n
+            if ctx.budget < 0:
+                raise EvalError("evaluation budget exhausted: the rules show too much text in one round "
+                                f"(each value shown costs its length; limit {MAX_WALK})")
+    return v
+
+
+def charge_fn(ctx, f):
+    """`f` whose every result is charged by charge_walk (the keys distinct and count_by hash)."""
+    return lambda x: charge_walk(ctx, f(x))
+
+
 def hashable_value(v):
     """Lists become tuples so they can be compared as keys."""
     if isinstance(v, list):

@@ -6,6 +6,7 @@ from typing import Any
 
 from rulekit.engine.agents import Decision, render
 from rulekit.core.errors import IllegalAction, Span, error
+from rulekit.core.numbers import parse_int
 from rulekit.lang.loader import at
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
@@ -209,7 +210,7 @@ class Table:
                     self.screen.say(question or "Your choice:", "prompt")
                     self.screen.menu(texts)
                 continue
-            num = int(a) if a.isascii() and a.lstrip("-").isdigit() and len(a) < 12 else None
+            num = parse_int(a, max_digits=11)
             if as_range and num is not None and lo <= num <= hi:
                 return num
             if not as_range and num is not None and 1 <= num <= len(values):
