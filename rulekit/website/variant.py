@@ -17,7 +17,7 @@ from rulekit.website.howitplays import statistics_markdown
 from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
 from rulekit.website.rules import Renderer, table_anchor
-from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
+from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, safe_md, safe_url, slug, squash
 from rulekit.website.yakuexamples import Example, cached_examples
 from rulekit.website.sources import source_html
 
@@ -70,8 +70,8 @@ def _label(name: str) -> str:
 
 
 def _prose(text: Any) -> str:
-    """Markdown prose from the rules file, kept as written (paragraphs, lists, emphasis)."""
-    return str(text).strip()
+    """Markdown prose from the rules file: paragraphs, lists, emphasis and web links, nothing live."""
+    return safe_md(text)
 
 
 _RULES_REF = re.compile(r"\s*\(?\bRULES(?:\.md)?\s*§\s*[\d.]+[a-z]?\)?(\s*'[^']*')?")
@@ -241,9 +241,9 @@ class VariantPage(MachineParts):
         if intro:
             out += [intro, ""]
         for i, (title, text, choices) in enumerate(self.play_steps(), 1):
-            out.append(f"{i}. **{md(title)}.** {text}".rstrip())
+            out.append(f"{i}. **{md(title)}.** {safe_md(text)}".rstrip())
             for c in choices:
-                out.append(f"    - {c}")
+                out.append(f"    - {safe_md(c)}")
             out.append("")
         return "\n".join(out)
 
@@ -261,7 +261,7 @@ class VariantPage(MachineParts):
         out = ["", "## Settling up {#settling}", ""]
         if s.text:
             out += [_prose(s.text), ""]
-        out += [f"- {x}" for x in s.items]
+        out += [f"- {safe_md(x)}" for x in s.items]
         return "\n".join(out + [""])
 
     def game_over(self) -> str:
@@ -435,10 +435,10 @@ class VariantPage(MachineParts):
         out = ["", "## Sources {#sources}", ""]
         for s in self.v.meta.sources:
             if isinstance(s, dict):
-                url = s.get("url", "")
+                url = safe_url(s.get("url", ""))
                 out.append(f"- [{md(s.get('title') or url)}]({url})" if url else f"- {md(s.get('title', ''))}")
-            else:
-                out.append(f"- <{s}>")
+            elif safe_url(s):
+                out.append(f"- <{safe_url(s)}>")
         out += ["", f"The rules on this page are generated from {mdcode(self.e.rel_file)}; the prose of the rules "
                 "file is its authors' own summary of these sources."]
         return "\n".join(out)
