@@ -12,6 +12,7 @@ May import: every stage (it is the top one; nothing imports it but docs/gen_page
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -205,5 +206,17 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     files["reference/expressions.md"] = expressions_page()
     files["reference/cli.md"] = cli_page()
     files.update(site.pictures.files)  # after the pages: every picture a page asked for
+    for path in files:
+        under_docs(path)
     site.timings["total"] = time.time() - t0
     return files, site
+
+
+_SAFE_PATH = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$")
+
+
+def under_docs(path: str) -> str:
+    """A generated file's path, checked to stay under the docs folder (plain names, no '..', not absolute)."""
+    if not _SAFE_PATH.match(path) or ".." in path.split("/"):
+        raise SiteError(f"a generated page would be written outside the docs folder: {path!r}")
+    return path

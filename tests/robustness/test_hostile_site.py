@@ -175,6 +175,14 @@ def test_bad_family_or_name_is_refused_with_a_located_error(field, value, where)
         assert "evil.yaml:" in msg and (where.split(".")[-1] in msg), msg
         out = os.path.join(tmp, "site")
         b = _build(root, out)
-        assert b.returncode != 0 and "Traceback" not in b.stderr[-2000:], b.stderr[-3000:]
+        assert b.returncode != 0 and "Traceback" not in b.stdout + b.stderr, b.stderr[-3000:]
         assert "evil.yaml" in b.stdout + b.stderr
         assert not os.path.exists("/tmp/rk25-escape"), "the build wrote outside the site"
+
+
+@pytest.mark.parametrize("path", ["../x.md", "/tmp/x.md", "games/../../x.md", "games/a b.md", 'games/"x.md', ""])
+def test_generated_paths_stay_under_docs(path):
+    from rulekit.website import SiteError, under_docs
+    with pytest.raises(SiteError):
+        under_docs(path)
+    assert under_docs("games/kyo-kabu.md") == "games/kyo-kabu.md"
