@@ -23,7 +23,7 @@ try:
 except SiteError as exc:  # a rules file that does not build: its located errors, not a traceback
     raise PluginError(str(exc)) from None
 for path, text in files.items():
-    with mkdocs_gen_files.open(path, "w") as fh:
+    with mkdocs_gen_files.open(path, "wb" if isinstance(text, bytes) else "w") as fh:
         fh.write(text)
 
 with mkdocs_gen_files.open("index.md", "a") as fh:

@@ -55,6 +55,7 @@ class Site:
     rounds: int = DEFAULT_ROUNDS
     timings: dict[str, float] = field(default_factory=dict)
     cache_dir: str | None = None
+    glyphs: int = 0  # Japanese characters in the site's web font (0: none shipped)
 
     @staticmethod
     def root_of(page: str) -> str:
@@ -206,6 +207,10 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     files["reference/expressions.md"] = expressions_page()
     files["reference/cli.md"] = cli_page()
     files.update(site.pictures.files)  # after the pages: every picture a page asked for
+    t = time.time()
+    from rulekit.website.fonts import add_fonts
+    site.glyphs = add_fonts(files)  # type: ignore[arg-type]
+    site.timings["font"] = time.time() - t
     for path in files:
         under_docs(path)
     site.timings["total"] = time.time() - t0
