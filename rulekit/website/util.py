@@ -116,6 +116,12 @@ def h_rich(text: Any) -> str:
     return "".join(code(p[1:-1]) if p.startswith("`") and p.endswith("`") and len(p) > 1 else h(p) for p in parts)
 
 
+def cli_note(name: str | None, spellings: list[str], switch: str = "-o ") -> str:
+    """The small folded note that gives a house rule's command-line spelling (the only identifiers shown)."""
+    codes = " ".join(f"<code>{h(switch + x)}</code>" for x in spellings)
+    return f'<details class="rk-cli"><summary>For the command line</summary><p>{codes}</p></details>'
+
+
 def html_block(html_text: str) -> str:
     """A raw HTML block for Markdown: its own paragraph, no blank lines inside."""
     return "\n" + "".join(x for x in html_text.splitlines()) + "\n"

@@ -17,9 +17,10 @@ from rulekit.website.howitplays import statistics_markdown
 from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
 from rulekit.website.rules import Renderer, table_anchor
-from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, safe_md, safe_url, slug, squash
+from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, cli_note, safe_md, safe_url, slug, squash
 from rulekit.website.yakuexamples import Example, cached_examples
 from rulekit.website.sources import source_html
+from rulekit.website.tablepic import play_with_snapshots, table_picture
 
 SEED = 1
 # under mkdocs, a warning on this logger fails a strict build
@@ -75,12 +76,6 @@ def _prose(text: Any) -> str:
 
 
 _RULES_REF = re.compile(r"\s*\(?\bRULES(?:\.md)?\s*§\s*[\d.]+[a-z]?\)?(\s*'[^']*')?")
-
-
-def cli_note(name: str | None, spellings: list[str], switch: str = "-o ") -> str:
-    """The small folded note that gives a house rule's command-line spelling (the only identifiers shown)."""
-    codes = " ".join(f"<code>{h(switch + x)}</code>" for x in spellings)
-    return f'<details class="rk-cli"><summary>For the command line</summary><p>{codes}</p></details>'
 
 
 def plain_source(text: Any) -> str:
@@ -414,7 +409,7 @@ class VariantPage(MachineParts):
         seed = int(ex.get("seed", SEED))
         policy = self.example_policy()
         try:
-            res = play(self.g, n, seed, make_agents(self.g, n, seed, policy), rounds=1, logging=True)
+            res, snaps = play_with_snapshots(self.g, n, seed, policy)
         except Exception as exc:  # noqa: BLE001
             log.warning("%s: the example round cannot be played: %s", self.e.rel_file, exc)
             return f"\n## A worked example {{#example}}\n\nThe example round could not be played: {md(exc)}\n"
@@ -423,7 +418,9 @@ class VariantPage(MachineParts):
                f"One round at a table of {n}, every player playing carefully: the way a sensible player "
                f"would.{shows}", "",
                _block(cli_note(None, [f"rulekit play {self.e.id} --seed {seed} --policy {policy}"], "")), ""]
-        out.append(story_markdown(self.g, n, res.events, res.chips))
+        pics = {k: table_picture(self.g, z, lambda c: self.img(self.g.deck, self.base_deck, c, "rk-card rk-card--table"),
+                                 "The table after this stage") for k, z in snaps.items()}
+        out.append(story_markdown(self.g, n, res.events, res.chips, pics))
         return "\n".join(out)
 
     # -- after the rules -----------------------------------------------------------------------------
