@@ -226,7 +226,8 @@ def test_the_games_index_names_decks_as_players_do_and_the_home_page_serves_ever
         assert load_deck(base).names["en"] in index, base       # "Hanafuda as kabufuda", not its id
     assert "hanafuda-kabu ," not in index and "48 cards), 48 cards" not in index
     home = player_text(page("index.html"))
-    for part in ("Learn a game and play it", "Write down a new game", "Measure a game"):
+    for part in ("Learn a game", "Write your table's rules", "For authors: write down a new game",
+                 "For analysts: measure a game"):
         assert part in home
     # the pages print plain words now: the home page must not promise formulas in the rules
     assert "payouts with their formulas" not in home and "shown as they are written" not in home

@@ -71,12 +71,20 @@ def _label(name: str) -> str:
 def table_picture(game: Game, snap: dict[str, Any], img: Callable[[int], str], caption: str) -> str:
     """The table as HTML: a row per zone (a row per seat or pile for per-player and counted zones)."""
     rows = []
-    for name, z in game.variant.zones.items():
-        if name not in snap:
-            continue
+    zones = game.variant.zones
+    for name, z in zones.items():
+        if name not in snap or (z.part_of and z.part_of in snap):
+            continue  # a part is drawn in the pile it belongs to
         label = z.label or _label(name)
-        piles = [(label, snap[name])] if z.kind == "single" else \
-            [(f"{label}, seat {i}" if z.kind == "player" else f"{label} {i + 1}", p) for i, p in enumerate(snap[name])]
+        label = label[:1].upper() + label[1:]
+        piles = [(label, list(snap[name]))] if z.kind == "single" else \
+            [(f"{label}, seat {i}" if z.kind == "player" else f"{label} {i + 1}", list(p))
+             for i, p in enumerate(snap[name])]
+        if z.kind == "count":
+            for part, pz in zones.items():
+                if pz.part_of == name and part in snap:
+                    for i, extra in enumerate(snap[part][:len(piles)]):
+                        piles[i][1].extend(extra)
         for text, cards in piles:
             if not cards:
                 continue
