@@ -110,8 +110,8 @@ def test_site_builds_in_strict_mode():
 
 SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
 #: the rules sections of a page, in reader order (anchors); each is there when the game has it
-READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "how-it-plays",
-                "example", "sources", "machine")
+READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "example",
+                "how-it-plays", "sources", "machine")
 #: expression syntax a player must never meet outside the folded "rules as rulekit runs them"
 EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"\bcount\(", r"\bfilter\(",
                                              r"\bmap\(", r"\bsum\(", r"\bseats_from\(", r"\bright_of\(",
@@ -119,7 +119,8 @@ EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"
 
 
 class PlayerText(html.parser.HTMLParser):
-    """The text of a page's article a player reads: without the folded machine block, scripts or styles."""
+    """The text of a page's article a player reads: without the folded machine block, the command-line
+    notes, scripts or styles."""
 
     def __init__(self):
         super().__init__()
@@ -131,7 +132,8 @@ class PlayerText(html.parser.HTMLParser):
         a = dict(attrs)
         if tag == "article":
             self.article += 1
-        if self.skip or (tag == "details" and "rk-machine" in (a.get("class") or "")) or tag in ("script", "style"):
+        folded = tag == "details" and any(c in (a.get("class") or "").split() for c in ("rk-machine", "rk-cli"))
+        if self.skip or folded or tag in ("script", "style"):
             self.skip += 1 if tag not in ("img", "br", "hr", "input", "meta", "link") else 0
 
     def handle_endtag(self, tag):
@@ -190,6 +192,19 @@ def test_no_expression_syntax_where_players_read():
         if hits:
             bad[v.meta.id] = hits[:5]
     assert bad == {}, "\n".join(f"{k}: {x}" for k, xs in bad.items() for x in xs)
+
+
+def test_no_program_words_where_players_read():
+    """Issue 25: no option key, code token, command-line switch or file path outside the engine view and
+    the command-line notes of the seed pages."""
+    from rulekit.lang.prosecheck import PROGRAM_WORD
+    bad = {}
+    for gid in SEED_GAMES:
+        words = [m.group(0) for m in PROGRAM_WORD.finditer(player_text(page(f"games/{gid}/index.html")))
+                 if not m.group(0).startswith("`")]
+        if words:
+            bad[gid] = words[:8]
+    assert bad == {}, bad
 
 
 def test_the_expression_check_finds_what_it_must():

@@ -346,7 +346,7 @@ class VariantPage(MachineParts):
         else:
             out += ["Settle these before the first deal. The rules above follow the defaults, the reading of the "
                     "sources; write down the ones your table changes "
-                    f"([how to write your house rules]({self.root}guides/house-rules/)).", ""]
+                    "([how to write your house rules](../guides/house-rules.md)).", ""]
             items = []
             for o in self.v.options.values():
                 default = self.option_value_words(o, o.default)
