@@ -177,6 +177,7 @@ def test_every_variant_has_its_page_with_the_same_anatomy():
         assert 'class="rk-steps"' in text, v.meta.id    # the round, step by step (folded)
         assert text.index('class="rk-steps"') > text.index('<details class="rk-machine">'), v.meta.id
         assert 'class="rk-story"' in text, v.meta.id    # the worked example
+        assert text.count("<div") == text.count("</div>"), (v.meta.id, "a block closed twice or never")
         if os.environ.get("RULEKIT_SITE_ROUNDS", "1") != "0":
             assert 'id="statistics"' in text and 'class="rk-chart"' in text, v.meta.id
         assert 'id="differences"' not in text, v.meta.id  # the page states the whole game, not a diff

@@ -12,7 +12,7 @@ from typing import Any
 from rulekit.website.charts import bar_chart
 from rulekit.website.effects import Change, changes, effects_all, site_policy
 from rulekit.website.stats import simulate_all
-from rulekit.website.util import html_block as _block, html_table as _table, cli_note, code, h, h_rich, md, md_rich
+from rulekit.website.util import html_block as _block, html_table as _table, cli_note, h, h_rich, md, md_rich
 
 SEED = 1
 DEFAULT_EFFECT_ROUNDS = 600
@@ -162,8 +162,7 @@ def change_text(page: Any, ch: Change) -> str:
     else:
         text = (f"{h_rich(_question(o.description))}: <strong>{h(ch.value)}</strong> "
                 f"<small>(instead of: {h(o.default)})</small>")
-    shown = ("true" if ch.value else "false") if isinstance(ch.value, bool) else ch.value
-    return f"{text}{cli_note(None, [f'-o {o.name}={shown}'], '')}"
+    return text  # the command-line spelling is in the house rule's own note, above
 
 
 def _question(text: str) -> str:
