@@ -1,7 +1,8 @@
 """Rules text in words: an error for each program word in the prose players read.
 
 Players read the `text:` of phases, choices, yaku and payouts, the `rules:` sections, the summary,
-the notes and the house-rule descriptions. None of them may name an option key, a zone, a variable
+the notes, the house-rule descriptions and sources, and the descriptions of outcomes,
+strategies and decks. None of them may name an option key, a zone, a variable
 or a code token: those belong to the engine view and the command-line notes. `validate --strict`
 reports each one (E091) at the text that holds it.
 """
@@ -63,6 +64,7 @@ def prose_fields(variant: Variant) -> Iterator[tuple[Node, tuple[str, ...]]]:
         for name, o in opts.value.items():
             if isinstance(o.value, dict):
                 yield from _strings(o.value.get("description"), ("options", str(name), "description"))
+                yield from _strings(o.value.get("source"), ("options", str(name), "source"))
                 vals = o.value.get("values")
                 if vals is not None and isinstance(vals.value, dict):
                     yield from _strings(vals, ("options", str(name), "values"))
@@ -71,6 +73,12 @@ def prose_fields(variant: Variant) -> Iterator[tuple[Node, tuple[str, ...]]]:
         for name, p in presets.value.items():
             if isinstance(p.value, dict):
                 yield from _strings(p.value.get("description"), ("presets", str(name), "description"))
+    for block in ("records", "policies", "decks"):  # shown on the page: outcome tables, strategies, decks
+        b = tree.get(block)
+        if b is not None and isinstance(b.value, dict):
+            for name, item in b.value.items():
+                if isinstance(item.value, dict):
+                    yield from _strings(item.value.get("description"), (block, str(name), "description"))
     for k, v in tree.items():
         if k not in ("meta", "rules", "options", "presets"):
             yield from _texts(v, (k,))
