@@ -364,10 +364,11 @@ class VariantPage(MachineParts):
                     cli = [f"{o.name}=true", f"{o.name}=false"]
                 src = source_html(o.source, self.v.meta.sources) if o.source else ""
                 src = f"<p><small>Source: {src}</small></p>" if src else ""
-                items.append(f'<div class="rk-option" id="option-{slug(o.name)}"><p><strong>{h(_label(o.name))}'
-                             f"</strong>: {h_rich(o.description)}</p>"
-                             f"<p>Default: <strong>{h_rich(default)}</strong></p>{others}{src}"
-                             f"{cli_note(o.name, cli)}</div>")
+                # folded: the rule and its default are the summary line, the other choices open below
+                items.append(f'<details class="rk-option" id="option-{slug(o.name)}"><summary><strong>'
+                             f"{h(_label(o.name))}</strong>: {h_rich(o.description)} "
+                             f"<span class=\"rk-default\">Default: <strong>{h_rich(default)}</strong></span></summary>"
+                             f"{others}{src}{cli_note(o.name, cli)}</details>")
             out.append(_block('<div class="rk-options">' + "".join(items) + "</div>"))
         if self.v.presets:
             out += ["", "### Presets {#presets}", "", "Named sets of house rules:", ""]
