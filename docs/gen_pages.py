@@ -10,16 +10,20 @@ import logging
 import os
 
 import mkdocs_gen_files
+from mkdocs.exceptions import PluginError
 
-from rulekit.website import build_site, home_appendix, summary, tutorial_appendix
+from rulekit.website import SiteError, build_site, home_appendix, summary, tutorial_appendix
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(ROOT, "docs")
 log = logging.getLogger("mkdocs.plugins.rulekit")
 
-files, site = build_site(ROOT)
+try:
+    files, site = build_site(ROOT)
+except SiteError as exc:  # a rules file that does not build: its located errors, not a traceback
+    raise PluginError(str(exc)) from None
 for path, text in files.items():
-    with mkdocs_gen_files.open(path, "w") as fh:
+    with mkdocs_gen_files.open(path, "wb" if isinstance(text, bytes) else "w") as fh:
         fh.write(text)
 
 with mkdocs_gen_files.open("index.md", "a") as fh:

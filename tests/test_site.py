@@ -110,8 +110,8 @@ def test_site_builds_in_strict_mode():
 
 SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
 #: the rules sections of a page, in reader order (anchors); each is there when the game has it
-READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "how-it-plays",
-                "example", "sources", "machine")
+READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "example",
+                "how-it-plays", "sources", "machine")
 #: expression syntax a player must never meet outside the folded "rules as rulekit runs them"
 EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"\bcount\(", r"\bfilter\(",
                                              r"\bmap\(", r"\bsum\(", r"\bseats_from\(", r"\bright_of\(",
@@ -119,7 +119,8 @@ EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"
 
 
 class PlayerText(html.parser.HTMLParser):
-    """The text of a page's article a player reads: without the folded machine block, scripts or styles."""
+    """The text of a page's article a player reads: without the folded machine block, the command-line
+    notes, scripts or styles."""
 
     def __init__(self):
         super().__init__()
@@ -131,7 +132,8 @@ class PlayerText(html.parser.HTMLParser):
         a = dict(attrs)
         if tag == "article":
             self.article += 1
-        if self.skip or (tag == "details" and "rk-machine" in (a.get("class") or "")) or tag in ("script", "style"):
+        folded = tag == "details" and any(c in (a.get("class") or "").split() for c in ("rk-machine", "rk-cli"))
+        if self.skip or folded or tag in ("script", "style"):
             self.skip += 1 if tag not in ("img", "br", "hr", "input", "meta", "link") else 0
 
     def handle_endtag(self, tag):
@@ -175,6 +177,7 @@ def test_every_variant_has_its_page_with_the_same_anatomy():
         assert 'class="rk-steps"' in text, v.meta.id    # the round, step by step (folded)
         assert text.index('class="rk-steps"') > text.index('<details class="rk-machine">'), v.meta.id
         assert 'class="rk-story"' in text, v.meta.id    # the worked example
+        assert text.count("<div") == text.count("</div>"), (v.meta.id, "a block closed twice or never")
         if os.environ.get("RULEKIT_SITE_ROUNDS", "1") != "0":
             assert 'id="statistics"' in text and 'class="rk-chart"' in text, v.meta.id
         assert 'id="differences"' not in text, v.meta.id  # the page states the whole game, not a diff
@@ -190,6 +193,19 @@ def test_no_expression_syntax_where_players_read():
         if hits:
             bad[v.meta.id] = hits[:5]
     assert bad == {}, "\n".join(f"{k}: {x}" for k, xs in bad.items() for x in xs)
+
+
+def test_no_program_words_where_players_read():
+    """Issue 25: no option key, code token, command-line switch or file path outside the engine view and
+    the command-line notes of the seed pages."""
+    from rulekit.lang.prosecheck import PROGRAM_WORD
+    bad = {}
+    for gid in SEED_GAMES:
+        words = [m.group(0) for m in PROGRAM_WORD.finditer(player_text(page(f"games/{gid}/index.html")))
+                 if not m.group(0).startswith("`")]
+        if words:
+            bad[gid] = words[:8]
+    assert bad == {}, bad
 
 
 def test_the_expression_check_finds_what_it_must():
@@ -226,7 +242,8 @@ def test_the_games_index_names_decks_as_players_do_and_the_home_page_serves_ever
         assert load_deck(base).names["en"] in index, base       # "Hanafuda as kabufuda", not its id
     assert "hanafuda-kabu ," not in index and "48 cards), 48 cards" not in index
     home = player_text(page("index.html"))
-    for part in ("Learn a game and play it", "Write down a new game", "Measure a game"):
+    for part in ("Learn a game", "Write your table's rules", "For authors: write down a new game",
+                 "For analysts: measure a game"):
         assert part in home
     # the pages print plain words now: the home page must not promise formulas in the rules
     assert "payouts with their formulas" not in home and "shown as they are written" not in home

@@ -293,8 +293,8 @@ def _shoot(devtools, name: str, anchor: str | None = None) -> str:
 
 
 SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
-READER_ORDER = ["equipment", "setup", "play", "hands", "settling", "end", "house-rules", "how-it-plays", "sources",
-                "machine"]
+READER_ORDER = ["equipment", "setup", "play", "hands", "settling", "end", "house-rules", "example", "how-it-plays",
+                "sources", "machine"]
 
 
 @pytest.mark.parametrize("gid", SEED_GAMES)
@@ -337,3 +337,37 @@ def test_a_seed_game_page_teaches_the_game(devtools, server, gid):
     for s in shots:
         assert os.path.getsize(s) > 5_000, s
     print(f"{gid}: play rules start {f390['play']} px from the top at 390 px; screenshots: {SCREENSHOTS}")
+
+
+EXAMPLE_FACTS = """(() => {
+  const art = document.querySelector('article');
+  const ex = document.getElementById('example');
+  const story = ex ? ex.parentElement.querySelector('.rk-story') : null;
+  const imgs = story ? [...story.querySelectorAll('.rk-tablepic img')] : [];
+  imgs.forEach(i => i.loading = 'eager');
+  return {
+    order: [...art.querySelectorAll('h2[id]')].map(h => h.id),
+    top: ex ? Math.round(ex.getBoundingClientRect().top + window.scrollY) : null,
+    height: document.documentElement.scrollHeight,
+    stages: story ? story.querySelectorAll('p > strong:first-child').length : 0,
+    pictures: story ? story.querySelectorAll('.rk-tablepic').length : 0,
+    loaded: imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0),
+    images: imgs.length,
+    text: story ? story.textContent.replace(/\\s+/g, ' ') : '',
+  };
+})()"""
+
+
+@pytest.mark.parametrize("gid", SEED_GAMES)
+def test_rules_then_a_worked_example_with_table_pictures(devtools, server, gid):
+    """Issue 25: rules, house rules, then the worked example (its table pictures load), then the figures."""
+    _view(devtools, 1280)
+    devtools.goto(f"{server}games/{gid}/")
+    f = devtools.wait_for(f"(() => {{ const f = {EXAMPLE_FACTS}; return f.loaded ? f : null; }})()", timeout=30)
+    order = [a for a in f["order"] if a in ("house-rules", "example", "how-it-plays", "sources", "machine")]
+    assert order == [a for a in ("house-rules", "example", "how-it-plays", "sources", "machine") if a in order], order
+    assert "example" in order and f["images"] > 0
+    assert f["pictures"] >= 1 and f["pictures"] >= f["stages"] - 1, (gid, f["pictures"], f["stages"])
+    for phrase in ("has one choice only", "Noted:", "the played", "hole card"):
+        assert phrase not in f["text"], (gid, phrase)
+    print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px at 1280 px")

@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("validate", help="check variant files; exit 1 when any has errors")
     sp.add_argument("paths", nargs="+", help="files or folders")
-    sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset, and require rules text for players (E090)")
+    sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset, and require rules text for players, in words (E090, E091)")
     sp.set_defaults(fn=cmd_validate)
 
     sp = sub.add_parser("show", help="print the resolved rules of a variant")

@@ -408,6 +408,8 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     if strict if require_text is None else require_text:
         from rulekit.lang.rulestext import missing_text
         errs.extend(missing_text(variant))
+        from rulekit.lang.prosecheck import prose_problems
+        errs.extend(prose_problems(variant))  # E091: program words in text for players
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []

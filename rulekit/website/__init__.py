@@ -12,6 +12,7 @@ May import: every stage (it is the top one; nothing imports it but docs/gen_page
 from __future__ import annotations
 
 import os
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -21,7 +22,8 @@ from rulekit.website.cards import Pictures, load_style
 from rulekit.website.quickref import players_text
 from rulekit.website.reference import cli_page, deck_page, decks_index, expressions_page, schema_page
 from rulekit.website.howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
-from rulekit.website.util import family_key, family_slug, family_title, md, md_rich, root_of
+from rulekit.website.util import (family_key, family_slug, family_title, h, html_block, html_table, md,
+                                  md_rich, root_of)
 from rulekit.website.variant import Entry, VariantPage
 
 DEFAULT_ROUNDS = 2000
@@ -54,6 +56,7 @@ class Site:
     rounds: int = DEFAULT_ROUNDS
     timings: dict[str, float] = field(default_factory=dict)
     cache_dir: str | None = None
+    glyphs: int = 0  # Japanese characters in the site's web font (0: none shipped)
 
     @staticmethod
     def root_of(page: str) -> str:
@@ -93,18 +96,22 @@ def games_index(site: Site) -> str:
     from rulekit.lang.decks import load_deck
     out = ["# All games", "",
            "Every game of this site, with the number of players, the deck it is played with and its family. "
-           "Each page is generated from the game's rules file.", "",
-           "| game | Japanese | family | players | deck |", "|---|---|---|---|---|"]
+           "Each page is generated from the game's rules file.", ""]
+    rows = []
     for e in sorted(site.entries.values(), key=lambda x: (family_key(x.variant.meta.family), x.title.lower())):
         m = e.variant.meta
-        players = md(players_text(e.game, short=True))
         deck = e.variant.decks[e.game.deck_name]
         name = load_deck(deck.base).names.get("en", deck.base)  # the deck as players call it, not its id
         size = f"{len(e.game.card_ids)} cards"
-        out.append(f"| [{md(e.title)}]({e.id}.md) | {md(m.names.get('ja', ''))} | "
-                   f"[{family_title(m.family)}](../families/{family_slug(m.family)}/index.md) | {players} | "
-                   f"[{md(name)}](../reference/decks/{deck.base}.md)"
-                   f"{'' if f'({size})' in name else ', ' + size} |")
+        fam = family_slug(m.family)
+        # an HTML table: on a phone each game becomes a card with labelled lines (no word cut in two)
+        rows.append([f'<a href="{h(e.id)}/"><strong>{h(e.title)}</strong></a>',
+                     f'<span lang="ja">{h(m.names.get("ja", ""))}</span>',
+                     f'<a href="../families/{h(fam)}/">{h(family_title(m.family))}</a>',
+                     h(players_text(e.game, short=True)),
+                     f'<a href="../reference/decks/{h(deck.base)}/">{h(name)}</a>'
+                     + ("" if f"({size})" in name else ", " + h(size))])
+    out.append(html_block(html_table(["game", "Japanese", "family", "players", "deck"], rows, "rk-games")))
     return "\n".join(out) + "\n"
 
 
@@ -205,5 +212,21 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     files["reference/expressions.md"] = expressions_page()
     files["reference/cli.md"] = cli_page()
     files.update(site.pictures.files)  # after the pages: every picture a page asked for
+    t = time.time()
+    from rulekit.website.fonts import add_fonts
+    site.glyphs = add_fonts(files)  # type: ignore[arg-type]
+    site.timings["font"] = time.time() - t
+    for path in files:
+        under_docs(path)
     site.timings["total"] = time.time() - t0
     return files, site
+
+
+_SAFE_PATH = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$")
+
+
+def under_docs(path: str) -> str:
+    """A generated file's path, checked to stay under the docs folder (plain names, no '..', not absolute)."""
+    if not _SAFE_PATH.match(path) or ".." in path.split("/"):
+        raise SiteError(f"a generated page would be written outside the docs folder: {path!r}")
+    return path

@@ -12,7 +12,7 @@ from typing import Any
 from rulekit.website.charts import bar_chart
 from rulekit.website.effects import Change, changes, effects_all, site_policy
 from rulekit.website.stats import simulate_all
-from rulekit.website.util import html_block as _block, html_table as _table, code, h, h_rich, md, md_rich
+from rulekit.website.util import html_block as _block, html_table as _table, cli_note, h, h_rich, md, md_rich
 
 SEED = 1
 DEFAULT_EFFECT_ROUNDS = 600
@@ -105,8 +105,9 @@ def statistics_markdown(page: Any) -> str:
     out = ["", "## How it plays: simulated rounds {#statistics}", "",
            policy_sentence(page, policy), "",
            f"{s.rounds} independent rounds with {n} players; seat 0 deals every round. A result is the chips a "
-           f"seat won (+) or lost (−) in one round. Reproduce with "
-           f"`rulekit simulate {page.e.id} --rounds {s.rounds} --seed {SEED}{pol_arg}`.", ""]
+           f"seat won (+) or lost (−) in one round.", "",
+           _block(cli_note(None, [f"rulekit simulate {page.e.id} --rounds {s.rounds} --seed {SEED}{pol_arg}"], "")),
+           ""]
     rows = []
     cis = []
     for seat in range(n):
@@ -136,9 +137,10 @@ def statistics_markdown(page: Any) -> str:
     out.append(effects_markdown(page))
     others = [p for p in page.g.policies if p != policy]
     if others:
-        out += ["", "Other strategies the rules file offers (`--policy NAME`):", ""]
+        out += ["", "Other strategies the rules file offers:", ""]
         for name in others:
             out.append(f"- **{md(name)}**: {md_rich(page.g.policies[name].get('description', ''))}")
+        out += ["", _block(cli_note(None, [f"--policy {name}" for name in others], "")), ""]
     return "\n".join(out)
 
 
@@ -160,8 +162,7 @@ def change_text(page: Any, ch: Change) -> str:
     else:
         text = (f"{h_rich(_question(o.description))}: <strong>{h(ch.value)}</strong> "
                 f"<small>(instead of: {h(o.default)})</small>")
-    shown = ("true" if ch.value else "false") if isinstance(ch.value, bool) else ch.value
-    return f"{text}<br><small>{code(f'-o {o.name}={shown}')}</small>"
+    return text  # the command-line spelling is in the house rule's own note, above
 
 
 def _question(text: str) -> str:

@@ -172,23 +172,34 @@ def _fold(title: str, sentences: list[str]) -> list[str]:
 
 
 def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, list[Said]]], list[str]]:
-    """(phase title, sentences) in order, and the outcome's sentences, from the narrator."""
+    """(phase title, sentences) in order, and the outcome's sentences, from the narrator; each
+    phase's sentence list carries the number of its phase event (from 1) as `.phase_no`."""
     try:
         from rulekit.people.narrate import Narrator
     except ImportError:  # a tree without the narrator: the engine's own transcript lines
         return _transcribed(game, events), []
     nar = Narrator(game, n, None)
-    phases: list[tuple[str, list[Said]]] = [("", [])]
+    phases: list[tuple[str, list[Said]]] = [("", _Said0())]
+    k = 0
     for e in events:
+        k += e.get("t") == "phase"
         for ln in nar.feed(e):
             if ln.kind == "phase":
-                phases.append((ln.text, []))
+                phases.append((ln.text, _Said0(k)))
             elif ln.kind == "heading":
                 phases[0][1].append(Said("note", ln.text))
             else:
                 phases[-1][1].append(Said(ln.kind, ln.text, ln.seat, ln.cards))
     outcome = count_repeats([ln.text for ln in nar.round_summary() if ln.kind != "heading"])
     return [p for p in phases if p[1]], outcome
+
+
+class _Said0(list):
+    """The sentences of one phase, with the number of its phase event (0: before the first)."""
+
+    def __init__(self, phase_no: int = 0):
+        super().__init__()
+        self.phase_no = phase_no
 
 
 def _transcribed(game: Any, events: list[dict]) -> list[tuple[str, list[Said]]]:
@@ -205,12 +216,17 @@ def _transcribed(game: Any, events: list[dict]) -> list[tuple[str, list[Said]]]:
     return [p for p in phases if p[1]]
 
 
-def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any]) -> str:
-    """The round of these events as Markdown paragraphs, then its outcome."""
+def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any],
+                   pictures: dict[int, str] | None = None) -> str:
+    """The round of these events as Markdown paragraphs, then its outcome; `pictures` (by the
+    number of the phase event, from 1) are put after their phase's paragraph."""
     phases, outcome = _narrated(game, n, events)
     out: list[str] = []
     for title, said in phases:
         out += _fold(title, group_repeats(merge_moves(drop_echoes(said))))
+        pic = (pictures or {}).get(getattr(said, "phase_no", -1))
+        if pic:
+            out += ["\n" + pic.replace("\n", " ") + "\n", ""]
     if outcome:
         out += [_paragraph("How the round ends", outcome), ""]
     totals = ", ".join(f"seat {s} {c:+d}" if isinstance(c, int) else f"seat {s} {c}" for s, c in enumerate(chips))

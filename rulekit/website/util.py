@@ -116,6 +116,12 @@ def h_rich(text: Any) -> str:
     return "".join(code(p[1:-1]) if p.startswith("`") and p.endswith("`") and len(p) > 1 else h(p) for p in parts)
 
 
+def cli_note(name: str | None, spellings: list[str], switch: str = "-o ") -> str:
+    """The small folded note that gives a house rule's command-line spelling (the only identifiers shown)."""
+    codes = " ".join(f"<code>{h(switch + x)}</code>" for x in spellings)
+    return f'<details class="rk-cli"><summary>For the command line</summary><p>{codes}</p></details>'
+
+
 def html_block(html_text: str) -> str:
     """A raw HTML block for Markdown: its own paragraph, no blank lines inside."""
     return "\n" + "".join(x for x in html_text.splitlines()) + "\n"
@@ -130,3 +136,51 @@ def html_table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     table = f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
     # Material styles tables without a class: the class goes on a wrapper
     return f'<div class="rk-table {cls}">{table}</div>' if cls else table
+
+
+# -- untrusted prose -------------------------------------------------------------------------------
+# Rules files are contributed by strangers: their prose reaches a page as Markdown through this
+# allow-list only. Paragraphs, lists, emphasis, code spans and links to web pages or to pages of
+# this site survive; raw HTML, entities, attribute lists, snippet includes, images and links
+# anywhere else become plain text.
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.S)
+_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_SAFE_URL = re.compile(r"^(?:https?://[^\s<>\"'`\\]+|#[\w-]+|[A-Za-z0-9_.-][A-Za-z0-9_./-]*(?:#[\w-]+)?)$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+def safe_url(url: Any) -> str:
+    """A web address or a relative link that cannot run anything; '' for anything else."""
+    u = str(url).strip()
+    if not _SAFE_URL.match(u) or ":" in u.split("/", 1)[0] and not u.lower().startswith(("http://", "https://")):
+        return ""
+    return u.replace("(", "%28").replace(")", "%29")
+
+
+def _plain(s: str) -> str:
+    """Text with no raw HTML, entities, autolinks, snippets, reference links or attribute lists."""
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
+    return re.sub(r"([\[\]{}])", r"\\\1", s)
+
+
+def _inert(s: str) -> str:
+    """Markdown outside code spans with no way to produce markup, attributes or unsafe links."""
+    out, pos = [], 0
+    for m in _LINK.finditer(s):
+        bang, label, url = m.group(1), m.group(2), m.group(3)
+        u = "" if bang else safe_url(url)
+        out += [_plain(s[pos:m.start()]), f"[{_plain(label)}]({u})" if u else _plain(label)]
+        pos = m.end()
+    out.append(_plain(s[pos:]))
+    return "".join(out)
+
+
+def safe_md(text: Any) -> str:
+    """Prose from a rules file as inert Markdown (see above); code spans are kept as written."""
+    s = _CONTROL.sub(" ", str(text)).strip()
+    out, pos = [], 0
+    for m in _CODE_SPAN.finditer(s):
+        out += [_inert(s[pos:m.start()]), m.group(0)]
+        pos = m.end()
+    out.append(_inert(s[pos:]))
+    return "".join(out)

@@ -17,9 +17,10 @@ from rulekit.website.howitplays import statistics_markdown
 from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
 from rulekit.website.rules import Renderer, table_anchor
-from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, slug, squash
+from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, cli_note, safe_md, safe_url, slug, squash
 from rulekit.website.yakuexamples import Example, cached_examples
 from rulekit.website.sources import source_html
+from rulekit.website.tablepic import play_with_snapshots, table_picture
 
 SEED = 1
 # under mkdocs, a warning on this logger fails a strict build
@@ -70,8 +71,8 @@ def _label(name: str) -> str:
 
 
 def _prose(text: Any) -> str:
-    """Markdown prose from the rules file, kept as written (paragraphs, lists, emphasis)."""
-    return str(text).strip()
+    """Markdown prose from the rules file: paragraphs, lists, emphasis and web links, nothing live."""
+    return safe_md(text)
 
 
 _RULES_REF = re.compile(r"\s*\(?\bRULES(?:\.md)?\s*§\s*[\d.]+[a-z]?\)?(\s*'[^']*')?")
@@ -132,8 +133,8 @@ class VariantPage(MachineParts):
     # -- the page ----------------------------------------------------------------
     def render(self) -> str:
         parts = [self.head(), self.equipment(), self.setup(), self.play(), self.hands(), self.settling(),
-                 self.game_over(), self.house_rules(), self.how_it_plays(), self.sources(), self.related(),
-                 self.notes(), self.machine()]
+                 self.game_over(), self.house_rules(), self.example(), self.how_it_plays(), self.sources(),
+                 self.related(), self.notes(), self.machine()]
         return "\n".join(p for p in parts if p) + "\n"
 
     def head(self) -> str:
@@ -241,9 +242,9 @@ class VariantPage(MachineParts):
         if intro:
             out += [intro, ""]
         for i, (title, text, choices) in enumerate(self.play_steps(), 1):
-            out.append(f"{i}. **{md(title)}.** {text}".rstrip())
+            out.append(f"{i}. **{md(title)}.** {safe_md(text)}".rstrip())
             for c in choices:
-                out.append(f"    - {c}")
+                out.append(f"    - {safe_md(c)}")
             out.append("")
         return "\n".join(out)
 
@@ -261,7 +262,7 @@ class VariantPage(MachineParts):
         out = ["", "## Settling up {#settling}", ""]
         if s.text:
             out += [_prose(s.text), ""]
-        out += [f"- {x}" for x in s.items]
+        out += [f"- {safe_md(x)}" for x in s.items]
         return "\n".join(out + [""])
 
     def game_over(self) -> str:
@@ -325,8 +326,8 @@ class VariantPage(MachineParts):
                 + ["what it is"]
             title = _label(table) if "yaku" in table.lower() else f"{_label(table)} hands"
             out += [f"### {md(title)} {{#{table_anchor(table)}}}", "", _block(_table(head, rows, "rk-yaku")), ""]
-        out.insert(0, "Each yaku with one example hand the engine found for it (cards in the order the yaku "
-                      "needs them) and its value as the default rules pay it.\n")
+        out.insert(0, "Each yaku with one example hand (cards in the order the yaku needs them) and its value "
+                      "as the default rules pay it.\n")
         return "\n".join(out)
 
     # -- house rules -----------------------------------------------------------------------------
@@ -344,29 +345,33 @@ class VariantPage(MachineParts):
             out += ["This game has no house-rule options.", ""]
         else:
             out += ["Settle these before the first deal. The rules above follow the defaults, the reading of the "
-                    "sources; a house-rule file or `-o name=value` on the command line changes one.", ""]
+                    "sources; write down the ones your table changes "
+                    "([how to write your house rules](../guides/house-rules.md)).", ""]
             items = []
             for o in self.v.options.values():
                 default = self.option_value_words(o, o.default)
                 if o.type == "choice":
-                    alts = [f"<li>{h_rich(desc)} <small>(<code>{h(o.name)}={h(k)}</code>)</small></li>"
-                            for k, desc in o.values if str(k) != str(o.default)]
+                    alts = [f"<li>{h_rich(desc)}</li>" for k, desc in o.values if str(k) != str(o.default)]
+                    cli = [f"{o.name}={k}" for k, _d in o.values]
                     others = f"<p>Other choices:</p><ul>{''.join(alts)}</ul>" if alts else ""
                 elif o.type == "int":
                     rng = " to ".join(x for x in (None if o.min is None else str(o.min),
                                                   None if o.max is None else str(o.max)) if x)
                     others = f"<p>Any whole number{(' from ' + rng) if rng else ''}.</p>"
+                    cli = [f"{o.name}={o.default}"]
                 else:
-                    others = f"<p>Or {'no' if default == 'yes' else 'yes'} (<code>{h(o.name)}=" \
-                             f"{'false' if default == 'yes' else 'true'}</code>).</p>"
+                    others = f"<p>Or {'no' if default == 'yes' else 'yes'}.</p>"
+                    cli = [f"{o.name}=true", f"{o.name}=false"]
                 src = source_html(o.source, self.v.meta.sources) if o.source else ""
                 src = f"<p><small>Source: {src}</small></p>" if src else ""
-                items.append(f'<div class="rk-option" id="option-{slug(o.name)}"><p><strong>{h(_label(o.name))}'
-                             f"</strong> <small><code>{h(o.name)}</code></small>: {h_rich(o.description)}</p>"
-                             f"<p>Default: <strong>{h_rich(default)}</strong></p>{others}{src}</div>")
+                # folded: the rule and its default are the summary line, the other choices open below
+                items.append(f'<details class="rk-option" id="option-{slug(o.name)}"><summary><strong>'
+                             f"{h(_label(o.name))}</strong>: {h_rich(o.description)} "
+                             f"<span class=\"rk-default\">Default: <strong>{h_rich(default)}</strong></span></summary>"
+                             f"{others}{src}{cli_note(o.name, cli)}</details>")
             out.append(_block('<div class="rk-options">' + "".join(items) + "</div>"))
         if self.v.presets:
-            out += ["", "### Presets {#presets}", "", "Named sets of house rules (`--preset NAME`):", ""]
+            out += ["", "### Presets {#presets}", "", "Named sets of house rules:", ""]
             for p in self.v.presets.values():
                 bits = []
                 if not squash(p.description):  # the description says what the preset sets; else list it
@@ -377,7 +382,7 @@ class VariantPage(MachineParts):
                     bits.append(f"played with the {_label(p.deck).lower()} deck")
                 detail = f" ({md('; '.join(bits))})" if bits else ""
                 out.append(f"- **{md(p.name)}**: {md_rich(p.description)}{detail}")
-            out.append("")
+            out += ["", _block(cli_note(None, [f"--preset {p.name}" for p in self.v.presets.values()], "")), ""]
         return "\n".join(out)
 
     # -- how it plays --------------------------------------------------------------------------------
@@ -386,20 +391,37 @@ class VariantPage(MachineParts):
         # the statistics come as top-level sections: here they sit under "How it plays"
         stats = re.sub(r"(?m)^(#{2,5}) ", lambda m: "#" + m.group(1) + " ", stats) if stats else ""
         stats = re.sub(r"(?m)^(#+) How it plays: (\w)", lambda m: f"{m.group(1)} {m.group(2).upper()}", stats)
-        return "\n".join(["", "## How it plays {#how-it-plays}", "", stats, self.example()])
+        if not stats:
+            return ""
+        # folded: the figures are for the curious, after the rules and the example
+        return "\n".join(["", "## How it plays {#how-it-plays}", "",
+                          '<details class="rk-howitplays" markdown="1"><summary>Odds and statistics from '
+                          "simulated rounds</summary>", "", stats, "", "</details>", ""])
+
+    def example_policy(self) -> str:
+        """The sensible players of the example: the game's careful policy, else its first, else first-legal."""
+        pols = list(self.g.policies)
+        return "careful" if "careful" in pols else (pols[0] if pols else "first")
 
     def example(self) -> str:
         from rulekit.website.story import story_markdown
         n = self.v.meta.players_default
+        ex = self.tree.get("example") if isinstance(self.tree.get("example"), dict) else {}
+        seed = int(ex.get("seed", SEED))
+        policy = self.example_policy()
         try:
-            res = play(self.g, n, SEED, make_agents(self.g, n, SEED, "random"), rounds=1, logging=True)
+            res, snaps = play_with_snapshots(self.g, n, seed, policy)
         except Exception as exc:  # noqa: BLE001
             log.warning("%s: the example round cannot be played: %s", self.e.rel_file, exc)
-            return f"\n### A worked example {{#example}}\n\nThe example round could not be played: {md(exc)}\n"
-        out = ["", "### A worked example {#example}", "",
-               f"One round with {n} players who choose at random among the moves the rules allow (seed {SEED}; "
-               f"`rulekit play {self.e.id} --seed {SEED}` replays it).", ""]
-        out.append(story_markdown(self.g, n, res.events, res.chips))
+            return f"\n## A worked example {{#example}}\n\nThe example round could not be played: {md(exc)}\n"
+        shows = f" It shows {md(squash(ex['shows']).rstrip('.'))}." if ex.get("shows") else ""
+        out = ["", "## A worked example {#example}", "",
+               f"One round at a table of {n}, every player playing carefully: the way a sensible player "
+               f"would.{shows}", "",
+               _block(cli_note(None, [f"rulekit play {self.e.id} --seed {seed} --policy {policy}"], "")), ""]
+        pics = {k: table_picture(self.g, z, lambda c: self.img(self.g.deck, self.base_deck, c, "rk-card rk-card--table"),
+                                 "The table after this stage") for k, z in snaps.items()}
+        out.append(story_markdown(self.g, n, res.events, res.chips, pics))
         return "\n".join(out)
 
     # -- after the rules -----------------------------------------------------------------------------
@@ -435,11 +457,11 @@ class VariantPage(MachineParts):
         out = ["", "## Sources {#sources}", ""]
         for s in self.v.meta.sources:
             if isinstance(s, dict):
-                url = s.get("url", "")
+                url = safe_url(s.get("url", ""))
                 out.append(f"- [{md(s.get('title') or url)}]({url})" if url else f"- {md(s.get('title', ''))}")
-            else:
-                out.append(f"- <{s}>")
-        out += ["", f"The rules on this page are generated from {mdcode(self.e.rel_file)}; the prose of the rules "
-                "file is its authors' own summary of these sources."]
+            elif safe_url(s):
+                out.append(f"- <{safe_url(s)}>")
+        out += ["", "The rules on this page are generated from the game's rules file (named in the engine view "
+                "below); its prose is its authors' own summary of these sources."]
         return "\n".join(out)
 
