@@ -12,8 +12,8 @@ policy's own choice clearly (the paired difference over the deals above zero at 
 and the base policy's choice otherwise: noise in a few playouts does not make it play worse
 than the base policy. Ties go to the earlier action.
 Deals that contradict what was seen are drawn again, at most DRAWS x `budget` draws a decision,
-and at most MOVES x `budget` moves are replayed or played out in all (long rounds, as in a
-seven-player Kakkuri, get fewer playouts); when no deal agrees, the base policy decides.
+and at most MOVES x `budget` moves are replayed or played out in all (long rounds with many
+players get fewer playouts); when no deal agrees, the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
