@@ -227,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "fn", None):
         parser.print_help()
         return EXIT_USAGE
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as given (simulate records it)
     from rulekit.cli.args import UsageError
     from rulekit.core.errors import RulekitError, render_all
     try:
