@@ -45,6 +45,12 @@ def within_3_sigma(rate_row: dict, exact: Fraction) -> None:
     assert abs(rate_row["value"] - p) <= 3 * sigma, (rate_row, p, sigma)
 
 
+def data_rows(path: str) -> list[list[str]]:
+    """A --csv file's rows after its '# key: value' lines."""
+    with open(path, encoding="utf-8") as fh:
+        return list(csv.reader(line for line in fh if not line.startswith("#")))
+
+
 def stat(doc: dict, name: str) -> dict:
     return next(s for s in doc["statistics"] if s["name"] == name)
 
@@ -113,12 +119,25 @@ stats:
     assert len(b.custom["column_nine"]) == 5 and b.custom["column_nine"][4][1] == 0
 
 
-def test_a_redealt_round_is_read_once(tmp_path):
-    f = write(tmp_path, "stats:\n  dealt: {at: deal, count: 'true'}\n")
+def test_every_deal_attempt_is_read_and_says_whether_it_was_redealt(tmp_path):
+    f = write(tmp_path, """
+stats:
+  attempts: {at: deal, count: 'true'}
+  misdeal: {at: deal, count: redealt}
+  played: {at: deal, when: not redealt, count: 'true'}
+  attempt_no: {at: deal, when: redealt, mean: attempt}
+  rounds: {at: round, mean: attempt}
+""")
     g = prepare(_game("hanafuda/hiraya.yaml"), f)
     st = run_chunk(g, 3, 1, 0, 400)
-    assert st.records.get("redeal", 0) > 0  # misdeals happened, yet each round counts once
-    assert st.custom["dealt"][0][:2] == [400, 400]
+    redeals = st.records.get("redeal", 0)
+    assert redeals > 0  # misdeals happened: each attempt is read, the played deal once per round
+    assert st.custom["attempts"][0][:2] == [400 + redeals, 400 + redeals]
+    assert st.custom["misdeal"][0][:2] == [400 + redeals, redeals]
+    assert st.custom["played"][0][:2] == [400, 400]
+    assert st.custom["attempt_no"][0][0] == redeals and st.custom["attempt_no"][0][1] >= redeals
+    # at the end of the round, attempt is the number of deals the round took
+    assert st.custom["rounds"][0][:2] == [400, 400 + redeals]
 
 
 def test_when_makes_a_conditional_rate(tmp_path):
@@ -184,13 +203,13 @@ def test_game_totals_do_not_depend_on_jobs(capsys):
 def test_single_round_mode_says_so(capsys):
     assert main(["simulate", "dare", "--rounds", "50", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "seed 1" in out and "policies: random (every seat)" in out and "single-round mode" in out
+    assert "seed 1" in out and "policies: careful (every seat) - the game's default" in out and "single-round mode" in out
 
 
 def test_csv_one_row_per_game(tmp_path, capsys):
     f = str(tmp_path / "g.csv")
     assert main(["simulate", "dare", "--games", "7", "--csv", f, "--quiet", "-o", "rounds=3"]) == 0
-    rows = list(csv.reader(open(f, encoding="utf-8")))
+    rows = data_rows(f)
     assert rows[0][:3] == ["game", "seed", "rounds"] and len(rows) == 8
     assert all(int(r[2]) == 3 for r in rows[1:])
     # the chips changed hands and no chips were created
@@ -200,7 +219,7 @@ def test_csv_one_row_per_game(tmp_path, capsys):
 def test_csv_one_row_per_round(tmp_path, capsys):
     f = str(tmp_path / "r.csv")
     doc = run_json(capsys, "kyo-kabu", "--rounds", "40", "--csv", f)
-    rows = list(csv.reader(open(f, encoding="utf-8")))
+    rows = data_rows(f)
     assert len(rows) == 41
     assert [sum(int(r[2 + s]) for r in rows[1:]) for s in range(5)] == [s["total"] for s in doc["seats"]]
 
@@ -223,7 +242,7 @@ def test_every_game_ships_a_careful_policy(path, capsys):
 
 def test_careful_plays_differently_from_random(capsys):
     careful = run_json(capsys, "otoroku", "--rounds", "400", "--policy", "careful")
-    rnd = run_json(capsys, "otoroku", "--rounds", "400")
+    rnd = run_json(capsys, "otoroku", "--rounds", "400", "--policy", "random")
     assert careful["policies"] == ["careful"] * 5 and rnd["policies"] == ["random"] * 5
     assert careful["seats"] != rnd["seats"]
     # a careful bettor never draws past 9: it goes bust (buta) less often than a random one

@@ -77,7 +77,9 @@ def run_meta(args, game, names: list[str]) -> dict:
     import shlex
     from rulekit import __version__
     from rulekit.lang.loader import plain
-    rules = json.dumps(plain(game.variant.tree), sort_keys=True, ensure_ascii=False, default=str)
+    # the rules as played: the variant after extends and house rules, the options in effect, the deck
+    rules = json.dumps({"rules": plain(game.variant.tree), "options": game.options, "deck": game.deck_name},
+                       sort_keys=True, ensure_ascii=False, default=str)
     argv = getattr(args, "argv", None) or sys.argv[1:]
     return {"rulekit_version": __version__,
             "variant_digest": "sha256:" + hashlib.sha256(rules.encode("utf-8")).hexdigest()[:16],
