@@ -139,8 +139,9 @@ def summarise(stats: list, acc: dict) -> list[dict]:
 
 def _fmt(kind: str, r: dict) -> str:
     """The figures of one row, aligned."""
-    base = f"{r['value']:.5f}  [{r['low']:.5f}, {r['high']:.5f}]"
-    if kind in ("difference",):
+    if kind in ("rate", "histogram"):
+        base = f"{r['value']:.5f}  [{r['low']:.5f}, {r['high']:.5f}]"
+    else:  # may be negative: signed, so the rows line up
         base = f"{r['value']:+.5f}  [{r['low']:+.5f}, {r['high']:+.5f}]"
     if kind in ("rate", "histogram"):
         tail = f"{r['count']} of {r['readings']}"
@@ -160,7 +161,7 @@ def report(summary: list[dict]) -> str:
     from rulekit.core.inert import inert
     lines = [f"statistics (95% intervals: {METHODS}):"]
     for s in summary:
-        what = {"difference": f"paired difference from seat {s.get('difference_from', '')}"}.get(s["kind"], s["kind"])
+        what = {"difference": f"paired difference (each seat minus seat {s.get('difference_from', '')})"}.get(s["kind"], s["kind"])
         lines.append(f"  {inert(s['name'])}: {inert(what)} {s['where']}"
                      + (f" - {inert(s['description'])}" if s["description"] else ""))
         for r in s["rows"]:
