@@ -238,6 +238,16 @@ def test_a_simulated_round_plays_again_with_a_transcript(capsys, tmp_path):
     assert "SEED:ROUND" in capsys.readouterr().err
 
 
+def test_a_simulated_game_plays_again_from_its_csv_seed(capsys, tmp_path):
+    f = str(tmp_path / "g.csv")
+    assert main(["simulate", "kyo-kabu", "--games", "2", "--csv", f, "--quiet", "-o", "rounds=3"]) == 0
+    capsys.readouterr()
+    row = [ln.strip().split(",") for ln in open(f, encoding="utf-8") if not ln.startswith("#")][2]
+    assert main(["play", "kyo-kabu", "--seed", row[1], "--policy", "careful", "-o", "rounds=3"]) == 0
+    result = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("== Result:"))
+    assert [int(p.split(": ")[1]) for p in result[len("== Result: "):].split(", ")] == [int(x) for x in row[3:8]]
+
+
 # -- the reference in the terminal -----------------------------------------------------------
 
 def test_help_prints_the_expression_and_statistics_reference(capsys):
