@@ -138,7 +138,7 @@ def run_compare_policy(args, game: Any, n: int, variant_args: tuple, out: TextIO
     from rulekit.cli.common import header
     from rulekit.engine.runner import seat_policies
     from rulekit.engine.statsdecl import report as stats_report, summarise
-    from rulekit.cli.simulate import policy_line
+    from rulekit.cli.policyspec import policy_line
     kind = "games" if args.games else "rounds"
     total = args.games if args.games else args.rounds
     specs = list(args.compare_policy)

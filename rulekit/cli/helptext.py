@@ -20,8 +20,10 @@ def _names() -> list[tuple[str, str, str]]:
     from rulekit.engine.build import load_variant
     from rulekit.engine.scope import variant_scope
     from rulekit.lang.decks import load_deck
-    from rulekit.lang.loader import default_search_path, find_variant
-    path = find_variant("oicho-kabu", None, default_search_path())
+    from rulekit.lang.loader import all_variant_ids, default_search_path, find_variant
+    # any game will do: its own zones and variables are left out, the rest is every game's
+    ids = all_variant_ids(default_search_path())
+    path = find_variant(ids[0], None, default_search_path()) if ids else None
     if path is None:
         return []
     v = load_variant(path)

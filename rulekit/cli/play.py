@@ -108,7 +108,7 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
 def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
     """--from-simulation SEED:ROUND: round ROUND (from 0) of `simulate --seed SEED` in single-round
     mode, played again with a transcript: the same seed, seat 0 dealing, the same policies."""
-    from rulekit.cli.simulate import policy_spec
+    from rulekit.cli.policyspec import policy_spec
     from rulekit.engine.runner import round_seed, seat_policies
     given = [flag for flag, v in (("--seed", args.seed), ("--rounds", args.rounds)) if v is not None]
     if given:

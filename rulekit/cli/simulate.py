@@ -9,6 +9,7 @@ import sys
 import time
 from typing import TextIO
 
+from rulekit.cli.policyspec import default_policy, policy_line, policy_spec  # noqa: F401 (used here and by play)
 from rulekit.core.inert import inert
 
 
@@ -30,7 +31,7 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     help="how the seats play: a policy for all (careful), per seat (0=careful,1=random), or both "
                          "(random,0=careful); default: the game's careful policy where it has one, else random "
                          "(random play stays available by name); see `rulekit policies GAME`")
-    sp.add_argument("--compare-policy", nargs=2, metavar=("A", "B"),
+    sp.add_argument("--compare-policy", nargs=2, metavar="POLICY",
                     help="play policy A and policy B (each for every seat, or per seat as --policy) on the same "
                          "seeds and report the paired difference B minus A, seat by seat")
     sp.add_argument("--stats", metavar="FILE", help="a statistics file (stats: section) to read during play")
@@ -56,42 +57,19 @@ def _bar(args, total: int, desc: str):
     return tqdm(total=total, unit="round" if not args.games else "game", desc=desc, leave=False, file=sys.stderr)
 
 
-def default_policy(game) -> str:
-    """The policy a game is simulated (and a simulated round replayed) with when none is given:
-    its `careful` policy where it ships one, else random play."""
-    return "careful" if "careful" in game.policies else "random"
-
-
-def policy_spec(game, spec: str | None) -> str:
-    """--policy as given, with the game's default for every seat it does not name."""
-    default = default_policy(game)
-    if spec is None:
-        return default
-    parts = [p.strip() for p in str(spec).split(",") if p.strip()]
-    return spec if any("=" not in p for p in parts) else ",".join([default, *parts])
-
-
 def run_meta(args, game, names: list[str]) -> dict:
     """What reproduces a run: rulekit's version, the rules' digest, options, policies, seed, command."""
     import hashlib
     import shlex
-    from rulekit import __version__
     from rulekit.lang.loader import plain
     # the rules as played: the variant after extends and house rules, the options in effect, the deck
     rules = json.dumps({"rules": plain(game.variant.tree), "options": game.options, "deck": game.deck_name},
                        sort_keys=True, ensure_ascii=False, default=str)
     argv = getattr(args, "argv", None) or sys.argv[1:]
-    return {"rulekit_version": __version__,
+    return {"rulekit_version": __import__("rulekit").__version__,  # as `rulekit --version` reads it
             "variant_digest": "sha256:" + hashlib.sha256(rules.encode("utf-8")).hexdigest()[:16],
             "seed_scheme": "round i: the first 8 bytes of BLAKE2b('rulekit-round:SEED:i'), big-endian",
             "command": "rulekit " + " ".join(shlex.quote(a) for a in argv)}
-
-
-def policy_line(names: list[str]) -> str:
-    """'careful (every seat)' or 'seat 0 careful, seat 1 random, ...'."""
-    if len(set(names)) == 1:
-        return f"{names[0]} (every seat)"
-    return ", ".join(f"seat {s} {p}" for s, p in enumerate(names))
 
 
 def cmd_simulate(args) -> int:
