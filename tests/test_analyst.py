@@ -28,7 +28,10 @@ SCHEMA = load_schema("simulate")
 
 
 def run_json(capsys, *argv: str) -> dict:
-    """Run `rulekit simulate ... --json -` and return the document (validated by the schema)."""
+    """Run `rulekit simulate ... --json -` and return the document (validated by the schema).
+
+    The exact probabilities below are of cards nobody chooses, the same under any policy: they
+    run with --policy random, the engine's fast path, not the careful default."""
     code = main(["simulate", *argv, "--json", "-", "--quiet"])
     out = capsys.readouterr()
     assert code == 0, out.err
@@ -45,6 +48,12 @@ def within_3_sigma(rate_row: dict, exact: Fraction) -> None:
     assert abs(rate_row["value"] - p) <= 3 * sigma, (rate_row, p, sigma)
 
 
+def data_rows(path: str) -> list[list[str]]:
+    """A --csv file's rows after its '# key: value' lines."""
+    with open(path, encoding="utf-8") as fh:
+        return list(csv.reader(line for line in fh if not line.startswith("#")))
+
+
 def stat(doc: dict, name: str) -> dict:
     return next(s for s in doc["statistics"] if s["name"] == name)
 
@@ -54,19 +63,22 @@ def stat(doc: dict, name: str) -> dict:
 @pytest.mark.slow
 def test_kyo_kabu_dealer_first_9_second_1(capsys):
     doc = run_json(capsys, "kyo-kabu", "--rounds", "100000", "--jobs", "2",
+                   "--policy", "random",
                    "--stats", os.path.join(GUIDE, "kyo-kabu-kuppin.yaml"))
     within_3_sigma(stat(doc, "dealer_9_then_1")["rows"][0], Fraction(4, 315))
 
 
 @pytest.mark.slow
 def test_otoroku_first_bettor_two_cards_16_or_more(capsys):
-    doc = run_json(capsys, "otoroku", "--rounds", "100000", "--stats", os.path.join(GUIDE, "otoroku-sixteen.yaml"))
+    doc = run_json(capsys, "otoroku", "--rounds", "100000", "--policy", "random",
+                   "--stats", os.path.join(GUIDE, "otoroku-sixteen.yaml"))
     within_3_sigma(stat(doc, "first_bettor_16_plus")["rows"][0], Fraction(19, 130))
 
 
 @pytest.mark.slow
 def test_kakkuri_seat_holds_a_wild(capsys):
     doc = run_json(capsys, "kakkuri", "--rounds", "100000", "--jobs", "2",
+                   "--policy", "random",
                    "--stats", os.path.join(GUIDE, "kakkuri-wild.yaml"))
     rows = stat(doc, "holds_wild")["rows"]
     assert [r["seat"] for r in rows] == list(range(7))
@@ -76,6 +88,7 @@ def test_kakkuri_seat_holds_a_wild(capsys):
 @pytest.mark.slow
 def test_dare_reference_value_zero(capsys):
     doc = run_json(capsys, "dare", "--rounds", "100000", "--jobs", "2",
+                   "--policy", "random",
                    "--stats", os.path.join(GUIDE, "dare-reference.yaml"))
     within_3_sigma(stat(doc, "reference_zero")["rows"][0], Fraction(48, 481))
 
@@ -113,12 +126,25 @@ stats:
     assert len(b.custom["column_nine"]) == 5 and b.custom["column_nine"][4][1] == 0
 
 
-def test_a_redealt_round_is_read_once(tmp_path):
-    f = write(tmp_path, "stats:\n  dealt: {at: deal, count: 'true'}\n")
+def test_every_deal_attempt_is_read_and_says_whether_it_was_redealt(tmp_path):
+    f = write(tmp_path, """
+stats:
+  attempts: {at: deal, count: 'true'}
+  misdeal: {at: deal, count: redealt}
+  played: {at: deal, when: not redealt, count: 'true'}
+  attempt_no: {at: deal, when: redealt, mean: attempt}
+  rounds: {at: round, mean: attempt}
+""")
     g = prepare(_game("hanafuda/hiraya.yaml"), f)
     st = run_chunk(g, 3, 1, 0, 400)
-    assert st.records.get("redeal", 0) > 0  # misdeals happened, yet each round counts once
-    assert st.custom["dealt"][0][:2] == [400, 400]
+    redeals = st.records.get("redeal", 0)
+    assert redeals > 0  # misdeals happened: each attempt is read, the played deal once per round
+    assert st.custom["attempts"][0][:2] == [400 + redeals, 400 + redeals]
+    assert st.custom["misdeal"][0][:2] == [400 + redeals, redeals]
+    assert st.custom["played"][0][:2] == [400, 400]
+    assert st.custom["attempt_no"][0][0] == redeals and st.custom["attempt_no"][0][1] >= redeals
+    # at the end of the round, attempt is the number of deals the round took
+    assert st.custom["rounds"][0][:2] == [400, 400 + redeals]
 
 
 def test_when_makes_a_conditional_rate(tmp_path):
@@ -184,13 +210,13 @@ def test_game_totals_do_not_depend_on_jobs(capsys):
 def test_single_round_mode_says_so(capsys):
     assert main(["simulate", "dare", "--rounds", "50", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "seed 1" in out and "policies: random (every seat)" in out and "single-round mode" in out
+    assert "seed 1" in out and "policies: careful (every seat) - the game's default" in out and "single-round mode" in out
 
 
 def test_csv_one_row_per_game(tmp_path, capsys):
     f = str(tmp_path / "g.csv")
     assert main(["simulate", "dare", "--games", "7", "--csv", f, "--quiet", "-o", "rounds=3"]) == 0
-    rows = list(csv.reader(open(f, encoding="utf-8")))
+    rows = data_rows(f)
     assert rows[0][:3] == ["game", "seed", "rounds"] and len(rows) == 8
     assert all(int(r[2]) == 3 for r in rows[1:])
     # the chips changed hands and no chips were created
@@ -200,7 +226,7 @@ def test_csv_one_row_per_game(tmp_path, capsys):
 def test_csv_one_row_per_round(tmp_path, capsys):
     f = str(tmp_path / "r.csv")
     doc = run_json(capsys, "kyo-kabu", "--rounds", "40", "--csv", f)
-    rows = list(csv.reader(open(f, encoding="utf-8")))
+    rows = data_rows(f)
     assert len(rows) == 41
     assert [sum(int(r[2 + s]) for r in rows[1:]) for s in range(5)] == [s["total"] for s in doc["seats"]]
 
@@ -223,7 +249,7 @@ def test_every_game_ships_a_careful_policy(path, capsys):
 
 def test_careful_plays_differently_from_random(capsys):
     careful = run_json(capsys, "otoroku", "--rounds", "400", "--policy", "careful")
-    rnd = run_json(capsys, "otoroku", "--rounds", "400")
+    rnd = run_json(capsys, "otoroku", "--rounds", "400", "--policy", "random")
     assert careful["policies"] == ["careful"] * 5 and rnd["policies"] == ["random"] * 5
     assert careful["seats"] != rnd["seats"]
     # a careful bettor never draws past 9: it goes bust (buta) less often than a random one

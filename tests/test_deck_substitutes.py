@@ -84,7 +84,7 @@ def test_otoroku_birds_is_the_one_card_difference_by_default():
     v = load_variant(variant_path("hanafuda/otoroku.yaml"))
     kab, han = build_game(v, None, None, "kabufuda"), build_game(v, None, None, "hanafuda")
     parted = same = 0
-    for i in range(3000):  # Birds is rare: play until it has arisen (about 1 round in 2000)
+    for i in range(20000):  # Birds is rare: play until it has arisen (about 1 round in 2000)
         seed = round_seed(37, i)
         # dealer 0: no seat draw (it would read the two decks in their own card order)
         a = play(kab, 3, seed, make_agents(kab, 3, seed), rounds=1, dealer=0)

@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",
                     help="you play this seat at the terminal")
     sp.add_argument("--policy", help="agent for the other seats: random (the default), first, or a YAML policy")
+    sp.add_argument("--from-simulation", metavar="SEED:ROUND",
+                    help="play again round ROUND (from 0) of `simulate --seed SEED` (single rounds, seat 0 deals, "
+                         "the simulation's default policy unless --policy says otherwise)")
     sp.add_argument("--log", metavar="FILE", help="write a replayable JSON log (at the end, or where the game "
                     "stopped: it can be resumed)")
     sp.add_argument("--resume", metavar="FILE", help="continue a saved game (written when you left the table, "
@@ -188,6 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
     from rulekit.cli.simulate import add_arguments
     add_arguments(sp)
     sp.set_defaults(fn=cmd_simulate)
+
+    sp = sub.add_parser("help", help="the expression or statistics reference in the terminal: help expressions, "
+                        "help statistics")
+    sp.add_argument("topic", nargs="?", help="expressions or statistics")
+    sp.set_defaults(fn=lambda a: __import__("rulekit.cli.helptext", fromlist=["cmd_help"]).cmd_help(a))
 
     sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")
     game_args(sp)
@@ -227,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "fn", None):
         parser.print_help()
         return EXIT_USAGE
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as given (simulate records it)
     from rulekit.cli.args import UsageError
     from rulekit.core.errors import RulekitError, render_all
     try:

@@ -48,6 +48,8 @@ class _Run:
     house: tuple[str, ...] = ()
     resumed: str | None = None  # the saved game continued (--resume)
     resumer: Any = None
+    dealer: int | None = None  # a simulated single round: seat 0 deals (--from-simulation)
+    origin: str | None = None  # how to play this game again, when --seed alone would not
 
     def fields(self) -> dict[str, Any]:
         from rulekit.people.savegame import save_fields
@@ -96,9 +98,35 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
         # log is left as it was until there is a game to put in its place
         from rulekit.cli.args import check_replaceable
         check_replaceable(args.log, "--log")
+    if getattr(args, "from_simulation", None) is not None:
+        return _from_simulation(args, game, n)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
     return _play(_Run(game, n, seed, args.human, args.policy or "random", args.rounds, args.log,
                       tuple(getattr(args, "house", None) or ())))
+
+
+def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
+    """--from-simulation SEED:ROUND: round ROUND (from 0) of `simulate --seed SEED` in single-round
+    mode, played again with a transcript: the same seed, seat 0 dealing, the same policies."""
+    from rulekit.cli.policyspec import policy_spec
+    from rulekit.engine.runner import round_seed, seat_policies
+    given = [flag for flag, v in (("--seed", args.seed), ("--rounds", args.rounds)) if v is not None]
+    if given:
+        return _usage(f"--from-simulation sets the seed and plays one round: leave out {', '.join(given)}")
+    base, sep, k = str(args.from_simulation).partition(":")
+    try:
+        seed, index = int(base), int(k)
+    except ValueError:
+        seed, index = 0, -1
+    if not sep or index < 0 or abs(seed) > 10 ** 30 or index > 10 ** 12:
+        return _usage(f"--from-simulation expects SEED:ROUND (whole numbers, ROUND from 0), found "
+                      f"'{args.from_simulation}'")
+    policy = policy_spec(game, args.policy)
+    seat_policies(game, n, policy)  # unknown names fail here
+    origin = (f"round {index} of `rulekit simulate {game.id} --seed {seed}` (seat 0 deals; policies: {policy}); "
+              f"replay with --from-simulation {seed}:{index}")
+    return _play(_Run(game, n, round_seed(seed, index), args.human, policy, 1, args.log,
+                      tuple(getattr(args, "house", None) or ()), dealer=0, origin=origin))
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -135,7 +163,7 @@ def _watch(run: _Run) -> int:
     if r is not None:
         agents = r.wrap(agents)
     try:
-        res = play(game, run.n, run.seed, agents, rounds=run.rounds, logging=True,
+        res = play(game, run.n, run.seed, agents, rounds=run.rounds, logging=True, dealer=run.dealer,
                    observe=r.observe if r is not None else None)
         if r is not None:
             r.finish()
@@ -154,7 +182,7 @@ def _watch(run: _Run) -> int:
     except RulekitError as exc:
         _save_on_error(run, exc)
         raise
-    print(f"seed {run.seed} (replay with --seed {run.seed})")
+    print(run.origin or f"seed {run.seed} (replay with --seed {run.seed})")
     if run.resumed is not None:
         print(f"(continued from the saved game {run.resumed})")
     print(transcript(game, res.events, res.chips))
@@ -183,7 +211,8 @@ def _at_table(run: _Run) -> int:
         r.attach(table)
         agents, observe = r.wrap(agents), r.observe
     try:
-        res = play(game, run.n, run.seed, agents, rounds=run.rounds, logging=True, observe=observe)
+        res = play(game, run.n, run.seed, agents, rounds=run.rounds, logging=True, observe=observe,
+                   dealer=run.dealer)
         if r is not None:
             r.finish()
     except (Quit, KeyboardInterrupt) as exc:

@@ -9,6 +9,7 @@ import sys
 import time
 from typing import TextIO
 
+from rulekit.cli.policyspec import default_policy, policy_line, policy_spec  # noqa: F401 (used here and by play)
 from rulekit.core.inert import inert
 
 
@@ -27,9 +28,13 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED), default=1)
     sp.add_argument("--players", type=bounded_int("--players", 1, MAX_PLAYERS),
                     help="how many players (default: the game's usual number)")
-    sp.add_argument("--policy", default="random",
+    sp.add_argument("--policy", default=None,
                     help="how the seats play: a policy for all (careful), per seat (0=careful,1=random), or both "
-                         "(random,0=careful); see `rulekit policies GAME`")
+                         "(random,0=careful); default: the game's careful policy where it has one, else random "
+                         "(random play stays available by name); see `rulekit policies GAME`")
+    sp.add_argument("--compare-policy", nargs=2, metavar="POLICY",
+                    help="play policy A and policy B (each for every seat, or per seat as --policy) on the same "
+                         "seeds and report the paired difference B minus A, seat by seat")
     sp.add_argument("--stats", metavar="FILE", help="a statistics file (stats: section) to read during play")
     sp.add_argument("--jobs", type=bounded_int("--jobs", 1, MAX_JOBS), default=1,
                     help="processes to use (same totals for the same seed)")
@@ -38,7 +43,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--scheduler-timeout", metavar="SECONDS", type=bounded_seconds("--scheduler-timeout", 0.1, 600),
                     default=SCHEDULER_TIMEOUT, help=f"seconds to wait for the Dask scheduler (default {SCHEDULER_TIMEOUT:g})")
     sp.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for standard output)")
-    sp.add_argument("--csv", metavar="FILE", help="write one row per round (or per game with --games)")
+    sp.add_argument("--csv", metavar="FILE", help="write one row per round (or per game with --games), after '# ' "
+                    "lines naming the run ('-' for standard output)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
     sp.add_argument("--compare", action="store_true",
@@ -54,11 +60,19 @@ def _bar(args, total: int, desc: str):
     return tqdm(total=total, unit="round" if not args.games else "game", desc=desc, leave=False, file=sys.stderr)
 
 
-def policy_line(names: list[str]) -> str:
-    """'careful (every seat)' or 'seat 0 careful, seat 1 random, ...'."""
-    if len(set(names)) == 1:
-        return f"{names[0]} (every seat)"
-    return ", ".join(f"seat {s} {p}" for s, p in enumerate(names))
+def run_meta(args, game, names: list[str]) -> dict:
+    """What reproduces a run: rulekit's version, the rules' digest, options, policies, seed, command."""
+    import hashlib
+    import shlex
+    from rulekit.lang.loader import plain
+    # the rules as played: the variant after extends and house rules, the options in effect, the deck
+    rules = json.dumps({"rules": plain(game.variant.tree), "options": game.options, "deck": game.deck_name},
+                       sort_keys=True, ensure_ascii=False, default=str)
+    argv = getattr(args, "argv", None) or sys.argv[1:]
+    return {"rulekit_version": __import__("rulekit").__version__,  # as `rulekit --version` reads it
+            "variant_digest": "sha256:" + hashlib.sha256(rules.encode("utf-8")).hexdigest()[:16],
+            "seed_scheme": "round i: the first 8 bytes of BLAKE2b('rulekit-round:SEED:i'), big-endian",
+            "command": "rulekit " + " ".join(shlex.quote(a) for a in argv)}
 
 
 def cmd_simulate(args) -> int:
@@ -90,12 +104,31 @@ def cmd_simulate(args) -> int:
                       "drop stop_after or simulate single rounds")
     from rulekit.cli.common import seat_count
     n = seat_count(args, game)  # the number of players checked against the game before any work
-    names = seat_policies(game, n, args.policy)
-    out: TextIO = sys.stderr if args.json == "-" else sys.stdout
+    if args.compare_policy and (args.compare or args.scheduler or args.policy):
+        return usage_error("--compare-policy compares two policies on the game's own rules: drop --compare, "
+                           "--policy and --scheduler")
+    if args.json == "-" and args.csv == "-":
+        return usage_error("--json - and --csv - both write to standard output: send one of them to a file")
+    explicit = args.policy is not None
+    args.policy = policy_spec(game, args.policy)
+    if args.compare_policy:
+        args.compare_policy = [policy_spec(game, p) for p in args.compare_policy]
+        for spec in args.compare_policy:
+            seat_policies(game, n, spec)  # unknown names fail before any work
+        names = seat_policies(game, n, args.compare_policy[0])
+    else:
+        names = seat_policies(game, n, args.policy)
+    out: TextIO = sys.stderr if "-" in (args.json, args.csv) else sys.stdout
     label = game.variant.meta.names.get("en", game.id)
     unit, total = ("games", args.games) if args.games else ("rounds", args.rounds)
     print(f"{inert(label)}: {total} {unit}, {n} players, seed {args.seed}, deck {game.deck_name}", file=out)
-    print(f"policies: {policy_line(names)}", file=out)
+    if args.compare_policy:
+        other = seat_policies(game, n, args.compare_policy[1])
+        print(f"policies: A = {policy_line(names)}; B = {policy_line(other)}", file=out)
+    else:
+        print(f"policies: {policy_line(names)}" + ("" if explicit else
+              f" - the game's default{'' if names[0] == 'random' else '; --policy random for random play'}"),
+              file=out)
     if game.observer is not None or game.extra.get("stop_after"):
         stop = game.extra.get("stop_after")
         print(f"statistics: {inert(args.stats) if args.stats else 'from the variant'}"
@@ -103,13 +136,17 @@ def cmd_simulate(args) -> int:
               file=out)
     variant_args = (resolve_variant_path(args.variant), parse_options(args.option), args.preset, args.deck,
                     tuple(args.house or ()), args.stats)
-    if args.compare:
+    if args.compare_policy:
+        from rulekit.cli.compare import run_compare_policy
+        doc = run_compare_policy(args, game, n, variant_args, out, _bar)
+    elif args.compare:
         from rulekit.cli.compare import run_compare
         doc = run_compare(args, game, n, names, variant_args, out, _bar)
     else:
         doc = _run_plain(args, game, n, names, variant_args, out)
     if doc is None:
         return EXIT_USAGE
+    doc.update(run_meta(args, game, names))
     if args.json:
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         if args.json == "-":
@@ -173,8 +210,8 @@ def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: T
              f"{args.jobs} process{'es' if args.jobs != 1 else ''}")
     print(f"{total} {kind} in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.0f} {kind}/s, {where})", file=out)
     if args.csv:
-        write_csv(args.csv, kind, n, rows, args.seed)
-        print(f"{len(rows)} rows written to {args.csv}", file=out)
+        write_csv(args.csv, kind, n, rows, args.seed, {**header(args, game, n, names, kind), **run_meta(args, game, names)})
+        print(f"{len(rows)} rows written to {'standard output' if args.csv == '-' else args.csv}", file=out)
     return doc
 
 
@@ -218,11 +255,19 @@ def games_report(game, d: dict) -> str:
     return "\n".join(lines)
 
 
-def write_csv(path: str, kind: str, n: int, rows: list, seed: int) -> None:
-    """One row per round (chip change per seat) or per game (rounds, chip change, winners)."""
+def write_csv(path: str, kind: str, n: int, rows: list, seed: int, meta: dict | None = None) -> None:
+    """One row per round (chip change per seat) or per game (rounds, chip change, winners), after
+    '# key: value' lines naming the run ('-': standard output). pandas reads it with comment='#'."""
     from rulekit.engine.runner import round_seed
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
+    fh = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
+    try:
+        for k in ("rulekit_version", "variant", "variant_digest", "deck", "options", "preset", "house", "players",
+                  "policies", "seed", "seed_scheme", "command"):
+            if meta is not None and k in meta:
+                v = meta[k]
+                shown = json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) or v is None else str(v)
+                fh.write(f"# {k}: {inert(shown, keep_newlines=False)}\n")
+        w = csv.writer(fh, lineterminator="\n")
         if kind == "rounds":
             w.writerow(["round", "seed", *(f"seat{s}" for s in range(n))])
             for i, r in enumerate(rows):
@@ -231,6 +276,11 @@ def write_csv(path: str, kind: str, n: int, rows: list, seed: int) -> None:
             w.writerow(["game", "seed", "rounds", *(f"seat{s}" for s in range(n)), "winners"])
             for i, r in enumerate(rows):
                 w.writerow([i, round_seed(seed, i), *r])
+    finally:
+        if fh is not sys.stdout:
+            fh.close()
+        else:
+            fh.flush()
 
 
 def cmd_policies(args) -> int:

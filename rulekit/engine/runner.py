@@ -38,8 +38,12 @@ class GameResult:
 
 
 def round_seed(seed: int, i: int) -> int:
-    """The seed of round i of a run with base seed `seed` (independent of chunking)."""
-    return seed * 1_000_003 + i
+    """The seed of round i of a run with base seed `seed` (independent of chunking).
+
+    A hash, so runs with different base seeds share no round: the first 8 bytes (big-endian)
+    of BLAKE2b over the text "rulekit-round:SEED:I" (docs/guides/analyst.md states the scheme).
+    """
+    return int.from_bytes(hashlib.blake2b(f"rulekit-round:{seed}:{i}".encode(), digest_size=8).digest(), "big")
 
 
 def agent_seed(seed: Any, seat: int) -> Any:

@@ -8,8 +8,9 @@ whose mean is taken, for the table or for each seat. Games without statistics ar
 from __future__ import annotations
 
 import dataclasses
-import math
+import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable
 
 from rulekit.core.errors import Collector, RulekitError, Span, did_you_mean, error
@@ -23,13 +24,17 @@ class StatDecl:
     """One declared statistic, before compilation: its nodes and where they were written."""
 
     name: str
-    kind: str  # "count" or "mean"
+    kind: str  # "count", "mean" or "ratio"
     expr: Node
     when: Node | None
     point: str  # "deal", "round" or a phase id
     per_seat: bool
     description: str
     span: Span
+    over: Node | None = None  # ratio: the denominator
+    by: Node | None = None  # group the readings by this value
+    difference_from: Node | None = None  # per seat: minus this seat's reading
+    expect: Node | None = None  # the exact value, for z
 
 
 @dataclass(frozen=True)
@@ -63,11 +68,12 @@ def parse_section(node: Node | None) -> tuple[StatDecl, ...]:
     out = []
     for name, item in node.value.items():
         d = item.value
-        kind = "count" if "count" in d else "mean"
+        kind = next(k for k in ("count", "mean", "ratio") if k in d)
         point = str(d["after"].value) if "after" in d else str(d["at"].value) if "at" in d else "round"
         out.append(StatDecl(str(name), kind, d[kind], d.get("when"), point,
                             bool(d["per_seat"].value) if "per_seat" in d else False,
-                            str(d["description"].value) if "description" in d else "", item.key_span or item.span))
+                            str(d["description"].value) if "description" in d else "", item.key_span or item.span,
+                            d.get("over"), d.get("by"), d.get("difference_from"), d.get("expect")))
     return tuple(out)
 
 
@@ -130,12 +136,20 @@ def deal_phase(game: Any) -> str | None:
     return None
 
 
+# names a statistic reads besides the game's: they describe the reading, not the game
+EXTRA_NAMES = {
+    "redealt": "true when this deal attempt was thrown in and dealt again (a misdeal); false at the end of a round",
+    "attempt": "the deal attempt of the round: 1 for the first deal, 2 after one redeal ...",
+    "round_chips": "each seat's chip change in this round so far (chips is the running total of a whole game)",
+}
+
+
 @dataclass
 class Compiled:
     """A compiled statistic: what to read, when, and for whom."""
 
     name: str
-    kind: str
+    kind: str  # count, mean or ratio
     fn: Callable
     when: Callable | None
     phase: str | None  # None: at the end of the round
@@ -143,6 +157,31 @@ class Compiled:
     description: str
     span: Span
     where: str  # "after the deal (end of phase 'deal')" ...
+    over: Callable | None = None
+    by: Callable | None = None
+    by_text: str = ""
+    diff: Callable | None = None  # the seat the others are compared with
+    diff_text: str = ""
+    expect: Fraction | None = None
+    uses_redealt: bool = False  # read twice at a phase: the attempt's fate is known only later
+    uses_round_chips: bool = False
+
+
+def _mentions(nodes: tuple, name: str) -> bool:
+    """Whether any of these expression nodes names `name` (by its text: a mention in a string only
+    costs a second reading)."""
+    pat = re.compile(rf"\b{name}\b")
+    return any(n is not None and isinstance(n.value, str) and pat.search(n.value) for n in nodes)
+
+
+def parse_expect(node: Node, errs: Collector) -> Fraction | None:
+    """An exact value: a number, or a fraction written as text ('19/130')."""
+    try:
+        return Fraction(str(node.value).replace(" ", ""))
+    except (ValueError, ZeroDivisionError):
+        errs.add(error(node.span, "E040", f"expect: expected a number or a fraction such as '19/130', "
+                       f"found {node.value!r}"))
+        return None
 
 
 def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
@@ -155,26 +194,48 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
     scope = variant_scope(game.variant, game.deck, game.options)
     sc = StepCompiler(scope, game.variant.zones, game.variant.vars, errs, node_at(game.variant.tree, "procedures"))
     dealt = deal_phase(game)
+    chips_type = scope.globals["chips"].type if "chips" in scope.globals else T.list_of(T.NUM)
     out = []
     for d in spec.stats:
         sc.phase = ""  # the error names the statistic's own line; no phase applies
-        loc = {"seat": T.INT} if d.per_seat else {}
-        fn = sc.expr(d.expr, loc, T.BOOL if d.kind == "count" else T.NUM, d.kind)[0]
+        loc = {"redealt": T.BOOL, "attempt": T.INT, "round_chips": chips_type}
+        if d.per_seat:
+            loc["seat"] = T.INT
+        want = T.BOOL if d.kind == "count" else T.NUM
+        fn = sc.expr(d.expr, loc, want, d.kind)[0]
         when = sc.expr(d.when, loc, T.BOOL, "when")[0] if d.when is not None else None
+        over = sc.expr(d.over, loc, T.NUM, "over")[0] if d.over is not None else None
+        by = sc.expr(d.by, loc, None, "by")[0] if d.by is not None else None
+        diff = None
+        if d.difference_from is not None:
+            diff = sc.expr(d.difference_from, {k: v for k, v in loc.items() if k != "seat"}, T.INT,
+                           "difference_from")[0]
+            if d.kind == "ratio" or d.by is not None:
+                errs.add(error(d.difference_from.span, "E040", f"statistic '{d.name}': difference_from pairs "
+                               "the seats' counts or means, not a ratio or groups (by)",
+                               hint="write the difference as one mean, or drop ratio/by"))
+        expect = parse_expect(d.expect, errs) if d.expect is not None else None
+        if expect is not None and d.by is not None:
+            errs.add(error(d.expect.span, "E040", f"statistic '{d.name}': expect gives one value, but by makes "
+                           "a row for every value", hint="drop by, or write one statistic per value"))
         if d.point == "round":
             phase, where = None, "at the end of the round"
         elif d.point == "deal":
             phase = dealt
-            where = f"after the deal (end of phase '{dealt}')"
+            where = f"after the deal (end of phase '{dealt}'), every deal attempt"
             if dealt is None:
                 errs.add(error(d.span, "E040", f"statistic '{d.name}': at: deal, but no phase of "
                                f"{game.id} deals cards", hint="name the phase with after: <phase id>"))
         else:
-            phase, where = d.point, f"at the end of phase '{d.point}'"
+            phase, where = d.point, f"at the end of phase '{d.point}', every deal attempt"
             if d.point not in phase_ids:
                 errs.add(error(d.span, "E040", f"statistic '{d.name}': no phase '{d.point}' in {game.id}",
                                hint=did_you_mean(d.point, phase_ids) or "phases: " + ", ".join(phase_ids)))
-        out.append(Compiled(d.name, d.kind, fn, when, phase, d.per_seat, d.description, d.span, where))
+        nodes = (d.expr, d.when, d.over, d.by, d.difference_from)
+        out.append(Compiled(d.name, d.kind, fn, when, phase, d.per_seat, d.description, d.span, where,
+                            over, by, str(d.by.value) if d.by is not None else "", diff,
+                            str(d.difference_from.value) if d.difference_from is not None else "", expect,
+                            phase is not None and _mentions(nodes, "redealt"), _mentions(nodes, "round_chips")))
     if spec.stop_after is not None:
         span = spec.stop_span or Span(spec.file, 1, 1)
         if spec.stop_after not in phase_ids:
@@ -191,30 +252,76 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
     return out
 
 
+def _key(v: Any) -> Any:
+    """A group's key: the value itself when it can be one (numbers as exact as read)."""
+    if isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else v
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return str(v)
+
+
 class Observer:
-    """Reads the statistics during play; readings of a round count only once the round is over
-    (a misdeal's redeal throws them away)."""
+    """Reads the statistics during play. A reading taken at a phase belongs to its deal attempt:
+    it is counted when the attempt ends, with `redealt` true when a misdeal threw the deal in."""
 
     def __init__(self, stats: list[Compiled]):
         self.stats = stats
         self.ends = tuple(i for i, st in enumerate(stats) if st.phase is None)  # read at the round's end
-        self.pending: dict[int, list] = {}
-        self.acc: dict[str, list[list[float]]] = {}
+        self.pending: dict[int, Any] = {}
+        self.acc: dict[Any, list[list[float]]] = {}
+        self.attempt = 0
+        self.chips0: list = []
         self.reset()
 
     def reset(self) -> None:
         self.acc = {}
         self.pending = {}
         self.budget = EVAL_BUDGET
+        self.attempt = 0
 
     def start(self, ctx: Any) -> None:
-        """A round (or a redeal) begins: forget readings of an abandoned deal; the readings get a
-        fresh budget of their own (the game's is left as it is, so reading never changes a game)."""
+        """A deal attempt begins: the readings of the one before it (redealt) count now; the
+        readings get a fresh budget of their own (the game's is left as it is, so reading never
+        changes a game)."""
         self.budget = EVAL_BUDGET
         if self.pending:
-            self.pending = {}
+            self._commit(True)
+        if self.attempt == 0:
+            self.chips0 = list(ctx.chips)
+        self.attempt += 1
 
-    def read(self, ctx: Any, indexes: tuple[int, ...]) -> None:
+    def _values(self, ctx: Any, st: Compiled, loc: dict) -> list:
+        """One reading of `st` per slot: None (skipped) or (group key, value[, denominator])."""
+        fn, when, over, by = st.fn, st.when, st.over, st.by
+        ctx.loc = loc
+        if not st.per_seat:
+            if when is not None and not when(ctx):
+                return [None]
+            return [(_key(by(ctx)) if by is not None else None, float(fn(ctx)),
+                     *((float(over(ctx)),) if over is not None else ()))]
+        vals: list = []
+        for s in range(ctx.n):
+            loc["seat"] = s
+            if when is not None and not when(ctx):
+                vals.append(None)
+                continue
+            vals.append((_key(by(ctx)) if by is not None else None, float(fn(ctx)),
+                         *((float(over(ctx)),) if over is not None else ())))
+        if st.diff is not None:
+            loc.pop("seat", None)
+            ref = st.diff(ctx)
+            if not isinstance(ref, int) or not 0 <= ref < ctx.n:
+                raise ValueError(f"difference_from gave {ref!r}, not a seat (0 to {ctx.n - 1})")
+            base = vals[ref]
+            vals = [None if v is None or base is None else (None, v[1] - base[1]) for v in vals]
+        return vals
+
+    def read(self, ctx: Any, indexes: tuple[int, ...], final: bool = False) -> None:
         """Read statistics `indexes` now; the game state is left exactly as it was. The readings of
         one round share one budget (EVAL_BUDGET): 200 costly readings cannot take 200 rounds' work."""
         saved_loc, saved_budget, saved_where = ctx.loc, ctx.budget, ctx.where
@@ -223,44 +330,66 @@ class Observer:
         try:
             for i in indexes:
                 st = self.stats[i]
-                fn, when = st.fn, st.when
-                if st.per_seat:
-                    loc = ctx.loc = {}
-                    vals = []
-                    for s in range(ctx.n):
-                        loc["seat"] = s
-                        vals.append(None if when is not None and not when(ctx) else float(fn(ctx)))
-                else:
-                    ctx.loc = {}
-                    vals = [None if when is not None and not when(ctx) else float(fn(ctx))]
+                loc = {"redealt": False, "attempt": self.attempt}
+                if st.uses_round_chips:
+                    loc["round_chips"] = [a - b for a, b in zip(ctx.chips, self.chips0)]
+                vals = self._values(ctx, st, loc)
+                if st.uses_redealt and not final:
+                    # the attempt's fate is not known yet: keep the reading both ways, pick one at its end
+                    loc = {**loc, "redealt": True}
+                    vals = (vals, self._values(ctx, st, loc))
                 self.pending[i] = vals
         except Exception as exc:
             from rulekit.engine.steps import RUNTIME_ERRORS, located_error
-            if st is None or not isinstance(exc, RUNTIME_ERRORS):
+            if st is None or not isinstance(exc, (*RUNTIME_ERRORS, ValueError)):
                 raise
             raise located_error(exc, st.span, f"statistic {st.name}") from None
         finally:
             self.budget = ctx.budget
             ctx.loc, ctx.budget, ctx.where = saved_loc, saved_budget, saved_where
 
-    def end(self, ctx: Any) -> None:
-        """The round is over: add its readings."""
-        if self.ends:
-            self.read(ctx, self.ends)
+    def _commit(self, redealt: bool) -> None:
+        """Add the pending readings of an attempt that ended (redealt or played)."""
         acc, stats = self.acc, self.stats
         for i, vals in self.pending.items():
-            slots = acc.get(stats[i].name)
-            if slots is None:
-                slots = acc[stats[i].name] = [[0, 0.0, 0.0] for _ in vals]
-            for slot, v in zip(slots, vals):
-                if v is not None:
+            st = stats[i]
+            if isinstance(vals, tuple):
+                vals = vals[1] if redealt else vals[0]
+            width = 6 if st.kind == "ratio" else 3
+            whole = acc.get(st.name)
+            if whole is None:
+                whole = acc[st.name] = [[0] + [0.0] * (width - 1) for _ in vals]
+            for s, v in enumerate(vals):
+                if v is None:
+                    continue
+                slots = [whole[s]]
+                if st.by is not None:
+                    g = acc.get((st.name, v[0]))
+                    if g is None:
+                        g = acc[(st.name, v[0])] = [[0] + [0.0] * (width - 1) for _ in vals]
+                    slots.append(g[s])
+                for slot in slots:
                     slot[0] += 1
-                    slot[1] += v
-                    slot[2] += v * v
+                    x = v[1]
+                    slot[1] += x
+                    slot[2] += x * x
+                    if width == 6:
+                        y = v[2]
+                        slot[3] += y
+                        slot[4] += y * y
+                        slot[5] += x * y
         self.pending = {}
 
-    def take(self) -> dict[str, list[list[float]]]:
-        """The sums so far ({name: [[readings, sum, sum of squares] per slot]}), and start afresh."""
+    def end(self, ctx: Any) -> None:
+        """The round is over: add its readings (the deal that was played: redealt is false)."""
+        if self.ends:
+            self.read(ctx, self.ends, final=True)
+        self._commit(False)
+        self.attempt = 0
+
+    def take(self) -> dict:
+        """The sums so far ({name or (name, group): [[readings, sum, sum of squares(, ratio sums)] per
+        slot]}), and start afresh."""
         out = self.acc
         self.reset()
         return out
@@ -309,67 +438,5 @@ def prepare(game: Any, stats_file: str | None) -> Any:
     return instrument(game, compiled, stop)
 
 
-# -- intervals and report ---------------------------------------------------
-
-Z95 = 1.959963984540054
-
-
-def wilson(k: float, n: float) -> tuple[float, float]:
-    """95% Wilson interval of a rate k/n (good also near 0 and 1)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1 + Z95 * Z95 / n
-    mid = (p + Z95 * Z95 / (2 * n)) / den
-    margin = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / den
-    return max(0.0, mid - margin), min(1.0, mid + margin)
-
-
-def mean_ci(n: float, s: float, ss: float) -> tuple[float, float, float]:
-    """Mean and its 95% interval (normal approximation) from count, sum and sum of squares."""
-    if n <= 0:
-        return 0.0, 0.0, 0.0
-    m = s / n
-    var = (ss - n * m * m) / (n - 1) if n > 1 else 0.0
-    margin = Z95 * math.sqrt(max(0.0, var) / n)
-    return m, m - margin, m + margin
-
-
-def summarise(stats: list[Compiled], acc: dict) -> list[dict]:
-    """Each statistic's figures per slot: readings, value, 95% interval (JSON-ready)."""
-    out = []
-    for st in stats:
-        slots = acc.get(st.name) or [[0, 0.0, 0.0] for _ in range(1)]
-        rows = []
-        for i, (n, s, ss) in enumerate(slots):
-            if st.kind == "count":
-                lo, hi = wilson(s, n)
-                val = s / n if n else 0.0
-                rows.append({"seat": i if st.per_seat else None, "readings": int(n), "count": int(s),
-                             "value": val, "low": lo, "high": hi})
-            else:
-                m, lo, hi = mean_ci(n, s, ss)
-                rows.append({"seat": i if st.per_seat else None, "readings": int(n), "value": m, "low": lo,
-                             "high": hi})
-        out.append({"name": st.name, "kind": "rate" if st.kind == "count" else "mean", "where": st.where,
-                    "description": st.description, "per_seat": st.per_seat, "rows": rows})
-    return out
-
-
-def report(summary: list[dict]) -> str:
-    """The statistics as a readable table."""
-    from rulekit.core.inert import inert
-    lines = ["statistics (95% intervals):"]
-    for s in summary:
-        lines.append(f"  {inert(s['name'])}: {s['kind']} {s['where']}"
-                     + (f" - {inert(s['description'])}" if s["description"] else ""))
-        for r in s["rows"]:
-            who = f"seat {r['seat']}" if r["seat"] is not None else "table"
-            if s["kind"] == "rate":
-                lines.append(f"    {who:8} {r['value']:.5f}  [{r['low']:.5f}, {r['high']:.5f}]  "
-                             f"{r['count']} of {r['readings']}")
-            else:
-                lines.append(f"    {who:8} {r['value']:.5f}  [{r['low']:.5f}, {r['high']:.5f}]  "
-                             f"{r['readings']} readings")
-    return "\n".join(lines)
-
+# the intervals and the report live in statsreport; these names stay importable from here
+from rulekit.engine.statsreport import Z95, mean_ci, report, summarise, wilson  # noqa: E402,F401

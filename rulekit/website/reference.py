@@ -9,6 +9,7 @@ from typing import Any
 
 from rulekit.lang.decks import deck_names, load_deck
 from rulekit.lang.expr.functions import REGISTRY
+from rulekit.lang.expr.operators import OPERATORS
 from rulekit.website.util import h, md, md_rich, mdcode, plural, slug
 
 from rulekit.core.paths import PACKAGE_DIR as PKG
@@ -112,23 +113,7 @@ def schema_page(schema_path: str) -> str:
 
 # -- the expression language ---------------------------------------------------------------
 
-OPERATORS = [
-    # (tokens, meaning, example) from the loosest to the tightest binding
-    ("x -> body", "a function of one parameter (a lambda), given to functions such as count or filter",
-     "count(hand[p], c -> c.value > 5)"),
-    ("if a then b else c", "b when a is true, otherwise c", "if total > 9 then total - 10 else total"),
-    ("or", "true when either side is (the right side is only evaluated when needed)", "a or b"),
-    ("and", "true when both sides are (the right side is only evaluated when needed)", "a and b"),
-    ("not", "the opposite truth value", "not decided[i]"),
-    ("== != < <= > >=", "comparison of numbers, text, cards or lists", "sum(hand, c -> c.value) % 10 >= 7"),
-    ("in, not in", "membership in a list (or a key in a map, or text in text)", "'special' in c.tags"),
-    ("+ -", "addition and subtraction; on lists, + joins and - removes", "hand[p] + [card('1-1')]"),
-    ("* / // %", "multiplication, exact division, whole division, remainder", "total % 10"),
-    ("-x", "negation", "-stake[p]"),
-    ("**", "power", "2 ** round_no"),
-    ("x.name, x[i], f(...)", "card attribute or option (opt.name), list item (from 0), function call",
-     "column[i][0].value"),
-]
+# the operators table is shared with `rulekit help expressions` (rulekit.lang.expr.operators)
 
 
 def _grammar_text() -> str:
@@ -206,6 +191,15 @@ def expressions_page() -> str:
         f = REGISTRY[name]
         sigs = "<br>".join(mdcode(f.signature(i)) for i in range(len(f.overloads)))
         out.append(f"| {sigs} {{#fn-{slug(name)}}} | {md(f.doc)} | {mdcode(f.example) if f.example else ''} |")
+    from rulekit.engine.statsdecl import EXTRA_NAMES
+    from rulekit.engine.statsreport import METHODS
+    out += ["", "## In statistics {#statistics}", "",
+            "A statistic (a `stats:` section, or `rulekit simulate GAME --stats FILE`) reads the game's names and "
+            "these (the keys of a statistic are in the [file format](variant-format.md#def-stat); "
+            "`rulekit help statistics` prints the same in the terminal):", "",
+            "| name | meaning |", "|---|---|"]
+    out += [f"| `{n}` | {md(d)} |" for n, d in EXTRA_NAMES.items()]
+    out += ["", f"Intervals (95%): {md(METHODS)}."]
     out += ["", "## Grammar {#grammar}", "",
             "The complete grammar (Lark, LALR), from `rulekit/expr/grammar.lark`:", "", "```text", g.rstrip(), "```", ""]
     return "\n".join(out) + "\n"

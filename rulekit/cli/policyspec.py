@@ -1,0 +1,25 @@
+"""Which policy each seat plays in a simulation: the game's default, --policy, and the line that
+names them in every report."""
+from __future__ import annotations
+
+
+def default_policy(game) -> str:
+    """The policy a game is simulated (and a simulated round replayed) with when none is given:
+    its `careful` policy where it ships one, else random play."""
+    return "careful" if "careful" in game.policies else "random"
+
+
+def policy_spec(game, spec: str | None) -> str:
+    """--policy as given, with the game's default for every seat it does not name."""
+    default = default_policy(game)
+    if spec is None:
+        return default
+    parts = [p.strip() for p in str(spec).split(",") if p.strip()]
+    return spec if any("=" not in p for p in parts) else ",".join([default, *parts])
+
+
+def policy_line(names: list[str]) -> str:
+    """'careful (every seat)' or 'seat 0 careful, seat 1 random, ...'."""
+    if len(set(names)) == 1:
+        return f"{names[0]} (every seat)"
+    return ", ".join(f"seat {s} {p}" for s, p in enumerate(names))
