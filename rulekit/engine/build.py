@@ -91,9 +91,13 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         vals = o.get("values") or {}
         values = tuple((str(k), str(v)) for k, v in vals.items()) if isinstance(vals, dict) else \
             tuple((str(v), "") for v in vals)
+        unit = o.get("unit") or ""
+        unit = (str(unit[0]), str(unit[-1])) if isinstance(unit, list) and unit else (str(unit), str(unit))
+        says = tuple((str(k).lower() if isinstance(k, bool) else str(k), str(v))
+                     for k, v in (o.get("says") or {}).items())
         od = OptionDef(name, o.get("type", "choice" if values else "bool"), o.get("default"),
                        str(o.get("description", "")), values, o.get("min"), o.get("max"), str(o.get("source", "")),
-                       onode.key_span if onode else None)
+                       onode.key_span if onode else None, says, unit, str(o.get("label", "")))
         try:
             od.parse(od.default)
         except ValueError as exc:

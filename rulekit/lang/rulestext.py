@@ -4,7 +4,8 @@ A variant says its rules twice: as steps the engine runs, and in plain words for
 (`rules:` sections, and `text:` on phases, choose steps, yaku and pay steps). This module
 gathers the plain words into a `RulesDoc` in the order a reader learns a game, which the
 website renders as Markdown and the terminal as text. Nothing here reads expressions: what a
-player is shown is what the author wrote for players.
+player is shown is what the author wrote for players, with its `{opt.NAME}` and `{rule.NAME}`
+filled in from the options (rulekit.lang.prose).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node
 from rulekit.lang.model import Variant
+from rulekit.lang.prose import Prose, render
 
 #: sections of the rules in reader order: (key in `rules:`, heading)
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -79,7 +81,7 @@ class RulesDoc:
         return not self.lead and not any(s.text or s.steps or s.items for s in self.sections)
 
 
-def _s(node: Node | None) -> str:
+def _raw(node: Node | None) -> str:
     return str(node.value).strip() if node is not None and isinstance(node.value, (str, int, float)) else ""
 
 
@@ -115,7 +117,7 @@ def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str]):
         if kind in PARAM_KINDS_WITH_TEXT:
             yield kind, st, d
         elif kind == "call":
-            name = _s(d.get("proc")) or _s(d.get("call"))
+            name = _raw(d.get("proc")) or _raw(d.get("call"))
             if name and name in procs and name not in seen:
                 seen.add(name)
                 yield from _walk(procs[name].value.get("steps") if isinstance(procs[name].value, dict) else None,
@@ -151,8 +153,16 @@ def _yaku_entries(tree: dict[str, Node]):
                     yield str(table), e
 
 
-def rules_doc(variant: Variant) -> RulesDoc:
-    """The rules text of a built variant, sections in reader order (child text over parent)."""
+def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
+    """The rules text of a built variant, sections in reader order (child text over parent).
+
+    `prose` says which option values the text states: by default the game's own page (the
+    defaults, with "(house rule: ...)" for the alternatives); `Prose.sheet` for a table's game."""
+    p = prose if prose is not None else Prose.standard_page(variant.options)
+
+    def _s(node: Node | None) -> str:
+        return render(_raw(node), p)
+
     tree = _tree(variant)
     rules = tree.get("rules")
     rv: dict[str, Node] = dict(rules.value) if rules is not None and isinstance(rules.value, dict) else {}
@@ -186,7 +196,12 @@ def rules_doc(variant: Variant) -> RulesDoc:
     for table, e in _yaku_entries(tree):
         names = e.value.get("names")
         name = _s(names.value.get("en")) if names is not None and isinstance(names.value, dict) else ""
-        yaku.append(Yaku(table, _s(e.value.get("id")), name or _s(e.value.get("id")), _s(e.value.get("text"))))
+        text = _s(e.value.get("text"))
+        yid = _raw(e.value.get("id"))
+        if f"yaku.{table}.{yid}" in p.extra_marks and text:
+            from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
+            text = f"{MARK_OPEN}yaku.{table}.{yid}{MARK_MID}{text}{MARK_CLOSE}"
+        yaku.append(Yaku(table, yid, name or yid, text))
     return RulesDoc(variant.meta.names.get("en", variant.meta.id), _s(rv.get("lead")), tuple(sections), tuple(yaku))
 
 
@@ -203,13 +218,13 @@ def missing_text(variant: Variant) -> list[Diagnostic]:
 
     seen: set[str] = set()
     for ph in _phases(tree):
-        pid = _s(ph.value.get("id"))
-        if not _s(ph.value.get("text")):
+        pid = _raw(ph.value.get("id"))
+        if not _raw(ph.value.get("text")):
             need(ph.value.get("id", ph), f"phase '{pid}'", ())
         for kind, st, params in _walk(ph.value.get("steps"), procs, seen):
-            if not _s(params.get("text")):
-                label = _s(params.get(kind)) if isinstance(params[kind].value, str) else ""
-                label = label or _s(params.get("id")) or _s(params.get("why"))
+            if not _raw(params.get("text")):
+                label = _raw(params.get(kind)) if isinstance(params[kind].value, str) else ""
+                label = label or _raw(params.get("id")) or _raw(params.get("why"))
                 what = f"choice '{label}'" if kind == "choose" else ("payout" + (f" '{label}'" if label else ""))
                 need(st, what, (f"in phase '{pid}'",))
     # procedures nobody calls from a phase still run (e.g. from yaku or other procedures)
@@ -217,11 +232,11 @@ def missing_text(variant: Variant) -> list[Diagnostic]:
         if name in seen or not isinstance(p.value, dict):
             continue
         for kind, st, params in _walk(p.value.get("steps"), procs, {name}):
-            if not _s(params.get("text")):
+            if not _raw(params.get("text")):
                 need(st, "choice" if kind == "choose" else "payout", (f"in procedure '{name}'",))
     for table, e in _yaku_entries(tree):
-        if not _s(e.value.get("text")):
-            need(e.value.get("id", e), f"yaku '{_s(e.value.get('id'))}' (table '{table}')", ())
+        if not _raw(e.value.get("text")):
+            need(e.value.get("id", e), f"yaku '{_raw(e.value.get('id'))}' (table '{table}')", ())
     return out
 
 
@@ -306,10 +321,10 @@ def phase_prompts(variant: Variant, phase_id: str) -> list[str]:
     procs = _procs(tree)
     out: list[str] = []
     for ph in _phases(tree):
-        if _s(ph.value.get("id")) != phase_id:
+        if _raw(ph.value.get("id")) != phase_id:
             continue
         for kind, _st, params in _walk(ph.value.get("steps"), procs, set()):
-            p = " ".join(_s(params.get("prompt")).split())
+            p = " ".join(_raw(params.get("prompt")).split())
             if kind == "choose" and p and p not in out:
                 out.append(p)
     return out
