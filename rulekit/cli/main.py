@@ -179,8 +179,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("list", help="the games you can play, with players and deck")
     sp.set_defaults(fn=lambda a: __import__("rulekit.cli.games", fromlist=["cmd_list"]).cmd_list(a))
 
-    sp = sub.add_parser("rules", help="a game's rules, in the terminal")
+    sp = sub.add_parser("rules", help="a game's rules: in the terminal, or your table's sheet as Markdown or HTML")
     game_args(sp)
+    sp.add_argument("--format", choices=("text", "markdown", "html"), default="text",
+                    help="text for the terminal (default), markdown, or html (one self-contained printable file)")
+    sp.add_argument("--output", metavar="FILE", help="write the sheet to FILE instead of the terminal")
+    sp.add_argument("--effects", action="store_true",
+                    help="add what the house rules do, each alone and all together (paired simulation, 95%% intervals)")
+    sp.add_argument("--effect-rounds", type=bounded_int("--effect-rounds", 100, 1_000_000), default=2000,
+                    metavar="N", help="rounds simulated for --effects (default 2000)")
     sp.set_defaults(fn=lambda a: __import__("rulekit.cli.games", fromlist=["cmd_rules"]).cmd_rules(a, game_from_args))
 
     sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")

@@ -103,10 +103,26 @@ def _kind(step: Node) -> str | None:
     return None
 
 
-def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str]):
+_OPT_TEST = re.compile(r"^\s*(not\s+)?opt\.([A-Za-z_]\w*)\s*(?:(==|!=)\s*'([^']*)')?\s*$")
+
+
+def _holds(cond: str, values: dict | None) -> bool | None:
+    """Whether a simple option test (`opt.x`, `not opt.x`, `opt.x == 'v'`, `opt.x != 'v'`) holds
+    for these option values; None when the condition is anything else or no values are given."""
+    m = _OPT_TEST.match(cond) if values is not None else None
+    if m is None or m.group(2) not in values:  # type: ignore[operator]
+        return None
+    v = values[m.group(2)]  # type: ignore[index]
+    r = bool(v) if m.group(3) is None else ((str(v).lower() if isinstance(v, bool) else str(v)) == m.group(4))
+    r = r if m.group(3) != "!=" else not r
+    return not r if m.group(1) else r
+
+
+def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str], values: dict | None = None):
     """Every choose and pay step below `steps`, following procedure calls once each.
 
-    Yields (kind, step node, params)."""
+    With `values` (a table's own game), the branch of an `if` on an option that does not hold
+    for them is left out. Yields (kind, step node, params)."""
     if steps is None or not isinstance(steps.value, list):
         return
     for st in steps.value:
@@ -121,11 +137,14 @@ def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str]):
             if name and name in procs and name not in seen:
                 seen.add(name)
                 yield from _walk(procs[name].value.get("steps") if isinstance(procs[name].value, dict) else None,
-                                 procs, seen)
+                                 procs, seen, values)
         else:
+            holds = _holds(_raw(d.get("if")), values) if kind == "if" else None
             for key in ("then", "else", "do", "repeat"):
+                if holds is not None and key == ("else" if holds else "then"):
+                    continue
                 if key in d and isinstance(d[key].value, list):
-                    yield from _walk(d[key], procs, seen)
+                    yield from _walk(d[key], procs, seen, values)
 
 
 def _tree(variant: Variant) -> dict[str, Node]:
@@ -175,7 +194,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
         # a procedure's choices are listed under every phase that calls it: a reader looks for a
         # decision at the step where it is made (the dealer's draw at the second field and again
         # with the dealer's own hand)
-        for kind, _st, params in _walk(d.get("steps"), procs, set()):
+        for kind, _st, params in _walk(d.get("steps"), procs, set(), None if p.alternatives else p.values):
             text = _s(params.get("text"))
             if not text:
                 continue
