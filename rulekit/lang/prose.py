@@ -4,7 +4,9 @@ A variant's text for players may name an option instead of stating its value:
 
 * `{opt.NAME}` is the value in words: an int with its `unit` ("20 chips", "1 chip"), a
   choice by its meaning in `values`, a bool as yes or no;
-* `{rule.NAME}` is the sentence the option's `says:` gives for the value in effect.
+* `{rule.NAME}` is the sentence the option's `says:` gives for the value in effect;
+* `{yaku.TABLE.ID}` is the value of a special hand in words ("three"), as a house file may
+  change it.
 
 Rendered for the game's own page (`Prose.standard`), a `{rule.NAME}` reads as the default's
 sentence followed by "(house rule: ...)" naming the alternatives, as the pages always read.
@@ -23,7 +25,9 @@ from rulekit.lang.model import OptionDef
 
 #: a marked piece: MARK_OPEN key MARK_MID words MARK_CLOSE (private-use characters, never in a file's text)
 MARK_OPEN, MARK_MID, MARK_CLOSE = "\ue000", "\ue001", "\ue002"
-PLACE = re.compile(r"\{\{|\}\}|\{(opt|rule)\.([A-Za-z_][A-Za-z0-9_]*)\}")
+PLACE = re.compile(r"\{\{|\}\}|\{(opt|rule)\.([A-Za-z_][A-Za-z0-9_]*)\}|\{yaku\.([\w-]+)\.([\w-]+)\}")
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
 MARKED = re.compile(MARK_OPEN + "([^" + MARK_MID + "]*)" + MARK_MID + "([^" + MARK_CLOSE + "]*)" + MARK_CLOSE)
 
 
@@ -36,6 +40,7 @@ class Prose:
     standard: dict[str, Any]
     alternatives: bool = True  # the game's own page: "(house rule: ...)" after a {rule.NAME}
     extra_marks: frozenset = field(default_factory=frozenset)  # keys marked whatever their value
+    yaku_values: dict = field(default_factory=dict)  # "TABLE.ID" -> the yaku's value, for {yaku.TABLE.ID}
 
     @classmethod
     def standard_page(cls, options: dict[str, OptionDef]) -> "Prose":
@@ -109,6 +114,13 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
         whole = m.group(0)
         if whole in ("{{", "}}"):
             return whole[0]
+        if m.group(3):
+            key = f"{m.group(3)}.{m.group(4)}"
+            v = p.yaku_values.get(key)
+            if not isinstance(v, int) or isinstance(v, bool):
+                return whole  # not a plain number: reported by `check_prose`
+            words = NUMBER_WORDS[v] if 0 <= v < len(NUMBER_WORDS) else str(v)
+            return _mark(f"yaku.{key}", words) if mark and f"yaku.{key}" in p.extra_marks else words
         kind, name = m.group(1), m.group(2)
         o = p.options.get(name)
         if o is None:
@@ -141,8 +153,9 @@ def render(text: str, p: Prose | None) -> str:
 
 
 def placeholders(text: str) -> list[tuple[str, str, int]]:
-    """Each placeholder of a text: (kind 'opt'/'rule', option name, offset in the text)."""
-    return [(m.group(1), m.group(2), m.start()) for m in PLACE.finditer(text) if m.group(1)]
+    """Each placeholder of a text: (kind 'opt'/'rule'/'yaku', option name or TABLE.ID, offset in the text)."""
+    return [(m.group(1), m.group(2), m.start()) if m.group(1) else ("yaku", f"{m.group(3)}.{m.group(4)}", m.start())
+            for m in PLACE.finditer(text) if m.group(1) or m.group(3)]
 
 
 def strip_marks(text: str) -> str:

@@ -172,12 +172,21 @@ def _yaku_entries(tree: dict[str, Node]):
                     yield str(table), e
 
 
+def yaku_values(variant: Variant) -> dict[str, object]:
+    """{"TABLE.ID": value} of every special hand that states a value (for `{yaku.TABLE.ID}`)."""
+    return {f"{t}.{_raw(e.value.get('id'))}": e.value["value"].value
+            for t, e in _yaku_entries(_tree(variant)) if "value" in e.value}
+
+
 def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     """The rules text of a built variant, sections in reader order (child text over parent).
 
     `prose` says which option values the text states: by default the game's own page (the
     defaults, with "(house rule: ...)" for the alternatives); `Prose.sheet` for a table's game."""
     p = prose if prose is not None else Prose.standard_page(variant.options)
+    if not p.yaku_values:
+        import dataclasses
+        p = dataclasses.replace(p, yaku_values=yaku_values(variant))
 
     def _s(node: Node | None) -> str:
         return render(_raw(node), p)
@@ -190,6 +199,8 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     payouts: list[str] = []
     for ph in _phases(tree):
         d = ph.value
+        if not p.alternatives and _holds(_raw(d.get("when")), p.values) is False:
+            continue  # a table's own sheet leaves out a phase its options never play
         choices = []
         # a procedure's choices are listed under every phase that calls it: a reader looks for a
         # decision at the step where it is made (the dealer's draw at the second field and again
@@ -357,5 +368,5 @@ def phase_text(variant: Variant, phase_id: str) -> str:
     return ""
 
 
-__all__ = ["SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
+__all__ = ["yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
            "to_plain", "phase_text", "phase_prompts"]

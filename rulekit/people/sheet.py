@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.prose import MARKED, Prose, says, value_words
-from rulekit.lang.rulestext import RulesDoc, rules_doc, to_markdown, to_plain
+from rulekit.lang.rulestext import RulesDoc, rules_doc, to_markdown, to_plain, yaku_values
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,13 @@ def _overlay_changes(game: Any, standard_tree: Node) -> list[Change]:
 def make_sheet(game: Any, effects: tuple[str, ...] = ()) -> Sheet:
     """The sheet of a built game (its preset, house files and -o applied)."""
     v = game.variant
-    prose = Prose.sheet(v.options, dict(game.options))
-    std_prose = Prose.sheet(v.options, {})
+    prose = dataclasses.replace(Prose.sheet(v.options, dict(game.options)), yaku_values=yaku_values(v))
+    standard = v
+    if v.house:
+        from rulekit.engine.build import load_variant
+        standard = load_variant(v.file)
+    standard_tree = standard.tree
+    std_prose = dataclasses.replace(Prose.sheet(v.options, {}), yaku_values=yaku_values(standard))
     changes: list[Change] = []
     for name, o in v.options.items():
         if not prose.changed(name):
@@ -127,10 +132,6 @@ def make_sheet(game: Any, effects: tuple[str, ...] = ()) -> Sheet:
             what = f"{_cap(o.label or o.description.rstrip('.'))}: {what}."
         changes.append(Change(name, what, _option_words(o, prose.standard[name], std_prose).rstrip(".") + ".",
                               where, house))
-    standard_tree = v.tree
-    if v.house:
-        from rulekit.engine.build import load_variant
-        standard_tree = load_variant(v.file).tree
     overlay = _overlay_changes(game, standard_tree)
     changes += overlay
     prose = dataclasses.replace(prose, extra_marks=frozenset(c.key for c in overlay if c.key.startswith("yaku.")))
