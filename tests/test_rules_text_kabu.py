@@ -141,7 +141,7 @@ def test_kyo_kabu_complete_text_says_what_kyo_kabu_does_not_what_oicho_kabu_does
     assert set(yaku) == {"sorokabu", "kuppin", "dealer-sorokabu"}
     assert "Sorokabu included" in yaku["kuppin"]
     assert all(f"{v}, {v}, {v}" in yaku["sorokabu"] for v in first)
-    assert "six" in doc.section("end").text   # 12 rounds, or 6 by agreement
+    assert "6 rounds" in doc.section("end").text   # 12 rounds, or 6 by agreement (from option rounds)
 
 
 def test_dare_text_explains_key_number_sets_dare_and_the_pot():

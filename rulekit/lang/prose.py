@@ -90,8 +90,17 @@ def _alternative(o: OptionDef, value_key: str, p: Prose) -> str:
     elif o.type == "int" and value_key.lstrip("-").isdigit():
         value = int(value_key)
     s = _fill(says(o, value) or "", p, {o.name: value}, mark=False).strip()
-    s = s[:1].lower() + s[1:] if s[:2] != s[:2].upper() else s  # "Every player" -> "every player"; "Kuppin" stays
+    first = s.split(" ", 1)[0]
+    if first in COMMON_FIRST_WORDS:  # "Every player" -> "every player"; a hand's name stays capitalised
+        s = s[:1].lower() + s[1:]
     return s.rstrip(".")
+
+
+#: sentence openings that are not names, so a sentence in "(house rule: ...)" may start in lower case
+COMMON_FIRST_WORDS = frozenset("A An The This These That Every Each When Whenever Only No If Like Before After Here "
+                               "There It Its Any All Both Nobody Everyone Players Player Against With Without "
+                               "For From In On Of Then Play Stopping Three Two Equal Each Like Unless Where While Wild Stones You "
+                               "Your Ace".split())
 
 
 def _alternatives(o: OptionDef, p: Prose) -> list[str]:
@@ -133,10 +142,14 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
         sentence = says(o, value)
         if sentence is None:
             return value_words(o, value)
+        if not sentence.strip() and not p.alternatives:
+            return ""  # nothing to say for this value on a sheet
         sentence = _fill(sentence, p, override, mark=False)
         if p.alternatives and override is None:
             alts = _alternatives(o, p)
-            if alts:
+            if alts and not sentence.strip():  # nothing to say for the default: the house rule alone
+                sentence = f"(House rule{'s' if len(alts) > 1 else ''}: {_join(alts)}.)"
+            elif alts:
                 end = sentence[-1] if sentence[-1:] in ".!?" else ""
                 body = sentence[:-1] if end else sentence
                 sentence = f"{body} (house rule{'s' if len(alts) > 1 else ''}: {_join(alts)}){end}"
