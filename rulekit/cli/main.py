@@ -24,13 +24,23 @@ def cmd_validate(args) -> int:
             print(f"{f}:0:0: error[E001]: no such file", file=sys.stderr)
             bad += 1
             continue
-        diags = check_variant(f, strict=args.strict)
-        if diags:
-            bad += 1
-            print(render_all(diags), file=sys.stderr)
-            print(f"{f}: {len(diags)} error{'s' if len(diags) != 1 else ''}", file=sys.stderr)
+        from rulekit.lang.house import is_house_file
+        house = is_house_file(f)
+        if house:
+            from rulekit.engine.build import check_house
+            diags = check_house(f, strict=args.strict)
         else:
-            print(f"{f}: ok")
+            diags = check_variant(f, strict=args.strict)
+        errors = [d for d in diags if d.severity == "error"]
+        if diags:
+            print(render_all(diags), file=sys.stderr)
+        what = " (house rules)" if house else ""
+        if errors:
+            bad += 1
+            print(f"{f}{what}: {len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
+        else:
+            warned = len(diags) - len(errors)
+            print(f"{f}{what}: ok" + (f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""))
     print(f"{len(files) - bad} valid, {bad} with errors")
     return EXIT_ERRORS if bad else EXIT_OK
 

@@ -150,6 +150,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         if name in zones:
             vn = at(tree, "vars", name)
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
+    _check_players(tree, meta, errs)
     for k, (val, span) in house_options.items():
         if k not in options:
             kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
@@ -163,6 +164,20 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     errs.raise_if_any()
     return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
                    {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
+
+
+def _check_players(tree: Node, meta: Meta, errs: Collector) -> None:
+    """players: min <= default <= max, located where the wrong number is written (a house file's
+    line when a house file changed it), before anything is played."""
+    lo, hi, usual = meta.players_min, meta.players_max, meta.players_default
+    if lo > hi:
+        n = at(tree, "players", "max") or at(tree, "players")
+        errs.add(error(n.span if n else tree.span, "E042", f"players: max {hi} is below min {lo}"))
+    elif not lo <= usual <= hi:
+        n = at(tree, "players", "default") or at(tree, "players")
+        errs.add(error(n.span if n else tree.span, "E042", f"players: the usual number (default) must be from "
+                       f"{lo} to {hi}, found {usual}", hint=f"set default to a number from {lo} to {hi}, or change "
+                       "min/max too"))
 
 
 def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
@@ -396,6 +411,34 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
 
 
 @gc_paused
+def check_house(path: str, strict: bool = False) -> list[Diagnostic]:
+    """Every error of a house-rule file, checked against the game it names (its `target`): the
+    file's own shape, unknown or out-of-range options and players, yaku it cannot change, and
+    (strict) the game with the house rules applied compiled for every deck and played one round."""
+    from rulekit.lang.house import load_house
+    from rulekit.lang.loader import default_search_path, find_variant
+    try:
+        h = load_house(path)
+        vpath = find_variant(h.target, None, default_search_path())
+        if vpath is None:
+            from rulekit.lang.loader import all_variant_ids
+            return [error(h.target_span, "E051", f"house rules for '{h.target}': no such game",
+                          hint=did_you_mean(h.target, all_variant_ids(default_search_path())))]
+        variant = load_variant(vpath, house=(path,))
+        errs = Collector()
+        opts = resolve_options(variant)
+        d = make_deck(variant, variant.default_deck, errs, opts)
+        if d is not None and not errs.diagnostics:
+            game = _compile(variant, d, variant.default_deck, opts, errs)
+            if strict and not errs.diagnostics:
+                from rulekit.engine.runner import smoke_round
+                for n in sorted({variant.meta.players_min, variant.meta.players_default, variant.meta.players_max}):
+                    smoke_round(game, n)
+        return sorted_diagnostics(errs.diagnostics)
+    except RulekitError as exc:
+        return sorted_diagnostics(exc.diagnostics)
+
+
 def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
     """Every error in a variant file: schema, names, expressions for every deck and preset.
 
