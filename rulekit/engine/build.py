@@ -451,9 +451,12 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     if variant.meta.abstract:
         return []
     errs = Collector()
+    from rulekit.lang.prosecheck import placeholder_errors, strict_warnings
+    errs.extend(placeholder_errors(variant))
     if strict if require_text is None else require_text:
         from rulekit.lang.rulestext import missing_text
         errs.extend(missing_text(variant))
+    warnings = strict_warnings(variant) if strict else []
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
@@ -480,7 +483,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                 except RulekitError as exc:
                     local.extend(exc.diagnostics)
         errs.extend(local.diagnostics)
-    if not errs.diagnostics and games:
+    if not [d for d in errs.diagnostics if d.severity == "error"] and games:
         # play one seeded round at the smallest and largest table, and at every size whose deck
         # differs: finds deals that do not fit
         from rulekit.engine.runner import smoke_round
@@ -492,7 +495,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                     smoke_round(game, n)
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
-    return sorted_diagnostics(errs.diagnostics)
+    return sorted_diagnostics(errs.diagnostics + warnings)
 
 
 def _seat_draw(node, sc) -> SeatDraw:
