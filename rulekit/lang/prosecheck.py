@@ -198,8 +198,9 @@ def _options_without_effect(variant: Variant) -> list[Diagnostic]:
     data = plain(variant.tree)
     rest = json.dumps({k: v for k, v in data.items() if k not in ("options", "presets", "rules", "meta")})
     out = []
+    raw = data.get("options") or {}
     for name, o in variant.options.items():
-        if re.search(rf"\bopt\.{re.escape(name)}\b", rest):
+        if re.search(rf"\bopt\.{re.escape(name)}\b", rest) or (raw.get(name) or {}).get("words_only") is True:
             continue
         inherited = o.span is not None and o.span.file != variant.file
         where = "inherited from the game this one extends, it" if inherited else "it"
