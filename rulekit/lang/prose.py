@@ -100,7 +100,7 @@ def _alternative(o: OptionDef, value_key: str, p: Prose) -> str:
 COMMON_FIRST_WORDS = frozenset("A An The This These That Every Each When Whenever Only No If Like Before After Here "
                                "There It Its Any All Both Nobody Everyone Players Player Against With Without "
                                "For From In On Of Then Play Stopping Three Two Equal Each Like Unless Where While Wild Stones You "
-                               "Your Ace".split())
+                               "Your Ace Four Five Six Seven Eight Nine Ten Chaff".split())
 
 
 def _alternatives(o: OptionDef, p: Prose) -> list[str]:
