@@ -107,7 +107,7 @@ def placeholder_errors(variant: Variant) -> list[Diagnostic]:
                 v = yv.get(name)
                 if v is None or isinstance(v, bool) or not isinstance(v, int):
                     out.append(error(locate(node, token), "E091", f"{token}: no special hand '{name}' with a plain "
-                                     "number for its value", hint="name one as TABLE.ID, e.g. {yaku.teyaku.kingo}"))
+                                     "number for its value", hint="name a hand as TABLE.ID, the id of a hand in that yaku table"))
                 continue
             o = opts.get(name)
             if o is None:
