@@ -353,7 +353,10 @@ class VariantPage(MachineParts):
         return str(value)
 
     def house_rules(self) -> str:
-        out = ["", "## House rules {#house-rules}", ""]
+        from rulekit.website.yourtable import panel_html
+        panel = panel_html(self.v)
+        out = ["", _block(panel), ""] if panel else []
+        out += ["", "## House rules {#house-rules}", ""]
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
