@@ -51,7 +51,7 @@ for house in sheet_files:
                  + f"\n*The rules sheet of [{os.path.basename(house)}](../{house}), made with "
                  f"`rulekit rules {h.target} --house docs/{house}`.*\n")
     guides.append((f"Sheet: {h.name}", page))
-p[len("reference/decks/"):-3] for p in files
+decks = sorted(p[len("reference/decks/"):-3] for p in files
                if p.startswith("reference/decks/") and p.endswith(".md") and not p.endswith("index.md"))
 with mkdocs_gen_files.open("SUMMARY.md", "w") as fh:
     fh.write(summary(site, decks, guides))

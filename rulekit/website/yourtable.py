@@ -106,7 +106,8 @@ def panel_html(v: Variant) -> str:
         return ""
     data = json.dumps(panel_data(v), ensure_ascii=False).replace("</", "<\\/").replace("<!--", "<\\!--")
     return (f'<div class="rk-yourtable" id="your-table" hidden data-game="{h(v.meta.id)}">'
-            '<p class="rk-yt-title"><strong>Your table</strong></p><p>Choose your table's house rules: the rules above change to match, each "
+            "<p class=\"rk-yt-title\"><strong>Your table</strong></p><p>Choose your table's house rules: the rules "
+            "above change to match, each "
             "change marked. Then copy or download the house file, or print these rules.</p>"
             '<form class="rk-yt-form" onsubmit="return false"></form>'
             '<p class="rk-yt-actions"><button type="button" class="rk-yt-reset">Standard rules</button> '
