@@ -248,3 +248,20 @@ def test_strict_validate_of_the_shipped_variants_passes():
     r = cli("validate", "--strict", "variants")
     assert r.returncode == 0, r.stderr
     assert "9 valid, 0 with errors" in r.stdout
+
+
+def test_your_table_panel_data_shows_players_words_only():
+    """The website panel's labels and sentences never show an option key (a name with `_`)."""
+    from rulekit.website.yourtable import panel_data
+    for root, _d, files in os.walk(VARIANTS):
+        for f in files:
+            data = panel_data(load_variant(os.path.join(root, f)))
+            for o in data["options"]:
+                assert not re.search(r"[a-z]_[a-z]", o["label"]), (f, o["label"])
+            for name, entries in data["sentences"].items():
+                for e in entries:
+                    assert "{" not in e["page"] and all("{" not in t for t in e["alt"].values()), (f, name)
+    kyo = panel_data(load_variant("kyo-kabu"))["sentences"]
+    assert {"page": "When the values are equal, nobody pays (house rule: the dealer wins ties).",
+            "alt": {"push": "When the values are equal, nobody pays.",
+                    "dealer": "When the values are equal, the dealer wins."}} in kyo["tie"]

@@ -93,7 +93,8 @@ def panel_data(v: Variant) -> dict:
     """What the script needs: the game, its options (as a form) and the sentences to swap."""
     opts = []
     for o in v.options.values():
-        opts.append({"name": o.name, "label": o.label or o.description.split(".")[0][:80], "type": o.type,
+        label = o.label or o.description.split(".")[0][:80]
+        opts.append({"name": o.name, "label": label[:1].upper() + label[1:], "type": o.type,
                      "default": o.key(o.parse(o.default)), "values": [[k, m] for k, m in o.values],
                      "min": o.min, "max": o.max, "unit": list(o.unit)})
     return {"game": v.meta.id, "name": v.meta.names.get("en", v.meta.id), "options": opts,
