@@ -40,6 +40,21 @@ guides = [("Write your first variant", "tutorial/first-variant.md"),
           ("Use rulekit from Python", "guides/python.md"),
           ("Play at the table", "guides/table.md"),
           ("Shorter rules: functions, let and other helpers", "guides/shorter-rules.md")]
+# the rules sheets of the house files listed in mkdocs.yml (extra: rulekit_sheets), one page each
+sheet_files = ((mkdocs_gen_files.config.get("extra") or {}).get("rulekit_sheets") or [])
+for house in sheet_files:
+    from rulekit import build_game as _build_game, load_variant as _load_variant
+    from rulekit.lang.house import load_house
+    from rulekit.people.sheet import make_sheet, sheet_markdown
+    path = os.path.join(DOCS, house)
+    h = load_house(path)
+    game = _build_game(_load_variant(h.target, house=(path,)))
+    page = f"sheets/{os.path.splitext(os.path.basename(house))[0]}.md"
+    with mkdocs_gen_files.open(page, "w") as fh:
+        fh.write(sheet_markdown(make_sheet(game)).replace(ROOT + os.sep, "")
+                 + f"\n*The rules sheet of [{os.path.basename(house)}](../{house}), made with "
+                 f"`rulekit rules {h.target} --house docs/{house}`.*\n")
+    guides.append((f"Sheet: {h.name}", page))
 decks = sorted(p[len("reference/decks/"):-3] for p in files
                if p.startswith("reference/decks/") and p.endswith(".md") and not p.endswith("index.md"))
 with mkdocs_gen_files.open("SUMMARY.md", "w") as fh:

@@ -1,4 +1,4 @@
-"""Issue 25: rules text for players says things in words; `validate --strict` names each program word (E091)."""
+"""Issue 25: rules text for players says things in words; `validate --strict` names each program word (E092)."""
 from __future__ import annotations
 
 import glob
@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from rulekit.engine.build import check_variant, load_variant
-from rulekit.lang.prosecheck import program_words, prose_problems
+from rulekit.lang.vocabcheck import program_words, prose_problems
 
 from .conftest import ROOT
 
@@ -44,13 +44,13 @@ def test_strict_validate_reports_program_words_where_they_are(tmp_path):
           - id: betting
             text: Each player stakes up to opt.table_limit chips.
         """), encoding="utf-8")
-    assert not [d for d in check_variant(str(f)) if d.code == "E091"]  # only --strict asks
-    diags = [d for d in check_variant(str(f), strict=True) if d.code == "E091"]
+    assert not [d for d in check_variant(str(f)) if d.code == "E092"]  # only --strict asks
+    diags = [d for d in check_variant(str(f), strict=True) if d.code == "E092"]
     assert sorted(d.span.line for d in diags) == [9, 12]
     assert "'dealer_rotation'" in diags[0].message and "'`rotate`'" in diags[0].message
     r = subprocess.run([sys.executable, "-m", "rulekit", "validate", "--strict", str(f)], capture_output=True,
                        text=True, timeout=300)
-    assert r.returncode != 0 and "worded.yaml:12:" in r.stdout + r.stderr and "E091" in r.stdout + r.stderr
+    assert r.returncode != 0 and "worded.yaml:12:" in r.stdout + r.stderr and "E092" in r.stdout + r.stderr
 
 
 def test_shipped_variants_are_in_words():

@@ -161,7 +161,7 @@ def test_otoroku_pays_one_share_by_default_and_says_so():
     v = load_variant(_path("otoroku"))
     assert v.options["teyaku_payout"].default == "single"
     doc = rules_doc(v)
-    assert "every result moves one share" in doc.section("settling").text
+    assert "Every result moves one share" in doc.section("settling").text
     # no teyaku text promises a multiple the default does not pay
     assert not any(re.search(r"(two|three) shares", y.text) for y in doc.yaku)
 

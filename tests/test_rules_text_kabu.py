@@ -94,7 +94,7 @@ def test_deck_size_player_count_and_game_length_match_the_variant(rel):
     deck = make_deck(v, v.default_deck, Collector())
     assert f"{len(deck.cards)} cards" in doc.section("equipment").text
     rounds = v.options["rounds"].default
-    assert WORDS[rounds] in doc.section("end").text
+    assert f"{rounds} rounds" in doc.section("end").text  # stated from the option ({rule.rounds})
     assert "most chips" in doc.section("end").text
     if v.meta.players_min != v.meta.players_max and rel != KAKKURI:
         assert f"{WORDS[v.meta.players_min]} to {WORDS[v.meta.players_max]} players" in doc.lead
@@ -141,7 +141,7 @@ def test_kyo_kabu_complete_text_says_what_kyo_kabu_does_not_what_oicho_kabu_does
     assert set(yaku) == {"sorokabu", "kuppin", "dealer-sorokabu"}
     assert "Sorokabu included" in yaku["kuppin"]
     assert all(f"{v}, {v}, {v}" in yaku["sorokabu"] for v in first)
-    assert "six" in doc.section("end").text   # 12 rounds, or 6 by agreement
+    assert "6 rounds" in doc.section("end").text   # 12 rounds, or 6 by agreement (from option rounds)
 
 
 def test_dare_text_explains_key_number_sets_dare_and_the_pot():

@@ -371,3 +371,38 @@ def test_rules_then_a_worked_example_with_table_pictures(devtools, server, gid):
     for phrase in ("has one choice only", "Noted:", "the played", "hole card"):
         assert phrase not in f["text"], (gid, phrase)
     print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px at 1280 px")
+def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, server):
+    """The Kyō-Kabu page's "Your table" panel: choosing the dealer for ties and a table maximum of
+    20 swaps the sentences in place (marked), and the house file shown names both."""
+    devtools.goto(f"{server}games/kyo-kabu/")
+    devtools.wait_for("(() => { const p = document.querySelector('.rk-yourtable'); return p && !p.hidden; })()")
+    body = "document.querySelector('article').innerText.replace(/\\s+/g, ' ')"
+    assert "nobody pays (house rule: the dealer wins ties)." in devtools.js(body)
+    devtools.js("(() => { const s = document.querySelector('select[data-option=tie]'); s.value = 'dealer';"
+                " s.dispatchEvent(new Event('change')); })()")
+    marks = devtools.wait_for("(() => { const m = [...document.querySelectorAll('mark.rk-yt-changed')]"
+                              ".map(x => x.textContent); return m.length ? m : null; })()")
+    assert "When the values are equal, the dealer wins." in marks
+    assert "(house rule: the dealer wins ties)" not in devtools.js(body)
+    devtools.js("(() => { const s = document.querySelector('input[data-option=table_limit]'); s.value = '20';"
+                " s.dispatchEvent(new Event('change')); })()")
+    assert "The table maximum is 20 chips." in devtools.js(
+        "[...document.querySelectorAll('mark.rk-yt-changed')].map(x => x.textContent).join(' | ')")
+    yaml = devtools.js("document.querySelector('.rk-yt-yaml').textContent")
+    assert "target: kyo-kabu" in yaml and "  tie: dealer" in yaml and "  table_limit: 20" in yaml
+    href = devtools.js("document.querySelector('.rk-yt-download').href")
+    assert href.startswith("data:text/yaml") and "tie%3A%20dealer" in href
+    devtools.js("document.querySelector('#your-table').scrollIntoView()")
+    time.sleep(0.3)
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    devtools.screenshot(os.path.join(ARTIFACTS, "site-kyo-kabu-your-table.png"))
+    # back to the standard rules: the page reads as before
+    devtools.js("document.querySelector('.rk-yt-reset').click()")
+    assert "nobody pays (house rule: the dealer wins ties)." in devtools.js(body)
+    assert devtools.js("document.querySelectorAll('mark.rk-yt-changed').length") == 0
+
+
+def test_house_file_sheet_pages_are_generated():
+    from .test_site import page
+    html = page("sheets/my-table/index.html")
+    assert "Our house rules" in html and "20 chips" in html and "The Saitō family table" in html

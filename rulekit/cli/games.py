@@ -121,8 +121,53 @@ def rules_lines(game: Any, width: int = 80) -> list[str]:
 
 
 def cmd_rules(args: Any, game_of) -> int:
-    """Print a game's rules for players (made inert: the text comes from a file)."""
+    """A game's rules for players: the game's own page text, or with --house/-o/--preset (or any
+    --format/--output) the sheet of that table's game, house rules stated as the rules."""
+    from rulekit.cli.args import open_output
+    out = open_output(getattr(args, "output", None), "--output")  # a bad path fails before any work
     game = game_of(args)
-    for ln in rules_lines(game, _width()):
-        print(inert(ln, keep_newlines=False))
+    fmt = getattr(args, "format", "text") or "text"
+    own = bool(args.house or args.option or args.preset) or fmt != "text" or out is not None
+    if not own:
+        for ln in rules_lines(game, _width()):
+            print(inert(ln, keep_newlines=False))
+        return EXIT_OK
+    from rulekit.people.sheet import make_sheet, sheet_markdown, sheet_text
+    effects: tuple[str, ...] = ()
+    if getattr(args, "effects", False):
+        effects = tuple(effect_lines(args, game))
+    sheet = make_sheet(game, effects)
+    if fmt == "html":
+        from rulekit.people.sheethtml import sheet_html
+        text = sheet_html(sheet)
+    elif fmt == "markdown":
+        text = sheet_markdown(sheet)
+    else:
+        text = sheet_text(sheet, _width() if out is None else 78)
+    if out is None:
+        for ln in text.splitlines():
+            print(inert(ln, keep_newlines=False))
+    else:
+        with out:
+            out.write(inert(text) if fmt != "html" else text)  # html escapes the file's text itself
+        print(f"wrote {args.output} ({fmt}, {len(sheet.changes)} house rule{'s' if len(sheet.changes) != 1 else ''})",
+              file=sys.stderr)
     return EXIT_OK
+
+
+def effect_lines(args: Any, game: Any) -> list[str]:
+    """Each change alone and all together, as paired single rounds with 95% intervals (the
+    `simulate --compare` machinery), as lines for the sheet."""
+    import argparse
+    import io
+    from rulekit.cli.common import parse_options, resolve_variant_path, seat_count
+    from rulekit.cli.compare import run_compare
+    sim = argparse.Namespace(**{**vars(args), "games": None, "rounds": args.effect_rounds, "seed": 1,
+                                "policy": "random", "jobs": 1, "stats": None, "players": None})
+    n = seat_count(sim, game)
+    buf = io.StringIO()
+    vargs = (resolve_variant_path(args.variant), parse_options(args.option), args.preset, args.deck, tuple(args.house or ()), None)
+    run_compare(sim, game, n, ["random"] * n, vargs, buf, lambda *a: None)
+    lines = buf.getvalue().splitlines()
+    keep = [ln for ln in lines if not ln.startswith("- ")]  # the rule differences are the sheet's own summary
+    return keep[1:]  # without the title line: the sheet's own heading says what this is

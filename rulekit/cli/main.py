@@ -24,13 +24,23 @@ def cmd_validate(args) -> int:
             print(f"{f}:0:0: error[E001]: no such file", file=sys.stderr)
             bad += 1
             continue
-        diags = check_variant(f, strict=args.strict)
-        if diags:
-            bad += 1
-            print(render_all(diags), file=sys.stderr)
-            print(f"{f}: {len(diags)} error{'s' if len(diags) != 1 else ''}", file=sys.stderr)
+        from rulekit.lang.house import is_house_file
+        house = is_house_file(f)
+        if house:
+            from rulekit.engine.build import check_house
+            diags = check_house(f, strict=args.strict)
         else:
-            print(f"{f}: ok")
+            diags = check_variant(f, strict=args.strict)
+        errors = [d for d in diags if d.severity == "error"]
+        if diags:
+            print(render_all(diags), file=sys.stderr)
+        what = " (house rules)" if house else ""
+        if errors:
+            bad += 1
+            print(f"{f}{what}: {len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
+        else:
+            warned = len(diags) - len(errors)
+            print(f"{f}{what}: ok" + (f" ({warned} warning{'s' if warned != 1 else ''})" if warned else ""))
     print(f"{len(files) - bad} valid, {bad} with errors")
     return EXIT_ERRORS if bad else EXIT_OK
 
@@ -146,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("validate", help="check variant files; exit 1 when any has errors")
     sp.add_argument("paths", nargs="+", help="files or folders")
-    sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset, and require rules text for players, in words (E090, E091)")
+    sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset, and require rules text for players, in words (E090, E091, E092)")
     sp.set_defaults(fn=cmd_validate)
 
     sp = sub.add_parser("show", help="print the resolved rules of a variant")
@@ -182,8 +192,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("list", help="the games you can play, with players and deck")
     sp.set_defaults(fn=lambda a: __import__("rulekit.cli.games", fromlist=["cmd_list"]).cmd_list(a))
 
-    sp = sub.add_parser("rules", help="a game's rules, in the terminal")
+    sp = sub.add_parser("rules", help="a game's rules: in the terminal, or your table's sheet as Markdown or HTML")
     game_args(sp)
+    sp.add_argument("--format", choices=("text", "markdown", "html"), default="text",
+                    help="text for the terminal (default), markdown, or html (one self-contained printable file)")
+    sp.add_argument("--output", metavar="FILE", help="write the sheet to FILE instead of the terminal")
+    sp.add_argument("--effects", action="store_true",
+                    help="add what the house rules do, each alone and all together (paired simulation, 95%% intervals)")
+    sp.add_argument("--effect-rounds", type=bounded_int("--effect-rounds", 100, 1_000_000), default=2000,
+                    metavar="N", help="rounds simulated for --effects (default 2000)")
     sp.set_defaults(fn=lambda a: __import__("rulekit.cli.games", fromlist=["cmd_rules"]).cmd_rules(a, game_from_args))
 
     sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")

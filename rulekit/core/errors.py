@@ -49,6 +49,11 @@ CODES: dict[str, str] = {
     "E060": "illegal action",
     "E061": "rule execution error (no legal action, endless loop, limit reached)",
     "E070": "replay mismatch",
+    "E090": "rules text for players missing (validate --strict)",
+    "E091": "rules text names an option, value or hand that cannot say it ({opt.NAME}, {rule.NAME}, {yaku.T.ID})",
+    "E092": "rules text for players names a program word (an option key, zone, variable or code) instead of words",
+    "W091": "rules text and rules may disagree (validate --strict: a literal option value, an unnamed option, "
+            "an unexplained yaku column, an option nothing reads)",
 }
 
 

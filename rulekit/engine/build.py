@@ -91,9 +91,13 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         vals = o.get("values") or {}
         values = tuple((str(k), str(v)) for k, v in vals.items()) if isinstance(vals, dict) else \
             tuple((str(v), "") for v in vals)
+        unit = o.get("unit") or ""
+        unit = (str(unit[0]), str(unit[-1])) if isinstance(unit, list) and unit else (str(unit), str(unit))
+        says = tuple((str(k).lower() if isinstance(k, bool) else str(k), str(v))
+                     for k, v in (o.get("says") or {}).items())
         od = OptionDef(name, o.get("type", "choice" if values else "bool"), o.get("default"),
                        str(o.get("description", "")), values, o.get("min"), o.get("max"), str(o.get("source", "")),
-                       onode.key_span if onode else None)
+                       onode.key_span if onode else None, says, unit, str(o.get("label", "")))
         try:
             od.parse(od.default)
         except ValueError as exc:
@@ -147,6 +151,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         if name in zones:
             vn = at(tree, "vars", name)
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
+    _check_players(tree, meta, errs)
     for k, (val, span) in house_options.items():
         if k not in options:
             kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
@@ -160,6 +165,20 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     errs.raise_if_any()
     return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
                    {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
+
+
+def _check_players(tree: Node, meta: Meta, errs: Collector) -> None:
+    """players: min <= default <= max, located where the wrong number is written (a house file's
+    line when a house file changed it), before anything is played."""
+    lo, hi, usual = meta.players_min, meta.players_max, meta.players_default
+    if lo > hi:
+        n = at(tree, "players", "max") or at(tree, "players")
+        errs.add(error(n.span if n else tree.span, "E042", f"players: max {hi} is below min {lo}"))
+    elif not lo <= usual <= hi:
+        n = at(tree, "players", "default") or at(tree, "players")
+        errs.add(error(n.span if n else tree.span, "E042", f"players: the usual number (default) must be from "
+                       f"{lo} to {hi}, found {usual}", hint=f"set default to a number from {lo} to {hi}, or change "
+                       "min/max too"))
 
 
 def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
@@ -393,6 +412,34 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
 
 
 @gc_paused
+def check_house(path: str, strict: bool = False) -> list[Diagnostic]:
+    """Every error of a house-rule file, checked against the game it names (its `target`): the
+    file's own shape, unknown or out-of-range options and players, yaku it cannot change, and
+    (strict) the game with the house rules applied compiled for every deck and played one round."""
+    from rulekit.lang.house import load_house
+    from rulekit.lang.loader import default_search_path, find_variant
+    try:
+        h = load_house(path)
+        vpath = find_variant(h.target, None, default_search_path())
+        if vpath is None:
+            from rulekit.lang.loader import all_variant_ids
+            return [error(h.target_span, "E051", f"house rules for '{h.target}': no such game",
+                          hint=did_you_mean(h.target, all_variant_ids(default_search_path())))]
+        variant = load_variant(vpath, house=(path,))
+        errs = Collector()
+        opts = resolve_options(variant)
+        d = make_deck(variant, variant.default_deck, errs, opts)
+        if d is not None and not errs.diagnostics:
+            game = _compile(variant, d, variant.default_deck, opts, errs)
+            if strict and not errs.diagnostics:
+                from rulekit.engine.runner import smoke_round
+                for n in sorted({variant.meta.players_min, variant.meta.players_default, variant.meta.players_max}):
+                    smoke_round(game, n)
+        return sorted_diagnostics(errs.diagnostics)
+    except RulekitError as exc:
+        return sorted_diagnostics(exc.diagnostics)
+
+
 def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
     """Every error in a variant file: schema, names, expressions for every deck and preset.
 
@@ -405,11 +452,14 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     if variant.meta.abstract:
         return []
     errs = Collector()
+    from rulekit.lang.prosecheck import placeholder_errors, strict_warnings
+    errs.extend(placeholder_errors(variant))
     if strict if require_text is None else require_text:
         from rulekit.lang.rulestext import missing_text
         errs.extend(missing_text(variant))
-        from rulekit.lang.prosecheck import prose_problems
-        errs.extend(prose_problems(variant))  # E091: program words in text for players
+        from rulekit.lang.vocabcheck import prose_problems
+        errs.extend(prose_problems(variant))  # E092: program words in text for players
+    warnings = strict_warnings(variant) if strict else []
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
@@ -440,7 +490,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     for vname, message in visibility_problems(variant):
         vn = at(variant.tree, "vars", vname, "visibility") or at(variant.tree, "vars", vname)
         errs.add(error(vn.span, "E043", message))
-    if not errs.diagnostics and games:
+    if not [d for d in errs.diagnostics if d.severity == "error"] and games:
         # play one seeded round at the smallest and largest table, and at every size whose deck
         # differs: finds deals that do not fit
         from rulekit.engine.runner import smoke_round
@@ -452,7 +502,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                     smoke_round(game, n)
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
-    return sorted_diagnostics(errs.diagnostics)
+    return sorted_diagnostics(errs.diagnostics + warnings)
 
 
 def _seat_draw(node, sc) -> SeatDraw:

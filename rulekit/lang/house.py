@@ -57,6 +57,17 @@ def load_house(path: str) -> HouseRules:
                       d["target"].span if "target" in d else tree.span, changes, keys)
 
 
+def is_house_file(path: str) -> bool:
+    """True when a YAML file is a house-rule file (it names a `target:` game and has no rules of its
+    own: no `id`, `extends`, `round` or `meta`); False for anything else, even unreadable files."""
+    try:
+        src = read_file(path)
+    except RulekitError:
+        return False
+    d = src.data
+    return isinstance(d, dict) and "target" in d and not any(k in d for k in ("id", "extends", "round", "meta"))
+
+
 def _yaku_keys(h: HouseRules) -> dict[tuple, Node]:
     """("yaku", table, yaku id) -> the item, for every yaku the file changes, adds or removes."""
     out = {}

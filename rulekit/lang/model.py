@@ -22,6 +22,13 @@ class OptionDef:
     max: int | None = None
     source: str = ""
     span: Span | None = None
+    says: tuple[tuple[str, str], ...] = ()  # (value key, the sentence that states the rule with it)
+    unit: tuple[str, str] = ("", "")  # int: (one, many), e.g. ("chip", "chips")
+    label: str = ""  # a short name for players, e.g. "table maximum"
+
+    def key(self, value: Any) -> str:
+        """The key of a value in `says`: 'true'/'false' for bool, the value as text otherwise."""
+        return str(value).lower() if isinstance(value, bool) else str(value)
 
     def parse(self, text: Any) -> Any:
         """Turn a user's value (text or data) into this option's type; ValueError if bad."""

@@ -1,103 +1,212 @@
-"""Rules text in words: an error for each program word in the prose players read.
+"""Do the words and the rules agree? Checks of a variant's players' text against its options.
 
-Players read the `text:` of phases, choices, yaku and payouts, the `rules:` sections, the summary,
-the notes, the house-rule descriptions and sources, and the descriptions of outcomes,
-strategies and decks. None of them may name an option key, a zone, a variable
-or a code token: those belong to the engine view and the command-line notes. `validate --strict`
-reports each one (E091) at the text that holds it.
+Always (errors, E091): every `{opt.NAME}` and `{rule.NAME}` names an option, a `{rule.NAME}`
+option has `says:` for each of its values, and a `{yaku.TABLE.ID}` names a hand with a plain
+number for its value.
+
+With `validate --strict` (warnings, W091), each located at the file:line:col of the words:
+* a literal that states an option's value ("10 chips", "twelve rounds") in a text that does not
+  name the option;
+* an alternative written out as "(house rule: ...)" instead of coming from an option;
+* an option that no text names, so a reader never learns its alternatives;
+* a yaku table whose values or ranks are not explained (rules.columns);
+* an option that nothing reads (`opt.NAME` in no expression): in a variant that extends
+  another, the inherited switch does nothing there and is removed or marked.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Iterator
 
-from rulekit.core.errors import Diagnostic, error
-from rulekit.lang.loader import Node
+from rulekit.core.errors import Diagnostic, Span, error
+from rulekit.lang.loader import Node, plain
 from rulekit.lang.model import Variant
+from rulekit.lang.prose import NUMBER_WORDS, placeholders
 
-#: what looks like program vocabulary in English prose
-PROGRAM_WORD = re.compile(
-    r"`[^`\n]+`"                           # a code span
-    r"|\bopt\.\w+"                         # an option as an expression names it
-    r"|(?<![\w-])-o\s*\w+|(?<![\w-])--[a-z][\w-]+"  # a command-line switch
-    r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+\b"  # snake_case
-    r"|[\w./-]+\.ya?ml\b|\bvariants/[\w./-]+"   # a file path
-)
+#: keys whose string values are words for players (checked for placeholders and literals)
+TEXT_KEYS = ("text", "lead", "equipment", "setup", "play", "hands", "settling", "end", "round_end", "game_end")
+HOUSE_RULE_WORDS = re.compile(r"\((house rules?)\b", re.IGNORECASE)
 
 
-def _strings(node: Node | None, crumbs: tuple[str, ...]) -> Iterator[tuple[Node, tuple[str, ...]]]:
-    if node is None:
-        return
-    if isinstance(node.value, str):
-        yield node, crumbs
-    elif isinstance(node.value, dict):
-        for k, v in node.value.items():
-            yield from _strings(v, crumbs + (str(k),))
-    elif isinstance(node.value, list):
-        for i, v in enumerate(node.value):
-            yield from _strings(v, crumbs + (str(i),))
+def _warn(span: Span, message: str, hint: str) -> Diagnostic:
+    d = error(span, "W091", message, hint=hint)
+    return Diagnostic(d.span, d.code, d.message, d.breadcrumbs, d.hint, "warning")
 
 
-def _texts(node: Node, crumbs: tuple[str, ...]) -> Iterator[tuple[Node, tuple[str, ...]]]:
-    """Every `text:` string anywhere below a node."""
-    if isinstance(node.value, dict):
-        for k, v in node.value.items():
-            if k == "text":
-                yield from _strings(v, crumbs + ("text",))
-            else:
-                yield from _texts(v, crumbs + (str(k),))
-    elif isinstance(node.value, list):
-        for i, v in enumerate(node.value):
-            yield from _texts(v, crumbs + (str(i),))
+def _texts(node: Node, key: str = "") -> Iterator[tuple[str, Node]]:
+    """Every players' text below a node: (the key it is under, its node)."""
+    v = node.value
+    if isinstance(v, dict):
+        for k, sub in v.items():
+            if k in ("options", "presets", "meta", "policies", "functions", "vars", "zones", "decks", "stats",
+                     "display", "labels"):
+                continue
+            if isinstance(sub.value, str) and k in TEXT_KEYS:
+                yield str(k), sub
+            elif isinstance(sub.value, (dict, list)):
+                yield from _texts(sub, str(k))
+    elif isinstance(v, list):
+        for sub in v:
+            yield from _texts(sub, key)
 
 
-def prose_fields(variant: Variant) -> Iterator[tuple[Node, tuple[str, ...]]]:
-    """(string node, where) for every text written for players in the variant file."""
-    tree = variant.tree.value if isinstance(variant.tree.value, dict) else {}
-    meta = tree.get("meta")
-    if meta is not None and isinstance(meta.value, dict):
-        for k in ("summary", "notes"):
-            yield from _strings(meta.value.get(k), ("meta", k))
-    yield from _strings(tree.get("rules"), ("rules",))
-    opts = tree.get("options")
-    if opts is not None and isinstance(opts.value, dict):
-        for name, o in opts.value.items():
-            if isinstance(o.value, dict):
-                yield from _strings(o.value.get("description"), ("options", str(name), "description"))
-                yield from _strings(o.value.get("source"), ("options", str(name), "source"))
-                vals = o.value.get("values")
-                if vals is not None and isinstance(vals.value, dict):
-                    yield from _strings(vals, ("options", str(name), "values"))
-    presets = tree.get("presets")
-    if presets is not None and isinstance(presets.value, dict):
-        for name, p in presets.value.items():
-            if isinstance(p.value, dict):
-                yield from _strings(p.value.get("description"), ("presets", str(name), "description"))
-    for block in ("records", "policies", "decks"):  # shown on the page: outcome tables, strategies, decks
-        b = tree.get(block)
-        if b is not None and isinstance(b.value, dict):
-            for name, item in b.value.items():
-                if isinstance(item.value, dict):
-                    yield from _strings(item.value.get("description"), (block, str(name), "description"))
-    for k, v in tree.items():
-        if k not in ("meta", "rules", "options", "presets"):
-            yield from _texts(v, (k,))
+def _columns(tree: Node) -> Iterator[tuple[str, Node]]:
+    r = tree.value.get("rules") if isinstance(tree.value, dict) else None
+    cols = r.value.get("columns") if r is not None and isinstance(r.value, dict) else None
+    for t in (cols.value.values() if cols is not None and isinstance(cols.value, dict) else ()):
+        for k, n in (t.value.items() if isinstance(t.value, dict) else ()):
+            if isinstance(n.value, str):
+                yield str(k), n
 
 
-def program_words(text: str) -> list[str]:
-    """The identifier-like tokens of a text, in order."""
-    return [m.group(0) for m in PROGRAM_WORD.finditer(text)]
+def _option_says(tree: Node) -> Iterator[tuple[str, Node]]:
+    o = tree.value.get("options") if isinstance(tree.value, dict) else None
+    for name, od in (o.value.items() if o is not None and isinstance(o.value, dict) else ()):
+        s = od.value.get("says") if isinstance(od.value, dict) else None
+        for n in (s.value.values() if s is not None and isinstance(s.value, dict) else ()):
+            if isinstance(n.value, str):
+                yield str(name), n
 
 
-def prose_problems(variant: Variant) -> list[Diagnostic]:
-    """An error (E091) for each text for players that names a program word instead of saying it in words."""
+_LINES: dict[str, list[str]] = {}
+
+
+def locate(node: Node, needle: str) -> Span:
+    """Where `needle` is written in the file, at or after the node's line (a folded text's words
+    keep their lines); the node's own place when it cannot be found."""
+    span = node.span
+    if span.file not in _LINES:
+        try:
+            with open(span.file, encoding="utf-8") as f:
+                _LINES[span.file] = f.read().splitlines()
+        except OSError:
+            _LINES[span.file] = []
+    lines = _LINES[span.file]
+    first = needle.split()[0] if needle.split() else needle
+    for i in range(max(0, span.line - 1), min(len(lines), span.line + 60)):
+        c = lines[i].find(needle)
+        if c < 0 and " " in needle:
+            c = lines[i].find(first)
+        if c >= 0:
+            return Span(span.file, i + 1, c + 1, len(needle) if lines[i].find(needle) >= 0 else len(first))
+    return span
+
+
+def placeholder_errors(variant: Variant) -> list[Diagnostic]:
+    """E091 for every placeholder that names nothing, or an option that cannot say the rule."""
+    from rulekit.lang.rulestext import yaku_values
     out: list[Diagnostic] = []
-    for node, crumbs in prose_fields(variant):
-        words = list(dict.fromkeys(program_words(node.value)))
-        if words:
-            shown = ", ".join(repr(w) for w in words[:5]) + (" ..." if len(words) > 5 else "")
-            out.append(error(node.span, "E091", f"the rules text at {'.'.join(crumbs)} names program words "
-                             f"({shown}); expected plain words for players",
-                             hint="say what the option, zone or value means in words; identifiers belong "
-                                  "to the engine view and the command-line notes"))
+    opts = variant.options
+    yv = yaku_values(variant)
+    nodes = list(_texts(variant.tree)) + list(_columns(variant.tree)) + list(_option_says(variant.tree))
+    for _k, node in nodes:
+        for kind, name, _off in placeholders(str(node.value)):
+            token = "{" + kind + "." + name + "}"
+            if kind == "yaku":
+                v = yv.get(name)
+                if v is None or isinstance(v, bool) or not isinstance(v, int):
+                    out.append(error(locate(node, token), "E091", f"{token}: no special hand '{name}' with a plain "
+                                     "number for its value", hint="name a hand as TABLE.ID, the id of a hand in that yaku table"))
+                continue
+            o = opts.get(name)
+            if o is None:
+                from rulekit.core.errors import did_you_mean
+                out.append(error(locate(node, token), "E091", f"{token}: no option '{name}'",
+                                 hint=did_you_mean(name, opts) or "options are: " + ", ".join(opts)))
+            elif kind == "rule":
+                have = {k for k, _ in o.says}
+                keys = [k for k, _ in o.values] if o.type == "choice" else (
+                    ["true", "false"] if o.type == "bool" else [])
+                missing = [k for k in keys if k not in have]
+                if o.type == "int" and "*" not in have and o.key(o.default) not in have:
+                    missing = ["*"]
+                if missing:
+                    out.append(error(locate(node, token), "E091", f"{token}: option '{name}' has no sentence for "
+                                     f"{', '.join(missing)}", hint=f"give options.{name}.says a sentence for each "
+                                     "value (see the variant format reference)"))
     return out
+
+
+def _literals(o) -> list[str]:
+    """The ways prose might state an int option's default as a literal: '10 chips', 'twelve rounds'."""
+    one, many = o.unit
+    if not many:
+        return []
+    d = int(o.default)
+    unit = one if d == 1 else many
+    out = [f"{d} {unit}"]
+    if 0 <= d < len(NUMBER_WORDS):
+        out.append(f"{NUMBER_WORDS[d]} {unit}")
+    return out
+
+
+def strict_warnings(variant: Variant) -> list[Diagnostic]:
+    """W091 for each place where the words and the rules can disagree (see the module's list)."""
+    out: list[Diagnostic] = []
+    opts = variant.options
+    texts = list(_texts(variant.tree))
+    named: set[str] = set()
+    for _k, node in texts + list(_columns(variant.tree)) + list(_option_says(variant.tree)):
+        named.update(n for kind, n, _o in placeholders(str(node.value)) if kind != "yaku")
+    for _k, node in texts:
+        t = " ".join(str(node.value).split())
+        here = {n for _kind, n, _o in placeholders(t)}
+        for name, o in opts.items():
+            if o.type != "int" or name in here:
+                continue
+            for lit in _literals(o):
+                m = re.search(rf"(?<![\w.]){re.escape(lit)}\b", t, re.IGNORECASE)
+                if m:
+                    out.append(_warn(locate(node, m.group(0)), f"'{m.group(0)}' states option '{name}' "
+                                     "(its default) as a literal: the words stay when a table changes it",
+                                     f"write {{opt.{name}}} (or {{rule.{name}}}) instead"))
+                    break
+        m = HOUSE_RULE_WORDS.search(t)
+        if m:
+            out.append(_warn(locate(node, m.group(0)), "an alternative is written out as '(house rule: ...)': a "
+                             "table's sheet would still offer it", "make it an option's value and name it with "
+                             "{rule.NAME} (the page then adds '(house rule: ...)' itself)"))
+    for name, o in opts.items():
+        if name not in named:
+            out.append(_warn(o.span or variant.tree.span, f"option '{name}': no text for players names it, so "
+                             "a reader never learns its alternatives", f"name it in the rules with {{rule.{name}}} "
+                             f"(and options.{name}.says) or {{opt.{name}}}"))
+    out += _unexplained_columns(variant)
+    out += _options_without_effect(variant)
+    return out
+
+
+def _unexplained_columns(variant: Variant) -> list[Diagnostic]:
+    data = plain(variant.tree)
+    cols = (data.get("rules") or {}).get("columns") or {}
+    y = variant.tree.value.get("yaku") if isinstance(variant.tree.value, dict) else None
+    out = []
+    for table, entries in (data.get("yaku") or {}).items():
+        for col in ("value", "rank"):
+            used = any(isinstance(e, dict) and e.get(col) not in (None, 0, "0") for e in entries or [])
+            if used and col not in (cols.get(table) or {}):
+                tnode = y.value.get(table) if y is not None else None
+                span = (tnode.key_span or tnode.span) if tnode is not None else variant.tree.span
+                out.append(_warn(span, f"yaku table '{table}': what its {col}s mean is not stated, so the rules "
+                                 f"page leaves the {col} column out", f"add rules.columns.{table}.{col}: a few "
+                                 "plain words saying what the number means in play"))
+    return out
+
+
+def _options_without_effect(variant: Variant) -> list[Diagnostic]:
+    data = plain(variant.tree)
+    rest = json.dumps({k: v for k, v in data.items() if k not in ("options", "presets", "rules", "meta")})
+    out = []
+    raw = data.get("options") or {}
+    for name, o in variant.options.items():
+        if re.search(rf"\bopt\.{re.escape(name)}\b", rest) or (raw.get(name) or {}).get("words_only") is True:
+            continue
+        inherited = o.span is not None and o.span.file != variant.file
+        where = "inherited from the game this one extends, it" if inherited else "it"
+        out.append(_warn(o.span or variant.tree.span, f"option '{name}': {where} changes nothing here (no rule "
+                         f"reads opt.{name})", f"remove it ({name}: {{remove: true}}) or make a rule read it"))
+    return out
+
+
+__all__ = ["placeholder_errors", "strict_warnings", "locate"]

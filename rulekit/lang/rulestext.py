@@ -4,7 +4,8 @@ A variant says its rules twice: as steps the engine runs, and in plain words for
 (`rules:` sections, and `text:` on phases, choose steps, yaku and pay steps). This module
 gathers the plain words into a `RulesDoc` in the order a reader learns a game, which the
 website renders as Markdown and the terminal as text. Nothing here reads expressions: what a
-player is shown is what the author wrote for players.
+player is shown is what the author wrote for players, with its `{opt.NAME}` and `{rule.NAME}`
+filled in from the options (rulekit.lang.prose).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node
 from rulekit.lang.model import Variant
+from rulekit.lang.prose import Prose, render
 
 #: sections of the rules in reader order: (key in `rules:`, heading)
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -79,7 +81,7 @@ class RulesDoc:
         return not self.lead and not any(s.text or s.steps or s.items for s in self.sections)
 
 
-def _s(node: Node | None) -> str:
+def _raw(node: Node | None) -> str:
     return str(node.value).strip() if node is not None and isinstance(node.value, (str, int, float)) else ""
 
 
@@ -101,10 +103,26 @@ def _kind(step: Node) -> str | None:
     return None
 
 
-def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str]):
+_OPT_TEST = re.compile(r"^\s*(not\s+)?opt\.([A-Za-z_]\w*)\s*(?:(==|!=)\s*'([^']*)')?\s*$")
+
+
+def _holds(cond: str, values: dict | None) -> bool | None:
+    """Whether a simple option test (`opt.x`, `not opt.x`, `opt.x == 'v'`, `opt.x != 'v'`) holds
+    for these option values; None when the condition is anything else or no values are given."""
+    m = _OPT_TEST.match(cond) if values is not None else None
+    if m is None or m.group(2) not in values:  # type: ignore[operator]
+        return None
+    v = values[m.group(2)]  # type: ignore[index]
+    r = bool(v) if m.group(3) is None else ((str(v).lower() if isinstance(v, bool) else str(v)) == m.group(4))
+    r = r if m.group(3) != "!=" else not r
+    return not r if m.group(1) else r
+
+
+def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str], values: dict | None = None):
     """Every choose and pay step below `steps`, following procedure calls once each.
 
-    Yields (kind, step node, params)."""
+    With `values` (a table's own game), the branch of an `if` on an option that does not hold
+    for them is left out. Yields (kind, step node, params)."""
     if steps is None or not isinstance(steps.value, list):
         return
     for st in steps.value:
@@ -115,15 +133,18 @@ def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str]):
         if kind in PARAM_KINDS_WITH_TEXT:
             yield kind, st, d
         elif kind == "call":
-            name = _s(d.get("proc")) or _s(d.get("call"))
+            name = _raw(d.get("proc")) or _raw(d.get("call"))
             if name and name in procs and name not in seen:
                 seen.add(name)
                 yield from _walk(procs[name].value.get("steps") if isinstance(procs[name].value, dict) else None,
-                                 procs, seen)
+                                 procs, seen, values)
         else:
+            holds = _holds(_raw(d.get("if")), values) if kind == "if" else None
             for key in ("then", "else", "do", "repeat"):
+                if holds is not None and key == ("else" if holds else "then"):
+                    continue
                 if key in d and isinstance(d[key].value, list):
-                    yield from _walk(d[key], procs, seen)
+                    yield from _walk(d[key], procs, seen, values)
 
 
 def _tree(variant: Variant) -> dict[str, Node]:
@@ -151,8 +172,25 @@ def _yaku_entries(tree: dict[str, Node]):
                     yield str(table), e
 
 
-def rules_doc(variant: Variant) -> RulesDoc:
-    """The rules text of a built variant, sections in reader order (child text over parent)."""
+def yaku_values(variant: Variant) -> dict[str, object]:
+    """{"TABLE.ID": value} of every special hand that states a value (for `{yaku.TABLE.ID}`)."""
+    return {f"{t}.{_raw(e.value.get('id'))}": e.value["value"].value
+            for t, e in _yaku_entries(_tree(variant)) if "value" in e.value}
+
+
+def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
+    """The rules text of a built variant, sections in reader order (child text over parent).
+
+    `prose` says which option values the text states: by default the game's own page (the
+    defaults, with "(house rule: ...)" for the alternatives); `Prose.sheet` for a table's game."""
+    p = prose if prose is not None else Prose.standard_page(variant.options)
+    if not p.yaku_values:
+        import dataclasses
+        p = dataclasses.replace(p, yaku_values=yaku_values(variant))
+
+    def _s(node: Node | None) -> str:
+        return render(_raw(node), p)
+
     tree = _tree(variant)
     rules = tree.get("rules")
     rv: dict[str, Node] = dict(rules.value) if rules is not None and isinstance(rules.value, dict) else {}
@@ -161,11 +199,13 @@ def rules_doc(variant: Variant) -> RulesDoc:
     payouts: list[str] = []
     for ph in _phases(tree):
         d = ph.value
+        if not p.alternatives and _holds(_raw(d.get("when")), p.values) is False:
+            continue  # a table's own sheet leaves out a phase its options never play
         choices = []
         # a procedure's choices are listed under every phase that calls it: a reader looks for a
         # decision at the step where it is made (the dealer's draw at the second field and again
         # with the dealer's own hand)
-        for kind, _st, params in _walk(d.get("steps"), procs, set()):
+        for kind, _st, params in _walk(d.get("steps"), procs, set(), None if p.alternatives else p.values):
             text = _s(params.get("text"))
             if not text:
                 continue
@@ -186,7 +226,12 @@ def rules_doc(variant: Variant) -> RulesDoc:
     for table, e in _yaku_entries(tree):
         names = e.value.get("names")
         name = _s(names.value.get("en")) if names is not None and isinstance(names.value, dict) else ""
-        yaku.append(Yaku(table, _s(e.value.get("id")), name or _s(e.value.get("id")), _s(e.value.get("text"))))
+        text = _s(e.value.get("text"))
+        yid = _raw(e.value.get("id"))
+        if f"yaku.{table}.{yid}" in p.extra_marks and text:
+            from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
+            text = f"{MARK_OPEN}yaku.{table}.{yid}{MARK_MID}{text}{MARK_CLOSE}"
+        yaku.append(Yaku(table, yid, name or yid, text))
     return RulesDoc(variant.meta.names.get("en", variant.meta.id), _s(rv.get("lead")), tuple(sections), tuple(yaku))
 
 
@@ -203,13 +248,13 @@ def missing_text(variant: Variant) -> list[Diagnostic]:
 
     seen: set[str] = set()
     for ph in _phases(tree):
-        pid = _s(ph.value.get("id"))
-        if not _s(ph.value.get("text")):
+        pid = _raw(ph.value.get("id"))
+        if not _raw(ph.value.get("text")):
             need(ph.value.get("id", ph), f"phase '{pid}'", ())
         for kind, st, params in _walk(ph.value.get("steps"), procs, seen):
-            if not _s(params.get("text")):
-                label = _s(params.get(kind)) if isinstance(params[kind].value, str) else ""
-                label = label or _s(params.get("id")) or _s(params.get("why"))
+            if not _raw(params.get("text")):
+                label = _raw(params.get(kind)) if isinstance(params[kind].value, str) else ""
+                label = label or _raw(params.get("id")) or _raw(params.get("why"))
                 what = f"choice '{label}'" if kind == "choose" else ("payout" + (f" '{label}'" if label else ""))
                 need(st, what, (f"in phase '{pid}'",))
     # procedures nobody calls from a phase still run (e.g. from yaku or other procedures)
@@ -217,11 +262,11 @@ def missing_text(variant: Variant) -> list[Diagnostic]:
         if name in seen or not isinstance(p.value, dict):
             continue
         for kind, st, params in _walk(p.value.get("steps"), procs, {name}):
-            if not _s(params.get("text")):
+            if not _raw(params.get("text")):
                 need(st, "choice" if kind == "choose" else "payout", (f"in procedure '{name}'",))
     for table, e in _yaku_entries(tree):
-        if not _s(e.value.get("text")):
-            need(e.value.get("id", e), f"yaku '{_s(e.value.get('id'))}' (table '{table}')", ())
+        if not _raw(e.value.get("text")):
+            need(e.value.get("id", e), f"yaku '{_raw(e.value.get('id'))}' (table '{table}')", ())
     return out
 
 
@@ -306,10 +351,10 @@ def phase_prompts(variant: Variant, phase_id: str) -> list[str]:
     procs = _procs(tree)
     out: list[str] = []
     for ph in _phases(tree):
-        if _s(ph.value.get("id")) != phase_id:
+        if _raw(ph.value.get("id")) != phase_id:
             continue
         for kind, _st, params in _walk(ph.value.get("steps"), procs, set()):
-            p = " ".join(_s(params.get("prompt")).split())
+            p = " ".join(_raw(params.get("prompt")).split())
             if kind == "choose" and p and p not in out:
                 out.append(p)
     return out
@@ -323,5 +368,5 @@ def phase_text(variant: Variant, phase_id: str) -> str:
     return ""
 
 
-__all__ = ["SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
+__all__ = ["yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
            "to_plain", "phase_text", "phase_prompts"]

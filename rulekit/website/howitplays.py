@@ -207,9 +207,12 @@ def effects_markdown(page: Any) -> str:
     else:
         out.append("No house rule changed the result of any simulated round.")
     if idle:
-        out += ["", f"These change nothing within a single round of {n} players (they change the length of the "
-                "game, who deals next, another number of players, or a situation that did not come up in "
-                f"{r} rounds):", ""]
+        from rulekit.website.effects import site_policy
+        pol = site_policy(page.g) if getattr(page, "g", None) is not None else "the site's"
+        out += ["", f"These did not change the result of any of the {r} simulated rounds of {n} players, all "
+                f"played the '{pol}' way. That does not mean they change nothing: they may act between rounds "
+                "(the length of the game, who deals next), at another number of players, or in situations that "
+                "way of playing never meets (a player who plays differently may meet them often):", ""]
         out += [f"- {_inline(x)}" for x in idle]
     if failed:
         out += ["", "These could not be simulated:", ""] + [f"- {_inline(x)}" for x in failed]

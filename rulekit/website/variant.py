@@ -298,10 +298,12 @@ class VariantPage(MachineParts):
         for table, entries in self.g.yaku.items():
             src = {str(e.get("id")): e for e in (self.yaku.get(table) or []) if isinstance(e, dict)}
             # a column whose every example says 0 tells a player nothing (the steps pay those hands)
-            has_rank = any(ex.get((table, y.id)) is not None and ex[(table, y.id)].rank not in (0, None, "0")
-                           for y in entries)
-            has_value = any(ex.get((table, y.id)) is not None and ex[(table, y.id)].value not in (0, None, "0")
-                            for y in entries)
+            # a column is shown only with its meaning stated (rules.columns): a bare number misleads
+            meaning = self.column_meanings().get(table, {})
+            has_rank = "rank" in meaning and any(
+                ex.get((table, y.id)) is not None and ex[(table, y.id)].rank not in (0, None, "0") for y in entries)
+            has_value = "value" in meaning and any(
+                ex.get((table, y.id)) is not None and ex[(table, y.id)].value not in (0, None, "0") for y in entries)
             rows = []
             for y in entries:
                 e = ex.get((table, y.id))
@@ -325,10 +327,22 @@ class VariantPage(MachineParts):
             head = ["yaku", "example hand"] + (["value"] if has_value else []) + (["rank"] if has_rank else []) \
                 + ["what it is"]
             title = _label(table) if "yaku" in table.lower() else f"{_label(table)} hands"
-            out += [f"### {md(title)} {{#{table_anchor(table)}}}", "", _block(_table(head, rows, "rk-yaku")), ""]
-        out.insert(0, "Each yaku with one example hand (cards in the order the yaku needs them) and its value "
-                      "as the default rules pay it.\n")
+            out += [f"### {md(title)} {{#{table_anchor(table)}}}", ""]
+            said = [f"<em>{k}</em>: {md(meaning[k])}" for k, shown in (("value", has_value), ("rank", has_rank))
+                    if shown]
+            if said:
+                out += ["; ".join(said) + ".", ""]
+            out += [_block(_table(head, rows, "rk-yaku")), ""]
+        out.insert(0, "Each yaku with one example hand (cards in the order the yaku "
+                      "needs them) and, where the game gives them meaning, its value and rank.\n")
         return "\n".join(out)
+
+    def column_meanings(self) -> dict[str, dict[str, str]]:
+        """rules.columns: what each yaku table's value and rank mean, options filled in."""
+        from rulekit.lang.prose import Prose, render
+        cols = (plain(self.v.tree).get("rules") or {}).get("columns") or {}
+        words = Prose.standard_page(self.v.options)
+        return {str(t): {str(k): render(str(v), words) for k, v in (c or {}).items()} for t, c in cols.items()}
 
     # -- house rules -----------------------------------------------------------------------------
     def option_value_words(self, o, value: Any) -> str:
@@ -340,7 +354,10 @@ class VariantPage(MachineParts):
         return str(value)
 
     def house_rules(self) -> str:
-        out = ["", "## House rules {#house-rules}", ""]
+        from rulekit.website.yourtable import panel_html
+        panel = panel_html(self.v)
+        out = ["", _block(panel), ""] if panel else []
+        out += ["", "## House rules {#house-rules}", ""]
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
