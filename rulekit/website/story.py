@@ -216,6 +216,15 @@ def _transcribed(game: Any, events: list[dict]) -> list[tuple[str, list[Said]]]:
     return [p for p in phases if p[1]]
 
 
+_QUIET = re.compile(r"has one choice only|^Noted: ")
+
+
+def told(said: list[Said]) -> list[Said]:
+    """The sentences a story tells: a move nobody chose (the only one allowed) and the engine's counting
+    notes are left to the table log, whose wording they are."""
+    return [s for s in said if not _QUIET.search(s.text)]
+
+
 def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any],
                    pictures: dict[int, str] | None = None) -> str:
     """The round of these events as Markdown paragraphs, then its outcome; `pictures` (by the
@@ -223,7 +232,7 @@ def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any],
     phases, outcome = _narrated(game, n, events)
     out: list[str] = []
     for title, said in phases:
-        out += _fold(title, group_repeats(merge_moves(drop_echoes(said))))
+        out += _fold(title, group_repeats(merge_moves(drop_echoes(told(said)))))
         pic = (pictures or {}).get(getattr(said, "phase_no", -1))
         if pic:
             out += ["\n" + pic.replace("\n", " ") + "\n", ""]
