@@ -518,7 +518,8 @@ class CodeGen:
         if any(lambdas) and not per_call:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
-            args = [f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam in zip(args, lambdas)]
+            args = [a if not may_hold_lists(self.type_of(n.body) if lam else T.elem(self.type_of(n))) else
+                    f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
             return f"len({args[0]})"
         if fname == "range":  # checked, built and charged in one call

@@ -474,6 +474,7 @@ class _Compiler:
         tv: dict[str, str] = {}
         argfns: list[Fn] = []
         is_lambda: list[bool] = []
+        argtypes: list[str] = []  # each argument's type (a lambda's: its result's)
         consts: list[Any] = []
 
         def subst(p: str) -> str:
@@ -499,12 +500,14 @@ class _Compiler:
                     self.expect(arg, bt, T.BOOL, f"the function given to {node.func}()")
                 argfns.append(maker)
                 is_lambda.append(True)
+                argtypes.append(bt)
                 consts.append(_NC)
                 continue
             if isinstance(arg, ast.Lambda):
                 self.fail(arg, "E033", f"{node.func}() does not take a function here")
                 argfns.append(lambda ctx: None)
                 is_lambda.append(False)
+                argtypes.append(T.ANY)
                 consts.append(_NC)
                 continue
             f, t, k = self.c(arg, loc)
@@ -519,9 +522,11 @@ class _Compiler:
                 bind(p, t)
             argfns.append(f)
             is_lambda.append(False)
+            argtypes.append(t)
             consts.append(k)
         if node.func in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
-            argfns = [_walking(f, lam) for f, lam in zip(argfns, is_lambda)]
+            argfns = [_walking(f, lam) if may_hold_lists(t if lam else T.elem(t)) else f
+                      for f, lam, t in zip(argfns, is_lambda, argtypes)]
         rtype = subst(fdef.returns[oi])
         if node.func in ("sum", "abs") and rtype not in (T.INT, T.NUM, T.ANY):
             self.fail(node, "E033", f"{node.func}() needs numbers, found {T.describe(rtype)}")
