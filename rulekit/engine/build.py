@@ -308,6 +308,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                        hint="declare a zone 'deck' or set game: deck_zone"))
     policies = _policies(variant, sc, errs)
     zone_show, card_show = _display(variant, sc)
+    zone_yaku = _zone_yaku(variant, list(yaku), errs)
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
         phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
@@ -322,6 +323,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
+    game.extra["zone_yaku"] = zone_yaku
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
@@ -357,6 +359,21 @@ def _display(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any]:
     node = at(tree, "display", "card")
     card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0] if node is not None else None
     return zone_show, card_show
+
+
+def _zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str, str]:
+    """Each zone's `show_yaku`: the yaku table whose yaku the table names in the zone's shown value."""
+    out = {}
+    for zname in variant.zones:
+        node = at(variant.tree, "zones", zname, "show_yaku")
+        if node is None:
+            continue
+        if node.value not in tables:
+            errs.add(error(node.span, "E040", f"zones.{zname}.show_yaku: expected a yaku table, found '{node.value}'",
+                           hint=did_you_mean(str(node.value), tables)))
+            continue
+        out[zname] = str(node.value)
+    return out
 
 
 def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:

@@ -32,6 +32,9 @@ class Line:
     text: str
     seat: int | None = None
     cards: tuple[str, ...] = ()
+    #: for a sentence 'Seat N <predicate>' about another seat: the predicate said of one seat and
+    #: of several ('chooses: pass', 'choose: pass'), so that runs of seats can be told together
+    pred: tuple[str, str] | None = None
 
 
 def chips_word(n: Any) -> str:
@@ -63,12 +66,16 @@ def _human(name: str) -> str:
     return str(name).replace("_", " ").replace("-", " ").strip()
 
 
-def _join(items: list[str]) -> str:
+def join_words(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C' ('nothing' for none)."""
     if not items:
         return "nothing"
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_join = join_words
 
 
 def _neg(a: Any) -> Any:
@@ -131,6 +138,18 @@ class Narrator:
                 extra = y.names.get("romaji")
                 self.yaku_names[(table, y.id)] = f"{en} ({extra})" if extra and extra.lower() != en.lower() else en
         self._scratch = None
+        #: the rounds the game is played for, when known ("Round 3 of 12")
+        self.rounds: int | None = None
+
+    def round_words(self) -> str:
+        """'Round 3' or 'Round 3 of 12'."""
+        return f"Round {self.round_no + 1}" + (f" of {self.rounds}" if self.rounds else "")
+
+    def chips_text(self, c: Any) -> str:
+        """A seat's chips: held ('30 chips') when the game starts with chips, else won or lost ('+4 chips')."""
+        if self.game.start_chips and isinstance(c, (int, float)):
+            return chips_word(c)
+        return chips_word(f"{c:+d}" if isinstance(c, int) else str(c))
 
     # -- seats, zones, cards ---------------------------------------------------
     def seat(self, s: Any, upper: bool = True) -> str:
@@ -222,8 +241,28 @@ class Narrator:
         fn = (self.game.extra.get("zone_show") or {}).get(base)
         if fn is None or not cards:
             return None
-        return self._eval(fn, {"cards": [self.index[c] for c in cards if c in self.index],
-                               "seat": idx if idx is not None else -1})
+        seat = idx if idx is not None else -1
+        ints = [self.index[c] for c in cards if c in self.index]
+        value = self._eval(fn, {"cards": ints, "seat": seat})
+        table = (self.game.extra.get("zone_yaku") or {}).get(base)
+        if table is not None and value is not None:
+            # the hand's yaku by name before its count: 'Fourteen (11)'
+            names = self._yaku_of(table, ints, seat if seat >= 0 else self.dealer)
+            if names:
+                return f"{_join(names)} ({value})"
+        return value
+
+    def _yaku_of(self, table: str, cards: list[int], seat: int) -> list[str]:
+        if self._scratch is None:
+            self._scratch = self.game.new_ctx(self.n, 0, None, False)
+        ctx = self._scratch
+        ctx.dealer = self.dealer
+        ctx.yaku_cache = {}  # the dealer (whom yaku may depend on) changes between rounds
+        try:
+            ys = ctx.yaku_eval(table, cards, seat)
+        except Exception:  # a yaku that cannot be worked out here is simply not named
+            return []
+        return [self.yaku_names.get((table, y.id), _human(y.id)) for y in ys]
 
     def _eval(self, fn: Any, loc: dict) -> Any:
         if self._scratch is None:
@@ -324,8 +363,8 @@ class Narrator:
             self.pays, self.yaku, self.records = [], [], []
             self.ended, self.next_dealer = "", None
         deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"
-        return [Line("heading", f"Round {self.round_no + 1}: {deal}." if not redeal
-                     else f"Round {self.round_no + 1} again: {deal}.")]
+        return [Line("heading", f"{self.round_words()}: {deal}." if not redeal
+                     else f"{self.round_words()} again: {deal}.")]
 
     def _e_phase(self, e: dict) -> list[Line]:
         self.phase_id = e["id"]
@@ -396,6 +435,15 @@ class Narrator:
                 self.seen[c] = 0
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
         named: tuple[str, ...] = ()
+        base, idx = self._zone_of(e["to"])
+        zd = self.zone_defs.get(base)
+        if (not any(visible) and e["from"] == self.game.deck_zone and zd is not None and zd.kind == "player"
+                and idx is not None and idx != self.viewer):
+            # cards dealt face down to another seat: a deal, as a table would say it
+            k = len(cards)
+            what = "a card" if k == 1 else f"{k} cards"
+            return [Line("deal", f"{self.seat(idx)} is dealt {what}.", idx,
+                         pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):
             named = tuple(self.card_text(c) for c in cards)
             what = _join(list(named))
@@ -404,7 +452,9 @@ class Narrator:
             what = "a card" if k == 1 else f"{k} cards"
         verb = "goes" if len(cards) == 1 else "go"
         how = " face up" if face == "up" else " face down" if face == "down" else ""
-        line = f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(e['from'])} to {self.zone_words(e['to'])}{how}"
+        # a card dealt to a part of a hand (a hole card) goes to that hand, as a player would say
+        line = (f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(self.main_zone(e['from']))} "
+                f"to {self.zone_words(self.main_zone(e['to']))}{how}")
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
@@ -421,8 +471,8 @@ class Narrator:
         for c in cards:
             old = self.seen.get(c, 0)
             self.seen[c] = ALL if (mask == ALL or old == ALL) else old | mask
-        if to == []:
-            return []
+        if to == [] or self.viewer is None:
+            return []  # told to everyone, who saw each card as it was dealt: nothing new
         where = self._where(cards)
         if to == "all":
             line = f"Shown to everyone: {_join([self.card_text(c) for c in cards])}"
@@ -441,9 +491,18 @@ class Narrator:
             return [Line("reveal", line + ".")]
         k = len(cards)
         what = "a card" if k == 1 else f"{k} cards"
+        base, idx = self._zone_of(where) if where else ("", None)
+        zd = self.zone_defs.get(base)
+        if len(lookers) == 1 and zd is not None and zd.kind == "player" and idx == lookers[0]:
+            # a player looking at their own cards
+            what = _human(zd.label or base)
+            return [Line("reveal", f"{self.seat(lookers[0])} looks at their {what}.", lookers[0],
+                         pred=(f"looks at their {what}", f"look at their {what}s"))]
         line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
         if where:
-            line += f" in {self.zone_words(where)}"
+            line += f" in {self.zone_words(self.main_zone(where))}"
+        if len(lookers) == 1:
+            return [Line("reveal", line + ".", lookers[0], pred=(f"looks at {what}", f"each look at {what}"))]
         return [Line("reveal", line + ".")]
 
     def _in_hand(self, where: str) -> str:
@@ -466,11 +525,13 @@ class Narrator:
         p = e["player"]
         what = self.action_text(e["choice"], e["action"])
         who = self.you if p == self.viewer else self.seat(p)
-        if e.get("forced"):
-            verb = "have" if p == self.viewer else "has"
-            return [Line("choice", f"{who} {verb} one choice only: {what}.", p)]
-        verb = "choose" if p == self.viewer else "chooses"
-        return [Line("choice", f"{who} {verb}: {what}.", p)]
+        if e.get("forced") and p == self.viewer and self.viewer is not None:
+            # only the acting seat may be told it had no choice: at a table nobody else can tell a
+            # forced move from a free one (telling them would leak what the seat holds)
+            return [Line("choice", f"{who} have one choice only: {what}.", p)]
+        if p == self.viewer:
+            return [Line("choice", f"{who} choose: {what}.", p)]
+        return [Line("choice", f"{who} chooses: {what}.", p, pred=(f"chooses: {what}", f"choose: {what}"))]
 
     def _e_pay(self, e: dict) -> list[Line]:
         a = _amount(e["amount"])
@@ -486,8 +547,12 @@ class Narrator:
             except TypeError:
                 pass
         self.pays.append({"from": src, "to": dst, "amount": a, "why": e.get("why", "")})
-        return [Line("pay", self.pay_text(src, dst, a, e.get("why", "")) + ".",
-                     src if isinstance(src, int) else None)]
+        text = self.pay_text(src, dst, a, e.get("why", ""))
+        head = f"{self.seat(src)} pays "
+        pred = None
+        if isinstance(src, int) and text.startswith(head):
+            pred = (text[len(head) - 5:], "each pay " + text[len(head):])
+        return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred)]
 
     def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
@@ -550,8 +615,7 @@ class Narrator:
 
     def _e_record(self, e: dict) -> list[Line]:
         self.records.append(e)
-        who = f", {self.seat(e['player'], upper=False)}" if "player" in e else ""
-        return [Line("note", f"Noted: {_human(e['name'])}{who}.")]
+        return []  # a count kept for statistics, nothing a table would say
 
     def _e_end_round(self, e: dict) -> list[Line]:
         self.ended = e.get("why", "")
@@ -563,8 +627,7 @@ class Narrator:
 
     def _e_next_dealer(self, e: dict) -> list[Line]:
         self.next_dealer = e["seat"]
-        who = "you" if e["seat"] == self.viewer else f"seat {e['seat']}"
-        return [Line("note", f"Next round {who} will deal.")]
+        return []  # told in the round summary, when there is a next round
 
     def _e_swap(self, e: dict) -> list[Line]:
         a, b = e["zones"]
@@ -599,8 +662,7 @@ class Narrator:
             out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
-        for p in self.pays:
-            out.append(Line("summary", self.pay_text(p["from"], p["to"], p["amount"], p["why"]) + "."))
+        out += [Line("summary", t) for t in self.pays_text()]
         changes = []
         for s in range(self.n):
             try:
@@ -611,6 +673,47 @@ class Narrator:
                 changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else ''}{d}")
         out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
                         + "."))
+        more = self.rounds is None or self.round_no + 1 < self.rounds
+        if self.next_dealer is not None and more:
+            who = "you deal" if self.next_dealer == self.viewer else f"seat {self.next_dealer} deals"
+            why = "the deal stays" if self.next_dealer == self.dealer else "the deal passes"
+            out.append(Line("summary", f"Next round {who} ({why})."))
+        return out
+
+    def pays_text(self) -> list[str]:
+        """The round's payments, grouped: one seat's repeated payments as one ('3 times'), and
+        seats paying the same to the same for the same reason as one sentence."""
+        total: dict[tuple, list] = {}
+        for p in self.pays:
+            key = (p["from"], p["to"], p["why"])
+            if key in total:
+                try:
+                    total[key][0] += p["amount"]
+                except TypeError:
+                    total[(*key, len(total))] = [p["amount"], 1]
+                    continue
+                total[key][1] += 1
+            else:
+                total[key] = [p["amount"], 1]
+        groups: dict[tuple, list[Any]] = {}
+        for key, (a, times) in total.items():
+            src, dst, why = key[:3]
+            text = self.pay_text(src, dst, a, why)
+            if times > 1:
+                text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
+            head = f"{self.seat(src)} pays"
+            if isinstance(src, int) and text.startswith(head):
+                groups.setdefault(("seat", text[len(head):]), []).append(src)
+            else:
+                groups[(text, len(groups))] = []
+        out = []
+        for (head, rest), seats in groups.items():
+            if head != "seat":
+                out.append(head + ".")
+            elif len(seats) == 1:
+                out.append(f"{self.seat(seats[0])} pays{rest}.")
+            else:
+                out.append(f"{seats_words(seats)} each pay{rest}.")
         return out
 
     def standings(self) -> list[Line]:
@@ -619,10 +722,15 @@ class Narrator:
                                                      else 0, s))
         out = [Line("heading", "Standings:")]
         for rank, s in enumerate(order, 1):
-            c = self.chips[s]
-            shown = f"{c:+d}" if isinstance(c, int) else str(c)
-            out.append(Line("standings", f"{rank}. {self.seat(s)}: {shown} {'chip' if shown in ('+1', '-1') else 'chips'}", s))
+            out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
         return out
+
+
+def seats_words(seats: list[int]) -> str:
+    """'Seats 2 to 6', 'Seats 1, 3 and 4' (seats in the order given)."""
+    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))):
+        return f"Seats {seats[0]} to {seats[-1]}"
+    return "Seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
 def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,

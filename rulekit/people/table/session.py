@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
-from rulekit.core.errors import IllegalAction, Span, error
 from rulekit.lang.loader import at
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
@@ -19,6 +18,10 @@ class Quit(Exception):
     """The player typed q."""
 
 
+class EndOfInput(Quit):
+    """The input ended at a question (Ctrl-D): the game is left, and saved, as with q."""
+
+
 class Table:
     """Tells one game from `seat`'s view on `screen`; also the agent of that seat."""
 
@@ -30,6 +33,7 @@ class Table:
         self.nar = Narrator(game, n, seat)
         self.pause = pause and seat is not None
         self.rounds_played = 0
+        self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -40,7 +44,13 @@ class Table:
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
                             "note")
-        for ln in self.nar.feed(e):
+        self.buf += self.nar.feed(e)
+
+    def flush(self) -> None:
+        """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
+        from rulekit.people.table.compact import compact
+        lines, self.buf = self.buf, []
+        for ln in compact(lines, self.seat):
             self.show(ln)
 
     def show(self, ln: Line) -> None:
@@ -54,18 +64,21 @@ class Table:
     def end_of_round(self, more: bool) -> None:
         """The round summary and standings; with more rounds to come, wait for the player."""
         self.rounds_played += 1
+        self.flush()
         self.screen.say("")
         for ln in self.nar.round_summary():
+            if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
+                                                                                      "No chips")):
+                continue  # watching: the hands and payments were just told, as they happened
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
-        for ln in self.nar.standings():
-            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "standings",
-                            indent=0 if ln.kind == "heading" else 2)
+        ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
+        self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
         if more and self.pause:
             while True:
                 a = self.screen.ask(f"Press Enter for round {self.nar.round_no + 2} ({KEYS}) ")
                 if a is None:
-                    raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game waits for you"))
+                    raise EndOfInput()
                 if not self.key(a):
                     return
 
@@ -166,6 +179,7 @@ class Table:
         # into d.actions, so always a legal action). Agents and the rl env see every action.
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
+        self.flush()
         self.draw_table()
         self.screen.say(f"Your turn: {choice.prompt}", "prompt")
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
@@ -203,7 +217,7 @@ class Table:
         while True:
             a = self.screen.ask(prompt)
             if a is None:
-                raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game needs a choice"))
+                raise EndOfInput()
             if self.key(a):
                 if not as_range:
                     self.screen.say(question or "Your choice:", "prompt")
