@@ -120,7 +120,8 @@ def _resume(args: argparse.Namespace) -> int:
     house = tuple(args.house or ())
     game, log = load_saved(args.resume, args.variant_file, house)
     run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
-               log.get("rounds_requested"), args.log, house, resumed=args.resume)
+               log.get("rounds_requested"), args.log, house, trace=bool(getattr(args, "trace", False)),
+               resumed=args.resume)
     run.resumer = Resumer(game, log, args.resume)
     return _play(run)
 
