@@ -148,10 +148,12 @@ def _rounds_total(run: _Run) -> int | None:
     """The rounds the game is played for ("round 3 of 12"), when known before it starts."""
     if run.rounds is not None:
         return run.rounds
-    if run.game.extra.get("open_ended") is not None or run.game.end_when is not None:
-        return None
     try:
-        return int(run.game.rounds(run.game.new_ctx(run.n, run.seed, None, False)))
+        ctx = run.game.new_ctx(run.n, run.seed, None, False)
+        open_ended = run.game.extra.get("open_ended")
+        if open_ended is not None and open_ended(ctx):
+            return None  # played until the players stop (or the end condition)
+        return int(run.game.rounds(ctx))
     except Exception:  # a length that depends on play: not said
         return None
 

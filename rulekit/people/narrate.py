@@ -262,7 +262,8 @@ class Narrator:
             ys = ctx.yaku_eval(table, cards, seat)
         except Exception:  # a yaku that cannot be worked out here is simply not named
             return []
-        return [self.yaku_names.get((table, y.id), _human(y.id)) for y in ys]
+        en = {y.id: y.names.get("en") for y in self.game.yaku.get(table, [])}
+        return [en.get(y.id) or _human(y.id) for y in ys]
 
     def _eval(self, fn: Any, loc: dict) -> Any:
         if self._scratch is None:

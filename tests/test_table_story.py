@@ -1,0 +1,122 @@
+"""The story told at the table and to onlookers: nothing a real table would not show, in words
+a player uses (issue 24). Games are driven through a real pseudo-terminal where the keyboard matters."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+import pytest
+
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game
+from rulekit.people.narrate import narrate
+
+from .conftest import ROOT
+
+VARIANTS = ["hanafuda/hana-awase.yaml", "hanafuda/hiraya.yaml", "hanafuda/kingo-banking.yaml",
+            "hanafuda/kingo.yaml", "hanafuda/otoroku.yaml", "kabufuda/dare.yaml", "kabufuda/kyo-kabu.yaml",
+            "kabufuda/oicho-kabu.yaml", "mekurifuda/kakkuri.yaml"]
+
+
+def _flip(events: list[dict], viewer: int) -> list[dict]:
+    """The same events with every other seat's choice told as forced when it was free, and free
+    when it was forced."""
+    out = []
+    for e in events:
+        if e.get("t") == "choose" and e["player"] != viewer:
+            e = dict(e)
+            if e.get("forced"):
+                del e["forced"]
+            else:
+                e["forced"] = True
+        out.append(e)
+    return out
+
+
+@pytest.mark.parametrize("rel", VARIANTS)
+def test_others_forced_and_free_moves_read_alike(rel):
+    # random games: both forced and free moves happen; what each seat reads must not depend on
+    # whether another seat had a choice
+    g = game(rel)
+    n = g.variant.meta.players_default
+    forced = free = 0
+    for seed in (1, 2):
+        res = play(g, n, seed, make_agents(g, n, seed, "random"), rounds=2)
+        forced += sum(1 for e in res.events if e.get("t") == "choose" and e.get("forced"))
+        free += sum(1 for e in res.events if e.get("t") == "choose" and not e.get("forced"))
+        for viewer in range(n):
+            assert narrate(g, res.events, n, viewer) == narrate(g, _flip(res.events, viewer), n, viewer), (seed, viewer)
+    assert forced + free > 0
+
+
+def test_the_acting_seat_may_be_told_it_had_no_choice():
+    g = game("mekurifuda/kakkuri.yaml")
+    n = g.variant.meta.players_default
+    res = play(g, n, 1, make_agents(g, n, 1, "random"), rounds=1)
+    mine = next(e for e in res.events if e.get("t") == "choose" and e.get("forced"))
+    told = narrate(g, res.events, n, mine["player"])
+    assert any(t.startswith("You have one choice only:") for t in told)
+    others = narrate(g, res.events, n, (mine["player"] + 1) % n)
+    assert not any(t.startswith("Seat") and "one choice only" in t for t in others)
+
+
+def test_otoroku_hand_value_names_the_teyaku():
+    # the last bettor's June and October are Otoroku, named in the hand's value before the count;
+    # for any other seat the same two cards are a plain 16
+    from rulekit.people.narrate import Narrator
+    g = game("hanafuda/otoroku.yaml")
+    nar = Narrator(g, 5, None)
+    nar.dealer = 0
+    ids = g.card_ids
+    june = next(ids[i] for i, c in enumerate(g.deck.cards) if c.attrs["month"] == 6)
+    october = next(ids[i] for i, c in enumerate(g.deck.cards) if c.attrs["month"] == 10)
+    last = 4  # left of the dealer (seat 0): the last to bet
+    assert nar.hand_value(f"hand[{last}]", [june, october]) == "Otoroku (6 and 10) (16)"
+    assert nar.hand_value("hand[2]", [june, october]) == 16
+
+
+def _watch(*args: str) -> str:
+    import subprocess
+    r = subprocess.run([sys.executable, "-m", "rulekit", "play", *args], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "NO_COLOR": "1"}, timeout=300)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    return r.stdout
+
+
+def test_watching_tells_the_story_and_trace_keeps_the_engine_words():
+    out = _watch("kyo-kabu", "--seed", "3", "--rounds", "2")
+    assert "->" not in out and "col -1" not in out and "pays -" not in out and "Noted" not in out
+    assert "Round 1 of 2: seat 0 deals." in out and "Round 2 of 2" in out
+    assert "The players play carefully:" in out
+    assert "Game over after 2 rounds." in out
+    # a watcher sees no face-down card before it is shown to everyone
+    first = out.split("Showdown")[0]
+    assert "sees" not in first
+    trace = _watch("kyo-kabu", "--seed", "3", "--rounds", "2", "--trace", "--opponents", "random")
+    assert "== Round 1 (dealer: seat 0) ==" in trace and "->" in trace and "seat 3 must (bet)" in trace
+
+
+pexpect = pytest.importorskip("pexpect")
+
+
+def test_ctrl_d_at_a_prompt_saves_and_says_how_to_continue(tmp_path):
+    env = {**os.environ, "NO_COLOR": "1", "XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONIOENCODING": "utf-8"}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kyo-kabu", "--seed", "5", "--human", "1"],
+                          cwd=str(tmp_path), env=env, dimensions=(40, 100), encoding="utf-8", timeout=120)
+    try:
+        child.expect(r"Your choice \(1 to \d+;|Type a number from")
+        first = child.before
+        child.sendeof()
+        child.expect(pexpect.EOF)
+        text = (child.before or "").replace("\r\n", "\n")
+    finally:
+        child.close(force=True)
+    assert "Your opponents play carefully:" in first and "Round 1 of 12" in first
+    assert "End of input (Ctrl-D): you left the table." in text and "error[" not in text
+    m = re.search(r"The game is saved in (\S+) \(", text)
+    assert m and "To continue it: rulekit play --resume" in text
+    saved = json.loads(open(m.group(1), encoding="utf-8").read())
+    assert saved["partial"] is True and saved["human"] == 1 and saved["policy"] == "careful"
+    assert child.exitstatus == 0
