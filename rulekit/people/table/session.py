@@ -136,8 +136,9 @@ class Table:
         self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
         self.screen.say(f"Keys: {KEYS}.", "note")
 
-    def draw_table(self) -> None:
-        """Everything on the table as this seat sees it: hands with values, piles, pots, chips."""
+    def draw_table(self, ctx: Any = None) -> None:
+        """Everything on the table as this seat sees it: hands with values, piles, pots, chips, and
+        at a decision (`ctx`, the game state) the variant's own table lines (display.table)."""
         nar = self.nar
         self.screen.say("")
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
@@ -157,8 +158,11 @@ class Table:
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         for pot, v in nar.pots.items():
             self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
+        if ctx is not None:
+            for text in table_lines(self.game, ctx, self.seat, nar.card_text):
+                self.screen.say(text, "table", 2)
         self.screen.say("Chips: " + ", ".join(
-            f"{nar.seat(s, upper=False)} {c:+d}" if isinstance(c, int) else f"{nar.seat(s, upper=False)} {c}"
+            f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
             for s, c in enumerate(nar.chips)), "table", 2)
 
     # -- the human's choices ---------------------------------------------------------
@@ -180,7 +184,7 @@ class Table:
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
         self.flush()
-        self.draw_table()
+        self.draw_table(getattr(d, "ctx", None))
         self.screen.say(f"Your turn: {choice.prompt}", "prompt")
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
@@ -230,6 +234,43 @@ class Table:
                 return values[num - 1]
             want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
             self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
+
+
+def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[str]:
+    """The variant's `display.table` lines for `seat` in this game state (a line whose value
+    cannot be worked out is left out)."""
+    out: list[str] = []
+    ids = game.card_ids
+    saved = ctx.loc
+
+    def shown(v: Any) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, list):
+            return ", ".join(shown(x) for x in v)
+        return str(v)
+
+    def cardish(v: Any, t: Any) -> Any:
+        if t == "card" and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(ids):
+            return card_text(ids[v])
+        if isinstance(v, list) and isinstance(t, str) and t.startswith("list<card"):
+            return [card_text(ids[x]) for x in v if isinstance(x, int) and 0 <= x < len(ids)]
+        return v
+
+    for name, each, when, parts in game.extra.get("display_table") or []:
+        try:
+            ctx.loc = {"me": -1 if seat is None else seat}
+            values = list(each(ctx)) if each is not None else [None]
+            for v in values:
+                ctx.loc = {"me": -1 if seat is None else seat, **({name: v} if name else {})}
+                if when is not None and not when(ctx):
+                    continue
+                out.append("".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) for p in parts))
+        except Exception:  # a line that cannot be worked out here is not shown
+            continue
+        finally:
+            ctx.loc = saved
+    return out
 
 
 def _in_deck_order(v: Any, index: dict[str, int]) -> Any:
