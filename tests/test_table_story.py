@@ -120,3 +120,34 @@ def test_ctrl_d_at_a_prompt_saves_and_says_how_to_continue(tmp_path):
     saved = json.loads(open(m.group(1), encoding="utf-8").read())
     assert saved["partial"] is True and saved["human"] == 1 and saved["policy"] == "careful"
     assert child.exitstatus == 0
+
+
+def test_hiraya_exposed_teyaku_is_hidden_again_before_play():
+    # RULES.md 5.3: a Hiraya teyaku hand must be shown and is paid 30 by each other player; then
+    # it is hidden again. Seat 1 is dealt seven Chaff.
+    from rulekit.people.narrate import Narrator
+
+    from .hanafuda_stack import HIRAYA, cached_game, deal_top, run_once
+    chaff7 = ["1-3", "1-4", "2-3", "2-4", "3-3", "3-4", "4-3"]
+    hands = {0: ["5-1", "5-2", "6-1", "6-2", "7-1", "7-2", "8-1"], 1: chaff7,
+             2: ["9-1", "9-2", "10-1", "10-2", "11-1", "11-2", "12-1"]}
+    g = cached_game(HIRAYA, {})
+    out = run_once(g, 3, deal_top(hands, ["8-2", "12-2", "4-1", "4-2", "5-3", "6-3"]))
+    ev = out.result.events
+    shown = next(i for i, e in enumerate(ev) if e["t"] == "reveal" and sorted(e["cards"]) == sorted(chaff7))
+    hidden = next(i for i, e in enumerate(ev) if e["t"] == "hide")
+    first_play = next(i for i, e in enumerate(ev) if e["t"] == "move" and e["to"] == "played")
+    assert shown < hidden < first_play and sorted(ev[hidden]["cards"]) == sorted(chaff7)
+    # the other players see the hand while it is shown, and not once it is picked up again
+    for viewer in (0, 2):
+        nar = Narrator(g, 3, viewer)
+        for k, e in enumerate(ev[:first_play]):
+            nar.feed(e)
+            if k == shown:
+                assert "hidden" not in nar.zone_view("hand[1]")[0]
+        assert nar.zone_view("hand[1]")[0] == "7 hidden cards"
+    # its owner still sees it
+    nar = Narrator(g, 3, 1)
+    for e in ev[:first_play]:
+        nar.feed(e)
+    assert "hidden" not in nar.zone_view("hand[1]")[0]

@@ -506,6 +506,16 @@ class Narrator:
             return [Line("reveal", line + ".", lookers[0], pred=(f"looks at {what}", f"each look at {what}"))]
         return [Line("reveal", line + ".")]
 
+    def _e_hide(self, e: dict) -> list[Line]:
+        cards = list(e["cards"])
+        where = self._where(cards)
+        for c in cards:
+            self.seen[c] = 0
+        k = len(cards)
+        what = f"{self.zone_words(self.main_zone(where))[0].upper()}{self.zone_words(self.main_zone(where))[1:]}" \
+            if where else ("The card" if k == 1 else f"The {k} cards")
+        return [Line("reveal", f"{what} {'is' if where or k == 1 else 'are'} hidden again.")]
+
     def _in_hand(self, where: str) -> str:
         """' — column 2 is now <card> and <card>, which shows 1': the hand the cards are in, as now
         seen (after a dash: zone and card names may hold parentheses of their own)."""
