@@ -359,8 +359,28 @@ def _display(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any, l
                                                                  if d.kind == zd.kind and d.count == zd.count
                                                                  and z != zname])))
     node = at(tree, "display", "card")
-    card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0] if node is not None else None
+    card_show = None
+    if node is not None and isinstance(node.value, str) and PLACEHOLDER.search(node.value):
+        card_show = _text_template(node, {"c": T.CARD}, sc, "display.card")  # 'month {c.month}, {worth(c)} points'
+    elif node is not None:
+        card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0]
     return zone_show, card_show, _display_table(at(tree, "display", "table"), sc)
+
+
+def _text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
+    """A text with {expression} parts: a function of the game state giving the text."""
+    text = str(node.value)
+    parts: list = []
+    pos = 0
+    for m in PLACEHOLDER.finditer(text):
+        parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
+        parts.append(sc.expr(Node(m.group(1), node.span), dict(loc), None, f"{what} {{...}}")[0])
+        pos = m.end()
+    parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+
+    def render(ctx):
+        return "".join(p if isinstance(p, str) else str(p(ctx)) for p in parts)
+    return render
 
 
 def _display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:

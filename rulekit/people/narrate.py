@@ -439,10 +439,12 @@ class Narrator:
         base, idx = self._zone_of(e["to"])
         zd = self.zone_defs.get(base)
         if (not any(visible) and e["from"] == self.game.deck_zone and zd is not None and zd.kind == "player"
-                and idx is not None and idx != self.viewer):
-            # cards dealt face down to another seat: a deal, as a table would say it
+                and idx is not None):
+            # cards dealt face down to a seat: a deal, as a table would say it
             k = len(cards)
             what = "a card" if k == 1 else f"{k} cards"
+            if idx == self.viewer:
+                return [Line("deal", f"{self.you} are dealt {what} face down.", idx)]
             return [Line("deal", f"{self.seat(idx)} is dealt {what}.", idx,
                          pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):
