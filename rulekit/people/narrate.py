@@ -125,6 +125,7 @@ class Narrator:
         self.pays: list[dict] = []
         self.yaku: list[dict] = []
         self.records: list[dict] = []
+        self.said: list[str] = []  # what the rules said this round (a tie, ...), told again at its end
         self.ended = ""
         self.next_dealer: int | None = None
         self.pots: dict[str, Any] = {}
@@ -361,7 +362,7 @@ class Narrator:
         self.seen = {}
         if not redeal:
             self.round_start = list(self.chips)
-            self.pays, self.yaku, self.records = [], [], []
+            self.pays, self.yaku, self.records, self.said = [], [], [], []
             self.ended, self.next_dealer = "", None
         deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"
         return [Line("heading", f"{self.round_words()}: {deal}." if not redeal
@@ -649,6 +650,7 @@ class Narrator:
         return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
 
     def _e_say(self, e: dict) -> list[Line]:
+        self.said.append(str(e["text"]))
         return [Line("note", str(e["text"]))]
 
     # -- summaries -----------------------------------------------------------------
@@ -676,6 +678,7 @@ class Narrator:
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
         out += [Line("summary", t) for t in self.pays_text()]
+        out += [Line("summary", t) for t in self.said]
         changes = []
         for s in range(self.n):
             try:
@@ -687,9 +690,11 @@ class Narrator:
         out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
                         + "."))
         more = self.rounds is None or self.round_no + 1 < self.rounds
-        if self.next_dealer is not None and more:
-            who = "you deal" if self.next_dealer == self.viewer else f"seat {self.next_dealer} deals"
-            why = "the deal stays" if self.next_dealer == self.dealer else "the deal passes"
+        if more:
+            # the engine keeps the dealer unless the rules set another
+            nxt = self.dealer if self.next_dealer is None else self.next_dealer
+            who = "you deal" if nxt == self.viewer else f"seat {nxt} deals"
+            why = "the deal stays" if nxt == self.dealer else "the deal passes"
             out.append(Line("summary", f"Next round {who} ({why})."))
         return out
 
