@@ -197,13 +197,37 @@ class Table:
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
-            v = self._ask_value(question, param, values, labels.get(param))
+            v = self._ask_value(question, param, values, labels.get(param), self._keeps(values))
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]
 
-    def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None) -> Any:
+    def _keeps(self, values: list[Any]) -> list[str]:
+        """For choices of several of your own cards (sets to lay down, cards to play together):
+        what each leaves in your hand ('' where it says nothing new)."""
+        if self.seat is None:
+            return []
+        first = set(_flat(values[0])) if values else set()
+        zname = next((f"{z}[{self.seat}]" for z, zd in self.nar.zone_defs.items() if zd.kind == "player"
+                      and first & set(self.nar.zones.get(f"{z}[{self.seat}]", []))), None)
+        mine = self.nar.zones.get(zname, []) if zname else []
+        if not mine:
+            return []
+        out = []
+        for v in values:
+            used = _flat(v)
+            if len(used) < 2 or not set(used) <= set(mine):
+                out.append("")
+                continue
+            rest = [c for c in mine if c not in used]
+            out.append(f" — keeps {self.nar.cards_text(rest, zname)}" if rest else " — keeps nothing")
+        return out
+
+    def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
+                   keeps: list[str] | None = None) -> Any:
         texts = [self.nar.value_text(param, v, labels) for v in values]
+        if keeps and len(keeps) == len(texts):
+            texts = [t + k for t, k in zip(texts, keeps)]
         as_range = (len(values) > RANGE_AS_NUMBER and all(type(v) is int for v in values)
                     and sorted(values) == list(range(min(values), max(values) + 1))
                     and not (labels and any(str(v) in labels for v in values)))
@@ -271,6 +295,15 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
         finally:
             ctx.loc = saved
     return out
+
+
+def _flat(v: Any) -> list[Any]:
+    """The card ids in a value (a card, a list of cards, a list of sets of cards)."""
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, list):
+        return [c for x in v for c in _flat(x)]
+    return []
 
 
 def _in_deck_order(v: Any, index: dict[str, int]) -> Any:
