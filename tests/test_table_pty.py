@@ -112,7 +112,7 @@ def _all_told(game, bots: list[dict], text: str, you: int) -> None:
 
 
 def _round_texts(text: str) -> list[str]:
-    return re.split(r"\nRound \d+: ", text)[1:]
+    return re.split(r"\nRound \d+(?: of \d+)?: ", text)[1:]
 
 
 def test_kyo_kabu_three_rounds_at_the_table(tmp_path):

@@ -151,3 +151,86 @@ def test_hiraya_exposed_teyaku_is_hidden_again_before_play():
     for e in ev[:first_play]:
         nar.feed(e)
     assert "hidden" not in nar.zone_view("hand[1]")[0]
+
+
+def _first_screen(args: list[str], tmp_path) -> str:
+    """What the table shows up to the player's first question (then the player leaves with q)."""
+    env = {**os.environ, "NO_COLOR": "1", "XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONIOENCODING": "utf-8"}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args], cwd=str(tmp_path), env=env,
+                          dimensions=(40, 100), encoding="utf-8", timeout=120)
+    try:
+        child.expect(r"Your choice \(1 to \d+;|Type a number from")
+        text = (child.before or "").replace("\r\n", "\n")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    return text
+
+
+@pytest.mark.parametrize("rel,human", [("kabufuda/kyo-kabu.yaml", 3), ("kabufuda/oicho-kabu.yaml", 2)])
+def test_stakes_and_the_table_maximum_left_at_a_decision(tmp_path, rel, human):
+    gid = rel.split("/")[1][:-5]
+    text = _first_screen([gid, "--seed", "3", "--human", str(human)], tmp_path)
+    assert re.search(r"Round 1 of \d+: seat \d deals\.", text)
+    # what the bots staked before you, as told, is what the table shows by column and seat
+    g = game(rel)
+    n = g.variant.meta.players_default
+    res = play(g, n, 3, make_agents(g, n, 3, "careful"), rounds=1)
+    staked: dict[int, dict[int, int]] = {}
+    for e in res.events:
+        if e.get("t") == "choose" and e["player"] == human:
+            break
+        if e.get("t") == "choose" and e["choice"] == "bet" and e["action"]["col"] >= 0:
+            col = staked.setdefault(e["action"]["col"], {})
+            col[e["player"]] = col.get(e["player"], 0) + e["action"]["amount"]
+    assert staked  # the bots before you staked
+    for j, by in staked.items():
+        seats = ", ".join(str(s) for s in sorted(by))
+        assert f"Stakes on column {j + 1}: {sum(by.values())} in all, by seat {seats}; yours 0" in text
+    limit = g.options["table_limit"]
+    total = sum(sum(by.values()) for by in staked.values())
+    assert f"Table maximum {limit}: {total} staked, {limit - total} left" in text
+
+
+def test_otoroku_last_bettor_sees_the_teyaku_in_the_hand_value_and_their_role(tmp_path):
+    # seed 36: player 2 is drawn to the last bettor's seat and holds a teyaku at the first question
+    g = game("hanafuda/otoroku.yaml")
+    res = play(g, 5, 36, make_agents(g, 5, 36, "careful"), rounds=1)
+    you = res.log["seating"].index(2)
+    deal = next(e for e in res.events if e["t"] == "deal")
+    dealer = next(e for e in res.events if e["t"] == "round")["dealer"]
+    last = [p for p in deal["players"] if p != dealer][-1]
+    at = next(i for i, e in enumerate(res.events) if e["t"] == "choose" and e["player"] == you)
+    hand: list[str] = []
+    for e in res.events[:at]:
+        if e["t"] == "deal":
+            hand += [deal_card for deal_card in _dealt(e, you, res.events)]
+        if e["t"] == "move" and e["to"] == f"hand[{you}]":
+            hand += e["cards"]
+    ctx = g.new_ctx(5, 0, None, False)
+    ctx.dealer = dealer
+    names = [y.names["en"] for y in g.yaku["teyaku"]
+             if y.id in {h.id for h in ctx.yaku_eval("teyaku", [g.card_index[c] for c in hand], you)}]
+    assert names and you == last
+    text = _first_screen(["otoroku", "--seed", "36", "--human", "2"], tmp_path)
+    assert "Round 1 of 12" in text
+    assert re.search(rf"Your hand: .* — shows {re.escape(names[0])} \(\d+\)", text), text
+    assert "You are the last bettor: you go Buta only at 17, and your 16 beats 15" in text
+
+
+def _dealt(e: dict, seat: int, events: list[dict]) -> list[str]:
+    """The cards a deal event gave `seat` (from the shuffled order before it, top card last)."""
+    i = events.index(e)
+    sh = next(x for x in reversed(events[:i]) if x["t"] == "shuffle")
+    order = list(sh["order"])
+    cut = next((x for x in events[events.index(sh):i] if x["t"] == "cut"), None)
+    if cut:
+        order = order[cut["at"]:] + order[:cut["at"]]
+    out = []
+    for k in range(e["count"]):
+        for j, p in enumerate(e["players"]):
+            c = order[-1 - (k * len(e["players"]) + j)]
+            if p == seat:
+                out.append(c)
+    return out
