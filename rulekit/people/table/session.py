@@ -185,7 +185,10 @@ class Table:
         remaining = list(range(len(d.actions)))
         self.flush()
         self.draw_table(getattr(d, "ctx", None))
-        self.screen.say(f"Your turn: {choice.prompt}", "prompt")
+        # a part the rules fix (the column a third card is for) is said with the question
+        fixed = [words[0][k] for k, p in enumerate(choice.params)
+                 if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
+        self.screen.say(f"Your turn: {choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else ""), "prompt")
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []
