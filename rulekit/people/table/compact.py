@@ -26,9 +26,8 @@ class _Turn:
     preds: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, pred: tuple[str, str]) -> None:
-        last = self.preds[-1] if self.preds else None
-        if last is not None and pred[0].startswith(_CHOOSE[0]) and (
-                last[0].startswith(_CHOOSE[0]) or last[0].startswith("\x00")):
+        chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
+        if chose and pred[0].startswith(_CHOOSE[0]):
             # a further choice of the same turn: just the action ('play A; play B')
             pred = ("\x00" + pred[0][len(_CHOOSE[0]):], "\x00" + pred[1][len(_CHOOSE[1]):])
         self.preds.append(pred)
@@ -150,7 +149,7 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
         if _echo(ln, prev) or _ritual(ln):
             continue
         if (ln.kind == "move" and turns and prev is not None and prev.kind == "choice"
-                and prev.seat == turns[-1].seat):
+                and prev.seat == turns[-1].seat and not _elsewhere(ln.text, prev.seat)):
             # what a seat's choice made happen, told with it
             turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
             prev = ln
@@ -168,6 +167,11 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
         out.append(ln)
     close()
     return out
+
+
+def _elsewhere(text: str, seat: int) -> bool:
+    """Whether a sentence puts cards in another seat's zone (or yours): not what `seat`'s choice did."""
+    return " your " in text or any(int(m) != seat for m in re.findall(r"seat (\d+)'s", text))
 
 
 def _ritual(ln: Line) -> bool:
