@@ -19,6 +19,7 @@ from typing import Any, Iterable
 __all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
 
 ALL = -1  # seen by every seat
+LONG_PILE = 7  # a pile of more cards than this is told at the end of a round by its size and value
 _ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
 
 
@@ -664,12 +665,23 @@ class Narrator:
             out.append((self.zone_words(zname), text, value))
         return out
 
+    def _cards_of(self, words: str) -> list[str]:
+        """The cards of the hand told as `words` (as hands() names it)."""
+        for zname in self.zones:
+            if self.main_zone(zname) == zname and self.zone_words(zname) == words:
+                return self.group_cards(zname)
+        return []
+
     def round_summary(self) -> list[Line]:
         """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
         out = [Line("heading", f"End of round {self.round_no + 1}"
                     + (f" ({_human(self.ended)})" if self.ended else "") + ".")]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
+            if text.count(", ") >= LONG_PILE and value is not None:
+                # a long pile (captures) is told by its size and value; the table lists it in full
+                count = len(self._cards_of(words))
+                line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))

@@ -33,7 +33,7 @@ class _Turn:
         self.preds.append(pred)
 
     def words(self, plural: bool) -> str:
-        return "; ".join(p[1 if plural else 0].lstrip("\x00") for p in self.preds)
+        return "; ".join(p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds)
 
 
 def _echo(ln: Line, prev: Line | None) -> bool:
@@ -122,9 +122,29 @@ def _seen_moves(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _through(lines: list[Line]) -> list[Line]:
+    """A card moved on at once from where it just went told as one move ("Susuki chaff goes from
+    the deck to the field", not through the card in play)."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if prev is not None and ln.kind == prev.kind == "move" and ln.cards and ln.cards == prev.cards:
+            what = join_words(list(ln.cards))
+            a = _SEEN.match(prev.text[len(what):]) if prev.text.startswith(what) else None
+            b = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
+            if a and b and a["dst"] == b["src"]:
+                rest = ln.text[len(what):]
+                verb = "goes" if rest.startswith(" goes") else "go"
+                tail = rest.split(f" to {b['dst']}", 1)[1]
+                out[-1] = Line("move", f"{what} {verb} from {a['src']} to {b['dst']}{tail}", ln.seat, cards=ln.cards)
+                continue
+        out.append(ln)
+    return out
+
+
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
-    lines = _seen_moves(_hidden_moves(lines))
+    lines = _seen_moves(_through(_hidden_moves(lines)))
     out: list[Line] = []
     turns: list[_Turn] = []  # the open run of other seats' turns
 
@@ -145,16 +165,29 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
         turns.clear()
 
     prev: Line | None = None
+    merged = False  # the last sentence was told with a seat's turn
     for ln in lines:
         if _echo(ln, prev) or _ritual(ln):
             continue
-        if (ln.kind == "move" and turns and prev is not None and prev.kind == "choice"
-                and prev.seat == turns[-1].seat and not _elsewhere(ln.text, prev.seat)):
-            # what a seat's choice made happen, told with it
-            turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
-            prev = ln
+        if (ln.kind == "move" and turns and prev is not None and (prev.kind == "choice" or merged)
+                and (prev.seat == turns[-1].seat or merged) and not _elsewhere(ln.text, turns[-1].seat)
+                and (prev.kind == "choice" or f"seat {turns[-1].seat}'s" in ln.text
+                     or f"(seat {turns[-1].seat})" in ln.text)):
+            # what a seat's choice made happen (and the cards it took with it), told with it; cards
+            # the turn already named are not named again, only the new value of where they went
+            told = " ".join(p[0] for p in turns[-1].preds)
+            if ln.cards and all(c in told for c in ln.cards):
+                value = ln.text.rstrip(".").split(": ", 1)[1] if ": " in ln.text else ""
+                if value:
+                    last = turns[-1].preds[-1]
+                    if last[0].startswith("\x01") and last[0].split(" now shows ")[0] == "\x01" + value.split(" now shows ")[0]:
+                        turns[-1].preds.pop()
+                    turns[-1].preds.append(("\x01" + value, "\x01" + value))
+            else:
+                turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
+            prev, merged = ln, True
             continue
-        prev = ln
+        prev, merged = ln, False
         if ln.pred is not None and ln.seat is not None and ln.seat != viewer:
             if turns and turns[-1].seat == ln.seat:
                 turns[-1].add(ln.pred)
