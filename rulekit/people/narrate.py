@@ -54,6 +54,8 @@ def names_value(name: str, value: Any) -> bool:
     """Whether a card's name already says this shown value: it has the value as a word of its
     own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
     '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)  # a text value that is a number (display.card written as a text)
     if isinstance(value, bool) or not isinstance(value, int):
         return False
     words = {w.lower() for w in _WORD_RE.findall(str(name))}
@@ -211,7 +213,7 @@ class Narrator:
             return str(cid)
         name = self.game.card_name(i)
         v = self.card_value(i)
-        return name if v is None or names_value(name, v) else f"{name} ({v})"
+        return name if v is None or v == "" or names_value(name, v) else f"{name} ({v})"
 
     def card_value(self, i: int) -> Any:
         fn = self.game.extra.get("card_show")
