@@ -680,7 +680,7 @@ class Narrator:
                     + (f" ({_human(self.ended)})" if self.ended else "") + ".")]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
-            if text.count(", ") >= LONG_PILE and value is not None:
+            if text.count(", ") >= LONG_PILE:
                 # a long pile (captures) is told by its size and value; the table lists it in full
                 count = len(self._cards_of(words))
                 line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
@@ -745,7 +745,7 @@ class Narrator:
             elif len(seats) == 1:
                 out.append(f"{self.seat(seats[0])} pays{rest}.")
             else:
-                out.append(f"{seats_words(seats)} each pay{rest}.")
+                out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
         return out
 
     def standings(self) -> list[Line]:
@@ -758,11 +758,12 @@ class Narrator:
         return out
 
 
-def seats_words(seats: list[int]) -> str:
-    """'Seats 2 to 6', 'Seats 1, 3 and 4' (seats in the order given)."""
-    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))):
+def seats_words(seats: list[int], you: int | None = None) -> str:
+    """'Seats 2 to 6', 'Seats 1, 3 and 4', 'Seats 1 and 2 (you)' (seats in the order given)."""
+    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))) and you not in seats:
         return f"Seats {seats[0]} to {seats[-1]}"
-    return "Seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+    names = [f"{s} (you)" if s == you else str(s) for s in seats]
+    return "Seats " + ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,
