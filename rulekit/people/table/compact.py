@@ -142,9 +142,25 @@ def _through(lines: list[Line]) -> list[Line]:
     return out
 
 
+_SHOWN = "Shown to everyone: "
+
+
+def _shown_together(lines: list[Line]) -> list[Line]:
+    """Hands shown to everyone one after another (a showdown) told as one sentence."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if prev is not None and ln.kind == prev.kind == "reveal" and ln.text.startswith(_SHOWN) \
+                and prev.text.startswith(_SHOWN):
+            out[-1] = Line("reveal", prev.text.rstrip(".") + "; " + ln.text[len(_SHOWN):])
+            continue
+        out.append(ln)
+    return out
+
+
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
-    lines = _seen_moves(_through(_hidden_moves(lines)))
+    lines = _shown_together(_seen_moves(_through(_hidden_moves(lines))))
     out: list[Line] = []
     turns: list[_Turn] = []  # the open run of other seats' turns
 
