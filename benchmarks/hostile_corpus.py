@@ -111,8 +111,11 @@ def _redigest(log: dict) -> None:
     log["moves"][0] = 0 if log["moves"][0] else 1
     fields = ("version", "variant_sha256", "deck", "options", "preset", "players", "seed", "rounds", "dealer",
               "stack", "moves", "events_sha256")
+    saved = ("partial", "human", "policy", "rounds_requested")  # in the digest when present (the bots' policy)
     if "game_sha256" in log:
-        log["game_sha256"] = hashlib.sha256(json.dumps({k: log.get(k) for k in fields}, sort_keys=True,
+        digested = {k: log.get(k) for k in fields}
+        digested.update((k, log[k]) for k in saved if k in log)
+        log["game_sha256"] = hashlib.sha256(json.dumps(digested, sort_keys=True,
                                                        separators=(",", ":")).encode()).hexdigest()
 
 
