@@ -194,7 +194,7 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             told = " ".join(p[0] for p in turns[-1].preds)
             if ln.cards and all(c in told for c in ln.cards):
                 value = ln.text.rstrip(".").split(": ", 1)[1] if ": " in ln.text else ""
-                if value:
+                if value and not turns[-1].preds[-1][0].endswith(value):
                     last = turns[-1].preds[-1]
                     if last[0].startswith("\x01") and last[0].split(" now shows ")[0] == "\x01" + value.split(" now shows ")[0]:
                         turns[-1].preds.pop()
