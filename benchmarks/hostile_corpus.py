@@ -96,6 +96,10 @@ def _short_err(limit: int) -> Callable[[str, str, Path], str | None]:
     return check
 
 
+def _saved_game(out: str, err: str, d: Path) -> str | None:
+    return None if "The game is saved in game.json" in out and (d / "game.json").is_file() else "the game was not saved"
+
+
 def _names_decision(out: str, err: str, d: Path) -> str | None:
     return None if "decision" in err and "round" in err else "mismatch does not name the round and decision"
 
@@ -112,8 +116,11 @@ def _redigest(log: dict) -> None:
     log["moves"][0] = 0 if log["moves"][0] else 1
     fields = ("version", "variant_sha256", "deck", "options", "preset", "players", "seed", "rounds", "dealer",
               "stack", "moves", "events_sha256")
+    saved = ("partial", "human", "policy", "rounds_requested")  # in the digest when present (the bots' policy)
     if "game_sha256" in log:
-        log["game_sha256"] = hashlib.sha256(json.dumps({k: log.get(k) for k in fields}, sort_keys=True,
+        digested = {k: log.get(k) for k in fields}
+        digested.update((k, log[k]) for k in saved if k in log)
+        log["game_sha256"] = hashlib.sha256(json.dumps(digested, sort_keys=True,
                                                        separators=(",", ":")).encode()).hexdigest()
 
 
@@ -409,10 +416,13 @@ def cases() -> list[Case]:
     add(Case("O", "sigint_play", ["play", ok, "--rounds", "10000"], expect=(130,), interrupt=3.0))
 
     # P. --human input
-    add(Case("P", "dev_zero", ["play", ok, "--human", "0"], stdin="/dev/zero"))
-    add(Case("P", "long_line", ["play", ok, "--human", "0"], {"in.txt": "1" * 50_000_000 + "\n"}, stdin="in.txt"))
-    add(Case("P", "long_garbage", ["play", ok, "--human", "0"], {"in.txt": ("x" * 1000 + "\n") * 1000},
-             stdin="in.txt"))
+    # input that ends (or never ends a line) leaves the table like Ctrl-D: the game is saved
+    human = ["play", ok, "--human", "0", "--log", "game.json"]
+    add(Case("P", "dev_zero", human, stdin="/dev/zero", expect=(0,), check=_saved_game))
+    add(Case("P", "long_line", human, {"in.txt": "1" * 50_000_000 + "\n"}, stdin="in.txt", expect=(0,),
+             check=_saved_game))
+    add(Case("P", "long_garbage", human, {"in.txt": ("x" * 1000 + "\n") * 1000}, stdin="in.txt", expect=(0,),
+             check=_saved_game))
 
     # Q. decks NAME
     add(Case("Q", "path_any_yaml", ["decks", "d.yaml"], {"d.yaml": "a: [1, 2]\n"}))

@@ -40,9 +40,9 @@ def test_rules_prints_the_rules_in_words():
 def test_play_defaults_to_the_whole_game_and_a_printed_random_seed():
     r = _rulekit("play", "kyo-kabu", "-o", "rounds=2")
     assert r.returncode == 0, r.stderr
-    seed = int(re.match(r"seed (\d+) \(replay with --seed \1\)", r.stdout).group(1))
-    assert r.stdout.count("== Round") == 2 and "== Winner" in r.stdout
+    seed = int(re.search(r"seed (\d+) \(replay with --seed \1\)", r.stdout).group(1))
+    assert len(re.findall(r"\nRound \d of 2: ", r.stdout)) == 2 and "Game over after 2 rounds." in r.stdout
     again = _rulekit("play", "kyo-kabu", "-o", "rounds=2", "--seed", str(seed))
     assert again.stdout == r.stdout  # the printed seed replays the game
     one = _rulekit("play", "kyo-kabu", "-o", "rounds=2", "--rounds", "1", "--seed", str(seed))
-    assert one.stdout.count("== Round") == 1  # --rounds overrides the game's length
+    assert "Game over after 1 round." in one.stdout  # --rounds overrides the game's length

@@ -320,7 +320,7 @@ FAMILY = "tests/fixtures/house/family.yaml"
 def test_cli_play_with_house_file():
     r = cli("play", "kyo-kabu", "--house", FAMILY, "--seed", "3")
     assert r.returncode == 0, r.stderr
-    assert "== Result:" in r.stdout
+    assert "Game over after " in r.stdout
 
 
 def test_cli_bad_house_file_exits_1_without_traceback():

@@ -246,12 +246,12 @@ class _Interrupting:
         return self.agent.act(d)
 
 
-@pytest.mark.parametrize("policy", [[], ["--policy", "careful"]], ids=["random", "careful"])
+@pytest.mark.parametrize("policy", [["--opponents", "random"], []], ids=["random", "careful"])
 def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys, monkeypatch, policy):
     import rulekit.engine.runner as runner
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    args = ["play", "kyo-kabu", "--seed", "4", "-o", "rounds=4", *policy]
+    args = ["play", "kyo-kabu", "--seed", "4", "-o", "rounds=4", "--trace", *policy]  # the engine trace
     assert main([*args, "--log", "full.json"]) == 0
     full = _load(tmp_path / "full.json")
     capsys.readouterr()
@@ -264,7 +264,7 @@ def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys
     part = _load(tmp_path / "part.json")
     k = part["rounds"]
     assert 0 < k < 4 and part["partial"] is True and len(part["moves"]) == at - 1
-    assert part.get("policy") == (policy[1] if policy else None)  # the bots' policy goes with the game
+    assert part.get("policy") == (None if policy else "careful")  # the bots' policy goes with the game
     # the transcript so far, then where it stopped
     assert out.startswith("seed 4 (replay with --seed 4)\n")
     assert f"== Interrupted after round {k}\n== Chips so far: seat 0: " in out
@@ -275,12 +275,12 @@ def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys
     saved = (tmp_path / "part.json").read_bytes()
     _Interrupting.count = 0
     at = 3
-    assert main(["play", "--resume", "part.json"]) == 130
+    assert main(["play", "--resume", "part.json", "--trace"]) == 130
     out = capsys.readouterr().out
     assert "The saved game part.json is unchanged; to continue it: rulekit play --resume part.json" in out
     assert (tmp_path / "part.json").read_bytes() == saved
     monkeypatch.setattr(runner, "make_agents", real)
-    assert main(["play", "--resume", "part.json"]) == 0
+    assert main(["play", "--resume", "part.json", "--trace"]) == 0
     out = capsys.readouterr().out
     fin = _load(tmp_path / "part.json")
     assert fin["events"] == full["events"] and fin["moves"] == full["moves"] and "partial" not in fin
@@ -347,11 +347,12 @@ def test_watched_game_stopped_by_a_real_sigint(tmp_path):
                        capture_output=True, text=True, cwd=str(tmp_path), env=_env(tmp_path), timeout=300)
     assert r.returncode == 130 and "Traceback" not in r.stderr, r.stderr
     k = _load(tmp_path / "part.json")["rounds"]
-    assert f"== Interrupted {'after round %d' % k if k else 'during round 1'}" in r.stdout
-    assert r.stdout.startswith("seed 6 (replay with --seed 6)\n") and "Otoroku" in r.stdout
-    # the transcript so far is the start of the whole game's transcript
-    shown = r.stdout.split("== Interrupted")[0].split("\n")[1:-1]
-    whole = full.stdout.split("\n")[1:]
+    assert "\nInterrupted (Ctrl-C).\n" in r.stdout and f"(after round {k})" in r.stdout
+    assert r.stdout.startswith("Otoroku: 5 players, 4 rounds, seed 6 (replay with --seed 6).\n")
+    # the story so far is the start of the whole game's story (its last line may be a run of
+    # seats that the whole game continues)
+    shown = r.stdout.split("\nInterrupted (Ctrl-C).")[0].rstrip("\n").split("\n")[:-1]
+    whole = full.stdout.split("\n")
     assert shown == whole[:len(shown)] and len(shown) > 3
     done = _rulekit(tmp_path, "play", "--resume", "part.json")
     assert done.returncode == 0 and _load(tmp_path / "part.json")["events"] == _load(tmp_path / "full.json")["events"]

@@ -42,6 +42,9 @@ def test_entries_that_read_the_same_are_one_entry():
                observe=table.observe, checks=checks)
     (menu,) = _menus(out.getvalue())
     (legal,) = offered
+    # each entry says what it leaves in the hand; the action itself is before the dash
+    assert all(" — keeps " in m for m in menu)
+    menu = [m.split(" — keeps ")[0] for m in menu]
     assert len(set(legal)) < len(legal)            # identical-looking actions were offered ...
     assert len(menu) == len(set(menu))             # ... and are listed once,
     assert set(menu) == set(legal)                 # with nothing the player could tell apart lost
@@ -62,8 +65,8 @@ def test_sets_that_differ_only_in_card_order_are_one_entry():
     (menu,) = _menus(out.getvalue())
     # six ways to lay down two sets, but only two the player can tell apart: with the Gold Four
     # or with a plain one (before, entries differing only in card order were listed twice)
-    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven",
-                    "lay down One, One and Five; Four, Six and Seven"], menu
+    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — keeps Seven, Four and Four",
+                    "lay down One, One and Five; Four, Six and Seven — keeps Seven, Gold Four (Kin-shi) and Four"], menu
     (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
     assert 0 <= mine["index"] < mine["of"]
 

@@ -177,7 +177,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rounds to play (default: the game's own length)")
     sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",
                     help="you play this seat at the terminal")
-    sp.add_argument("--policy", help="agent for the other seats: random (the default), first, or a YAML policy")
+    sp.add_argument("--policy", "--opponents", dest="policy",
+                    help="how the other seats play: the game's careful policy (the default), random, first, or "
+                         "another policy of the game (see `rulekit policies GAME`)")
+    sp.add_argument("--trace", action="store_true",
+                    help="without --human: print the engine's event trace (for authors) instead of the story")
     sp.add_argument("--from-simulation", metavar="SEED:ROUND",
                     help="play again round ROUND (from 0) of `simulate --seed SEED` (single rounds, seat 0 deals, "
                          "the simulation's default policy unless --policy says otherwise)")

@@ -46,6 +46,7 @@ class _Run:
     rounds: int | None
     log_path: str | None  # --log (None: none; '-': standard output)
     house: tuple[str, ...] = ()
+    trace: bool = False  # watching: the engine's event trace instead of the story
     resumed: str | None = None  # the saved game continued (--resume)
     resumer: Any = None
     dealer: int | None = None  # a simulated single round: seat 0 deals (--from-simulation)
@@ -101,8 +102,10 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
     if getattr(args, "from_simulation", None) is not None:
         return _from_simulation(args, game, n)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
-    return _play(_Run(game, n, seed, args.human, args.policy or "random", args.rounds, args.log,
-                      tuple(getattr(args, "house", None) or ())))
+    # the bots people meet play the game's documented careful policy unless told otherwise
+    policy = args.policy or ("careful" if "careful" in game.policies else "random")
+    return _play(_Run(game, n, seed, args.human, policy, args.rounds, args.log,
+                      tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False))))
 
 
 def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
@@ -145,17 +148,47 @@ def _resume(args: argparse.Namespace) -> int:
     house = tuple(args.house or ())
     game, log = load_saved(args.resume, args.variant_file, house)
     run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
-               log.get("rounds_requested"), args.log, house, resumed=args.resume)
+               log.get("rounds_requested"), args.log, house, trace=bool(getattr(args, "trace", False)),
+               resumed=args.resume)
     run.resumer = Resumer(game, log, args.resume)
     return _play(run)
 
 
 def _play(run: _Run) -> int:
-    return _watch(run) if run.human is None else _at_table(run)
+    if run.human is not None:
+        return _at_table(run)
+    return _watch(run) if run.trace else _at_table(run)
+
+
+def opponents_words(game: Any, policy: str) -> str:
+    """How the bots play, in words for the first screen."""
+    if policy == "random":
+        return "Your opponents play at random (any legal move)."
+    if policy == "first":
+        return "Your opponents always take the first legal move."
+    from rulekit.core.inert import inert
+    desc = inert(str(game.policies.get(policy, {}).get("description", "")), keep_newlines=False).strip()
+    how = "carefully" if policy == "careful" else f"by the policy '{policy}'"
+    return f"Your opponents play {how}" + (f": {desc}" if desc else ".")
+
+
+def _rounds_total(run: _Run) -> int | None:
+    """The rounds the game is played for ("round 3 of 12"), when known before it starts."""
+    if run.rounds is not None:
+        return run.rounds
+    try:
+        ctx = run.game.new_ctx(run.n, run.seed, None, False)
+        open_ended = run.game.extra.get("open_ended")
+        if open_ended is not None and open_ended(ctx):
+            return None  # played until the players stop (or the end condition)
+        return int(run.game.rounds(ctx))
+    except Exception:  # a length that depends on play: not said
+        return None
 
 
 def _watch(run: _Run) -> int:
-    """A game of bots, printed as a transcript at the end (or as far as it went when interrupted)."""
+    """--trace: a game of bots, printed as the engine's event trace at the end (or as far as it
+    went when interrupted)."""
     from rulekit.engine.runner import make_agents, play
     from rulekit.people.transcript import transcript
     game, r = run.game, run.resumer
@@ -194,17 +227,26 @@ def _at_table(run: _Run) -> int:
     """A person plays one seat at the terminal; q or Ctrl-C saves the game and says how to go on."""
     from rulekit.engine.runner import make_agents, play
     from rulekit.core.inert import inert
-    from rulekit.people.table import Quit, Screen, Table
+    from rulekit.people.table import EndOfInput, Quit, Screen, Table
     game, r = run.game, run.resumer
     meta = game.variant.meta
     screen = Screen()
     table = Table(game, run.n, run.human, screen)
+    total = _rounds_total(run)
+    table.nar.rounds = total
     agents = make_agents(game, run.n, run.seed, run.policy, run.human, table)
     name = inert(meta.names.get("en", meta.id), keep_newlines=False)
-    rounds = "" if run.rounds is None else f", {run.rounds} round{'s' if run.rounds != 1 else ''}"
-    screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
-    screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
-               "? rules of this phase, t the table, q quit.", "note")
+    rounds = "" if total is None else f", {total} round{'s' if total != 1 else ''}"
+    if run.human is None:
+        table.nar.viewer = run.n  # an onlooker: sees what the whole table sees, when it is shown
+        # watching: the same story as at the table, told for everyone (every card as it is shown)
+        screen.say(f"{name}: {run.n} players{rounds}, seed {run.seed} (replay with --seed {run.seed}).", "heading")
+        screen.say(opponents_words(game, run.policy).replace("Your opponents play", "The players play", 1), "note")
+    else:
+        screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
+        screen.say(opponents_words(game, run.policy), "note")
+        screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
+                   "? rules of this phase, t the table, q quit (Ctrl-D too).", "note")
     observe = table.observe
     if r is not None:
         screen.say(f"Continuing the saved game {run.resumed}: its moves are played again first.", "note")
@@ -220,9 +262,13 @@ def _at_table(run: _Run) -> int:
         if part is None:
             raise
         quit_ = isinstance(exc, Quit)
+        table.flush()
         screen.say("")
-        screen.say("You left the table." if quit_ else "Interrupted (Ctrl-C).", "note")
-        _save_stopped(run, part, _whole_lines(screen), autosave=True)
+        if isinstance(exc, EndOfInput):
+            screen.say("End of input (Ctrl-D): you left the table.", "note")
+        else:
+            screen.say("You left the table." if quit_ else "Interrupted (Ctrl-C).", "note")
+        _save_stopped(run, part, _whole_lines(screen), autosave=run.human is not None)
         return EXIT_OK if quit_ else EXIT_INTERRUPTED
     except RulekitError as exc:
         _save_on_error(run, exc)

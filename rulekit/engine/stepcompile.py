@@ -383,6 +383,17 @@ class StepCompiler(ChoiceSteps):
         to_node = d.get("to")
         everyone = to_node is None or to_node.value == "all"
         to = None
+        if to_node is not None and to_node.value == "none":
+            # hidden again (a hand shown, then picked up): only those the zone lets see it see it now
+            def hide(ctx):
+                cs = cards(ctx)
+                cs = [cs] if isinstance(cs, int) else cs
+                for c in cs:
+                    ctx.seen[c] = 0
+                if ctx.logging:
+                    ids = ctx.game.card_ids
+                    ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
+            return hide
         if not everyone:
             to, tt = self.expr(to_node, loc, None, "to")
             if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):

@@ -19,6 +19,7 @@ from typing import Any, Iterable
 __all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
 
 ALL = -1  # seen by every seat
+LONG_PILE = 7  # a pile of more cards than this is told at the end of a round by its size and value
 _ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
 
 
@@ -32,6 +33,9 @@ class Line:
     text: str
     seat: int | None = None
     cards: tuple[str, ...] = ()
+    #: for a sentence 'Seat N <predicate>' about another seat: the predicate said of one seat and
+    #: of several ('chooses: pass', 'choose: pass'), so that runs of seats can be told together
+    pred: tuple[str, str] | None = None
 
 
 def chips_word(n: Any) -> str:
@@ -50,6 +54,8 @@ def names_value(name: str, value: Any) -> bool:
     """Whether a card's name already says this shown value: it has the value as a word of its
     own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
     '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)  # a text value that is a number (display.card written as a text)
     if isinstance(value, bool) or not isinstance(value, int):
         return False
     words = {w.lower() for w in _WORD_RE.findall(str(name))}
@@ -63,12 +69,16 @@ def _human(name: str) -> str:
     return str(name).replace("_", " ").replace("-", " ").strip()
 
 
-def _join(items: list[str]) -> str:
+def join_words(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C' ('nothing' for none)."""
     if not items:
         return "nothing"
     if len(items) == 1:
         return items[0]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_join = join_words
 
 
 def _neg(a: Any) -> Any:
@@ -118,6 +128,7 @@ class Narrator:
         self.pays: list[dict] = []
         self.yaku: list[dict] = []
         self.records: list[dict] = []
+        self.said: list[str] = []  # what the rules said this round (a tie, ...), told again at its end
         self.ended = ""
         self.next_dealer: int | None = None
         self.pots: dict[str, Any] = {}
@@ -131,6 +142,18 @@ class Narrator:
                 extra = y.names.get("romaji")
                 self.yaku_names[(table, y.id)] = f"{en} ({extra})" if extra and extra.lower() != en.lower() else en
         self._scratch = None
+        #: the rounds the game is played for, when known ("Round 3 of 12")
+        self.rounds: int | None = None
+
+    def round_words(self) -> str:
+        """'Round 3' or 'Round 3 of 12'."""
+        return f"Round {self.round_no + 1}" + (f" of {self.rounds}" if self.rounds else "")
+
+    def chips_text(self, c: Any) -> str:
+        """A seat's chips: held ('30 chips') when the game starts with chips, else won or lost ('+4 chips')."""
+        if self.game.start_chips and isinstance(c, (int, float)):
+            return chips_word(c)
+        return chips_word(f"{c:+d}" if isinstance(c, int) else str(c))
 
     # -- seats, zones, cards ---------------------------------------------------
     def seat(self, s: Any, upper: bool = True) -> str:
@@ -190,7 +213,7 @@ class Narrator:
             return str(cid)
         name = self.game.card_name(i)
         v = self.card_value(i)
-        return name if v is None or names_value(name, v) else f"{name} ({v})"
+        return name if v is None or v == "" or names_value(name, v) else f"{name} ({v})"
 
     def card_value(self, i: int) -> Any:
         fn = self.game.extra.get("card_show")
@@ -222,8 +245,29 @@ class Narrator:
         fn = (self.game.extra.get("zone_show") or {}).get(base)
         if fn is None or not cards:
             return None
-        return self._eval(fn, {"cards": [self.index[c] for c in cards if c in self.index],
-                               "seat": idx if idx is not None else -1})
+        seat = idx if idx is not None else -1
+        ints = [self.index[c] for c in cards if c in self.index]
+        value = self._eval(fn, {"cards": ints, "seat": seat})
+        table = (self.game.extra.get("zone_yaku") or {}).get(base)
+        if table is not None and value is not None:
+            # the hand's yaku by name before its count: 'Fourteen (11)'
+            names = self._yaku_of(table, ints, seat if seat >= 0 else self.dealer)
+            if names:
+                return f"{_join(names)} ({value})"
+        return value
+
+    def _yaku_of(self, table: str, cards: list[int], seat: int) -> list[str]:
+        if self._scratch is None:
+            self._scratch = self.game.new_ctx(self.n, 0, None, False)
+        ctx = self._scratch
+        ctx.dealer = self.dealer
+        ctx.yaku_cache = {}  # the dealer (whom yaku may depend on) changes between rounds
+        try:
+            ys = ctx.yaku_eval(table, cards, seat)
+        except Exception:  # a yaku that cannot be worked out here is simply not named
+            return []
+        en = {y.id: y.names.get("en") for y in self.game.yaku.get(table, [])}
+        return [en.get(y.id) or _human(y.id) for y in ys]
 
     def _eval(self, fn: Any, loc: dict) -> Any:
         if self._scratch is None:
@@ -321,11 +365,11 @@ class Narrator:
         self.seen = {}
         if not redeal:
             self.round_start = list(self.chips)
-            self.pays, self.yaku, self.records = [], [], []
+            self.pays, self.yaku, self.records, self.said = [], [], [], []
             self.ended, self.next_dealer = "", None
         deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"
-        return [Line("heading", f"Round {self.round_no + 1}: {deal}." if not redeal
-                     else f"Round {self.round_no + 1} again: {deal}.")]
+        return [Line("heading", f"{self.round_words()}: {deal}." if not redeal
+                     else f"{self.round_words()} again: {deal}.")]
 
     def _e_phase(self, e: dict) -> list[Line]:
         self.phase_id = e["id"]
@@ -396,6 +440,17 @@ class Narrator:
                 self.seen[c] = 0
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
         named: tuple[str, ...] = ()
+        base, idx = self._zone_of(e["to"])
+        zd = self.zone_defs.get(base)
+        if (not any(visible) and e["from"] == self.game.deck_zone and zd is not None and zd.kind == "player"
+                and idx is not None):
+            # cards dealt face down to a seat: a deal, as a table would say it
+            k = len(cards)
+            what = "a card" if k == 1 else f"{k} cards"
+            if idx == self.viewer:
+                return [Line("deal", f"{self.you} are dealt {what} face down.", idx)]
+            return [Line("deal", f"{self.seat(idx)} is dealt {what}.", idx,
+                         pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):
             named = tuple(self.card_text(c) for c in cards)
             what = _join(list(named))
@@ -404,7 +459,9 @@ class Narrator:
             what = "a card" if k == 1 else f"{k} cards"
         verb = "goes" if len(cards) == 1 else "go"
         how = " face up" if face == "up" else " face down" if face == "down" else ""
-        line = f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(e['from'])} to {self.zone_words(e['to'])}{how}"
+        # a card dealt to a part of a hand (a hole card) goes to that hand, as a player would say
+        line = (f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(self.main_zone(e['from']))} "
+                f"to {self.zone_words(self.main_zone(e['to']))}{how}")
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
@@ -421,8 +478,8 @@ class Narrator:
         for c in cards:
             old = self.seen.get(c, 0)
             self.seen[c] = ALL if (mask == ALL or old == ALL) else old | mask
-        if to == []:
-            return []
+        if to == [] or self.viewer is None:
+            return []  # told to everyone, who saw each card as it was dealt: nothing new
         where = self._where(cards)
         if to == "all":
             line = f"Shown to everyone: {_join([self.card_text(c) for c in cards])}"
@@ -441,10 +498,29 @@ class Narrator:
             return [Line("reveal", line + ".")]
         k = len(cards)
         what = "a card" if k == 1 else f"{k} cards"
+        base, idx = self._zone_of(where) if where else ("", None)
+        zd = self.zone_defs.get(base)
+        if len(lookers) == 1 and zd is not None and zd.kind == "player" and idx == lookers[0]:
+            # a player looking at their own cards
+            what = _human(zd.label or base)
+            return [Line("reveal", f"{self.seat(lookers[0])} looks at their {what}.", lookers[0],
+                         pred=(f"looks at their {what}", f"look at their {what}s"))]
         line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
         if where:
-            line += f" in {self.zone_words(where)}"
+            line += f" in {self.zone_words(self.main_zone(where))}"
+        if len(lookers) == 1:
+            return [Line("reveal", line + ".", lookers[0], pred=(f"looks at {what}", f"each look at {what}"))]
         return [Line("reveal", line + ".")]
+
+    def _e_hide(self, e: dict) -> list[Line]:
+        cards = list(e["cards"])
+        where = self._where(cards)
+        for c in cards:
+            self.seen[c] = 0
+        k = len(cards)
+        what = f"{self.zone_words(self.main_zone(where))[0].upper()}{self.zone_words(self.main_zone(where))[1:]}" \
+            if where else ("The card" if k == 1 else f"The {k} cards")
+        return [Line("reveal", f"{what} {'is' if where or k == 1 else 'are'} hidden again.")]
 
     def _in_hand(self, where: str) -> str:
         """' — column 2 is now <card> and <card>, which shows 1': the hand the cards are in, as now
@@ -466,11 +542,13 @@ class Narrator:
         p = e["player"]
         what = self.action_text(e["choice"], e["action"])
         who = self.you if p == self.viewer else self.seat(p)
-        if e.get("forced"):
-            verb = "have" if p == self.viewer else "has"
-            return [Line("choice", f"{who} {verb} one choice only: {what}.", p)]
-        verb = "choose" if p == self.viewer else "chooses"
-        return [Line("choice", f"{who} {verb}: {what}.", p)]
+        if e.get("forced") and p == self.viewer and self.viewer is not None:
+            # only the acting seat may be told it had no choice: at a table nobody else can tell a
+            # forced move from a free one (telling them would leak what the seat holds)
+            return [Line("choice", f"{who} have one choice only: {what}.", p)]
+        if p == self.viewer:
+            return [Line("choice", f"{who} choose: {what}.", p)]
+        return [Line("choice", f"{who} chooses: {what}.", p, pred=(f"chooses: {what}", f"choose: {what}"))]
 
     def _e_pay(self, e: dict) -> list[Line]:
         a = _amount(e["amount"])
@@ -486,8 +564,12 @@ class Narrator:
             except TypeError:
                 pass
         self.pays.append({"from": src, "to": dst, "amount": a, "why": e.get("why", "")})
-        return [Line("pay", self.pay_text(src, dst, a, e.get("why", "")) + ".",
-                     src if isinstance(src, int) else None)]
+        text = self.pay_text(src, dst, a, e.get("why", ""))
+        head = f"{self.seat(src)} pays "
+        pred = None
+        if isinstance(src, int) and text.startswith(head):
+            pred = (text[len(head) - 5:], "each pay " + text[len(head):])
+        return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred)]
 
     def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
@@ -550,8 +632,7 @@ class Narrator:
 
     def _e_record(self, e: dict) -> list[Line]:
         self.records.append(e)
-        who = f", {self.seat(e['player'], upper=False)}" if "player" in e else ""
-        return [Line("note", f"Noted: {_human(e['name'])}{who}.")]
+        return []  # a count kept for statistics, nothing a table would say
 
     def _e_end_round(self, e: dict) -> list[Line]:
         self.ended = e.get("why", "")
@@ -563,8 +644,7 @@ class Narrator:
 
     def _e_next_dealer(self, e: dict) -> list[Line]:
         self.next_dealer = e["seat"]
-        who = "you" if e["seat"] == self.viewer else f"seat {e['seat']}"
-        return [Line("note", f"Next round {who} will deal.")]
+        return []  # told in the round summary, when there is a next round
 
     def _e_swap(self, e: dict) -> list[Line]:
         a, b = e["zones"]
@@ -573,6 +653,7 @@ class Narrator:
         return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
 
     def _e_say(self, e: dict) -> list[Line]:
+        self.said.append(str(e["text"]))
         return [Line("note", str(e["text"]))]
 
     # -- summaries -----------------------------------------------------------------
@@ -586,12 +667,23 @@ class Narrator:
             out.append((self.zone_words(zname), text, value))
         return out
 
+    def _cards_of(self, words: str) -> list[str]:
+        """The cards of the hand told as `words` (as hands() names it)."""
+        for zname in self.zones:
+            if self.main_zone(zname) == zname and self.zone_words(zname) == words:
+                return self.group_cards(zname)
+        return []
+
     def round_summary(self) -> list[Line]:
         """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
         out = [Line("heading", f"End of round {self.round_no + 1}"
                     + (f" ({_human(self.ended)})" if self.ended else "") + ".")]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
+            if text.count(", ") >= LONG_PILE:
+                # a long pile (captures) is told by its size and value; the table lists it in full
+                count = len(self._cards_of(words))
+                line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))
@@ -599,8 +691,8 @@ class Narrator:
             out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
-        for p in self.pays:
-            out.append(Line("summary", self.pay_text(p["from"], p["to"], p["amount"], p["why"]) + "."))
+        out += [Line("summary", t) for t in self.pays_text()]
+        out += [Line("summary", t) for t in self.said]
         changes = []
         for s in range(self.n):
             try:
@@ -611,6 +703,49 @@ class Narrator:
                 changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else ''}{d}")
         out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
                         + "."))
+        more = self.rounds is None or self.round_no + 1 < self.rounds
+        if more:
+            # the engine keeps the dealer unless the rules set another
+            nxt = self.dealer if self.next_dealer is None else self.next_dealer
+            who = "you deal" if nxt == self.viewer else f"seat {nxt} deals"
+            why = "the deal stays" if nxt == self.dealer else "the deal passes"
+            out.append(Line("summary", f"Next round {who} ({why})."))
+        return out
+
+    def pays_text(self) -> list[str]:
+        """The round's payments, grouped: one seat's repeated payments as one ('3 times'), and
+        seats paying the same to the same for the same reason as one sentence."""
+        total: dict[tuple, list] = {}
+        for p in self.pays:
+            key = (p["from"], p["to"], p["why"])
+            if key in total:
+                try:
+                    total[key][0] += p["amount"]
+                except TypeError:
+                    total[(*key, len(total))] = [p["amount"], 1]
+                    continue
+                total[key][1] += 1
+            else:
+                total[key] = [p["amount"], 1]
+        groups: dict[tuple, list[Any]] = {}
+        for key, (a, times) in total.items():
+            src, dst, why = key[:3]
+            text = self.pay_text(src, dst, a, why)
+            if times > 1:
+                text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
+            head = f"{self.seat(src)} pays"
+            if isinstance(src, int) and text.startswith(head):
+                groups.setdefault(("seat", text[len(head):]), []).append(src)
+            else:
+                groups[(text, len(groups))] = []
+        out = []
+        for (head, rest), seats in groups.items():
+            if head != "seat":
+                out.append(head + ".")
+            elif len(seats) == 1:
+                out.append(f"{self.seat(seats[0])} pays{rest}.")
+            else:
+                out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
         return out
 
     def standings(self) -> list[Line]:
@@ -619,10 +754,16 @@ class Narrator:
                                                      else 0, s))
         out = [Line("heading", "Standings:")]
         for rank, s in enumerate(order, 1):
-            c = self.chips[s]
-            shown = f"{c:+d}" if isinstance(c, int) else str(c)
-            out.append(Line("standings", f"{rank}. {self.seat(s)}: {shown} {'chip' if shown in ('+1', '-1') else 'chips'}", s))
+            out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
         return out
+
+
+def seats_words(seats: list[int], you: int | None = None) -> str:
+    """'Seats 2 to 6', 'Seats 1, 3 and 4', 'Seats 1 and 2 (you)' (seats in the order given)."""
+    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))) and you not in seats:
+        return f"Seats {seats[0]} to {seats[-1]}"
+    names = [f"{s} (you)" if s == you else str(s) for s in seats]
+    return "Seats " + ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,

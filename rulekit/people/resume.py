@@ -107,6 +107,7 @@ class Resumer:
         if t is None:
             return
         t.screen, t.pause = self._screen, self._pause
+        t.buf = []  # what was played again is not told again
         t.screen.say("")
         t.screen.say(f"Back where you left the game: round {t.nar.round_no + 1}.", "heading")
         if draw:

@@ -48,6 +48,8 @@ def line(game: Any, e: dict) -> str | None:
             return None  # shown to nobody (e.g. a column without stakes)
         to = "everyone" if e["to"] == "all" else "seat " + ", ".join(map(str, e["to"]))
         return f"   shown to {to}: {_cards(game, e['cards'])}"
+    if t == "hide":
+        return f"   hidden again: {_cards(game, e['cards'])}"
     if t == "choose":
         act = ", ".join(f"{k} {_value(game, v)}" for k, v in e["action"].items())
         if e.get("forced"):

@@ -1,5 +1,5 @@
 """The live table: play whole games in the terminal as a person would (see `session.Table`)."""
 from rulekit.people.table.screen import Screen
-from rulekit.people.table.session import Quit, Table
+from rulekit.people.table.session import EndOfInput, Quit, Table
 
-__all__ = ["Screen", "Table", "Quit"]
+__all__ = ["Screen", "Table", "Quit", "EndOfInput"]

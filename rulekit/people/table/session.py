@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
-from rulekit.core.errors import IllegalAction, Span, error
-from rulekit.core.numbers import parse_int
 from rulekit.lang.loader import at
+from rulekit.core.numbers import parse_int
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
 
@@ -18,6 +17,10 @@ RANGE_AS_NUMBER = 12
 
 class Quit(Exception):
     """The player typed q."""
+
+
+class EndOfInput(Quit):
+    """The input ended at a question (Ctrl-D): the game is left, and saved, as with q."""
 
 
 class Table:
@@ -31,6 +34,7 @@ class Table:
         self.nar = Narrator(game, n, seat)
         self.pause = pause and seat is not None
         self.rounds_played = 0
+        self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -41,7 +45,13 @@ class Table:
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
                             "note")
-        for ln in self.nar.feed(e):
+        self.buf += self.nar.feed(e)
+
+    def flush(self) -> None:
+        """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
+        from rulekit.people.table.compact import compact
+        lines, self.buf = self.buf, []
+        for ln in compact(lines, self.seat):
             self.show(ln)
 
     def show(self, ln: Line) -> None:
@@ -55,18 +65,21 @@ class Table:
     def end_of_round(self, more: bool) -> None:
         """The round summary and standings; with more rounds to come, wait for the player."""
         self.rounds_played += 1
+        self.flush()
         self.screen.say("")
         for ln in self.nar.round_summary():
+            if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
+                                                                                      "No chips")):
+                continue  # watching: the hands and payments were just told, as they happened
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
-        for ln in self.nar.standings():
-            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "standings",
-                            indent=0 if ln.kind == "heading" else 2)
+        ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
+        self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
         if more and self.pause:
             while True:
                 a = self.screen.ask(f"Press Enter for round {self.nar.round_no + 2} ({KEYS}) ")
                 if a is None:
-                    raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game waits for you"))
+                    raise EndOfInput()
                 if not self.key(a):
                     return
 
@@ -124,8 +137,9 @@ class Table:
         self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
         self.screen.say(f"Keys: {KEYS}.", "note")
 
-    def draw_table(self) -> None:
-        """Everything on the table as this seat sees it: hands with values, piles, pots, chips."""
+    def draw_table(self, ctx: Any = None) -> None:
+        """Everything on the table as this seat sees it: hands with values, piles, pots, chips, and
+        at a decision (`ctx`, the game state) the variant's own table lines (display.table)."""
         nar = self.nar
         self.screen.say("")
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
@@ -145,8 +159,11 @@ class Table:
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         for pot, v in nar.pots.items():
             self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
+        if ctx is not None:
+            for text in table_lines(self.game, ctx, self.seat, nar.card_text):
+                self.screen.say(text, "table", 2)
         self.screen.say("Chips: " + ", ".join(
-            f"{nar.seat(s, upper=False)} {c:+d}" if isinstance(c, int) else f"{nar.seat(s, upper=False)} {c}"
+            f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
             for s, c in enumerate(nar.chips)), "table", 2)
 
     # -- the human's choices ---------------------------------------------------------
@@ -167,8 +184,12 @@ class Table:
         # into d.actions, so always a legal action). Agents and the rl env see every action.
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
-        self.draw_table()
-        self.screen.say(f"Your turn: {choice.prompt}", "prompt")
+        self.flush()
+        self.draw_table(getattr(d, "ctx", None))
+        # a part the rules fix (the column a third card is for) is said with the question
+        fixed = [words[0][k] for k, p in enumerate(choice.params)
+                 if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
+        self.screen.say(f"Your turn: {choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else ""), "prompt")
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []
@@ -180,13 +201,37 @@ class Table:
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
-            v = self._ask_value(question, param, values, labels.get(param))
+            v = self._ask_value(question, param, values, labels.get(param), self._keeps(values))
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]
 
-    def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None) -> Any:
+    def _keeps(self, values: list[Any]) -> list[str]:
+        """For choices of several of your own cards (sets to lay down, cards to play together):
+        what each leaves in your hand ('' where it says nothing new)."""
+        if self.seat is None:
+            return []
+        first = set(_flat(values[0])) if values else set()
+        zname = next((f"{z}[{self.seat}]" for z, zd in self.nar.zone_defs.items() if zd.kind == "player"
+                      and first & set(self.nar.zones.get(f"{z}[{self.seat}]", []))), None)
+        mine = self.nar.zones.get(zname, []) if zname else []
+        if not mine:
+            return []
+        out = []
+        for v in values:
+            used = _flat(v)
+            if len(used) < 2 or not set(used) <= set(mine):
+                out.append("")
+                continue
+            rest = [c for c in mine if c not in used]
+            out.append(f" — keeps {self.nar.cards_text(rest, zname)}" if rest else " — keeps nothing")
+        return out
+
+    def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
+                   keeps: list[str] | None = None) -> Any:
         texts = [self.nar.value_text(param, v, labels) for v in values]
+        if keeps and len(keeps) == len(texts):
+            texts = [t + k for t, k in zip(texts, keeps)]
         as_range = (len(values) > RANGE_AS_NUMBER and all(type(v) is int for v in values)
                     and sorted(values) == list(range(min(values), max(values) + 1))
                     and not (labels and any(str(v) in labels for v in values)))
@@ -204,7 +249,7 @@ class Table:
         while True:
             a = self.screen.ask(prompt)
             if a is None:
-                raise IllegalAction(error(Span("<stdin>", 1, 1), "E060", "no input: the game needs a choice"))
+                raise EndOfInput()
             if self.key(a):
                 if not as_range:
                     self.screen.say(question or "Your choice:", "prompt")
@@ -217,6 +262,52 @@ class Table:
                 return values[num - 1]
             want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
             self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
+
+
+def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[str]:
+    """The variant's `display.table` lines for `seat` in this game state (a line whose value
+    cannot be worked out is left out)."""
+    out: list[str] = []
+    ids = game.card_ids
+    saved = ctx.loc
+
+    def shown(v: Any) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, list):
+            return ", ".join(shown(x) for x in v)
+        return str(v)
+
+    def cardish(v: Any, t: Any) -> Any:
+        if t == "card" and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(ids):
+            return card_text(ids[v])
+        if isinstance(v, list) and isinstance(t, str) and t.startswith("list<card"):
+            return [card_text(ids[x]) for x in v if isinstance(x, int) and 0 <= x < len(ids)]
+        return v
+
+    for name, each, when, parts in game.extra.get("display_table") or []:
+        try:
+            ctx.loc = {"me": -1 if seat is None else seat}
+            values = list(each(ctx)) if each is not None else [None]
+            for v in values:
+                ctx.loc = {"me": -1 if seat is None else seat, **({name: v} if name else {})}
+                if when is not None and not when(ctx):
+                    continue
+                out.append("".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) for p in parts))
+        except Exception:  # a line that cannot be worked out here is not shown
+            continue
+        finally:
+            ctx.loc = saved
+    return out
+
+
+def _flat(v: Any) -> list[Any]:
+    """The card ids in a value (a card, a list of cards, a list of sets of cards)."""
+    if isinstance(v, str):
+        return [v]
+    if isinstance(v, list):
+        return [c for x in v for c in _flat(x)]
+    return []
 
 
 def _in_deck_order(v: Any, index: dict[str, int]) -> Any:

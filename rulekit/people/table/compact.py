@@ -1,0 +1,237 @@
+"""Sentences told compactly: one line per seat's turn, runs of seats doing the same told once.
+
+The narrator says one sentence per event. At a table that is noise: a seat that plays three
+cards and ends its turn is one line ("Seat 2 chooses: play A; play B; end the turn."), the
+card a seat just chose to play is not moved again in words, and seats doing exactly the same
+one after another are one line ("Seats 3 to 6 choose: pass; each pay 1 chip to the pot.").
+Only sentences about other seats that carry a predicate (`Line.pred`) are merged; everything
+else is told as it came, in order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rulekit.people.narrate import Line, join_words, seats_words
+
+_CHOOSE = ("chooses: ", "choose: ")
+
+
+@dataclass
+class _Turn:
+    """Consecutive sentences about one seat: their predicates (one seat's words, several seats')."""
+
+    seat: int
+    kind: str
+    preds: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, pred: tuple[str, str]) -> None:
+        chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
+        if chose and pred[0].startswith(_CHOOSE[0]):
+            # a further choice of the same turn: just the action ('play A; play B')
+            pred = ("\x00" + pred[0][len(_CHOOSE[0]):], "\x00" + pred[1][len(_CHOOSE[1]):])
+        self.preds.append(pred)
+
+    def words(self, plural: bool) -> str:
+        return "; ".join(p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds)
+
+
+def _echo(ln: Line, prev: Line | None) -> bool:
+    """A move of the very cards the previous sentence had a seat choose (said once is enough)."""
+    return (ln.kind == "move" and bool(ln.cards) and prev is not None and prev.kind == "choice"
+            and ln.text.find(" now shows ") < 0 and all(c in prev.text for c in ln.cards))
+
+
+_HIDDEN = re.compile(r"^(?P<what>A card|\d+ cards) (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)"
+                     r"(?P<face> face down)?\.$")
+
+
+def _hidden_moves(lines: list[Line]) -> list[Line]:
+    """Runs of unseen cards moved from one place told as one sentence ("From the deck, unseen: a
+    card to the dealer's hand, column 1 and column 2."); a seat looking at one of them is told after."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        m = _HIDDEN.match(lines[i].text) if lines[i].kind == "move" else None
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        dsts: list[tuple[str, str]] = [(m["what"], m["dst"])]
+        after: list[Line] = []
+        j = i + 1
+        while j < len(lines):
+            ln = lines[j]
+            m2 = _HIDDEN.match(ln.text) if ln.kind == "move" else None
+            if m2 is not None and m2["src"] == m["src"] and m2["face"] == m["face"]:
+                dsts.append((m2["what"], m2["dst"]))
+            elif ln.kind == "reveal" and ln.pred is not None and ln.pred[0].startswith("looks at "):
+                after.append(ln)
+            else:
+                break
+            j += 1
+        if len(dsts) == 1:
+            out.append(lines[i])
+            out += after
+        else:
+            same = len({w for w, _ in dsts}) == 1
+            parts = [d for _, d in dsts] if same else [f"{w.lower()} to {d}" for w, d in dsts]
+            head = f"{dsts[0][0].lower()} each to " if same else ""
+            out.append(Line("move", f"From {m['src']}{', face down' if m['face'] else ''}: {head}{join_words(parts)}."))
+            out += after
+        i = j
+    return out
+
+
+_SEEN = re.compile(r"^ (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)(?P<face> face up| face down)?"
+                   r"(?:: .+? now shows (?P<value>.+))?\.$")
+
+
+def _seen_moves(lines: list[Line]) -> list[Line]:
+    """Runs of three or more named cards moved from one place, told as one sentence ("From the
+    deck, face up: Five to column 1 (shows 5); Six to column 2 (shows 6); ...")."""
+    def parse(ln: Line):
+        if ln.kind != "move" or not ln.cards:
+            return None
+        what = join_words(list(ln.cards))
+        return (what, _SEEN.match(ln.text[len(what):])) if ln.text.startswith(what) else None
+
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        p = parse(lines[i])
+        if p is None or p[1] is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        run = [p]
+        j = i + 1
+        while j < len(lines):
+            q = parse(lines[j])
+            if q is None or q[1] is None or q[1]["src"] != p[1]["src"] or q[1]["face"] != p[1]["face"]:
+                break
+            run.append(q)
+            j += 1
+        if len(run) < 3:
+            out += lines[i:j]
+        else:
+            face = (p[1]["face"] or "").strip()
+            parts = [f"{w} to {m['dst']}" + (f" (shows {m['value']})" if m["value"] else "") for w, m in run]
+            out.append(Line("move", f"From {p[1]['src']}{', ' + face if face else ''}: {'; '.join(parts)}."))
+        i = j
+    return out
+
+
+def _through(lines: list[Line]) -> list[Line]:
+    """A card moved on at once from where it just went told as one move ("Susuki chaff goes from
+    the deck to the field", not through the card in play)."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if prev is not None and ln.kind == prev.kind == "move" and ln.cards and ln.cards == prev.cards:
+            what = join_words(list(ln.cards))
+            a = _SEEN.match(prev.text[len(what):]) if prev.text.startswith(what) else None
+            b = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
+            if a and b and a["dst"] == b["src"]:
+                rest = ln.text[len(what):]
+                verb = "goes" if rest.startswith(" goes") else "go"
+                tail = rest.split(f" to {b['dst']}", 1)[1]
+                out[-1] = Line("move", f"{what} {verb} from {a['src']} to {b['dst']}{tail}", ln.seat, cards=ln.cards)
+                continue
+        out.append(ln)
+    return out
+
+
+_SHOWN = "Shown to everyone: "
+
+
+def _shown_together(lines: list[Line]) -> list[Line]:
+    """Hands shown to everyone one after another (a showdown) told as one sentence."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if prev is not None and ln.kind == prev.kind == "reveal" and ln.text.startswith(_SHOWN) \
+                and prev.text.startswith(_SHOWN):
+            out[-1] = Line("reveal", prev.text.rstrip(".") + "; " + ln.text[len(_SHOWN):])
+            continue
+        out.append(ln)
+    return out
+
+
+def compact(lines: list[Line], viewer: int | None) -> list[Line]:
+    """The sentences as a table would tell them (see the module's docstring)."""
+    lines = _shown_together(_seen_moves(_through(_hidden_moves(lines))))
+    out: list[Line] = []
+    turns: list[_Turn] = []  # the open run of other seats' turns
+
+    def close() -> None:
+        i = 0
+        while i < len(turns):
+            t = turns[i]
+            j = i + 1
+            seats = [t.seat]
+            while j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats:
+                seats.append(turns[j].seat)
+                j += 1
+            if len(seats) == 1:
+                out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat))
+            else:
+                out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None))
+            i = j
+        turns.clear()
+
+    prev: Line | None = None
+    merged = False  # the last sentence was told with a seat's turn
+    for ln in lines:
+        if _echo(ln, prev) or _ritual(ln):
+            continue
+        if (ln.kind == "move" and turns and prev is not None and (prev.kind == "choice" or merged)
+                and (prev.seat == turns[-1].seat or merged) and not _elsewhere(ln.text, turns[-1].seat)
+                and (prev.kind == "choice" or f"seat {turns[-1].seat}'s" in ln.text
+                     or f"(seat {turns[-1].seat})" in ln.text)):
+            # what a seat's choice made happen (and the cards it took with it), told with it; cards
+            # the turn already named are not named again, only the new value of where they went
+            told = " ".join(p[0] for p in turns[-1].preds)
+            if ln.cards and all(c in told for c in ln.cards):
+                value = ln.text.rstrip(".").split(": ", 1)[1] if ": " in ln.text else ""
+                if value and not turns[-1].preds[-1][0].endswith(value):
+                    last = turns[-1].preds[-1]
+                    if last[0].startswith("\x01") and last[0].split(" now shows ")[0] == "\x01" + value.split(" now shows ")[0]:
+                        turns[-1].preds.pop()
+                    turns[-1].preds.append(("\x01" + value, "\x01" + value))
+            else:
+                turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
+            prev, merged = ln, True
+            continue
+        prev, merged = ln, False
+        if ln.pred is not None and ln.seat is not None and ln.seat != viewer:
+            if turns and turns[-1].seat == ln.seat:
+                turns[-1].add(ln.pred)
+            else:
+                t = _Turn(ln.seat, ln.kind)
+                t.add(ln.pred)
+                turns.append(t)
+            continue
+        close()
+        out.append(ln)
+    close()
+    return out
+
+
+def _elsewhere(text: str, seat: int) -> bool:
+    """Whether a sentence puts cards in another seat's zone (or yours): not what `seat`'s choice did."""
+    return " your " in text or any(int(m) != seat for m in re.findall(r"seat (\d+)'s", text))
+
+
+def _ritual(ln: Line) -> bool:
+    """A shuffle or a cut: every round has them, and they change nothing a player can see."""
+    return ln.kind == "note" and (ln.text.endswith(" is shuffled.") or ln.text.endswith(" is cut."))
+
+
+def _tag(seat: int, lines: list[Line]) -> str:
+    """The ' (dealer)' a sentence gave this seat, kept when it is told alone."""
+    for ln in lines:
+        m = re.match(rf"Seat {seat}( \([^)]*\))? ", ln.text) if ln.seat == seat and ln.pred else None
+        if m:
+            return m.group(1) or ""
+    return ""
