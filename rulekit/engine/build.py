@@ -476,6 +476,13 @@ def _functions(tree, scope, errs: Collector) -> dict:
         body = d.get("body")
         if body is None or not isinstance(body.value, str):
             continue
+        pnodes = d["params"].value if "params" in d and isinstance(d["params"].value, list) else []
+        seen: set = set()
+        for pn in pnodes:
+            if str(pn.value) in seen:
+                errs.add(error(pn.span, "E033", f"function '{name}': parameter '{pn.value}' is named twice",
+                               hint="give each parameter its own name"))
+            seen.add(str(pn.value))
         if name in REGISTRY or name in ("opt", "let"):
             errs.add(error(fn.key_span or fn.span, "E033", f"function '{name}': the name of a built-in "
                            "function or word; choose another name"))
