@@ -12,6 +12,8 @@ Wild cards: c1, o2. Utazu: s1 u1 o1. Drop-out marker: c3.
 """
 from __future__ import annotations
 
+import pytest
+
 from rulekit.engine.runner import make_agents, play
 from rulekit.engine.testing import Outcome, Script, game
 
@@ -414,12 +416,14 @@ def test_option_rounds_sets_the_game_length():
 
 
 def test_option_players_allows_5_and_6_with_a_bigger_box():
+    from rulekit.core.errors import RulekitError
     g = kk()
-    res = play(g, 5, 1, make_agents(g, 5, 1), rounds=1)
-    assert res.records.get("table_too_small") == 1 and res.round_deltas == [[0] * 5]
+    assert g.player_sizes() == (7, 8)
+    with pytest.raises(RulekitError, match="kakkuri is for 7 or 8 players, found 5"):
+        play(g, 5, 1, make_agents(g, 5, 1), rounds=1)
     g = kk({"players": "five_to_eight"})
+    assert g.player_sizes() == (5, 6, 7, 8)
     res = play(g, 5, 1, make_agents(g, 5, 1), rounds=1)
-    assert "table_too_small" not in res.records
     to_box = [e for e in res.events if e["t"] == "move" and e["to"] == "box"]
     assert len(to_box[0]["cards"]) == 18
 

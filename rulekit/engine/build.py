@@ -317,6 +317,9 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    pnode = at(tree, "players", "sizes")
+    if pnode is not None:
+        game.extra["player_sizes"] = _player_sizes(pnode, scope, variant.meta, errs)
     if "open_ended" in g:
         game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
     if "draw" in g and isinstance(g["draw"].value, dict):
@@ -503,6 +506,51 @@ def _functions(tree, scope, errs: Collector) -> dict:
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
                                f"function {name}: {p.message}", hint=p.hint))
     return out
+
+
+class _OptionsOnly:
+    """The state an expression of options only is evaluated in (before any game exists)."""
+
+    def __init__(self):
+        from rulekit.lang.expr.scope import EVAL_BUDGET
+        self.budget, self.loc, self.n, self.yaku_eval = EVAL_BUDGET, {}, 1, None
+
+
+def _player_sizes(node: Node, scope, meta, errs: Collector) -> tuple[int, ...]:
+    """players.sizes: an expression of options giving the table sizes the rules play (each
+    within players.min..max); () when it cannot be read (the error says why)."""
+    from rulekit.lang.expr.compiler import compile_expr
+    from rulekit.lang.expr.functions import EvalError
+    from rulekit.lang.expr.scope import CompileError
+    from rulekit.lang.source import expr_span
+    if not isinstance(node.value, str):
+        return ()
+    try:
+        comp = compile_expr(node.value, Scope(options=scope.options, codegen=False, functions=scope.functions),
+                            "list<int>")
+    except CompileError as exc:
+        for p in exc.problems:
+            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
+                           f"players.sizes: {p.message}",
+                           hint=p.hint or "players.sizes is read before a game starts: it may read options only"))
+        return ()
+    if not comp.is_const and comp.deps:
+        errs.add(error(node.span, "E033", "players.sizes: expected a list of numbers from options only, found "
+                       f"an expression reading {', '.join(sorted(comp.deps))}",
+                       hint="the table size is checked before a game starts, when only options are known"))
+        return ()
+    try:
+        value = comp.const if comp.is_const else comp.fn(_OptionsOnly())
+    except EvalError as exc:
+        errs.add(error(expr_span(node.span, node.style, exc.offset, exc.length), "E034", f"players.sizes: {exc.message}"))
+        return ()
+    sizes = tuple(sorted(set(int(x) for x in value)))
+    wrong = [x for x in sizes if not meta.players_min <= x <= meta.players_max]
+    if wrong or not sizes:
+        errs.add(error(node.span, "E033", f"players.sizes: expected sizes from {meta.players_min} to "
+                       f"{meta.players_max} (players.min..max), found {list(sizes)}"))
+        return ()
+    return sizes
 
 
 def _group(node: Node, scope, errs: Collector) -> str:
