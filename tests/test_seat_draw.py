@@ -105,9 +105,23 @@ def test_open_ended_game_runs_until_all_but_one_are_out_of_chips(rel, n, opts):
     # RULES §9: rounds - open-ended / until all but one are out of chips
     g = game(rel, {"rounds": 0, "stock": 3, **opts})
     res = play(g, n, 11, make_agents(g, n, 11))
+    # rounds are played (a game of no rounds would pass every check below), and it ends
+    # exactly when all but one have lost their stock
+    assert len(res.round_deltas) >= 2
+    assert sum(c > -3 for c in res.chips) <= 1
     chips = [0] * n
     for k, delta in enumerate(res.round_deltas):
         chips = [a + b for a, b in zip(chips, delta)]
         alive = sum(c > -3 for c in chips)
         assert (alive <= 1) == (k == len(res.round_deltas) - 1)
     assert res.chips == chips and len(res.round_deltas) < 10_000
+
+
+@pytest.mark.parametrize("rel", ["kabufuda/dare.yaml", "kabufuda/oicho-kabu.yaml"])
+def test_an_open_ended_game_that_could_never_end_is_refused(rel):
+    # rounds=0 without a stock: no round count and no end condition that can hold
+    from rulekit.core.errors import RulekitError
+    with pytest.raises(RulekitError) as exc:
+        game(rel, {"rounds": 0})
+    d = exc.value.first
+    assert d.code == "E061" and "never end" in d.message and d.span.file.endswith(rel.split("/")[1])

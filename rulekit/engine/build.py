@@ -322,6 +322,8 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         game.extra["player_sizes"] = _player_sizes(pnode, scope, variant.meta, errs)
     if "open_ended" in g:
         game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+        if not errs.diagnostics:
+            _check_game_ends(g, scope, errs)
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
@@ -506,6 +508,28 @@ def _functions(tree, scope, errs: Collector) -> dict:
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
                                f"function {name}: {p.message}", hint=p.hint))
     return out
+
+
+def _check_game_ends(g: dict, scope, errs: Collector) -> None:
+    """An open-ended game (game.open_ended holds under these options) must be able to end:
+    a game.end_when that is missing, or false whatever happens, is refused here rather than
+    played to the engine's limit of rounds."""
+    from rulekit.lang.expr.compiler import compile_expr
+    plain = scope.with_locals({})
+    plain.codegen = False
+    opened = compile_expr(g["open_ended"].value, plain, T.BOOL) if isinstance(g["open_ended"].value, str) \
+        else None
+    if not (g["open_ended"].value is True or (opened is not None and opened.is_const and opened.const)):
+        return
+    hint = "give the game a number of rounds, or choose options under which game.end_when can hold"
+    if "end_when" not in g:
+        errs.add(error(g["open_ended"].span, "E061", "the game is open-ended with these options (game.open_ended "
+                       "holds) and has no game.end_when: it would never end", hint=hint))
+        return
+    ended = compile_expr(g["end_when"].value, plain, T.BOOL) if isinstance(g["end_when"].value, str) else None
+    if g["end_when"].value is False or (ended is not None and ended.is_const and not ended.const):
+        errs.add(error(g["end_when"].span, "E061", "game.end_when can never hold with these options, and the game "
+                       "is open-ended (game.open_ended holds): it would never end", hint=hint))
 
 
 class _OptionsOnly:
