@@ -215,7 +215,35 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
     if options is None:
         options = {k: o.parse(o.default) for k, o in variant.options.items()}
     meta = variant.meta
-    return derive(base, spec, src, errs, (), options, (meta.players_min, meta.players_max))
+    why = "a deck is built before any round is played, so its expressions read the cards, options, " \
+          "n_players and functions only"
+    unseen = {**{z: why for z in variant.zones}, **{v: why for v in variant.vars},
+              **{g: why for g in ("chips", "dealer", "round_no", "seats")}}
+    return derive(base, spec, src, errs, (), options, (meta.players_min, meta.players_max),
+                  parsed_functions(variant.tree), unseen)
+
+
+def parsed_functions(tree) -> dict:
+    """The variant's `functions:` parsed, silently skipping broken ones (the rules' compile
+    reports them, located, in _functions)."""
+    from rulekit.lang.expr.inline import UserFunction
+    from rulekit.lang.expr.parser import ExprSyntaxError, parse
+    fnode = at(tree, "functions")
+    out: dict = {}
+    if fnode is None or not isinstance(fnode.value, dict):
+        return out
+    for name, fn in fnode.value.items():
+        d = fn.value if isinstance(fn.value, dict) else {}
+        body = d.get("body")
+        pnode = d.get("params")
+        if body is None or not isinstance(body.value, str) or (pnode is not None and not isinstance(pnode.value, list)):
+            continue
+        try:
+            out[str(name)] = UserFunction(str(name), tuple(str(p.value) for p in (pnode.value if pnode else ())),
+                                          parse(body.value))
+        except ExprSyntaxError:
+            continue
+    return out
 
 
 @gc_paused
@@ -327,6 +355,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
+    game.extra["functions"] = scope.functions  # statistics and other late readers see them too
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round

@@ -113,6 +113,9 @@ class _Compiler:
             return self.fail(node, "E033", "'opt' alone is not a value: write opt.<option name>")
         if name in REGISTRY:
             return self.fail(node, "E033", f"'{name}' is a function: call it as {name}(...)")
+        if name in self.scope.unseen:
+            return self.fail(node, "E031", f"'{name}' cannot be read here: {self.scope.unseen[name]}",
+                             "move this part of the rule to a step, where the game's state can be read")
         cands = list(loc) + list(self.scope.globals) + ["opt"]
         hint = did_you_mean(name, cands) or f"if '{name}' is text, put it in quotes: '{name}'"
         return self.fail(node, "E031", f"unknown name '{name}'", hint)
