@@ -49,3 +49,38 @@ def test_a_statistic_may_call_the_variants_functions(tmp_path, capsys):
     out = capsys.readouterr()
     assert code == 0, out.err
     assert "big" in out.out and "unknown function" not in out.err
+
+
+def test_a_prompt_and_a_question_fill_in_expressions(tmp_path):
+    # the prompt reads the step's names, a variable and a function; the question the same
+    from rulekit.engine.runner import play
+    p = variant(tmp_path, ("yaku:\n", FUNCS), ("            prompt: Take a third card?\n",
+                                               "            prompt: \"Seat {p}: take a third card to your "
+                                               "{sum(hand[p], c -> c.value) % 10}? ({dealt()} cards at seat 0)\"\n"
+                                               "            ask: {take: \"Draw onto {hand[p]}?\"}\n"))
+    assert [d.render() for d in check_variant(p) if d.severity == "error"] == []
+    g = build_game(load_variant(p))
+    seen = []
+
+    class Reader:
+        name = "reader"
+
+        def act(self, d):
+            seen.append((d.player, d.prompt, d.asks, d.observation["prompt"],
+                         [g.card_name(c) for c in d.ctx.zones["hand"][d.player]]))
+            return 0
+    n = 2
+    for seed in range(1, 30):
+        play(g, n, seed, [Reader() for _ in range(n)], rounds=1)
+    assert seen
+    for seat, prompt, asks, obs_prompt, names in seen:
+        assert prompt.startswith(f"Seat {seat}: take a third card to your ") and "{" not in prompt
+        assert prompt.endswith("? (2 cards at seat 0)") and obs_prompt == prompt
+        assert asks["take"] == f"Draw onto {', '.join(names)}?"
+
+
+def test_an_expression_in_a_prompt_is_checked_where_it_is_written(tmp_path):
+    p = variant(tmp_path, ("            prompt: Take a third card?\n",
+                           "            prompt: \"Take a third card, {nosuch}?\"\n"))
+    out = render_all(check_variant(p))
+    assert "unknown name 'nosuch'" in out and "prompt" in out and "v.yaml:" in out

@@ -153,7 +153,7 @@ class Env:
         d = self._pending
         if d is None:
             return None
-        return Pending(d.player, d.choice.id, d.choice.prompt, json_safe(d.legal))
+        return Pending(d.player, d.choice.id, d.prompt, json_safe(d.legal))
 
     def legal_actions(self) -> list[dict]:
         """The legal actions of the pending decision as {parameter: value} dicts (cards by id)."""
@@ -164,7 +164,7 @@ class Env:
         obs = json_safe(self.game.observation(self._ctx, seat))
         if self._pending is not None and self._pending.player == seat:
             obs["choice"] = self._pending.choice.id
-            obs["prompt"] = self._pending.choice.prompt
+            obs["prompt"] = self._pending.prompt
         return obs
 
     def observation_vector(self, seat: int) -> list[int]:

@@ -40,6 +40,7 @@ class ChoiceSteps:
                         dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
                         ask=self._labels(d, "ask", tuple(p[0] for p in params)),
                         unordered=self._unordered(d, tuple(p[0] for p in params)))
+        choice.texts = self._choice_texts(d, loc)
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -169,14 +170,26 @@ class ChoiceSteps:
         return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
                 if isinstance(v, dict)}
 
-    def _template(self, node, loc):
+    def _choice_texts(self, d, loc):
+        """A choice's `prompt` and `ask` questions with {expression} parts, filled in at the
+        decision (they read what the step sees before the choice is made); None when plain."""
+        nodes = {"": d["prompt"]} if "prompt" in d and "{" in str(d["prompt"].value) else {}
+        ask = d.get("ask")
+        if ask is not None and isinstance(ask.value, dict):
+            nodes.update({str(k): v for k, v in ask.value.items() if "{" in str(v.value)})
+        if not nodes:
+            return None
+        fns = {k: self._template(v, loc, "prompt" if not k else f"ask {k}") for k, v in nodes.items()}
+        return lambda ctx: {k: f(ctx) for k, f in fns.items()}
+
+    def _template(self, node, loc, what="why"):
         """A text with {expression} parts (a pay's `why`): a function giving the text for a state."""
         text = str(node.value)
         parts: list = []
         pos = 0
         for m in re.finditer(r"\{([^{}]+)\}", text):
             parts.append(text[pos:m.start()])
-            fn, t = self.expr(Node(m.group(1), node.span, None, node.style), loc, None, "why")
+            fn, t = self.expr(Node(m.group(1), node.span, None, node.style), loc, None, what)
             parts.append((fn, t))
             pos = m.end()
         parts.append(text[pos:])

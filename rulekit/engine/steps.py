@@ -67,6 +67,14 @@ class Choice:
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
+    texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s
+
+    def words(self, ctx: Any) -> tuple[str, dict[str, str]]:
+        """The prompt and the per-parameter questions as a person reads them at this decision."""
+        if self.texts is None or ctx is None:
+            return self.prompt, self.ask
+        filled = self.texts(ctx)
+        return filled.get("", self.prompt), {k: v for k, v in filled.items() if k}
 
 
 PARAM_KINDS = {"move", "deal", "reveal", "pay", "claim", "choose", "call", "record", "swap_zones"}

@@ -154,7 +154,7 @@ class Table:
         choice = d.choice
         ids = self.game.card_ids
         labels = getattr(choice, "labels", {}) or {}
-        asks = getattr(choice, "ask", {}) or {}
+        asks = d.asks
         sets = getattr(choice, "unordered", frozenset())
         index = self.game.card_index
         shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
@@ -167,7 +167,7 @@ class Table:
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
         self.draw_table()
-        self.screen.say(f"Your turn: {choice.prompt}", "prompt")
+        self.screen.say(f"Your turn: {d.prompt}", "prompt")
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []
