@@ -25,10 +25,14 @@ def cmd_validate(args) -> int:
             bad += 1
             continue
         diags = check_variant(f, strict=args.strict)
+        errors = [d for d in diags if d.severity == "error"]
         if diags:
-            bad += 1
             print(render_all(diags), file=sys.stderr)
-            print(f"{f}: {len(diags)} error{'s' if len(diags) != 1 else ''}", file=sys.stderr)
+        if errors:
+            bad += 1
+            print(f"{f}: {len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
+        elif diags:
+            print(f"{f}: ok, with {len(diags)} warning{'s' if len(diags) != 1 else ''}")
         else:
             print(f"{f}: ok")
     print(f"{len(files) - bad} valid, {bad} with errors")

@@ -46,11 +46,14 @@ def _variant_path(name: str) -> str:
 
 
 @gc_paused
-def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
+def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = (),
+                 schema_errors: list | None = None) -> Variant:
     """Read a variant file (and its parents and house-rule files), check it, build the model.
 
     `path` is a file, or the id of a variant under ./variants or the shipped variants
-    (`load_variant("my-game")`)."""
+    (`load_variant("my-game")`). With `schema_errors` (a list), schema errors are put there
+    instead of raised, and the model is built as far as the file allows (validation reports
+    the schema's errors and the rules' errors in one run)."""
     path = _variant_path(path)
     tree, files = load_tree(path, search)
     house_options: dict = {}
@@ -69,6 +72,9 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         schema = None
     if schema:
         errs.extend(schema_validate(data, schema, None, span_of=_span_of(tree)))
+        if schema_errors is not None:
+            schema_errors.extend(errs.diagnostics)
+            errs = Collector()
         errs.raise_if_any()
     meta_d = data.get("meta") or {}
     players = data.get("players") or {}
@@ -426,6 +432,32 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
 
 
 @gc_paused
+def _with_rules_errors(path: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A file refused by the schema: its schema errors, and the errors of the rules found by
+    compiling what can be compiled (every configuration), so one run reports both. A file the
+    rules' pass cannot read at all keeps the schema's errors alone."""
+    if not diagnostics or any(d.code in ("E001", "E002", "E003", "E004") for d in diagnostics):
+        return diagnostics  # not read, or not parsed: nothing more to check
+    found: list = []
+    more = Collector()
+    try:
+        variant = load_variant(path, schema_errors=found)
+        if variant.meta.abstract:
+            return diagnostics
+        opts = resolve_options(variant, None, None)
+        deck = make_deck(variant, variant.default_deck, more, opts)
+        if deck is not None and not more.diagnostics:
+            _compile(variant, deck, variant.default_deck, opts, more)
+    except RulekitError as exc:
+        more.extend(exc.diagnostics)
+    except Exception:  # noqa: BLE001 - data the schema refused may break the rules' pass: report the schema's
+        return diagnostics
+    seen = {(d.span, d.code, d.message) for d in diagnostics}
+    extra = [d for d in more.diagnostics if (d.span, d.code, d.message) not in seen
+             and not any(d.span.file == s.span.file and d.span.line == s.span.line for s in diagnostics)]
+    return sorted_diagnostics(list(diagnostics) + extra)
+
+
 def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
     """Every error in a variant file: schema, names, expressions for every deck and preset.
 
@@ -434,7 +466,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     try:
         variant = load_variant(path)
     except RulekitError as exc:
-        return exc.diagnostics
+        return _with_rules_errors(path, exc.diagnostics)
     if variant.meta.abstract:
         return []
     errs = Collector()
@@ -445,6 +477,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
     done: set[str] = set()
+    warned: list[Diagnostic] = []
     for preset, deck_name in configs:
         try:
             opts = resolve_options(variant, None, preset)
@@ -458,7 +491,10 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         local = Collector()
         d = make_deck(variant, deck_name, local, opts)
         if d is not None and not local.diagnostics:
+            from rulekit.engine.lint import deck_warnings, label_warnings
+            warned += deck_warnings(variant, deck_name, d, load_deck(variant.decks[deck_name].base))
             games.append(_compile(variant, d, deck_name, opts, local))
+            warned += label_warnings(games[-1])
             if at(variant.tree, "stats") is not None and not local.diagnostics:
                 # the variant's own statistics compile against every configuration too
                 from rulekit.engine.statsdecl import compile_stats, variant_stats
@@ -471,15 +507,16 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         # play one seeded round at the smallest and largest table, and at every size whose deck
         # differs: finds deals that do not fit
         from rulekit.engine.runner import smoke_round
-        sizes = {variant.meta.players_min, variant.meta.players_max}
-        sizes.update(n for g in games for n in g.deck.out_of_play)
+        played = games[0].player_sizes()
+        sizes = {played[0], played[-1]}
+        sizes.update(n for g in games for n in g.deck.out_of_play if n in played)
         for n in sorted(sizes):
             for game in games[: (len(games) if strict else 1)]:
                 try:
                     smoke_round(game, n)
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
-    return sorted_diagnostics(errs.diagnostics)
+    return sorted_diagnostics(errs.diagnostics + warned)
 
 
 def _seat_draw(node, sc) -> SeatDraw:

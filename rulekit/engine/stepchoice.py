@@ -41,6 +41,7 @@ class ChoiceSteps:
                         ask=self._labels(d, "ask", tuple(p[0] for p in params)),
                         unordered=self._unordered(d, tuple(p[0] for p in params)))
         choice.texts = self._choice_texts(d, loc)
+        choice.fixed_values = self._fixed_values(opts, loc)
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -169,6 +170,24 @@ class ChoiceSteps:
             return {str(k): str(v) for k, v in data.items()}
         return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
                 if isinstance(v, dict)}
+
+    def _fixed_values(self, opts, loc) -> dict:
+        """The values of the choice's parameters that depend neither on the game's state nor on
+        the options (labels for other values can never be shown)."""
+        from rulekit.lang.expr import CompileError, compile_expr
+        out = {}
+        for pname, lnode in opts.value.items():
+            if not isinstance(lnode.value, str) or "opt" in lnode.value:
+                continue
+            try:
+                scope = self.scope.with_locals(loc)
+                scope.codegen = False
+                comp = compile_expr(lnode.value, scope, None)
+            except CompileError:
+                continue
+            if comp.is_const and isinstance(comp.const, (list, tuple)):
+                out[str(pname)] = tuple(comp.const)
+        return out
 
     def _choice_texts(self, d, loc):
         """A choice's `prompt` and `ask` questions with {expression} parts, filled in at the

@@ -68,6 +68,7 @@ class Choice:
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
     texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s
+    fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
 
     def words(self, ctx: Any) -> tuple[str, dict[str, str]]:
         """The prompt and the per-parameter questions as a person reads them at this decision."""

@@ -17,6 +17,7 @@ from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, Eval
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.expr.codegen import generate
 from rulekit.lang.expr.inline import expand
+from rulekit.lang.expr.literals import literal_problems
 from rulekit.lang.expr.scope import (BUILDERS, EVAL_BUDGET, MAX_EXPONENT, MAX_INT, NC_MARK as _MARK, CompileError, Compiled, Fn,
                                      Problem, Root, Scope)
 
@@ -287,6 +288,8 @@ class _Compiler:
             return (lambda ctx: lf(ctx) or rf(ctx)), T.BOOL, _NC
         lf, lt, lk = self.c(node.left, loc)
         rf, rt, rk = self.c(node.right, loc)
+        if self.scope.option_values or self.scope.all_card_ids:
+            self.problems.extend(literal_problems(node, self.scope, loc))
         if op in ("in", "not in"):
             if not (T.is_list(rt) or rt in (T.MAP, T.STR, T.ANY)):
                 return self.fail(node.right, "E033", f"'{op}' needs a list, map or string on the right, "

@@ -1,0 +1,66 @@
+"""Warnings of validation (issue 26: silent mistakes): rules that are well formed but cannot do
+anything - a deck `remove:` that removes no card, a `remove:` reading an attribute the same deck
+redefines with `set:`, and labels for values a choice can never offer."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.core.errors import Diagnostic, Span
+from rulekit.engine.steps import label_key
+from rulekit.lang.loader import at
+from rulekit.lang.model import Variant
+
+CODE = "E042"  # an inconsistent rule (reported as a warning: the file still plays)
+
+
+def warning(span: Span, message: str, hint: str = "") -> Diagnostic:
+    """A located warning: the file is valid, but this part cannot do what it says."""
+    return Diagnostic(span, CODE, message, (), hint, "warning")
+
+
+def deck_warnings(variant: Variant, deck_name: str, deck: Any, base: Any) -> list[Diagnostic]:
+    """A variant deck's `remove:` that removes nothing at any table size, or reads an attribute
+    that the same deck's `set:` redefines (remove sees the value before set)."""
+    from rulekit.lang.expr import ast
+    from rulekit.lang.expr.parser import ExprSyntaxError, parse
+    node = at(variant.tree, "decks", deck_name, "remove")
+    if node is None or not isinstance(node.value, str):
+        return []
+    out = []
+    if len(deck.cards) == len(base.cards) and not deck.out_of_play:
+        out.append(warning(node.span, f"decks.{deck_name}.remove: no card of deck '{base.id}' matches, so "
+                           "nothing is removed", "check the attribute values the expression compares with"))
+    sets = at(variant.tree, "decks", deck_name, "set")
+    redefined = set(sets.value) if sets is not None and isinstance(sets.value, dict) else set()
+    try:
+        tree = parse(node.value)
+    except ExprSyntaxError:
+        return out
+    todo, read = [tree], set()
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Attr):
+            read.add(n.attr)
+        todo.extend(ast.children(n))
+    for attr in sorted(read & redefined):
+        out.append(warning(node.span, f"decks.{deck_name}.remove reads attribute '{attr}', which set: "
+                           f"redefines in the same deck; remove sees the value before set changes it",
+                           f"test the original value of '{attr}', or take the cards out in a deck derived from this one"))
+    return out
+
+
+def label_warnings(game: Any) -> list[Diagnostic]:
+    """Labels (choose `labels:`) for values a choice can never offer, where its values are fixed."""
+    out = []
+    for choices in game.choices.values():
+        for ch in choices:
+            fixed = getattr(ch, "fixed_values", None) or {}
+            for param, labels in (ch.labels or {}).items():
+                if param not in fixed:
+                    continue
+                can = {label_key(v) for v in fixed[param]}
+                for key in labels:
+                    if key not in can and key not in ("*", "[]"):
+                        out.append(warning(ch.span, f"choose {ch.id}: a label for {param} '{key}', a value the "
+                                           f"choice never offers (its values: {', '.join(sorted(can))})"))
+    return out
