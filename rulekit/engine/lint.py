@@ -27,7 +27,8 @@ def deck_warnings(variant: Variant, deck_name: str, deck: Any, base: Any) -> lis
     if node is None or not isinstance(node.value, str):
         return []
     out = []
-    if len(deck.cards) == len(base.cards) and not deck.out_of_play:
+    # (one that reads the options may remove cards under other option values)
+    if len(deck.cards) == len(base.cards) and not deck.out_of_play and "opt" not in node.value:
         out.append(warning(node.span, f"decks.{deck_name}.remove: no card of deck '{base.id}' matches, so "
                            "nothing is removed", "check the attribute values the expression compares with"))
     sets = at(variant.tree, "decks", deck_name, "set")
