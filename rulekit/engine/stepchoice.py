@@ -8,9 +8,11 @@ from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.loader import Node, plain
 
-from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
+from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
     product_too_big, render_value, too_many, too_many_actions, zone_label)
 
+
+_NONE = object()  # a procedure that returned no value
 
 class ChoiceSteps:
     """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
@@ -404,6 +406,17 @@ class ChoiceSteps:
         args_t = tuple(args)
         span = node.span
         where = self.crumbs()
+        as_ = str(d["as"].value) if "as" in d else None
+        if as_ is not None:
+            rtype = self.proc_returns.get(name)
+            if rtype is None and name not in self._compiling:
+                self.errs.add(error(d["as"].span, "E040", f"call {name}: as {as_}, but procedure {name} returns "
+                                    "no value (it has no return step)", crumbs=where))
+            loc[as_] = rtype or T.ANY
+
+        def no_value(ctx):
+            raise RuleError(error(span, "E061", f"call {name}: the procedure ended without a return step, so "
+                                  f"'{as_}' has no value", crumbs=where))
 
         def too_deep(ctx):
             ctx.depth = 0
@@ -420,12 +433,19 @@ class ChoiceSteps:
             ctx.depth += 1
             if ctx.depth > MAX_CALL_DEPTH:
                 too_deep(ctx)
+            value = _NONE
             try:
                 procs[name](ctx)
+            except ProcReturn as ret:
+                value = ret.value
             finally:
                 ctx.depth -= 1
                 ctx.loc = saved
-        call.gen = ("call", name, args_t, procs, span, too_deep)
+            if as_ is not None:
+                if value is _NONE:
+                    no_value(ctx)
+                saved[as_] = value
+        call.gen = ("call", name, args_t, procs, span, too_deep, as_, no_value)
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:
@@ -443,8 +463,11 @@ class ChoiceSteps:
         self._compiling.add(name)
         pnode = self.proc_nodes[name]
         saved, self.phase = self.phase, f"procedure {name}"
+        outer = (self.loops, self.proc_now)
+        self.loops, self.proc_now = [], name  # a break cannot leave the procedure; return ends it
         body = self.block(pnode.value.get("steps") if isinstance(pnode.value, dict) else None,
                           dict(self.proc_param_types(name)))
+        self.loops, self.proc_now = outer
         self.phase = saved
         self.procs[name] = body
         self._compiling.discard(name)

@@ -49,6 +49,18 @@ class EndRound(Exception):
     """Raised by `end_round`: the round stops at once."""
 
 
+class LoopBreak(Exception):
+    """A `break` step: the innermost for/repeat loop stops."""
+
+
+class ProcReturn(Exception):
+    """A `return` step: the procedure ends with this value."""
+
+    def __init__(self, value: Any):
+        super().__init__("return")
+        self.value = value
+
+
 class Redeal(Exception):
     """Raised by `redeal`: the round restarts with a fresh shuffle (misdeal)."""
 
@@ -81,7 +93,7 @@ class Choice:
 PARAM_KINDS = {"move", "deal", "reveal", "pay", "claim", "choose", "call", "record", "swap_zones"}
 STEP_KINDS = ("shuffle", "cut", "move", "deal", "reveal", "let", "set", "add", "if", "for", "repeat",
               "choose", "pay", "record", "claim", "set_dealer", "end_round", "redeal", "call", "swap",
-              "say")
+              "say", "break", "return")
 
 
 def shuffle_list(rng: Any, z: list) -> None:
