@@ -83,3 +83,17 @@ def test_as_on_a_procedure_without_return_is_a_located_error(tmp_path):
                 ("round:\n", "procedures:\n  nothing:\n    steps:\n      - record: n\n\nround:\n"))
     out = render_all(check_variant(p))
     assert "call nothing: as x, but procedure nothing returns no value" in out
+
+
+@pytest.mark.parametrize("codegen", [True, False])
+def test_a_yaku_rank_may_read_its_own_value(tmp_path, codegen):
+    from rulekit.lang.expr.scope import EVAL_BUDGET
+    p = variant(tmp_path, ("      value: 2\n", "      value: \"cards[0].value\"\n      rank: value\n"))
+    assert [d.render() for d in check_variant(p)] == []
+    g = build_game(load_variant(p), codegen=codegen)
+    ctx = g.new_ctx(3, 0, None)
+    ctx.budget = EVAL_BUDGET
+    index = g.card_index
+    for v in (3, 7):
+        hits = ctx.yaku_eval("hand", [index[f"{v}-1"], index[f"{v}-2"]], 1)
+        assert [(h.id, h.value, h.rank) for h in hits] == [("pair", v, v)]

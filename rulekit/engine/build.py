@@ -274,6 +274,36 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     return game
 
 
+def _rank(sc: StepCompiler, ed: dict, loc: dict) -> Any:
+    """A yaku's rank; it may read `value`, the yaku's own value (`rank: value` ranks a table by
+    value without writing each value twice). Checked as written (errors located in it), then
+    compiled as `let value = (<value>) in (<rank>)`."""
+    node = ed["rank"]
+    text = node.value
+    if not isinstance(text, str) or "value" in sc.scope.globals or "value" not in text or "value" not in ed:
+        return sc.expr(node, loc, T.NUM, "rank")[0]
+    errors = len(sc.errs.diagnostics)
+    fn = sc.expr(node, {**loc, "value": T.NUM}, T.NUM, "rank")[0]
+    vtext = ed["value"].value
+    if len(sc.errs.diagnostics) > errors or "value" not in _names_read(text):
+        return fn
+    return sc.expr(Node(f"let value = ({vtext}) in ({text})", node.span, node.key_span, node.style), loc, T.NUM,
+                   "rank")[0]
+
+
+def _names_read(text: str) -> set:
+    """The plain names an expression reads (not attributes such as c.value)."""
+    from rulekit.lang.expr import ast
+    from rulekit.lang.expr.parser import parse
+    todo, out = [parse(text)], set()
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.name)
+        todo.extend(ast.children(n))
+    return out
+
+
 def _constant(v: Any) -> Any:
     """A rule part left out of the file: a constant, which generated code inlines."""
     fn = lambda ctx: v  # noqa: E731
@@ -311,7 +341,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else _constant(False)
                 claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
-                rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else _constant(0)
+                rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
                                              _group(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
                                              rank, str(ed["description"].value) if "description" in ed else ""))
