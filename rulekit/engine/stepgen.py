@@ -25,6 +25,11 @@ from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIS
 
 _NO_VALUE = object()  # a procedure that ended without a return step
 
+
+def _returned(exc: ProcReturn) -> Any:
+    """The value a return step gave (generated code names no attributes)."""
+    return exc.value
+
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
@@ -361,8 +366,9 @@ class _Gen:
         self.emit(ind, "try:")
         # looked up when called: procedures may call each other (and are generated after this)
         self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
-        self.emit(ind, f"except {self.bind(ProcReturn)} as {rv}_e:")
-        self.emit(ind + 1, f"{rv} = {rv}_e.value")
+        ex = self.new("rx")
+        self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
+        self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
         self.emit(ind, "finally:")
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
