@@ -93,7 +93,8 @@ def test_a_function_called_inside_its_own_arguments_works():
 
 def test_a_nested_call_of_the_same_function_validates(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    fns = _fn("add", ["a", "b"], "a + b") + _fn("sq", ["n"], "n * n") + _fn("f", ["n"], "add(n, 1)")
+    # f's own call of add binds add's parameters with lets, inside the outer call's arguments
+    fns = _fn("add", ["a", "b"], "a + b") + _fn("sq", ["n"], "n * n") + _fn("f", ["n"], "add(n * 2, 1)")
     write(tmp_path, "nested.yaml", _file(fns, "add(sq(x + 1), f(x + 1))"))
     assert [d.render() for d in check_variant("nested.yaml") if d.severity == "error"] == []
 
