@@ -84,3 +84,15 @@ def test_an_expression_in_a_prompt_is_checked_where_it_is_written(tmp_path):
                            "            prompt: \"Take a third card, {nosuch}?\"\n"))
     out = render_all(check_variant(p))
     assert "unknown name 'nosuch'" in out and "prompt" in out and "v.yaml:" in out
+
+
+def test_a_zone_display_may_call_a_function(tmp_path):
+    from rulekit.people.narrate import Narrator
+    line = '  hand: {per: player, visibility: owner, description: "Each player\'s cards; the third card lies face up."}\n'
+    p = variant(tmp_path, ("yaku:\n", FUNCS.replace("yaku:\n", "") + "  digit:\n    params: [cs]\n"
+                           "    body: \"sum(cs, c -> c.value) % 10\"\nyaku:\n"),
+                (line, line[:-2] + ', show: "digit(cards)"}\n'))
+    assert [d.render() for d in check_variant(p) if d.severity == "error"] == []
+    g = build_game(load_variant(p))
+    nar = Narrator(g, 3, None)
+    assert nar.hand_value("hand[1]", ["7-1", "8-1"]) == 5
