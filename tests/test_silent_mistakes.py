@@ -75,3 +75,16 @@ def test_a_schema_error_and_a_rules_error_are_reported_in_one_run(tmp_path):
     assert "colour" in out                    # the schema's error
     assert "unknown name 'nosuch'" in out     # and the rules' error, in the same run
     assert all(d.span.file.endswith("v.yaml") and d.span.line > 1 for d in diags)
+
+
+def test_a_where_that_never_holds_in_validations_rounds_is_a_warning(tmp_path):
+    old = '            where: "not take or sum(hand[p], c -> c.value) % 10 <= 6"\n'
+    p = variant(tmp_path, (old, '            where: "take and sum(hand[p], c -> c.value) > 99"\n            if_none: skip\n'))
+    diags = check_variant(p)
+    assert _only(diags, "error") == []
+    (w,) = _only(diags, "warning")
+    assert "choose third: its where never held in validation's rounds" in w.message
+    text = open(p, encoding="utf-8").read().splitlines()
+    assert "choose: third" in text[w.span.line - 1]
+    p = variant(tmp_path, (old, old + "            if_none: skip\n"))  # a where that holds: no warning
+    assert check_variant(p) == []

@@ -546,6 +546,10 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                     smoke_round(game, n)
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
+        if not errs.diagnostics and any(getattr(ch, "quiet_where", False) for chs in games[0].choices.values()
+                                        for ch in chs):
+            from rulekit.engine.lint import where_warnings
+            warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes))
     return sorted_diagnostics(errs.diagnostics + warned)
 
 

@@ -65,3 +65,30 @@ def label_warnings(game: Any) -> list[Diagnostic]:
                         out.append(warning(ch.span, f"choose {ch.id}: a label for {param} '{key}', a value the "
                                            f"choice never offers (its values: {', '.join(sorted(can))})"))
     return out
+
+
+def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int]) -> list[Diagnostic]:
+    """A choice with `where` and `if_none: skip` whose where never held in validation's rounds:
+    the choice was reached but never offered (played on the closures, which keep the tally)."""
+    from rulekit.engine.build import build_game
+    from rulekit.core.errors import RulekitError
+    try:
+        game = build_game(variant, opts, None, deck_name, codegen=False)
+    except RulekitError:
+        return []
+    quiet = {ch.span: ch for chs in game.choices.values() for ch in chs if getattr(ch, "quiet_where", False)}
+    if not quiet:
+        return []
+    tally: dict = {}
+    game.extra["where_tally"] = tally
+    for n in sizes:
+        for seed in range(3):
+            try:
+                from rulekit.engine.agents import FirstLegalAgent
+                from rulekit.engine.runner import play
+                play(game, n, seed, [FirstLegalAgent() for _ in range(n)], rounds=1, logging=False)
+            except RulekitError:
+                return []  # reported by the smoke round itself
+    return [warning(span, f"choose {quiet[span].id}: its where never held in validation's rounds, so the "
+                    "choice was always skipped (if_none: skip)", "check the where condition")
+            for span, held in tally.items() if not held and span in quiet]

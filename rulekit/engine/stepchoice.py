@@ -107,9 +107,16 @@ class ChoiceSteps:
                 rec(0, [])
                 return out
 
+        quiet = where is not None and if_none == "skip"
+        choice.quiet_where = quiet  # a where that never holds would skip this choice silently
+
         def choose(ctx):
             p = player(ctx)
             actions = enumerate_actions(ctx)
+            if quiet:
+                tally = ctx.game.extra.get("where_tally")
+                if tally is not None:  # validation's rounds: note whether the where ever held
+                    tally[span] = tally.get(span, False) or bool(actions)
             ctx.steps += 1
             if not actions:
                 if if_none == "skip":
