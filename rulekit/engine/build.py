@@ -549,7 +549,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         if not errs.diagnostics and any(getattr(ch, "quiet_where", False) for chs in games[0].choices.values()
                                         for ch in chs):
             from rulekit.engine.lint import where_warnings
-            warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes))
+            warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes), build_game)
     return sorted_diagnostics(errs.diagnostics + warned)
 
 

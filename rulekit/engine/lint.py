@@ -67,10 +67,10 @@ def label_warnings(game: Any) -> list[Diagnostic]:
     return out
 
 
-def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int]) -> list[Diagnostic]:
+def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int], build_game: Any) -> list[Diagnostic]:
     """A choice with `where` and `if_none: skip` whose where never held in validation's rounds:
-    the choice was reached but never offered (played on the closures, which keep the tally)."""
-    from rulekit.engine.build import build_game
+    the choice was reached but never offered (played on the closures, which keep the tally;
+    `build_game` is rulekit.engine.build's, passed in so this module does not import it)."""
     from rulekit.core.errors import RulekitError
     try:
         game = build_game(variant, opts, None, deck_name, codegen=False)
