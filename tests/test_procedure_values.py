@@ -97,3 +97,54 @@ def test_a_yaku_rank_may_read_its_own_value(tmp_path, codegen):
     for v in (3, 7):
         hits = ctx.yaku_eval("hand", [index[f"{v}-1"], index[f"{v}-2"]], 1)
         assert [(h.id, h.value, h.rank) for h in hits] == [("pair", v, v)]
+
+
+SAKE = '''id: sake-reading
+extends: {parent}
+meta:
+  names: {{en: Sake cup reading}}
+options:
+  sake_cup:
+    type: choice
+    default: better
+    values: {{animal: "always an Animal", chaff: "always a Chaff", better: "an Animal with four other Animals, else a Chaff"}}
+    description: How the Sake cup counts.
+    source: "test"
+procedures:
+  sake_cup_as:
+    params: {{p: int}}
+    steps:
+      - if: "opt.sake_cup == 'animal'"
+        then: [{{return: "'animal'"}}]
+      - if: "opt.sake_cup == 'chaff'"
+        then: [{{return: "'chaff'"}}]
+      - return: "if count(captures[p], c -> c.type == 'animal' and c.id != '9-1') >= 4 then 'animal' else 'chaff'"
+round:
+  - id: cup
+    name: The Sake cup
+    text: How each player counts the Sake cup.
+    steps:
+      - for: p
+        in: seats
+        do:
+          - call: {{proc: sake_cup_as, with: {{p: p}}, as: cup}}
+          - say: "Seat {{p}} counts the Sake cup as {{cup}}."
+'''
+
+
+@pytest.mark.parametrize("reading", ["animal", "chaff", "better"])
+def test_the_sake_cup_reading_is_one_procedure_returning_a_value(tmp_path, reading):
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "sake.yaml"
+    p.write_text(SAKE.format(parent=variant_path("hanafuda/hana-awase.yaml")), encoding="utf-8")
+    assert [d.render() for d in check_variant(str(p))] == []
+    g = build_game(load_variant(str(p)), {"sake_cup": reading})
+    res = play(g, 3, 4, make_agents(g, 3, 4), rounds=1, logging=True)
+    said = [e["text"] for e in res.events if e["t"] == "say"]
+    assert len(said) == 3
+    caps = {s: [c for e in res.events if e["t"] == "move" and e["to"] == f"captures[{s}]" for c in e["cards"]]
+            for s in range(3)}
+    for s, text in enumerate(said):
+        animals = sum(g.deck.cards[g.card_index[c]].attrs["type"] == "animal" and c != "9-1" for c in caps[s])
+        want = reading if reading != "better" else ("animal" if animals >= 4 else "chaff")
+        assert text == f"Seat {s} counts the Sake cup as {want}."
