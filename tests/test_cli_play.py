@@ -55,3 +55,16 @@ def test_the_draw_for_seats_tells_the_human_where_they_sit():
     assert r.returncode == 0, r.stderr
     assert "The draw for seats puts you at seat 2; seat 0 deals first." in r.stdout
     assert "Your turn" in r.stdout and "You choose" in r.stdout
+
+
+def test_a_table_size_the_rules_do_not_play_is_a_usage_error_naming_the_sizes():
+    # Kakkuri's `players.sizes`: 7 or 8 under the literal rule, 5 to 8 with the house rule
+    for n in ("5", "6"):
+        r = _rulekit("play", "kakkuri", "--players", n, "--seed", "1")
+        assert r.returncode == 2, r.stdout[-300:]
+        assert f"--players {n}: kakkuri is for 7 or 8 players with these rules" in r.stderr
+        assert r.stdout == ""
+    r = _rulekit("simulate", "kakkuri", "--players", "5", "--rounds", "2")
+    assert r.returncode == 2 and "kakkuri is for 7 or 8 players" in r.stderr
+    r = _rulekit("play", "kakkuri", "--players", "5", "-o", "players=five_to_eight", "--seed", "1", "--rounds", "1")
+    assert r.returncode == 0, r.stderr

@@ -12,6 +12,8 @@ Wild cards: c1, o2. Utazu: s1 u1 o1. Drop-out marker: c3.
 """
 from __future__ import annotations
 
+import pytest
+
 from rulekit.engine.runner import make_agents, play
 from rulekit.engine.testing import Outcome, Script, game
 
@@ -414,12 +416,14 @@ def test_option_rounds_sets_the_game_length():
 
 
 def test_option_players_allows_5_and_6_with_a_bigger_box():
+    from rulekit.core.errors import RulekitError
     g = kk()
-    res = play(g, 5, 1, make_agents(g, 5, 1), rounds=1)
-    assert res.records.get("table_too_small") == 1 and res.round_deltas == [[0] * 5]
+    assert g.player_sizes() == (7, 8)
+    with pytest.raises(RulekitError, match="kakkuri is for 7 or 8 players, found 5"):
+        play(g, 5, 1, make_agents(g, 5, 1), rounds=1)
     g = kk({"players": "five_to_eight"})
+    assert g.player_sizes() == (5, 6, 7, 8)
     res = play(g, 5, 1, make_agents(g, 5, 1), rounds=1)
-    assert "table_too_small" not in res.records
     to_box = [e for e in res.events if e["t"] == "move" and e["to"] == "box"]
     assert len(to_box[0]["cards"]) == 18
 
@@ -676,3 +680,40 @@ def test_western_deck_two_of_diamonds_is_wild():
     o = go({0: ["2D", "5S", "5H", "6S", "6H", "7S"]}, box=["QH"], deck="western")
     chosen = [e for e in o.events("choose") if e["choice"] == "play" and e["player"] == 0]
     assert chosen[0]["action"]["cards"] == ["2D"] and chosen[0].get("forced")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules that had no test failing when they were broken (issue 26)
+# ---------------------------------------------------------------------------------------------
+
+def test_after_a_triplet_the_next_card_follows_the_triplets_rank():
+    # top 5; seat 0 lays three 6s, then only the 7 fits (on a 5 nothing would be left to play)
+    o = go({0: ids("c6 s6 u6 s7 s9 u9")}, box=ids("u5"), plan={("play", 0): [cards("c6 s6 u6")]})
+    chosen = [e for e in o.events("choose") if e["choice"] == "play" and e["player"] == 0]
+    assert sorted(chosen[0]["action"]["cards"]) == sorted(ids("c6 s6 u6"))
+    assert chosen[1]["action"]["cards"] == ids("s7") and chosen[1].get("forced")
+
+
+# The Nagoya sequence (RULES §1.2): rank -> month
+NAGOYA = {1: 1, 2: 11, 3: 3, 4: 4, 5: 5, 6: 12, 7: 7, 8: 8, 9: 9, 10: 10, 11: 6, 12: 2}
+
+
+@pytest.mark.parametrize("rank", range(1, 12))
+def test_nagoya_ranks_with_hanafuda_each_month_follows_the_one_before(rank):
+    # top: a card of the month ranked `rank`; the hand's only card that fits is one of the
+    # month ranked rank + 1 (the other five are of months far from both; no wild card)
+    top, nxt = f"{NAGOYA[rank]}-3", f"{NAGOYA[rank + 1]}-2"
+    far = [NAGOYA[k] for k in range(1, 13) if k not in (rank, rank + 1)]
+    fillers = [f"{m}-4" for m in far if m != 11][:5]
+    o = go({0: [nxt] + fillers}, box=[top], deck="hanafuda")
+    chosen = [e for e in o.events("choose") if e["choice"] == "play" and e["player"] == 0]
+    assert chosen[0]["action"]["cards"] == [nxt] and chosen[0].get("forced"), chosen[0]
+
+
+def test_8_players_with_the_dealer_sitting_out_exchanges_go_to_the_acting_dealer():
+    # the dealer (0) holds the 3 of Clubs and sits out; seat 1 acts as dealer holding Utazu;
+    # seat 2 exchanges and so takes the Utazu hand from seat 1
+    o = go({0: ids("c3 s9 u9 o9 s10 u10"), 1: ids("s1 u1 o1 s8 u8 o8")}, n=8,
+           plan={("exchange", 2): [{"exchange": True}]})
+    assert state(o).vars["lead"] == 1
+    assert records(o, "utazu")[0]["player"] == 2

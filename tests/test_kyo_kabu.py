@@ -266,3 +266,22 @@ def test_mushi_kabu_values_willow_6_and_paulownia_7():
         by_month.setdefault(c.attrs["month"], set()).add(c.attrs["value"])
     assert by_month[11] == {6} and by_month[12] == {7}
     assert all(by_month[m] == {m} for m in (1, 2, 3, 4, 5, 8, 9, 10))
+
+
+# -- rules that had no test failing when they were broken (issue 26) ----------------------------
+
+def test_sorokabu_needs_the_first_field_card_among_the_three():
+    # column 1 (first field 6) draws 7 and 7: 6 + 7 + 7 = 20, a plain 0, not Sorokabu; the
+    # dealer's 2 + 3 = 5 wins
+    o = run(game(KYO), 2, ["2-1", "1-2", "7-1", "1-3", "1-4", "7-2", "3-1"],
+            by_choice={"bet": [stake(1, 1)], "third_card": [{"take": True}], "dealer_third": [{"take": False}]})
+    assert "yaku:sorokabu" not in o.result.records
+    assert o.chips == [1, -1]
+
+
+def test_kuppin_nine_then_one_still_counts_when_either_order_is_agreed():
+    top = ["9-1", "2-1", "1-2", "1-3", "1-4", "1-1"]  # dealer 9 then 1; column 0: 5 + 2 = 7
+    o = run(game(KYO, {"kuppin_order": "either"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": False}]})
+    assert o.result.records.get("yaku:kuppin") == 1
+    assert o.chips == [1, -1]

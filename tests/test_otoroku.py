@@ -430,3 +430,34 @@ def test_at_most_seven_players():
     play(g, 7, 1, make_agents(g, 7, 1), rounds=1, dealer=0)
     with pytest.raises(RuleError, match="2 to 7 players, found 8"):
         play(g, 8, 1, make_agents(g, 8, 1), rounds=1, dealer=0)
+
+
+# -- rules that had no test failing when they were broken (issue 26) ----------------------------
+
+def test_a_six_spoils_goshita_gomai():
+    # five cards, one of them a June (6): a plain 12, which loses to the dealer's 13
+    o = oto([["1-2", "1-3", "2-1", "2-2", "6-1"]], ["7-1", "6-2"])
+    assert "goshita-gomai" not in yaku_of(o, 1)
+    assert o.chips == [1, -1]
+
+
+def test_a_dealers_fourteen_ties_a_bettors_plain_14_and_the_dealer_wins():
+    # the dealer's January and May (the Fourteen teyaku) against the bettor's 6 + 8
+    o = oto([["6-1", "8-1"]], ["1-2", "5-1"])
+    assert "fourteen" in yaku_of(o, 0)
+    assert o.chips == [1, -1] and records(o).get("push", 0) == 0
+
+
+def test_birds_is_exactly_two_cards():
+    # Crane and Cuckoo with a third card are a plain 7 for the dealer, beaten by the bettor's 10
+    o = oto([["5-1", "5-2"]], ["1-1", "4-1", "2-1"])
+    assert "birds" not in yaku_of(o, 0)
+    assert o.chips == [-1, 1]
+
+
+def test_a_bettor_holding_a_teyaku_may_still_draw():
+    # 1 and 9 (Fourteen and a half) is offered another card, and takes it: 1 + 9 + 2 = 12
+    o = oto([["1-2", "9-1", "2-1"]], ["6-1", "5-2"])
+    asked = decisions(o, "draw", 1)
+    assert asked and asked[0] == [{"hit": True}, {"hit": False}]
+    assert o.chips == [-1, 1]  # 12 beats the dealer's 11

@@ -105,9 +105,51 @@ def test_open_ended_game_runs_until_all_but_one_are_out_of_chips(rel, n, opts):
     # RULES §9: rounds - open-ended / until all but one are out of chips
     g = game(rel, {"rounds": 0, "stock": 3, **opts})
     res = play(g, n, 11, make_agents(g, n, 11))
+    # rounds are played (a game of no rounds would pass every check below), and it ends
+    # exactly when all but one have lost their stock
+    assert len(res.round_deltas) >= 2
+    assert sum(c > -3 for c in res.chips) <= 1
     chips = [0] * n
     for k, delta in enumerate(res.round_deltas):
         chips = [a + b for a, b in zip(chips, delta)]
         alive = sum(c > -3 for c in chips)
         assert (alive <= 1) == (k == len(res.round_deltas) - 1)
     assert res.chips == chips and len(res.round_deltas) < 10_000
+
+
+@pytest.mark.parametrize("rel", ["kabufuda/dare.yaml", "kabufuda/oicho-kabu.yaml"])
+def test_an_open_ended_game_that_could_never_end_is_refused(rel):
+    # rounds=0 without a stock: no round count and no end condition that can hold
+    from rulekit.core.errors import RulekitError
+    with pytest.raises(RulekitError) as exc:
+        game(rel, {"rounds": 0})
+    d = exc.value.first
+    assert d.code == "E061" and "never end" in d.message and d.span.file.endswith(rel.split("/")[1])
+
+
+def test_the_transcript_and_the_table_tell_the_draw_and_the_first_dealer():
+    from rulekit.people.narrate import narrate
+    from rulekit.people.transcript import transcript
+    g = game(OTO)
+    res = play(g, 4, 3, make_agents(g, 4, 3), rounds=1)
+    drawn = [e for e in res.events if e["t"] == "draw"][-1]
+    seating = res.log["seating"]
+    text = transcript(g, res.events, res.chips)
+    names = [g.card_name(g.card_index[c]) for c in drawn["cards"]]
+    draw_line = next(ln for ln in text.splitlines() if "Draw for the seats and the deal" in ln)
+    assert all(f"player {p + 1} {names[p]}" in draw_line for p in range(4))
+    seat_line = next(ln for ln in text.splitlines() if ln.strip().startswith("By the draw"))
+    assert all(f"player {p + 1} at seat {s}" in seat_line for s, p in enumerate(seating))
+    assert text.index("Draw for") < text.index("== Round 1")
+    story = narrate(g, res.events, 4)
+    assert any(s.startswith("Draw for the seats and the deal") for s in story)
+    assert any(s.startswith("By the draw") and "deals first (seat 0)" in s for s in story)
+
+
+def test_a_dealer_only_draw_names_who_deals_first():
+    from rulekit.people.transcript import transcript
+    g = game("hanafuda/hana-awase.yaml")
+    res = play(g, 3, 5, make_agents(g, 3, 5), rounds=1)
+    first = next(e for e in res.events if e["t"] == "seating")["dealer"]
+    text = transcript(g, res.events)
+    assert f"Player {first + 1} drew the lowest card and deals first (seat {first})." in text

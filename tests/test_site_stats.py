@@ -216,6 +216,9 @@ def test_player_counts_shown_are_those_the_defaults_play():
     game = build_game(v)
     refused = []
     for n in range(v.meta.players_min, v.meta.players_max + 1):
+        if n not in game.player_sizes():  # refused before any card is dealt (players.sizes)
+            refused.append(n)
+            continue
         res = play(game, n, 1, make_agents(game, n, 1, "first"), rounds=1, logging=True, dealer=0)
         if not any(e.get("t") in ("deal", "move") for e in res.events):  # no card ever leaves the pack
             refused.append(n)

@@ -196,7 +196,7 @@ class Env:
         d = self._st.pending
         if d is None:
             return None
-        return Pending(d.player, d.choice.id, d.choice.prompt, json_safe(d.legal))
+        return Pending(d.player, d.choice.id, d.prompt, json_safe(d.legal))
 
     def legal_actions(self) -> list[dict]:
         """The legal actions of the pending decision as {parameter: value} dicts (cards by id)."""
@@ -214,7 +214,7 @@ class Env:
         obs = json_safe(self.game.observation(self._st.ctx, seat))
         if d is not None and d.player == seat:
             obs["choice"] = d.choice.id
-            obs["prompt"] = d.choice.prompt
+            obs["prompt"] = getattr(d, "prompt", None) or d.choice.prompt
         return obs
 
     def observation_vector(self, seat: int) -> list[int]:

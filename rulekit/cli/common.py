@@ -70,6 +70,9 @@ def seat_count(args, game) -> int:
     meta = game.variant.meta
     n = args.players or meta.players_default
     check_seat_count(n, meta.players_min, meta.players_max)
+    if n not in game.player_sizes():
+        from rulekit.cli.args import UsageError
+        raise UsageError(f"--players: {meta.id} is for {game.sizes_text()} players with these rules, found {n}")
     return n
 
 

@@ -65,6 +65,12 @@ class _Run:
         return self.resumer is not None and not self.resumer.live
 
 
+def _under(game) -> str:
+    """' with these rules' when an option narrows the sizes the game is for."""
+    meta = game.variant.meta
+    return " with these rules" if len(game.player_sizes()) < meta.players_max - meta.players_min + 1 else ""
+
+
 def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
     """Play the variant (a whole game by default) and print it, or seat a human at the table."""
     if getattr(args, "resume", None) is not None:
@@ -88,8 +94,8 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
     game = game_of(args)
     meta = game.variant.meta
     n = args.players or meta.players_default
-    if not meta.players_min <= n <= meta.players_max:
-        return _usage(f"--players {n}: {meta.id} is for {meta.players_min} to {meta.players_max} players")
+    if n not in game.player_sizes():
+        return _usage(f"--players {n}: {meta.id} is for {game.sizes_text()} players{_under(game)}")
     if args.human is not None and not 0 <= args.human < n:
         return _usage(f"--human {args.human}: expected a seat from 0 to {n - 1} ({n} players)")
     if args.rounds is not None and args.rounds < 1:

@@ -40,12 +40,22 @@ class Decision:
                 for a in self.actions]
 
     @property
+    def prompt(self) -> str:
+        """The choice's prompt as the chooser reads it now ({expression} parts filled in)."""
+        return self.choice.words(self.ctx)[0]
+
+    @property
+    def asks(self) -> dict[str, str]:
+        """The choice's per-parameter questions as the chooser reads them now."""
+        return self.choice.words(self.ctx)[1]
+
+    @property
     def observation(self) -> dict:
         """What the chooser may see (never hidden cards), as fresh plain JSON data: changing it
         cannot change the game, and `json.dumps` always works on it."""
         obs = json_safe(self.game.observation(self.ctx, self.player))
         obs["choice"] = self.choice.id
-        obs["prompt"] = self.choice.prompt
+        obs["prompt"] = self.prompt
         return obs
 
     def describe(self, action: tuple) -> str:
@@ -241,7 +251,7 @@ class HumanAgent:
         def w(text: str) -> None:
             # prompts, card and zone names come from the variant: shown inert
             self.out.write(inert(text))
-        w(f"\n-- seat {d.player} (you), dealer {obs['dealer']}: {d.choice.prompt}\n")
+        w(f"\n-- seat {d.player} (you), dealer {obs['dealer']}: {d.prompt}\n")
         names = {c.id: c.name for c in game.deck.cards}
         for zname, z in obs["zones"].items():
             if z and isinstance(z[0], list):

@@ -47,11 +47,14 @@ def _variant_path(name: str) -> str:
 
 
 @gc_paused
-def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = ()) -> Variant:
+def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = (),
+                 schema_errors: list | None = None) -> Variant:
     """Read a variant file (and its parents and house-rule files), check it, build the model.
 
     `path` is a file, or the id of a variant under ./variants or the shipped variants
-    (`load_variant("my-game")`)."""
+    (`load_variant("my-game")`). With `schema_errors` (a list), schema errors are put there
+    instead of raised, and the model is built as far as the file allows (validation reports
+    the schema's errors and the rules' errors in one run)."""
     path = _variant_path(path)
     tree, files = load_tree(path, search)
     house_options: dict = {}
@@ -70,6 +73,9 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         schema = None
     if schema:
         errs.extend(schema_validate(data, schema, None, span_of=_span_of(tree)))
+        if schema_errors is not None:
+            schema_errors.extend(errs.diagnostics)
+            errs = Collector()
         errs.raise_if_any()
     meta_d = data.get("meta") or {}
     players = data.get("players") or {}
@@ -236,7 +242,35 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
     if options is None:
         options = {k: o.parse(o.default) for k, o in variant.options.items()}
     meta = variant.meta
-    return derive(base, spec, src, errs, (), options, (meta.players_min, meta.players_max))
+    why = "a deck is built before any round is played, so its expressions read the cards, options, " \
+          "n_players and functions only"
+    unseen = {**{z: why for z in variant.zones}, **{v: why for v in variant.vars},
+              **{g: why for g in ("chips", "dealer", "round_no", "seats")}}
+    return derive(base, spec, src, errs, (), options, (meta.players_min, meta.players_max),
+                  parsed_functions(variant.tree), unseen)
+
+
+def parsed_functions(tree) -> dict:
+    """The variant's `functions:` parsed, silently skipping broken ones (the rules' compile
+    reports them, located, in _functions)."""
+    from rulekit.lang.expr.inline import UserFunction
+    from rulekit.lang.expr.parser import ExprSyntaxError, parse
+    fnode = at(tree, "functions")
+    out: dict = {}
+    if fnode is None or not isinstance(fnode.value, dict):
+        return out
+    for name, fn in fnode.value.items():
+        d = fn.value if isinstance(fn.value, dict) else {}
+        body = d.get("body")
+        pnode = d.get("params")
+        if body is None or not isinstance(body.value, str) or (pnode is not None and not isinstance(pnode.value, list)):
+            continue
+        try:
+            out[str(name)] = UserFunction(str(name), tuple(str(p.value) for p in (pnode.value if pnode else ())),
+                                          parse(body.value))
+        except ExprSyntaxError:
+            continue
+    return out
 
 
 @gc_paused
@@ -259,6 +293,36 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     errs.raise_if_any()
     game.preset = preset
     return game
+
+
+def _rank(sc: StepCompiler, ed: dict, loc: dict) -> Any:
+    """A yaku's rank; it may read `value`, the yaku's own value (`rank: value` ranks a table by
+    value without writing each value twice). Checked as written (errors located in it), then
+    compiled as `let value = (<value>) in (<rank>)`."""
+    node = ed["rank"]
+    text = node.value
+    if not isinstance(text, str) or "value" in sc.scope.globals or "value" not in text or "value" not in ed:
+        return sc.expr(node, loc, T.NUM, "rank")[0]
+    errors = len(sc.errs.diagnostics)
+    fn = sc.expr(node, {**loc, "value": T.NUM}, T.NUM, "rank")[0]
+    vtext = ed["value"].value
+    if len(sc.errs.diagnostics) > errors or "value" not in _names_read(text):
+        return fn
+    return sc.expr(Node(f"let value = ({vtext}) in ({text})", node.span, node.key_span, node.style), loc, T.NUM,
+                   "rank")[0]
+
+
+def _names_read(text: str) -> set:
+    """The plain names an expression reads (not attributes such as c.value)."""
+    from rulekit.lang.expr import ast
+    from rulekit.lang.expr.parser import parse
+    todo, out = [parse(text)], set()
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.name)
+        todo.extend(ast.children(n))
+    return out
 
 
 def _constant(v: Any) -> Any:
@@ -298,7 +362,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else _constant(False)
                 claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
-                rank = sc.expr(ed["rank"], loc, T.NUM, "rank")[0] if "rank" in ed else _constant(0)
+                rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
                                              _group(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
                                              rank, str(ed["description"].value) if "description" in ed else ""))
@@ -339,13 +403,19 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    pnode = at(tree, "players", "sizes")
+    if pnode is not None:
+        game.extra["player_sizes"] = _player_sizes(pnode, scope, variant.meta, errs)
     if "open_ended" in g:
         game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+        if not errs.diagnostics:
+            _check_game_ends(g, scope, errs)
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
     game.extra["zone_yaku"] = zone_yaku
     game.extra["display_table"] = display_table
+    game.extra["functions"] = scope.functions  # statistics and other late readers see them too
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
@@ -514,6 +584,32 @@ def check_house(path: str, strict: bool = False) -> list[Diagnostic]:
         return sorted_diagnostics(exc.diagnostics)
 
 
+def _with_rules_errors(path: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A file refused by the schema: its schema errors, and the errors of the rules found by
+    compiling what can be compiled (every configuration), so one run reports both. A file the
+    rules' pass cannot read at all keeps the schema's errors alone."""
+    if not diagnostics or any(d.code in ("E001", "E002", "E003", "E004") for d in diagnostics):
+        return diagnostics  # not read, or not parsed: nothing more to check
+    found: list = []
+    more = Collector()
+    try:
+        variant = load_variant(path, schema_errors=found)
+        if variant.meta.abstract:
+            return diagnostics
+        opts = resolve_options(variant, None, None)
+        deck = make_deck(variant, variant.default_deck, more, opts)
+        if deck is not None and not more.diagnostics:
+            _compile(variant, deck, variant.default_deck, opts, more)
+    except RulekitError as exc:
+        more.extend(exc.diagnostics)
+    except Exception:  # noqa: BLE001 - data the schema refused may break the rules' pass: report the schema's
+        return diagnostics
+    seen = {(d.span, d.code, d.message) for d in diagnostics}
+    extra = [d for d in more.diagnostics if (d.span, d.code, d.message) not in seen
+             and not any(d.span.file == s.span.file and d.span.line == s.span.line for s in diagnostics)]
+    return sorted_diagnostics(list(diagnostics) + extra)
+
+
 def check_variant(path: str, strict: bool = False, require_text: bool | None = None) -> list[Diagnostic]:
     """Every error in a variant file: schema, names, expressions for every deck and preset.
 
@@ -522,7 +618,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     try:
         variant = load_variant(path)
     except RulekitError as exc:
-        return exc.diagnostics
+        return _with_rules_errors(path, exc.diagnostics)
     if variant.meta.abstract:
         return []
     errs = Collector()
@@ -538,6 +634,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
     done: set[str] = set()
+    warned: list[Diagnostic] = []
     for preset, deck_name in configs:
         try:
             opts = resolve_options(variant, None, preset)
@@ -551,7 +648,10 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         local = Collector()
         d = make_deck(variant, deck_name, local, opts)
         if d is not None and not local.diagnostics:
+            from rulekit.engine.lint import deck_warnings, label_warnings
+            warned += deck_warnings(variant, deck_name, d, load_deck(variant.decks[deck_name].base))
             games.append(_compile(variant, d, deck_name, opts, local))
+            warned += label_warnings(games[-1])
             if at(variant.tree, "stats") is not None and not local.diagnostics:
                 # the variant's own statistics compile against every configuration too
                 from rulekit.engine.statsdecl import compile_stats, variant_stats
@@ -568,15 +668,20 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         # play one seeded round at the smallest and largest table, and at every size whose deck
         # differs: finds deals that do not fit
         from rulekit.engine.runner import smoke_round
-        sizes = {variant.meta.players_min, variant.meta.players_max}
-        sizes.update(n for g in games for n in g.deck.out_of_play)
+        played = games[0].player_sizes()
+        sizes = {played[0], played[-1]}
+        sizes.update(n for g in games for n in g.deck.out_of_play if n in played)
         for n in sorted(sizes):
             for game in games[: (len(games) if strict else 1)]:
                 try:
                     smoke_round(game, n)
                 except RulekitError as exc:
                     errs.extend(exc.diagnostics)
-    return sorted_diagnostics(errs.diagnostics + warnings)
+        if not errs.diagnostics and any(getattr(ch, "quiet_where", False) for chs in games[0].choices.values()
+                                        for ch in chs):
+            from rulekit.engine.lint import where_warnings
+            warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes), build_game)
+    return sorted_diagnostics(errs.diagnostics + warnings + warned)
 
 
 def _seat_draw(node, sc) -> SeatDraw:
@@ -607,6 +712,13 @@ def _functions(tree, scope, errs: Collector) -> dict:
         body = d.get("body")
         if body is None or not isinstance(body.value, str):
             continue
+        pnodes = d["params"].value if "params" in d and isinstance(d["params"].value, list) else []
+        seen: set = set()
+        for pn in pnodes:
+            if str(pn.value) in seen:
+                errs.add(error(pn.span, "E033", f"function '{name}': parameter '{pn.value}' is named twice",
+                               hint="give each parameter its own name"))
+            seen.add(str(pn.value))
         if name in REGISTRY or name in ("opt", "let"):
             errs.add(error(fn.key_span or fn.span, "E033", f"function '{name}': the name of a built-in "
                            "function or word; choose another name"))
@@ -627,6 +739,73 @@ def _functions(tree, scope, errs: Collector) -> dict:
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
                                f"function {name}: {p.message}", hint=p.hint))
     return out
+
+
+def _check_game_ends(g: dict, scope, errs: Collector) -> None:
+    """An open-ended game (game.open_ended holds under these options) must be able to end:
+    a game.end_when that is missing, or false whatever happens, is refused here rather than
+    played to the engine's limit of rounds."""
+    from rulekit.lang.expr.compiler import compile_expr
+    plain = scope.with_locals({})
+    plain.codegen = False
+    opened = compile_expr(g["open_ended"].value, plain, T.BOOL) if isinstance(g["open_ended"].value, str) \
+        else None
+    if not (g["open_ended"].value is True or (opened is not None and opened.is_const and opened.const)):
+        return
+    hint = "give the game a number of rounds, or choose options under which game.end_when can hold"
+    if "end_when" not in g:
+        errs.add(error(g["open_ended"].span, "E061", "the game is open-ended with these options (game.open_ended "
+                       "holds) and has no game.end_when: it would never end", hint=hint))
+        return
+    ended = compile_expr(g["end_when"].value, plain, T.BOOL) if isinstance(g["end_when"].value, str) else None
+    if g["end_when"].value is False or (ended is not None and ended.is_const and not ended.const):
+        errs.add(error(g["end_when"].span, "E061", "game.end_when can never hold with these options, and the game "
+                       "is open-ended (game.open_ended holds): it would never end", hint=hint))
+
+
+class _OptionsOnly:
+    """The state an expression of options only is evaluated in (before any game exists)."""
+
+    def __init__(self):
+        from rulekit.lang.expr.scope import EVAL_BUDGET
+        self.budget, self.loc, self.n, self.yaku_eval = EVAL_BUDGET, {}, 1, None
+
+
+def _player_sizes(node: Node, scope, meta, errs: Collector) -> tuple[int, ...]:
+    """players.sizes: an expression of options giving the table sizes the rules play (each
+    within players.min..max); () when it cannot be read (the error says why)."""
+    from rulekit.lang.expr.compiler import compile_expr
+    from rulekit.lang.expr.functions import EvalError
+    from rulekit.lang.expr.scope import CompileError
+    from rulekit.lang.source import expr_span
+    if not isinstance(node.value, str):
+        return ()
+    try:
+        comp = compile_expr(node.value, Scope(options=scope.options, codegen=False, functions=scope.functions),
+                            "list<int>")
+    except CompileError as exc:
+        for p in exc.problems:
+            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
+                           f"players.sizes: {p.message}",
+                           hint=p.hint or "players.sizes is read before a game starts: it may read options only"))
+        return ()
+    if not comp.is_const and comp.deps:
+        errs.add(error(node.span, "E033", "players.sizes: expected a list of numbers from options only, found "
+                       f"an expression reading {', '.join(sorted(comp.deps))}",
+                       hint="the table size is checked before a game starts, when only options are known"))
+        return ()
+    try:
+        value = comp.const if comp.is_const else comp.fn(_OptionsOnly())
+    except EvalError as exc:
+        errs.add(error(expr_span(node.span, node.style, exc.offset, exc.length), "E034", f"players.sizes: {exc.message}"))
+        return ()
+    sizes = tuple(sorted(set(int(x) for x in value)))
+    wrong = [x for x in sizes if not meta.players_min <= x <= meta.players_max]
+    if wrong or not sizes:
+        errs.add(error(node.span, "E033", f"players.sizes: expected sizes from {meta.players_min} to "
+                       f"{meta.players_max} (players.min..max), found {list(sizes)}"))
+        return ()
+    return sizes
 
 
 def _group(node: Node, scope, errs: Collector) -> str:

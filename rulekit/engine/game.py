@@ -110,6 +110,15 @@ class Game:
             got = cache[n] = tuple(i for i, cid in enumerate(self.card_ids) if cid not in out)
         return got
 
+    def player_sizes(self) -> tuple[int, ...]:
+        """The table sizes these rules play: players.sizes under the game's options, else min..max."""
+        meta = self.variant.meta
+        return self.extra.get("player_sizes") or tuple(range(meta.players_min, meta.players_max + 1))
+
+    def sizes_text(self) -> str:
+        """The table sizes in words: '2 to 7', '7 or 8', '4, 6 or 8'."""
+        return sizes_text(self.player_sizes())
+
     def card_name(self, c: int) -> str:
         card = self.deck.cards[c]
         return card.name
@@ -117,10 +126,9 @@ class Game:
     # -- state ---------------------------------------------------------------
     def new_ctx(self, n: int, seed: int, decide: Callable, logging: bool = False) -> Ctx:
         """A fresh game state for `n` seats with its own seeded random generator."""
-        lo, hi = self.variant.meta.players_min, self.variant.meta.players_max
-        if not lo <= n <= hi:
+        if n not in self.player_sizes():
             raise RuleError(error(Span(self.variant.file, 1, 1), "E050",
-                                  f"{self.id} is for {lo} to {hi} players, found {n}"))
+                                  f"{self.id} is for {self.sizes_text()} players, found {n}"))
         ctx = Ctx(self, n, random.Random(seed), decide, logging)
         ctx.yaku_eval = self.yaku_eval_for(ctx)
         self.restart(ctx)
@@ -328,3 +336,12 @@ class Game:
             elif how == "owner" and isinstance(v, list) and self.variant.vars[k].kind == "player":
                 out[k] = [x if i == seat else None for i, x in enumerate(v)]
         return out
+
+
+def sizes_text(sizes: tuple[int, ...]) -> str:
+    """Table sizes in words: a run of three or more as 'a to b', else a list ending in 'or'."""
+    sizes = tuple(sorted(sizes))
+    if len(sizes) >= 3 and sizes[-1] - sizes[0] == len(sizes) - 1:
+        return f"{sizes[0]} to {sizes[-1]}"
+    words = [str(x) for x in sizes]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

@@ -32,4 +32,20 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
     yaku_tables = frozenset((plain(at(variant.tree, "yaku")) or {}).keys()) if at(variant.tree, "yaku") else frozenset()
-    return Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
+    scope = Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
+    scope.option_values = {k: tuple(v for v, _ in o.values) for k, o in variant.options.items()
+                           if o.type == "choice" and o.values}
+    scope.all_card_ids = frozenset(deck.index()) | _every_card_id(variant)
+    return scope
+
+
+def _every_card_id(variant: Variant) -> frozenset:
+    """The card ids of every deck the variant can be played with (their shipped bases)."""
+    from rulekit.lang.decks import load_deck
+    out: set = set()
+    for choice in variant.decks.values():
+        try:
+            out.update(c.id for c in load_deck(choice.base).cards)
+        except Exception:  # noqa: BLE001 - an unknown deck is reported where it is named
+            continue
+    return frozenset(out)

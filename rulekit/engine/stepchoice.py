@@ -9,13 +9,14 @@ from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
 
-from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
+from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
     product_too_big, render_value, too_many, too_many_actions, zone_label)
 
 
 MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
 MAX_LABEL_VALUES = 4  # `{value}`s in one label
 
+_NONE = object()  # a procedure that returned no value
 
 class ChoiceSteps:
     """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
@@ -45,6 +46,8 @@ class ChoiceSteps:
                         dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
                         ask=self._labels(d, "ask", tuple(p[0] for p in params)),
                         unordered=self._unordered(d, tuple(p[0] for p in params)))
+        choice.texts = self._choice_texts(d, loc)
+        choice.fixed_values = self._fixed_values(opts, loc)
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -108,9 +111,16 @@ class ChoiceSteps:
                 rec(0, [])
                 return out
 
+        quiet = where is not None and if_none == "skip"
+        choice.quiet_where = quiet  # a where that never holds would skip this choice silently
+
         def choose(ctx):
             p = player(ctx)
             actions = enumerate_actions(ctx)
+            if quiet:
+                tally = ctx.game.extra.get("where_tally")
+                if tally is not None:  # validation's rounds: note whether the where ever held
+                    tally[span] = tally.get(span, False) or bool(actions)
             ctx.steps += 1
             if not actions:
                 if if_none == "skip":
@@ -187,14 +197,44 @@ class ChoiceSteps:
         return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
                 if isinstance(v, dict)}
 
-    def _template(self, node, loc):
+    def _fixed_values(self, opts, loc) -> dict:
+        """The values of the choice's parameters that depend neither on the game's state nor on
+        the options (labels for other values can never be shown)."""
+        from rulekit.lang.expr import CompileError, compile_expr
+        out = {}
+        for pname, lnode in opts.value.items():
+            if not isinstance(lnode.value, str) or "opt" in lnode.value:
+                continue
+            try:
+                scope = self.scope.with_locals(loc)
+                scope.codegen = False
+                comp = compile_expr(lnode.value, scope, None)
+            except CompileError:
+                continue
+            if comp.is_const and isinstance(comp.const, (list, tuple)):
+                out[str(pname)] = tuple(comp.const)
+        return out
+
+    def _choice_texts(self, d, loc):
+        """A choice's `prompt` and `ask` questions with {expression} parts, filled in at the
+        decision (they read what the step sees before the choice is made); None when plain."""
+        nodes = {"": d["prompt"]} if "prompt" in d and "{" in str(d["prompt"].value) else {}
+        ask = d.get("ask")
+        if ask is not None and isinstance(ask.value, dict):
+            nodes.update({str(k): v for k, v in ask.value.items() if "{" in str(v.value)})
+        if not nodes:
+            return None
+        fns = {k: self._template(v, loc, "prompt" if not k else f"ask {k}") for k, v in nodes.items()}
+        return lambda ctx: {k: f(ctx) for k, f in fns.items()}
+
+    def _template(self, node, loc, what="why"):
         """A text with {expression} parts (a pay's `why`): a function giving the text for a state."""
         text = str(node.value)
         parts: list = []
         pos = 0
         for m in re.finditer(r"\{([^{}]+)\}", text):
             parts.append(text[pos:m.start()])
-            fn, t = self.expr(Node(m.group(1), node.span, None, node.style), loc, None, "why")
+            fn, t = self.expr(Node(m.group(1), node.span, None, node.style), loc, None, what)
             parts.append((fn, t))
             pos = m.end()
         parts.append(text[pos:])
@@ -391,6 +431,17 @@ class ChoiceSteps:
         args_t = tuple(args)
         span = node.span
         where = self.crumbs()
+        as_ = str(d["as"].value) if "as" in d else None
+        if as_ is not None:
+            rtype = self.proc_returns.get(name)
+            if rtype is None and name not in self._compiling:
+                self.errs.add(error(d["as"].span, "E040", f"call {name}: as {as_}, but procedure {name} returns "
+                                    "no value (it has no return step)", crumbs=where))
+            loc[as_] = rtype or T.ANY
+
+        def no_value(ctx):
+            raise RuleError(error(span, "E061", f"call {name}: the procedure ended without a return step, so "
+                                  f"'{as_}' has no value", crumbs=where))
 
         def too_deep(ctx):
             ctx.depth = 0
@@ -407,12 +458,19 @@ class ChoiceSteps:
             ctx.depth += 1
             if ctx.depth > MAX_CALL_DEPTH:
                 too_deep(ctx)
+            value = _NONE
             try:
                 procs[name](ctx)
+            except ProcReturn as ret:
+                value = ret.value
             finally:
                 ctx.depth -= 1
                 ctx.loc = saved
-        call.gen = ("call", name, args_t, procs, span, too_deep)
+            if as_ is not None:
+                if value is _NONE:
+                    no_value(ctx)
+                saved[as_] = value
+        call.gen = ("call", name, args_t, procs, span, too_deep, as_, no_value)
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:
@@ -430,8 +488,11 @@ class ChoiceSteps:
         self._compiling.add(name)
         pnode = self.proc_nodes[name]
         saved, self.phase = self.phase, f"procedure {name}"
+        outer = (self.loops, self.proc_now)
+        self.loops, self.proc_now = [], name  # a break cannot leave the procedure; return ends it
         body = self.block(pnode.value.get("steps") if isinstance(pnode.value, dict) else None,
                           dict(self.proc_param_types(name)))
+        self.loops, self.proc_now = outer
         self.phase = saved
         self.procs[name] = body
         self._compiling.discard(name)

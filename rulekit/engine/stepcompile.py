@@ -18,7 +18,8 @@ from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.source import expr_span
 
-from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
+from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, LoopBreak, ProcReturn,
+    Run, failed_step, noop_step,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
 
@@ -37,6 +38,9 @@ class StepCompiler(ChoiceSteps):
         self.choices: dict[str, list[Choice]] = {}
         self.phase = ""
         self._compiling: set[str] = set()
+        self.loops: list[list[bool]] = []  # the loops being compiled: [whether a break is in it]
+        self.proc_now: str | None = None  # the procedure being compiled (None: a phase)
+        self.proc_returns: dict[str, str] = {}  # procedure -> type of the value its return steps give
 
     # -- expressions ---------------------------------------------------------
     def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "") -> tuple[Callable, str]:
@@ -550,7 +554,9 @@ class StepCompiler(ChoiceSteps):
         items, it = self.expr(d["in"], loc, None, "in")
         if not (T.is_list(it) or it == T.ANY):
             self.errs.add(error(d["in"].span, "E033", f"in: expected a list, found {T.describe(it)}"))
+        self.loops.append([False])
         body = self.block(d.get("do"), {**loc, var: T.elem(it)})
+        breaks = self.loops.pop()[0]
         span = node.span
 
         def for_(ctx):
@@ -560,12 +566,20 @@ class StepCompiler(ChoiceSteps):
                 if ctx.steps > ctx.step_limit:
                     too_many(ctx, span)
                 store[var] = x
-                body(ctx)
-        for_.gen = ("for", var, items, body, span)
+                if not breaks:
+                    body(ctx)
+                    continue
+                try:
+                    body(ctx)
+                except LoopBreak:
+                    break
+        for_.gen = ("for", var, items, body, span, breaks)
         return for_
 
     def s_repeat(self, node, d, loc):
+        self.loops.append([False])
         body = self.block(d["repeat"], loc)
+        breaks = self.loops.pop()[0]
         until = self.expr(d["until"], loc, T.BOOL, "until")[0] if "until" in d else None
         while_ = self.expr(d["while"], loc, T.BOOL, "while")[0] if "while" in d else None
         if until is None and while_ is None:
@@ -588,8 +602,42 @@ class StepCompiler(ChoiceSteps):
                 if n > limit or ctx.steps > ctx.step_limit:
                     raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
                                           f"{n - 1} turns (limit {limit}); check its until/while condition"))
-                body(ctx)
+                try:
+                    body(ctx)
+                except LoopBreak:
+                    if not breaks:
+                        raise
+                    return
                 if until is not None and until(ctx):
                     return
-        repeat.gen = ("repeat", body, until, while_, limit, endless)
+        repeat.gen = ("repeat", body, until, while_, limit, endless, breaks)
         return repeat
+
+    def s_break(self, node, d, loc):
+        if not self.loops:
+            self.errs.add(error(d["break"].span, "E010", "break: only inside a for or repeat loop of the same "
+                                "phase or procedure", hint="to end a procedure early, use return", crumbs=self.crumbs()))
+            return noop_step
+        self.loops[-1][0] = True
+        cond = None if d["break"].value is True else self.expr(d["break"], loc, T.BOOL, "break")[0]
+
+        def break_(ctx):
+            if cond is None or cond(ctx):
+                raise LoopBreak()
+        return break_
+
+    def s_return(self, node, d, loc):
+        if self.proc_now is None:
+            self.errs.add(error(d["return"].span, "E010", "return: only inside a procedure",
+                                hint="to end a loop early, use break; to end the round, end_round", crumbs=self.crumbs()))
+            return noop_step
+        fn, t = self.expr(d["return"], loc, None, "return")
+        have = self.proc_returns.get(self.proc_now)
+        if have is not None and T.unify(have, t) is None:
+            self.errs.add(error(d["return"].span, "E033", f"return: procedure {self.proc_now} returns "
+                                f"{T.describe(have)} elsewhere, here {T.describe(t)}", crumbs=self.crumbs()))
+        self.proc_returns[self.proc_now] = t if have is None else (T.unify(have, t) or have)
+
+        def return_(ctx):
+            raise ProcReturn(fn(ctx))
+        return return_

@@ -21,7 +21,14 @@ from typing import Any, Callable
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import NESTED
-from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, too_many
+from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, too_many
+
+_NO_VALUE = object()  # a procedure that ended without a return step
+
+
+def _returned(exc: ProcReturn) -> Any:
+    """The value a return step gave (generated code names no attributes)."""
+    return exc.value
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
@@ -163,7 +170,7 @@ class _Gen:
             self.lines.pop()
 
     def k_for(self, run, gen, ind):
-        _, var, items, body, span = gen
+        _, var, items, body, span, breaks = gen
         xs = self.expr(items, ind)
         x = self.new("x")
         # the closure loops over a copy, so the body cannot disturb it; a new list needs none
@@ -171,10 +178,23 @@ class _Gen:
         self.emit(ind + 1, "ctx.steps += 1")
         self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
+        self._body(body, ind + 1, breaks)
+
+    def _body(self, body, ind: int, breaks: bool) -> None:
+        """A loop's body; with a break step in it, a LoopBreak ends the loop."""
+        if not breaks:
+            self.run(body, ind)
+            return
+        self.emit(ind, "try:")
+        mark = len(self.lines)
         self.run(body, ind + 1)
+        if len(self.lines) == mark:
+            self.emit(ind + 1, "pass")
+        self.emit(ind, f"except {self.bind(LoopBreak)}:")
+        self.emit(ind + 1, "break")
 
     def k_repeat(self, run, gen, ind):
-        _, body, until, while_, limit, endless = gen
+        _, body, until, while_, limit, endless, breaks = gen
         n = self.new("r")
         self.emit(ind, f"{n} = 0")
         self.emit(ind, "while True:")
@@ -184,7 +204,7 @@ class _Gen:
         self.emit(ind + 1, f"{n} += 1")
         self.emit(ind + 1, "ctx.steps += 1")
         self.emit(ind + 1, f"if {n} > {self.bind(limit)} or ctx.steps > ctx.step_limit: {self.bind(endless)}({n})")
-        self.run(body, ind + 1)
+        self._body(body, ind + 1, breaks)
         if until is not None:
             u = self.expr(until, ind + 1)
             self.emit(ind + 1, f"if {u}: break")
@@ -329,7 +349,7 @@ class _Gen:
         self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
 
     def k_call(self, run, gen, ind):
-        _, name, args, procs, span, too_deep = gen
+        _, name, args, procs, span, too_deep, as_, no_value = gen
         vals, saved = self.new("args"), self.new("saved")
         self.emit(ind, f"{vals} = {{}}")
         for pname, fn in args:
@@ -341,12 +361,20 @@ class _Gen:
         self.emit(ind, f"ctx.loc = {vals}")
         self.emit(ind, "ctx.depth += 1")
         self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
+        rv = self.new("rv")
+        self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
         # looked up when called: procedures may call each other (and are generated after this)
         self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
+        ex = self.new("rx")
+        self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
+        self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
         self.emit(ind, "finally:")
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
+        if as_ is not None:
+            self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
+            self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run, gen, ind):
         _, amount, src, dst = gen

@@ -50,6 +50,18 @@ class EndRound(Exception):
     """Raised by `end_round`: the round stops at once."""
 
 
+class LoopBreak(Exception):
+    """A `break` step: the innermost for/repeat loop stops."""
+
+
+class ProcReturn(Exception):
+    """A `return` step: the procedure ends with this value."""
+
+    def __init__(self, value: Any):
+        super().__init__("return")
+        self.value = value
+
+
 class Redeal(Exception):
     """Raised by `redeal`: the round restarts with a fresh shuffle (misdeal)."""
 
@@ -68,12 +80,21 @@ class Choice:
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
+    texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s
+    fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
+
+    def words(self, ctx: Any) -> tuple[str, dict[str, str]]:
+        """The prompt and the per-parameter questions as a person reads them at this decision."""
+        if self.texts is None or ctx is None:
+            return self.prompt, self.ask
+        filled = self.texts(ctx)
+        return filled.get("", self.prompt), {k: v for k, v in filled.items() if k}
 
 
 PARAM_KINDS = {"move", "deal", "reveal", "pay", "claim", "choose", "call", "record", "swap_zones"}
 STEP_KINDS = ("shuffle", "cut", "move", "deal", "reveal", "let", "set", "add", "if", "for", "repeat",
               "choose", "pay", "record", "claim", "set_dealer", "end_round", "redeal", "call", "swap",
-              "say")
+              "say", "break", "return")
 
 
 def shuffle_list(rng: Any, z: list) -> None:

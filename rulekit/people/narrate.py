@@ -350,6 +350,12 @@ class Narrator:
         handler = getattr(self, "_e_" + str(e.get("t")), None)
         return handler(e) if handler is not None else []
 
+    def _e_draw(self, e: dict) -> list[Line]:
+        return [Line("deal", draw_sentence(self.game, e, self.card_text))]
+
+    def _e_seating(self, e: dict) -> list[Line]:
+        return [Line("deal", seating_sentence(self.game, e))]
+
     def _e_round(self, e: dict) -> list[Line]:
         redeal = e["round"] == self.round_no
         self.round_no, self.dealer = e["round"], e["dealer"]
@@ -783,3 +789,23 @@ def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None
         out += [ln.text for ln in nar.round_summary()]
         out += [ln.text for ln in nar.standings()]
     return out
+
+
+# -- the draw for the deal and the seats (kept apart: one sentence per draw event) -------------
+
+def draw_sentence(game: Any, e: dict, name: Any) -> str:
+    """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
+    spec = game.extra.get("seat_draw")
+    what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
+    drawn = _join([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
+    return f"Draw for {what}: {drawn}" + (" - a tie, everyone draws again." if e.get("tie") else ".")
+
+
+def seating_sentence(game: Any, e: dict) -> str:
+    """A 'seating' event in words: who deals first, and (seated by the draw) who sits where."""
+    spec = game.extra.get("seat_draw")
+    card = f"the {spec.deals} card" if spec is not None else "the draw"
+    if spec is not None and spec.seating == "by_draw":
+        seats = _join([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
+        return f"By the draw, {seats}; {card} deals first (seat {e['dealer']})."
+    return f"Player {e['players'][e['dealer']] + 1} drew {card} and deals first (seat {e['dealer']})."

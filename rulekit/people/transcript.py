@@ -77,6 +77,10 @@ def line(game: Any, e: dict) -> str | None:
         return "   " + inert(e["text"], keep_newlines=False)
     if t == "set":
         return "   " + inert(f"{e['name']} = {e['value']}", keep_newlines=False)
+    if t in ("draw", "seating"):  # the draw for the deal and the seats, before the first round
+        from rulekit.people.narrate import draw_sentence, seating_sentence
+        return "   " + (draw_sentence(game, e, lambda c: _cards(game, [c])) if t == "draw"
+                        else seating_sentence(game, e))
     return None
 
 

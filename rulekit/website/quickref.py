@@ -67,8 +67,7 @@ def plays_at(game: Game, n: int) -> bool:
 
 def allowed_players(game: Game) -> list[int]:
     """The table sizes the default options play (within the variant's players range)."""
-    m = game.variant.meta
-    return [n for n in range(m.players_min, m.players_max + 1) if plays_at(game, n)]
+    return [n for n in game.player_sizes() if plays_at(game, n)]  # players.sizes refuses the others
 
 
 def _span(ns: list[int]) -> str:

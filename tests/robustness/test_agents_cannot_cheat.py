@@ -199,7 +199,7 @@ def test_function_agent_sees_no_hidden_card_and_no_engine_object(path):
     game = build_game(variant)
     ids = set(game.card_ids)
     index = game.card_index
-    for n in sorted({variant.meta.players_min, variant.meta.players_max}):
+    for n in sorted({game.player_sizes()[0], game.player_sizes()[-1]}):
         for seed in (1, 2, 3):
             state = {}
             rng = RandomAgent(seed)

@@ -64,9 +64,11 @@ def deck_names() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".yaml"))
 
 
-def card_scope(deck: Deck, options: dict | None = None, players: bool = False) -> Scope:
+def card_scope(deck: Deck, options: dict | None = None, players: bool = False, functions: dict | None = None,
+               unseen: dict | None = None) -> Scope:
     """An expression scope where `c` is a card of `deck` (for derivations and filters); a
-    variant's deck also sees the game's option values as opt.<name>, and n_players."""
+    variant's deck also sees the game's option values as opt.<name>, n_players and the
+    variant's functions; `unseen` names what it cannot read (and why) for clear errors."""
     attrs: dict[str, tuple[str, tuple]] = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
@@ -74,7 +76,7 @@ def card_scope(deck: Deck, options: dict | None = None, players: bool = False) -
     # evaluated once per card when a deck is built: not worth generating code for
     glob = {"n_players": Global("int", lambda ctx: ctx.n, doc="Number of seats at the table.")} if players else {}
     return Scope(glob, attrs=attrs, options=dict(options or {}), card_ids=deck.index(), locals={"c": "card"},
-                 codegen=False)
+                 codegen=False, functions=dict(functions or {}), unseen=dict(unseen or {}))
 
 
 class _Eval:
@@ -90,13 +92,14 @@ class _Eval:
 
 def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what: str,
                   style: str = "", options: dict | None = None,
-                  players: tuple[int, int] | None = None) -> dict[int, list] | list | None:
+                  players: tuple[int, int] | None = None, functions: dict | None = None,
+                  unseen: dict | None = None) -> dict[int, list] | list | None:
     """Evaluate an expression over `c` for every card of `deck`; None after reporting errors.
 
     With `players` (the table sizes, lowest and highest) the expression may read n_players:
     then the result maps each table size to its values."""
     try:
-        comp = compile_expr(text, card_scope(deck, options, players is not None))
+        comp = compile_expr(text, card_scope(deck, options, players is not None, functions, unseen))
     except CompileError as exc:
         for p in exc.problems:
             errs.add(error(expr_span(node_span, style, p.offset, p.length), p.code, f"{what}: {p.message}", hint=p.hint))
@@ -171,7 +174,8 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
 
 
 def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
-           options: dict | None = None, players: tuple[int, int] | None = None) -> Deck:
+           options: dict | None = None, players: tuple[int, int] | None = None, functions: dict | None = None,
+           unseen: dict | None = None) -> Deck:
     """Apply a derivation (remove / attributes / set / map) to a deck; used by decks and variants
     (whose expressions may read the game's options, and whose `remove` may read n_players: the
     cards it removes at some table sizes only stay in the deck, out of play at those sizes)."""
@@ -179,7 +183,7 @@ def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
     out_of_play: dict[int, frozenset[str]] = {}
     if spec.get("remove") is not None:
         drop = eval_per_card(spec["remove"], deck, src.span(path + ("remove",)), errs, "remove",
-                             src.styles.get(path + ("remove",), ""), options, players)
+                             src.styles.get(path + ("remove",), ""), options, players, functions, unseen)
         if isinstance(drop, dict):  # it reads n_players: what goes at every size leaves the deck
             gone = [all(d[i] for d in drop.values()) for i in range(len(deck.cards))]
             deck = _replace_cards(deck, [c for c, g in zip(deck.cards, gone) if not g])
@@ -198,7 +202,7 @@ def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
                            "under attributes:", hint=did_you_mean(attr, new_attrs)))
             continue
         vals = eval_per_card(text, deck, src.span(path + ("set", attr)), errs, f"set {attr}",
-                             src.styles.get(path + ("set", attr), ""), options, players)
+                             src.styles.get(path + ("set", attr), ""), options, players, functions, unseen)
         if isinstance(vals, dict):
             errs.add(error(src.span(path + ("set", attr)), "E040", f"set {attr}: a card's attributes are the same "
                            "at every table size, so set: cannot read n_players",

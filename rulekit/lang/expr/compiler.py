@@ -18,6 +18,7 @@ from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.expr.codegen import generate, may_hold_lists
 from rulekit.lang.expr.inline import expand
+from rulekit.lang.expr.literals import literal_problems
 from rulekit.lang.expr.scope import (BUILDERS, EVAL_BUDGET, MAX_EXPONENT, MAX_INT, NC_MARK as _MARK, CompileError, Compiled, Fn,
                                      Problem, Root, Scope)
 
@@ -114,6 +115,9 @@ class _Compiler:
             return self.fail(node, "E033", "'opt' alone is not a value: write opt.<option name>")
         if name in REGISTRY:
             return self.fail(node, "E033", f"'{name}' is a function: call it as {name}(...)")
+        if name in self.scope.unseen:
+            return self.fail(node, "E031", f"'{name}' cannot be read here: {self.scope.unseen[name]}",
+                             "move this part of the rule to a step, where the game's state can be read")
         cands = list(loc) + list(self.scope.globals) + ["opt"]
         hint = did_you_mean(name, cands) or f"if '{name}' is text, put it in quotes: '{name}'"
         return self.fail(node, "E031", f"unknown name '{name}'", hint)
@@ -285,6 +289,8 @@ class _Compiler:
             return (lambda ctx: lf(ctx) or rf(ctx)), T.BOOL, _NC
         lf, lt, lk = self.c(node.left, loc)
         rf, rt, rk = self.c(node.right, loc)
+        if self.scope.option_values or self.scope.all_card_ids:
+            self.problems.extend(literal_problems(node, self.scope, loc))
         if op in ("in", "not in"):
             if not (T.is_list(rt) or rt in (T.MAP, T.STR, T.ANY)):
                 return self.fail(node.right, "E033", f"'{op}' needs a list, map or string on the right, "

@@ -17,39 +17,98 @@ class UserFunction:
     description: str = ""
 
 
+MAX_EXPANDED = 20_000  # nodes of one expression after every function call is put in place
+MAX_CALL_DEPTH = 32  # functions calling functions, this deep at most
+
+
+def _fail(n: ast.Node, code: str, message: str, hint: str = "") -> CompileError:
+    return CompileError([Problem(n.start, max(1, n.end - n.start), code, message, hint)])
+
+
 def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -> ast.Node:
     """`node` with every call of a user function replaced by its body under `let`s binding the
-    arguments; names inside a body get the suffix '#<function>' so they never meet the caller's
-    names (a body sees its parameters, options and the game's globals, never the caller's
-    locals). Positions of the expansion are the call's, so errors point at the call."""
-    if depth > 32:
-        raise CompileError([Problem(node.start, max(1, node.end - node.start), "E033",
-                                    "functions call each other too deeply (or call themselves)")])
+    arguments; names inside a body get the suffix '#<function>.<call>' so they never meet the
+    caller's names nor those of another call of the same function (a body sees its parameters,
+    options and the game's globals, never the caller's locals). Positions of the expansion are
+    the call's, so errors point at the call. The expanded size is worked out from the functions'
+    definitions before anything is expanded, and the call depth is checked while expanding
+    (MAX_EXPANDED, MAX_CALL_DEPTH): a file cannot make validation run away."""
+    sizes: dict[str, int] = {}
+    total = 0
+    for n in _walk(node):
+        total += 1
+        if isinstance(n, ast.Call) and n.func in functions:
+            total += _expanded_size(n.func, functions, sizes, set())
+            if total > MAX_EXPANDED:
+                raise _fail(n, "E033", f"{n.func}(): this call makes the expression grow past {MAX_EXPANDED} "
+                            "parts once functions are put in place",
+                            "call the function fewer times, or compute the value once with 'let'")
+    calls = [0]
 
-    def rec(n: ast.Node) -> ast.Node:
+    def rec(n: ast.Node, depth: int) -> ast.Node:
         if isinstance(n, ast.Call) and n.func in functions:
             f = functions[n.func]
-            args = tuple(rec(a) for a in n.args)
+            if depth >= MAX_CALL_DEPTH:
+                raise _fail(n, "E033", f"{f.name}(): functions call each other more than "
+                            f"{MAX_CALL_DEPTH} deep here (or call themselves)",
+                            "a function may call other functions, but not itself, directly or through others")
+            args = tuple(rec(a, depth) for a in n.args)
             if len(args) != len(f.params):
-                raise CompileError([Problem(n.start, max(1, n.end - n.start), "E032",
-                                            f"{n.func}() takes {len(f.params)} argument"
-                                            f"{'s' if len(f.params) != 1 else ''} "
-                                            f"({', '.join(f.params)}), found {len(args)}")])
-            body = expand(_rename(f.body, f"#{f.name}", set(f.params), n.start, n.end), functions, depth + 1)
+                raise _fail(n, "E032", f"{n.func}() takes {len(f.params)} argument"
+                            f"{'s' if len(f.params) != 1 else ''} ({', '.join(f.params)}), found {len(args)}")
+            calls[0] += 1
+            tag = f"#{f.name}.{calls[0]}"
+            body = _rename(f.body, tag, set(f.params), n.start, n.end)
             # a name or a constant argument is put in place as it is (reading it twice costs
-            # nothing); any other argument is computed once, by a let
-            direct = {f"{p}#{f.name}": a for p, a in zip(f.params, args) if isinstance(a, (ast.Name, ast.Const))}
+            # nothing); any other argument is computed once, by a let. Substituted before the
+            # body's own calls are expanded, so each node is visited once.
+            direct = {f"{p}{tag}": a for p, a in zip(f.params, args) if isinstance(a, (ast.Name, ast.Const))}
             if direct:
                 body = _substitute(body, direct)
+            body = rec(body, depth + 1)
             for p, a in reversed(list(zip(f.params, args))):
-                if f"{p}#{f.name}" not in direct:
-                    body = ast.Let(n.start, n.end, f"{p}#{f.name}", a, body)
+                if f"{p}{tag}" not in direct:
+                    body = ast.Let(n.start, n.end, f"{p}{tag}", a, body)
             return body
         kids = ast.children(n)
         if not kids:
             return n
-        return _rebuild(n, [rec(k) for k in kids])
-    return rec(node)
+        return _rebuild(n, [rec(k, depth) for k in kids])
+    try:
+        return rec(node, depth)
+    except RecursionError:
+        raise _fail(node, "E030", "expression nested too deeply once its function calls are put in place") from None
+
+
+def _expanded_size(name: str, functions: dict[str, UserFunction], memo: dict[str, int], active: set) -> int:
+    """How many nodes one call of `name` adds once put in place (its body, its lets, and the
+    same for every call in it); a function calling itself counts nothing more here (the depth
+    check reports it)."""
+    if name in memo:
+        return memo[name]
+    if name in active or len(active) > MAX_CALL_DEPTH:
+        return 0
+    active.add(name)
+    f = functions[name]
+    size = len(f.params)
+    for n in _walk(f.body):
+        size += 1
+        if isinstance(n, ast.Call) and n.func in functions:
+            size += _expanded_size(n.func, functions, memo, active)
+        if size > MAX_EXPANDED:
+            break  # enough to refuse; no need to count to the end
+    active.discard(name)
+    memo[name] = size
+    return size
+
+
+def _walk(n: ast.Node):
+    """Every node of `n` (iterative: any depth)."""
+    todo = [n]
+    while todo:
+        x = todo.pop()
+        yield x
+        todo.extend(ast.children(x))
 
 
 def _rebuild(n: ast.Node, kids: list) -> ast.Node:

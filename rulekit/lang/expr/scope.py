@@ -37,11 +37,15 @@ class Scope:
     locals: dict[str, str] = field(default_factory=dict)
     codegen: bool = True  # also generate Python code for expressions (rulekit.lang.expr.codegen)
     functions: dict[str, Any] = field(default_factory=dict)  # the variant's `functions:` (see expand)
+    unseen: dict[str, str] = field(default_factory=dict)  # names of the variant this context cannot read -> why
+    option_values: dict[str, tuple] = field(default_factory=dict)  # choice option -> its values
+    all_card_ids: frozenset = frozenset()  # the ids of every deck the variant can use
 
     def with_locals(self, extra: dict[str, str]) -> "Scope":
         """A copy of the scope with more step-bound names."""
         return Scope(self.globals, self.attrs, self.options, self.card_ids, self.yaku_tables,
-                     {**self.locals, **extra}, self.codegen, self.functions)
+                     {**self.locals, **extra}, self.codegen, self.functions, self.unseen, self.option_values,
+                     self.all_card_ids)
 
 
 @dataclass(frozen=True)

@@ -172,7 +172,7 @@ class Table:
         choice = d.choice
         ids = self.game.card_ids
         labels = getattr(choice, "labels", {}) or {}
-        asks = getattr(choice, "ask", {}) or {}
+        asks = d.asks
         sets = getattr(choice, "unordered", frozenset())
         index = self.game.card_index
         shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
@@ -189,7 +189,7 @@ class Table:
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
-        self.screen.say(f"Your turn: {choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else ""), "prompt")
+        self.screen.say(f"Your turn: {getattr(d, 'prompt', None) or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else ""), "prompt")
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []

@@ -1,0 +1,94 @@
+"""Warnings of validation (issue 26: silent mistakes): rules that are well formed but cannot do
+anything - a deck `remove:` that removes no card, a `remove:` reading an attribute the same deck
+redefines with `set:`, and labels for values a choice can never offer."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.core.errors import Diagnostic, Span
+from rulekit.engine.steps import label_key
+from rulekit.lang.loader import at
+from rulekit.lang.model import Variant
+
+CODE = "E042"  # an inconsistent rule (reported as a warning: the file still plays)
+
+
+def warning(span: Span, message: str, hint: str = "") -> Diagnostic:
+    """A located warning: the file is valid, but this part cannot do what it says."""
+    return Diagnostic(span, CODE, message, (), hint, "warning")
+
+
+def deck_warnings(variant: Variant, deck_name: str, deck: Any, base: Any) -> list[Diagnostic]:
+    """A variant deck's `remove:` that removes nothing at any table size, or reads an attribute
+    that the same deck's `set:` redefines (remove sees the value before set)."""
+    from rulekit.lang.expr import ast
+    from rulekit.lang.expr.parser import ExprSyntaxError, parse
+    node = at(variant.tree, "decks", deck_name, "remove")
+    if node is None or not isinstance(node.value, str):
+        return []
+    out = []
+    # (one that reads the options may remove cards under other option values)
+    if len(deck.cards) == len(base.cards) and not deck.out_of_play and "opt" not in node.value:
+        out.append(warning(node.span, f"decks.{deck_name}.remove: no card of deck '{base.id}' matches, so "
+                           "nothing is removed", "check the attribute values the expression compares with"))
+    sets = at(variant.tree, "decks", deck_name, "set")
+    redefined = set(sets.value) if sets is not None and isinstance(sets.value, dict) else set()
+    try:
+        tree = parse(node.value)
+    except ExprSyntaxError:
+        return out
+    todo, read = [tree], set()
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Attr):
+            read.add(n.attr)
+        todo.extend(ast.children(n))
+    for attr in sorted(read & redefined):
+        out.append(warning(node.span, f"decks.{deck_name}.remove reads attribute '{attr}', which set: "
+                           f"redefines in the same deck; remove sees the value before set changes it",
+                           f"test the original value of '{attr}', or take the cards out in a deck derived from this one"))
+    return out
+
+
+def label_warnings(game: Any) -> list[Diagnostic]:
+    """Labels (choose `labels:`) for values a choice can never offer, where its values are fixed."""
+    out = []
+    for choices in game.choices.values():
+        for ch in choices:
+            fixed = getattr(ch, "fixed_values", None) or {}
+            for param, labels in (ch.labels or {}).items():
+                if param not in fixed:
+                    continue
+                can = {label_key(v) for v in fixed[param]}
+                for key in labels:
+                    if key not in can and key not in ("*", "[]"):
+                        out.append(warning(ch.span, f"choose {ch.id}: a label for {param} '{key}', a value the "
+                                           f"choice never offers (its values: {', '.join(sorted(can))})"))
+    return out
+
+
+def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int], build_game: Any) -> list[Diagnostic]:
+    """A choice with `where` and `if_none: skip` whose where never held in validation's rounds:
+    the choice was reached but never offered (played on the closures, which keep the tally;
+    `build_game` is rulekit.engine.build's, passed in so this module does not import it)."""
+    from rulekit.core.errors import RulekitError
+    try:
+        game = build_game(variant, opts, None, deck_name, codegen=False)
+    except RulekitError:
+        return []
+    quiet = {ch.span: ch for chs in game.choices.values() for ch in chs if getattr(ch, "quiet_where", False)}
+    if not quiet:
+        return []
+    tally: dict = {}
+    game.extra["where_tally"] = tally
+    for n in sizes:
+        for seed in range(3):
+            try:
+                from rulekit.engine.agents import FirstLegalAgent
+                from rulekit.engine.runner import play
+                play(game, n, seed, [FirstLegalAgent() for _ in range(n)], rounds=1, logging=False)
+            except RulekitError:
+                return []  # reported by the smoke round itself
+    return [warning(span, f"choose {quiet[span].id}: its where never held in validation's rounds, so the "
+                    "choice was always skipped (if_none: skip)", "check the where condition")
+            for span, held in tally.items() if not held and span in quiet]
