@@ -137,7 +137,8 @@ def test_shown_output_is_what_the_command_prints(page, tmp_path):
             text = path.read_text(encoding="utf-8")
             assert old in text, old
             gap = "\n" * (len(s.output) - len(s.output.rstrip("\n")))  # blank lines before the next command
-            path.write_text(text.replace(old, f"$ {s.command}\n" + "\n".join(got) + "\n" + gap, 1), encoding="utf-8")
+            raw = [ln.rstrip() for ln in r.stdout.rstrip("\n").split("\n")]  # the real timings, not "T s"
+            path.write_text(text.replace(old, f"$ {s.command}\n" + "\n".join(raw) + "\n" + gap, 1), encoding="utf-8")
         elif not matches(normal(s.output), got):
             stale.append(f"{page}:{s.line}: $ {s.command}\n--- the page shows:\n{s.output}\n--- it prints:\n"
                          + "\n".join(got))
