@@ -10,12 +10,12 @@ from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.seatdraw import SeatDraw
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
-from rulekit.engine.steps import PLACEHOLDER
 from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
 from rulekit.lang.expr import Scope
 from rulekit.lang.expr import types as T
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
+from rulekit.engine.builddisplay import display_parts, zone_yaku as yaku_of_zones
 from rulekit.lang.loader import Node, at, load_tree, plain
 from rulekit.lang.model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
 from rulekit.lang.schema import load_schema, validate as schema_validate
@@ -392,8 +392,8 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                        f"the cards start in zone '{deck_zone}', which is not declared under zones:",
                        hint="declare a zone 'deck' or set game: deck_zone"))
     policies = _policies(variant, sc, errs)
-    zone_show, card_show, display_table = _display(variant, sc)
-    zone_yaku = _zone_yaku(variant, list(yaku), errs)
+    zone_show, card_show, display_table = display_parts(variant, sc)
+    zone_yaku = yaku_of_zones(variant, list(yaku), errs)
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
         phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
@@ -427,100 +427,6 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     if codegen and not errs.diagnostics and yaku_fns_ok:
         game.extra["yaku_fns"] = yaku_fns
     return game
-
-
-def _display(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any, list[tuple]]:
-    """Compile what the table shows: each zone's `show` value (over `cards`, `seat`) and the
-    value after a card's name (`display.card`, over `c`); errors located in the file."""
-    tree = variant.tree
-    sc.phase = ""
-    zone_show = {}
-    for zname, zd in variant.zones.items():
-        node = at(tree, "zones", zname, "show")
-        if node is not None:
-            zone_show[zname] = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show")[0]
-        if zd.part_of:
-            target = variant.zones.get(zd.part_of)
-            if target is None or target.kind != zd.kind or target.count != zd.count or zd.kind == "single":
-                pnode = at(tree, "zones", zname, "part_of")
-                sc.errs.add(error(pnode.span, "E040", f"zones.{zname}.part_of: expected a zone with the same "
-                                  f"number of piles as '{zname}', found '{zd.part_of}'",
-                                  hint=did_you_mean(zd.part_of, [z for z, d in variant.zones.items()
-                                                                 if d.kind == zd.kind and d.count == zd.count
-                                                                 and z != zname])))
-    node = at(tree, "display", "card")
-    card_show = None
-    if node is not None and isinstance(node.value, str) and PLACEHOLDER.search(node.value):
-        card_show = _text_template(node, {"c": T.CARD}, sc, "display.card")  # 'month {c.month}, {worth(c)} points'
-    elif node is not None:
-        card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0]
-    return zone_show, card_show, _display_table(at(tree, "display", "table"), sc)
-
-
-def _text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
-    """A text with {expression} parts: a function of the game state giving the text."""
-    text = str(node.value)
-    parts: list = []
-    pos = 0
-    for m in PLACEHOLDER.finditer(text):
-        parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
-        parts.append(sc.expr(Node(m.group(1), node.span), dict(loc), None, f"{what} {{...}}")[0])
-        pos = m.end()
-    parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
-
-    def render(ctx):
-        return "".join(p if isinstance(p, str) else str(p(ctx)) for p in parts)
-    return render
-
-
-def _display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
-    """Compile `display.table`: lines the table shows a player at a decision, each a text with
-    {expression} parts over the game state and `me` (the player's seat), shown `when` true, once
-    or once per value of a list (`for`/`in`). Each: (name or None, list fn, when fn, parts)."""
-    out: list[tuple] = []
-    if node is None or not isinstance(node.value, list):
-        return out
-    for i, item in enumerate(node.value):
-        d = item.value if isinstance(item.value, dict) else {}
-        where = f"display.table[{i}]"
-        loc: dict[str, str] = {"me": T.INT}
-        name = str(d["for"].value) if "for" in d else None
-        each = None
-        if name is not None:
-            if "in" not in d:
-                sc.errs.add(error(d["for"].span, "E010", f"{where}: 'for' needs 'in' (the list of values)"))
-                continue
-            each, t = sc.expr(d["in"], dict(loc), None, f"{where}.in")
-            loc[name] = t[5:-1] if isinstance(t, str) and t.startswith("list<") else T.ANY
-        when = sc.expr(d["when"], dict(loc), T.BOOL, f"{where}.when")[0] if "when" in d else None
-        if "say" not in d:
-            sc.errs.add(error(item.span, "E010", f"{where}: give 'say' (the text to show)"))
-            continue
-        text = str(d["say"].value)
-        parts: list = []
-        pos = 0
-        for m in PLACEHOLDER.finditer(text):
-            parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
-            parts.append(sc.expr(Node(m.group(1), d["say"].span), dict(loc), None, f"{where}.say {{...}}"))
-            pos = m.end()
-        parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
-        out.append((name, each, when, tuple(parts)))
-    return out
-
-
-def _zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str, str]:
-    """Each zone's `show_yaku`: the yaku table whose yaku the table names in the zone's shown value."""
-    out = {}
-    for zname in variant.zones:
-        node = at(variant.tree, "zones", zname, "show_yaku")
-        if node is None:
-            continue
-        if node.value not in tables:
-            errs.add(error(node.span, "E040", f"zones.{zname}.show_yaku: expected a yaku table, found '{node.value}'",
-                           hint=did_you_mean(str(node.value), tables)))
-            continue
-        out[zname] = str(node.value)
-    return out
 
 
 def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:

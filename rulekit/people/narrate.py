@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from rulekit.people.words import chips_word, human_words, is_negative, join_words, names_value, negated, plain_amount
+
 __all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
 
 ALL = -1  # seen by every seat
@@ -36,75 +38,6 @@ class Line:
     #: for a sentence 'Seat N <predicate>' about another seat: the predicate said of one seat and
     #: of several ('chooses: pass', 'choose: pass'), so that runs of seats can be told together
     pred: tuple[str, str] | None = None
-
-
-def chips_word(n: Any) -> str:
-    """'1 chip', '4 chips' (fractions and other amounts as written)."""
-    return f"{n} chip" if str(n) in ("1", "-1", "+1") else f"{n} chips"
-
-
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-                 "nineteen", "twenty")
-# a name's words: letters (with inner hyphens: "Ten-point" is one word, not "Ten") or digits
-_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+")
-
-
-def names_value(name: str, value: Any) -> bool:
-    """Whether a card's name already says this shown value: it has the value as a word of its
-    own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
-    '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)  # a text value that is a number (display.card written as a text)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return False
-    words = {w.lower() for w in _WORD_RE.findall(str(name))}
-    if str(value) in words:
-        return True
-    return 0 <= value < len(_NUMBER_WORDS) and _NUMBER_WORDS[value] in words
-
-
-def _human(name: str) -> str:
-    """An identifier as words: 'dealer_buta' -> 'dealer buta'."""
-    return str(name).replace("_", " ").replace("-", " ").strip()
-
-
-def join_words(items: list[str]) -> str:
-    """'A', 'A and B', 'A, B and C' ('nothing' for none)."""
-    if not items:
-        return "nothing"
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-_join = join_words
-
-
-def _neg(a: Any) -> Any:
-    try:
-        return -a
-    except TypeError:
-        return a
-
-
-def _is_negative(a: Any) -> bool:
-    try:
-        return a < 0
-    except TypeError:
-        return str(a).startswith("-")
-
-
-def _amount(a: Any) -> Any:
-    """A pay event's amount as a number where it is one ('7/2' stays text)."""
-    if isinstance(a, str):
-        try:
-            from fractions import Fraction
-            f = Fraction(a)
-            return int(f) if f.denominator == 1 else f
-        except (ValueError, ZeroDivisionError):
-            return a
-    return a
 
 
 class Narrator:
@@ -138,7 +71,7 @@ class Narrator:
         self.yaku_names: dict[tuple[str, str], str] = {}
         for table, entries in game.yaku.items():
             for y in entries:
-                en = y.names.get("en") or _human(y.id)
+                en = y.names.get("en") or human_words(y.id)
                 extra = y.names.get("romaji")
                 self.yaku_names[(table, y.id)] = f"{en} ({extra})" if extra and extra.lower() != en.lower() else en
         self._scratch = None
@@ -159,7 +92,7 @@ class Narrator:
     def seat(self, s: Any, upper: bool = True) -> str:
         """'Seat 2', 'Seat 2 (you)', 'the dealer (seat 0)', or a pot's name."""
         if not isinstance(s, int):
-            return ("The " if upper else "the ") + _human(s)
+            return ("The " if upper else "the ") + human_words(s)
         word = "Seat" if upper else "seat"
         tag = []
         if s == self.viewer:
@@ -173,7 +106,7 @@ class Narrator:
         m = _ZONE_RE.match(zname)
         base, idx = (m.group("base"), m.group("idx")) if m else (zname, None)
         zd = self.zone_defs.get(base)
-        words = (zd.label if zd is not None and zd.label else "") or _human(base)
+        words = (zd.label if zd is not None and zd.label else "") or human_words(base)
         if idx is None:
             if words.startswith("the ") or words.startswith("The "):
                 return words[0].lower() + words[1:]
@@ -253,7 +186,7 @@ class Narrator:
             # the hand's yaku by name before its count: 'Fourteen (11)'
             names = self._yaku_of(table, ints, seat if seat >= 0 else self.dealer)
             if names:
-                return f"{_join(names)} ({value})"
+                return f"{join_words(names)} ({value})"
         return value
 
     def _yaku_of(self, table: str, cards: list[int], seat: int) -> list[str]:
@@ -267,7 +200,7 @@ class Narrator:
         except Exception:  # a yaku that cannot be worked out here is simply not named
             return []
         en = {y.id: y.names.get("en") for y in self.game.yaku.get(table, [])}
-        return [en.get(y.id) or _human(y.id) for y in ys]
+        return [en.get(y.id) or human_words(y.id) for y in ys]
 
     def _eval(self, fn: Any, loc: dict) -> Any:
         if self._scratch is None:
@@ -284,11 +217,11 @@ class Narrator:
         """The cards as the viewer may know them: names where visible, a count otherwise."""
         shown = [c for c in cards if self.can_see(c, zname)]
         if len(shown) == len(cards):
-            return _join([self.card_text(c) for c in cards])
+            return join_words([self.card_text(c) for c in cards])
         hidden = len(cards) - len(shown)
         parts = [self.card_text(c) for c in shown]
         parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
-        return _join(parts)
+        return join_words(parts)
 
     def zone_view(self, zname: str) -> tuple[str, Any]:
         """What the viewer sees of a zone (with the zones that are part of it): its cards as
@@ -303,7 +236,7 @@ class Narrator:
         parts = [self.card_text(c) for c in shown]
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
-        return _join(parts), (self.hand_value(zname, cards) if not hidden else None)
+        return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
 
     def _parts(self, zname: str) -> list[str]:
         base, idx = self._zone_of(zname)
@@ -329,8 +262,8 @@ class Narrator:
             if "*" in labels:
                 return str(labels["*"]).replace("{value}", self._plain_value(v))
         if isinstance(v, bool):
-            return f"{_human(param)}: {'yes' if v else 'no'}"
-        return f"{_human(param)} {self._plain_value(v)}"
+            return f"{human_words(param)}: {'yes' if v else 'no'}"
+        return f"{human_words(param)} {self._plain_value(v)}"
 
     def _plain_value(self, v: Any) -> str:
         if isinstance(v, bool):
@@ -341,7 +274,7 @@ class Narrator:
             if v and all(isinstance(x, list) and x for x in v):
                 # groups of groups (sets of cards): 'One, Five and Four; Seven, Two and Six'
                 return "; ".join(self._plain_value(x) for x in v)
-            return _join([self._plain_value(x) for x in v]) if v else "none"
+            return join_words([self._plain_value(x) for x in v]) if v else "none"
         return str(v)
 
     # -- events ------------------------------------------------------------------
@@ -379,7 +312,7 @@ class Narrator:
 
     def _e_phase(self, e: dict) -> list[Line]:
         self.phase_id = e["id"]
-        return [Line("phase", self.phase_names.get(e["id"], _human(e["id"])))]
+        return [Line("phase", self.phase_names.get(e["id"], human_words(e["id"])))]
 
     def _e_shuffle(self, e: dict) -> list[Line]:
         self.zones[e["zone"]] = list(e["order"])
@@ -418,14 +351,14 @@ class Narrator:
                 whole = self.zones[zname]
                 value = self.hand_value(zname, whole) if all(self.can_see(c, zname) for c in whole) else None
                 if value is not None:
-                    line += f": {'your' if p == self.viewer else 'the'} {_human(e['to'])} shows {value}"
+                    line += f": {'your' if p == self.viewer else 'the'} {human_words(e['to'])} shows {value}"
                 out.append(Line("deal", line + ".", p))
             else:
                 unseen.append(p)
         if unseen:
             k = e["count"]
             cnt = "a card" if k == 1 else f"{k} cards"
-            who = _join([self.seat(p, upper=False) for p in unseen])
+            who = join_words([self.seat(p, upper=False) for p in unseen])
             out.insert(0, Line("deal", f"{cnt.capitalize()} face down to {who}." if len(unseen) > 1
                                else f"{self.seat(unseen[0])} is dealt {cnt} face down.", None))
         return out
@@ -459,7 +392,7 @@ class Narrator:
                          pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):
             named = tuple(self.card_text(c) for c in cards)
-            what = _join(list(named))
+            what = join_words(list(named))
         else:
             k = len(cards)
             what = "a card" if k == 1 else f"{k} cards"
@@ -488,17 +421,17 @@ class Narrator:
             return []  # told to everyone, who saw each card as it was dealt: nothing new
         where = self._where(cards)
         if to == "all":
-            line = f"Shown to everyone: {_join([self.card_text(c) for c in cards])}"
+            line = f"Shown to everyone: {join_words([self.card_text(c) for c in cards])}"
             if where:
                 line += self._in_hand(where)
             return [Line("reveal", line + ".")]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
-            names = _join([self.card_text(c) for c in cards])
+            names = join_words([self.card_text(c) for c in cards])
             if self.viewer is not None and lookers == [self.viewer]:
                 line = f"You see {names}"
             else:
-                line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
+                line = f"{join_words([self.seat(p, upper=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
             if where:
                 line += self._in_hand(where)
             return [Line("reveal", line + ".")]
@@ -508,10 +441,10 @@ class Narrator:
         zd = self.zone_defs.get(base)
         if len(lookers) == 1 and zd is not None and zd.kind == "player" and idx == lookers[0]:
             # a player looking at their own cards
-            what = _human(zd.label or base)
+            what = human_words(zd.label or base)
             return [Line("reveal", f"{self.seat(lookers[0])} looks at their {what}.", lookers[0],
                          pred=(f"looks at their {what}", f"look at their {what}s"))]
-        line = f"{_join([self.seat(p, upper=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
+        line = f"{join_words([self.seat(p, upper=False) for p in lookers]).capitalize()} look{'s' if len(lookers) == 1 else ''} at {what}"
         if where:
             line += f" in {self.zone_words(self.main_zone(where))}"
         if len(lookers) == 1:
@@ -557,10 +490,10 @@ class Narrator:
         return [Line("choice", f"{who} chooses: {what}.", p, pred=(f"chooses: {what}", f"choose: {what}"))]
 
     def _e_pay(self, e: dict) -> list[Line]:
-        a = _amount(e["amount"])
+        a = plain_amount(e["amount"])
         src, dst = e["from"], e["to"]
-        if _is_negative(a):
-            src, dst, a = dst, src, _neg(a)
+        if is_negative(a):
+            src, dst, a = dst, src, negated(a)
         for who, sign in ((src, -1), (dst, 1)):
             try:
                 if isinstance(who, int) and 0 <= who < self.n:
@@ -582,7 +515,7 @@ class Narrator:
         line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
         reason = []
         if why:
-            reason.append(_human(why))
+            reason.append(human_words(why))
         vs = self._values_of(dst), self._values_of(src)
         if vs[0] is not None and vs[1] is not None:
             reason.append(f"{vs[0]} against {vs[1]}")
@@ -602,7 +535,7 @@ class Narrator:
         return None
 
     def _e_yaku(self, e: dict) -> list[Line]:
-        names = [self.yaku_names.get((e["table"], y), _human(y)) for y in e["yaku"]]
+        names = [self.yaku_names.get((e["table"], y), human_words(y)) for y in e["yaku"]]
         place = self.table_hand(e.get("cards") or [])
         self.yaku.append({"player": e["player"], "table": e["table"], "names": names, "place": place})
         return [self._has(e["player"], place, names)]
@@ -611,10 +544,10 @@ class Narrator:
         """'Seat 2 has <yaku>', or '<place> has <yaku>' for yaku found in a hand on the table."""
         if place is not None:
             words = self.zone_words(place)
-            return Line("yaku", f"{words[0].upper() + words[1:]} has {_join(names)}.")
+            return Line("yaku", f"{words[0].upper() + words[1:]} has {join_words(names)}.")
         who = self.you if player == self.viewer else self.seat(player)
         verb = "have" if player == self.viewer else "has"
-        return Line("yaku", f"{who} {verb} {_join(names)}.", player)
+        return Line("yaku", f"{who} {verb} {join_words(names)}.", player)
 
     def table_hand(self, cards: list[str]) -> str | None:
         """The one of several hands on the table (a counted zone, with the zones that are part of
@@ -642,7 +575,7 @@ class Narrator:
 
     def _e_end_round(self, e: dict) -> list[Line]:
         self.ended = e.get("why", "")
-        return [Line("note", f"The round ends{': ' + _human(self.ended) if self.ended else ''}.")]
+        return [Line("note", f"The round ends{': ' + human_words(self.ended) if self.ended else ''}.")]
 
     def _e_redeal(self, e: dict) -> list[Line]:
         why = e.get("why", "")
@@ -683,7 +616,7 @@ class Narrator:
     def round_summary(self) -> list[Line]:
         """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
         out = [Line("heading", f"End of round {self.round_no + 1}"
-                    + (f" ({_human(self.ended)})" if self.ended else "") + ".")]
+                    + (f" ({human_words(self.ended)})" if self.ended else "") + ".")]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
             if text.count(", ") >= LONG_PILE:
@@ -797,7 +730,7 @@ def draw_sentence(game: Any, e: dict, name: Any) -> str:
     """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
     spec = game.extra.get("seat_draw")
     what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
-    drawn = _join([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
+    drawn = join_words([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
     return f"Draw for {what}: {drawn}" + (" - a tie, everyone draws again." if e.get("tie") else ".")
 
 
@@ -806,6 +739,6 @@ def seating_sentence(game: Any, e: dict) -> str:
     spec = game.extra.get("seat_draw")
     card = f"the {spec.deals} card" if spec is not None else "the draw"
     if spec is not None and spec.seating == "by_draw":
-        seats = _join([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
+        seats = join_words([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
         return f"By the draw, {seats}; {card} deals first (seat {e['dealer']})."
     return f"Player {e['players'][e['dealer']] + 1} drew {card} and deals first (seat {e['dealer']})."

@@ -1,0 +1,72 @@
+"""Small word helpers of the narration: chips and amounts in words, lists joined with 'and',
+identifiers made readable, whether a name already says a value."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def chips_word(n: Any) -> str:
+    """'1 chip', '4 chips' (fractions and other amounts as written)."""
+    return f"{n} chip" if str(n) in ("1", "-1", "+1") else f"{n} chips"
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+                 "nineteen", "twenty")
+# a name's words: letters (with inner hyphens: "Ten-point" is one word, not "Ten") or digits
+_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*|\d+")
+
+
+def names_value(name: str, value: Any) -> bool:
+    """Whether a card's name already says this shown value: it has the value as a word of its
+    own, in digits or as an English number word ('Red One (Aka-pin)' says 1, 'Ten of Cups' and
+    '10 of Cups' say 10; 'Ten' says nothing of a shown 0, 'Ten-point card' nothing of 10)."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)  # a text value that is a number (display.card written as a text)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    words = {w.lower() for w in _WORD_RE.findall(str(name))}
+    if str(value) in words:
+        return True
+    return 0 <= value < len(_NUMBER_WORDS) and _NUMBER_WORDS[value] in words
+
+
+def human_words(name: str) -> str:
+    """An identifier as words: 'dealer_buta' -> 'dealer buta'."""
+    return str(name).replace("_", " ").replace("-", " ").strip()
+
+
+def join_words(items: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C' ('nothing' for none)."""
+    if not items:
+        return "nothing"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def negated(a: Any) -> Any:
+    try:
+        return -a
+    except TypeError:
+        return a
+
+
+def is_negative(a: Any) -> bool:
+    try:
+        return a < 0
+    except TypeError:
+        return str(a).startswith("-")
+
+
+def plain_amount(a: Any) -> Any:
+    """A pay event's amount as a number where it is one ('7/2' stays text)."""
+    if isinstance(a, str):
+        try:
+            from fractions import Fraction
+            f = Fraction(a)
+            return int(f) if f.denominator == 1 else f
+        except (ValueError, ZeroDivisionError):
+            return a
+    return a
