@@ -278,10 +278,12 @@ def cases() -> list[Case]:
     # K. terminal escapes
     esc = '"\\e[2J\\e]52;c;cm0gLXJmIH4=\\a"'
     add(Case("K", "say", ["play", v], {v: steps(f"- say: {esc}")}, expect=(0,)))
+    # issue-25: names with control characters (or < >) are refused by the schema with a
+    # located E010 error, printed escaped; so these cases now end with exit 1, inertly.
     add(Case("K", "name", ["play", v], {v: HEAD.replace("names: {en: Probe}", f"names: {{en: {esc}}}")
-                                        + "game:\n  start_chips: 100\n" + OK}, expect=(0,)))
+                                        + "game:\n  start_chips: 100\n" + OK}, expect=(1,)))
     add(Case("K", "name_show", ["show", v], {v: HEAD.replace("names: {en: Probe}", f"names: {{en: {esc}}}")
-                                             + "game:\n  start_chips: 100\n" + OK}, expect=(0,)))
+                                             + "game:\n  start_chips: 100\n" + OK}, expect=(1,)))
     add(Case("K", "prompt", ["play", v, "--human", "0"],
              {v: steps('- choose: pick', '  player: 0', f'  prompt: {esc}', '  options: {a: "[1, 2]"}'),
               "in.txt": "1\n"}, stdin="in.txt", expect=(0,)))

@@ -228,7 +228,10 @@ def test_a_simulated_round_plays_again_with_a_transcript(capsys, tmp_path):
     capsys.readouterr()
     rows = [ln.strip().split(",") for ln in open(f, encoding="utf-8") if not ln.startswith("#")][1:]
     for k in (0, 5):
-        assert main(["play", "kyo-kabu", "--from-simulation", f"3:{k}"]) == 0
+        assert main(["play", "kyo-kabu", "--from-simulation", f"3:{k}"]) == 0  # narrated
+        assert f"round {k} of `rulekit simulate kyo-kabu --seed 3`" in capsys.readouterr().out
+        # the engine trace (--trace) ends with the "== Result:" line
+        assert main(["play", "kyo-kabu", "--from-simulation", f"3:{k}", "--trace"]) == 0
         out = capsys.readouterr().out
         assert f"round {k} of `rulekit simulate kyo-kabu --seed 3`" in out
         result = next(ln for ln in out.splitlines() if ln.startswith("== Result:"))
@@ -243,7 +246,7 @@ def test_a_simulated_game_plays_again_from_its_csv_seed(capsys, tmp_path):
     assert main(["simulate", "kyo-kabu", "--games", "2", "--csv", f, "--quiet", "-o", "rounds=3"]) == 0
     capsys.readouterr()
     row = [ln.strip().split(",") for ln in open(f, encoding="utf-8") if not ln.startswith("#")][2]
-    assert main(["play", "kyo-kabu", "--seed", row[1], "--policy", "careful", "-o", "rounds=3"]) == 0
+    assert main(["play", "kyo-kabu", "--seed", row[1], "--policy", "careful", "-o", "rounds=3", "--trace"]) == 0
     result = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("== Result:"))
     assert [int(p.split(": ")[1]) for p in result[len("== Result: "):].split(", ")] == [int(x) for x in row[3:8]]
 

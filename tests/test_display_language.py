@@ -69,17 +69,17 @@ def test_a_shown_value_follows_a_card_name_only_where_the_name_does_not_say_it(t
     assert nar.card_text("1-1") == "Red One (Aka-pin)"
     assert nar.card_text("4-1") == "Gold Four (Kin-shi)"
     assert nar.card_text("10-1") == "Ten (0)"
-    # hanafuda names say nothing of the points the game shows
+    # hanafuda names say nothing of the month (what matches) or the points the game shows
     hana = Narrator(build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", "hana-awase.yaml"))), 3)
-    assert hana.card_text("1-1") == f"{hana.game.card_name(hana.index['1-1'])} (20)"
-    assert hana.card_text("8-4") == f"{hana.game.card_name(hana.index['8-4'])} (1)"
+    assert hana.card_text("1-1") == f"{hana.game.card_name(hana.index['1-1'])} (month 1, 20 points)"
+    assert hana.card_text("8-4") == f"{hana.game.card_name(hana.index['8-4'])} (month 8, 1 point)"
 
 
 @pytest.mark.parametrize("name, value, says", [
     ("Five", 5, True), ("Red One (Aka-pin)", 1, True), ("Ten of Clubs", 10, True), ("10 of Clubs", 10, True),
     ("Ten", 0, False), ("Ace of Spades", 1, False), ("Crane and sun", 20, False),
     ("Eight-plank bridge", 8, False),  # a word of a compound is not a number
-    ("Someone", 1, False), ("One", "1", False), ("One", True, False),
+    ("Someone", 1, False), ("One", "1", True), ("One", "x1", False), ("One", True, False),
 ])
 def test_names_value(name, value, says):
     assert names_value(name, value) is says

@@ -42,6 +42,9 @@ def test_simulate_json_on_stdout_stays_valid_json(tmp_path):
     src = (Path(__file__).resolve().parent.parent / "docs" / "tutorial" / "first-variant.yaml").read_text("utf-8")
     assert "push: " in src and "default: push" in src
     src = src.replace("push: ", '"push\\u202e\\x85": ', 1).replace("default: push", 'default: "push\\u202e\\x85"', 1)
+    # E050 refuses a comparison with a value the option no longer has: compare with the other value
+    assert "opt.ties == 'push'" in src
+    src = src.replace("opt.ties == 'push'", "opt.ties != 'dealer'")
     p = tmp_path / "v.yaml"
     p.write_text(src, encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "rulekit", "simulate", str(p), "--rounds", "20", "--json", "-"],

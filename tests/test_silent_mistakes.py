@@ -64,7 +64,7 @@ def test_labels_for_values_a_choice_never_offers_are_a_warning(tmp_path, capsys)
     assert "a label for take 'maybe', a value the choice never offers (its values: false, true)" in w.message
     assert main(["validate", p]) == 0  # a warning does not fail validation
     out = capsys.readouterr()
-    assert "warning[E042]" in out.err and "ok, with 1 warning" in out.out
+    assert "warning[E042]" in out.err and "ok (1 warning)" in out.out
 
 
 def test_a_schema_error_and_a_rules_error_are_reported_in_one_run(tmp_path):

@@ -135,7 +135,8 @@ def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
     origin = (f"round {index} of `rulekit simulate {game.id} --seed {seed}` (seat 0 deals; policies: {policy}); "
               f"replay with --from-simulation {seed}:{index}")
     return _play(_Run(game, n, round_seed(seed, index), args.human, policy, 1, args.log,
-                      tuple(getattr(args, "house", None) or ()), dealer=0, origin=origin))
+                      tuple(getattr(args, "house", None) or ()), dealer=0, origin=origin,
+                      trace=bool(getattr(args, "trace", False))))
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -246,7 +247,9 @@ def _at_table(run: _Run) -> int:
     if run.human is None:
         table.nar.viewer = run.n  # an onlooker: sees what the whole table sees, when it is shown
         # watching: the same story as at the table, told for everyone (every card as it is shown)
-        screen.say(f"{name}: {run.n} players{rounds}, seed {run.seed} (replay with --seed {run.seed}).", "heading")
+        # a simulated round says which one it is and how to see it again (--from-simulation)
+        replay = run.origin or f"seed {run.seed} (replay with --seed {run.seed})"
+        screen.say(f"{name}: {run.n} players{rounds}, {replay}.", "heading")
         screen.say(opponents_words(game, run.policy).replace("Your opponents play", "The players play", 1), "note")
     else:
         screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
