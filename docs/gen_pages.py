@@ -48,6 +48,13 @@ for house in sheet_files:
     from rulekit.people.sheet import make_sheet, sheet_markdown
     path = os.path.join(DOCS, house)
     h = load_house(path)
+    from rulekit.lang.loader import default_search_path, find_variant
+    if not find_variant(h.target, path, default_search_path()):
+        # a project without the sheet's game (a copy with other variants): no sheet, the rest builds
+        import logging
+        logging.getLogger("mkdocs.plugins.rulekit").info(
+            "rulekit: no sheet for %s: its game %r is not in this project", house, h.target)
+        continue
     game = _build_game(_load_variant(h.target, house=(path,)))
     page = f"sheets/{os.path.splitext(os.path.basename(house))[0]}.md"
     with mkdocs_gen_files.open(page, "w") as fh:

@@ -45,7 +45,8 @@ def subset_woff(font: bytes | str, chars: set[str]) -> bytes:
     """A WOFF font with only these characters' glyphs (font: a path or font bytes)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
-    tt = TTFont(io.BytesIO(font) if isinstance(font, bytes) else font, lazy=False)
+    tt = TTFont(io.BytesIO(font) if isinstance(font, bytes) else font, lazy=False,
+                recalcTimestamp=False)  # the same bytes on every build
     opts = subset.Options()
     opts.flavor = "woff"
     opts.layout_features = ["*"]

@@ -9,6 +9,7 @@ could reach a path or break out of a title are refused by `rulekit validate` wit
 from __future__ import annotations
 
 import html.parser
+import json
 import os
 import shutil
 import subprocess
@@ -79,7 +80,10 @@ class Scan(html.parser.HTMLParser):
             if MARK in str(attrs) or tag == "iframe":
                 self.bad.append(f"<{tag}>")
         if tag == "script":
-            self.in_script = True
+            # a JSON data island (the "Your table" panel's) is inert data, read with textContent:
+            # the variant's prose may sit in it, but it must stay one whole JSON value (no breaking out)
+            self.in_script = "json" if dict(attrs).get("type") == "application/json" else True
+            self.json_text = ""
         for k, v in attrs:
             v = (v or "").strip().lower()
             if k.startswith("on") and MARK in v:
@@ -90,10 +94,17 @@ class Scan(html.parser.HTMLParser):
 
     def handle_endtag(self, tag):
         if tag == "script":
+            if self.in_script == "json":
+                try:
+                    json.loads(self.json_text)
+                except ValueError:
+                    self.bad.append(f"broken JSON data island: {self.json_text[:80]}")
             self.in_script = False
 
     def handle_data(self, data):
-        if self.in_script and MARK in data:
+        if self.in_script == "json":
+            self.json_text += data
+        elif self.in_script and MARK in data:
             self.bad.append(f"script: {data[:80]}")
 
 
