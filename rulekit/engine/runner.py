@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, render, to_index
+from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, to_index
 from rulekit.core.errors import RuleError, RulekitError, Span, did_you_mean, error
 from rulekit.core.inert import inert
 from rulekit.core.numbers import parse_int

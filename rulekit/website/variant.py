@@ -9,7 +9,7 @@ from typing import Any
 from rulekit.engine.build import build_game
 from rulekit.lang.decks import Deck, load_deck
 from rulekit.engine.game import Game
-from rulekit.engine.runner import Stats, make_agents, play
+from rulekit.engine.runner import Stats
 from rulekit.lang.loader import plain
 from rulekit.lang.model import Variant
 from rulekit.lang.rulestext import RulesDoc, phase_prompts, rules_doc
