@@ -91,10 +91,10 @@ def play(game: GameLike, players: int | None = None, seed: int = 0, agents: Sequ
     """Play one seeded game and return its result (events, chips, log).
 
     `agents` is a list with one agent per seat, or a policy name for every seat (`"careful"`;
-    default `"random"`). `rounds` defaults to the game's own length; further keyword arguments
+    default the game's `careful` policy, random play in a game without one). `rounds` defaults to the game's own length; further keyword arguments
     (`dealer`, `stack`, `observe`, `logging`) go to `rulekit.engine.runner.play`."""
     from rulekit.engine.resolve import as_game
-    from rulekit.engine.runner import make_agents, play as run
+    from rulekit.engine.runner import default_policy, make_agents, play as run
     g = as_game(game, options, preset)
     meta = g.variant.meta
     n = _int("players", players if players is not None else meta.players_default,
@@ -102,20 +102,22 @@ def play(game: GameLike, players: int | None = None, seed: int = 0, agents: Sequ
     _int("seed", seed, 0)
     _int("rounds", rounds, 1, allow_none=True)
     if agents is None or isinstance(agents, str):
-        _policy_names(g, n, agents or "random", "agents")
-        agents = make_agents(g, n, seed, agents or "random")
+        agents = agents or default_policy(g)
+        _policy_names(g, n, agents, "agents")
+        agents = make_agents(g, n, seed, agents)
     elif len(agents) != n:
         raise ValueError(f"agents: expected one agent per seat ({n}), found {len(agents)}")
     return run(g, n, seed, list(agents), rounds=rounds, **kwargs)
 
 
 def simulate(game: GameLike, players: int | None = None, rounds: int = 1000, seed: int = 1,
-             policy: str = "random", jobs: int = 1, options: dict[str, Any] | None = None,
+             policy: str | None = None, jobs: int = 1, options: dict[str, Any] | None = None,
              preset: str | None = None, deck: str | None = None, house: Sequence[str] = (),
              progress: bool = False, client: Any = None) -> "Stats":
     """Play `rounds` independent seeded rounds (seat 0 deals each) and return the merged Stats.
 
-    The totals depend only on the game, `players`, `seed` and `policy`, never on `jobs` or on
+    `policy` defaults, as on the command line, to the game's `careful` policy (random play in a
+    game without one). The totals depend only on the game, `players`, `seed` and `policy`, never on `jobs` or on
     how the game was named; `client` (a dask.distributed Client) runs the rounds on a cluster."""
     from rulekit.analysis.simulate import simulate as run
     from rulekit.engine.resolve import as_game, rebuild_args
@@ -126,6 +128,9 @@ def simulate(game: GameLike, players: int | None = None, rounds: int = 1000, see
     _int("rounds", rounds, 1)
     _int("seed", seed, 0)
     _int("jobs", jobs, 1, 64)
+    if policy is None:
+        from rulekit.engine.runner import default_policy
+        policy = default_policy(g)  # as the command line does
     _policy_names(g, n, policy)
     return run(g, n, rounds, seed, policy, jobs, progress, rebuild_args(g), client)
 

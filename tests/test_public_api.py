@@ -26,6 +26,14 @@ def test_jobs_do_not_change_the_totals_of_a_built_game():
     assert one.total == two.total
 
 
+def test_the_default_policy_is_the_games_careful_one_as_on_the_command_line():
+    plain = rulekit.simulate("otoroku", players=5, rounds=300, seed=3)
+    assert plain.total == rulekit.simulate("otoroku", players=5, rounds=300, seed=3, policy="careful").total
+    assert plain.total != rulekit.simulate("otoroku", players=5, rounds=300, seed=3, policy="random").total
+    game = rulekit.play("otoroku", players=5, seed=3, rounds=1)
+    assert game.log["moves"] == rulekit.play("otoroku", players=5, seed=3, rounds=1, agents="careful").log["moves"]
+
+
 def test_options_apply_to_an_id_and_are_refused_with_a_game():
     base = rulekit.simulate("kyo-kabu", players=4, rounds=400, seed=2)
     dealer = rulekit.simulate("kyo-kabu", players=4, rounds=400, seed=2, options={"tie": "dealer"})

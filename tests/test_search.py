@@ -46,10 +46,10 @@ def test_search_plays_a_round_and_a_seed_fixes_it(gid):
 
 def test_choose_keeps_the_base_choice_unless_another_is_clearly_better():
     # rows: one deal per row, the seat's chip change after each action in that deal
-    assert choose([[0, 1], [0, 1], [0, 1]], base=0) == 1          # better in every deal
-    assert choose([[0, 5], [0, -4], [0, 1], [0, -1]], base=0) == 0  # better on average, not clearly
-    assert choose([[2, 0], [3, 1], [1, 0]], base=1) == 0           # the base choice can be left too
-    assert choose([[0, 1]], base=0) == 0                           # one deal says nothing
+    assert choose([[0, 1]] * 8, base=0) == 1                       # better in every deal
+    assert choose([[0, 5], [0, -4], [0, 1], [0, -1]] * 2, base=0) == 0  # better on average, not clearly
+    assert choose([[2, 0], [3, 1], [1, 0], [2, 1]] * 2, base=1) == 0  # the base choice can be left too
+    assert choose([[0, 1]] * 7, base=0) == 0                       # too few deals say nothing
 
 
 def test_search_takes_its_evaluation():
@@ -118,3 +118,18 @@ def test_env_bot_search():
     while not env.done:
         env.step(bots[env.current_player].act(env))
     assert sum(env.rewards) == 0
+
+
+def test_a_replayed_move_of_another_kind_of_choice_is_a_disagreeing_deal():
+    # in a re-deal, the move recorded for one kind of choice (a yes/no) can meet another kind
+    # (a list of cards): that deal disagrees with what was seen; it is not an error in the rules
+    from rulekit.engine.stepper import Inconsistent, _Seat
+    env = Env("kakkuri", seed=3, rounds=1)
+    while "list<card>" not in env._st.pending.choice.types:
+        env.step(0)
+    d = env._st.pending
+    identity = list(range(len(env.game.card_ids)))
+    with pytest.raises(Inconsistent):
+        _Seat(env._st, replay=[(True,)], relabel=identity).act(d)
+    with pytest.raises(Inconsistent):
+        _Seat(env._st, replay=[(True, 1)], relabel=identity).act(d)

@@ -2,11 +2,7 @@
 names them in every report."""
 from __future__ import annotations
 
-
-def default_policy(game) -> str:
-    """The policy a game is simulated (and a simulated round replayed) with when none is given:
-    its `careful` policy where it ships one, else random play."""
-    return "careful" if "careful" in game.policies else "random"
+from rulekit.engine.runner import default_policy  # noqa: F401 (re-exported: the CLI modules import it from here)
 
 
 def policy_spec(game, spec: str | None) -> str:

@@ -155,6 +155,11 @@ class PolicyAgent:
         self.fallback = RandomAgent(seed)
 
     def act(self, d: Decision) -> int:
+        i = self.preferred(d)
+        return self.fallback.act(d) if i is None else i
+
+    def preferred(self, d: Decision) -> int | None:
+        """The action the policy's rules pick at `d`, or None where no rule picks one (play is random there)."""
         rules = d.choice.policies.get(self.policy, ())
         if rules:
             ctx = d.ctx
@@ -173,7 +178,7 @@ class PolicyAgent:
             finally:
                 ctx.loc.clear()
                 ctx.loc.update(saved)
-        return self.fallback.act(d)
+        return None
 
 
 class ScriptedAgent:

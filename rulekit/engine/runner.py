@@ -81,6 +81,12 @@ def make_agent(game: Game, name: str, seed: Any) -> Any:
     return PolicyAgent(name, seed)
 
 
+def default_policy(game: Game) -> str:
+    """The policy a game is played with when none is given (simulate, replays, the Python API):
+    its `careful` policy where it ships one, else random play."""
+    return "careful" if "careful" in game.policies else "random"
+
+
 def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
     """Each seat's policy from a spec: 'careful' (every seat), '0=careful,1=random', or both
     ('random,0=careful': seat 0 careful, the others random); unknown names raise E050."""

@@ -29,13 +29,14 @@ from typing import Any
 from rulekit.engine.agents import Decision, PolicyAgent, RandomAgent
 from rulekit.engine.game import Game
 from rulekit.engine.runner import register_policy
-from rulekit.engine.stepper import Inconsistent, Stepper
+from rulekit.engine.stepper import DealChain, Inconsistent, Stepper
 
 __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
 DRAWS = 4  # deals drawn per playout allowed, kept or not (most are kept in most games)
-Z95 = 1.645  # one-sided 95%: how clearly an action must beat the base policy's to be taken instead
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
+BATCH = 5  # successive deals averaged together before the test (they are alike: see choose)
+MIN_DEALS = 8  # deals a comparison needs before the bot leaves the base policy's choice
 MOVES = 30  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
 
 
@@ -92,16 +93,32 @@ class SearchAgent:
 
     def act_from(self, source: Stepper) -> int:
         """The choice at `source`'s pending decision (a Stepper at a decision: an Env's game, or
-        the game this bot watches), from deals sampled for the deciding seat."""
+        the game this bot watches), from deals sampled for the deciding seat.
+
+        With two actions, each deal plays both. With more, one part of the budget screens every action
+        and the rest, on new deals, compares only the best of them with the base policy's
+        choice: judging the winner on the deals that chose it would favour lucky actions."""
         d = source.pending
         if d is None:
             raise RuntimeError("the game is over: no decision to take")
-        if len(d.actions) < 2:
+        k = len(d.actions)
+        if k < 2:
             return 0
         base = self.fallback.act(d)
-        base = base if isinstance(base, int) and 0 <= base < len(d.actions) else 0
-        rows = self.playouts_by_deal(source, d.player, len(d.actions))
-        return choose(rows, base)
+        base = base if isinstance(base, int) and 0 <= base < k else 0
+        if k == 2:
+            return choose(self.playouts_by_deal(source, d.player, k), base)
+        chain = self._chain(source, d.player)
+        screen = self.playouts_by_deal(source, d.player, k, budget=self.budget // 2, chain=chain)
+        if len(screen) < MIN_DEALS // 2:
+            return base
+        means = [sum(r[a] for r in screen) / len(screen) for a in range(k)]
+        best = max((a for a in range(k) if a != base), key=lambda a: (means[a], -a))
+        if means[best] <= means[base]:
+            return base
+        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - self.budget // 2,
+                                     actions=[base, best], chain=chain)
+        return best if choose(rows, 0) == 1 else base
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
         """Mean chip change for `seat` after each of the `k` legal actions of `source`'s pending
@@ -109,32 +126,41 @@ class SearchAgent:
         rows = self.playouts_by_deal(source, seat, k)
         return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
 
-    def playouts_by_deal(self, source: Stepper, seat: int, k: int) -> list[list[int]]:
-        """For each sampled deal, `seat`'s chip change after each of the `k` legal actions of
-        `source`'s pending decision. At most `budget` playouts, DRAWS x `budget` deals drawn and
-        MOVES x `budget` moves replayed or played (so a decision costs about the same in any game)."""
-        deals = max(1, math.ceil(self.budget / k))
+    def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
+                         actions: list[int] | None = None, chain: DealChain | None = None) -> list[list[int]]:
+        """For each sampled deal, `seat`'s chip change after each of `actions` (default: all `k`
+        legal actions) of `source`'s pending decision. At most `budget` playouts (default the
+        bot's), DRAWS x `budget` re-deals tried and MOVES x `budget` moves replayed or played (so
+        a decision costs about the same in any game). Deals come from `chain` (default a new one)."""
+        budget = self.budget if budget is None else budget
+        actions = list(range(k)) if actions is None else actions
+        chain = self._chain(source, seat) if chain is None else chain
+        deals = max(1, math.ceil(budget / len(actions)))
         rows: list[list[int]] = []
-        tried = 0
-        self.moves = 0
+        replays0, self.moves = chain.replays, 0
         prefix = source.round_moves
-        while len(rows) < deals and tried < DRAWS * self.budget and self.moves < MOVES * self.budget:
-            tried += 1
-            self.moves += prefix
-            seed = self.rng.getrandbits(63)
+        while (len(rows) < deals and chain.replays - replays0 < DRAWS * budget
+               and self.moves + prefix * (chain.replays - replays0) < MOVES * budget):
             try:
-                deal = source.sample(seat, random.Random(seed), 1)
+                deal = chain.next()
             except Inconsistent:
-                continue  # a deal that contradicts what the seat saw: draw another
+                continue  # no deal agreeing with what the seat saw yet: the chain tries another
+            seed = self.rng.getrandbits(63)
             r0 = deal.ctx.round_no
             before = deal.ctx.chips[seat]
-            rows.append([self._playout(deal if a == k - 1 else deal.clone(), a, seed, r0) - before
-                         for a in range(k)])
-            self.moves += (k - 1) * prefix  # the clones' replays
-        self.playouts += len(rows) * k
-        self.tried += tried
+            last = len(actions) - 1
+            rows.append([self._playout(deal if i == last else deal.clone(), a, seed, r0) - before
+                         for i, a in enumerate(actions)])
+            self.moves += last * prefix  # the clones' replays
+        self.moves += prefix * (chain.replays - replays0)
+        self.playouts += len(rows) * len(actions)
+        self.tried += chain.replays - replays0
         return rows
 
+    def _chain(self, source: Stepper, seat: int) -> DealChain:
+        """Deals for `seat`, weighed by how likely the base policy made the others' choices."""
+        model = None if self.base == "random" else PolicyAgent(self.base).preferred
+        return source.deals(seat, self.rng, model)
 
     def _playout(self, st: Stepper, first: int, seed: int, r0: int) -> int:
         """Take action `first`, then the base policy everywhere to the round's end; the seat's chips."""
@@ -159,8 +185,12 @@ class SearchAgent:
 
 def choose(rows: list[list[int]], base: int) -> int:
     """The action with the best mean over the deals `rows`, if it beats the base policy's action
-    `base` clearly (paired over the same deals, one-sided 95%); else `base`. Ties: earlier action."""
-    if len(rows) < 2:
+    `base` clearly (paired over the same deals, one-sided 95%); else `base`. Ties: earlier action.
+
+    Successive deals of a chain are alike, so the test is on the means of BATCH successive deals
+    (batch means: nearly independent where single deals are not), with Student's t for their
+    number; fewer than MIN_DEALS deals never leave `base`."""
+    if len(rows) < MIN_DEALS:
         return base
     k = len(rows[0])
     means = [sum(r[a] for r in rows) / len(rows) for a in range(k)]
@@ -168,9 +198,26 @@ def choose(rows: list[list[int]], base: int) -> int:
     if best == base:
         return base
     diffs = [r[best] - r[base] for r in rows]
-    m = sum(diffs) / len(diffs)
-    var = sum((x - m) ** 2 for x in diffs) / (len(diffs) - 1)
-    return best if m > 0 and m * m * len(diffs) > Z95 * Z95 * var else base
+    size = BATCH if len(diffs) >= 4 * BATCH else 1
+    batches = [sum(diffs[i:i + size]) / size for i in range(0, len(diffs) - size + 1, size)]
+    b = len(batches)
+    m = sum(batches) / b
+    var = sum((x - m) ** 2 for x in batches) / (b - 1)
+    return best if m > 0 and m * m * b > t95(b - 1) ** 2 * var else base
+
+
+def t95(df: int) -> float:
+    """Student's t for one-sided 95% with `df` >= 1 degrees of freedom (between tabled values, the
+    smaller df's: a little stricter, never looser)."""
+    out = T95[0][1]
+    for limit, t in T95:
+        if df >= limit:
+            out = t
+    return out
+
+
+T95 = [(1, 6.314), (2, 2.920), (3, 2.353), (4, 2.132), (5, 2.015), (6, 1.943), (7, 1.895), (8, 1.860),
+       (9, 1.833), (10, 1.812), (12, 1.782), (15, 1.753), (20, 1.725), (30, 1.697), (60, 1.671), (120, 1.658), (10**9, 1.645)]
 
 
 register_policy("search", lambda game, seed: SearchAgent(game, seed))

@@ -25,7 +25,7 @@ from rulekit.engine.agents import Decision
 from rulekit.engine.game import Game
 from rulekit.engine.runner import GameResult, continue_game, decider, play
 
-__all__ = ["Stepper", "Inconsistent"]
+__all__ = ["Stepper", "Inconsistent", "DealChain"]
 
 
 class Inconsistent(Exception):
@@ -58,8 +58,10 @@ class _Seat:
 
     name = "env"
 
-    def __init__(self, stepper: "Stepper", replay: list | None = None, relabel: list[int] | None = None):
+    def __init__(self, stepper: "Stepper", replay: list | None = None, relabel: list[int] | None = None,
+                 judge: Callable[[Decision, int], None] | None = None):
         self.relabel = relabel  # a sampled deal: a card chosen before is the card it became
+        self.judge = judge  # told each replayed move (a sampler weighing how likely it was here)
         # weakly: a stepper nobody holds is freed, and its paused game with it (greenlet exit)
         self.stepper = weakref.ref(stepper)
         self.replay = replay or []
@@ -73,12 +75,16 @@ class _Seat:
             if isinstance(want, int):
                 i = want
             else:  # a move by value (sampled deals): the same action must be legal here
-                if self.relabel is not None:
-                    want = tuple(_relabel(v, t, self.relabel) for v, t in zip(want, d.choice.types))
                 try:
+                    if self.relabel is not None:
+                        if len(want) != len(d.choice.types):
+                            raise ValueError("another kind of choice")
+                        want = tuple(_relabel(v, t, self.relabel) for v, t in zip(want, d.choice.types))
                     i = d.actions.index(want)
-                except ValueError:
+                except (ValueError, TypeError):  # not legal here, or not even this kind of choice
                     raise Inconsistent(f"{d.choice.id}: {want} is not legal in the sampled deal") from None
+            if self.judge is not None:
+                self.judge(d, i)
         else:
             parent = st._g.parent
             del st  # no strong reference from the paused game: a stepper nobody holds can be freed
@@ -201,23 +207,33 @@ class Stepper:
         Inconsistent when `tries` deals all disagree."""
         if self._snap is None:
             return self.clone()
-        unseen = self.unseen(seat)
-        values = self.values[self._snap["moves"]:]
-        mine = self._public(seat)
+        unseen, values, mine = self.unseen(seat), self.values[self._snap["moves"]:], self._public(seat)
         for _ in range(tries):
             perm = list(unseen)
             rng.shuffle(perm)
-            relabel = list(range(len(self.game.card_ids)))
-            for a, b in zip(unseen, perm):
-                relabel[a] = b
-            try:
-                other = self._restart(values, relabel)
-            except Inconsistent:
-                continue
-            if other._public(seat) == mine:
-                other.relabel = relabel
+            other = self._redeal(seat, unseen, perm, values, mine)
+            if other is not None:
                 return other
         raise Inconsistent(f"no deal in {tries} tries agrees with the moves so far")
+
+    def deals(self, seat: int, rng: random.Random, model: Callable[[Decision], int | None] | None = None) -> "DealChain":
+        """Deals `seat` cannot tell from this one, drawn one after another (see DealChain)."""
+        return DealChain(self, seat, rng, model)
+
+    def _redeal(self, seat: int, unseen: list[int], perm: list[int], values: list, mine: tuple,
+                judge: Callable | None = None) -> "Stepper | None":
+        """This round replayed with card unseen[i] dealt as perm[i]; None if `seat` could tell."""
+        relabel = list(range(len(self.game.card_ids)))
+        for a, b in zip(unseen, perm):
+            relabel[a] = b
+        try:
+            other = self._restart(values, relabel, judge)
+        except Inconsistent:
+            return None
+        if other._public(seat) != mine:
+            return None
+        other.relabel = relabel
+        return other
 
     def _public(self, seat: int) -> tuple:
         """What a sample must agree on: the cards `seat` sees where it sees them, every pile's size,
@@ -229,16 +245,22 @@ class Stepper:
 
     def unseen(self, seat: int) -> list[int]:
         """The cards in play that `seat` cannot see now and has not seen this round."""
+        return sorted(c for pile in self.unseen_piles(seat) for c in pile)
+
+    def unseen_piles(self, seat: int) -> list[list[int]]:
+        """The cards of `unseen(seat)`, pile by pile (each hand, the stock, ...), piles without any left out."""
         g, ctx = self.game, self.ctx
         out = []
         for zname, z in g.variant.zones.items():
             piles = [ctx.zones[zname]] if z.kind == "single" else ctx.zones[zname]
             for i, pile in enumerate(piles):
                 idx = None if z.kind == "single" else i
-                out += [c for c in pile if not g.visible(ctx, seat, zname, idx, c)]
-        return sorted(out)
+                hidden = [c for c in pile if not g.visible(ctx, seat, zname, idx, c)]
+                if hidden:
+                    out.append(hidden)
+        return out
 
-    def _restart(self, replay: list, relabel: list[int] | None) -> "Stepper":
+    def _restart(self, replay: list, relabel: list[int] | None, judge: Callable | None = None) -> "Stepper":
         snap = self._snap
         other = Stepper(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging, start=False)
         if snap is None:  # before the first round (a game with no decisions yet): start afresh
@@ -246,7 +268,7 @@ class Stepper:
             return other
         other.moves = self.moves[:snap["moves"]]
         other.values = self.values[:snap["moves"]]
-        seat = _Seat(other, replay, relabel)
+        seat = _Seat(other, replay, relabel, judge)
         agents = [seat] * self.n
         log_moves = list(other.moves)
         decide = decider(self.game, agents, log_moves)
@@ -274,3 +296,113 @@ class Stepper:
         if seat.pos < len(replay):
             raise Inconsistent("the game ended before the moves so far were replayed")
         return other
+
+
+class DealChain:
+    """Deals a seat cannot tell from the real one, as a Markov chain whose every state is such a deal.
+
+    Rejection alone (`Stepper.sample`) keeps few deals where much has happened in the open
+    (a dealer deciding after every column's forced draws: about 3 in 100 re-deals agree). The
+    chain starts from one deal found that way, then between two deals it hands out makes two
+    proposals: a fresh re-deal (one time in FRESH) or the current deal with two unseen cards
+    swapped; then the unseen cards of one pile (chosen in proportion to their number: mostly the
+    stock) shuffled among themselves, so what is drawn next changes at every deal. It moves to a
+    proposal if the seat could not tell it from the real game, else stays; a stay counts as a
+    deal again.
+
+    With a `model` (what another seat would choose at a decision, or None where it cannot say),
+    a deal in which the others' free choices are not what the model would have chosen counts
+    for less: SLIP to the power of the number of such choices. So a column that stood on a total
+    the model would have drawn on makes the deals where that happened rarer, not impossible (the
+    real players may not play like the model). Without one, every agreeing deal is equally likely.
+    Both proposals are symmetric, so moving with probability min(1, weight ratio) spreads the
+    chain's deals over the agreeing deals in proportion to their weight (Metropolis). Successive
+    deals are alike (at most two cards apart after a swap), which costs the search some
+    independence but far fewer replays. `replays` counts the round replays made so far."""
+
+    FRESH = 4  # one proposal in FRESH is a whole re-deal: the chain cannot stay stuck in one corner
+    SLIP = 0.1  # the weight of a deal for each choice of another seat that the model would not make
+
+    def __init__(self, source: Stepper, seat: int, rng: random.Random,
+                 model: Callable[[Decision], int | None] | None = None):
+        self.source, self.seat, self.rng, self.model = source, seat, rng, model
+        snap = source._snap
+        # a deal is `perm`: the card dealt to each slot, a slot being a place of an unseen card
+        # (pile by pile); `self.unseen[s]` is the card of the round's own shuffle that lies in
+        # slot s (a sample's cards traced back), which the re-deal renames perm[s]. Slots, not
+        # card names, keep the chain the same whichever agreeing deal it starts from.
+        piles = source.unseen_piles(seat) if snap else []
+        back = list(range(len(source.game.card_ids)))
+        for a, b in enumerate(source.relabel or ()):
+            back[b] = a
+        self.unseen = [back[c] for pile in piles for c in pile]
+        self.cards = sorted(c for pile in piles for c in pile)  # the unseen cards (a fresh deal shuffles these)
+        self.piles, start = [], 0
+        for pile in piles:
+            if len(pile) > 1:
+                self.piles.append(list(range(start, start + len(pile))))
+            start += len(pile)
+        self.values = source.values[snap["moves"]:] if snap else []
+        self.mine = source._public(seat) if snap else None
+        self.perm: list[int] | None = None  # the current deal (None: none found yet)
+        self.slips = 0                      # its others' choices that the model would not make
+        self.fresh: Stepper | None = None   # the current deal, not yet handed out
+        self.replays = 0
+
+    def _try(self, perm: list[int]) -> tuple[Stepper | None, int]:
+        """The deal `perm` replayed (None if the seat could tell) and its count of slips."""
+        slips = [0]
+        judge = None
+        if self.model is not None:
+            model, seat = self.model, self.seat
+
+            def judge(d: Decision, i: int) -> None:
+                if d.player != seat and len(d.actions) > 1:
+                    want = model(d)
+                    if want is not None and want != i:
+                        slips[0] += 1
+        self.replays += 1
+        return self.source._redeal(self.seat, self.unseen, perm, self.values, self.mine, judge), slips[0]
+
+    def _propose(self, pile: bool = False) -> None:
+        """One Metropolis step: a fresh re-deal or a swap (or, with `pile`, one pile shuffled)."""
+        perm = list(self.cards)
+        if self.perm is None or len(perm) < 2 or (not pile and self.rng.randrange(self.FRESH) == 0):
+            self.rng.shuffle(perm)
+        elif pile:
+            if not self.piles:
+                return
+            perm = list(self.perm)
+            places = self.rng.choices(self.piles, weights=[len(p) for p in self.piles])[0]
+            cards = [perm[i] for i in places]
+            self.rng.shuffle(cards)
+            for i, c in zip(places, cards):
+                perm[i] = c
+        else:
+            perm = list(self.perm)
+            i, j = self.rng.sample(range(len(perm)), 2)
+            perm[i], perm[j] = perm[j], perm[i]
+        other, slips = self._try(perm)
+        if other is None:
+            return
+        if self.perm is not None and slips > self.slips and self.rng.random() >= self.SLIP ** (slips - self.slips):
+            return
+        self.perm, self.fresh, self.slips = perm, other, slips
+
+    def next(self) -> Stepper:
+        """The next deal of the chain, a Stepper of its own; raises Inconsistent while no agreeing
+        deal has been found (one fresh re-deal tried per call until one agrees)."""
+        if self.source._snap is None:
+            return self.source.clone()
+        if self.perm is None:
+            self._propose()
+            if self.perm is None:
+                raise Inconsistent("this re-deal does not agree with what was seen")
+        else:
+            self._propose()
+            self._propose(pile=True)
+        out, self.fresh = self.fresh, None
+        if out is None:  # the proposals were refused: the current deal again, replayed afresh
+            self.replays += 1
+            out = self.source._redeal(self.seat, self.unseen, self.perm, self.values, self.mine)
+        return out
