@@ -133,3 +133,61 @@ def test_a_replayed_move_of_another_kind_of_choice_is_a_disagreeing_deal():
         _Seat(env._st, replay=[(True,)], relabel=identity).act(d)
     with pytest.raises(Inconsistent):
         _Seat(env._st, replay=[(True, 1)], relabel=identity).act(d)
+
+
+def _at_choice(gid: str, seed: int, choice: str) -> Env:
+    """A game of `gid` played by `careful` bots up to the first decision `choice` with a real choice."""
+    env = Env(gid, seed=seed, rounds=1)
+    careful = [env.bot("careful", s) for s in range(env.players)]
+    while not env.done and not (env._st.pending.choice.id == choice and len(env.legal_actions()) > 1):
+        env.step(careful[env.current_player].act(env))
+    return env
+
+
+def test_every_deal_of_the_chain_agrees_with_what_the_seat_saw():
+    from rulekit.engine.stepper import DealChain
+    env = _at_choice("kyo-kabu", 3, "dealer_third")
+    seat = env.current_player
+    chain = DealChain(env._st, seat, random.Random(1))
+    seen, kept = env.observation(seat), []
+    while len(kept) < 30:
+        try:
+            deal = chain.next()
+        except Exception:
+            continue
+        assert deal.game.observation(deal.ctx, seat) == env._st.game.observation(env._st.ctx, seat)
+        kept.append(repr(deal.ctx.zones))
+    assert seen == env.observation(seat)
+    assert len(set(kept)) > 10  # the chain moves: many different deals, not one repeated
+
+
+def test_a_model_of_the_others_makes_deals_that_contradict_it_rarer():
+    # the dealer decides after the bettors took or refused third cards; deals in which a bettor
+    # refused on a total the careful policy would have drawn on are weighed down by SLIP each
+    from rulekit.engine.agents import PolicyAgent
+    from rulekit.engine.stepper import DealChain
+
+    class Unweighed(DealChain):
+        SLIP = 1.0  # counts the slips but weighs every agreeing deal alike
+
+    def mean_slips(cls, env, seat):
+        chain = cls(env._st, seat, random.Random(7), PolicyAgent("careful").preferred)
+        slips = []
+        while len(slips) < 120 and chain.replays < 3000:
+            try:
+                chain.next()
+            except Exception:
+                continue
+            slips.append(chain.slips)
+        return sum(slips) / len(slips)
+
+    weighed = unweighed = 0.0
+    for seed in range(12):
+        env = _at_choice("kyo-kabu", seed, "dealer_third")
+        if env.done:
+            continue
+        seat = env.current_player
+        weighed += mean_slips(DealChain, env, seat)
+        unweighed += mean_slips(Unweighed, env, seat)
+    assert unweighed > 0.5           # without the model, many deals contradict the careful bettors
+    assert weighed < unweighed / 2   # with it, fewer do (0.12 against 0.40 a deal when written)

@@ -15,6 +15,7 @@ Greenlets belong to the thread that made them: step a Stepper from one thread.
 """
 from __future__ import annotations
 
+import math
 import random
 import weakref
 from typing import Any, Callable
@@ -301,26 +302,31 @@ class Stepper:
 class DealChain:
     """Deals a seat cannot tell from the real one, as a Markov chain whose every state is such a deal.
 
-    Rejection alone (`Stepper.sample`) keeps few deals where much has happened in the open
-    (a dealer deciding after every column's forced draws: about 3 in 100 re-deals agree). The
-    chain starts from one deal found that way, then between two deals it hands out makes two
-    proposals: a fresh re-deal (one time in FRESH) or the current deal with two unseen cards
-    swapped; then the unseen cards of one pile (chosen in proportion to their number: mostly the
-    stock) shuffled among themselves, so what is drawn next changes at every deal. It moves to a
-    proposal if the seat could not tell it from the real game, else stays; a stay counts as a
-    deal again.
+    Rejection alone (`Stepper.sample`) keeps few deals where much has happened in the open (a
+    dealer deciding after every column's forced draws: about 3 in 100 re-deals agree). The chain
+    starts from one deal found by rejection and tries BURN more fresh re-deals to learn how often
+    one agrees. Where they often do (at least one in EASY), each deal handed out follows up to
+    THIN fresh re-deals (nearly independent deals). Where they rarely do, it follows two local
+    proposals instead: the current deal with two unseen cards swapped (one from a pile chosen
+    evenly, so a hidden hand as often as the stock; or, one time in FRESH, a fresh re-deal), then
+    the unseen cards of one pile (mostly the stock) shuffled among themselves, so what is drawn
+    next changes at every deal; BURN local proposals come before the first deal. The chain moves
+    to a proposal only if the seat could not tell it from the real game; a stay counts as a deal.
 
     With a `model` (what another seat would choose at a decision, or None where it cannot say),
     a deal in which the others' free choices are not what the model would have chosen counts
     for less: SLIP to the power of the number of such choices. So a column that stood on a total
     the model would have drawn on makes the deals where that happened rarer, not impossible (the
     real players may not play like the model). Without one, every agreeing deal is equally likely.
-    Both proposals are symmetric, so moving with probability min(1, weight ratio) spreads the
-    chain's deals over the agreeing deals in proportion to their weight (Metropolis). Successive
-    deals are alike (at most two cards apart after a swap), which costs the search some
-    independence but far fewer replays. `replays` counts the round replays made so far."""
+    Every proposal is symmetric, so moving with probability min(1, weight ratio) spreads the
+    chain's deals over the agreeing deals in proportion to their weight (Metropolis). Local moves
+    make successive deals alike, which costs the search some independence (its test allows for
+    it) but far fewer replays. `replays` counts the round replays made so far."""
 
-    FRESH = 4  # one proposal in FRESH is a whole re-deal: the chain cannot stay stuck in one corner
+    BURN = 8  # fresh re-deals tried after the first (and local moves, where few agree) before a deal is handed out
+    EASY = 4  # one fresh re-deal in EASY agreeing is often enough to use only fresh re-deals
+    THIN = 4  # fresh re-deals tried between two deals handed out, at most
+    FRESH = 4  # one local proposal in FRESH is a whole re-deal: the chain cannot stay stuck in one corner
     SLIP = 0.1  # the weight of a deal for each choice of another seat that the model would not make
 
     def __init__(self, source: Stepper, seat: int, rng: random.Random,
@@ -337,16 +343,17 @@ class DealChain:
             back[b] = a
         self.unseen = [back[c] for pile in piles for c in pile]
         self.cards = sorted(c for pile in piles for c in pile)  # the unseen cards (a fresh deal shuffles these)
-        self.piles, start = [], 0
+        self.slots, start = [], 0  # the slots of each pile
         for pile in piles:
-            if len(pile) > 1:
-                self.piles.append(list(range(start, start + len(pile))))
+            self.slots.append(list(range(start, start + len(pile))))
             start += len(pile)
+        self.piles = [p for p in self.slots if len(p) > 1]  # the piles a shuffle can change
         self.values = source.values[snap["moves"]:] if snap else []
         self.mine = source._public(seat) if snap else None
         self.perm: list[int] | None = None  # the current deal (None: none found yet)
         self.slips = 0                      # its others' choices that the model would not make
         self.fresh: Stepper | None = None   # the current deal, not yet handed out
+        self.agree = 0.0                    # the share of fresh re-deals that agreed (burn-in)
         self.replays = 0
 
     def _try(self, perm: list[int]) -> tuple[Stepper | None, int]:
@@ -364,14 +371,16 @@ class DealChain:
         self.replays += 1
         return self.source._redeal(self.seat, self.unseen, perm, self.values, self.mine, judge), slips[0]
 
-    def _propose(self, pile: bool = False) -> None:
-        """One Metropolis step: a fresh re-deal or a swap (or, with `pile`, one pile shuffled)."""
+    def _propose(self, kind: str) -> bool:
+        """One Metropolis step ('fresh', 'swap' or 'pile'); True if the proposed deal agreed."""
         perm = list(self.cards)
-        if self.perm is None or len(perm) < 2 or (not pile and self.rng.randrange(self.FRESH) == 0):
+        if kind == "swap" and self.rng.randrange(self.FRESH) == 0:
+            kind = "fresh"
+        if self.perm is None or len(perm) < 2 or kind == "fresh":
             self.rng.shuffle(perm)
-        elif pile:
+        elif kind == "pile":
             if not self.piles:
-                return
+                return False
             perm = list(self.perm)
             places = self.rng.choices(self.piles, weights=[len(p) for p in self.piles])[0]
             cards = [perm[i] for i in places]
@@ -379,15 +388,19 @@ class DealChain:
             for i, c in zip(places, cards):
                 perm[i] = c
         else:
+            # one card from a pile chosen evenly (a hidden hand as often as the stock), the other
+            # from anywhere: the chance of a swap is the same from either end, so it is symmetric
             perm = list(self.perm)
-            i, j = self.rng.sample(range(len(perm)), 2)
+            i = self.rng.choice(self.rng.choice(self.slots))
+            j = self.rng.randrange(len(perm) - 1)
+            j += j >= i
             perm[i], perm[j] = perm[j], perm[i]
         other, slips = self._try(perm)
         if other is None:
-            return
-        if self.perm is not None and slips > self.slips and self.rng.random() >= self.SLIP ** (slips - self.slips):
-            return
-        self.perm, self.fresh, self.slips = perm, other, slips
+            return False
+        if self.perm is None or slips <= self.slips or self.rng.random() < self.SLIP ** (slips - self.slips):
+            self.perm, self.fresh, self.slips = perm, other, slips
+        return True
 
     def next(self) -> Stepper:
         """The next deal of the chain, a Stepper of its own; raises Inconsistent while no agreeing
@@ -395,12 +408,19 @@ class DealChain:
         if self.source._snap is None:
             return self.source.clone()
         if self.perm is None:
-            self._propose()
+            self._propose("fresh")
             if self.perm is None:
                 raise Inconsistent("this re-deal does not agree with what was seen")
+            self.agree = sum(self._propose("fresh") for _ in range(self.BURN)) / self.BURN
+            if self.agree * self.EASY < 1:
+                for k in range(self.BURN):  # move away from the first deal, which rejection chose
+                    self._propose("pile" if k % 2 else "swap")
+        elif self.agree * self.EASY >= 1:
+            for _ in range(min(self.THIN, math.ceil(1 / self.agree))):
+                self._propose("fresh")
         else:
-            self._propose()
-            self._propose(pile=True)
+            self._propose("swap")
+            self._propose("pile")
         out, self.fresh = self.fresh, None
         if out is None:  # the proposals were refused: the current deal again, replayed afresh
             self.replays += 1
