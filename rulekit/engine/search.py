@@ -1,23 +1,24 @@
 """The `search` policy: determinised Monte Carlo from the rules alone, for every game.
 
-At a decision with more than one legal action the bot repeats, up to `budget` playouts in all: deal
-the cards its seat cannot see at random among the places it cannot see, keeping only deals in
-which everything so far happens as it did in the open (rulekit.engine.stepper's sampler, so
-what it knows is exactly its seat's observation); then, in that deal, take each legal action in
-turn and play the round to its end with the base policy at every seat (the game's `careful`
-policy where it has one, random otherwise), each action with the same deal and the same base
-policy seeds (common random numbers: the comparison is between actions, not between deals).
-It takes the action with the best mean chip change for its seat when that beats the base
-policy's own choice clearly (the paired difference over the deals above zero at one-sided 95%),
-and the base policy's choice otherwise: noise in a few playouts does not make it play worse
-than the base policy. Ties go to the earlier action.
-Deals that contradict what was seen are drawn again, at most DRAWS x `budget` draws a decision,
-and at most MOVES x `budget` moves are replayed or played out in all (long rounds with many
-players get fewer playouts); when no deal agrees, the base policy decides.
+At a decision with more than one legal action the bot draws deals of the cards its seat cannot
+see, among the places it cannot see, keeping only deals in which everything so far happens as it
+did in the open, and weighing down deals in which another seat's free choice is not the base
+policy's (rulekit.engine.stepper's DealChain, so what it knows is exactly its seat's observation);
+then, in each deal, it takes each legal action in turn and plays the round to its end with the
+base policy at every seat (the game's `careful` policy where it has one, random otherwise), each
+action with the same deal and the same base policy seeds (common random numbers: the comparison
+is between actions, not between deals). It takes the action with the best mean chip change for
+its seat when that beats the base policy's own choice clearly (the paired difference above zero
+at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
+does not make it play worse than the base policy. With many actions, part of the budget
+screens them all and the rest tests only the best against the base choice, on new deals.
+At most `budget` playouts, DRAWS x `budget` re-deals and MOVES x `budget` moves replayed or
+played out a decision (long rounds with many players get fewer playouts); when no deal agrees,
+the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
-assumes the others play the base policy whatever they actually do.
+reads the others' choices as the base policy would have made them, whatever they really do.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
 DRAWS = 4  # deals drawn per playout allowed, kept or not (most are kept in most games)
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
+SCREEN_ABOVE = 6  # more actions than this: screen them all first, then test the best on new deals
 BATCH = 5  # successive deals averaged together before the test (they are alike: see choose)
 MIN_DEALS = 8  # deals a comparison needs before the bot leaves the base policy's choice
 MOVES = 30  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
@@ -95,9 +97,11 @@ class SearchAgent:
         """The choice at `source`'s pending decision (a Stepper at a decision: an Env's game, or
         the game this bot watches), from deals sampled for the deciding seat.
 
-        With two actions, each deal plays both. With more, one part of the budget screens every action
-        and the rest, on new deals, compares only the best of them with the base policy's
-        choice: judging the winner on the deals that chose it would favour lucky actions."""
+        With up to SCREEN_ABOVE actions, each deal plays them all and the best is tested against
+        the base choice on the same deals. With more (a stake on any column of any size), one part
+        of the budget screens every action and the rest, on new deals, compares only the best of
+        them with the base policy's choice: among many actions the best-looking one is often
+        only the luckiest, and judging it on the deals that chose it would favour luck."""
         d = source.pending
         if d is None:
             raise RuntimeError("the game is over: no decision to take")
@@ -106,7 +110,7 @@ class SearchAgent:
             return 0
         base = self.fallback.act(d)
         base = base if isinstance(base, int) and 0 <= base < k else 0
-        if k == 2:
+        if k <= SCREEN_ABOVE:
             return choose(self.playouts_by_deal(source, d.player, k), base)
         chain = self._chain(source, d.player)
         screen = self.playouts_by_deal(source, d.player, k, budget=self.budget // 2, chain=chain)
