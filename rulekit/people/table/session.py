@@ -184,6 +184,9 @@ class Table:
         # into d.actions, so always a legal action). Agents and the rl env see every action.
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
+        ctx = getattr(d, "ctx", None)
+        hint = getattr(choice, "hint", None)
+        hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
         self.flush()
         self.draw_table(getattr(d, "ctx", None))
         # a part the rules fix (the column a third card is for) is said with the question
@@ -194,14 +197,18 @@ class Table:
         for k, param in enumerate(choice.params):
             values: list[Any] = []
             seen: set[str] = set()
+            leads: list[str] = []  # what each value leads to (the choice's `hints`)
             for i in remaining:
                 if words[i][k] not in seen:
                     seen.add(words[i][k])
                     values.append(shown[i][k])
+                    leads.append(f" — {hints[i][param]}" if param in hints[i] else "")
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
-            v = self._ask_value(question, param, values, labels.get(param), self._keeps(values))
+            keeps = self._keeps(values) or [""] * len(values)
+            v = self._ask_value(question, param, values, labels.get(param),
+                                [a + b for a, b in zip(keeps, leads)])
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]
