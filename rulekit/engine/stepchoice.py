@@ -396,11 +396,16 @@ class ChoiceSteps:
 
     def s_set_dealer(self, node, d, loc):
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
+        # `why` beside it: the reason players are told with the next dealer, in the rules' words
+        why = self._template(d["why"], loc, "why") if "why" in d else None
 
         def set_dealer(ctx):
             ctx.next_dealer = fn(ctx) % ctx.n
             if ctx.logging:
-                ctx.log({"t": "next_dealer", "seat": ctx.next_dealer})
+                e = {"t": "next_dealer", "seat": ctx.next_dealer}
+                if why is not None:
+                    e["why"] = why(ctx)
+                ctx.log(e)
         return set_dealer
 
     def s_end_round(self, node, d, loc):

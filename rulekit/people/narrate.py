@@ -64,6 +64,7 @@ class Narrator:
         self.said: list[str] = []  # what the rules said this round (a tie, ...), told again at its end
         self.ended = ""
         self.next_dealer: int | None = None
+        self.dealer_why = ""  # why the next dealer deals, in the rules' words (set_dealer's why)
         self.pots: dict[str, Any] = {}
         self.phase_id = ""
         self.index = game.card_index
@@ -305,7 +306,7 @@ class Narrator:
         if not redeal:
             self.round_start = list(self.chips)
             self.pays, self.yaku, self.records, self.said = [], [], [], []
-            self.ended, self.next_dealer = "", None
+            self.ended, self.next_dealer, self.dealer_why = "", None, ""
         deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"
         return [Line("heading", f"{self.round_words()}: {deal}." if not redeal
                      else f"{self.round_words()} again: {deal}.")]
@@ -582,7 +583,7 @@ class Narrator:
         return [Line("note", f"Misdeal{' (' + why + ')' if why else ''}: the cards are dealt again.")]
 
     def _e_next_dealer(self, e: dict) -> list[Line]:
-        self.next_dealer = e["seat"]
+        self.next_dealer, self.dealer_why = e["seat"], str(e.get("why") or "")
         return []  # told in the round summary, when there is a next round
 
     def _e_swap(self, e: dict) -> list[Line]:
@@ -646,9 +647,9 @@ class Narrator:
         if more:
             # the engine keeps the dealer unless the rules set another
             nxt = self.dealer if self.next_dealer is None else self.next_dealer
-            who = "you deal" if nxt == self.viewer else f"seat {nxt} deals"
-            why = "the deal stays" if nxt == self.dealer else "the deal passes"
-            out.append(Line("summary", f"Next round {who} ({why})."))
+            who = ("you deal" if nxt == self.viewer else f"seat {nxt} deals") + (" again" if nxt == self.dealer else "")
+            why = self.dealer_why if self.next_dealer is not None else ""
+            out.append(Line("summary", f"Next round {who}" + (f": {why}." if why else ".")))
         return out
 
     def pays_text(self) -> list[str]:
