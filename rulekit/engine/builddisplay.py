@@ -93,6 +93,14 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
     return out
 
 
+def display_reasons(variant: Variant) -> dict[str, str]:
+    """`display.reasons`: the words players read for a payment's `why` (the log keeps the `why`)."""
+    node = at(variant.tree, "display", "reasons")
+    if node is None or not isinstance(node.value, dict):
+        return {}
+    return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
+
+
 def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str, str]:
     """Each zone's `show_yaku`: the yaku table whose yaku the table names in the zone's shown value."""
     out = {}

@@ -515,11 +515,19 @@ class Narrator:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
         line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
         reason = []
-        if why:
-            reason.append(human_words(why))
-        vs = self._values_of(dst), self._values_of(src)
-        if vs[0] is not None and vs[1] is not None:
-            reason.append(f"{vs[0]} against {vs[1]}")
+        words = (self.game.extra.get("display_reasons") or {}).get(why)  # the variant's words for it
+        # the hands' values where the variant's words put {values}; without words for the reason,
+        # after it unless it gives its own numbers ('column 2, 7 against 3')
+        vs = (None, None)
+        if (words is None and not any(ch.isdigit() for ch in why)) or (words and "{values}" in words):
+            vs = self._values_of(dst), self._values_of(src)
+        values = f"{vs[0]} against {vs[1]}" if vs[0] is not None and vs[1] is not None else ""
+        if words is not None:
+            said = words.replace("{values}", values).strip(" ,;:") if "{values}" in words else words
+            reason += [said] if said else []
+        else:
+            reason += [human_words(why)] if why else []
+            reason += [values] if values else []
         return line + (f" ({'; '.join(reason)})" if reason else "")
 
     def _values_of(self, seat: Any) -> Any:

@@ -33,7 +33,17 @@ class _Turn:
         self.preds.append(pred)
 
     def words(self, plural: bool) -> str:
-        return "; ".join(p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds)
+        parts = [p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds]
+        # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
+        return "; ".join(_lower(t) if i else t for i, t in enumerate(parts))
+
+
+_SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
+
+
+def _lower(text: str) -> str:
+    """A sentence's first word in lower case where it is an ordinary word (not a card's name)."""
+    return text[0].lower() + text[1:] if _SENTENCE_START.match(text) else text
 
 
 def _echo(ln: Line, prev: Line | None) -> bool:
@@ -146,16 +156,52 @@ _SHOWN = "Shown to everyone: "
 
 
 def _shown_together(lines: list[Line]) -> list[Line]:
-    """Hands shown to everyone one after another (a showdown) told as one sentence."""
+    """Hands shown to everyone one after another (a showdown) told together: one line when short,
+    else a line 'Shown to everyone:' and one line per hand ('Column 1: Five, Ten and Five — shows 0.')."""
     out: list[Line] = []
-    for ln in lines:
-        prev = out[-1] if out else None
-        if prev is not None and ln.kind == prev.kind == "reveal" and ln.text.startswith(_SHOWN) \
-                and prev.text.startswith(_SHOWN):
-            out[-1] = Line("reveal", prev.text.rstrip(".") + "; " + ln.text[len(_SHOWN):])
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if not (ln.kind == "reveal" and ln.text.startswith(_SHOWN)):
+            out.append(ln)
+            i += 1
             continue
-        out.append(ln)
+        run = [ln.text[len(_SHOWN):].rstrip(".")]
+        i += 1
+        while i < len(lines) and lines[i].kind == "reveal" and lines[i].text.startswith(_SHOWN):
+            run.append(lines[i].text[len(_SHOWN):].rstrip("."))
+            i += 1
+        one = _SHOWN + "; ".join(run) + "."
+        if len(run) == 1:
+            told = _hand_first(run[0])
+            out.append(Line("reveal", told.replace(": ", " is shown: ", 1) + "." if told != run[0] else one))
+            continue
+        if len(one) <= LONG_LINE:
+            out.append(Line("reveal", one))
+            continue
+        out.append(Line("reveal", _SHOWN.rstrip()))
+        out += [Line("reveal", "  " + _hand_first(part) + ".") for part in run]
     return out
+
+
+#: a line longer than this (a showdown of several hands) is told one hand a line
+LONG_LINE = 96
+_NOW = re.compile(r"^(?P<cards>.+?) — (?P<zone>.+?) is now (?P<all>.+?)(?:, which shows (?P<value>.+))?$")
+_HAND = re.compile(r"^(?P<cards>.+?) — (?P<zone>.+?)(?:, which shows (?P<value>.+))?$")
+
+
+def _hand_first(part: str) -> str:
+    """'Five — column 1 is now Five, Ten and Five, which shows 0' told hand first: 'Column 1:
+    Five, Ten and Five — shows 0' (the cards just turned are among those named)."""
+    m = _NOW.match(part)
+    cards = m["all"] if m else None
+    if m is None:
+        m = _HAND.match(part)
+        cards = m["cards"] if m else None
+    if m is None or cards is None:
+        return part
+    zone = m["zone"][0].upper() + m["zone"][1:]
+    return f"{zone}: {cards}" + (f" — shows {m['value']}" if m["value"] else "")
 
 
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
