@@ -51,3 +51,69 @@ def test_hiraya_menu_says_what_each_card_takes():
             else:
                 assert hint == "nothing to take: it stays on the table", entry
     assert takes_told > 0
+
+
+def test_otoroku_dealers_choice_names_each_bettor_and_what_they_show():
+    from .test_otoroku import oto
+    asked: list[str] = []
+
+    def checks(ctx, choice, player, actions):
+        if choice.id == "contest":
+            asked.append(choice.words(ctx)[0])
+    o = oto([["7-1", "8-1"], ["5-1", "7-2"]], ["10-1", "3-1"],
+            by_choice={"contest": [{"fight": False}, {"fight": True}]}, checks=checks)
+    g = o.game
+    # seat 1 shows its face-up 8-1 (its face-down 7-1 is not named); seat 2, the last, is then
+    # contested without a question (at least one bettor must be)
+    assert asked == [f"Contest seat 1, who shows {g.card_name(g.card_index['8-1'])} face up?"]
+    said = [e["text"] for e in o.events("say")]
+    assert "The dealer lets off seat 1." in said and "The dealer contests seat 2." in said
+
+
+def _watched(rel: str, seed: int, rounds: int, options: dict | None = None) -> str:
+    """A game told as `rulekit play GAME` tells it to someone watching (careful players)."""
+    g = game(rel, options)
+    n = g.variant.meta.players_default
+    out = io.StringIO()
+    table = Table(g, n, None, Screen(io.StringIO(""), out), pause=False)
+    table.nar.rounds, table.nar.viewer = rounds, n  # an onlooker, as `rulekit play` without --human
+    res = play(g, n, seed, make_agents(g, n, seed, "careful"), rounds=rounds, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+def test_next_dealer_is_told_with_the_rules_reason():
+    text = _watched("kabufuda/kyo-kabu.yaml", 3, 3)
+    assert text.count("Next round seat 0 deals again: the dealer keeps the bank all game.") == 2
+    text = _watched("kabufuda/kyo-kabu.yaml", 3, 3, {"dealer_rotation": "every_round"})
+    assert "Next round seat 1 deals: the bank passes to the right every round." in text
+    text = _watched("kabufuda/dare.yaml", 3, 4)
+    told = re.findall(r"Next round (?:seat \d+ deals(?: again)?)(.*)", text)
+    assert len(told) == 3 and all(t.startswith(": ") for t in told)
+    assert "the deal stays" not in text and "the deal passes" not in text
+
+
+def test_payment_reasons_are_players_words():
+    text = _watched("hanafuda/otoroku.yaml", 7, 12)
+    for raw in ("(buta", "(dealer buta", "bettor wins", "(dealer wins", "tera-zen"):
+        assert raw not in text
+    assert re.search(r"pays 1 chip to seat \d \(beats the dealer: \d+ against \d+\)", text)
+    assert re.search(r"pays 1 chip to seat 0 \(dealer\) \(the dealer wins equal or higher: \d+ against \d+\)", text)
+    assert "(Buta, over the limit)" in text
+    text = _watched("mekurifuda/kakkuri.yaml", 7, 2)
+    assert "(pass)" not in text and "(pot)" not in text
+    assert "(played no card this turn)" in text and "(the winner takes the pot)" in text
+    text = _watched("hanafuda/hiraya.yaml", 7, 12)
+    assert "(yaku" not in text and "(a yaku's value, from each opponent)" in text
+
+
+def test_a_long_showdown_is_one_hand_a_line_and_turns_read_as_one_sentence():
+    text = _watched("kabufuda/kyo-kabu.yaml", 3, 1)
+    show = text.split("Showdown\n", 1)[1].splitlines()
+    assert show[0] == "  Shown to everyone:"
+    assert [ln.split(":")[0] for ln in show[1:6]] == ["    Column 1", "    Column 2", "    Column 3", "    Column 4",
+                                                      "    The dealer's hand"]
+    assert all(re.search(r" — shows \d\.$", ln) for ln in show[1:6])
+    # a grouped turn goes on in lower case: '...; a card goes from the deck ...'
+    assert "; a card goes from the deck to the dealer's hand" in text
+    assert not re.search(r"; [A-Z][a-z]* card goes", text)

@@ -584,7 +584,8 @@ class Narrator:
 
     def _e_end_round(self, e: dict) -> list[Line]:
         self.ended = e.get("why", "")
-        return [Line("note", f"The round ends{': ' + human_words(self.ended) if self.ended else ''}.")]
+        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        return [Line("note", f"The round ends{': ' + ended if ended else ''}.")]
 
     def _e_redeal(self, e: dict) -> list[Line]:
         why = e.get("why", "")
@@ -624,8 +625,8 @@ class Narrator:
 
     def round_summary(self) -> list[Line]:
         """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
-        out = [Line("heading", f"End of round {self.round_no + 1}"
-                    + (f" ({human_words(self.ended)})" if self.ended else "") + ".")]
+        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        out = [Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
             if text.count(", ") >= LONG_PILE:
