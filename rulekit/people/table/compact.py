@@ -219,7 +219,11 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             while j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats:
                 seats.append(turns[j].seat)
                 j += 1
-            if len(seats) == 1:
+            if len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
+                    and len(t.words(False)) > LONG_LINE:
+                # many payments by one seat (a dealer settling every column): one a line
+                out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
+            elif len(seats) == 1:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None))

@@ -35,12 +35,18 @@ class Table:
         self.pause = pause and seat is not None
         self.rounds_played = 0
         self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
+        # what was told since the player's last question (still on the screen): the round's
+        # summary does not repeat it (the showdown's hands, and its payments when all came after)
+        self.recent: set[str] = set()
+        self.pays_before = 0  # the round's payments told before the player's last question
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
+        if e.get("t") == "round":
+            self.pays_before = 0
         if e.get("t") == "seating" and self.player is not None:
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
@@ -60,6 +66,7 @@ class Table:
             kind = "you"
         if kind == "heading":
             self.screen.say("")
+        self.recent.add(ln.text.strip())
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
 
     def end_of_round(self, more: bool) -> None:
@@ -67,10 +74,13 @@ class Table:
         self.rounds_played += 1
         self.flush()
         self.screen.say("")
+        pays = set(self.nar.pays_text()) if self.pays_before == 0 else set()
         for ln in self.nar.round_summary():
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
+            if ln.kind == "summary" and (ln.text.strip() in self.recent or ln.text in pays):
+                continue  # told since your last question: still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
         ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
@@ -188,6 +198,8 @@ class Table:
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
         self.flush()
+        self.recent.clear()
+        self.pays_before = len(self.nar.pays)
         self.draw_table(getattr(d, "ctx", None))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
