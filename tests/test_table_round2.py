@@ -117,3 +117,18 @@ def test_a_long_showdown_is_one_hand_a_line_and_turns_read_as_one_sentence():
     # a grouped turn goes on in lower case: '...; a card goes from the deck ...'
     assert "; a card goes from the deck to the dealer's hand" in text
     assert not re.search(r"; [A-Z][a-z]* card goes", text)
+
+
+def test_dare_sets_that_read_the_same_in_another_order_are_one_entry():
+    g = game("kabufuda/dare.yaml")
+    out = io.StringIO()
+    table = Table(g, 4, 1, Screen(io.StringIO("1\n" * 50), out), pause=False)
+    play(g, 4, 4, make_agents(g, 4, 4, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe)
+    menus = [m for m in _menus(out.getvalue()) if m and m[0].startswith("lay down ")]
+    assert menus
+    for menu in menus:
+        # what each entry lays down, as the player reads it: sets of card names, in any order
+        read = [frozenset(tuple(sorted(s.split(", ")[:-1] + s.split(", ")[-1].split(" and ")))
+                          for s in e.split(" — ")[0][len("lay down "):].split("; ")) for e in menu]
+        assert len(read) == len(set(read)), menu

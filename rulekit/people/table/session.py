@@ -67,6 +67,7 @@ class Table:
         if kind == "heading":
             self.screen.say("")
         self.recent.add(ln.text.strip())
+        self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
 
     def end_of_round(self, more: bool) -> None:
@@ -184,7 +185,12 @@ class Table:
         labels = getattr(choice, "labels", {}) or {}
         asks = d.asks
         sets = getattr(choice, "unordered", frozenset())
-        index = self.game.card_index
+        # deck order, where cards of the same name count as the first of them: sets that read the
+        # same are then shown in the same order (two plain Ones, each in another set)
+        first: dict[str, int] = {}
+        for cid, i in self.game.card_index.items():
+            first.setdefault(self.game.card_name(i), i)
+        index = {cid: first[self.game.card_name(i)] for cid, i in self.game.card_index.items()}
         shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
                   for p, t, v in zip(choice.params, choice.types, a)] for a in d.actions]
         # Values are told apart by the words the player reads, not by their data: two sets made
