@@ -132,3 +132,23 @@ def test_dare_sets_that_read_the_same_in_another_order_are_one_entry():
         read = [frozenset(tuple(sorted(s.split(", ")[:-1] + s.split(", ")[-1].split(" and ")))
                           for s in e.split(" — ")[0][len("lay down "):].split("; ")) for e in menu]
         assert len(read) == len(set(read)), menu
+
+
+def test_dare_hand_value_is_shown_once_it_is_three_cards():
+    # zones.hand.show_when: the nine dealt cards show no value; the three kept cards do
+    text = _watched("kabufuda/dare.yaml", 4, 2)
+    assert "Your hand" not in text  # watching: every seat is 'Seat N'
+    kept = re.findall(r"^    (?:Seat \d's|The dealer's) hand(?: \(seat \d\))?: (.*) — shows (\d)\.$", text, re.M)
+    assert len(kept) == 8
+    g = game("kabufuda/dare.yaml")
+    value = {g.card_name(i): g.deck.cards[i].attrs["value"] for i in range(len(g.card_ids))}
+    for cards, shown in kept:
+        names = cards.split(", ")[:-1] + cards.split(", ")[-1].split(" and ")
+        assert sum(value[n] for n in names) % 10 == int(shown)
+    out = io.StringIO()
+    table = Table(g, 4, 1, Screen(io.StringIO("1\n" * 50), out), pause=False)
+    play(g, 4, 4, make_agents(g, 4, 4, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe)
+    mine = re.search(r"^  Your hand: (.*)$", out.getvalue(), re.M).group(1)
+    assert mine.count(", ") == 7 and "shows" not in mine  # nine cards: no value
+    assert re.search(r"keeps [^\n]*, which shows \d", out.getvalue())

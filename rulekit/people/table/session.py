@@ -249,7 +249,9 @@ class Table:
                 out.append("")
                 continue
             rest = [c for c in mine if c not in used]
-            out.append(f" — keeps {self.nar.cards_text(rest, zname)}" if rest else " — keeps nothing")
+            value = self.nar.hand_value(zname, rest) if rest else None  # what the hand kept would show
+            out.append((f" — keeps {self.nar.cards_text(rest, zname)}" + (f", which shows {value}" if value is not None
+                                                                           else "")) if rest else " — keeps nothing")
         return out
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
