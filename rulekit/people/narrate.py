@@ -250,10 +250,19 @@ class Narrator:
         """A chosen action in words, with the variant's labels: 'column 1, 3 chips'."""
         choice = (self.game.choices.get(choice_id) or [None])[0]
         labels = getattr(choice, "labels", None) or {}
+        sets = getattr(choice, "unordered", frozenset())
         parts = []
         for p, v in action.items():
-            parts.append(self.value_text(p, v, labels.get(p)))
+            # a set of cards is told in deck order, as the menu showed it
+            parts.append(self.value_text(p, _in_order(v, self._name_order()) if p in sets else v, labels.get(p)))
         return ", ".join(x for x in parts if x)
+
+    def _name_order(self) -> dict[str, int]:
+        """Each card's place in deck order, cards of one name counting as the first of them."""
+        first: dict[str, int] = {}
+        for i in range(len(self.game.card_ids)):
+            first.setdefault(self.game.card_name(i), i)
+        return {cid: first[self.game.card_name(i)] for i, cid in enumerate(self.game.card_ids)}
 
     def value_text(self, param: str, v: Any, labels: dict | None) -> str:
         key = "true" if v is True else "false" if v is False else str(v)
@@ -705,6 +714,15 @@ class Narrator:
         for rank, s in enumerate(order, 1):
             out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
         return out
+
+
+def _in_order(v: Any, order: dict[str, int]) -> Any:
+    """A set of card ids (or a list of sets) in deck order."""
+    if isinstance(v, list) and all(isinstance(x, str) and x in order for x in v):
+        return sorted(v, key=order.__getitem__)
+    if isinstance(v, list) and all(isinstance(x, list) for x in v):
+        return sorted((_in_order(x, order) for x in v), key=lambda g: [order.get(c, -1) for c in g])
+    return v
 
 
 def seats_words(seats: list[int], you: int | None = None) -> str:
