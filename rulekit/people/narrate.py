@@ -119,6 +119,10 @@ class Narrator:
             return f"the dealer's {words} (seat {i})" if i == self.dealer else f"seat {i}'s {words}"
         return f"{words} {i + 1}"
 
+    def zone_of(self, zname: str) -> tuple[str, int | None]:
+        """'hand[2]' -> ('hand', 2); 'field' -> ('field', None)."""
+        return self._zone_of(zname)
+
     def _zone_of(self, zname: str) -> tuple[str, int | None]:
         m = _ZONE_RE.match(zname)
         if not m:

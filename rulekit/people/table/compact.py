@@ -204,9 +204,32 @@ def _hand_first(part: str) -> str:
     return f"{zone}: {cards}" + (f" — shows {m['value']}" if m["value"] else "")
 
 
+def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
+    """Your choice and the payment it made you make told as one sentence ("You have one choice
+    only: end the turn; you pay 1 chip to the pot (played no card this turn).")."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        head = f"Seat {viewer} (you) pays "
+        if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
+                and prev.text.startswith("You ") and ln.kind == "pay" and ln.text.startswith(head):
+            out[-1] = Line("choice", prev.text.rstrip(".") + "; you pay " + ln.text[len(head):], viewer)
+            continue
+        if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
+                and prev.text.startswith("You ") and _echo(ln, prev):
+            continue  # the cards you just chose to play, moved where they go: said once is enough
+        only = "You have one choice only: "
+        if prev is not None and prev.kind == ln.kind == "choice" and prev.text.startswith(only) \
+                and ln.text.startswith(only) and "; you pay " not in prev.text:
+            out[-1] = Line("choice", prev.text.rstrip(".") + "; " + ln.text[len(only):], viewer)
+            continue
+        out.append(ln)
+    return out
+
+
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
-    lines = _shown_together(_seen_moves(_through(_hidden_moves(lines))))
+    lines = _yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer)
     out: list[Line] = []
     turns: list[_Turn] = []  # the open run of other seats' turns
 

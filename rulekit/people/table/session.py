@@ -155,6 +155,7 @@ class Table:
         self.screen.say("")
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
         self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
+        unseen: list[str] = []  # other seats' hands of hidden cards only: told together, on one line
         for zname, cards in nar.zones.items():
             if nar.main_zone(zname) != zname:
                 continue
@@ -162,12 +163,21 @@ class Table:
             words = nar.zone_words(zname)
             words = words[0].upper() + words[1:]
             if zname == self.game.deck_zone:
-                self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
+                if group:
+                    self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
                 continue
             if not group:
                 continue
             text, value = nar.zone_view(zname)
+            base, idx = nar.zone_of(zname)
+            zd = nar.zone_defs.get(base)
+            if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
+                    and text in ("a hidden card", f"{len(group)} hidden cards"):
+                unseen.append(f"{nar.seat(idx, upper=False)} {len(group)}")
+                continue
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
+        if unseen:
+            self.screen.say("Cards held, unseen: " + ", ".join(unseen), "table", 2)
         for pot, v in nar.pots.items():
             self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
         if ctx is not None:
