@@ -152,3 +152,47 @@ def test_dare_hand_value_is_shown_once_it_is_three_cards():
     mine = re.search(r"^  Your hand: (.*)$", out.getvalue(), re.M).group(1)
     assert mine.count(", ") == 7 and "shows" not in mine  # nine cards: no value
     assert re.search(r"keeps [^\n]*, which shows \d", out.getvalue())
+
+
+def test_kakkuri_menu_says_what_could_follow_and_the_table_is_short():
+    g = game("mekurifuda/kakkuri.yaml")
+    out = io.StringIO()
+    table = Table(g, 7, 1, Screen(io.StringIO("1\n" * 300), out), pause=False)
+    table.nar.rounds = 3
+    hands: list[list[int]] = []  # your hand at each play decision
+
+    def checks(ctx, choice, player, actions):
+        if player == 1 and choice.id == "play":
+            hands.append(list(ctx.zones["hand"][1]))
+    play(g, 7, 4, make_agents(g, 7, 4, "careful", human=1, human_agent=table), rounds=3, dealer=0,
+         observe=table.observe, checks=checks)
+    text = out.getvalue()
+    by_name = {g.card_name(i): g.deck.cards[i] for i in range(len(g.card_ids))}
+    wild = {n for n, c in by_name.items() if c.attrs.get("role") == "wild"}
+
+    def follows(after: str, card: str) -> bool:
+        r = by_name[after].attrs["rank"]
+        k = by_name[card].attrs["rank"]
+        return card in wild or r == 12 or k == r + 1 or (r <= 2 and k == r)
+    menus = [m for m in _menus(text) if m and m[0].startswith("play ")]
+    assert len(menus) == len(hands) and menus
+    checked = 0
+    for menu, hand in zip(menus, hands):
+        names = [g.card_name(c) for c in hand]
+        for entry in menu:
+            m = re.match(r"play (.+?)(?: \([^)]*\))? — (then you can play on with (.+)|nothing of yours can follow it)$",
+                         entry)
+            if m is None or m.group(1) not in by_name or m.group(1) in wild:
+                continue
+            played = m.group(1)
+            could = [n for n in names if n != played and follows(played, n)]
+            told = re.sub(r" \([^)]*\)", "", m.group(3) or "")
+            assert sorted(told.replace(" and ", ", ").split(", ") if told else []) == sorted(could), entry
+            checked += 1
+    assert checked >= 5
+    # the table: other seats' hidden hands on one line, no empty deck
+    assert re.search(r"Cards held, unseen: seat 0 \(dealer\) \d+, seat 2 \d+, ", text)
+    assert "The deck: 0 cards" not in text and "Seat 2's hand: 6 hidden cards" not in text
+    # your forced pass and what it cost, one line
+    assert re.search(r"You have one choice only: end the turn; you pay 1 chip to the pot \(played no card this turn\)\.",
+                     text)
