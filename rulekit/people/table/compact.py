@@ -230,6 +230,9 @@ def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
     lines = _yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer)
+    # a phase in which nothing was told (a misdeal check that found none) is not named
+    lines = [ln for i, ln in enumerate(lines)
+             if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
     out: list[Line] = []
     turns: list[_Turn] = []  # the open run of other seats' turns
 

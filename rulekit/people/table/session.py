@@ -179,7 +179,8 @@ class Table:
         if unseen:
             self.screen.say("Cards held, unseen: " + ", ".join(unseen), "table", 2)
         for pot, v in nar.pots.items():
-            self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
+            if v != 0:  # an empty pot (a settling pool between rounds) says nothing
+                self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
         if ctx is not None:
             for text in table_lines(self.game, ctx, self.seat, nar.card_text):
                 self.screen.say(text, "table", 2)
