@@ -73,6 +73,8 @@ class Table:
     def end_of_round(self, more: bool) -> None:
         """The round summary and standings; with more rounds to come, wait for the player."""
         self.rounds_played += 1
+        # 'The round ends: the showdown.' just before 'End of round 2 (the showdown).' says it twice
+        self.buf = [ln for ln in self.buf if not (ln.kind == "note" and ln.text.startswith("The round ends"))]
         self.flush()
         self.screen.say("")
         pays = set(self.nar.pays_text()) if self.pays_before == 0 else set()
@@ -173,11 +175,11 @@ class Table:
             zd = nar.zone_defs.get(base)
             if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
                     and text in ("a hidden card", f"{len(group)} hidden cards"):
-                unseen.append(f"{nar.seat(idx, upper=False)} {len(group)}")
+                unseen.append(f"{nar.seat(idx, upper=False)} {len(group)} card{'s' if len(group) != 1 else ''}")
                 continue
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         if unseen:
-            self.screen.say("Cards held, unseen: " + ", ".join(unseen), "table", 2)
+            self.screen.say("Unseen hands: " + ", ".join(unseen), "table", 2)
         for pot, v in nar.pots.items():
             if v != 0:  # an empty pot (a settling pool between rounds) says nothing
                 self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
