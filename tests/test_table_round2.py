@@ -196,3 +196,20 @@ def test_kakkuri_menu_says_what_could_follow_and_the_table_is_short():
     # your forced pass and what it cost, one line
     assert re.search(r"You have one choice only: end the turn; you pay 1 chip to the pot \(played no card this turn\)\.",
                      text)
+
+
+def test_round_summary_does_not_repeat_what_is_still_on_the_screen():
+    g = game("kabufuda/kyo-kabu.yaml")
+    out = io.StringIO()
+    table = Table(g, 5, 3, Screen(io.StringIO("2\n1\n" * 20), out), pause=False)
+    table.nar.rounds = 1
+    res = play(g, 5, 21, make_agents(g, 5, 21, "careful", human=3, human_agent=table), rounds=1, dealer=0,
+               observe=table.observe)
+    table.finish(res.chips, 1)
+    text = out.getvalue()
+    showdown, summary = text.split("Showdown\n", 1)[1].split("End of round 1")
+    told = [ln.strip() for ln in showdown.splitlines() if ln.strip()]
+    assert any(t.startswith("Column 1: ") for t in told) and any(" pays " in t for t in told)
+    # the hands and payments just told are not told again; the chip changes are
+    assert not [ln for ln in summary.splitlines() if ln.strip() in told]
+    assert "Chip changes: " in summary and "Next round" not in summary

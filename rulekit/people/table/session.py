@@ -2,6 +2,7 @@
 asked part by part, a summary and the standings after each round, the winner at the end."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
@@ -11,6 +12,8 @@ from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
 
 KEYS = "? rules of this phase, t the table, q quit"
+#: lines told since your last question that are still on a 40-line screen above the summary
+ON_SCREEN = 25
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
 
@@ -39,6 +42,7 @@ class Table:
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
         self.pays_before = 0  # the round's payments told before the player's last question
+        self.shown = 0  # lines told since then
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -66,6 +70,10 @@ class Table:
             kind = "you"
         if kind == "heading":
             self.screen.say("")
+        self.shown += 1
+        if self.shown > ON_SCREEN:
+            self.recent.clear()  # scrolled off the screen: the summary tells it again
+            self.pays_before = -1
         self.recent.add(ln.text.strip())
         self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
@@ -78,7 +86,8 @@ class Table:
         self.flush()
         self.screen.say("")
         pays = set(self.nar.pays_text()) if self.pays_before == 0 else set()
-        for ln in self.nar.round_summary():
+        summary = _unseen_together(self.nar.round_summary())
+        for ln in summary:
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
@@ -218,7 +227,7 @@ class Table:
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
         self.flush()
         self.recent.clear()
-        self.pays_before = len(self.nar.pays)
+        self.pays_before, self.shown = len(self.nar.pays), 0
         self.draw_table(getattr(d, "ctx", None))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
@@ -338,6 +347,28 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
             continue
         finally:
             ctx.loc = saved
+    return out
+
+
+_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|The dealer's hand \(seat (\d+)\)): (a hidden card|(\d+) hidden cards)\.$")
+
+
+def _unseen_together(lines: list[Line]) -> list[Line]:
+    """The round summary's hands nobody saw, told on one line ('Unseen hands: seat 0 1 card, ...')."""
+    out: list[Line] = []
+    unseen: list[str] = []
+    at = -1
+    for ln in lines:
+        m = _UNSEEN.match(ln.text) if ln.kind == "summary" else None
+        if m is None:
+            out.append(ln)
+            continue
+        k = int(m.group(4) or 1)
+        seat = m.group(1) or f"{m.group(2)} (dealer)"
+        unseen.append(f"seat {seat} {k} card{'s' if k != 1 else ''}")
+        at = len(out) if at < 0 else at
+    if unseen:
+        out.insert(at, Line("summary", "Unseen hands: " + ", ".join(unseen) + "."))
     return out
 
 
