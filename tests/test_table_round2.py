@@ -147,11 +147,15 @@ def test_dare_hand_value_is_shown_once_it_is_three_cards():
         assert sum(value[n] for n in names) % 10 == int(shown)
     out = io.StringIO()
     table = Table(g, 4, 1, Screen(io.StringIO("1\n" * 50), out), pause=False)
-    play(g, 4, 4, make_agents(g, 4, 4, "careful", human=1, human_agent=table), rounds=1, dealer=0,
-         observe=table.observe)
+    res = play(g, 4, 4, make_agents(g, 4, 4, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+               observe=table.observe)
+    table.finish(res.chips, 1)
     mine = re.search(r"^  Your hand: (.*)$", out.getvalue(), re.M).group(1)
     assert mine.count(", ") == 7 and "shows" not in mine  # nine cards: no value
     assert re.search(r"keeps [^\n]*, which shows \d", out.getvalue())
+    # zones.sets.show_groups: sets laid down are told three by three
+    sets = re.findall(r"'s sets(?: \(seat \d\))?: (.*)$", out.getvalue(), re.M)
+    assert sets and all(len(t.split("; ")) in (2, 3) and all(" and " in p for p in t.split("; ")) for t in sets)
 
 
 def test_kakkuri_menu_says_what_could_follow_and_the_table_is_short():

@@ -113,6 +113,16 @@ def display_reasons(variant: Variant) -> dict[str, str]:
     return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
 
 
+def zone_groups(variant: Variant) -> dict[str, int]:
+    """Each zone's `show_groups`: its cards are told in groups of this many (sets laid down)."""
+    out = {}
+    for zname in variant.zones:
+        node = at(variant.tree, "zones", zname, "show_groups")
+        if node is not None and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value > 0:
+            out[zname] = node.value
+    return out
+
+
 def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str, str]:
     """Each zone's `show_yaku`: the yaku table whose yaku the table names in the zone's shown value."""
     out = {}

@@ -238,6 +238,11 @@ class Narrator:
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
         shown = [c for c in cards if self.can_see(c, where[c])]
         hidden = len(cards) - len(shown)
+        k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
+        if k and not hidden and len(cards) > k:
+            # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
+            return "; ".join(join_words([self.card_text(c) for c in cards[i:i + k]])
+                             for i in range(0, len(cards), k)), self.hand_value(zname, cards)
         parts = [self.card_text(c) for c in shown]
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
