@@ -67,7 +67,7 @@ def test_otoroku_dealers_choice_names_each_bettor_and_what_they_show():
     # contested without a question (at least one bettor must be)
     assert asked == [f"Contest seat 1, who shows {g.card_name(g.card_index['8-1'])} face up?"]
     said = [e["text"] for e in o.events("say")]
-    assert "The dealer lets off seat 1." in said and "The dealer contests seat 2." in said
+    assert "The dealer chooses to let off seat 1." in said and "The dealer chooses to contest seat 2." in said
 
 
 def _watched(rel: str, seed: int, rounds: int, options: dict | None = None) -> str:
@@ -217,3 +217,9 @@ def test_round_summary_does_not_repeat_what_is_still_on_the_screen():
     # the hands and payments just told are not told again; the chip changes are
     assert not [ln for ln in summary.splitlines() if ln.strip() in told]
     assert "Chip changes: " in summary and "Next round" not in summary
+
+
+def test_a_choice_the_rules_then_tell_in_full_is_told_once():
+    text = _watched("hanafuda/otoroku.yaml", 1, 4)
+    assert "The dealer chooses to contest seat 1." in text
+    assert "chooses: contest" not in text and "chooses: let off" not in text

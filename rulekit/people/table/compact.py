@@ -227,8 +227,22 @@ def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
     return out
 
 
+def _told_by_rule(lines: list[Line]) -> list[Line]:
+    """A seat's choice that the rules' own sentence, told next, says in full ("Seat 0 chooses:
+    contest." before "The dealer chooses to contest seat 1.") is told once, by that sentence."""
+    out: list[Line] = []
+    for i, ln in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        m = re.match(r"^Seat \d+(?: \([^)]*\))? chooses: ([^;]+)\.$", ln.text) if ln.kind == "choice" else None
+        if m and nxt is not None and nxt.kind == "note" and f" {m.group(1).lower()} " in f" {nxt.text.lower()} ":
+            continue
+        out.append(ln)
+    return out
+
+
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
+    lines = _told_by_rule(lines)
     lines = _yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
