@@ -339,7 +339,7 @@ def test_option_no_qualifier_carry_keeps_the_pot():
     out = play(NOBODY, rounds=2)
     assert len(records(out, "no-qualifier")) == 2
     assert out.chips == [-2, -2]           # 4 chips wait in the pot
-    assert next_dealer(out) == []          # the dealer deals again
+    assert next_dealer(out) == [0, 0]      # the dealer deals again (and is told why)
 
 
 def test_option_no_qualifier_refund_returns_the_antes():

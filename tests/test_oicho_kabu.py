@@ -389,7 +389,8 @@ def test_option_arashi_vs_arashi_closer_to_nine_wins():
 def test_dealer_keeps_the_bank_by_default():
     top = layout(field=[5, 6, 7, 8], holes=[4, 3, 2, 1], dealer=[10, 10])
     out = play(top, bet=bets((0, 1)), third=[False])
-    assert out.events("next_dealer") == []
+    # the same dealer deals again, and players are told why
+    assert [(e["seat"], e["why"]) for e in out.events("next_dealer")] == [(0, "the dealer keeps the bank all game")]
 
 
 def test_option_dealer_rotation_lose_all_passes_the_bank_when_every_hand_wins():
@@ -398,7 +399,7 @@ def test_option_dealer_rotation_lose_all_passes_the_bank_when_every_hand_wins():
     assert [e["seat"] for e in out.events("next_dealer")] == [1]
     top = layout(field=[5, 6, 7, 8], holes=[4, 3, 2, 2], dealer=[10, 10])    # hand 3 = 0: a tie
     out = play(top, {"dealer_rotation": "lose_all"}, bet=bets((0, 1)), third=[False])
-    assert out.events("next_dealer") == []
+    assert [e["seat"] for e in out.events("next_dealer")] == [0]  # the bank stays
 
 
 def test_option_dealer_rotation_every_round():

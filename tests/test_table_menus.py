@@ -65,8 +65,8 @@ def test_sets_that_differ_only_in_card_order_are_one_entry():
     (menu,) = _menus(out.getvalue())
     # six ways to lay down two sets, but only two the player can tell apart: with the Gold Four
     # or with a plain one (before, entries differing only in card order were listed twice)
-    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — keeps Seven, Four and Four",
-                    "lay down One, One and Five; Four, Six and Seven — keeps Seven, Gold Four (Kin-shi) and Four"], menu
+    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — keeps Seven, Four and Four, which shows 5",
+                    "lay down One, One and Five; Four, Six and Seven — keeps Seven, Gold Four (Kin-shi) and Four, which shows 5"], menu
     (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
     assert 0 <= mine["index"] < mine["of"]
 

@@ -210,10 +210,11 @@ def test_otoroku_three_rounds_at_the_table(tmp_path):
             name = _card(game, cid).name
             if sum(1 for c in game.deck.cards if c.name == name) > 1:
                 continue  # a name two cards share says nothing about which one
-            # the showdown tells the hands shown together, in one sentence (which the terminal may
-            # wrap at 100 columns: read with its line breaks as spaces)
+            # the showdown tells the hands shown together ("Shown to everyone:" and a line per hand),
+            # or one hand ("Seat 3's hand is shown: ..."), wrapped at 100 columns: read with its
+            # line breaks as spaces
             flat = re.sub(r"\s+", " ", rtext)
-            shown = [m.start() for m in re.finditer("Shown to everyone: ", flat)]
+            shown = [m.start() for m in re.finditer(r"Shown to everyone:| is shown: ", flat)]
             at = next((flat.find(name, a) for a in shown if flat.find(name, a) >= 0), -1)
             head = flat if at < 0 else flat[:at]
             # the only mentions before it is shown would be the moves that reveal it

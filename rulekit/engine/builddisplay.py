@@ -23,7 +23,12 @@ def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], A
     for zname, zd in variant.zones.items():
         node = at(tree, "zones", zname, "show")
         if node is not None:
-            zone_show[zname] = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show")[0]
+            fn = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show")[0]
+            wnode = at(tree, "zones", zname, "show_when")
+            if wnode is not None:
+                when = sc.expr(wnode, {"cards": "list<card>", "seat": T.INT}, T.BOOL, f"zones.{zname}.show_when")[0]
+                fn = _shown_when(fn, when)
+            zone_show[zname] = fn
         if zd.part_of:
             target = variant.zones.get(zd.part_of)
             if target is None or target.kind != zd.kind or target.count != zd.count or zd.kind == "single":
@@ -40,6 +45,13 @@ def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], A
     elif node is not None:
         card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0]
     return zone_show, card_show, display_table(at(tree, "display", "table"), sc)
+
+
+def _shown_when(fn: Any, when: Any) -> Any:
+    """A zone's shown value, only while its `show_when` holds (None, not shown, otherwise)."""
+    def shown(ctx: Any) -> Any:
+        return fn(ctx) if when(ctx) else None
+    return shown
 
 
 def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
@@ -90,6 +102,24 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
             pos = m.end()
         parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
         out.append((name, each, when, tuple(parts)))
+    return out
+
+
+def display_reasons(variant: Variant) -> dict[str, str]:
+    """`display.reasons`: the words players read for a payment's `why` (the log keeps the `why`)."""
+    node = at(variant.tree, "display", "reasons")
+    if node is None or not isinstance(node.value, dict):
+        return {}
+    return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
+
+
+def zone_groups(variant: Variant) -> dict[str, int]:
+    """Each zone's `show_groups`: its cards are told in groups of this many (sets laid down)."""
+    out = {}
+    for zname in variant.zones:
+        node = at(variant.tree, "zones", zname, "show_groups")
+        if node is not None and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value > 0:
+            out[zname] = node.value
     return out
 
 

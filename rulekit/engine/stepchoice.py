@@ -48,6 +48,7 @@ class ChoiceSteps:
                         unordered=self._unordered(d, tuple(p[0] for p in params)))
         choice.texts = self._choice_texts(d, loc)
         choice.fixed_values = self._fixed_values(opts, loc)
+        choice.hints = self._hints(d, inner, tuple(p[0] for p in params))
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -197,6 +198,33 @@ class ChoiceSteps:
         return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
                 if isinstance(v, dict)}
 
+    def _hints(self, d, inner, params) -> dict[str, list]:
+        """choose `hints`: for each parameter, cases {say, when} telling a person what a value
+        leads to; the first case whose `when` holds is shown after the value in the menu."""
+        node = d.get("hints")
+        if node is None or not isinstance(node.value, dict):
+            return {}
+        out: dict[str, list] = {}
+        for pname, cases in node.value.items():
+            if pname not in params:
+                self.errs.add(error(cases.key_span or cases.span, "E040", f"hints: '{pname}' is not a parameter "
+                                    "of this choice", hint=did_you_mean(str(pname), list(params))))
+                continue
+            items = cases.value if isinstance(cases.value, list) else [cases]
+            compiled = []
+            for item in items:
+                c = item.value if isinstance(item.value, dict) else {}
+                if "say" not in c:
+                    self.errs.add(error(item.span, "E010", f"hints {pname}: give 'say' (the text to show)"))
+                    continue
+                if len(str(c["say"].value)) > MAX_LABEL:
+                    self.errs.add(error(c["say"].span, "E034", f"hints {pname}: a text of {len(str(c['say'].value))} "
+                                        f"characters (limit {MAX_LABEL})"))
+                when = self.expr(c["when"], inner, T.BOOL, f"hints {pname} when")[0] if "when" in c else None
+                compiled.append((when, self._template(c["say"], inner, f"hints {pname}", join=" and ")))
+            out[str(pname)] = compiled
+        return out
+
     def _fixed_values(self, opts, loc) -> dict:
         """The values of the choice's parameters that depend neither on the game's state nor on
         the options (labels for other values can never be shown)."""
@@ -227,8 +255,9 @@ class ChoiceSteps:
         fns = {k: self._template(v, loc, "prompt" if not k else f"ask {k}") for k, v in nodes.items()}
         return lambda ctx: {k: f(ctx) for k, f in fns.items()}
 
-    def _template(self, node, loc, what="why"):
-        """A text with {expression} parts (a pay's `why`): a function giving the text for a state."""
+    def _template(self, node, loc, what="why", join=", "):
+        """A text with {expression} parts (a pay's `why`): a function giving the text for a state
+        (a list of cards is named card by card, the last joined with `join`)."""
         text = str(node.value)
         parts: list = []
         pos = 0
@@ -244,7 +273,8 @@ class ChoiceSteps:
             if t == T.CARD:
                 return ctx.game.card_name(v)
             if isinstance(t, str) and t.startswith("list<card"):
-                return ", ".join(ctx.game.card_name(c) for c in v)
+                names = [ctx.game.card_name(c) for c in v]
+                return ", ".join(names[:-1]) + join + names[-1] if len(names) > 1 else ", ".join(names)
             return str(v).lower() if isinstance(v, bool) else str(v)
 
         def render_text(ctx):
@@ -366,11 +396,16 @@ class ChoiceSteps:
 
     def s_set_dealer(self, node, d, loc):
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
+        # `why` beside it: the reason players are told with the next dealer, in the rules' words
+        why = self._template(d["why"], loc, "why") if "why" in d else None
 
         def set_dealer(ctx):
             ctx.next_dealer = fn(ctx) % ctx.n
             if ctx.logging:
-                ctx.log({"t": "next_dealer", "seat": ctx.next_dealer})
+                e = {"t": "next_dealer", "seat": ctx.next_dealer}
+                if why is not None:
+                    e["why"] = why(ctx)
+                ctx.log(e)
         return set_dealer
 
     def s_end_round(self, node, d, loc):

@@ -82,6 +82,31 @@ class Choice:
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
     texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s
     fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
+    hints: dict[str, list] = field(default_factory=dict)  # param -> [(when fn or None, text fn)] (`hints`)
+
+    def hint(self, ctx: Any, action: tuple) -> dict[str, str]:
+        """What each value of `action` would lead to (`hints`), as a person reads it at this
+        decision: {param: text} for the parameters with a hint that holds. Reads the state only:
+        the round's budget and the step's names are as they were before."""
+        if not self.hints or ctx is None:
+            return {}
+        saved, budget = ctx.loc, getattr(ctx, "budget", None)
+        out: dict[str, str] = {}
+        try:
+            ctx.loc = {**saved, **dict(zip(self.params, action))}
+            for param, cases in self.hints.items():
+                for when, say in cases:
+                    try:
+                        if when is None or when(ctx):
+                            out[param] = say(ctx)
+                            break
+                    except Exception:  # a hint that cannot be worked out here is not shown
+                        break
+        finally:
+            ctx.loc = saved
+            if budget is not None:
+                ctx.budget = budget
+        return out
 
     def words(self, ctx: Any) -> tuple[str, dict[str, str]]:
         """The prompt and the per-parameter questions as a person reads them at this decision."""

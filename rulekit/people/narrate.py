@@ -64,6 +64,7 @@ class Narrator:
         self.said: list[str] = []  # what the rules said this round (a tie, ...), told again at its end
         self.ended = ""
         self.next_dealer: int | None = None
+        self.dealer_why = ""  # why the next dealer deals, in the rules' words (set_dealer's why)
         self.pots: dict[str, Any] = {}
         self.phase_id = ""
         self.index = game.card_index
@@ -117,6 +118,10 @@ class Narrator:
                 return f"your {words}"
             return f"the dealer's {words} (seat {i})" if i == self.dealer else f"seat {i}'s {words}"
         return f"{words} {i + 1}"
+
+    def zone_of(self, zname: str) -> tuple[str, int | None]:
+        """'hand[2]' -> ('hand', 2); 'field' -> ('field', None)."""
+        return self._zone_of(zname)
 
     def _zone_of(self, zname: str) -> tuple[str, int | None]:
         m = _ZONE_RE.match(zname)
@@ -233,6 +238,11 @@ class Narrator:
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
         shown = [c for c in cards if self.can_see(c, where[c])]
         hidden = len(cards) - len(shown)
+        k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
+        if k and not hidden and len(cards) > k:
+            # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
+            return "; ".join(join_words([self.card_text(c) for c in cards[i:i + k]])
+                             for i in range(0, len(cards), k)), self.hand_value(zname, cards)
         parts = [self.card_text(c) for c in shown]
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
@@ -249,10 +259,19 @@ class Narrator:
         """A chosen action in words, with the variant's labels: 'column 1, 3 chips'."""
         choice = (self.game.choices.get(choice_id) or [None])[0]
         labels = getattr(choice, "labels", None) or {}
+        sets = getattr(choice, "unordered", frozenset())
         parts = []
         for p, v in action.items():
-            parts.append(self.value_text(p, v, labels.get(p)))
+            # a set of cards is told in deck order, as the menu showed it
+            parts.append(self.value_text(p, _in_order(v, self._name_order()) if p in sets else v, labels.get(p)))
         return ", ".join(x for x in parts if x)
+
+    def _name_order(self) -> dict[str, int]:
+        """Each card's place in deck order, cards of one name counting as the first of them."""
+        first: dict[str, int] = {}
+        for i in range(len(self.game.card_ids)):
+            first.setdefault(self.game.card_name(i), i)
+        return {cid: first[self.game.card_name(i)] for i, cid in enumerate(self.game.card_ids)}
 
     def value_text(self, param: str, v: Any, labels: dict | None) -> str:
         key = "true" if v is True else "false" if v is False else str(v)
@@ -305,7 +324,7 @@ class Narrator:
         if not redeal:
             self.round_start = list(self.chips)
             self.pays, self.yaku, self.records, self.said = [], [], [], []
-            self.ended, self.next_dealer = "", None
+            self.ended, self.next_dealer, self.dealer_why = "", None, ""
         deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"
         return [Line("heading", f"{self.round_words()}: {deal}." if not redeal
                      else f"{self.round_words()} again: {deal}.")]
@@ -514,11 +533,19 @@ class Narrator:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
         line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
         reason = []
-        if why:
-            reason.append(human_words(why))
-        vs = self._values_of(dst), self._values_of(src)
-        if vs[0] is not None and vs[1] is not None:
-            reason.append(f"{vs[0]} against {vs[1]}")
+        words = (self.game.extra.get("display_reasons") or {}).get(why)  # the variant's words for it
+        # the hands' values where the variant's words put {values}; without words for the reason,
+        # after it unless it gives its own numbers ('column 2, 7 against 3')
+        vs = (None, None)
+        if (words is None and not any(ch.isdigit() for ch in why)) or (words and "{values}" in words):
+            vs = self._values_of(dst), self._values_of(src)
+        values = f"{vs[0]} against {vs[1]}" if vs[0] is not None and vs[1] is not None else ""
+        if words is not None:
+            said = words.replace("{values}", values).strip(" ,;:") if "{values}" in words else words
+            reason += [said] if said else []
+        else:
+            reason += [human_words(why)] if why else []
+            reason += [values] if values else []
         return line + (f" ({'; '.join(reason)})" if reason else "")
 
     def _values_of(self, seat: Any) -> Any:
@@ -575,14 +602,15 @@ class Narrator:
 
     def _e_end_round(self, e: dict) -> list[Line]:
         self.ended = e.get("why", "")
-        return [Line("note", f"The round ends{': ' + human_words(self.ended) if self.ended else ''}.")]
+        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        return [Line("note", f"The round ends{': ' + ended if ended else ''}.")]
 
     def _e_redeal(self, e: dict) -> list[Line]:
         why = e.get("why", "")
         return [Line("note", f"Misdeal{' (' + why + ')' if why else ''}: the cards are dealt again.")]
 
     def _e_next_dealer(self, e: dict) -> list[Line]:
-        self.next_dealer = e["seat"]
+        self.next_dealer, self.dealer_why = e["seat"], str(e.get("why") or "")
         return []  # told in the round summary, when there is a next round
 
     def _e_swap(self, e: dict) -> list[Line]:
@@ -615,8 +643,8 @@ class Narrator:
 
     def round_summary(self) -> list[Line]:
         """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
-        out = [Line("heading", f"End of round {self.round_no + 1}"
-                    + (f" ({human_words(self.ended)})" if self.ended else "") + ".")]
+        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        out = [Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
             if text.count(", ") >= LONG_PILE:
@@ -646,9 +674,9 @@ class Narrator:
         if more:
             # the engine keeps the dealer unless the rules set another
             nxt = self.dealer if self.next_dealer is None else self.next_dealer
-            who = "you deal" if nxt == self.viewer else f"seat {nxt} deals"
-            why = "the deal stays" if nxt == self.dealer else "the deal passes"
-            out.append(Line("summary", f"Next round {who} ({why})."))
+            who = ("you deal" if nxt == self.viewer else f"seat {nxt} deals") + (" again" if nxt == self.dealer else "")
+            why = self.dealer_why if self.next_dealer is not None else ""
+            out.append(Line("summary", f"Next round {who}" + (f": {why}." if why else ".")))
         return out
 
     def pays_text(self) -> list[str]:
@@ -695,6 +723,15 @@ class Narrator:
         for rank, s in enumerate(order, 1):
             out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
         return out
+
+
+def _in_order(v: Any, order: dict[str, int]) -> Any:
+    """A set of card ids (or a list of sets) in deck order."""
+    if isinstance(v, list) and all(isinstance(x, str) and x in order for x in v):
+        return sorted(v, key=order.__getitem__)
+    if isinstance(v, list) and all(isinstance(x, list) for x in v):
+        return sorted((_in_order(x, order) for x in v), key=lambda g: [order.get(c, -1) for c in g])
+    return v
 
 
 def seats_words(seats: list[int], you: int | None = None) -> str:

@@ -33,7 +33,17 @@ class _Turn:
         self.preds.append(pred)
 
     def words(self, plural: bool) -> str:
-        return "; ".join(p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds)
+        parts = [p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds]
+        # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
+        return "; ".join(_lower(t) if i else t for i, t in enumerate(parts))
+
+
+_SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
+
+
+def _lower(text: str) -> str:
+    """A sentence's first word in lower case where it is an ordinary word (not a card's name)."""
+    return text[0].lower() + text[1:] if _SENTENCE_START.match(text) else text
 
 
 def _echo(ln: Line, prev: Line | None) -> bool:
@@ -146,13 +156,85 @@ _SHOWN = "Shown to everyone: "
 
 
 def _shown_together(lines: list[Line]) -> list[Line]:
-    """Hands shown to everyone one after another (a showdown) told as one sentence."""
+    """Hands shown to everyone one after another (a showdown) told together: one line when short,
+    else a line 'Shown to everyone:' and one line per hand ('Column 1: Five, Ten and Five — shows 0.')."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if not (ln.kind == "reveal" and ln.text.startswith(_SHOWN)):
+            out.append(ln)
+            i += 1
+            continue
+        run = [ln.text[len(_SHOWN):].rstrip(".")]
+        i += 1
+        while i < len(lines) and lines[i].kind == "reveal" and lines[i].text.startswith(_SHOWN):
+            run.append(lines[i].text[len(_SHOWN):].rstrip("."))
+            i += 1
+        one = _SHOWN + "; ".join(run) + "."
+        if len(run) == 1:
+            told = _hand_first(run[0])
+            out.append(Line("reveal", told.replace(": ", " is shown: ", 1) + "." if told != run[0] else one))
+            continue
+        if len(one) <= LONG_LINE:
+            out.append(Line("reveal", one))
+            continue
+        out.append(Line("reveal", _SHOWN.rstrip()))
+        out += [Line("reveal", "  " + _hand_first(part) + ".") for part in run]
+    return out
+
+
+#: a line longer than this (a showdown of several hands) is told one hand a line
+LONG_LINE = 96
+_NOW = re.compile(r"^(?P<cards>.+?) — (?P<zone>.+?) is now (?P<all>.+?)(?:, which shows (?P<value>.+))?$")
+_HAND = re.compile(r"^(?P<cards>.+?) — (?P<zone>.+?)(?:, which shows (?P<value>.+))?$")
+
+
+def _hand_first(part: str) -> str:
+    """'Five — column 1 is now Five, Ten and Five, which shows 0' told hand first: 'Column 1:
+    Five, Ten and Five — shows 0' (the cards just turned are among those named)."""
+    m = _NOW.match(part)
+    cards = m["all"] if m else None
+    if m is None:
+        m = _HAND.match(part)
+        cards = m["cards"] if m else None
+    if m is None or cards is None:
+        return part
+    zone = m["zone"][0].upper() + m["zone"][1:]
+    return f"{zone}: {cards}" + (f" — shows {m['value']}" if m["value"] else "")
+
+
+def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
+    """Your choice and the payment it made you make told as one sentence ("You have one choice
+    only: end the turn; you pay 1 chip to the pot (played no card this turn).")."""
     out: list[Line] = []
     for ln in lines:
         prev = out[-1] if out else None
-        if prev is not None and ln.kind == prev.kind == "reveal" and ln.text.startswith(_SHOWN) \
-                and prev.text.startswith(_SHOWN):
-            out[-1] = Line("reveal", prev.text.rstrip(".") + "; " + ln.text[len(_SHOWN):])
+        head = f"Seat {viewer} (you) pays "
+        if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
+                and prev.text.startswith("You ") and ln.kind == "pay" and ln.text.startswith(head):
+            out[-1] = Line("choice", prev.text.rstrip(".") + "; you pay " + ln.text[len(head):], viewer)
+            continue
+        if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
+                and prev.text.startswith("You ") and _echo(ln, prev):
+            continue  # the cards you just chose to play, moved where they go: said once is enough
+        only = "You have one choice only: "
+        if prev is not None and prev.kind == ln.kind == "choice" and prev.text.startswith(only) \
+                and ln.text.startswith(only) and "; you pay " not in prev.text:
+            out[-1] = Line("choice", prev.text.rstrip(".") + "; " + ln.text[len(only):], viewer)
+            continue
+        out.append(ln)
+    return out
+
+
+def _told_by_rule(lines: list[Line]) -> list[Line]:
+    """A seat's choice that the rules' own sentence, told next, says in full ("Seat 0 chooses:
+    contest." before "The dealer chooses to contest seat 1.") is told once, by that sentence."""
+    out: list[Line] = []
+    for i, ln in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        m = re.match(r"^Seat \d+(?: \([^)]*\))? chooses: ([^;]+)\.$", ln.text) if ln.kind == "choice" else None
+        if m and nxt is not None and nxt.kind == "note" and f" {m.group(1).lower()} " in f" {nxt.text.lower()} ":
             continue
         out.append(ln)
     return out
@@ -160,7 +242,11 @@ def _shown_together(lines: list[Line]) -> list[Line]:
 
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
-    lines = _shown_together(_seen_moves(_through(_hidden_moves(lines))))
+    lines = _told_by_rule(lines)
+    lines = _yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer)
+    # a phase in which nothing was told (a misdeal check that found none) is not named
+    lines = [ln for i, ln in enumerate(lines)
+             if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
     out: list[Line] = []
     turns: list[_Turn] = []  # the open run of other seats' turns
 
@@ -173,7 +259,11 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             while j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats:
                 seats.append(turns[j].seat)
                 j += 1
-            if len(seats) == 1:
+            if len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
+                    and len(t.words(False)) > LONG_LINE:
+                # many payments by one seat (a dealer settling every column): one a line
+                out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
+            elif len(seats) == 1:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None))

@@ -59,7 +59,17 @@ class Screen:
     def say(self, text: str, kind: str = "", indent: int = 0) -> None:
         """One line of text (untrusted parts already inside it are made inert here)."""
         from rich.text import Text
-        self.console.print(Text(" " * indent + inert(text, keep_newlines=False), style=STYLES.get(kind, "")))
+        line = " " * indent + inert(text, keep_newlines=False)
+        width = self.console.width
+        if not self.console.soft_wrap and len(line) > width > 20:
+            # a long line on a terminal wraps under itself, indented, so one sentence reads as one
+            import textwrap
+            lead = len(line) - len(line.lstrip(" "))
+            line = "\n".join(textwrap.wrap(line, width=width, initial_indent="", subsequent_indent=" " * (lead + 2),
+                                            break_on_hyphens=False, drop_whitespace=True)) if lead == 0 else \
+                "\n".join(textwrap.wrap(line.lstrip(" "), width=width, initial_indent=" " * lead,
+                                        subsequent_indent=" " * (lead + 2), break_on_hyphens=False))
+        self.console.print(Text(line, style=STYLES.get(kind, "")))
 
     def block(self, text: str, kind: str = "") -> None:
         """Several lines of untrusted text (rules prose), each made inert."""

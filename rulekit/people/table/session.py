@@ -2,6 +2,7 @@
 asked part by part, a summary and the standings after each round, the winner at the end."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
@@ -11,6 +12,8 @@ from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
 
 KEYS = "? rules of this phase, t the table, q quit"
+#: lines told since your last question that are still on a 40-line screen above the summary
+ON_SCREEN = 25
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
 
@@ -35,12 +38,19 @@ class Table:
         self.pause = pause and seat is not None
         self.rounds_played = 0
         self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
+        # what was told since the player's last question (still on the screen): the round's
+        # summary does not repeat it (the showdown's hands, and its payments when all came after)
+        self.recent: set[str] = set()
+        self.pays_before = 0  # the round's payments told before the player's last question
+        self.shown = 0  # lines told since then
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
+        if e.get("t") == "round":
+            self.pays_before = 0
         if e.get("t") == "seating" and self.player is not None:
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
@@ -60,17 +70,29 @@ class Table:
             kind = "you"
         if kind == "heading":
             self.screen.say("")
+        self.shown += 1
+        if self.shown > ON_SCREEN:
+            self.recent.clear()  # scrolled off the screen: the summary tells it again
+            self.pays_before = -1
+        self.recent.add(ln.text.strip())
+        self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
 
     def end_of_round(self, more: bool) -> None:
         """The round summary and standings; with more rounds to come, wait for the player."""
         self.rounds_played += 1
+        # 'The round ends: the showdown.' just before 'End of round 2 (the showdown).' says it twice
+        self.buf = [ln for ln in self.buf if not (ln.kind == "note" and ln.text.startswith("The round ends"))]
         self.flush()
         self.screen.say("")
-        for ln in self.nar.round_summary():
+        pays = set(self.nar.pays_text()) if self.pays_before == 0 else set()
+        summary = _unseen_together(self.nar.round_summary())
+        for ln in summary:
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
+            if ln.kind == "summary" and (ln.text.strip() in self.recent or ln.text in pays):
+                continue  # told since your last question: still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
         ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
@@ -144,6 +166,7 @@ class Table:
         self.screen.say("")
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
         self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
+        unseen: list[str] = []  # other seats' hands of hidden cards only: told together, on one line
         for zname, cards in nar.zones.items():
             if nar.main_zone(zname) != zname:
                 continue
@@ -151,14 +174,24 @@ class Table:
             words = nar.zone_words(zname)
             words = words[0].upper() + words[1:]
             if zname == self.game.deck_zone:
-                self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
+                if group:
+                    self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
                 continue
             if not group:
                 continue
             text, value = nar.zone_view(zname)
+            base, idx = nar.zone_of(zname)
+            zd = nar.zone_defs.get(base)
+            if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
+                    and text in ("a hidden card", f"{len(group)} hidden cards"):
+                unseen.append(f"{nar.seat(idx, upper=False)} {len(group)} card{'s' if len(group) != 1 else ''}")
+                continue
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
+        if unseen:
+            self.screen.say("Unseen hands: " + ", ".join(unseen), "table", 2)
         for pot, v in nar.pots.items():
-            self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
+            if v != 0:  # an empty pot (a settling pool between rounds) says nothing
+                self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
         if ctx is not None:
             for text in table_lines(self.game, ctx, self.seat, nar.card_text):
                 self.screen.say(text, "table", 2)
@@ -174,7 +207,12 @@ class Table:
         labels = getattr(choice, "labels", {}) or {}
         asks = d.asks
         sets = getattr(choice, "unordered", frozenset())
-        index = self.game.card_index
+        # deck order, where cards of the same name count as the first of them: sets that read the
+        # same are then shown in the same order (two plain Ones, each in another set)
+        first: dict[str, int] = {}
+        for cid, i in self.game.card_index.items():
+            first.setdefault(self.game.card_name(i), i)
+        index = {cid: first[self.game.card_name(i)] for cid, i in self.game.card_index.items()}
         shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
                   for p, t, v in zip(choice.params, choice.types, a)] for a in d.actions]
         # Values are told apart by the words the player reads, not by their data: two sets made
@@ -184,7 +222,12 @@ class Table:
         # into d.actions, so always a legal action). Agents and the rl env see every action.
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
         remaining = list(range(len(d.actions)))
+        ctx = getattr(d, "ctx", None)
+        hint = getattr(choice, "hint", None)
+        hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
         self.flush()
+        self.recent.clear()
+        self.pays_before, self.shown = len(self.nar.pays), 0
         self.draw_table(getattr(d, "ctx", None))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
@@ -194,14 +237,18 @@ class Table:
         for k, param in enumerate(choice.params):
             values: list[Any] = []
             seen: set[str] = set()
+            leads: list[str] = []  # what each value leads to (the choice's `hints`)
             for i in remaining:
                 if words[i][k] not in seen:
                     seen.add(words[i][k])
                     values.append(shown[i][k])
+                    leads.append(f" — {hints[i][param]}" if param in hints[i] else "")
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
-            v = self._ask_value(question, param, values, labels.get(param), self._keeps(values))
+            keeps = self._keeps(values) or [""] * len(values)
+            v = self._ask_value(question, param, values, labels.get(param),
+                                [a + b for a, b in zip(keeps, leads)])
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]
@@ -224,7 +271,9 @@ class Table:
                 out.append("")
                 continue
             rest = [c for c in mine if c not in used]
-            out.append(f" — keeps {self.nar.cards_text(rest, zname)}" if rest else " — keeps nothing")
+            value = self.nar.hand_value(zname, rest) if rest else None  # what the hand kept would show
+            out.append((f" — keeps {self.nar.cards_text(rest, zname)}" + (f", which shows {value}" if value is not None
+                                                                           else "")) if rest else " — keeps nothing")
         return out
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
@@ -298,6 +347,28 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
             continue
         finally:
             ctx.loc = saved
+    return out
+
+
+_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|The dealer's hand \(seat (\d+)\)): (a hidden card|(\d+) hidden cards)\.$")
+
+
+def _unseen_together(lines: list[Line]) -> list[Line]:
+    """The round summary's hands nobody saw, told on one line ('Unseen hands: seat 0 1 card, ...')."""
+    out: list[Line] = []
+    unseen: list[str] = []
+    at = -1
+    for ln in lines:
+        m = _UNSEEN.match(ln.text) if ln.kind == "summary" else None
+        if m is None:
+            out.append(ln)
+            continue
+        k = int(m.group(4) or 1)
+        seat = m.group(1) or f"{m.group(2)} (dealer)"
+        unseen.append(f"seat {seat} {k} card{'s' if k != 1 else ''}")
+        at = len(out) if at < 0 else at
+    if unseen:
+        out.insert(at, Line("summary", "Unseen hands: " + ", ".join(unseen) + "."))
     return out
 
 
