@@ -14,6 +14,7 @@ from rulekit.lang.loader import plain
 from rulekit.lang.model import Variant
 from rulekit.lang.rulestext import RulesDoc, phase_prompts, rules_doc
 from rulekit.website.howitplays import statistics_markdown
+from rulekit.website.cardlegend import CardFact, game_card_facts, reading_guide
 from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
 from rulekit.website.rules import Renderer, table_anchor
@@ -104,7 +105,25 @@ class VariantPage(MachineParts):
 
     # -- helpers ---------------------------------------------------------------
     def img(self, deck: Deck, base: str, i: int, cls: str = "rk-card", extra: str = "") -> str:
+        if deck is self.g.deck:  # the game's own cards: drawn as this game counts them, with a legend
+            c = deck.cards[i]
+            return self.site.pictures.game_img(self.root, self.id_for_files, base, c, self.facts.get(c.id), cls, extra)
         return self.site.pictures.img(self.root, base, deck.cards[i], cls, extra)
+
+    @property
+    def facts(self) -> dict[str, CardFact]:
+        """Each card of the game's deck as the game counts it (value, wild)."""
+        if "card_facts" not in self.e.extra:
+            try:
+                self.e.extra["card_facts"] = game_card_facts(self.g, self.v.meta.players_default)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("%s: the cards' values cannot be worked out: %s", self.e.rel_file, exc)
+                self.e.extra["card_facts"] = {}
+        return self.e.extra["card_facts"]
+
+    @property
+    def id_for_files(self) -> str:
+        return self.e.id
 
     def grid(self, deck: Deck, base: str, idx: list[int], compact: bool = False, limit: int | None = None,
              extra: dict | None = None) -> str:
@@ -193,6 +212,9 @@ class VariantPage(MachineParts):
             out += [f"Each player starts with {self.g.start_chips} chips.", ""]
         out.append(_block(f'<details class="rk-deck"><summary>See the {plural(len(deck.cards), "card")} of '
                           f'the deck</summary>{self.grid(deck, choice.base, list(range(len(deck.cards))))}</details>'))
+        guide = self.reading_guide(choice.base)
+        if guide:
+            out += ["", guide]
         others = [d for d in self.v.decks.values() if d.name != self.g.deck_name]
         if others:
             out += ["", "The game can also be played with these decks:", ""]
@@ -208,6 +230,18 @@ class VariantPage(MachineParts):
                 out.append(_block(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>'))
         return "\n".join(out)
 
+    def reading_guide(self, base: str) -> str:
+        """How to read this game's card pictures: what each mark means, the star and WILD included."""
+        try:
+            rows = reading_guide(self.site.pictures.style_of(base), list(self.g.deck.cards), self.facts)
+        except Exception:  # noqa: BLE001 - a deck that is not shipped has no style to explain
+            return ""
+        if not rows:
+            return ""
+        items = "".join(f"<li><strong>{h(where)}</strong>: {h(what)}</li>" for where, what in rows)
+        return _block(f'<div class="rk-card-legend" id="card-legend"><p><strong>Reading the card pictures</strong>'
+                      f'</p><ul>{items}</ul></div>')
+
     def setup(self) -> str:
         text = self.section_text("setup")
         if not text:
@@ -215,9 +249,20 @@ class VariantPage(MachineParts):
             text = f"Cards dealt: {dealt}." if dealt else ""
         return "\n".join(["", "## Setup and deal {#setup}", "", text, ""]) if text else ""
 
-    def play_steps(self) -> list[tuple[str, str, list[str]]]:
-        """(title, text, choice texts) for every phase: the players' text, else its description and prompts."""
+    def play_steps(self) -> list[tuple[str, str, list[str], str]]:
+        """(title, text, choice texts, phase id) for every phase: the players' text, else its description and prompts."""
         by_phase = {st.phase: st for st in self.doc.section("play").steps} if self.doc.section("play") else {}
+        seen: dict[str, int] = {}
+        for st in by_phase.values():
+            for c in {c for c, _t in st.choices}:
+                seen[c] = seen.get(c, 0) + 1
+        shared = {c for c, k in seen.items() if k > 1}
+        played: dict[str, set] = {}
+        if shared:  # the choices each step makes under the standard rules alone
+            from rulekit.lang.prose import Prose
+            std = rules_doc(self.v, Prose.sheet(self.v.options, {})).section("play")
+            played = {st.phase: {c for c, _t in st.choices} for st in (std.steps if std else ())}
+            shared &= set().union(*played.values()) if played else set()  # house-rule-only choices stay
         out = []
         for ph in self.tree.get("round") or []:
             if not isinstance(ph, dict):
@@ -226,25 +271,75 @@ class VariantPage(MachineParts):
             st = by_phase.get(pid)
             title = str(ph.get("name") or _label(pid))
             text = st.text if st is not None and st.text else squash(ph.get("description", ""))
-            # with the players' text, only its choices; without any, the prompts stand in for them
-            choices = [t for _c, t in st.choices] if st is not None else self._prompts(ph)
+            # with the players' text, only its choices; without any, the prompts stand in for them.
+            # A choice made in several steps (one timing or another, by a house rule) is listed
+            # only where the standard rules make it
+            choices = [t for c, t in st.choices if c not in shared or c in played.get(pid, set())] \
+                if st is not None else self._prompts(ph)
             if text or choices:
-                out.append((title, text, choices))
+                out.append((title, text, choices, pid))
         return out
 
     def _prompts(self, ph: dict) -> list[str]:
         """The prompts of a phase's choices, as a fallback for choice texts."""
         return phase_prompts(self.v, str(ph.get("id", "")))
 
+    def house_only_phases(self) -> set[str]:
+        """The phases that never happen under the default rules: their entry condition is false at
+        the start of a round for every table size the game plays (a house rule brings them in)."""
+        out = set()
+        for ph in self.g.phases:
+            if ph.when is None:
+                continue
+            ever = False
+            for n in self.g.player_sizes():
+                try:
+                    ctx = self.g.new_ctx(n, 0, None, False)
+                    ever = bool(ph.when(ctx))
+                except Exception:  # noqa: BLE001 - a condition on the round's state: a main step
+                    ever = True
+                if ever:
+                    break
+            if not ever:
+                out.add(ph.id)
+        return out
+
     def play(self) -> str:
         out = ["", "## Play {#play}", ""]
         intro = self.section_text("play")
         if intro:
             out += [intro, ""]
-        for i, (title, text, choices) in enumerate(self.play_steps(), 1):
+        steps = self.play_steps()
+        house = self.house_only_phases()
+        main = [s for s in steps if s[3] not in house]
+        extra = [s for s in steps if s[3] in house]
+        titles = {t for t, _x, _c, _p in main}
+        # a house rule's own version of a main step is told with that step, once; other house-rule
+        # steps are listed apart, after the main ones
+        within = {t: [s for s in extra if s[0] == t] for t in titles}
+        for i, (title, text, choices, _pid) in enumerate(main, 1):
             out.append(f"{i}. **{md(title)}.** {safe_md(text)}".rstrip())
             for c in choices:
                 out.append(f"    - {safe_md(c)}")
+            for _t, htext, hchoices, _p in within.get(title, []):
+                out.append(f"    - *Under a house rule instead:* {safe_md(htext)}".rstrip())
+            out.append("")
+        apart: dict[str, list] = {}  # by title: several house-rule versions of one step are told together
+        for s in extra:
+            if s[0] not in titles:
+                apart.setdefault(s[0], []).append(s)
+        if apart:
+            out += ["Only under a house rule, in their place in the round:", ""]
+            for title, versions in apart.items():
+                if len(versions) == 1:
+                    out.append(f"- **{md(title)}.** {safe_md(versions[0][1])}".rstrip())
+                else:
+                    out.append(f"- **{md(title)}.**")
+                    out += [f"    - {safe_md(v[1])}" for v in versions if v[1]]
+                said: list[str] = []
+                for v in versions:
+                    said += [c for c in v[2] if c not in said]
+                out += [f"    - {safe_md(c)}" for c in said]
             out.append("")
         return "\n".join(out)
 
