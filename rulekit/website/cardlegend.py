@@ -101,11 +101,11 @@ def reading_guide(style: dict, cards: list[Card], facts: dict[str, CardFact]) ->
         out.append(("★", str(marks["star"])))
     if any(f.wild for f in facts.values()):
         out.append(("WILD", "a wild card in this game"))
-    under = "the card's " + " and ".join(
-        {"type": "type", "month": "month", "suit": "suit", "rank_name": "rank"}.get(str(p.get("by")), "kind")
-        for p in (style.get("legend") or {}).get("parts") or [] if isinstance(p, dict))
+    named = [{"type": "type", "month": "month", "suit": "suit", "rank_name": "rank"}.get(str(p.get("by")), "kind")
+             for p in (style.get("legend") or {}).get("parts") or [] if isinstance(p, dict)]
+    under = ["the card's " + " and ".join(named)] if named else []
     if any(f.value is not None for f in facts.values()):
-        under += (", then " if under != "the card's " else "") + "what it counts for in this game"
-    if under != "the card's ":
-        out.append(("Under the card", under.replace("the card's , then ", "")))
+        under.append("what it counts for in this game")
+    if under:
+        out.append(("Under the card", ", then ".join(under)))
     return out

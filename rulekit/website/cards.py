@@ -213,14 +213,15 @@ def _fit(text: str, size: float, width: float) -> float:
     return min(size, width / units)
 
 
-def svg(card: Card, style: dict, title: str = "", fact: CardFact | None = None) -> str:
+def svg(card: Card, style: dict, title: str = "", fact: CardFact | None = None, legend: bool = True) -> str:
     """The SVG picture of one card; with a game's `fact`, the value it shows is the game's, a wild
     card is marked WILD, and two lines of English under the card say what it is (its legend)."""
     lk = look(card, style)
     if fact is not None and fact.value is not None:
         lk.footer = str(fact.value)
-    legend = legend_lines(card, style, fact) if fact is not None else ("", "")
-    hh = H + (LEGEND if fact is not None else 0)
+    strip = fact is not None and legend
+    lines = legend_lines(card, style, fact) if strip else ("", "")
+    hh = H + (LEGEND if strip else 0)
     inner = tint(lk.field, 0.82)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {hh}" width="{W * 2}" height="{hh * 2}" '
            f'role="img" aria-label="{h(title or card.name)}">',
@@ -268,9 +269,9 @@ def svg(card: Card, style: dict, title: str = "", fact: CardFact | None = None) 
                    f'stroke-width="0.8" opacity="0.92"/>')
         out.append(f'<text x="{W / 2}" y="32" font-family="{FONT}" font-size="10" font-weight="700" '
                    f'fill="#ffffff" text-anchor="middle" letter-spacing="1">WILD</text>')
-    if fact is not None:
+    if strip:
         out.append(f'<rect x="0" y="{H}" width="{W}" height="{LEGEND}" fill="#ffffff"/>')
-        for k, line in enumerate(legend):
+        for k, line in enumerate(lines):
             if line:
                 fs = _fit(line, 8, W - 2)
                 out.append(f'<text x="{W / 2}" y="{H + 8 + 9 * k}" font-family="{FONT}" font-size="{fs:.1f}" '
@@ -311,8 +312,9 @@ class Pictures:
         return f'<img class="{cls}" src="{root}{path}" alt="{h(label)}" title="{h(label)}" loading="lazy">'
 
     def game_img(self, root: str, game_id: str, deck_id: str, card: Card, fact: CardFact | None,
-                 cls: str = "rk-card", extra: str = "") -> str:
-        """An <img> of a card as one game counts it (its value, WILD, a legend in words under it)."""
+                 cls: str = "rk-card", extra: str = "", legend: bool = True) -> str:
+        """An <img> of a card as one game counts it (its value, WILD, and unless `legend` is False,
+        as on the small cards of a table picture, a legend in words under it)."""
         deck = None
         try:
             deck = load_deck(deck_id)
@@ -322,10 +324,11 @@ class Pictures:
         fact = fact or CardFact(None, False)
         words = legend_text(card, st, fact)
         label = f"{card.name} ({card.id})" + (f": {words}" if words else "") + (f" — {extra}" if extra else "")
-        path = f"cards/{safe_id(deck_id)}/{safe_id(game_id)}/{safe_id(card.id)}.svg"
+        path = f"cards/{safe_id(deck_id)}/{safe_id(game_id)}/{'' if legend else 'small/'}{safe_id(card.id)}.svg"
         if path not in self.files:
-            self.files[path] = svg(card, st, f"{card.name}" + (f": {words}" if words else ""), fact)
-        return f'<img class="{cls} rk-card--legend" src="{root}{path}" alt="{h(label)}" title="{h(label)}" loading="lazy">'
+            self.files[path] = svg(card, st, f"{card.name}" + (f": {words}" if words else ""), fact, legend)
+        cls += " rk-card--legend" if legend else ""
+        return f'<img class="{cls}" src="{root}{path}" alt="{h(label)}" title="{h(label)}" loading="lazy">'
 
     def style_of(self, deck_id: str) -> dict:
         """The style a shipped deck's cards are drawn with."""

@@ -107,7 +107,8 @@ class VariantPage(MachineParts):
     def img(self, deck: Deck, base: str, i: int, cls: str = "rk-card", extra: str = "") -> str:
         if deck is self.g.deck:  # the game's own cards: drawn as this game counts them, with a legend
             c = deck.cards[i]
-            return self.site.pictures.game_img(self.root, self.id_for_files, base, c, self.facts.get(c.id), cls, extra)
+            return self.site.pictures.game_img(self.root, self.id_for_files, base, c, self.facts.get(c.id), cls, extra,
+                                               legend="rk-card--table" not in cls)  # too small to read there
         return self.site.pictures.img(self.root, base, deck.cards[i], cls, extra)
 
     @property
@@ -217,7 +218,7 @@ class VariantPage(MachineParts):
             out += ["", guide]
         others = [d for d in self.v.decks.values() if d.name != self.g.deck_name]
         if others:
-            out += ["", "The game can also be played with these decks:", ""]
+            alts = []
             for d in others:
                 try:
                     alt = build_game(self.v, deck=d.name).deck
@@ -227,7 +228,10 @@ class VariantPage(MachineParts):
                 summary = f"<strong>{h(_label(d.name))}</strong>: {h(squash(d.description))} " \
                           f"({plural(len(alt.cards), 'card')})"
                 body = self.grid(alt, d.base, list(range(len(alt.cards))), compact=True)
-                out.append(_block(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>'))
+                alts.append(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>')
+            if alts:  # one fold for all of them: most readers play with the first deck
+                out += ["", _block(f'<details class="rk-decks"><summary>The game can also be played with '
+                                   f'{plural(len(alts), "other deck")}</summary>{"".join(alts)}</details>')]
         return "\n".join(out)
 
     def reading_guide(self, base: str) -> str:
@@ -238,9 +242,8 @@ class VariantPage(MachineParts):
             return ""
         if not rows:
             return ""
-        items = "".join(f"<li><strong>{h(where)}</strong>: {h(what)}</li>" for where, what in rows)
-        return _block(f'<div class="rk-card-legend" id="card-legend"><p><strong>Reading the card pictures</strong>'
-                      f'</p><ul>{items}</ul></div>')
+        items = "; ".join(f"<strong>{h(where)}</strong>: {h(what)}" for where, what in rows)
+        return _block(f'<p class="rk-card-legend" id="card-legend"><em>Reading the card pictures.</em> {items}.</p>')
 
     def setup(self) -> str:
         text = self.section_text("setup")
@@ -451,35 +454,48 @@ class VariantPage(MachineParts):
     def house_rules(self) -> str:
         from rulekit.website.yourtable import panel_html
         panel = panel_html(self.v)
-        out = ["", _block(panel), ""] if panel else []
-        out += ["", "## House rules {#house-rules}", ""]
+        out = ["", "## House rules {#house-rules}", ""]
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
-            out += ["Settle these before the first deal. The rules above follow the defaults, the reading of the "
-                    "sources; write down the ones your table changes "
+            out += ["Settle these before the first deal. The rules above follow the usual reading (the sources'); "
+                    "each line says it, then the other readings; open a line for the whole rule and its source "
                     "([how to write your house rules](../guides/house-rules.md)).", ""]
+            if panel:
+                out += [_block(panel), ""]
             items = []
             for o in self.v.options.values():
                 default = self.option_value_words(o, o.default)
+                short = []  # the other readings in a few words, for the one line
                 if o.type == "choice":
-                    alts = [f"<li>{h_rich(desc)}</li>" for k, desc in o.values if str(k) != str(o.default)]
+                    alt_words = [squash(desc) for k, desc in o.values if str(k) != str(o.default)]
+                    alts = [f"<li>{h_rich(desc)}</li>" for desc in alt_words]
                     cli = [f"{o.name}={k}" for k, _d in o.values]
-                    others = f"<p>Other choices:</p><ul>{''.join(alts)}</ul>" if alts else ""
+                    others = f"<p>Other readings:</p><ul>{''.join(alts)}</ul>" if alts else ""
+                    short = alt_words
                 elif o.type == "int":
                     rng = " to ".join(x for x in (None if o.min is None else str(o.min),
                                                   None if o.max is None else str(o.max)) if x)
                     others = f"<p>Any whole number{(' from ' + rng) if rng else ''}.</p>"
+                    short = [f"any number{(' from ' + rng) if rng else ''}"]
                     cli = [f"{o.name}={o.default}"]
                 else:
                     others = f"<p>Or {'no' if default == 'yes' else 'yes'}.</p>"
+                    short = ["no" if default == "yes" else "yes"]
                     cli = [f"{o.name}=true", f"{o.name}=false"]
+                line = "; or ".join(short)
+                if len(line) > 70:
+                    line = f"{plural(len(short), 'other reading')}" if len(short) > 1 else "one other reading"
+                else:
+                    line = f"or {line}" if line else ""
                 src = source_html(o.source, self.v.meta.sources) if o.source else ""
                 src = f"<p><small>Source: {src}</small></p>" if src else ""
-                # folded: the rule and its default are the summary line, the other choices open below
+                name = squash(o.label)[:1].upper() + squash(o.label)[1:] if squash(o.label) else _label(o.name)
+                # one line: the rule's name, the usual reading and the others in brief; the rest folded
                 items.append(f'<details class="rk-option" id="option-{slug(o.name)}"><summary><strong>'
-                             f"{h(_label(o.name))}</strong>: {h_rich(o.description)} "
-                             f"<span class=\"rk-default\">Default: <strong>{h_rich(default)}</strong></span></summary>"
+                             f"{h(name)}</strong>: <span class=\"rk-default\">{h_rich(default)}</span>"
+                             + (f' <span class="rk-alts">({h_rich(line)})</span>' if line else "")
+                             + f"</summary><p>{h_rich(o.description)}</p><p>Usually: <strong>{h_rich(default)}</strong>.</p>"
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
             out.append(_block('<div class="rk-options">' + "".join(items) + "</div>"))
         if self.v.presets:
