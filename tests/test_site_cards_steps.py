@@ -139,3 +139,24 @@ def test_a_long_stage_keeps_its_decisive_end_and_says_the_rest_in_one_sentence()
     html = page("games/hiraya/index.html")
     story = html[html.index('id="example"'):html.index('id="how-it-plays"')]
     assert "rk-more-play" not in story and "Play goes on in the same way for" in story
+
+
+def test_display_value_and_wild_are_variant_language_with_located_errors(tmp_path):
+    """display.value / display.wild: a card's number and wildness in a game, from the variant alone."""
+    from rulekit.core.errors import render_all
+    from rulekit.engine.build import build_game as build, check_variant, load_variant
+    base = open(os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml"), encoding="utf-8").read()
+    assert "deck: kabufuda\n" in base
+    good = base.replace("deck: kabufuda\n", "deck: kabufuda\ndisplay: {value: \"c.value % 10\", wild: \"c.value == 4\"}\n", 1)
+    p = tmp_path / "v.yaml"
+    p.write_text(good, encoding="utf-8")
+    g = build(load_variant(str(p)))
+    facts = game_card_facts(g, g.variant.meta.players_default)
+    tens = [f for c, f in facts.items() if g.deck.cards[g.card_index[c]].attrs["value"] == 10]
+    assert tens and all(f.value == 0 for f in tens)
+    assert {f.wild for c, f in facts.items() if g.deck.cards[g.card_index[c]].attrs["value"] == 4} == {True}
+    assert not any(f.wild for c, f in facts.items() if g.deck.cards[g.card_index[c]].attrs["value"] != 4)
+    bad = base.replace("deck: kabufuda\n", "deck: kabufuda\ndisplay: {wild: \"c.valu == 4\"}\n", 1)
+    p.write_text(bad, encoding="utf-8")
+    msg = render_all(check_variant(str(p)))
+    assert "display.wild" in msg and "v.yaml:" in msg, msg
