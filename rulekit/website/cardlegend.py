@@ -99,8 +99,11 @@ def reading_guide(style: dict, cards: list[Card], facts: dict[str, CardFact]) ->
     out = [(where, str(marks[key])) for key, where in _WHERE if style.get(key) and marks.get(key)]
     if style.get("star", True) is not False and any(c.tags for c in cards) and marks.get("star"):
         out.append(("★", str(marks["star"])))
-    if any(f.wild for f in facts.values()):
-        out.append(("WILD", "a wild card in this game"))
+    wild = [c.name for c in cards if facts.get(c.id) is not None and facts[c.id].wild]
+    if wild:
+        named = list(dict.fromkeys(wild))
+        out.append(("WILD", "a wild card in this game (" + ", ".join(named[:-1]) + (" and " if len(named) > 1 else "")
+                    + named[-1] + ")"))
     named = [{"type": "type", "month": "month", "suit": "suit", "rank_name": "rank"}.get(str(p.get("by")), "kind")
              for p in (style.get("legend") or {}).get("parts") or [] if isinstance(p, dict)]
     under = ["the card's " + " and ".join(named)] if named else []

@@ -127,7 +127,7 @@ class VariantPage(MachineParts):
         return self.e.id
 
     def grid(self, deck: Deck, base: str, idx: list[int], compact: bool = False, limit: int | None = None,
-             extra: dict | None = None) -> str:
+             extra: dict | None = None, cls: str = "rk-card") -> str:
         """Pictures of these cards; `compact` shows each different picture once with a count."""
         if compact:
             groups: dict[tuple, list[int]] = {}
@@ -145,7 +145,7 @@ class VariantPage(MachineParts):
                 parts = parts[:limit]
             return f'<div class="rk-cards">{"".join(parts)}{more}</div>'
         return '<div class="rk-cards">' + "".join(
-            self.img(deck, base, i, extra=(extra or {}).get(i, "")) for i in idx) + "</div>"
+            self.img(deck, base, i, cls, extra=(extra or {}).get(i, "")) for i in idx) + "</div>"
 
     def anchor_link(self, entry: Entry) -> str:
         return f"{entry.id}.md"
@@ -212,7 +212,8 @@ class VariantPage(MachineParts):
         if self.g.start_chips and "chip" not in text:
             out += [f"Each player starts with {self.g.start_chips} chips.", ""]
         out.append(_block(f'<details class="rk-deck"><summary>See the {plural(len(deck.cards), "card")} of '
-                          f'the deck</summary>{self.grid(deck, choice.base, list(range(len(deck.cards))))}</details>'))
+                          f'the deck</summary>{self.grid(deck, choice.base, list(range(len(deck.cards))), cls="rk-card rk-card--big")}'
+                          '</details>'))  # big enough to read the words under each card
         guide = self.reading_guide(choice.base)
         if guide:
             out += ["", guide]
