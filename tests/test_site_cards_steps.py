@@ -135,7 +135,8 @@ def test_a_long_stage_keeps_its_decisive_end_and_says_the_rest_in_one_sentence()
     out = "\n".join(_fold("Play", said))
     assert "card 59" in out and "card 50" in out and "card 0" in out
     assert "card 30" not in out and "<details" not in out
-    assert "45 more moves (seat 1 15 times, seat 2 15 times, seat 3 15 times)" in summary_sentence(said[5:50])
+    assert "45 more steps, in which seat 1 decides 15 times, seat 2 15 times and seat 3 15 times" \
+        in summary_sentence(said[5:50])
     html = page("games/hiraya/index.html")
     story = html[html.index('id="example"'):html.index('id="how-it-plays"')]
     assert "rk-more-play" not in story and "Play goes on in the same way for" in story

@@ -173,13 +173,15 @@ def summary_sentence(sentences: list[str]) -> str:
             by_seat[int(m.group(1))] = by_seat.get(int(m.group(1)), 0) + 1
     who = ""
     if by_seat:
-        who = " (" + ", ".join(f"seat {s} {plural_times(k)}" for s, k in sorted(by_seat.items())) + ")"
-    return (f"Play goes on in the same way for {len(sentences)} more moves{who}; "
+        (s0, k0), *rest = sorted(by_seat.items())
+        who = ", in which " + _and([f"seat {s0} decides {plural_times(k0)}"]
+                                   + [f"seat {s} {plural_times(k)}" for s, k in rest])
+    return (f"Play goes on in the same way for {len(sentences)} more steps{who}; "
             "here is how the stage is decided.")
 
 
 def plural_times(k: int) -> str:
-    return "once" if k == 1 else f"{k} times"
+    return "once" if k == 1 else "twice" if k == 2 else f"{k} times"
 
 
 def _fold(title: str, sentences: list[str]) -> list[str]:
