@@ -113,8 +113,16 @@ def test_house_rule_only_steps_stand_apart_from_the_numbered_steps():
     assert "before dealing" in apart and "after the deal" in apart
     # the dealer's choice of opponents is listed once, in its own step
     assert play.count("says of each bettor still in whether to play against them") == 1
+    hiraya = page("games/hiraya/index.html")
+    play = hiraya[hiraya.index('id="play"'):]
+    play = play[:play.index("<h2")]
+    assert "Noted teyaku" in play[play.index("Only under a house rule"):]
     kak = page("games/kakkuri/index.html")
     assert _play_titles(kak).count("The 8th player drops out") == 1
+    # a house rule's choice made in two steps (after Utazu, after the payments) is listed once
+    kplay = kak[kak.index('id="play"'):]
+    kplay = kplay[:kplay.index("<h2")]
+    assert kplay.count("may hand the deal on to the player on their right, who may hand it on again") == 1
     assert "instead of straight after the deal" in kak  # the house rule's timing, told with it
 
 

@@ -17,7 +17,7 @@ from rulekit.website.howitplays import statistics_markdown
 from rulekit.website.cardlegend import CardFact, game_card_facts, reading_guide
 from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
-from rulekit.website.rules import Renderer, table_anchor
+from rulekit.website.rules import Renderer, names_in, table_anchor
 from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, cli_note, safe_md, safe_url, slug, squash
 from rulekit.website.yakuexamples import Example, cached_examples
 from rulekit.website.sources import source_html
@@ -266,7 +266,11 @@ class VariantPage(MachineParts):
             from rulekit.lang.prose import Prose
             std = rules_doc(self.v, Prose.sheet(self.v.options, {})).section("play")
             played = {st.phase: {c for c, _t in st.choices} for st in (std.steps if std else ())}
-            shared &= set().union(*played.values()) if played else set()  # house-rule-only choices stay
+            # a choice no step makes by default (a house rule's) is listed once, at its last step
+            unplayed = shared - (set().union(*played.values()) if played else set())
+            last = {c: st.phase for st in by_phase.values() for c, _t in st.choices if c in unplayed}
+            for c, ph_id in last.items():
+                played.setdefault(ph_id, set()).add(c)
         out = []
         for ph in self.tree.get("round") or []:
             if not isinstance(ph, dict):
@@ -289,16 +293,19 @@ class VariantPage(MachineParts):
         return phase_prompts(self.v, str(ph.get("id", "")))
 
     def house_only_phases(self) -> set[str]:
-        """The phases that never happen under the default rules: their entry condition is false at
-        the start of a round for every table size the game plays (a house rule brings them in)."""
+        """The phases that never happen under the default rules: their entry condition reads an
+        option and is false at the start of a round for every table size the game plays (a house
+        rule brings them in)."""
+        whens = {str(ph.get("id")): ph.get("when") for ph in self.tree.get("round") or [] if isinstance(ph, dict)}
         out = set()
         for ph in self.g.phases:
-            if ph.when is None:
+            if ph.when is None or "opt" not in names_in(whens.get(ph.id)):
                 continue
             ever = False
             for n in self.g.player_sizes():
                 try:
                     ctx = self.g.new_ctx(n, 0, None, False)
+                    self.g.reset_round(ctx)
                     ever = bool(ph.when(ctx))
                 except Exception:  # noqa: BLE001 - a condition on the round's state: a main step
                     ever = True
@@ -326,7 +333,8 @@ class VariantPage(MachineParts):
             for c in choices:
                 out.append(f"    - {safe_md(c)}")
             for _t, htext, hchoices, _p in within.get(title, []):
-                out.append(f"    - *Under a house rule instead:* {safe_md(htext)}".rstrip())
+                lead = "" if htext.lower().startswith("house rule") else "*Under a house rule instead:* "
+                out.append(f"    - {lead}{safe_md(htext)}".rstrip())
             out.append("")
         apart: dict[str, list] = {}  # by title: several house-rule versions of one step are told together
         for s in extra:
