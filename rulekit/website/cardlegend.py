@@ -97,8 +97,11 @@ def reading_guide(style: dict, cards: list[Card], facts: dict[str, CardFact]) ->
     style sheet's `legend.marks`; the WILD banner and the words under each card included."""
     marks = (style.get("legend") or {}).get("marks") or {}
     out = [(where, str(marks[key])) for key, where in _WHERE if style.get(key) and marks.get(key)]
-    if style.get("star", True) is not False and any(c.tags for c in cards) and marks.get("star"):
-        out.append(("★", str(marks["star"])))
+    starred = list(dict.fromkeys(c.name for c in cards if c.tags))
+    if style.get("star", True) is not False and starred and marks.get("star"):
+        shown = starred[:3] + ([f"{len(starred) - 3} more"] if len(starred) > 3 else [])
+        named = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        out.append(("★", f"{marks['star']} ({named})"))  # the starred cards of this game's deck
     wild = [c.name for c in cards if facts.get(c.id) is not None and facts[c.id].wild]
     if wild:
         named = list(dict.fromkeys(wild))
