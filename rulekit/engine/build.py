@@ -15,7 +15,7 @@ from rulekit.lang.expr import Scope
 from rulekit.lang.expr import types as T
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
-from rulekit.engine.builddisplay import display_parts, display_reasons, zone_groups, zone_yaku as yaku_of_zones
+from rulekit.engine.builddisplay import card_facts, display_parts, display_reasons, zone_groups, zone_yaku as yaku_of_zones
 from rulekit.lang.loader import Node, at, load_tree, plain
 from rulekit.lang.model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
 from rulekit.lang.schema import load_schema, validate as schema_validate
@@ -393,6 +393,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                        hint="declare a zone 'deck' or set game: deck_zone"))
     policies = _policies(variant, sc, errs)
     zone_show, card_show, display_table = display_parts(variant, sc)
+    facts = card_facts(variant, sc)
     zone_yaku = yaku_of_zones(variant, list(yaku), errs)
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
@@ -413,6 +414,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
+    game.extra["card_facts"] = facts  # display.value and display.wild, for the card pictures
     game.extra["zone_yaku"] = zone_yaku
     game.extra["display_table"] = display_table
     game.extra["display_reasons"] = display_reasons(variant)

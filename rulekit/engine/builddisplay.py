@@ -54,6 +54,17 @@ def _shown_when(fn: Any, when: Any) -> Any:
     return shown
 
 
+def card_facts(variant: Variant, sc: StepCompiler) -> dict[str, Any]:
+    """Compile `display.value` (a card's number in this game) and `display.wild` (the card is wild),
+    each a function of the state with the card in `c`; absent keys are left out."""
+    out: dict[str, Any] = {}
+    for key, want in (("value", None), ("wild", T.BOOL)):
+        node = at(variant.tree, "display", key)
+        if node is not None:
+            out[key] = sc.expr(node, {"c": T.CARD}, want, f"display.{key}")[0]
+    return out
+
+
 def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
     """A text with {expression} parts: a function of the game state giving the text."""
     text = str(node.value)

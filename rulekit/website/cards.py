@@ -19,9 +19,11 @@ from typing import Any
 import yaml
 
 from rulekit.lang.decks import Card, Deck, deck_names, load_deck
+from rulekit.website.cardlegend import CardFact, legend_lines, legend_text
 from rulekit.website.util import h
 
 W, H = 60, 92
+LEGEND = 19  # the strip under a game's card picture with its two lines of English
 FONT = "'Noto Sans CJK JP','Hiragino Sans','Yu Gothic','IPAPGothic','IPAGothic','DejaVu Sans',sans-serif"
 DEFAULT_FIELD = "#455a64"
 
@@ -211,11 +213,17 @@ def _fit(text: str, size: float, width: float) -> float:
     return min(size, width / units)
 
 
-def svg(card: Card, style: dict, title: str = "") -> str:
-    """The SVG picture of one card."""
+def svg(card: Card, style: dict, title: str = "", fact: CardFact | None = None, legend: bool = True) -> str:
+    """The SVG picture of one card; with a game's `fact`, the value it shows is the game's, a wild
+    card is marked WILD, and two lines of English under the card say what it is (its legend)."""
     lk = look(card, style)
+    if fact is not None and fact.value is not None:
+        lk.footer = str(fact.value)
+    strip = fact is not None and legend
+    lines = legend_lines(card, style, fact) if strip else ("", "")
+    hh = H + (LEGEND if strip else 0)
     inner = tint(lk.field, 0.82)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W * 2}" height="{H * 2}" '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {hh}" width="{W * 2}" height="{hh * 2}" '
            f'role="img" aria-label="{h(title or card.name)}">',
            f"<title>{h(title or card.name)}</title>",
            f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="5" fill="#fffdf6" stroke="#3a3a3a" '
@@ -256,6 +264,19 @@ def svg(card: Card, style: dict, title: str = "") -> str:
                    f'fill="{shade(lk.field, 0.45)}" text-anchor="end">{h(lk.footer)}</text>')
     if lk.star:
         out.append(_star(W / 2, 13, 6.5))
+    if fact is not None and fact.wild:
+        out.append(f'<rect x="3" y="22" width="{W - 6}" height="13" fill="#c62828" stroke="#ffffff" '
+                   f'stroke-width="0.8" opacity="0.92"/>')
+        out.append(f'<text x="{W / 2}" y="32" font-family="{FONT}" font-size="10" font-weight="700" '
+                   f'fill="#ffffff" text-anchor="middle" letter-spacing="1">WILD</text>')
+    if strip:
+        out.append(f'<rect x="0" y="{H}" width="{W}" height="{LEGEND}" fill="#ffffff"/>')
+        for k, line in enumerate(lines):
+            if line:
+                fs = _fit(line, 8, W - 2)
+                out.append(f'<text x="{W / 2}" y="{H + 8 + 9 * k}" font-family="{FONT}" font-size="{fs:.1f}" '
+                           f'font-weight="{700 if k else 400}" fill="{"#b71c1c" if k and fact.wild else "#222222"}" '
+                           f'text-anchor="middle">{h(line)}</text>')
     out.append("</svg>")
     return "".join(out)
 
@@ -289,6 +310,30 @@ class Pictures:
         if path not in self.files:  # a card of a deck that is not shipped: draw it generically
             self.files[path] = svg(card, _generic_style_for(card), label)
         return f'<img class="{cls}" src="{root}{path}" alt="{h(label)}" title="{h(label)}" loading="lazy">'
+
+    def game_img(self, root: str, game_id: str, deck_id: str, card: Card, fact: CardFact | None,
+                 cls: str = "rk-card", extra: str = "", legend: bool = True) -> str:
+        """An <img> of a card as one game counts it (its value, WILD, and unless `legend` is False,
+        as on the small cards of a table picture, a legend in words under it)."""
+        deck = None
+        try:
+            deck = load_deck(deck_id)
+        except Exception:  # noqa: BLE001 - a deck that is not shipped is drawn generically
+            pass
+        st = (deck_style(deck, self.styles) or _generic_style(deck)) if deck is not None else _generic_style_for(card)
+        fact = fact or CardFact(None, False)
+        words = legend_text(card, st, fact)
+        label = f"{card.name} ({card.id})" + (f": {words}" if words else "") + (f" — {extra}" if extra else "")
+        path = f"cards/{safe_id(deck_id)}/{safe_id(game_id)}/{'' if legend else 'small/'}{safe_id(card.id)}.svg"
+        if path not in self.files:
+            self.files[path] = svg(card, st, f"{card.name}" + (f": {words}" if words else ""), fact, legend)
+        cls += " rk-card--legend" if legend else ""
+        return f'<img class="{cls}" src="{root}{path}" alt="{h(label)}" title="{h(label)}" loading="lazy">'
+
+    def style_of(self, deck_id: str) -> dict:
+        """The style a shipped deck's cards are drawn with."""
+        deck = load_deck(deck_id)
+        return deck_style(deck, self.styles) or _generic_style(deck)
 
     def look_key(self, deck_id: str, card: Card) -> tuple:
         return self.looks.get((deck_id, card.id), (card.id,))

@@ -2,7 +2,8 @@
 
 The sentences come from the narrator (rulekit/narrate.py, viewer None: everything is told);
 this module arranges them: a paragraph per phase, runs of players doing the same thing told
-once ("Seats 2 to 6 choose: pass."), very long phases folded in the middle, and the round's
+once ("Seats 2 to 6 choose: pass."), the middle of a very long phase told in one sentence (its
+opening and its decisive end in full), and the round's
 outcome (hands, yaku, payments, chip changes) at the end.
 """
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any
 
 from rulekit.website.util import md
 
-LONG = 24  # a phase with more sentences than this shows its first and last ones, the rest folded
-HEAD, TAIL = 10, 6
+LONG = 24  # a phase with more sentences than this shows its first and last ones, the rest in a sentence
+HEAD, TAIL = 5, 10
 _SUBJECT = re.compile(r"^Seat (\d+)(?: \(([^)]*)\))? ")
 _VERBS = {"chooses": "choose", "pays": "pay", "has": "have", "is": "are", "passes": "pass", "plays": "play",
           "takes": "take", "draws": "draw", "sees": "see", "looks": "look", "shows": "show", "wins": "win",
@@ -160,14 +161,36 @@ def _paragraph(title: str, sentences: list[str]) -> str:
     return f"**{md(title)}.** {text}".rstrip() if title else text
 
 
+_ACTOR = re.compile(r"^Seat (\d+)\b")
+
+
+def summary_sentence(sentences: list[str]) -> str:
+    """One sentence for the stretch of play a long stage skips: how many moves, and who made them."""
+    by_seat: dict[int, int] = {}
+    for x in sentences:
+        m = _ACTOR.match(x)
+        if m:
+            by_seat[int(m.group(1))] = by_seat.get(int(m.group(1)), 0) + 1
+    who = ""
+    if by_seat:
+        (s0, k0), *rest = sorted(by_seat.items())
+        who = ", in which " + _and([f"seat {s0} decides {plural_times(k0)}"]
+                                   + [f"seat {s} {plural_times(k)}" for s, k in rest])
+    return (f"Play goes on in the same way for {len(sentences)} more steps{who}; "
+            "here is how the stage is decided.")
+
+
+def plural_times(k: int) -> str:
+    return "once" if k == 1 else "twice" if k == 2 else f"{k} times"
+
+
 def _fold(title: str, sentences: list[str]) -> list[str]:
-    """A phase as one paragraph, or, when long, its start and end with the middle folded away."""
+    """A stage as one paragraph, or, when long, its opening, a sentence for the middle and its
+    decisive end (the last moves, told in full)."""
     if len(sentences) <= LONG:
         return [_paragraph(title, sentences), ""]
     mid = sentences[HEAD:-TAIL]
-    return [_paragraph(title, sentences[:HEAD]), "",
-            f'<details class="rk-more-play" markdown="1"><summary>{len(mid)} more things happen in this phase'
-            "</summary>", "", " ".join(md(x) for x in mid), "", "</details>", "",
+    return [_paragraph(title, sentences[:HEAD]), "", f"*{md(summary_sentence(mid))}*", "",
             " ".join(md(x) for x in sentences[-TAIL:]), ""]
 
 

@@ -14,9 +14,10 @@ from rulekit.lang.loader import plain
 from rulekit.lang.model import Variant
 from rulekit.lang.rulestext import RulesDoc, phase_prompts, rules_doc
 from rulekit.website.howitplays import statistics_markdown
+from rulekit.website.cardlegend import CardFact, game_card_facts, reading_guide
 from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
-from rulekit.website.rules import Renderer, table_anchor
+from rulekit.website.rules import Renderer, names_in, table_anchor
 from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, cli_note, safe_md, safe_url, slug, squash
 from rulekit.website.yakuexamples import Example, cached_examples
 from rulekit.website.sources import source_html
@@ -104,10 +105,29 @@ class VariantPage(MachineParts):
 
     # -- helpers ---------------------------------------------------------------
     def img(self, deck: Deck, base: str, i: int, cls: str = "rk-card", extra: str = "") -> str:
+        if deck is self.g.deck:  # the game's own cards: drawn as this game counts them, with a legend
+            c = deck.cards[i]
+            return self.site.pictures.game_img(self.root, self.id_for_files, base, c, self.facts.get(c.id), cls, extra,
+                                               legend="rk-card--table" not in cls)  # too small to read there
         return self.site.pictures.img(self.root, base, deck.cards[i], cls, extra)
 
+    @property
+    def facts(self) -> dict[str, CardFact]:
+        """Each card of the game's deck as the game counts it (value, wild)."""
+        if "card_facts" not in self.e.extra:
+            try:
+                self.e.extra["card_facts"] = game_card_facts(self.g, self.v.meta.players_default)
+            except Exception as exc:  # noqa: BLE001
+                log.warning("%s: the cards' values cannot be worked out: %s", self.e.rel_file, exc)
+                self.e.extra["card_facts"] = {}
+        return self.e.extra["card_facts"]
+
+    @property
+    def id_for_files(self) -> str:
+        return self.e.id
+
     def grid(self, deck: Deck, base: str, idx: list[int], compact: bool = False, limit: int | None = None,
-             extra: dict | None = None) -> str:
+             extra: dict | None = None, cls: str = "rk-card") -> str:
         """Pictures of these cards; `compact` shows each different picture once with a count."""
         if compact:
             groups: dict[tuple, list[int]] = {}
@@ -125,7 +145,7 @@ class VariantPage(MachineParts):
                 parts = parts[:limit]
             return f'<div class="rk-cards">{"".join(parts)}{more}</div>'
         return '<div class="rk-cards">' + "".join(
-            self.img(deck, base, i, extra=(extra or {}).get(i, "")) for i in idx) + "</div>"
+            self.img(deck, base, i, cls, extra=(extra or {}).get(i, "")) for i in idx) + "</div>"
 
     def anchor_link(self, entry: Entry) -> str:
         return f"{entry.id}.md"
@@ -192,10 +212,14 @@ class VariantPage(MachineParts):
         if self.g.start_chips and "chip" not in text:
             out += [f"Each player starts with {self.g.start_chips} chips.", ""]
         out.append(_block(f'<details class="rk-deck"><summary>See the {plural(len(deck.cards), "card")} of '
-                          f'the deck</summary>{self.grid(deck, choice.base, list(range(len(deck.cards))))}</details>'))
+                          f'the deck</summary>{self.grid(deck, choice.base, list(range(len(deck.cards))), cls="rk-card rk-card--big")}'
+                          '</details>'))  # big enough to read the words under each card
+        guide = self.reading_guide(choice.base)
+        if guide:
+            out += ["", guide]
         others = [d for d in self.v.decks.values() if d.name != self.g.deck_name]
         if others:
-            out += ["", "The game can also be played with these decks:", ""]
+            alts = []
             for d in others:
                 try:
                     alt = build_game(self.v, deck=d.name).deck
@@ -205,8 +229,22 @@ class VariantPage(MachineParts):
                 summary = f"<strong>{h(_label(d.name))}</strong>: {h(squash(d.description))} " \
                           f"({plural(len(alt.cards), 'card')})"
                 body = self.grid(alt, d.base, list(range(len(alt.cards))), compact=True)
-                out.append(_block(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>'))
+                alts.append(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>')
+            if alts:  # one fold for all of them: most readers play with the first deck
+                out += ["", _block(f'<details class="rk-decks"><summary>The game can also be played with '
+                                   f'{plural(len(alts), "other deck")}</summary>{"".join(alts)}</details>')]
         return "\n".join(out)
+
+    def reading_guide(self, base: str) -> str:
+        """How to read this game's card pictures: what each mark means, the star and WILD included."""
+        try:
+            rows = reading_guide(self.site.pictures.style_of(base), list(self.g.deck.cards), self.facts)
+        except Exception:  # noqa: BLE001 - a deck that is not shipped has no style to explain
+            return ""
+        if not rows:
+            return ""
+        items = "; ".join(f"<strong>{h(where)}</strong>: {h(what)}" for where, what in rows)
+        return _block(f'<p class="rk-card-legend" id="card-legend"><em>Reading the card pictures.</em> {items}.</p>')
 
     def setup(self) -> str:
         text = self.section_text("setup")
@@ -215,9 +253,24 @@ class VariantPage(MachineParts):
             text = f"Cards dealt: {dealt}." if dealt else ""
         return "\n".join(["", "## Setup and deal {#setup}", "", text, ""]) if text else ""
 
-    def play_steps(self) -> list[tuple[str, str, list[str]]]:
-        """(title, text, choice texts) for every phase: the players' text, else its description and prompts."""
+    def play_steps(self) -> list[tuple[str, str, list[str], str]]:
+        """(title, text, choice texts, phase id) for every phase: the players' text, else its description and prompts."""
         by_phase = {st.phase: st for st in self.doc.section("play").steps} if self.doc.section("play") else {}
+        seen: dict[str, int] = {}
+        for st in by_phase.values():
+            for c in {c for c, _t in st.choices}:
+                seen[c] = seen.get(c, 0) + 1
+        shared = {c for c, k in seen.items() if k > 1}
+        played: dict[str, set] = {}
+        if shared:  # the choices each step makes under the standard rules alone
+            from rulekit.lang.prose import Prose
+            std = rules_doc(self.v, Prose.sheet(self.v.options, {})).section("play")
+            played = {st.phase: {c for c, _t in st.choices} for st in (std.steps if std else ())}
+            # a choice no step makes by default (a house rule's) is listed once, at its last step
+            unplayed = shared - (set().union(*played.values()) if played else set())
+            last = {c: st.phase for st in by_phase.values() for c, _t in st.choices if c in unplayed}
+            for c, ph_id in last.items():
+                played.setdefault(ph_id, set()).add(c)
         out = []
         for ph in self.tree.get("round") or []:
             if not isinstance(ph, dict):
@@ -226,25 +279,79 @@ class VariantPage(MachineParts):
             st = by_phase.get(pid)
             title = str(ph.get("name") or _label(pid))
             text = st.text if st is not None and st.text else squash(ph.get("description", ""))
-            # with the players' text, only its choices; without any, the prompts stand in for them
-            choices = [t for _c, t in st.choices] if st is not None else self._prompts(ph)
+            # with the players' text, only its choices; without any, the prompts stand in for them.
+            # A choice made in several steps (one timing or another, by a house rule) is listed
+            # only where the standard rules make it
+            choices = [t for c, t in st.choices if c not in shared or c in played.get(pid, set())] \
+                if st is not None else self._prompts(ph)
             if text or choices:
-                out.append((title, text, choices))
+                out.append((title, text, choices, pid))
         return out
 
     def _prompts(self, ph: dict) -> list[str]:
         """The prompts of a phase's choices, as a fallback for choice texts."""
         return phase_prompts(self.v, str(ph.get("id", "")))
 
+    def house_only_phases(self) -> set[str]:
+        """The phases that never happen under the default rules: their entry condition reads an
+        option and is false at the start of a round for every table size the game plays (a house
+        rule brings them in)."""
+        whens = {str(ph.get("id")): ph.get("when") for ph in self.tree.get("round") or [] if isinstance(ph, dict)}
+        out = set()
+        for ph in self.g.phases:
+            if ph.when is None or "opt" not in names_in(whens.get(ph.id)):
+                continue
+            ever = False
+            for n in self.g.player_sizes():
+                try:
+                    ctx = self.g.new_ctx(n, 0, None, False)
+                    self.g.reset_round(ctx)
+                    ever = bool(ph.when(ctx))
+                except Exception:  # noqa: BLE001 - a condition on the round's state: a main step
+                    ever = True
+                if ever:
+                    break
+            if not ever:
+                out.add(ph.id)
+        return out
+
     def play(self) -> str:
         out = ["", "## Play {#play}", ""]
         intro = self.section_text("play")
         if intro:
             out += [intro, ""]
-        for i, (title, text, choices) in enumerate(self.play_steps(), 1):
+        steps = self.play_steps()
+        house = self.house_only_phases()
+        main = [s for s in steps if s[3] not in house]
+        extra = [s for s in steps if s[3] in house]
+        titles = {t for t, _x, _c, _p in main}
+        # a house rule's own version of a main step is told with that step, once; other house-rule
+        # steps are listed apart, after the main ones
+        within = {t: [s for s in extra if s[0] == t] for t in titles}
+        for i, (title, text, choices, _pid) in enumerate(main, 1):
             out.append(f"{i}. **{md(title)}.** {safe_md(text)}".rstrip())
             for c in choices:
                 out.append(f"    - {safe_md(c)}")
+            for _t, htext, hchoices, _p in within.get(title, []):
+                lead = "" if htext.lower().startswith("house rule") else "*Under a house rule instead:* "
+                out.append(f"    - {lead}{safe_md(htext)}".rstrip())
+            out.append("")
+        apart: dict[str, list] = {}  # by title: several house-rule versions of one step are told together
+        for s in extra:
+            if s[0] not in titles:
+                apart.setdefault(s[0], []).append(s)
+        if apart:
+            out += ["Only under a house rule, in their place in the round:", ""]
+            for title, versions in apart.items():
+                if len(versions) == 1:
+                    out.append(f"- **{md(title)}.** {safe_md(versions[0][1])}".rstrip())
+                else:
+                    out.append(f"- **{md(title)}.**")
+                    out += [f"    - {safe_md(v[1])}" for v in versions if v[1]]
+                said: list[str] = []
+                for v in versions:
+                    said += [c for c in v[2] if c not in said]
+                out += [f"    - {safe_md(c)}" for c in said]
             out.append("")
         return "\n".join(out)
 
@@ -356,35 +463,48 @@ class VariantPage(MachineParts):
     def house_rules(self) -> str:
         from rulekit.website.yourtable import panel_html
         panel = panel_html(self.v)
-        out = ["", _block(panel), ""] if panel else []
-        out += ["", "## House rules {#house-rules}", ""]
+        out = ["", "## House rules {#house-rules}", ""]
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
-            out += ["Settle these before the first deal. The rules above follow the defaults, the reading of the "
-                    "sources; write down the ones your table changes "
+            out += ["Settle these before the first deal. The rules above follow the usual reading (the sources'); "
+                    "each line says it, then the other readings; open a line for the whole rule and its source "
                     "([how to write your house rules](../guides/house-rules.md)).", ""]
+            if panel:
+                out += [_block(panel), ""]
             items = []
             for o in self.v.options.values():
                 default = self.option_value_words(o, o.default)
+                short = []  # the other readings in a few words, for the one line
                 if o.type == "choice":
-                    alts = [f"<li>{h_rich(desc)}</li>" for k, desc in o.values if str(k) != str(o.default)]
+                    alt_words = [squash(desc) for k, desc in o.values if str(k) != str(o.default)]
+                    alts = [f"<li>{h_rich(desc)}</li>" for desc in alt_words]
                     cli = [f"{o.name}={k}" for k, _d in o.values]
-                    others = f"<p>Other choices:</p><ul>{''.join(alts)}</ul>" if alts else ""
+                    others = f"<p>Other readings:</p><ul>{''.join(alts)}</ul>" if alts else ""
+                    short = alt_words
                 elif o.type == "int":
                     rng = " to ".join(x for x in (None if o.min is None else str(o.min),
                                                   None if o.max is None else str(o.max)) if x)
                     others = f"<p>Any whole number{(' from ' + rng) if rng else ''}.</p>"
+                    short = [f"any number{(' from ' + rng) if rng else ''}"]
                     cli = [f"{o.name}={o.default}"]
                 else:
                     others = f"<p>Or {'no' if default == 'yes' else 'yes'}.</p>"
+                    short = ["no" if default == "yes" else "yes"]
                     cli = [f"{o.name}=true", f"{o.name}=false"]
+                line = "; or ".join(short)
+                if len(line) > 70:
+                    line = f"{plural(len(short), 'other reading')}" if len(short) > 1 else "one other reading"
+                else:
+                    line = f"or {line}" if line else ""
                 src = source_html(o.source, self.v.meta.sources) if o.source else ""
                 src = f"<p><small>Source: {src}</small></p>" if src else ""
-                # folded: the rule and its default are the summary line, the other choices open below
+                name = squash(o.label)[:1].upper() + squash(o.label)[1:] if squash(o.label) else _label(o.name)
+                # one line: the rule's name, the usual reading and the others in brief; the rest folded
                 items.append(f'<details class="rk-option" id="option-{slug(o.name)}"><summary><strong>'
-                             f"{h(_label(o.name))}</strong>: {h_rich(o.description)} "
-                             f"<span class=\"rk-default\">Default: <strong>{h_rich(default)}</strong></span></summary>"
+                             f"{h(name)}</strong>: <span class=\"rk-default\">{h_rich(default)}</span>"
+                             + (f' <span class="rk-alts">({h_rich(line)})</span>' if line else "")
+                             + f"</summary><p>{h_rich(o.description)}</p><p>Usually: <strong>{h_rich(default)}</strong>.</p>"
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
             out.append(_block('<div class="rk-options">' + "".join(items) + "</div>"))
         if self.v.presets:

@@ -107,14 +107,15 @@ def panel_html(v: Variant) -> str:
         return ""
     data = json.dumps(panel_data(v), ensure_ascii=False).replace("</", "<\\/").replace("<!--", "<\\!--")
     return (f'<div class="rk-yourtable" id="your-table" hidden data-game="{h(v.meta.id)}">'
-            "<p class=\"rk-yt-title\"><strong>Your table</strong></p><p>Choose your table's house rules: the rules "
-            "above change to match, each "
-            "change marked. Then copy or download the house file, or print these rules.</p>"
+            # folded: the form is long, and the page's reader first wants the rules and the example
+            '<details class="rk-yt-fold"><summary><strong>Your table</strong>: choose your house rules, and the '
+            "rules on this page change to match</summary><p>Each change is marked. Then copy or download the "
+            "house file, or print these rules.</p>"
             '<form class="rk-yt-form" onsubmit="return false"></form>'
             '<p class="rk-yt-actions"><button type="button" class="rk-yt-reset">Standard rules</button> '
             '<button type="button" class="rk-yt-print">Print these rules</button> '
             '<a class="rk-yt-download" download="my-table.yaml" href="#">Download the house file</a></p>'
-            '<pre class="rk-yt-yaml"></pre>'
+            '<pre class="rk-yt-yaml"></pre></details>'
             f'<script type="application/json" class="rk-yt-data">{data}</script></div>')
 
 
