@@ -191,3 +191,9 @@ def test_a_model_of_the_others_makes_deals_that_contradict_it_rarer():
         unweighed += mean_slips(Unweighed, env, seat)
     assert unweighed > 0.5           # without the model, many deals contradict the careful bettors
     assert weighed < unweighed / 2   # with it, fewer do (0.12 against 0.40 a deal when written)
+
+
+def test_the_table_says_in_words_how_search_opponents_play():
+    from rulekit.cli.play import opponents_words
+    words = opponents_words(build_game("otoroku"), "search")
+    assert "think ahead" in words and "'search'" not in words and "policy" not in words

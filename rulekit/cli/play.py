@@ -173,6 +173,10 @@ def opponents_words(game: Any, policy: str) -> str:
         return "Your opponents play at random (any legal move)."
     if policy == "first":
         return "Your opponents always take the first legal move."
+    if policy == "search":
+        return ("Your opponents think ahead: at each choice they try every option in many deals of the "
+                "cards they cannot see, played out carefully, and take the one that clearly wins more "
+                "(about a second or less a choice).")
     from rulekit.core.inert import inert
     desc = inert(str(game.policies.get(policy, {}).get("description", "")), keep_newlines=False).strip()
     how = "carefully" if policy == "careful" else f"by the policy '{policy}'"
