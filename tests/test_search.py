@@ -197,3 +197,28 @@ def test_the_table_says_in_words_how_search_opponents_play():
     from rulekit.cli.play import opponents_words
     words = opponents_words(build_game("otoroku"), "search")
     assert "think ahead" in words and "'search'" not in words and "policy" not in words
+
+
+def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choice_on_new_deals():
+    env = _at_choice("kyo-kabu", 2, "bet")
+    k = len(env.legal_actions())
+    assert k > 6  # a stake of any size on any column
+
+    class Recording(SearchAgent):
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain)
+            self.calls.append((actions, len(rows)))
+            return rows
+
+    bot = Recording(env.game, 5, budget=400)
+    bot.calls = []
+    base = bot.fallback.act(env._st.pending)
+    choice = bot.act_from(env._st)
+    screen, *test = bot.calls
+    assert screen[0] is None and screen[1] >= 4          # every action, on a few deals
+    if test:                                              # a better-looking action was found
+        (pair, n), = test
+        assert pair[0] == base and pair[1] != base and n >= 8
+        assert choice in pair
+    else:
+        assert choice == base

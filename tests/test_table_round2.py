@@ -223,3 +223,24 @@ def test_a_choice_the_rules_then_tell_in_full_is_told_once():
     text = _watched("hanafuda/otoroku.yaml", 1, 4)
     assert "The dealer chooses to contest seat 1." in text
     assert "chooses: contest" not in text and "chooses: let off" not in text
+
+
+def test_mistakes_in_hints_are_located_errors_all_reported_together(tmp_path):
+    import pathlib
+    import subprocess
+    import sys
+    text = pathlib.Path("variants/hanafuda/hiraya.yaml").read_text(encoding="utf-8")
+    assert "            hints:\n              card:\n" in text
+    bad = text.replace("            hints:\n              card:\n",
+                       "            hints:\n              kard: [{say: x}]\n              card:\n"
+                       "                - {when: \"true\"}\n"
+                       "                - {say: \"" + "y" * 600 + "\"}\n", 1)
+    f = tmp_path / "hiraya-hints.yaml"
+    f.write_text(bad, encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "rulekit", "validate", str(f)], capture_output=True, text=True,
+                       timeout=120)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "Traceback" not in out
+    assert re.search(r"hiraya-hints\.yaml:\d+:\d+: error\[E040\]: hints: 'kard' is not a parameter", out)
+    assert re.search(r"hiraya-hints\.yaml:\d+:\d+: error\[E010\]: missing required key 'say'", out)
+    assert re.search(r"hiraya-hints\.yaml:\d+:\d+: error\[E034\]: hints card: a text of 600 characters", out)

@@ -34,7 +34,7 @@ from rulekit.engine.stepper import DealChain, Inconsistent, Stepper
 
 __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
-DRAWS = 4  # deals drawn per playout allowed, kept or not (most are kept in most games)
+DRAWS = 4  # round replays (re-deals tried, kept or not) allowed per playout of the budget
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
 SCREEN_ABOVE = 6  # more actions than this: screen them all first, then test the best on new deals
 BATCH = 5  # successive deals averaged together before the test (they are alike: see choose)

@@ -263,10 +263,10 @@ class Narrator:
         parts = []
         for p, v in action.items():
             # a set of cards is told in deck order, as the menu showed it
-            parts.append(self.value_text(p, _in_order(v, self._name_order()) if p in sets else v, labels.get(p)))
+            parts.append(self.value_text(p, _in_order(v, self.name_order()) if p in sets else v, labels.get(p)))
         return ", ".join(x for x in parts if x)
 
-    def _name_order(self) -> dict[str, int]:
+    def name_order(self) -> dict[str, int]:
         """Each card's place in deck order, cards of one name counting as the first of them."""
         first: dict[str, int] = {}
         for i in range(len(self.game.card_ids)):

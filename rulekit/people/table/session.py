@@ -209,10 +209,7 @@ class Table:
         sets = getattr(choice, "unordered", frozenset())
         # deck order, where cards of the same name count as the first of them: sets that read the
         # same are then shown in the same order (two plain Ones, each in another set)
-        first: dict[str, int] = {}
-        for cid, i in self.game.card_index.items():
-            first.setdefault(self.game.card_name(i), i)
-        index = {cid: first[self.game.card_name(i)] for cid, i in self.game.card_index.items()}
+        index = self.nar.name_order()
         shown = [[_in_deck_order(render(v, t, ids), index) if p in sets else render(v, t, ids)
                   for p, t, v in zip(choice.params, choice.types, a)] for a in d.actions]
         # Values are told apart by the words the player reads, not by their data: two sets made
