@@ -46,10 +46,13 @@ def test_search_plays_a_round_and_a_seed_fixes_it(gid):
 
 def test_choose_keeps_the_base_choice_unless_another_is_clearly_better():
     # rows: one deal per row, the seat's chip change after each action in that deal
-    assert choose([[0, 1]] * 8, base=0) == 1                       # better in every deal
-    assert choose([[0, 5], [0, -4], [0, 1], [0, -1]] * 2, base=0) == 0  # better on average, not clearly
-    assert choose([[2, 0], [3, 1], [1, 0], [2, 1]] * 2, base=1) == 0  # the base choice can be left too
-    assert choose([[0, 1]] * 7, base=0) == 0                       # too few deals say nothing
+    assert choose([[0, 1]] * 20, base=0) == 1                      # better in every deal
+    mixed = [[0, 2]] * 5 + [[0, -2]] * 3 + [[0, -1]] * 2 + [[0, 1]] * 5 + [[0, -1]] * 5
+    assert choose(mixed, base=0) == 0                               # better on average, not clearly
+    assert choose([[2, 0], [3, 1], [1, 0], [2, 1], [1, 1]] * 4, base=1) == 0  # the base choice can be left too
+    assert choose([[0, 1]] * 19, base=0) == 0                      # too few deals (3 batches) say nothing
+    # successive deals are alike: a run of 5 good deals then 5 bad ones is 2 batches that cancel
+    assert choose(([[0, 3]] * 5 + [[0, -1]] * 5) * 2, base=0) == 0  # (single deals would say 1)
 
 
 def test_search_takes_its_evaluation():
