@@ -36,10 +36,10 @@ __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
 DRAWS = 4  # round replays (re-deals tried, kept or not) allowed per playout of the budget
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
-SCREEN_ABOVE = 6  # more actions than this: screen them all first, then test the best on new deals
 BATCH = 5  # successive deals averaged together before the test (they are alike: see choose)
 MIN_BATCHES = 4  # batches a comparison needs before the bot leaves the base policy's choice
 MIN_DEALS = BATCH * MIN_BATCHES
+MIN_SCREEN = 4  # deals a screening of many actions needs before its best is tested at all
 MOVES = 50  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
 
 
@@ -98,8 +98,9 @@ class SearchAgent:
         """The choice at `source`'s pending decision (a Stepper at a decision: an Env's game, or
         the game this bot watches), from deals sampled for the deciding seat.
 
-        With up to SCREEN_ABOVE actions, each deal plays them all and the best is tested against
-        the base choice on the same deals. With more (a stake on any column of any size), one part
+        When the budget gives every action MIN_DEALS deals, each deal plays them all and the best
+        is tested against the base choice on the same deals. With more actions (a stake on any
+        column of any size, a hand of eight cards at budget 100), one part
         of the budget screens every action and the rest, on new deals, compares only the best of
         them with the base policy's choice: among many actions the best-looking one is often
         only the luckiest, and judging it on the deals that chose it would favour luck."""
@@ -111,11 +112,11 @@ class SearchAgent:
             return 0
         base = self.fallback.act(d)
         base = base if isinstance(base, int) and 0 <= base < k else 0
-        if k <= SCREEN_ABOVE:
+        if k * MIN_DEALS <= self.budget:
             return choose(self.playouts_by_deal(source, d.player, k), base)
         chain = self._chain(source, d.player)
         screen = self.playouts_by_deal(source, d.player, k, budget=self.budget // 2, chain=chain)
-        if len(screen) < MIN_DEALS // 2:
+        if len(screen) < MIN_SCREEN:
             return base
         means = [sum(r[a] for r in screen) / len(screen) for a in range(k)]
         best = max((a for a in range(k) if a != base), key=lambda a: (means[a], -a))
