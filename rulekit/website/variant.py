@@ -369,8 +369,8 @@ class VariantPage(MachineParts):
                 else:
                     out.append(f"    - {safe_md(ctext)}")
             for _t, htext, hchoices, _p in within.get(title, []):
-                lead = "" if htext.lower().startswith("house rule") else "*Under a house rule instead:* "
-                out.append(f"    - {lead}{safe_md(htext)}".rstrip())
+                lead = "" if _house_said(htext) else "under a house rule instead: "
+                folded.append(f"- In step {i} ({md(title)}): {lead}{safe_md(htext)}".rstrip())
             out.append("")
         apart: dict[str, list] = {}  # by title: several house-rule versions of one step are told together
         for s in extra:
@@ -388,8 +388,8 @@ class VariantPage(MachineParts):
             folded += [f"    - {safe_md(c)}" for c in said]
         if folded:
             what = [plural(len(apart), "more step")] if apart else []
-            n_choices = sum(1 for x in folded if x.startswith("- In step "))
-            what += [plural(n_choices, "more choice")] if n_choices else []
+            n_within = sum(1 for x in folded if x.startswith("- In step "))
+            what += [(plural(n_within, "change to a step", "changes to steps") if not apart else plural(n_within, "more change"))] if n_within else []
             out += [_fold("rk-house-only", "Only under a house rule, in their place in the round: "
                           + " and ".join(what), folded)]
         return "\n".join(out)
@@ -568,10 +568,10 @@ class VariantPage(MachineParts):
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
             names = [squash(o.label) or _label(o.name) for o in self.v.options.values()]
             names = [n[:1].lower() + n[1:] if n[1:2].islower() else n for n in names]
-            sets = f", and {plural(len(self.v.presets), 'preset')} (named sets of them)" if self.v.presets else ""
+            sets = f"; then {plural(len(self.v.presets), 'preset')}, named sets of them" if self.v.presets else ""
             out.append(_block(f'<details class="rk-fold rk-options-fold"><summary><strong>'
                               f'{plural(len(items), "house rule")}</strong>: {h(", ".join(names))}. '
-                              f'<span class="rk-alts">Open for each one: the usual reading, the others, the source{sets}.'
+                              f'<span class="rk-alts">Open for each rule\'s usual reading, the other readings and the source{sets}.'
                               '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
                               + self.presets_html() + "</details>"))
         if self.v.presets and not self.v.options:  # no list to share a fold with
