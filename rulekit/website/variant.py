@@ -233,12 +233,8 @@ class VariantPage(MachineParts):
         # the key to the card pictures sits with the cards it explains: each picture in the rules
         # carries its own words under it, so a reader needs the key only to read the marks
         guide = self.reading_guide(choice.base).strip()
-        summary = f'See the {plural(len(deck.cards), "card")} of the deck' + (", and how to read a card picture"
-                                                                               if guide else "")
-        out.append(_block(f'<details class="rk-deck"><summary>{summary}</summary>{guide}'
-                          f'{self.grid(deck, choice.base, list(range(len(deck.cards))), cls="rk-card rk-card--big")}'
-                          '</details>'))  # big enough to read the words under each card
         others = [d for d in self.v.decks.values() if d.name != self.g.deck_name]
+        alts = []
         if others:
             alts = []
             for d in others:
@@ -251,9 +247,16 @@ class VariantPage(MachineParts):
                           f"({plural(len(alt.cards), 'card')})"
                 body = self.grid(alt, d.base, list(range(len(alt.cards))), compact=True)
                 alts.append(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>')
-            if alts:  # one fold for all of them: most readers play with the first deck
-                out += ["", _block(f'<details class="rk-decks"><summary>The game can also be played with '
-                                   f'{plural(len(alts), "other deck")}</summary>{"".join(alts)}</details>')]
+        # one fold: the cards, the key to their pictures and the other decks (most readers play with the
+        # first deck; each picture in the rules carries its own words, the key explains the marks)
+        bits = [f'See the {plural(len(deck.cards), "card")} of the deck'] + (["how to read a card picture"] if guide else []) \
+            + ([f'the {plural(len(alts), "other deck")} the game can be played with'] if alts else [])
+        summary = bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
+        more = (f'<details class="rk-decks"><summary>The game can also be played with '
+                f'{plural(len(alts), "other deck")}</summary>{"".join(alts)}</details>') if alts else ""
+        out.append(_block(f'<details class="rk-deck"><summary>{summary}</summary>{guide}'
+                          f'{self.grid(deck, choice.base, list(range(len(deck.cards))), cls="rk-card rk-card--big")}'
+                          f'{more}</details>'))  # big enough to read the words under each card
         return "\n".join(out)
 
     def reading_guide(self, base: str) -> str:
@@ -528,8 +531,7 @@ class VariantPage(MachineParts):
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
-            out += ["Settle these before the first deal; the rules above follow the usual reading (the sources') "
-                    "([how to write your house rules](../guides/house-rules.md)).", ""]
+            out += ["Settle these before the first deal; the rules above follow the usual reading (the sources').", ""]
             if panel:
                 out += [_block(panel), ""]
             items = []
@@ -573,6 +575,7 @@ class VariantPage(MachineParts):
                               f'{plural(len(items), "house rule")}</strong>: {h(", ".join(names))}. '
                               f'<span class="rk-alts">Open for each rule\'s usual reading, the other readings and the source{sets}.'
                               '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
+                              + f'<p><a href="{self.root}guides/house-rules/">How to write your house rules</a></p>'
                               + self.presets_html() + "</details>"))
         if self.v.presets and not self.v.options:  # no list to share a fold with
             out += ["", _block(f'<details class="rk-fold rk-presets"><summary>Presets: '
