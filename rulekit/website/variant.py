@@ -500,9 +500,11 @@ class VariantPage(MachineParts):
                     if shown]
             if said:
                 out += ["; ".join(said) + ".", ""]
-            # the hand column as wide as most example hands (a longer one wraps): room left for the words
+            # the hand column as wide as most example hands, and the longest in at most two lines (one when
+            # it is short): room left for the words
             sizes = sorted(len(ex[(table, y.id)].cards) for y in entries if ex.get((table, y.id)) is not None)
-            wide = max(2, min(7, sizes[(3 * (len(sizes) - 1)) // 4])) if sizes else 2
+            wide = max(2, min(7, sizes[-1] if sizes[-1] <= 4 else max(sizes[(3 * (len(sizes) - 1)) // 4],
+                                                                      -(-sizes[-1] // 2)))) if sizes else 2
             out += [_block(_table(head, rows, f"rk-yaku rk-hand-{wide}")), ""]
             if house:
                 out += [_block(house), ""]
