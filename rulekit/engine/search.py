@@ -196,7 +196,7 @@ def choose(rows: list[list[int]], base: int) -> int:
     Successive deals of a chain are alike, so the test is on the means of BATCH successive deals
     (batch means: nearly independent where single deals are not), with Student's t for their
     number; fewer than MIN_BATCHES batches never leave `base`. (Testing single deals when there
-    were few made a chain's look-alike deals pass for evidence: in Kakkuri, with about 15 deals
+    were few made a chain's look-alike deals pass for evidence: in a long game, with about 15 deals
     a decision, the bot then played worse than its base policy.)"""
     if len(rows) < MIN_DEALS:
         return base
