@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from rulekit.people.words import chips_word, human_words, is_negative, join_words, names_value, negated, plain_amount
+from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, is_negative, join_words,
+                                  names_value, negated, plain_amount, seating_sentence, seats_words)
 
-__all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
+__all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value", "draw_sentence", "seating_sentence",
+           "seats_words"]
 
 ALL = -1  # seen by every seat
 LONG_PILE = 7  # a pile of more cards than this is told at the end of a round by its size and value
@@ -263,7 +265,7 @@ class Narrator:
         parts = []
         for p, v in action.items():
             # a set of cards is told in deck order, as the menu showed it
-            parts.append(self.value_text(p, _in_order(v, self.name_order()) if p in sets else v, labels.get(p)))
+            parts.append(self.value_text(p, in_order(v, self.name_order()) if p in sets else v, labels.get(p)))
         return ", ".join(x for x in parts if x)
 
     def name_order(self) -> dict[str, int]:
@@ -725,23 +727,6 @@ class Narrator:
         return out
 
 
-def _in_order(v: Any, order: dict[str, int]) -> Any:
-    """A set of card ids (or a list of sets) in deck order."""
-    if isinstance(v, list) and all(isinstance(x, str) and x in order for x in v):
-        return sorted(v, key=order.__getitem__)
-    if isinstance(v, list) and all(isinstance(x, list) for x in v):
-        return sorted((_in_order(x, order) for x in v), key=lambda g: [order.get(c, -1) for c in g])
-    return v
-
-
-def seats_words(seats: list[int], you: int | None = None) -> str:
-    """'Seats 2 to 6', 'Seats 1, 3 and 4', 'Seats 1 and 2 (you)' (seats in the order given)."""
-    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))) and you not in seats:
-        return f"Seats {seats[0]} to {seats[-1]}"
-    names = [f"{s} (you)" if s == you else str(s) for s in seats]
-    return "Seats " + ", ".join(names[:-1]) + f" and {names[-1]}"
-
-
 def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,
             summaries: bool = True) -> list[str]:
     """The whole story of a game's events as sentences (a round summary after each round,
@@ -759,23 +744,3 @@ def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None
         out += [ln.text for ln in nar.round_summary()]
         out += [ln.text for ln in nar.standings()]
     return out
-
-
-# -- the draw for the deal and the seats (kept apart: one sentence per draw event) -------------
-
-def draw_sentence(game: Any, e: dict, name: Any) -> str:
-    """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
-    spec = game.extra.get("seat_draw")
-    what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
-    drawn = join_words([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
-    return f"Draw for {what}: {drawn}" + (" - a tie, everyone draws again." if e.get("tie") else ".")
-
-
-def seating_sentence(game: Any, e: dict) -> str:
-    """A 'seating' event in words: who deals first, and (seated by the draw) who sits where."""
-    spec = game.extra.get("seat_draw")
-    card = f"the {spec.deals} card" if spec is not None else "the draw"
-    if spec is not None and spec.seating == "by_draw":
-        seats = join_words([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
-        return f"By the draw, {seats}; {card} deals first (seat {e['dealer']})."
-    return f"Player {e['players'][e['dealer']] + 1} drew {card} and deals first (seat {e['dealer']})."
