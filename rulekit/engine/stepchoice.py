@@ -45,6 +45,7 @@ class ChoiceSteps:
         choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
                         dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
                         ask=self._labels(d, "ask", tuple(p[0] for p in params)),
+                        told=self._labels(d, "told", tuple(p[0] for p in params)),
                         unordered=self._unordered(d, tuple(p[0] for p in params)))
         choice.texts = self._choice_texts(d, loc)
         choice.fixed_values = self._fixed_values(opts, loc)

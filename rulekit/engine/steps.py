@@ -78,6 +78,7 @@ class Choice:
     scope_locals: dict[str, str] = field(default_factory=dict)
     policies: dict[str, list] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
+    told: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> others' words (`told`)
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
     texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s

@@ -40,6 +40,10 @@ class Line:
     #: for a sentence 'Seat N <predicate>' about another seat: the predicate said of one seat and
     #: of several ('chooses: pass', 'choose: pass'), so that runs of seats can be told together
     pred: tuple[str, str] | None = None
+    #: a seat's answer told in the variant's `told` words (rulekit.people.told.Act), else None
+    act: Any = None
+    #: a payment's `pred` without its reason (told so after a `told` answer that says why)
+    bare: tuple[str, str] | None = None
 
 
 class Narrator:
@@ -230,9 +234,10 @@ class Narrator:
         parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
         return join_words(parts)
 
-    def zone_view(self, zname: str) -> tuple[str, Any]:
+    def zone_view(self, zname: str, full: bool = False) -> tuple[str, Any]:
         """What the viewer sees of a zone (with the zones that are part of it): its cards as
-        text, and its value when all are visible."""
+        text, and its value when all are visible; a zone with `show_last` only by its size and
+        last cards unless `full`."""
         zname = self.main_zone(zname)
         cards = self.group_cards(zname)
         if not cards:
@@ -240,6 +245,11 @@ class Narrator:
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
         shown = [c for c in cards if self.can_see(c, where[c])]
         hidden = len(cards) - len(shown)
+        last = (self.game.extra.get("zone_last") or {}).get(self._zone_of(zname)[0])
+        if last and not full and not hidden and len(cards) > last:
+            # a run on which only the top counts: its size and its last cards, the latest last
+            return (f"{len(cards)} cards, ending {join_words([self.card_text(c) for c in cards[-last:]])}",
+                    self.hand_value(zname, cards))
         k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
         if k and not hidden and len(cards) > k:
             # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
@@ -267,6 +277,18 @@ class Narrator:
             # a set of cards is told in deck order, as the menu showed it
             parts.append(self.value_text(p, in_order(v, self.name_order()) if p in sets else v, labels.get(p)))
         return ", ".join(x for x in parts if x)
+
+    def told_act(self, choice_id: str, action: dict) -> Any:
+        """The answer in the variant's `told` words for the other players (None: it has none)."""
+        from rulekit.people.told import told_act
+        choice = (self.game.choices.get(choice_id) or [None])[0]
+        labels = getattr(choice, "labels", None) or {}
+        sets = getattr(choice, "unordered", frozenset())
+
+        def ordered(p: str, v: Any) -> Any:
+            return in_order(v, self.name_order()) if p in sets else v
+        return told_act(choice, choice_id, action, lambda p, v: self.value_text(p, ordered(p, v), labels.get(p)),
+                        lambda p, v: self._plain_value(ordered(p, v)))
 
     def name_order(self) -> dict[str, int]:
         """Each card's place in deck order, cards of one name counting as the first of them."""
@@ -505,9 +527,14 @@ class Narrator:
         if e.get("forced") and p == self.viewer and self.viewer is not None:
             # only the acting seat may be told it had no choice: at a table nobody else can tell a
             # forced move from a free one (telling them would leak what the seat holds)
-            return [Line("choice", f"{who} have one choice only: {what}.", p)]
+            act = self.told_act(e["choice"], e["action"])
+            pred = (act.said(plural=True),) * 2 if act is not None else None
+            return [Line("choice", f"{who} have one choice only: {what}.", p, pred=pred, act=act)]
         if p == self.viewer:
             return [Line("choice", f"{who} choose: {what}.", p)]
+        act = self.told_act(e["choice"], e["action"])
+        if act is not None:
+            return [Line("choice", f"{who} {act.said()}.", p, pred=(act.said(), act.said(plural=True)), act=act)]
         return [Line("choice", f"{who} chooses: {what}.", p, pred=(f"chooses: {what}", f"choose: {what}"))]
 
     def _e_pay(self, e: dict) -> list[Line]:
@@ -526,10 +553,12 @@ class Narrator:
         self.pays.append({"from": src, "to": dst, "amount": a, "why": e.get("why", "")})
         text = self.pay_text(src, dst, a, e.get("why", ""))
         head = f"{self.seat(src)} pays "
-        pred = None
+        pred = bare = None
         if isinstance(src, int) and text.startswith(head):
             pred = (text[len(head) - 5:], "each pay " + text[len(head):])
-        return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred)]
+            to = f"{chips_word(a)} to {self.seat(dst, upper=False)}"
+            bare = (f"pays {to}", f"each pay {to}")
+        return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred, bare=bare)]
 
     def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""

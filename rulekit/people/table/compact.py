@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from rulekit.people.narrate import Line, join_words, seats_words
+from rulekit.people.told import Act
 
 _CHOOSE = ("chooses: ", "choose: ")
 
@@ -24,8 +25,32 @@ class _Turn:
     seat: int
     kind: str
     preds: list[tuple[str, str]] = field(default_factory=list)
+    #: the answers told in the variant's `told` words, with their values so far and the words
+    #: they were told with: [(Act, [value words], pred)]
+    acts: list = field(default_factory=list)
+    text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
 
-    def add(self, pred: tuple[str, str]) -> None:
+    def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
+        if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
+            # a payment right after an answer told in the rules' words: the answer says why ('passes
+            # and pays 1 chip to the pot')
+            pred = ("\x02" + bare[0], "\x02" + bare[1])
+        if act is not None:
+            same = [a for a, _, _ in self.acts if a.choice == act.choice and a.param == act.param]
+            if act.empty and same:
+                return  # no more cards after cards played: the next seat's turn says it
+            last = self.acts[-1] if self.acts else None
+            if (last is not None and act.key == "*" and last[0].key == "*" and last[0].words == act.words
+                    and last[0].choice == act.choice and self.preds and self.preds[-1] == last[2]):
+                # another answer of the same kind in the turn: 'plays Four, Five and Six'
+                last[1].append(act.value)
+                both = (last[0].said(last[1]), last[0].said(last[1], plural=True))
+                self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
+                self.acts[-1] = (last[0], last[1], self.preds[-1])
+                return
+            self.acts.append((act, [act.value], pred))
+            self.preds.append(pred)
+            return
         chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
         if chose and pred[0].startswith(_CHOOSE[0]):
             # a further choice of the same turn: just the action ('play A; play B')
@@ -33,9 +58,11 @@ class _Turn:
         self.preds.append(pred)
 
     def words(self, plural: bool) -> str:
-        parts = [p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds]
+        raw = [p[1 if plural else 0] for p in self.preds]
+        parts = [p.lstrip("\x00\x01\x02") for p in raw]
         # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
-        return "; ".join(_lower(t) if i else t for i, t in enumerate(parts))
+        return "".join(("" if not i else " and " if r.startswith("\x02") else "; ") + (_lower(t) if i else t)
+                       for i, (r, t) in enumerate(zip(raw, parts)))
 
 
 _SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
@@ -210,10 +237,13 @@ def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
     out: list[Line] = []
     for ln in lines:
         prev = out[-1] if out else None
-        head = f"Seat {viewer} (you) pays "
+        if prev is not None and prev.act is not None:
+            out.append(ln)  # your answer in the rules' words: told with what follows by compact()
+            continue
         if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
-                and prev.text.startswith("You ") and ln.kind == "pay" and ln.text.startswith(head):
-            out[-1] = Line("choice", prev.text.rstrip(".") + "; you pay " + ln.text[len(head):], viewer)
+                and prev.text.startswith("You ") and ln.kind == "pay" and ln.seat == viewer and ln.pred is not None:
+            out[-1] = Line("choice", prev.text.rstrip(".") + "; you pay " + ln.pred[0].removeprefix("pays ") + ".",
+                           viewer)
             continue
         if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
                 and prev.text.startswith("You ") and _echo(ln, prev):
@@ -248,7 +278,10 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
     out: list[Line] = []
-    turns: list[_Turn] = []  # the open run of other seats' turns
+    # per line of out: 2 a turn told in the rules' own words (`told`), 1 a card turned up by
+    # nobody's choice, 0 anything else; runs with a told turn are said as one paragraph
+    flow: list[int] = []
+    turns: list[_Turn] = []  # the open run of other seats' turns (and your own forced ones)
 
     def close() -> None:
         i = 0
@@ -256,10 +289,20 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             t = turns[i]
             j = i + 1
             seats = [t.seat]
-            while j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats:
+            while (j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats
+                   and (viewer not in (t.seat, turns[j].seat) or turns[j].text or t.text)):
                 seats.append(turns[j].seat)
                 j += 1
-            if len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
+            before = len(out)
+            if t.text and len(seats) == 1:
+                out.append(Line(t.kind, t.text, viewer))
+            elif viewer in seats and len(seats) > 1:
+                # you pay what the seats before and after you pay: one sentence
+                out.append(Line(t.kind, f"{seats_words(seats, viewer)} {t.words(True)}.", None))
+            elif t.seat == viewer:
+                # your own answers the rules left no choice in, in the rules' words
+                out.append(Line("choice", f"You {t.words(True)}, your only choice.", viewer))
+            elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
                 out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
@@ -267,6 +310,7 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None))
+            flow.extend([2 if t.acts and len(out) - before == 1 else 0] * (len(out) - before))
             i = j
         turns.clear()
 
@@ -294,18 +338,50 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             prev, merged = ln, True
             continue
         prev, merged = ln, False
-        if ln.pred is not None and ln.seat is not None and ln.seat != viewer:
+        mine = ln.seat is not None and ln.seat == viewer
+        if ln.pred is not None and ln.seat is not None and (
+                not mine or ln.act is not None or (ln.bare is not None and turns and turns[-1].seat == viewer
+                                               and turns[-1].acts and not turns[-1].text)):
+            bare = ln.bare
+            if mine and bare is not None:
+                bare = (bare[1].removeprefix("each "), bare[1].removeprefix("each "))  # 'you pay ...'
             if turns and turns[-1].seat == ln.seat:
-                turns[-1].add(ln.pred)
+                turns[-1].add(ln.pred, ln.act, bare)
             else:
                 t = _Turn(ln.seat, ln.kind)
-                t.add(ln.pred)
+                t.add(ln.pred, ln.act, bare)
                 turns.append(t)
+            continue
+        if mine and ln.kind == "pay" and ln.pred is not None and ln.act is None and ln.bare is not None:
+            # your payment among the same payments of other seats ('Seats 0, 1, 2 (you) and 3 each pay')
+            t = _Turn(ln.seat, ln.kind, text=ln.text)
+            t.add(ln.pred)
+            turns.append(t)
             continue
         close()
         out.append(ln)
+        flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
-    return out
+    return _paragraphs(out, flow)
+
+
+def _paragraphs(out: list[Line], flow: list[int]) -> list[Line]:
+    """Runs of turns told in the rules' own words ('Seat 3 plays Six. Seats 4 and 5 pass.'), with
+    the cards turned up between them, said as one paragraph: a round of the table takes two or
+    three lines, not one a seat."""
+    told: list[Line] = []
+    k = 0
+    while k < len(out):
+        m = k
+        # your own turn starts a paragraph: one round of the table from you
+        while m < len(out) and flow[m] and (m == k or not out[m].text.startswith("You ")):
+            m += 1
+        if m - k > 1 and any(f == 2 for f in flow[k:m]):
+            told.append(Line("choice", " ".join(ln.text for ln in out[k:m]), None))
+        else:
+            told += out[k:max(m, k + 1)]
+        k = max(m, k + 1)
+    return told
 
 
 def _elsewhere(text: str, seat: int) -> bool:

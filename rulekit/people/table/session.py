@@ -179,7 +179,7 @@ class Table:
                 continue
             if not group:
                 continue
-            text, value = nar.zone_view(zname)
+            text, value = nar.zone_view(zname, full=ctx is None)
             base, idx = nar.zone_of(zname)
             zd = nar.zone_defs.get(base)
             if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \

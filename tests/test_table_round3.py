@@ -1,0 +1,193 @@
+"""The table, round three (issue 24's leftovers): other seats' turns told short and grouped in the
+rules' own words (`told`), a run told by its end (`show_last`), a decision that fits one screen."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game
+from rulekit.people.table import Screen, Table
+from rulekit.people.told import plural_verb
+
+KAKKURI = "mekurifuda/kakkuri.yaml"
+HUMAN = 2
+
+
+def _kakkuri(seed: int, rounds: int = 2, width: int | None = None):
+    """A Kakkuri game with a person at seat 2 always answering 1: (game, text, events, decisions);
+    each decision is (the run, the person's hand) as the rules had them."""
+    g = game(KAKKURI)
+    out = io.StringIO()
+    screen = Screen(io.StringIO("1\n" * 2000), out)
+    if width is not None:  # as a terminal of this width shows it: long lines wrap
+        screen.console.soft_wrap = False
+        screen.console.width = width
+    table = Table(g, 7, HUMAN, screen, pause=False)
+    table.nar.rounds = rounds
+    events: list[dict] = []
+    decisions: list[tuple[list[int], list[int]]] = []
+
+    def observe(e):
+        events.append(e)
+        table.observe(e)
+
+    def checks(ctx, choice, player, actions):
+        if player == HUMAN and choice.id == "play" and len(actions) > 1:
+            decisions.append((list(ctx.zones["run"]), list(ctx.zones["hand"][HUMAN])))
+    res = play(g, 7, seed, make_agents(g, 7, seed, "careful", human=HUMAN, human_agent=table), rounds=rounds,
+               dealer=0, observe=observe, checks=checks)
+    table.finish(res.chips, rounds)
+    return g, out.getvalue(), events, decisions
+
+
+def _turns(events: list[dict]) -> tuple[list[tuple[int, list[str]]], list[int]]:
+    """Other seats' turns from the events: (seat, names of the cards it played) for each turn
+    with cards, in order, and the seats that passed (a turn whose first answer was no card)."""
+    plays: list[tuple[int, list[str]]] = []
+    passes: list[int] = []
+    last = None
+    for e in events:
+        if e.get("t") != "choose":
+            if e.get("t") in ("round", "phase"):
+                last = None
+            continue
+        if e["choice"] != "play":
+            last = None
+            continue
+        p, cards = e["player"], e["action"]["cards"]
+        if p == HUMAN:
+            last = None
+            continue
+        if last == p:
+            if cards:
+                plays[-1][1].extend(cards)
+            continue
+        last = p
+        if cards:
+            plays.append((p, list(cards)))
+        else:
+            passes.append(p)
+    return plays, passes
+
+
+def _seats(words: str) -> list[int]:
+    """'Seat 3' / 'Seats 3 and 4' / 'Seats 3, 4 and 0' / 'Seats 3 to 5' as seat numbers."""
+    m = re.match(r"Seats (\d+) to (\d+)$", words)
+    if m:
+        return list(range(int(m[1]), int(m[2]) + 1))
+    return [int(x) for x in re.findall(r"\d+", words)]
+
+
+@pytest.mark.parametrize("seed", [2, 5, 11])
+def test_other_seats_turns_name_exactly_the_cards_played_in_order(seed):
+    g, text, events, _ = _kakkuri(seed)
+    plays, passes = _turns(events)
+    name = lambda cid: g.card_name(g.card_index[cid])  # noqa: E731
+    sentences = [s for ln in text.splitlines() for s in re.split(r"(?<=\.) (?=Seat|You|[A-Z])", ln.strip())]
+    told_plays, told_passes = [], []
+    for s in sentences:
+        m = re.match(r"Seat (\d+)(?: \([^)]*\))? plays (.+?)\.$", s)
+        if m:
+            # card names may carry their value in brackets: '(12)', '(2, wild)'
+            cards = re.sub(r" \((?:\d+|\d+, wild)\)", "", m[2])
+            told_plays.append((int(m[1]), cards.replace(" and ", ", ").split(", ")))
+        m = re.match(r"(Seats? [\d, and to]+?)(?: \([^)]*\))? pass(?:es)? and (?:each )?pays? 1 chip to the pot\.$", s)
+        if m:
+            told_passes += _seats(m[1])
+    assert told_plays == [(p, [name(c) for c in cards]) for p, cards in plays]
+    assert told_passes == passes and passes
+    # nobody else is told 'chooses: play' or 'end the turn', nor the reason a pass pays
+    assert not re.search(r"Seats? \d+.{0,12} (?:chooses|choose): (?:play|end the turn)", text)
+    assert not re.search(r"Seats? \d+.{0,12} pass(?:es)? and (?:each )?pays? 1 chip to the pot \(", text)
+
+
+def test_a_round_of_bot_turns_is_one_paragraph_and_runs_of_passes_are_one_sentence():
+    _, text, _, _ = _kakkuri(5)
+    # several seats passing one after another: one sentence
+    assert re.search(r"Seats \d+(?:, \d+)* (?:and|to) \d+ pass and each pay 1 chip to the pot\.", text)
+    # a paragraph holds the turns of several seats ('Seat 3 plays ... Seat 4 passes ...')
+    assert any(len(re.findall(r"(?:^|\. )Seats? \d", ln.strip())) >= 4 for ln in text.splitlines())
+    # your forced answers start their paragraph, in the rules' words
+    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice\. Seat", text, re.M)
+
+
+def test_the_run_is_told_by_its_size_and_last_cards_at_a_decision():
+    g, text, _, decisions = _kakkuri(5)
+    runs = re.findall(r"^  The run: (.+[^.])$", text, re.M)  # the table's (a summary's ends with a stop)
+    assert len(runs) >= len(decisions) > 3
+    told = 0
+    for line, (run, _) in zip([r for r in runs], decisions):
+        names = [g.card_name(c) for c in run]
+        if len(run) > 3:
+            m = re.match(r"(\d+) cards, ending (.+)$", line)
+            assert m and int(m[1]) == len(run), line
+            last = re.sub(r" \((?:\d+|\d+, wild)\)", "", m[2]).replace(" and ", ", ").split(", ")
+            assert last == names[-3:], line
+            told += 1
+        else:
+            assert re.sub(r" \((?:\d+|\d+, wild)\)", "", line).replace(" and ", ", ").split(", ") == names
+    assert told >= 3
+    # and what may follow the top, worked out by the rules (display.table)
+    assert re.search(r"^  The top of the run is rank \d+: rank \d+(?: or \d+)? may follow, or a wild card\.$", text, re.M)
+
+
+def test_the_table_key_lists_the_whole_run():
+    g = game(KAKKURI)
+    out = io.StringIO()
+    # keep, then at each play decision: 't' (the table) once, then 1
+    table = Table(g, 7, HUMAN, Screen(io.StringIO("1\n" + "t\n1\n" * 200), out), pause=False)
+    table.nar.rounds = 1
+    play(g, 7, 5, make_agents(g, 7, 5, "careful", human=HUMAN, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe)
+    text = out.getvalue()
+    full = [ln for ln in re.findall(r"^  The run: (.+)$", text, re.M) if "cards, ending" not in ln]
+    assert max(len(ln.split(", ")) for ln in full) > 3  # the whole run, card by card
+
+
+def test_a_kakkuri_decision_fits_one_screen_of_100_by_40():
+    over, spans = 0, 0
+    for seed in range(8):
+        _, text, _, _ = _kakkuri(seed, rounds=3, width=100)
+        lines = text.split("\n")
+        asks = [i for i, ln in enumerate(lines) if ln.startswith("Your choice")]
+        for a, b in zip(asks, asks[1:]):
+            if any(ln.startswith("End of round") for ln in lines[a:b]):
+                continue  # a round's end: the person presses Enter there
+            spans += 1
+            over += b - a > 40
+            # the table and the menu of the decision always fit, whatever came before
+            table = max(i for i in range(a, b) if lines[i].startswith("The table — "))
+            assert b - table <= 20, "\n".join(lines[table:b + 1])
+    assert spans > 20 and over <= spans // 10, (over, spans)
+
+
+def test_told_words_in_the_plural():
+    assert plural_verb("passes") == "pass"
+    assert plural_verb("plays Four of Cups and Five of Clubs") == "play Four of Cups and Five of Clubs"
+    assert plural_verb("keeps the hand") == "keep the hand"
+    assert plural_verb("tries again") == "try again"
+    assert plural_verb("has one card") == "have one card"
+    assert plural_verb("goes on") == "go on"
+    assert plural_verb("takes a third card") == "take a third card"
+    assert plural_verb("exchanges hands with the dealer") == "exchange hands with the dealer"
+    assert plural_verb("watches") == "watch"
+
+
+def test_told_for_a_parameter_the_choice_lacks_is_an_error_at_its_place(tmp_path):
+    from rulekit.core.errors import RulekitError
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    src = open(variant_path(KAKKURI), encoding="utf-8").read()
+    bad = src.replace('told: {cards: {"[]": "passes"', 'told: {card: {"[]": "passes"', 1)
+    assert bad != src
+    path = tmp_path / "kakkuri.yaml"
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(RulekitError) as err:
+        build_game(load_variant(str(path)))
+    text = str(err.value)
+    assert "told: 'card' is not a parameter of this choice" in text
+    line = bad[:bad.index("told: {card:")].count("\n") + 1
+    assert f":{line}:" in text, text
