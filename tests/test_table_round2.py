@@ -199,7 +199,8 @@ def test_kakkuri_menu_says_what_could_follow_and_the_table_is_short():
     assert re.search(r"Unseen hands: seat 0 \(dealer\) \d+ cards?, seat 2 \d+ cards?, ", text)
     assert "The deck: 0 cards" not in text and "Seat 2's hand: 6 hidden cards" not in text
     # your forced pass and what it cost, one line
-    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice\.", text, re.M)
+    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run\.",
+                     text, re.M)
 
 
 def test_round_summary_does_not_repeat_what_is_still_on_the_screen():

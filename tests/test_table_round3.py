@@ -111,7 +111,8 @@ def test_a_round_of_bot_turns_is_one_paragraph_and_runs_of_passes_are_one_senten
     # a paragraph holds the turns of several seats ('Seat 3 plays ... Seat 4 passes ...')
     assert any(len(re.findall(r"(?:^|\. )Seats? \d", ln.strip())) >= 4 for ln in text.splitlines())
     # your forced answers start their paragraph, in the rules' words
-    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice\. Seat", text, re.M)
+    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run\. Seat",
+                     text, re.M)
 
 
 def test_the_run_is_told_by_its_size_and_last_cards_at_a_decision():
@@ -191,3 +192,73 @@ def test_told_for_a_parameter_the_choice_lacks_is_an_error_at_its_place(tmp_path
     assert "told: 'card' is not a parameter of this choice" in text
     line = bad[:bad.index("told: {card:")].count("\n") + 1
     assert f":{line}:" in text, text
+
+
+def test_your_payment_is_told_with_the_same_payments_of_the_others():
+    _, text, events, _ = _kakkuri(2, rounds=3)
+    wins = [e for e in events if e.get("t") == "pay" and e.get("why") == "win"]
+    winners = {e["to"] for e in wins}
+    assert winners and HUMAN not in winners
+    # the winner is paid by everyone else in one sentence, you among them
+    for w in winners:
+        assert re.search(rf"^  Seats [\d, (you)and]+ each pay 1 chip to seat {w}(?: \(dealer\))? \(won the round\)\.$",
+                         text, re.M)
+    assert not re.search(r"^  Seat 2 \(you\) pays 1 chip to seat \d+.*won the round", text, re.M)
+
+
+def _kyo(seed: int, human: int, answers: str, options: dict):
+    g = game("kabufuda/kyo-kabu.yaml", options)
+    n = g.variant.meta.players_default
+    out = io.StringIO()
+    table = Table(g, n, human, Screen(io.StringIO(answers * 300), out), pause=False)
+    events: list[dict] = []
+
+    def observe(e):
+        events.append(e)
+        table.observe(e)
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=2, dealer=0,
+               observe=observe)
+    table.finish(res.chips, 2)
+    return g, n, out.getvalue(), events
+
+
+def test_a_forced_answer_says_which_rule_forced_it_to_you_alone():
+    from rulekit.people.narrate import narrate
+    told = 0
+    for seed in range(4):
+        for human in (3, 4):
+            g, n, text, events = _kyo(seed, human, "2\n", {"table_limit": 3})
+            staked = 0
+            for e in events:
+                if e.get("t") == "round":
+                    staked = 0
+                if e.get("t") != "choose" or e["choice"] != "bet":
+                    continue
+                if e.get("forced") and e["player"] == human and e["action"]["col"] == -1:
+                    # the rules' reason holds: the table maximum is staked
+                    assert staked == 3 and e["why"] == "the table maximum of 3 chips is staked", e
+                    told += 1
+                staked += e["action"]["amount"]
+            assert text.count("You have one choice only: pass — the table maximum of 3 chips is staked.") == \
+                sum(1 for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == human
+                    and e["choice"] == "bet")
+            # the third-card rule, said from the hand's own total
+            for m in re.finditer(r"You have one choice only: (take a third card|stand) — a hand worth (3 or less must "
+                                 r"take|7 or more may not take) a third card\.", text):
+                assert (m[1] == "take a third card") == m[2].startswith("3 or less")
+            # nobody else is told why (nor that the move was forced)
+            other = "\n".join(narrate(g, events, n, viewer=0))
+            assert "table maximum of 3 chips is staked" not in other and "one choice only" not in other
+    assert told >= 3
+
+
+def test_kakkuri_forced_answers_say_why():
+    g, text, events, _ = _kakkuri(2, rounds=3)
+    whys = [e.get("why") for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == HUMAN
+            and e["choice"] == "play"]
+    assert "nothing of yours fits the run" in whys and "you must play while a card of yours fits" in whys
+    said = re.findall(r"You (pass|play [^.]+?)(?: and pay 1 chip to the pot)?, your only choice: ([^.]+)\.", text)
+    for what, why in said:
+        assert why == ("nothing of yours fits the run" if what == "pass" else "you must play while a card of yours fits")
+    assert {w == "pass" for w, _ in said} == {True, False}
+

@@ -44,6 +44,8 @@ class Line:
     act: Any = None
     #: a payment's `pred` without its reason (told so after a `told` answer that says why)
     bare: tuple[str, str] | None = None
+    #: why the rules left the acting seat (the viewer) one answer only (choose `forced`), or ''
+    why: str = ""
 
 
 class Narrator:
@@ -529,7 +531,9 @@ class Narrator:
             # forced move from a free one (telling them would leak what the seat holds)
             act = self.told_act(e["choice"], e["action"])
             pred = (act.said(plural=True),) * 2 if act is not None else None
-            return [Line("choice", f"{who} have one choice only: {what}.", p, pred=pred, act=act)]
+            why = str(e.get("why") or "")
+            return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
+                         pred=pred, act=act, why=why)]
         if p == self.viewer:
             return [Line("choice", f"{who} choose: {what}.", p)]
         act = self.told_act(e["choice"], e["action"])

@@ -29,6 +29,7 @@ class _Turn:
     #: they were told with: [(Act, [value words], pred)]
     acts: list = field(default_factory=list)
     text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
+    why: str = ""  # why the rules left you one answer only (your own turn)
 
     def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
         if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
@@ -301,7 +302,8 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
                 out.append(Line(t.kind, f"{seats_words(seats, viewer)} {t.words(True)}.", None))
             elif t.seat == viewer:
                 # your own answers the rules left no choice in, in the rules' words
-                out.append(Line("choice", f"You {t.words(True)}, your only choice.", viewer))
+                out.append(Line("choice", f"You {t.words(True)}, your only choice" + (f": {t.why}." if t.why else "."),
+                                viewer))
             elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
@@ -351,6 +353,7 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
                 t = _Turn(ln.seat, ln.kind)
                 t.add(ln.pred, ln.act, bare)
                 turns.append(t)
+            turns[-1].why = turns[-1].why or ln.why
             continue
         if mine and ln.kind == "pay" and ln.pred is not None and ln.act is None and ln.bare is not None:
             # your payment among the same payments of other seats ('Seats 0, 1, 2 (you) and 3 each pay')
