@@ -262,3 +262,38 @@ def test_kakkuri_forced_answers_say_why():
         assert why == ("nothing of yours fits the run" if what == "pass" else "you must play while a card of yours fits")
     assert {w == "pass" for w, _ in said} == {True, False}
 
+
+SEED_GAMES = ["kabufuda/dare.yaml", "hanafuda/hiraya.yaml", KAKKURI, "hanafuda/otoroku.yaml", "kabufuda/kyo-kabu.yaml"]
+
+
+@pytest.mark.parametrize("rel, options", [(r, None) for r in SEED_GAMES] + [(KAKKURI, {"pass_penalty": "fold"})])
+def test_every_place_told_to_players_is_named_in_the_rules_words(rel, options):
+    """A zone told in a sentence is named by its label, or by words the game's own rules use
+    ('the box', 'the run'): never by an internal name ('the out', 'the played')."""
+    from rulekit.cli.games import rules_lines
+    from rulekit.people.narrate import Narrator
+    from rulekit.people.words import human_words
+    g = game(rel, options)
+    n = g.variant.meta.players_default
+    rules = " ".join(rules_lines(g, 100)).lower()
+    rules = re.sub(r"\s+", " ", rules)
+    out = io.StringIO()
+    table = Table(g, n, 1, Screen(io.StringIO("2\n1\n" * 400), out), pause=False)
+    res = play(g, n, 3, make_agents(g, n, 3, "careful", human=1, human_agent=table), rounds=3, observe=table.observe)
+    table.finish(res.chips, 3)
+    text = out.getvalue().lower()
+    nar = Narrator(g, n, None)
+    told = 0
+    for base, zd in g.variant.zones.items():
+        if base == g.deck_zone or zd.label:
+            continue  # the deck is every game's word; a label is the author's words for players
+        words = human_words(base)
+        single = f"the {words}"
+        said = (f" {single} " in f" {re.sub(r'[.,:;]', ' ', text)} ") if zd.kind == "single" else \
+            bool(re.search(rf"\b{re.escape(words)}\b", text))
+        if not said:
+            continue
+        told += 1
+        assert (single if zd.kind == "single" else words) in rules, f"{base} is told as '{words}', a word the rules never use"
+    assert told >= 1 or rel.endswith("otoroku.yaml")
+
