@@ -297,3 +297,29 @@ def test_every_place_told_to_players_is_named_in_the_rules_words(rel, options):
         assert (single if zd.kind == "single" else words) in rules, f"{base} is told as '{words}', a word the rules never use"
     assert told >= 1 or rel.endswith("otoroku.yaml")
 
+
+@pytest.mark.parametrize("rel, human", [(KAKKURI, 2), ("hanafuda/hiraya.yaml", 1), ("kabufuda/dare.yaml", 1)])
+def test_your_hand_is_shown_in_deck_order(rel, human):
+    from rulekit.people.narrate import Narrator
+    g = game(rel)
+    n = g.variant.meta.players_default
+    out = io.StringIO()
+    table = Table(g, n, human, Screen(io.StringIO("1\n" * 400), out), pause=False)
+    hands: list[list[int]] = []
+
+    def checks(ctx, choice, player, actions):
+        if player == human and len(actions) > 1 and choice.id != "exchange":  # (Kakkuri's is blind)
+            hands.append(list(ctx.zones["hand"][human]))
+    play(g, n, 4, make_agents(g, n, 4, "careful", human=human, human_agent=table), rounds=3, dealer=0,
+         observe=table.observe, checks=checks)
+    order = Narrator(g, n, human).name_order()
+    told = re.findall(r"^  Your hand: (.+[^.])$", out.getvalue(), re.M)
+    told = [t for t in told if "hidden" not in t]
+    assert len(told) == len(hands) and len(hands) >= 3
+    for line, hand in zip(told, hands):
+        ids = sorted((g.card_ids[c] for c in hand), key=order.__getitem__)
+        assert line == " and ".join([", ".join(table.nar.card_text(c) for c in ids[:-1]), table.nar.card_text(ids[-1])]
+                                    if len(ids) > 1 else [table.nar.card_text(ids[0])]), line
+    # the hand as dealt is not in deck order: the sorting is the table's
+    assert any(list(h) != sorted(h, key=lambda c: order[g.card_ids[c]]) for h in hands)
+

@@ -241,7 +241,7 @@ class Narrator:
         text, and its value when all are visible; a zone with `show_last` only by its size and
         last cards unless `full`."""
         zname = self.main_zone(zname)
-        cards = self.group_cards(zname)
+        cards = self.held_order(zname, self.group_cards(zname))
         if not cards:
             return "empty", None
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
@@ -261,6 +261,18 @@ class Narrator:
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
+
+    def held_order(self, zname: str, cards: list[str]) -> list[str]:
+        """The viewer's own hand, held where nobody else sees it, in deck order (as a player sorts
+        their cards); any other zone keeps the order its cards came in (a run, a column, sets)."""
+        base, idx = self._zone_of(zname)
+        zd = self.zone_defs.get(base)
+        if (idx is None or idx != self.viewer or zd is None or zd.kind != "player" or zd.visibility == "public"
+                or base in (self.game.extra.get("zone_groups") or {})
+                or any(self.seen.get(c, 0) == ALL or self.seen.get(c, 0) & ~(1 << idx) for c in cards)):
+            return cards
+        order = self.name_order()
+        return sorted(cards, key=lambda c: order.get(c, -1))
 
     def _parts(self, zname: str) -> list[str]:
         base, idx = self._zone_of(zname)
@@ -472,6 +484,8 @@ class Narrator:
             return [Line("reveal", line + ".")]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
+            if where is not None and lookers == [self.viewer]:
+                cards = self.held_order(where, cards)
             names = join_words([self.card_text(c) for c in cards])
             if self.viewer is not None and lookers == [self.viewer]:
                 line = f"You see {names}"
