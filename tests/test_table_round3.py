@@ -323,3 +323,26 @@ def test_your_hand_is_shown_in_deck_order(rel, human):
     # the hand as dealt is not in deck order: the sorting is the table's
     assert any(list(h) != sorted(h, key=lambda c: order[g.card_ids[c]]) for h in hands)
 
+
+def test_otoroku_buta_is_one_plain_sentence():
+    g = game("hanafuda/otoroku.yaml")
+    n = g.variant.meta.players_default
+    out = io.StringIO()
+    table = Table(g, n, 2, Screen(io.StringIO("1\n" * 300), out), pause=False)  # always another card
+    events: list[dict] = []
+
+    def observe(e):
+        events.append(e)
+        table.observe(e)
+    res = play(g, n, 1, make_agents(g, n, 1, "careful", human=2, human_agent=table), rounds=3, observe=observe)
+    table.finish(res.chips, 3)
+    text = out.getvalue()
+    butas = [e for e in events if e.get("t") == "pay" and e.get("why") == "buta"]
+    said = re.findall(r"^  (Your|Seat (\d+)'s) hand is shown: (.+) — shows (\d+) \(Buta, over the limit\); it goes to "
+                      r"the discard pile and (?:you pay|seat (\d+) pays) 1 chip to seat 0 \(dealer\)\.$", text, re.M)
+    assert len(said) == len(butas) >= 2
+    for (whose, seat, _, value, payer), e in zip(said, butas):
+        assert e["from"] == (table.seat if whose == "Your" else int(seat)) and int(value) >= 16
+        assert whose == "Your" or payer == seat
+    # no separate move or payment sentence for a Buta
+    assert "go from your hand to the discard pile" not in text and not re.search(r"\(Buta, over the limit\)\.$", text, re.M)

@@ -271,10 +271,48 @@ def _told_by_rule(lines: list[Line]) -> list[Line]:
     return out
 
 
+_SHOWN_HAND = re.compile(r"^(?P<zone>.+?) is shown: (?P<cards>.+?) — shows (?P<value>.+)\.$")
+
+
+def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
+    """A hand shown, then thrown away whole, then paid for (a Buta) told as one sentence: "Seat 2's
+    hand is shown: A and B — shows 16 (Buta, over the limit); it goes to the discard pile and seat 2
+    pays 1 chip to seat 0 (dealer)."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        m = _SHOWN_HAND.match(ln.text) if ln.kind == "reveal" else None
+        mv = lines[i + 1] if m and i + 1 < len(lines) else None
+        what = join_words(list(mv.cards)) if mv is not None and mv.kind == "move" and mv.cards else ""
+        src = _SEEN.match(mv.text[len(what):]) if what and mv is not None and mv.text.startswith(what) else None
+        rest = m["cards"] if m else ""
+        for c in (mv.cards if src else ()):
+            rest = rest.replace(c, "", 1)
+        if m is None or src is None or src["src"].lower() != m["zone"].lower() or rest.strip(" ,and"):
+            out.append(ln)
+            i += 1
+            continue
+        pay = lines[i + 2] if i + 2 < len(lines) else None
+        if pay is not None and pay.kind == "pay" and pay.bare is not None and pay.pred is not None and (
+                (pay.seat == viewer and m["zone"].startswith("Your ")) or (pay.seat is not None and (
+                    f"seat {pay.seat}'s" in m["zone"].lower() or f"(seat {pay.seat})" in m["zone"]))):
+            why = pay.pred[0][len(pay.bare[0]):].strip()
+            who = "you pay " + pay.bare[0].removeprefix("pays ") if pay.seat == viewer else \
+                f"seat {pay.seat} {pay.bare[0]}"
+            out.append(Line("reveal", f"{m['zone']} is shown: {m['cards']} — shows {m['value']}"
+                                      f"{' ' + why if why else ''}; it goes to {src['dst']} and {who}.", pay.seat))
+            i += 3
+            continue
+        out.append(Line("reveal", f"{ln.text[:-1]}; it goes to {src['dst']}.", ln.seat))
+        i += 2
+    return out
+
+
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
     lines = _told_by_rule(lines)
-    lines = _yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer)
+    lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
