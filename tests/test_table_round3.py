@@ -93,7 +93,7 @@ def test_other_seats_turns_name_exactly_the_cards_played_in_order(seed):
         if m:
             # card names may carry their value in brackets: '(12)', '(2, wild)'
             cards = re.sub(r" \((?:\d+|\d+, wild)\)", "", m[2])
-            told_plays.append((int(m[1]), cards.replace(" and ", ", ").split(", ")))
+            told_plays.append((int(m[1]), cards.replace(", then ", ", ").replace(" and ", ", ").split(", ")))
         m = re.match(r"(Seats? [\d, and to]+?)(?: \([^)]*\))? pass(?:es)? and (?:each )?pays? 1 chip to the pot\.$", s)
         if m:
             told_passes += _seats(m[1])
@@ -346,3 +346,20 @@ def test_otoroku_buta_is_one_plain_sentence():
         assert whose == "Your" or payer == seat
     # no separate move or payment sentence for a Buta
     assert "go from your hand to the discard pile" not in text and not re.search(r"\(Buta, over the limit\)\.$", text, re.M)
+
+
+def test_a_turn_with_three_cards_at_once_is_told_play_by_play():
+    from rulekit.people.table.compact import _Turn
+    from rulekit.people.told import Act
+    t = _Turn(1, "choice")
+    for value, many in (("King of Cups (12)", False), ("Two of Swords, Two of Cups and Two of Clubs", True),
+                        ("Three of Cups", False)):
+        act = Act("play", "cards", "*", "plays {value}", value, many)
+        t.add((act.said(), act.said(plural=True)), act)
+    t.add(("passes", "pass"), Act("play", "cards", "[]", "passes"))  # the end of the turn: not told
+    assert t.words(False) == "plays King of Cups (12), then Two of Swords, Two of Cups and Two of Clubs, then Three of Cups"
+    t = _Turn(1, "choice")
+    for value in ("Four of Cups", "Five of Clubs"):
+        act = Act("play", "cards", "*", "plays {value}", value)
+        t.add((act.said(), act.said(plural=True)), act)
+    assert t.words(False) == "plays Four of Cups and Five of Clubs" and t.words(True) == "play Four of Cups and Five of Clubs"

@@ -16,11 +16,15 @@ class Act:
     key: str
     words: str
     value: str = ""
+    many: bool = False  # the value is several things at once (three cards played together)
 
-    def said(self, values: list[str] | None = None, plural: bool = False) -> str:
-        """The words, with the value (or several values, joined) in the template's {value}."""
+    def said(self, values: list[str] | None = None, plural: bool = False, many: bool = False) -> str:
+        """The words, with the value (or several values, joined) in the template's {value};
+        `many`: some of the values are several things each, so they are told one after another
+        ('King of Cups, then Two of Swords, Two of Cups and Two of Clubs')."""
         from rulekit.people.words import join_words
-        text = self.words.replace("{value}", join_words(values) if values else self.value)
+        joined = (", then ".join(values) if many else join_words(values)) if values else self.value
+        text = self.words.replace("{value}", joined)
         return plural_verb(text) if plural else text
 
     @property
@@ -46,7 +50,7 @@ def told_act(choice: Any, choice_id: str, action: dict, value_words: Callable[[s
     if key in words:
         return Act(choice_id, param, key, words[key])
     if "*" in words:
-        return Act(choice_id, param, "*", words["*"], plain(param, v))
+        return Act(choice_id, param, "*", words["*"], plain(param, v), isinstance(v, list) and len(v) > 1)
     return None
 
 

@@ -10,7 +10,7 @@ else is told as it came, in order.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulekit.people.narrate import Line, join_words, seats_words
 from rulekit.people.told import Act
@@ -45,7 +45,9 @@ class _Turn:
                     and last[0].choice == act.choice and self.preds and self.preds[-1] == last[2]):
                 # another answer of the same kind in the turn: 'plays Four, Five and Six'
                 last[1].append(act.value)
-                both = (last[0].said(last[1]), last[0].said(last[1], plural=True))
+                if act.many and not last[0].many:  # three cards at once among them: told one play after another
+                    last = (replace(last[0], many=True), last[1], last[2])
+                both = (last[0].said(last[1], many=last[0].many), last[0].said(last[1], plural=True, many=last[0].many))
                 self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
