@@ -32,9 +32,11 @@ def test_hiraya_menu_says_what_each_card_takes():
     assert len(menus) == len(seen) and len(seen) >= 10
     months = lambda c: g.deck.cards[c].attrs["month"]  # noqa: E731
     takes_told = 0
+    order = table.nar.name_order()
     for menu, (field, hand) in zip(menus, seen):
         assert len(menu) == len(hand)
-        for entry, c in zip(menu, hand):
+        # the menu offers your cards in deck order, as your hand is shown
+        for entry, c in zip(menu, sorted(hand, key=lambda c: order[g.card_ids[c]])):
             assert entry.startswith(f"play {g.card_name(c)}"), entry
             hint = entry.split(" — ")[-1]
             same = [f for f in field if months(f) == months(c)]

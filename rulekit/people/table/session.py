@@ -240,6 +240,11 @@ class Table:
                     seen.add(words[i][k])
                     values.append(shown[i][k])
                     leads.append(f" — {hints[i][param]}" if param in hints[i] else "")
+            # cards from your hand are offered in the order your hand is shown (deck order)
+            place = _card_places(values, index)
+            if place is not None:
+                ordered = sorted(range(len(values)), key=place.__getitem__)
+                values, leads = [values[j] for j in ordered], [leads[j] for j in ordered]
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
@@ -367,6 +372,18 @@ def _unseen_together(lines: list[Line]) -> list[Line]:
     if unseen:
         out.insert(at, Line("summary", "Unseen hands: " + ", ".join(unseen) + "."))
     return out
+
+
+def _card_places(values: list[Any], index: dict[str, int]) -> list[tuple] | None:
+    """Where each value goes in a menu in deck order, when every value is a card or a list of
+    cards (an empty list, 'no card', last); None for any other kind of value."""
+    places = []
+    for v in values:
+        cards = [v] if isinstance(v, str) else v if isinstance(v, list) and all(isinstance(c, str) for c in v) else None
+        if cards is None or not all(c in index for c in cards):
+            return None
+        places.append((0, [index[c] for c in cards]) if cards else (1, []))
+    return places
 
 
 def _flat(v: Any) -> list[Any]:
