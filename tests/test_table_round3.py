@@ -363,3 +363,27 @@ def test_a_turn_with_three_cards_at_once_is_told_play_by_play():
         act = Act("play", "cards", "*", "plays {value}", value)
         t.add((act.said(), act.said(plural=True)), act)
     assert t.words(False) == "plays Four of Cups and Five of Clubs" and t.words(True) == "play Four of Cups and Five of Clubs"
+
+
+def test_hiraya_forced_captures_and_last_cards_say_why():
+    g = game("hanafuda/hiraya.yaml")
+    out = io.StringIO()
+    table = Table(g, 3, 1, Screen(io.StringIO("1\n" * 300), out), pause=False)
+    events: list[dict] = []
+
+    def observe(e):
+        events.append(e)
+        table.observe(e)
+    res = play(g, 3, 5, make_agents(g, 3, 5, "careful", human=1, human_agent=table), rounds=2, observe=observe)
+    table.finish(res.chips, 2)
+    text = out.getvalue()
+    forced = [e for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
+    assert len(forced) >= 5
+    # forced answers one after another are told together: 'play A — your last card; capture B — ...'
+    said = [tuple(part.split(" — ", 1)) if " — " in part else (part, "")
+            for line in re.findall(r"You have one choice only: (.+)\.$", text, re.M) for part in line.split("; ")]
+    assert len(said) == len(forced)
+    for (what, why), e in zip(said, forced):
+        assert why == e.get("why") and why, what
+        assert why == ("your last card" if e["choice"] == "play" else "the only table card of the same month"
+                       if e["choice"] == "take" else why)
