@@ -320,6 +320,12 @@ def test_your_hand_is_shown_in_deck_order(rel, human):
         ids = sorted((g.card_ids[c] for c in hand), key=order.__getitem__)
         assert line == " and ".join([", ".join(table.nar.card_text(c) for c in ids[:-1]), table.nar.card_text(ids[-1])]
                                     if len(ids) > 1 else [table.nar.card_text(ids[0])]), line
+    # the cards you are dealt are told in the same order
+    for line in re.findall(r"^  You are dealt (.+?)(?:: your hand shows .*)?\.$", out.getvalue(), re.M):
+        if "face down" not in line:
+            names = line.replace(" and ", ", ").split(", ")
+            ranks = [min(order[c] for c in g.card_ids if table.nar.card_text(c) == nm) for nm in names]
+            assert ranks == sorted(ranks), line
     # the hand as dealt is not in deck order: the sorting is the table's
     assert any(list(h) != sorted(h, key=lambda c: order[g.card_ids[c]]) for h in hands)
 

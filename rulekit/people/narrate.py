@@ -404,7 +404,7 @@ class Narrator:
             if cards and all(self.can_see(c, zname) for c in cards):
                 who = self.you if p == self.viewer else self.seat(p)
                 verb = "are" if p == self.viewer else "is"
-                line = f"{who} {verb} dealt {self.cards_text(cards, zname)}"
+                line = f"{who} {verb} dealt {self.cards_text(self.held_order(zname, cards), zname)}"
                 whole = self.zones[zname]
                 value = self.hand_value(zname, whole) if all(self.can_see(c, zname) for c in whole) else None
                 if value is not None:

@@ -272,7 +272,7 @@ class Table:
             if len(used) < 2 or not set(used) <= set(mine):
                 out.append("")
                 continue
-            rest = [c for c in mine if c not in used]
+            rest = self.nar.held_order(zname, [c for c in mine if c not in used])
             value = self.nar.hand_value(zname, rest) if rest else None  # what the hand kept would show
             out.append((f" — keeps {self.nar.cards_text(rest, zname)}" + (f", which shows {value}" if value is not None
                                                                            else "")) if rest else " — keeps nothing")
