@@ -393,3 +393,10 @@ def test_hiraya_forced_captures_and_last_cards_say_why():
         assert why == e.get("why") and why, what
         assert why == ("your last card" if e["choice"] == "play" else "the only table card of the same month"
                        if e["choice"] == "take" else why)
+
+
+def test_a_face_down_deal_round_the_table_is_one_line_with_you_in_it():
+    _, text, _, _ = _kakkuri(5, rounds=1)
+    deal = text.split("Shuffle, cut and deal\n", 1)[1].split("Hand exchanges", 1)[0]
+    assert deal.splitlines()[0] == "  Seats 1, 2 (you), 3, 4, 5, 6 and 0 are each dealt 3 cards, twice."
+    assert "You are dealt" not in deal and len(deal.splitlines()) == 2

@@ -443,8 +443,9 @@ class Narrator:
             # cards dealt face down to a seat: a deal, as a table would say it
             k = len(cards)
             what = "a card" if k == 1 else f"{k} cards"
-            if idx == self.viewer:
-                return [Line("deal", f"{self.you} are dealt {what} face down.", idx)]
+            if idx == self.viewer:  # (told with the others dealt the same: 'Seats 1, 2 (you) and 3 are each dealt')
+                return [Line("deal", f"{self.you} are dealt {what} face down.", idx,
+                             pred=(f"is dealt {what}", f"are each dealt {what}"))]
             return [Line("deal", f"{self.seat(idx)} is dealt {what}.", idx,
                          pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):

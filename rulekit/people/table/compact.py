@@ -395,8 +395,9 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
                 turns.append(t)
             turns[-1].why = turns[-1].why or ln.why
             continue
-        if mine and ln.kind == "pay" and ln.pred is not None and ln.act is None and ln.bare is not None:
-            # your payment among the same payments of other seats ('Seats 0, 1, 2 (you) and 3 each pay')
+        if mine and ln.pred is not None and ln.act is None and (ln.kind == "deal" or ln.bare is not None):
+            # your payment (or cards dealt to you face down) among the same of other seats ('Seats 0, 1,
+            # 2 (you) and 3 each pay')
             t = _Turn(ln.seat, ln.kind, text=ln.text)
             t.add(ln.pred)
             turns.append(t)
@@ -405,6 +406,11 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
         out.append(ln)
         flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
+    # the same cards dealt round the table twice ('Seats 1 to 6 are each dealt 3 cards') is one line
+    for k in range(len(out) - 1, 0, -1):
+        if out[k].kind == out[k - 1].kind == "deal" and out[k].text == out[k - 1].text and out[k].text.endswith("."):
+            out[k - 1] = Line("deal", out[k].text[:-1] + ", twice.", out[k].seat)
+            del out[k], flow[k]
     return _paragraphs(out, flow)
 
 
