@@ -400,3 +400,14 @@ def test_a_face_down_deal_round_the_table_is_one_line_with_you_in_it():
     deal = text.split("Shuffle, cut and deal\n", 1)[1].split("Hand exchanges", 1)[0]
     assert deal.splitlines()[0] == "  Seats 1, 2 (you), 3, 4, 5, 6 and 0 are each dealt 3 cards, twice."
     assert "You are dealt" not in deal and len(deal.splitlines()) == 2
+
+
+def test_unseen_hands_are_grouped_by_size():
+    _, text, events, decisions = _kakkuri(5, rounds=2)
+    lines = re.findall(r"^  Unseen hands: (.+[^.])$", text, re.M)
+    assert lines and lines[0] == "seats 0 (dealer), 1, 3, 4, 5 and 6: 6 cards each"
+    for line in lines:
+        counts = re.findall(r"(\d+) cards?(?: each)?(?:;|$)", line)
+        assert len(counts) == len(set(counts)), line  # one group per size
+        seats = [int(x) for part in line.split("; ") for x in re.findall(r"\b(\d+)\b", part.split(":")[0])]
+        assert sorted(seats) == [0, 1, 3, 4, 5, 6], line  # every other seat, once
