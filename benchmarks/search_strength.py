@@ -11,6 +11,9 @@ work shares the machine; decisions with one legal action are not counted).
 
     .venv/bin/python benchmarks/search_strength.py                    # default budget, 100 rounds
     .venv/bin/python benchmarks/search_strength.py --budgets 10,100 --rounds 60 --games otoroku
+    .venv/bin/python benchmarks/search_strength.py --games kakkuri --rounds 600 --start 600  # rounds 600-1199
+
+Runs over separate ranges of rounds (--start) combine exactly: each line prints n, mean and sd.
 """
 from __future__ import annotations
 
@@ -60,16 +63,16 @@ def _interval(xs: list[int]) -> str:
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
     h = 1.96 * sd / math.sqrt(len(xs))
     mark = "above 0" if m - h > 0 else ("below 0" if m + h < 0 else "spans 0")
-    return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}] ({mark})"
+    return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}] ({mark}; n {len(xs)}, mean {m:+.5f}, sd {sd:.5f})"
 
 
-def run(gid: str, rounds: int, budgets: list[int]) -> None:
+def run(gid: str, rounds: int, budgets: list[int], start: int = 0) -> None:
     game = build_game(gid)
     n = game.variant.meta.players_default
     careful, rand = [], []
     search: dict[int, list[int]] = {b: [] for b in budgets}
     timing = {b: [0.0, 0.0, 0] for b in budgets}
-    for i in range(rounds):
+    for i in range(start, start + rounds):
         seed, k = round_seed(SEED, i), i % n
         base = _seat_delta(game, n, seed, make_agents(game, n, seed, "careful"), k)
         careful.append(base)
@@ -83,7 +86,7 @@ def run(gid: str, rounds: int, budgets: list[int]) -> None:
             timing[b][0] += bot.seconds
             timing[b][1] += bot.cpu
             timing[b][2] += bot.decisions
-    print(f"{gid} ({n} players, {rounds} paired rounds, seat k = round mod {n}, others careful)")
+    print(f"{gid} ({n} players, {rounds} paired rounds from round {start}, seat k = round mod {n}, others careful)")
     print(f"  careful - random (chips/round): {_interval(rand)}")
     for b in budgets:
         secs, cpu, dec = timing[b]
@@ -97,10 +100,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=100)
     ap.add_argument("--budgets", default=str(DEFAULT_BUDGET), help="playouts per decision, comma-separated")
     ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--start", type=int, default=0, help="the first round's number (to extend an earlier run)")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     for gid in args.games.split(","):
-        run(gid, args.rounds, budgets)
+        run(gid, args.rounds, budgets, args.start)
 
 
 if __name__ == "__main__":

@@ -194,6 +194,32 @@ def test_compare_policy_pairs_the_same_seeds(capsys):
     assert doc["paired"][0]["high"] < 0
 
 
+def test_compare_policy_writes_both_policies_rows_side_by_side(capsys, tmp_path):
+    import csv
+    f = str(tmp_path / "ab.csv")
+    doc = run_json(capsys, "kyo-kabu", "--rounds", "40", "--seed", "5", "--compare-policy", "careful", "random", "--csv", f)
+    careful = run_json(capsys, "kyo-kabu", "--rounds", "40", "--seed", "5", "--policy", "careful", "--csv", str(tmp_path / "a.csv"))
+    with open(f, encoding="utf-8") as fh:
+        lines = fh.readlines()
+    meta = dict(line[2:].rstrip("\n").split(": ", 1) for line in lines if line.startswith("# "))
+    assert json.loads(meta["policies"]) == {"A": ["careful"] * 5, "B": ["random"] * 5}
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("# ")))
+    assert len(rows) == 40 and rows[0]["seed"] == str(round_seed(5, 0))
+    with open(tmp_path / "a.csv", encoding="utf-8") as fh:
+        plain = list(csv.DictReader(line for line in fh if not line.startswith("# ")))
+    for s in range(5):
+        # A's columns are the plain careful run's rows; the means are the report's
+        assert [r[f"A_seat{s}"] for r in rows] == [r[f"seat{s}"] for r in plain]
+        b = sum(int(r[f"B_seat{s}"]) for r in rows) / 40
+        assert b == pytest.approx(doc["changed"][s]["mean"])
+    assert careful["seats"][0]["mean"] == pytest.approx(doc["base"][0]["mean"])
+
+
+def test_csv_is_refused_with_compare(capsys):
+    assert main(["simulate", "kyo-kabu", "--rounds", "5", "--compare", "-o tie=dealer", "--csv", "x.csv"]) == 2
+    assert "--compare reports its changes only" in capsys.readouterr().err
+
+
 # -- reproducing a run --------------------------------------------------------------------------
 
 def test_json_and_csv_carry_what_reproduces_the_run(capsys, tmp_path):

@@ -461,3 +461,44 @@ def test_a_bettor_holding_a_teyaku_may_still_draw():
     asked = decisions(o, "draw", 1)
     assert asked and asked[0] == [{"hit": True}, {"hit": False}]
     assert o.chips == [-1, 1]  # 12 beats the dealer's 11
+
+
+# -- the careful policy (the bots people meet) ---------------------------------------------------
+
+class Asking(Table):
+    """Plays the stacked hands, and records at each decision what `careful` would choose there."""
+
+    def __init__(self, size, by_choice=None):
+        super().__init__(size, by_choice)
+        from rulekit.engine.agents import PolicyAgent
+        self.careful, self.wants = PolicyAgent("careful"), []
+
+    def act(self, d):
+        want = self.careful.preferred(d)
+        self.wants.append((d.choice.id, d.player, None if want is None else d.actions[want]))
+        return super().act(d)
+
+
+def careful_wants(bettors, dealer, choice):
+    g = game(OTO)
+    n = len(bettors) + 1
+    top = [b[0] for b in bettors] + [dealer[0]] + [c for b in bettors for c in b[1:]] + list(dealer[1:])
+    size = {1 + i: len(b) for i, b in enumerate(bettors)}
+    size[0] = len(dealer)
+    script = Asking(size, {"contest": [{"fight": True}] * n})
+    play(g, n, 1, [script] * n, rounds=1, logging=False, dealer=0, stack={"deck": top})
+    return [(p, a) for cid, p, a in script.wants if cid == choice]
+
+
+def test_careful_last_bettor_draws_at_10_where_another_bettor_stands():
+    # both bettors hold 4 and 6 (10): the first bettor busts at 16 and stands; the last bettor
+    # busts only at 17, so a card of 6 or less still helps, and draws
+    wants = careful_wants([["4-1", "6-1"], ["4-2", "6-2"]], ["2-1", "3-1", "2-2"], "draw")
+    assert wants == [(1, (False,)), (2, (True,))]
+
+
+def test_careful_dealer_plays_only_the_bettors_its_total_likely_beats():
+    # the dealer holds 5 and 6 (11): the first bettor shows a 2 face up (about 7): played; the
+    # last bettor shows a 10 face up (about 15): let off
+    wants = careful_wants([["3-1", "2-1"], ["4-1", "10-1"]], ["5-1", "6-1"], "contest")
+    assert [a for _, a in wants] == [(True,), (False,)]

@@ -89,7 +89,7 @@ def _final_standings(text: str) -> str:
 def _ending(text: str) -> list[str]:
     """The winner line and what follows, but for where the log went."""
     return [ln for ln in text.split("Game over", 1)[1].splitlines()
-            if not ln.startswith(("log written", "The finished game"))]
+            if not ln.startswith(("log written", "The finished game", "To replay it"))]
 
 
 @pytest.mark.parametrize("kind, nth, key", [(0, 2, "q"), (2, 0, "q"), (0, -1, "\x03"), (2, 1, "\x03")],
@@ -173,7 +173,7 @@ def _saved_game(tmp_path) -> tuple[str, dict]:
     r = _rulekit(tmp_path, "play", "kyo-kabu", "--seed", "11", "--human", "1", "-o", "rounds=3", "--log", "s.json",
                  stdin="1\n\n2\n1\nq\n")
     assert r.returncode == 0, r.stderr
-    assert "The game is saved in s.json (after round 1)." in r.stdout
+    assert "The game is saved in s.json (during round 2)." in r.stdout
     return str(tmp_path / "s.json"), _load(tmp_path / "s.json")
 
 
@@ -267,8 +267,9 @@ def test_watched_game_ctrl_c_prints_what_was_played_and_resumes(tmp_path, capsys
     assert part.get("policy") == (None if policy else "careful")  # the bots' policy goes with the game
     # the transcript so far, then where it stopped
     assert out.startswith("seed 4 (replay with --seed 4)\n")
-    assert f"== Interrupted after round {k}\n== Chips so far: seat 0: " in out
-    assert out.rstrip().endswith(f"The game is saved in part.json (after round {k}).\n"
+    # stopped at a decision, so in the middle of round k + 1
+    assert f"== Interrupted during round {k + 1}\n== Chips so far: seat 0: " in out
+    assert out.rstrip().endswith(f"The game is saved in part.json (during round {k + 1}).\n"
                                  "To continue it: rulekit play --resume part.json")
     assert out.count("Round ") >= k + 1 and "== Winner" not in out
     # Ctrl-C again while the saved moves are played again: nothing new, the saved game is kept as it was
@@ -347,7 +348,7 @@ def test_watched_game_stopped_by_a_real_sigint(tmp_path):
                        capture_output=True, text=True, cwd=str(tmp_path), env=_env(tmp_path), timeout=300)
     assert r.returncode == 130 and "Traceback" not in r.stderr, r.stderr
     k = _load(tmp_path / "part.json")["rounds"]
-    assert "\nInterrupted (Ctrl-C).\n" in r.stdout and f"(after round {k})" in r.stdout
+    assert "\nInterrupted (Ctrl-C).\n" in r.stdout and (f"(after round {k})" in r.stdout or f"(during round {k + 1})" in r.stdout)
     assert r.stdout.startswith("Otoroku: 5 players, 4 rounds, seed 6 (replay with --seed 6).\n")
     # the story so far is the start of the whole game's story (its last line may be a run of
     # seats that the whole game continues)
@@ -388,3 +389,24 @@ def test_a_log_names_the_house_files_it_was_played_with_and_not_the_parent_varia
     res = play(g, 3, 1, make_agents(g, 3, 1), rounds=1)
     (logged,) = build_log(g, res)["house"]
     assert os.path.samefile(logged, house)
+
+
+def test_a_stopped_game_says_which_round_it_stopped_in():
+    from rulekit.people.savegame import rounds_done
+    assert rounds_done(0, 1) == "during round 1, before any round ended"
+    assert rounds_done(4, 5) == "during round 5"   # a round under way: not 'after round 4'
+    assert rounds_done(4, 4) == "after round 4"    # stopped between rounds
+
+
+def test_the_commands_shown_call_rulekit_as_the_player_did(monkeypatch, tmp_path):
+    import os
+    from rulekit.people.savegame import program
+    fake = tmp_path / "venv" / "bin" / "rulekit"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("#!/bin/sh\n")
+    monkeypatch.setattr("sys.argv", [str(fake), "play"])
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert program() == str(fake)                 # not on PATH: the path it was started by
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake.parent) + os.pathsep + "/usr/bin")
+    assert program() == "rulekit"                 # on PATH: the short name

@@ -7,7 +7,7 @@ import pytest
 
 from rulekit import Env, build_game
 from rulekit.engine.runner import BUILTIN_POLICIES, make_agents, play, seat_policies
-from rulekit.engine.search import SearchAgent, choose
+from rulekit.engine.search import MIN_DEALS, SearchAgent, choose
 
 SEED_GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 
@@ -46,10 +46,13 @@ def test_search_plays_a_round_and_a_seed_fixes_it(gid):
 
 def test_choose_keeps_the_base_choice_unless_another_is_clearly_better():
     # rows: one deal per row, the seat's chip change after each action in that deal
-    assert choose([[0, 1]] * 8, base=0) == 1                       # better in every deal
-    assert choose([[0, 5], [0, -4], [0, 1], [0, -1]] * 2, base=0) == 0  # better on average, not clearly
-    assert choose([[2, 0], [3, 1], [1, 0], [2, 1]] * 2, base=1) == 0  # the base choice can be left too
-    assert choose([[0, 1]] * 7, base=0) == 0                       # too few deals say nothing
+    assert choose([[0, 1]] * 20, base=0) == 1                      # better in every deal
+    mixed = [[0, 2]] * 5 + [[0, -2]] * 3 + [[0, -1]] * 2 + [[0, 1]] * 5 + [[0, -1]] * 5
+    assert choose(mixed, base=0) == 0                               # better on average, not clearly
+    assert choose([[2, 0], [3, 1], [1, 0], [2, 1], [1, 1]] * 4, base=1) == 0  # the base choice can be left too
+    assert choose([[0, 1]] * 19, base=0) == 0                      # too few deals (3 batches) say nothing
+    # successive deals are alike: a run of 5 good deals then 5 bad ones is 2 batches that cancel
+    assert choose(([[0, 3]] * 5 + [[0, -1]] * 5) * 2, base=0) == 0  # (single deals would say 1)
 
 
 def test_search_takes_its_evaluation():
@@ -218,7 +221,27 @@ def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choi
     assert screen[0] is None and screen[1] >= 4          # every action, on a few deals
     if test:                                              # a better-looking action was found
         (pair, n), = test
-        assert pair[0] == base and pair[1] != base and n >= 8
+        assert pair[0] == base and pair[1] != base and n >= MIN_DEALS
         assert choice in pair
     else:
         assert choice == base
+
+
+def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once():
+    env = _at_choice("kyo-kabu", 2, "bet")
+    k = len(env.legal_actions())
+
+    class Recording(SearchAgent):
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain)
+            self.calls.append((actions, len(rows)))
+            return rows
+
+    for budget, screened in ((k * MIN_DEALS, False), (k * MIN_DEALS - 1, True)):
+        bot = Recording(env.game, 5, budget=budget)
+        bot.calls = []
+        bot.act_from(env._st)
+        if screened:
+            assert bot.calls[0][0] is None and bot.calls[0][1] < MIN_DEALS  # a screening on fewer deals
+        else:
+            assert bot.calls == [(None, MIN_DEALS)]  # every action on the same MIN_DEALS deals, once

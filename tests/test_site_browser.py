@@ -377,6 +377,48 @@ def test_rules_then_a_worked_example_with_table_pictures(devtools, server, gid):
         pytest.xfail(f"{gid}: narration wording {stale} (issue 24)")
 
 
+FIRST_HALF = """(() => {
+  const art = document.querySelector('article');
+  const ex = document.getElementById('example');
+  const top = el => Math.round(el.getBoundingClientRect().top + window.scrollY);
+  // shown unless inside a closed fold (its summary excepted); a closed fold's content still has boxes
+  const seen = el => { const d = el.parentElement && el.parentElement.closest('details:not([open])');
+                       return !d || d.querySelector(':scope > summary').contains(el); };
+  const before = el => ex && (el.compareDocumentPosition(ex) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return {
+    top: ex ? top(ex) : null,
+    height: document.documentElement.scrollHeight,
+    // what only a house rule brings in, and the list of house rules: folded before the example
+    folds: [...art.querySelectorAll('details.rk-fold')].filter(before).map(d => [d.open, seen(d)]),
+    options: [...art.querySelectorAll('details.rk-option')].filter(before).filter(seen).length,
+    houseOnly: [...art.querySelectorAll('li, tr')].filter(before).filter(seen)
+      .filter(e => /^\\W*house rules? only\\b/i.test(e.textContent.trim())
+                   || /Not part of the game under the default rules/.test(e.textContent)).length,
+  };
+})()"""
+
+
+@pytest.mark.parametrize("gid", SEED_GAMES)
+def test_the_worked_example_starts_in_the_first_half_of_the_page(devtools, server, gid):
+    """Issue 25: at 1280 px the rules before the worked example are short enough that it starts within the
+    first half of the page. What only a house rule brings in is folded there, so the rules a first-time
+    reader needs stay visible and nothing else pushes the example down."""
+    _view(devtools, 1280)
+    devtools.goto(f"{server}games/{gid}/")
+    devtools.js("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager'); 1")
+    devtools.wait_for("[...document.querySelectorAll('article img')].every(i => i.complete)")
+    f = devtools.js(FIRST_HALF)
+    assert f["top"] is not None, gid
+    assert f["folds"] and all(not is_open and shown for is_open, shown in f["folds"]), (gid, f["folds"])
+    assert f["options"] == 0, (gid, f["options"])  # the house-rule list: one fold, closed
+    assert f["houseOnly"] == 0, (gid, f["houseOnly"])
+    share = f["top"] / f["height"]
+    print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px ({share:.0%}) at 1280 px")
+    if share > 0.5:
+        # not reached for every seed page yet: the figure is reported (see the issue's closing note)
+        pytest.xfail(f"{gid}: the worked example starts at {f['top']} of {f['height']} px ({share:.0%})")
+
+
 def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, server):
     """The Kyō-Kabu page's "Your table" panel: choosing the dealer for ties and a table maximum of
     20 swaps the sentences in place (marked), and the house file shown names both."""

@@ -130,10 +130,12 @@ def run_compare(args, game: Any, n: int, names: list[str], variant_args: tuple, 
     return doc
 
 
-def run_compare_policy(args, game: Any, n: int, variant_args: tuple, out: TextIO, make_bar: Callable) -> dict:
+def run_compare_policy(args, game: Any, n: int, variant_args: tuple, out: TextIO, make_bar: Callable,
+                       write_rows: Callable | None = None) -> dict:
     """`--compare-policy A B`: the game's rules played with policy A and with policy B on the same
     seeds (the same deals: the shuffle's seed does not depend on the players); per seat, the
-    paired difference B minus A in chips per round (or per game) with a 95% interval."""
+    paired difference B minus A in chips per round (or per game) with a 95% interval. With --csv,
+    `write_rows(kind, rows, [names A, names B])` writes each round's (or game's) A and B chips side by side."""
     from rulekit.analysis.runs import paired, run
     from rulekit.cli.common import header
     from rulekit.engine.runner import seat_policies
@@ -168,6 +170,10 @@ def run_compare_policy(args, game: Any, n: int, variant_args: tuple, out: TextIO
     doc.update({"unit": kind, "count": total, "policy_a": names[0], "policy_b": names[1],
                 "base": [{"seat": s, "mean": m} for s, m in enumerate(means[0])],
                 "changed": [{"seat": s, "mean": m} for s, m in enumerate(means[1])], "paired": seats})
+    if args.csv and write_rows is not None:
+        rows = [list(a) + list(b) for a, b in zip(results[0], results[1])]
+        write_rows(kind, rows, names)
+        print(f"{len(rows)} paired rows written to {'standard output' if args.csv == '-' else args.csv}", file=out)
     if game.observer is not None:
         sums = [summarise(game.observer.stats, c) for c in customs]
         for label, nm, summary in zip(("A", "B"), names, sums):

@@ -215,10 +215,10 @@ def _watch(run: _Run) -> int:
         part = getattr(exc, "partial_game", None)
         if part is None:
             raise
-        from rulekit.people.savegame import rounds_done
+        from rulekit.people.savegame import progress
         print(f"seed {run.seed} (replay with --seed {run.seed})")
         print(transcript(game, part.events))  # no "Result": the game did not end
-        print(f"== Interrupted {rounds_done(len(part.round_deltas))}")
+        print(f"== Interrupted {progress(part)}")
         print("== Chips so far: " + ", ".join(f"seat {i}: {c:+d}" if isinstance(c, int) else f"seat {i}: {c}"
                                              for i, c in enumerate(part.chips)))
         _save_stopped(run, part, print)
@@ -305,7 +305,7 @@ def _whole_lines(screen: Any):
 def _save_stopped(run: _Run, part: Any, say, autosave: bool = False) -> None:
     """Save an interrupted game (--log, the saved game it continues, or with `autosave` the
     autosave file) and tell the player where it is and how to continue; a failure is said plainly."""
-    from rulekit.people.savegame import autosave_path, resume_command, rounds_done, save_game
+    from rulekit.people.savegame import autosave_path, progress, resume_command, save_game
     if run.replaying():
         say(f"The saved game {run.resumed} is unchanged; to continue it: "
             f"{resume_command(run.game, run.resumed, run.house)}")
@@ -319,7 +319,7 @@ def _save_stopped(run: _Run, part: Any, say, autosave: bool = False) -> None:
     if fail is not None:
         print(f"rulekit: the game could not be saved to {path}: {fail}", file=sys.stderr)
         return
-    say(f"The game is saved in {path} ({rounds_done(len(part.round_deltas))}).")
+    say(f"The game is saved in {path} ({progress(part)}).")
     say(f"To continue it: {resume_command(run.game, path, run.house)}")
 
 
@@ -329,12 +329,12 @@ def _save_on_error(run: _Run, exc: BaseException) -> None:
     path = run.save_target()
     if part is None or path is None or run.replaying():
         return
-    from rulekit.people.savegame import rounds_done, save_game
+    from rulekit.people.savegame import progress, save_game
     fail = save_game(run.game, part, path, run.fields())
     if fail is not None:
         print(f"rulekit: the game could not be saved to {path}: {fail}", file=sys.stderr)
     else:
-        print(f"rulekit: the game so far ({rounds_done(len(part.round_deltas))}) is saved in {path}",
+        print(f"rulekit: the game so far ({progress(part)}) is saved in {path}",
               file=sys.stderr)
 
 
@@ -358,5 +358,8 @@ def _write_final(run: _Run, res: Any) -> int:
         print(f"log written to {path}")
     else:
         import shlex
-        print(f"The finished game is saved in {path}; replay it with: rulekit replay {shlex.quote(path)}")
+        from rulekit.people.savegame import program
+        # the command on a line of its own: a long path must not wrap it in the middle of a word
+        print(f"The finished game is saved in {path}.")
+        print(f"To replay it: {shlex.quote(program())} replay {shlex.quote(path)}")
     return EXIT_OK

@@ -44,7 +44,8 @@ def add_arguments(sp: argparse.ArgumentParser) -> None:
                     default=SCHEDULER_TIMEOUT, help=f"seconds to wait for the Dask scheduler (default {SCHEDULER_TIMEOUT:g})")
     sp.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-' for standard output)")
     sp.add_argument("--csv", metavar="FILE", help="write one row per round (or per game with --games), after '# ' "
-                    "lines naming the run ('-' for standard output)")
+                    "lines naming the run ('-' for standard output); with --compare-policy, both "
+                    "policies' chips side by side")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--progress", action="store_true", help="progress bar even when not on a terminal")
     sp.add_argument("--compare", action="store_true",
@@ -91,6 +92,9 @@ def cmd_simulate(args) -> int:
             return usage_error(f"--scheduler: {exc}")
     if args.scheduler and (args.games or args.compare or args.csv):
         return usage_error("--scheduler runs single rounds only: drop --games, --compare and --csv, or --scheduler")
+    if args.compare and args.csv:
+        return usage_error("--csv writes the rows of a plain run or of --compare-policy; --compare reports "
+                           "its changes only: drop --csv, or use --json for the figures")
     for flag, path in (("--json", args.json), ("--csv", args.csv)):
         if path and path != "-":
             from rulekit.cli.args import UsageError, check_output
@@ -138,7 +142,12 @@ def cmd_simulate(args) -> int:
                     tuple(args.house or ()), args.stats)
     if args.compare_policy:
         from rulekit.cli.compare import run_compare_policy
-        doc = run_compare_policy(args, game, n, variant_args, out, _bar)
+        def write_rows(kind: str, rows: list, pair: list[list[str]]) -> None:
+            meta = {**header(args, game, n, pair[0], kind), **run_meta(args, game, pair[0]),
+                    "policies": {"A": pair[0], "B": pair[1]}}
+            write_csv(args.csv, kind, n, rows, args.seed, meta, labels=["A", "B"])
+        from rulekit.cli.common import header
+        doc = run_compare_policy(args, game, n, variant_args, out, _bar, write_rows)
     elif args.compare:
         from rulekit.cli.compare import run_compare
         doc = run_compare(args, game, n, names, variant_args, out, _bar)
@@ -255,9 +264,11 @@ def games_report(game, d: dict) -> str:
     return "\n".join(lines)
 
 
-def write_csv(path: str, kind: str, n: int, rows: list, seed: int, meta: dict | None = None) -> None:
+def write_csv(path: str, kind: str, n: int, rows: list, seed: int, meta: dict | None = None,
+              labels: list[str] | None = None) -> None:
     """One row per round (chip change per seat) or per game (rounds, chip change, winners), after
-    '# key: value' lines naming the run ('-': standard output). pandas reads it with comment='#'."""
+    '# key: value' lines naming the run ('-': standard output). pandas reads it with comment='#'.
+    With `labels` (a paired run of policies A and B), a row holds each label's chip change per seat."""
     from rulekit.engine.runner import round_seed
     fh = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
     try:
@@ -268,7 +279,12 @@ def write_csv(path: str, kind: str, n: int, rows: list, seed: int, meta: dict | 
                 shown = json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) or v is None else str(v)
                 fh.write(f"# {k}: {inert(shown, keep_newlines=False)}\n")
         w = csv.writer(fh, lineterminator="\n")
-        if kind == "rounds":
+        if labels:
+            # a paired run: each policy's chips per seat side by side, row by row (same seed, same deal)
+            w.writerow([kind[:-1], "seed", *(f"{lab}_seat{s}" for lab in labels for s in range(n))])
+            for i, r in enumerate(rows):
+                w.writerow([i, round_seed(seed, i), *r])
+        elif kind == "rounds":
             w.writerow(["round", "seed", *(f"seat{s}" for s in range(n))])
             for i, r in enumerate(rows):
                 w.writerow([i, round_seed(seed, i), *r])

@@ -36,10 +36,11 @@ __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
 DRAWS = 4  # round replays (re-deals tried, kept or not) allowed per playout of the budget
 DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
-SCREEN_ABOVE = 6  # more actions than this: screen them all first, then test the best on new deals
 BATCH = 5  # successive deals averaged together before the test (they are alike: see choose)
-MIN_DEALS = 8  # deals a comparison needs before the bot leaves the base policy's choice
-MOVES = 30  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
+MIN_BATCHES = 4  # batches a comparison needs before the bot leaves the base policy's choice
+MIN_DEALS = BATCH * MIN_BATCHES
+MIN_SCREEN = 4  # deals a screening of many actions needs before its best is tested at all
+MOVES = 50  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
 
 
 _QUIET: dict[int, tuple[Game, Game]] = {}
@@ -97,8 +98,9 @@ class SearchAgent:
         """The choice at `source`'s pending decision (a Stepper at a decision: an Env's game, or
         the game this bot watches), from deals sampled for the deciding seat.
 
-        With up to SCREEN_ABOVE actions, each deal plays them all and the best is tested against
-        the base choice on the same deals. With more (a stake on any column of any size), one part
+        When the budget gives every action MIN_DEALS deals, each deal plays them all and the best
+        is tested against the base choice on the same deals. With more actions (a stake on any
+        column of any size, a hand of eight cards at budget 100), one part
         of the budget screens every action and the rest, on new deals, compares only the best of
         them with the base policy's choice: among many actions the best-looking one is often
         only the luckiest, and judging it on the deals that chose it would favour luck."""
@@ -110,11 +112,11 @@ class SearchAgent:
             return 0
         base = self.fallback.act(d)
         base = base if isinstance(base, int) and 0 <= base < k else 0
-        if k <= SCREEN_ABOVE:
+        if k * MIN_DEALS <= self.budget:
             return choose(self.playouts_by_deal(source, d.player, k), base)
         chain = self._chain(source, d.player)
         screen = self.playouts_by_deal(source, d.player, k, budget=self.budget // 2, chain=chain)
-        if len(screen) < MIN_DEALS // 2:
+        if len(screen) < MIN_SCREEN:
             return base
         means = [sum(r[a] for r in screen) / len(screen) for a in range(k)]
         best = max((a for a in range(k) if a != base), key=lambda a: (means[a], -a))
@@ -193,7 +195,9 @@ def choose(rows: list[list[int]], base: int) -> int:
 
     Successive deals of a chain are alike, so the test is on the means of BATCH successive deals
     (batch means: nearly independent where single deals are not), with Student's t for their
-    number; fewer than MIN_DEALS deals never leave `base`."""
+    number; fewer than MIN_BATCHES batches never leave `base`. (Testing single deals when there
+    were few made a chain's look-alike deals pass for evidence: in Kakkuri, with about 15 deals
+    a decision, the bot then played worse than its base policy.)"""
     if len(rows) < MIN_DEALS:
         return base
     k = len(rows[0])
@@ -202,8 +206,7 @@ def choose(rows: list[list[int]], base: int) -> int:
     if best == base:
         return base
     diffs = [r[best] - r[base] for r in rows]
-    size = BATCH if len(diffs) >= 4 * BATCH else 1
-    batches = [sum(diffs[i:i + size]) / size for i in range(0, len(diffs) - size + 1, size)]
+    batches = [sum(diffs[i:i + BATCH]) / BATCH for i in range(0, len(diffs) - BATCH + 1, BATCH)]
     b = len(batches)
     m = sum(batches) / b
     var = sum((x - m) ** 2 for x in batches) / (b - 1)

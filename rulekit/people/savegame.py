@@ -56,10 +56,24 @@ def save_game(game: Any, res: Any, path: str, fields: dict[str, Any], make_folde
     return None
 
 
+def program() -> str:
+    """How to call rulekit again as this process was called: 'rulekit' when that name finds this
+    program, else the path it was started by (a virtualenv's .venv/bin/rulekit not on PATH)."""
+    import shutil
+    import sys
+    started = sys.argv[0] if sys.argv else ""
+    if os.path.basename(started) != "rulekit":
+        return "rulekit"  # run another way (python -m, a test): the usual name
+    found = shutil.which("rulekit")
+    if found and os.path.realpath(found) == os.path.realpath(started):
+        return "rulekit"
+    return started
+
+
 def resume_command(game: Any, path: str, house: list[str] | tuple[str, ...] = ()) -> str:
     """The exact command that continues the game saved in `path` (played with these house files)."""
     from rulekit.lang.loader import default_search_path, find_variant
-    cmd = ["rulekit", "play", "--resume", path]
+    cmd = [program(), "play", "--resume", path]
     found = find_variant(game.id, None, default_search_path())
     if found is None or os.path.realpath(found) != os.path.realpath(game.variant.file):
         cmd += ["--variant", game.variant.file]  # a variant of your own: resume needs its file
@@ -68,6 +82,16 @@ def resume_command(game: Any, path: str, house: list[str] | tuple[str, ...] = ()
     return shlex.join(cmd)
 
 
-def rounds_done(k: int) -> str:
-    """'after round 2' / 'during round 1, before any round ended'."""
-    return f"after round {k}" if k else "during round 1, before any round ended"
+def rounds_done(k: int, started: int | None = None) -> str:
+    """Where a stopped game stands, from its `k` finished rounds and the rounds `started`:
+    'after round 2' / 'during round 3' / 'during round 1, before any round ended'."""
+    if not k:
+        return "during round 1, before any round ended"
+    return f"during round {k + 1}" if started is not None and started > k else f"after round {k}"
+
+
+def progress(part: Any) -> str:
+    """rounds_done() of a stopped game's partial result (its round-start events say whether a
+    round was under way)."""
+    started = sum(1 for e in getattr(part, "events", None) or () if e.get("t") == "round")
+    return rounds_done(len(part.round_deltas), started)

@@ -87,6 +87,25 @@ def plain_source(text: Any) -> str:
     return " ".join(s.split()).strip(" ;,")
 
 
+def _fold(cls: str, summary: str, lines: list[str]) -> str:
+    """Markdown lines folded under a one-line summary (a reader opens it when they play that way)."""
+    return "\n".join(["", f'<details class="rk-fold {cls}" markdown="1"><summary>{h(summary)}</summary>', "",
+                      *lines, "", "</details>", ""])
+
+
+def _house_said(text: str) -> bool:
+    """Whether a rules sentence says of itself that only a house rule brings it in ("House rule only: ...")."""
+    return bool(re.match(r"\W*house rules?\b", str(text), re.I))
+
+
+def _bare(text: str) -> str:
+    """A sentence without its bracketed asides, for telling whether two renderings say the same thing."""
+    prev = None
+    while prev != text:
+        prev, text = text, re.sub(r"\([^()]*\)", "", text)
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
 class VariantPage(MachineParts):
     """Builds the Markdown of one variant's page: the rules for players first, the machine folded last."""
 
@@ -211,13 +230,11 @@ class VariantPage(MachineParts):
         out += [text or f"{md(choice.description or choice.name)} ({plural(len(deck.cards), 'card')}).", ""]
         if self.g.start_chips and "chip" not in text:
             out += [f"Each player starts with {self.g.start_chips} chips.", ""]
-        out.append(_block(f'<details class="rk-deck"><summary>See the {plural(len(deck.cards), "card")} of '
-                          f'the deck</summary>{self.grid(deck, choice.base, list(range(len(deck.cards))), cls="rk-card rk-card--big")}'
-                          '</details>'))  # big enough to read the words under each card
-        guide = self.reading_guide(choice.base)
-        if guide:
-            out += ["", guide]
+        # the key to the card pictures sits with the cards it explains: each picture in the rules
+        # carries its own words under it, so a reader needs the key only to read the marks
+        guide = self.reading_guide(choice.base).strip()
         others = [d for d in self.v.decks.values() if d.name != self.g.deck_name]
+        alts = []
         if others:
             alts = []
             for d in others:
@@ -230,9 +247,16 @@ class VariantPage(MachineParts):
                           f"({plural(len(alt.cards), 'card')})"
                 body = self.grid(alt, d.base, list(range(len(alt.cards))), compact=True)
                 alts.append(f'<details class="rk-deck"><summary>{summary}</summary>{body}</details>')
-            if alts:  # one fold for all of them: most readers play with the first deck
-                out += ["", _block(f'<details class="rk-decks"><summary>The game can also be played with '
-                                   f'{plural(len(alts), "other deck")}</summary>{"".join(alts)}</details>')]
+        # one fold: the cards, the key to their pictures and the other decks (most readers play with the
+        # first deck; each picture in the rules carries its own words, the key explains the marks)
+        bits = [f'See the {plural(len(deck.cards), "card")} of the deck'] + (["how to read a card picture"] if guide else []) \
+            + ([f'the {plural(len(alts), "other deck")} the game can be played with'] if alts else [])
+        summary = bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
+        more = (f'<details class="rk-decks"><summary>The game can also be played with '
+                f'{plural(len(alts), "other deck")}</summary>{"".join(alts)}</details>') if alts else ""
+        out.append(_block(f'<details class="rk-deck"><summary>{summary}</summary>{guide}'
+                          f'{self.grid(deck, choice.base, list(range(len(deck.cards))), cls="rk-card rk-card--big")}'
+                          f'{more}</details>'))  # big enough to read the words under each card
         return "\n".join(out)
 
     def reading_guide(self, base: str) -> str:
@@ -253,8 +277,9 @@ class VariantPage(MachineParts):
             text = f"Cards dealt: {dealt}." if dealt else ""
         return "\n".join(["", "## Setup and deal {#setup}", "", text, ""]) if text else ""
 
-    def play_steps(self) -> list[tuple[str, str, list[str], str]]:
-        """(title, text, choice texts, phase id) for every phase: the players' text, else its description and prompts."""
+    def play_steps(self) -> list[tuple[str, str, list[tuple[str | None, str]], str]]:
+        """(title, text, (choice id, text) pairs, phase id) for every phase: the players' text, else its
+        description and prompts."""
         by_phase = {st.phase: st for st in self.doc.section("play").steps} if self.doc.section("play") else {}
         seen: dict[str, int] = {}
         for st in by_phase.values():
@@ -282,8 +307,8 @@ class VariantPage(MachineParts):
             # with the players' text, only its choices; without any, the prompts stand in for them.
             # A choice made in several steps (one timing or another, by a house rule) is listed
             # only where the standard rules make it
-            choices = [t for c, t in st.choices if c not in shared or c in played.get(pid, set())] \
-                if st is not None else self._prompts(ph)
+            choices = [(c, t) for c, t in st.choices if c not in shared or c in played.get(pid, set())] \
+                if st is not None else [(None, t) for t in self._prompts(ph)]
             if text or choices:
                 out.append((title, text, choices, pid))
         return out
@@ -315,6 +340,14 @@ class VariantPage(MachineParts):
                 out.add(ph.id)
         return out
 
+    @property
+    def std_doc(self) -> RulesDoc:
+        """The rules text under the standard rules alone: what happens when no house rule is played."""
+        if "std_doc" not in self.e.extra:
+            from rulekit.lang.prose import Prose
+            self.e.extra["std_doc"] = rules_doc(self.v, Prose.sheet(self.v.options, {}))
+        return self.e.extra["std_doc"]
+
     def play(self) -> str:
         out = ["", "## Play {#play}", ""]
         intro = self.section_text("play")
@@ -325,34 +358,43 @@ class VariantPage(MachineParts):
         main = [s for s in steps if s[3] not in house]
         extra = [s for s in steps if s[3] in house]
         titles = {t for t, _x, _c, _p in main}
+        std = self.std_doc.section("play")
+        std_choices = {st.phase: {c for c, _t in st.choices} for st in (std.steps if std else ())}
         # a house rule's own version of a main step is told with that step, once; other house-rule
-        # steps are listed apart, after the main ones
+        # steps, and the choices only a house rule brings into a main step, are folded after the main ones
         within = {t: [s for s in extra if s[0] == t] for t in titles}
-        for i, (title, text, choices, _pid) in enumerate(main, 1):
+        folded: list[str] = []
+        for i, (title, text, choices, pid) in enumerate(main, 1):
             out.append(f"{i}. **{md(title)}.** {safe_md(text)}".rstrip())
-            for c in choices:
-                out.append(f"    - {safe_md(c)}")
+            for c, ctext in choices:
+                if _house_said(ctext) or (c is not None and pid in std_choices and c not in std_choices[pid]):
+                    folded.append(f"- In step {i} ({md(title)}): {safe_md(ctext)}")
+                else:
+                    out.append(f"    - {safe_md(ctext)}")
             for _t, htext, hchoices, _p in within.get(title, []):
-                lead = "" if htext.lower().startswith("house rule") else "*Under a house rule instead:* "
-                out.append(f"    - {lead}{safe_md(htext)}".rstrip())
+                lead = "" if _house_said(htext) else "under a house rule instead: "
+                folded.append(f"- In step {i} ({md(title)}): {lead}{safe_md(htext)}".rstrip())
             out.append("")
         apart: dict[str, list] = {}  # by title: several house-rule versions of one step are told together
         for s in extra:
             if s[0] not in titles:
                 apart.setdefault(s[0], []).append(s)
-        if apart:
-            out += ["Only under a house rule, in their place in the round:", ""]
-            for title, versions in apart.items():
-                if len(versions) == 1:
-                    out.append(f"- **{md(title)}.** {safe_md(versions[0][1])}".rstrip())
-                else:
-                    out.append(f"- **{md(title)}.**")
-                    out += [f"    - {safe_md(v[1])}" for v in versions if v[1]]
-                said: list[str] = []
-                for v in versions:
-                    said += [c for c in v[2] if c not in said]
-                out += [f"    - {safe_md(c)}" for c in said]
-            out.append("")
+        for title, versions in apart.items():
+            if len(versions) == 1:
+                folded.append(f"- **{md(title)}.** {safe_md(versions[0][1])}".rstrip())
+            else:
+                folded.append(f"- **{md(title)}.**")
+                folded += [f"    - {safe_md(v[1])}" for v in versions if v[1]]
+            said: list[str] = []
+            for v in versions:
+                said += [t for _c, t in v[2] if t not in said]
+            folded += [f"    - {safe_md(c)}" for c in said]
+        if folded:
+            what = [plural(len(apart), "more step")] if apart else []
+            n_within = sum(1 for x in folded if x.startswith("- In step "))
+            what += [(plural(n_within, "change to a step", "changes to steps") if not apart else plural(n_within, "more change"))] if n_within else []
+            out += [_fold("rk-house-only", "Only under a house rule, in their place in the round: "
+                          + " and ".join(what), folded)]
         return "\n".join(out)
 
     def hands(self) -> str:
@@ -369,7 +411,16 @@ class VariantPage(MachineParts):
         out = ["", "## Settling up {#settling}", ""]
         if s.text:
             out += [_prose(s.text), ""]
-        out += [f"- {safe_md(x)}" for x in s.items]
+        std = self.std_doc.section("settling")
+        plain_items = {_bare(x) for x in (std.items if std else ())}
+        usual = [x for x in s.items if _bare(x) in plain_items and _bare(x) and not _house_said(x)]
+        if not usual:  # nothing told as standard: a fold would hide every payment
+            usual = list(s.items)
+        others = [x for x in s.items if x not in usual]
+        out += [f"- {safe_md(x)}" for x in usual]
+        if others:
+            out += [_fold("rk-house-only", "Only under a house rule: " + plural(len(others), "more payment"),
+                          [f"- {safe_md(x)}" for x in others])]
         return "\n".join(out + [""])
 
     def game_over(self) -> str:
@@ -411,7 +462,7 @@ class VariantPage(MachineParts):
                 ex.get((table, y.id)) is not None and ex[(table, y.id)].rank not in (0, None, "0") for y in entries)
             has_value = "value" in meaning and any(
                 ex.get((table, y.id)) is not None and ex[(table, y.id)].value not in (0, None, "0") for y in entries)
-            rows = []
+            rows, house_rows = [], []
             for y in entries:
                 e = ex.get((table, y.id))
                 name = f"<strong>{h(y.names.get('en', _label(y.id)))}</strong>"
@@ -424,24 +475,39 @@ class VariantPage(MachineParts):
                     pics = self.hand_pictures(e.cards)
                     value = h(e.value)
                     rank = h(e.rank)
+                    never = False
                 else:
                     never = self.never((src.get(y.id) or {}).get("when"))
                     pics = ("<em>Not part of the game under the default rules (a house rule brings it in).</em>"
                             if never else "<em>No example came up in the simulated rounds.</em>")
                     value = rank = "—"
                 row = [name, pics] + ([value] if has_value else []) + ([rank] if has_rank else []) + [what]
-                rows.append(row)
+                (house_rows if never else rows).append(row)
             head = ["yaku", "example hand"] + (["value"] if has_value else []) + (["rank"] if has_rank else []) \
                 + ["what it is"]
             title = _label(table) if "yaku" in table.lower() else f"{_label(table)} hands"
+            # hands only a house rule brings in are folded with the house rules' other extras
+            lead = "Only under a house rule: " if rows else f"{h(title)}, only under a house rule: "
+            anchor = "" if rows else f' id="{table_anchor(table)}"'
+            house = (f'<details class="rk-fold rk-house-only"{anchor}><summary>{lead}'
+                     f'{plural(len(house_rows), "more hand")}</summary>{_table(head, house_rows, "rk-yaku")}</details>'
+                     if house_rows else "")
+            if not rows:  # the whole table is a house rule's: its name and its hands in one fold
+                out += [_block(house), ""]
+                continue
             out += [f"### {md(title)} {{#{table_anchor(table)}}}", ""]
             said = [f"<em>{k}</em>: {md(meaning[k])}" for k, shown in (("value", has_value), ("rank", has_rank))
                     if shown]
             if said:
                 out += ["; ".join(said) + ".", ""]
-            out += [_block(_table(head, rows, "rk-yaku")), ""]
-        out.insert(0, "Each yaku with one example hand (cards in the order the yaku "
-                      "needs them) and, where the game gives them meaning, its value and rank.\n")
+            # the hand column as wide as most example hands, and the longest in at most two lines (one when
+            # it is short): room left for the words
+            sizes = sorted(len(ex[(table, y.id)].cards) for y in entries if ex.get((table, y.id)) is not None)
+            wide = max(2, min(7, sizes[-1] if sizes[-1] <= 4 else max(sizes[(3 * (len(sizes) - 1)) // 4],
+                                                                      -(-sizes[-1] // 2)))) if sizes else 2
+            out += [_block(_table(head, rows, f"rk-yaku rk-hand-{wide}")), ""]
+            if house:
+                out += [_block(house), ""]
         return "\n".join(out)
 
     def column_meanings(self) -> dict[str, dict[str, str]]:
@@ -467,9 +533,7 @@ class VariantPage(MachineParts):
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
-            out += ["Settle these before the first deal. The rules above follow the usual reading (the sources'); "
-                    "each line says it, then the other readings; open a line for the whole rule and its source "
-                    "([how to write your house rules](../guides/house-rules.md)).", ""]
+            out += ["Settle these before the first deal; the rules above follow the usual reading (the sources').", ""]
             if panel:
                 out += [_block(panel), ""]
             items = []
@@ -506,21 +570,39 @@ class VariantPage(MachineParts):
                              + (f' <span class="rk-alts">({h_rich(line)})</span>' if line else "")
                              + f"</summary><p>{h_rich(o.description)}</p><p>Usually: <strong>{h_rich(default)}</strong>.</p>"
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
-            out.append(_block('<div class="rk-options">' + "".join(items) + "</div>"))
-        if self.v.presets:
-            out += ["", "### Presets {#presets}", "", "Named sets of house rules:", ""]
-            for p in self.v.presets.values():
-                bits = []
-                if not squash(p.description):  # the description says what the preset sets; else list it
-                    for k, v in p.options.items():
-                        o = self.v.options.get(k)
-                        bits.append(f"{_label(k).lower()}: {self.option_value_words(o, v)}" if o else f"{k}: {v}")
-                if p.deck:
-                    bits.append(f"played with the {_label(p.deck).lower()} deck")
-                detail = f" ({md('; '.join(bits))})" if bits else ""
-                out.append(f"- **{md(p.name)}**: {md_rich(p.description)}{detail}")
-            out += ["", _block(cli_note(None, [f"--preset {p.name}" for p in self.v.presets.values()], "")), ""]
+            names = [squash(o.label) or _label(o.name) for o in self.v.options.values()]
+            names = [n[:1].lower() + n[1:] if n[1:2].islower() else n for n in names]
+            sets = f"; then {plural(len(self.v.presets), 'preset')}, named sets of them" if self.v.presets else ""
+            out.append(_block(f'<details class="rk-fold rk-options-fold"><summary><strong>'
+                              f'{plural(len(items), "house rule")}</strong>: {h(", ".join(names))}. '
+                              f'<span class="rk-alts">Open for each rule\'s usual reading, the other readings and the source{sets}.'
+                              '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
+                              + f'<p><a href="{self.root}guides/house-rules/">How to write your house rules</a></p>'
+                              + self.presets_html() + "</details>"))
+        if self.v.presets and not self.v.options:  # no list to share a fold with
+            out += ["", _block(f'<details class="rk-fold rk-presets"><summary>Presets: '
+                               f'{plural(len(self.v.presets), "named set")} of house rules</summary>'
+                               f'{self.presets_html()}</details>'), ""]
         return "\n".join(out)
+
+    def presets_html(self) -> str:
+        """The presets (named sets of house rules), one line each, and their command-line spelling."""
+        if not self.v.presets:
+            return ""
+        lines = []
+        for p in self.v.presets.values():
+            bits = []
+            if not squash(p.description):  # the description says what the preset sets; else list it
+                for k, v in p.options.items():
+                    o = self.v.options.get(k)
+                    bits.append(f"{_label(k).lower()}: {self.option_value_words(o, v)}" if o else f"{k}: {v}")
+            if p.deck:
+                bits.append(f"played with the {_label(p.deck).lower()} deck")
+            detail = f" ({h('; '.join(bits))})" if bits else ""
+            lines.append(f"<li><strong>{h(p.name)}</strong>: {h_rich(p.description)}{detail}</li>")
+        return (f'<div class="rk-presets" id="presets"><p><strong>Presets</strong>, named sets of house rules:</p>'
+                f'<ul>{"".join(lines)}</ul>'
+                + cli_note(None, [f"--preset {p.name}" for p in self.v.presets.values()], "") + "</div>")
 
     # -- how it plays --------------------------------------------------------------------------------
     def how_it_plays(self) -> str:
