@@ -134,6 +134,16 @@ def zone_groups(variant: Variant) -> dict[str, int]:
     return out
 
 
+def zone_last(variant: Variant) -> dict[str, int]:
+    """Each zone's `show_last`: a longer zone is told by its size and its last this many cards."""
+    out = {}
+    for zname in variant.zones:
+        node = at(variant.tree, "zones", zname, "show_last")
+        if node is not None and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value > 0:
+            out[zname] = node.value
+    return out
+
+
 def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str, str]:
     """Each zone's `show_yaku`: the yaku table whose yaku the table names in the zone's shown value."""
     out = {}

@@ -45,10 +45,12 @@ class ChoiceSteps:
         choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
                         dict(inner), labels=self._labels(d, "labels", tuple(p[0] for p in params)),
                         ask=self._labels(d, "ask", tuple(p[0] for p in params)),
+                        told=self._labels(d, "told", tuple(p[0] for p in params)),
                         unordered=self._unordered(d, tuple(p[0] for p in params)))
         choice.texts = self._choice_texts(d, loc)
         choice.fixed_values = self._fixed_values(opts, loc)
         choice.hints = self._hints(d, inner, tuple(p[0] for p in params))
+        choice.forced = self._forced(d, loc)
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
         names = tuple(p[0] for p in params)
@@ -133,9 +135,7 @@ class ChoiceSteps:
             else:
                 i = 0  # a forced move asks nobody; the log still shows it
                 if ctx.logging:
-                    ids = ctx.game.card_ids
-                    ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
-                             "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, actions[0])}})
+                    log_forced(ctx, p, actions[0])
             store = ctx.loc
             for k, v in zip(names, actions[i]):
                 store[k] = v
@@ -146,8 +146,10 @@ class ChoiceSteps:
 
         def log_forced(ctx, p, action):
             ids = ctx.game.card_ids
+            why = choice.forced_why(ctx)  # the rules' reason (`forced`), told to the seat alone
             ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
-                     "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)}})
+                     "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
+                     **({"why": why} if why else {})})
         if len(params) <= 2:
             choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
                           lambda n: too_many_actions(span, cid, n))
@@ -224,6 +226,26 @@ class ChoiceSteps:
                 compiled.append((when, self._template(c["say"], inner, f"hints {pname}", join=" and ")))
             out[str(pname)] = compiled
         return out
+
+    def _forced(self, d, loc) -> list:
+        """choose `forced`: cases {say, when} telling the seat why the rules left it one answer
+        only (read before the choice); the first whose `when` holds is told."""
+        node = d.get("forced")
+        if node is None:
+            return []
+        items = node.value if isinstance(node.value, list) else [node]
+        compiled = []
+        for item in items:
+            c = item.value if isinstance(item.value, dict) else {}
+            if "say" not in c:
+                self.errs.add(error(item.span, "E010", "forced: give 'say' (the reason to tell)"))
+                continue
+            if len(str(c["say"].value)) > MAX_LABEL:
+                self.errs.add(error(c["say"].span, "E034", f"forced: a text of {len(str(c['say'].value))} "
+                                    f"characters (limit {MAX_LABEL})"))
+            when = self.expr(c["when"], dict(loc), T.BOOL, "forced when")[0] if "when" in c else None
+            compiled.append((when, self._template(c["say"], dict(loc), "forced", join=" and ")))
+        return compiled
 
     def _fixed_values(self, opts, loc) -> dict:
         """The values of the choice's parameters that depend neither on the game's state nor on

@@ -78,11 +78,31 @@ class Choice:
     scope_locals: dict[str, str] = field(default_factory=dict)
     policies: dict[str, list] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
+    told: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> others' words (`told`)
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
     texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s
     fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
     hints: dict[str, list] = field(default_factory=dict)  # param -> [(when fn or None, text fn)] (`hints`)
+    forced: list = field(default_factory=list)  # [(when fn or None, text fn)]: why one answer only (`forced`)
+
+    def forced_why(self, ctx: Any) -> str:
+        """Why the rules leave one answer only here (`forced`), '' when no case holds or none is
+        given; reads the state only (the round's budget is as it was before)."""
+        if not self.forced:
+            return ""
+        budget = getattr(ctx, "budget", None)
+        try:
+            for when, say in self.forced:
+                try:
+                    if when is None or when(ctx):
+                        return str(say(ctx))
+                except Exception:  # a reason that cannot be worked out here is not told
+                    return ""
+            return ""
+        finally:
+            if budget is not None:
+                ctx.budget = budget
 
     def hint(self, ctx: Any, action: tuple) -> dict[str, str]:
         """What each value of `action` would lead to (`hints`), as a person reads it at this

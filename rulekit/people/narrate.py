@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from rulekit.people.words import chips_word, human_words, is_negative, join_words, names_value, negated, plain_amount
+from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, is_negative, join_words,
+                                  names_value, negated, plain_amount, seating_sentence, seats_words)
 
-__all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value"]
+__all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value", "draw_sentence", "seating_sentence",
+           "seats_words"]
 
 ALL = -1  # seen by every seat
 LONG_PILE = 7  # a pile of more cards than this is told at the end of a round by its size and value
@@ -38,6 +40,12 @@ class Line:
     #: for a sentence 'Seat N <predicate>' about another seat: the predicate said of one seat and
     #: of several ('chooses: pass', 'choose: pass'), so that runs of seats can be told together
     pred: tuple[str, str] | None = None
+    #: a seat's answer told in the variant's `told` words (rulekit.people.told.Act), else None
+    act: Any = None
+    #: a payment's `pred` without its reason (told so after a `told` answer that says why)
+    bare: tuple[str, str] | None = None
+    #: why the rules left the acting seat (the viewer) one answer only (choose `forced`), or ''
+    why: str = ""
 
 
 class Narrator:
@@ -228,16 +236,22 @@ class Narrator:
         parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
         return join_words(parts)
 
-    def zone_view(self, zname: str) -> tuple[str, Any]:
+    def zone_view(self, zname: str, full: bool = False) -> tuple[str, Any]:
         """What the viewer sees of a zone (with the zones that are part of it): its cards as
-        text, and its value when all are visible."""
+        text, and its value when all are visible; a zone with `show_last` only by its size and
+        last cards unless `full`."""
         zname = self.main_zone(zname)
-        cards = self.group_cards(zname)
+        cards = self.held_order(zname, self.group_cards(zname))
         if not cards:
             return "empty", None
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
         shown = [c for c in cards if self.can_see(c, where[c])]
         hidden = len(cards) - len(shown)
+        last = (self.game.extra.get("zone_last") or {}).get(self._zone_of(zname)[0])
+        if last and not full and not hidden and len(cards) > last:
+            # a run on which only the top counts: its size and its last cards, the latest last
+            return (f"{len(cards)} cards, ending {join_words([self.card_text(c) for c in cards[-last:]])}",
+                    self.hand_value(zname, cards))
         k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
         if k and not hidden and len(cards) > k:
             # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
@@ -247,6 +261,18 @@ class Narrator:
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
+
+    def held_order(self, zname: str, cards: list[str]) -> list[str]:
+        """The viewer's own hand, held where nobody else sees it, in deck order (as a player sorts
+        their cards); any other zone keeps the order its cards came in (a run, a column, sets)."""
+        base, idx = self._zone_of(zname)
+        zd = self.zone_defs.get(base)
+        if (idx is None or idx != self.viewer or zd is None or zd.kind != "player" or zd.visibility == "public"
+                or base in (self.game.extra.get("zone_groups") or {})
+                or any(self.seen.get(c, 0) == ALL or self.seen.get(c, 0) & ~(1 << idx) for c in cards)):
+            return cards
+        order = self.name_order()
+        return sorted(cards, key=lambda c: order.get(c, -1))
 
     def _parts(self, zname: str) -> list[str]:
         base, idx = self._zone_of(zname)
@@ -263,8 +289,20 @@ class Narrator:
         parts = []
         for p, v in action.items():
             # a set of cards is told in deck order, as the menu showed it
-            parts.append(self.value_text(p, _in_order(v, self.name_order()) if p in sets else v, labels.get(p)))
+            parts.append(self.value_text(p, in_order(v, self.name_order()) if p in sets else v, labels.get(p)))
         return ", ".join(x for x in parts if x)
+
+    def told_act(self, choice_id: str, action: dict) -> Any:
+        """The answer in the variant's `told` words for the other players (None: it has none)."""
+        from rulekit.people.told import told_act
+        choice = (self.game.choices.get(choice_id) or [None])[0]
+        labels = getattr(choice, "labels", None) or {}
+        sets = getattr(choice, "unordered", frozenset())
+
+        def ordered(p: str, v: Any) -> Any:
+            return in_order(v, self.name_order()) if p in sets else v
+        return told_act(choice, choice_id, action, lambda p, v: self.value_text(p, ordered(p, v), labels.get(p)),
+                        lambda p, v: self._plain_value(ordered(p, v)))
 
     def name_order(self) -> dict[str, int]:
         """Each card's place in deck order, cards of one name counting as the first of them."""
@@ -366,7 +404,7 @@ class Narrator:
             if cards and all(self.can_see(c, zname) for c in cards):
                 who = self.you if p == self.viewer else self.seat(p)
                 verb = "are" if p == self.viewer else "is"
-                line = f"{who} {verb} dealt {self.cards_text(cards, zname)}"
+                line = f"{who} {verb} dealt {self.cards_text(self.held_order(zname, cards), zname)}"
                 whole = self.zones[zname]
                 value = self.hand_value(zname, whole) if all(self.can_see(c, zname) for c in whole) else None
                 if value is not None:
@@ -405,8 +443,9 @@ class Narrator:
             # cards dealt face down to a seat: a deal, as a table would say it
             k = len(cards)
             what = "a card" if k == 1 else f"{k} cards"
-            if idx == self.viewer:
-                return [Line("deal", f"{self.you} are dealt {what} face down.", idx)]
+            if idx == self.viewer:  # (told with the others dealt the same: 'Seats 1, 2 (you) and 3 are each dealt')
+                return [Line("deal", f"{self.you} are dealt {what} face down.", idx,
+                             pred=(f"is dealt {what}", f"are each dealt {what}"))]
             return [Line("deal", f"{self.seat(idx)} is dealt {what}.", idx,
                          pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):
@@ -446,6 +485,8 @@ class Narrator:
             return [Line("reveal", line + ".")]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
+            if where is not None and lookers == [self.viewer]:
+                cards = self.held_order(where, cards)
             names = join_words([self.card_text(c) for c in cards])
             if self.viewer is not None and lookers == [self.viewer]:
                 line = f"You see {names}"
@@ -503,9 +544,16 @@ class Narrator:
         if e.get("forced") and p == self.viewer and self.viewer is not None:
             # only the acting seat may be told it had no choice: at a table nobody else can tell a
             # forced move from a free one (telling them would leak what the seat holds)
-            return [Line("choice", f"{who} have one choice only: {what}.", p)]
+            act = self.told_act(e["choice"], e["action"])
+            pred = (act.said(plural=True),) * 2 if act is not None else None
+            why = str(e.get("why") or "")
+            return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
+                         pred=pred, act=act, why=why)]
         if p == self.viewer:
             return [Line("choice", f"{who} choose: {what}.", p)]
+        act = self.told_act(e["choice"], e["action"])
+        if act is not None:
+            return [Line("choice", f"{who} {act.said()}.", p, pred=(act.said(), act.said(plural=True)), act=act)]
         return [Line("choice", f"{who} chooses: {what}.", p, pred=(f"chooses: {what}", f"choose: {what}"))]
 
     def _e_pay(self, e: dict) -> list[Line]:
@@ -524,10 +572,12 @@ class Narrator:
         self.pays.append({"from": src, "to": dst, "amount": a, "why": e.get("why", "")})
         text = self.pay_text(src, dst, a, e.get("why", ""))
         head = f"{self.seat(src)} pays "
-        pred = None
+        pred = bare = None
         if isinstance(src, int) and text.startswith(head):
             pred = (text[len(head) - 5:], "each pay " + text[len(head):])
-        return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred)]
+            to = f"{chips_word(a)} to {self.seat(dst, upper=False)}"
+            bare = (f"pays {to}", f"each pay {to}")
+        return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred, bare=bare)]
 
     def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
@@ -725,23 +775,6 @@ class Narrator:
         return out
 
 
-def _in_order(v: Any, order: dict[str, int]) -> Any:
-    """A set of card ids (or a list of sets) in deck order."""
-    if isinstance(v, list) and all(isinstance(x, str) and x in order for x in v):
-        return sorted(v, key=order.__getitem__)
-    if isinstance(v, list) and all(isinstance(x, list) for x in v):
-        return sorted((_in_order(x, order) for x in v), key=lambda g: [order.get(c, -1) for c in g])
-    return v
-
-
-def seats_words(seats: list[int], you: int | None = None) -> str:
-    """'Seats 2 to 6', 'Seats 1, 3 and 4', 'Seats 1 and 2 (you)' (seats in the order given)."""
-    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))) and you not in seats:
-        return f"Seats {seats[0]} to {seats[-1]}"
-    names = [f"{s} (you)" if s == you else str(s) for s in seats]
-    return "Seats " + ", ".join(names[:-1]) + f" and {names[-1]}"
-
-
 def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,
             summaries: bool = True) -> list[str]:
     """The whole story of a game's events as sentences (a round summary after each round,
@@ -759,23 +792,3 @@ def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None
         out += [ln.text for ln in nar.round_summary()]
         out += [ln.text for ln in nar.standings()]
     return out
-
-
-# -- the draw for the deal and the seats (kept apart: one sentence per draw event) -------------
-
-def draw_sentence(game: Any, e: dict, name: Any) -> str:
-    """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
-    spec = game.extra.get("seat_draw")
-    what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
-    drawn = join_words([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
-    return f"Draw for {what}: {drawn}" + (" - a tie, everyone draws again." if e.get("tie") else ".")
-
-
-def seating_sentence(game: Any, e: dict) -> str:
-    """A 'seating' event in words: who deals first, and (seated by the draw) who sits where."""
-    spec = game.extra.get("seat_draw")
-    card = f"the {spec.deals} card" if spec is not None else "the draw"
-    if spec is not None and spec.seating == "by_draw":
-        seats = join_words([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
-        return f"By the draw, {seats}; {card} deals first (seat {e['dealer']})."
-    return f"Player {e['players'][e['dealer']] + 1} drew {card} and deals first (seat {e['dealer']})."

@@ -1,5 +1,5 @@
 """Small word helpers of the narration: chips and amounts in words, lists joined with 'and',
-identifiers made readable, whether a name already says a value."""
+identifiers made readable, whether a name already says a value, groups of seats, the draw for seats."""
 from __future__ import annotations
 
 import re
@@ -70,3 +70,40 @@ def plain_amount(a: Any) -> Any:
         except (ValueError, ZeroDivisionError):
             return a
     return a
+
+
+def in_order(v: Any, order: dict[str, int]) -> Any:
+    """A set of card ids (or a list of sets) in deck order."""
+    if isinstance(v, list) and all(isinstance(x, str) and x in order for x in v):
+        return sorted(v, key=order.__getitem__)
+    if isinstance(v, list) and all(isinstance(x, list) for x in v):
+        return sorted((in_order(x, order) for x in v), key=lambda g: [order.get(c, -1) for c in g])
+    return v
+
+
+def seats_words(seats: list[int], you: int | None = None) -> str:
+    """'Seats 2 to 6', 'Seats 1, 3 and 4', 'Seats 1 and 2 (you)' (seats in the order given)."""
+    if len(seats) > 2 and seats == list(range(seats[0], seats[0] + len(seats))) and you not in seats:
+        return f"Seats {seats[0]} to {seats[-1]}"
+    names = [f"{s} (you)" if s == you else str(s) for s in seats]
+    return "Seats " + ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+# -- the draw for the deal and the seats (kept apart: one sentence per draw event) -------------
+
+def draw_sentence(game: Any, e: dict, name: Any) -> str:
+    """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
+    spec = game.extra.get("seat_draw")
+    what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
+    drawn = join_words([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
+    return f"Draw for {what}: {drawn}" + (" - a tie, everyone draws again." if e.get("tie") else ".")
+
+
+def seating_sentence(game: Any, e: dict) -> str:
+    """A 'seating' event in words: who deals first, and (seated by the draw) who sits where."""
+    spec = game.extra.get("seat_draw")
+    card = f"the {spec.deals} card" if spec is not None else "the draw"
+    if spec is not None and spec.seating == "by_draw":
+        seats = join_words([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
+        return f"By the draw, {seats}; {card} deals first (seat {e['dealer']})."
+    return f"Player {e['players'][e['dealer']] + 1} drew {card} and deals first (seat {e['dealer']})."

@@ -10,9 +10,10 @@ else is told as it came, in order.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulekit.people.narrate import Line, join_words, seats_words
+from rulekit.people.told import Act
 
 _CHOOSE = ("chooses: ", "choose: ")
 
@@ -24,8 +25,35 @@ class _Turn:
     seat: int
     kind: str
     preds: list[tuple[str, str]] = field(default_factory=list)
+    #: the answers told in the variant's `told` words, with their values so far and the words
+    #: they were told with: [(Act, [value words], pred)]
+    acts: list = field(default_factory=list)
+    text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
+    why: str = ""  # why the rules left you one answer only (your own turn)
 
-    def add(self, pred: tuple[str, str]) -> None:
+    def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
+        if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
+            # a payment right after an answer told in the rules' words: the answer says why ('passes
+            # and pays 1 chip to the pot')
+            pred = ("\x02" + bare[0], "\x02" + bare[1])
+        if act is not None:
+            same = [a for a, _, _ in self.acts if a.choice == act.choice and a.param == act.param]
+            if act.empty and same:
+                return  # no more cards after cards played: the next seat's turn says it
+            last = self.acts[-1] if self.acts else None
+            if (last is not None and act.key == "*" and last[0].key == "*" and last[0].words == act.words
+                    and last[0].choice == act.choice and self.preds and self.preds[-1] == last[2]):
+                # another answer of the same kind in the turn: 'plays Four, Five and Six'
+                last[1].append(act.value)
+                if act.many and not last[0].many:  # three cards at once among them: told one play after another
+                    last = (replace(last[0], many=True), last[1], last[2])
+                both = (last[0].said(last[1], many=last[0].many), last[0].said(last[1], plural=True, many=last[0].many))
+                self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
+                self.acts[-1] = (last[0], last[1], self.preds[-1])
+                return
+            self.acts.append((act, [act.value], pred))
+            self.preds.append(pred)
+            return
         chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
         if chose and pred[0].startswith(_CHOOSE[0]):
             # a further choice of the same turn: just the action ('play A; play B')
@@ -33,9 +61,11 @@ class _Turn:
         self.preds.append(pred)
 
     def words(self, plural: bool) -> str:
-        parts = [p[1 if plural else 0].lstrip("\x00\x01") for p in self.preds]
+        raw = [p[1 if plural else 0] for p in self.preds]
+        parts = [p.lstrip("\x00\x01\x02") for p in raw]
         # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
-        return "; ".join(_lower(t) if i else t for i, t in enumerate(parts))
+        return "".join(("" if not i else " and " if r.startswith("\x02") else "; ") + (_lower(t) if i else t)
+                       for i, (r, t) in enumerate(zip(raw, parts)))
 
 
 _SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
@@ -210,10 +240,13 @@ def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
     out: list[Line] = []
     for ln in lines:
         prev = out[-1] if out else None
-        head = f"Seat {viewer} (you) pays "
+        if prev is not None and prev.act is not None:
+            out.append(ln)  # your answer in the rules' words: told with what follows by compact()
+            continue
         if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
-                and prev.text.startswith("You ") and ln.kind == "pay" and ln.text.startswith(head):
-            out[-1] = Line("choice", prev.text.rstrip(".") + "; you pay " + ln.text[len(head):], viewer)
+                and prev.text.startswith("You ") and ln.kind == "pay" and ln.seat == viewer and ln.pred is not None:
+            out[-1] = Line("choice", prev.text.rstrip(".") + "; you pay " + ln.pred[0].removeprefix("pays ") + ".",
+                           viewer)
             continue
         if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
                 and prev.text.startswith("You ") and _echo(ln, prev):
@@ -240,15 +273,56 @@ def _told_by_rule(lines: list[Line]) -> list[Line]:
     return out
 
 
+_SHOWN_HAND = re.compile(r"^(?P<zone>.+?) is shown: (?P<cards>.+?) — shows (?P<value>.+)\.$")
+
+
+def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
+    """A hand shown, then thrown away whole, then paid for (a Buta) told as one sentence: "Seat 2's
+    hand is shown: A and B — shows 16 (Buta, over the limit); it goes to the discard pile and seat 2
+    pays 1 chip to seat 0 (dealer)."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        m = _SHOWN_HAND.match(ln.text) if ln.kind == "reveal" else None
+        mv = lines[i + 1] if m and i + 1 < len(lines) else None
+        what = join_words(list(mv.cards)) if mv is not None and mv.kind == "move" and mv.cards else ""
+        src = _SEEN.match(mv.text[len(what):]) if what and mv is not None and mv.text.startswith(what) else None
+        rest = m["cards"] if m else ""
+        for c in (mv.cards if src else ()):
+            rest = rest.replace(c, "", 1)
+        if m is None or src is None or src["src"].lower() != m["zone"].lower() or rest.strip(" ,and"):
+            out.append(ln)
+            i += 1
+            continue
+        pay = lines[i + 2] if i + 2 < len(lines) else None
+        if pay is not None and pay.kind == "pay" and pay.bare is not None and pay.pred is not None and (
+                (pay.seat == viewer and m["zone"].startswith("Your ")) or (pay.seat is not None and (
+                    f"seat {pay.seat}'s" in m["zone"].lower() or f"(seat {pay.seat})" in m["zone"]))):
+            why = pay.pred[0][len(pay.bare[0]):].strip()
+            who = "you pay " + pay.bare[0].removeprefix("pays ") if pay.seat == viewer else \
+                f"seat {pay.seat} {pay.bare[0]}"
+            out.append(Line("reveal", f"{m['zone']} is shown: {m['cards']} — shows {m['value']}"
+                                      f"{' ' + why if why else ''}; it goes to {src['dst']} and {who}.", pay.seat))
+            i += 3
+            continue
+        out.append(Line("reveal", f"{ln.text[:-1]}; it goes to {src['dst']}.", ln.seat))
+        i += 2
+    return out
+
+
 def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring)."""
     lines = _told_by_rule(lines)
-    lines = _yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer)
+    lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
     out: list[Line] = []
-    turns: list[_Turn] = []  # the open run of other seats' turns
+    # per line of out: 2 a turn told in the rules' own words (`told`), 1 a card turned up by
+    # nobody's choice, 0 anything else; runs with a told turn are said as one paragraph
+    flow: list[int] = []
+    turns: list[_Turn] = []  # the open run of other seats' turns (and your own forced ones)
 
     def close() -> None:
         i = 0
@@ -256,10 +330,21 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             t = turns[i]
             j = i + 1
             seats = [t.seat]
-            while j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats:
+            while (j < len(turns) and turns[j].preds == t.preds and turns[j].seat not in seats
+                   and (viewer not in (t.seat, turns[j].seat) or turns[j].text or t.text)):
                 seats.append(turns[j].seat)
                 j += 1
-            if len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
+            before = len(out)
+            if t.text and len(seats) == 1:
+                out.append(Line(t.kind, t.text, viewer))
+            elif viewer in seats and len(seats) > 1:
+                # you pay what the seats before and after you pay: one sentence
+                out.append(Line(t.kind, f"{seats_words(seats, viewer)} {t.words(True)}.", None))
+            elif t.seat == viewer:
+                # your own answers the rules left no choice in, in the rules' words
+                out.append(Line("choice", f"You {t.words(True)}, your only choice" + (f": {t.why}." if t.why else "."),
+                                viewer))
+            elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
                 out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
@@ -267,6 +352,7 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None))
+            flow.extend([2 if t.acts and len(out) - before == 1 else 0] * (len(out) - before))
             i = j
         turns.clear()
 
@@ -294,18 +380,57 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             prev, merged = ln, True
             continue
         prev, merged = ln, False
-        if ln.pred is not None and ln.seat is not None and ln.seat != viewer:
+        mine = ln.seat is not None and ln.seat == viewer
+        if ln.pred is not None and ln.seat is not None and (
+                not mine or ln.act is not None or (ln.bare is not None and turns and turns[-1].seat == viewer
+                                               and turns[-1].acts and not turns[-1].text)):
+            bare = ln.bare
+            if mine and bare is not None:
+                bare = (bare[1].removeprefix("each "), bare[1].removeprefix("each "))  # 'you pay ...'
             if turns and turns[-1].seat == ln.seat:
-                turns[-1].add(ln.pred)
+                turns[-1].add(ln.pred, ln.act, bare)
             else:
                 t = _Turn(ln.seat, ln.kind)
-                t.add(ln.pred)
+                t.add(ln.pred, ln.act, bare)
                 turns.append(t)
+            turns[-1].why = turns[-1].why or ln.why
+            continue
+        if mine and ln.pred is not None and ln.act is None and (ln.kind == "deal" or ln.bare is not None):
+            # your payment (or cards dealt to you face down) among the same of other seats ('Seats 0, 1,
+            # 2 (you) and 3 each pay')
+            t = _Turn(ln.seat, ln.kind, text=ln.text)
+            t.add(ln.pred)
+            turns.append(t)
             continue
         close()
         out.append(ln)
+        flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
-    return out
+    # the same cards dealt round the table twice ('Seats 1 to 6 are each dealt 3 cards') is one line
+    for k in range(len(out) - 1, 0, -1):
+        if out[k].kind == out[k - 1].kind == "deal" and out[k].text == out[k - 1].text and out[k].text.endswith("."):
+            out[k - 1] = Line("deal", out[k].text[:-1] + ", twice.", out[k].seat)
+            del out[k], flow[k]
+    return _paragraphs(out, flow)
+
+
+def _paragraphs(out: list[Line], flow: list[int]) -> list[Line]:
+    """Runs of turns told in the rules' own words ('Seat 3 plays Six. Seats 4 and 5 pass.'), with
+    the cards turned up between them, said as one paragraph: a round of the table takes two or
+    three lines, not one a seat."""
+    told: list[Line] = []
+    k = 0
+    while k < len(out):
+        m = k
+        # your own turn starts a paragraph: one round of the table from you
+        while m < len(out) and flow[m] and (m == k or not out[m].text.startswith("You ")):
+            m += 1
+        if m - k > 1 and any(f == 2 for f in flow[k:m]):
+            told.append(Line("choice", " ".join(ln.text for ln in out[k:m]), None))
+        else:
+            told += out[k:max(m, k + 1)]
+        k = max(m, k + 1)
+    return told
 
 
 def _elsewhere(text: str, seat: int) -> bool:

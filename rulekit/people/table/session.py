@@ -166,7 +166,7 @@ class Table:
         self.screen.say("")
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
         self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
-        unseen: list[str] = []  # other seats' hands of hidden cards only: told together, on one line
+        unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
         for zname, cards in nar.zones.items():
             if nar.main_zone(zname) != zname:
                 continue
@@ -179,16 +179,16 @@ class Table:
                 continue
             if not group:
                 continue
-            text, value = nar.zone_view(zname)
+            text, value = nar.zone_view(zname, full=ctx is None)
             base, idx = nar.zone_of(zname)
             zd = nar.zone_defs.get(base)
             if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
                     and text in ("a hidden card", f"{len(group)} hidden cards"):
-                unseen.append(f"{nar.seat(idx, upper=False)} {len(group)} card{'s' if len(group) != 1 else ''}")
+                unseen.append((nar.seat(idx, upper=False), len(group)))
                 continue
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         if unseen:
-            self.screen.say("Unseen hands: " + ", ".join(unseen), "table", 2)
+            self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
         for pot, v in nar.pots.items():
             if v != 0:  # an empty pot (a settling pool between rounds) says nothing
                 self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
@@ -240,6 +240,11 @@ class Table:
                     seen.add(words[i][k])
                     values.append(shown[i][k])
                     leads.append(f" — {hints[i][param]}" if param in hints[i] else "")
+            # cards from your hand are offered in the order your hand is shown (deck order)
+            place = _card_places(values, index)
+            if place is not None:
+                ordered = sorted(range(len(values)), key=place.__getitem__)
+                values, leads = [values[j] for j in ordered], [leads[j] for j in ordered]
             if len(values) == 1:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
@@ -267,7 +272,7 @@ class Table:
             if len(used) < 2 or not set(used) <= set(mine):
                 out.append("")
                 continue
-            rest = [c for c in mine if c not in used]
+            rest = self.nar.held_order(zname, [c for c in mine if c not in used])
             value = self.nar.hand_value(zname, rest) if rest else None  # what the hand kept would show
             out.append((f" — keeps {self.nar.cards_text(rest, zname)}" + (f", which shows {value}" if value is not None
                                                                            else "")) if rest else " — keeps nothing")
@@ -350,10 +355,26 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
 _UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|The dealer's hand \(seat (\d+)\)): (a hidden card|(\d+) hidden cards)\.$")
 
 
+def _by_count(hands: list[tuple[str, int]]) -> str:
+    """Seats' hidden hands grouped by size, in seat order of first mention: 'seat 0 (dealer): 5
+    cards; seats 1, 3 and 4: 6 cards each; seat 6: 1 card' (who is close to going out shows)."""
+    groups: dict[int, list[str]] = {}
+    for who, k in hands:
+        groups.setdefault(k, []).append(who.removeprefix("seat "))
+    parts = []
+    for k, seats in groups.items():
+        cards = f"{k} card{'s' if k != 1 else ''}"
+        if len(seats) == 1:
+            parts.append(f"seat {seats[0]}: {cards}")
+        else:
+            parts.append(f"seats {', '.join(seats[:-1])} and {seats[-1]}: {cards} each")
+    return "; ".join(parts)
+
+
 def _unseen_together(lines: list[Line]) -> list[Line]:
-    """The round summary's hands nobody saw, told on one line ('Unseen hands: seat 0 1 card, ...')."""
+    """The round summary's hands nobody saw, told on one line ('Unseen hands: seat 0: 1 card; ...')."""
     out: list[Line] = []
-    unseen: list[str] = []
+    unseen: list[tuple[str, int]] = []
     at = -1
     for ln in lines:
         m = _UNSEEN.match(ln.text) if ln.kind == "summary" else None
@@ -362,11 +383,23 @@ def _unseen_together(lines: list[Line]) -> list[Line]:
             continue
         k = int(m.group(4) or 1)
         seat = m.group(1) or f"{m.group(2)} (dealer)"
-        unseen.append(f"seat {seat} {k} card{'s' if k != 1 else ''}")
+        unseen.append((f"seat {seat}", k))
         at = len(out) if at < 0 else at
     if unseen:
-        out.insert(at, Line("summary", "Unseen hands: " + ", ".join(unseen) + "."))
+        out.insert(at, Line("summary", "Unseen hands: " + _by_count(unseen) + "."))
     return out
+
+
+def _card_places(values: list[Any], index: dict[str, int]) -> list[tuple] | None:
+    """Where each value goes in a menu in deck order, when every value is a card or a list of
+    cards (an empty list, 'no card', last); None for any other kind of value."""
+    places = []
+    for v in values:
+        cards = [v] if isinstance(v, str) else v if isinstance(v, list) and all(isinstance(c, str) for c in v) else None
+        if cards is None or not all(c in index for c in cards):
+            return None
+        places.append((0, [index[c] for c in cards]) if cards else (1, []))
+    return places
 
 
 def _flat(v: Any) -> list[Any]:
