@@ -338,7 +338,9 @@ class Narrator:
     def feed(self, e: dict) -> list[Line]:
         """Follow one event; the sentences it makes (often none)."""
         handler = getattr(self, "_e_" + str(e.get("t")), None)
-        return handler(e) if handler is not None else []
+        said = handler(e) if handler is not None else []
+        self.last_t = e.get("t")
+        return said
 
     def _e_draw(self, e: dict) -> list[Line]:
         return [Line("deal", draw_sentence(self.game, e, self.card_text))]
@@ -670,7 +672,8 @@ class Narrator:
         return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
 
     def _e_say(self, e: dict) -> list[Line]:
-        self.said.append(str(e["text"]))
+        if getattr(self, "last_t", None) != "choose":  # words for a choice just made are no result of the round
+            self.said.append(str(e["text"]))
         return [Line("note", str(e["text"]))]
 
     # -- summaries -----------------------------------------------------------------
@@ -716,8 +719,8 @@ class Narrator:
                 d = self.chips[s] - self.round_start[s]
             except TypeError:
                 continue
-            if d:
-                changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else ''}{d}")
+            if d or any(s in (p["from"], p["to"]) for p in self.pays):  # paid and was paid as much: ±0
+                changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else '±' if not d else ''}{d}")
         out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
                         + "."))
         more = self.rounds is None or self.round_no + 1 < self.rounds

@@ -30,6 +30,7 @@ class _Turn:
     acts: list = field(default_factory=list)
     text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
     why: str = ""  # why the rules left you one answer only (your own turn)
+    moved: list = field(default_factory=list)  # the cards of moves told with the turn (each time)
 
     def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
         if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
@@ -311,8 +312,9 @@ def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
     return out
 
 
-def compact(lines: list[Line], viewer: int | None) -> list[Line]:
-    """The sentences as a table would tell them (see the module's docstring)."""
+def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> list[Line]:
+    """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
+    words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
     lines = _told_by_rule(lines)
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
@@ -361,6 +363,24 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
     for ln in lines:
         if _echo(ln, prev) or _ritual(ln):
             continue
+        drawn = _drawn(ln, deck)
+        if drawn is not None and viewer is not None and prev is not None and prev.kind == "choice" \
+                and prev.seat == viewer and prev.text.startswith("You ") and not turns:
+            # the card you draw after playing one: told as yours
+            prev, merged = Line("choice", "", viewer), False
+            out.append(Line("move", f"You draw {drawn}", viewer, cards=ln.cards))
+            flow.append(0)
+            continue
+        if drawn is not None and turns and turns[-1].seat != viewer and prev is not None \
+                and (prev.kind == "choice" or merged) and not _elsewhere(ln.text, turns[-1].seat):
+            # a seat draws after playing a card: a sentence of its own, so that what the draw then
+            # captures is not read as the play's
+            seat = turns[-1].seat
+            close()
+            out.append(Line("move", f"Seat {seat}{_tag(seat, lines)} draws {drawn}", seat, cards=ln.cards))
+            flow.append(0)
+            prev, merged = ln, False
+            continue
         if (ln.kind == "move" and turns and prev is not None and (prev.kind == "choice" or merged)
                 and (prev.seat == turns[-1].seat or merged) and not _elsewhere(ln.text, turns[-1].seat)
                 and (prev.kind == "choice" or f"seat {turns[-1].seat}'s" in ln.text
@@ -368,14 +388,18 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             # what a seat's choice made happen (and the cards it took with it), told with it; cards
             # the turn already named are not named again, only the new value of where they went
             told = " ".join(p[0] for p in turns[-1].preds)
-            if ln.cards and all(c in told for c in ln.cards):
+            # a card the turn's answers named and no move told yet (two cards may share a name:
+            # a second one drawn is a new card, told as such)
+            echoed = ln.cards and all(told.count(c) > turns[-1].moved.count(c) for c in ln.cards)
+            turns[-1].moved += list(ln.cards or ())
+            if echoed:
                 value = ln.text.rstrip(".").split(": ", 1)[1] if ": " in ln.text else ""
                 if value and not turns[-1].preds[-1][0].endswith(value):
-                    last = turns[-1].preds[-1]
-                    if last[0].startswith("\x01") and last[0].split(" now shows ")[0] == "\x01" + value.split(" now shows ")[0]:
-                        turns[-1].preds.pop()
+                    _old_value(turns[-1], value)
                     turns[-1].preds.append(("\x01" + value, "\x01" + value))
             else:
+                if ": " in ln.text and " now shows " in ln.text:
+                    _old_value(turns[-1], ln.text.rstrip(".").split(": ", 1)[1])
                 turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
             prev, merged = ln, True
             continue
@@ -431,6 +455,32 @@ def _paragraphs(out: list[Line], flow: list[int]) -> list[Line]:
             told += out[k:max(m, k + 1)]
         k = max(m, k + 1)
     return told
+
+
+def _drawn(ln: Line, deck: str | None) -> str | None:
+    """A card turned face up from the deck to a shared place (not a seat's, not a numbered one),
+    as the words after 'draws': 'Cherry chaff; it goes to the table.'; else None."""
+    if deck is None or ln.kind != "move" or not ln.cards:
+        return None
+    what = join_words(list(ln.cards))
+    m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
+    if m is None or m["src"] != deck or (m["face"] or "").strip() != "face up" or re.search(r"\d|^your |'s ", m["dst"]):
+        return None
+    return f"{what}; it goes to {m['dst']}" + (f": {m['value']}" if m["value"] else "") + "."
+
+
+def _old_value(turn: _Turn, value: str) -> None:
+    """A place's value told earlier in the turn ('pile now shows 80') dropped: only the last one
+    ('pile now shows 90') is said."""
+    head = value.split(" now shows ")[0] + " now shows "
+    keep = []
+    for p in turn.preds:
+        if p[0].startswith("\x01" + head):
+            continue
+        if f": {head}" in p[0]:
+            p = (p[0].split(f": {head}")[0], p[1].split(f": {head}")[0])
+        keep.append(p)
+    turn.preds[:] = keep
 
 
 def _elsewhere(text: str, seat: int) -> bool:

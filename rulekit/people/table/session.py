@@ -41,7 +41,6 @@ class Table:
         # what was told since the player's last question (still on the screen): the round's
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
-        self.pays_before = 0  # the round's payments told before the player's last question
         self.shown = 0  # lines told since then
 
     # -- events ------------------------------------------------------------------
@@ -49,8 +48,6 @@ class Table:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
-        if e.get("t") == "round":
-            self.pays_before = 0
         if e.get("t") == "seating" and self.player is not None:
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
@@ -61,7 +58,7 @@ class Table:
         """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
         from rulekit.people.table.compact import compact
         lines, self.buf = self.buf, []
-        for ln in compact(lines, self.seat):
+        for ln in compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone)):
             self.show(ln)
 
     def show(self, ln: Line) -> None:
@@ -73,7 +70,6 @@ class Table:
         self.shown += 1
         if self.shown > ON_SCREEN:
             self.recent.clear()  # scrolled off the screen: the summary tells it again
-            self.pays_before = -1
         self.recent.add(ln.text.strip())
         self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
@@ -83,15 +79,22 @@ class Table:
         self.rounds_played += 1
         # 'The round ends: the showdown.' just before 'End of round 2 (the showdown).' says it twice
         self.buf = [ln for ln in self.buf if not (ln.kind == "note" and ln.text.startswith("The round ends"))]
+        if self.player is not None:
+            # the round's payments are all told by the summary, once each: the settling up that
+            # ends the round is not also told just before it
+            k = len(self.buf)
+            while k and self.buf[k - 1].kind in ("pay", "note"):
+                k -= 1
+            self.buf = self.buf[:k] + [ln for ln in self.buf[k:] if ln.kind != "pay"]
         self.flush()
         self.screen.say("")
-        pays = set(self.nar.pays_text()) if self.pays_before == 0 else set()
+        pays = set(self.nar.pays_text())
         summary = _unseen_together(self.nar.round_summary())
         for ln in summary:
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
-            if ln.kind == "summary" and (ln.text.strip() in self.recent or ln.text in pays):
+            if ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
                 continue  # told since your last question: still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
@@ -224,7 +227,7 @@ class Table:
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
         self.flush()
         self.recent.clear()
-        self.pays_before, self.shown = len(self.nar.pays), 0
+        self.shown = 0
         self.draw_table(getattr(d, "ctx", None))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)

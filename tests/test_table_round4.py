@@ -1,0 +1,116 @@
+"""The table, round four (issue 24's playtest): a round's recap tells every payment once, every
+card turned face up is named, and words a player reads say who and why plainly."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game
+from rulekit.people.table import Screen, Table
+
+SEEDS = [("kabufuda/kyo-kabu.yaml", 5), ("hanafuda/otoroku.yaml", 5), ("kabufuda/dare.yaml", 4),
+         ("hanafuda/hiraya.yaml", 3), ("mekurifuda/kakkuri.yaml", 7)]
+
+
+def _table(rel: str, n: int, seed: int, human: int = 1, rounds: int = 3, policy: str = "careful",
+           answers: str = "1\n") -> str:
+    """A game with a person at `human` always giving `answers`: the text the person reads."""
+    g = game(rel)
+    out = io.StringIO()
+    table = Table(g, n, human, Screen(io.StringIO(answers * 3000), out), pause=False)
+    table.nar.rounds = rounds
+    res = play(g, n, seed, make_agents(g, n, seed, policy, human=human, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+_WHO = r"(?:Seats? [\d, ()a-z]+?|You \(seat \d+\)|The [a-z ]+?)"
+_PAY = re.compile(rf"^  (?P<src>{_WHO}) (?P<each>each )?pays? (?P<amount>\d+) chips? to (?P<dst>seat \d+|the [a-z ]+?)"
+                  r"(?: \(| \.|\.|$)")
+
+
+def _seats_of(words: str) -> list[int]:
+    """'Seat 0 (dealer)' / 'Seats 1 (you), 2 and 0' / 'Seats 3 to 5' / 'the pot' as seat numbers."""
+    m = re.match(r"Seats (\d+) to (\d+)$", words)
+    if m:
+        return list(range(int(m[1]), int(m[2]) + 1))
+    return [int(x) for x in re.findall(r"\d+", re.sub(r"\([^)]*\)", "", words))]
+
+
+def _recaps(text: str) -> list[tuple[list[str], dict[int, int]]]:
+    """Each round's recap: its payment lines and the chip changes it states."""
+    out = []
+    for block in re.findall(r"^End of round \d+.*?\n(.*?)^Standings:", text, re.S | re.M):
+        lines = block.splitlines()
+        change = next(ln for ln in lines if "Chip changes" in ln or "No chips change" in ln)
+        changes = {int(s): int(d.replace("±", "")) for s, d in re.findall(r"seat (\d+)(?: \([^)]*\))? ([+±-]?\d+)", change)}
+        out.append(([ln for ln in lines if _PAY.match(ln)], changes))
+    return out
+
+
+@pytest.mark.parametrize("rel,n", SEEDS)
+@pytest.mark.parametrize("policy", ["careful", "random"])
+def test_recap_payments_add_up_to_the_chip_changes(rel, n, policy):
+    """Every payment of a round is in its recap, once: they add up to each seat's chip change."""
+    checked = 0
+    for seed in range(3):
+        for pays, changes in _recaps(_table(rel, n, seed, policy=policy)):
+            net = {s: 0 for s in range(n)}
+            for ln in pays:
+                m = _PAY.match(ln)
+                assert m is not None
+                srcs, amount = _seats_of(m["src"]) if m["src"].lower().startswith(("seat", "you")) else [], int(m["amount"])
+                dst = _seats_of(m["dst"]) if m["dst"].startswith("seat") else []
+                for s in srcs:
+                    net[s] -= amount
+                for s in dst:
+                    net[s] += amount * (len(srcs) if m["each"] else 1)
+            assert len(pays) == len(set(pays)), pays
+            assert {s: d for s, d in net.items() if d} == {s: d for s, d in changes.items() if d}, (pays, changes)
+            checked += 1
+    assert checked >= 9
+
+
+def test_a_second_card_of_the_same_name_drawn_in_a_turn_is_told():
+    """Two cards may share a name (two Cherry chaff): the second one drawn is a new card, named."""
+    from rulekit.people.narrate import Line
+    from rulekit.people.table.compact import compact
+    def take():
+        return Line("choice", "Seat 1 chooses: take another card.", 1,
+                    pred=("chooses: take another card", "choose: take another card"))
+
+    def draw():
+        return Line("move", "Cherry chaff (3) goes from the deck to seat 1's hand face up.", None,
+                    cards=("Cherry chaff (3)",))
+    stand = Line("choice", "Seat 1 chooses: stand.", 1, pred=("chooses: stand", "choose: stand"))
+    told = [ln.text for ln in compact([take(), draw(), take(), draw(), stand], 3)]
+    assert told == ["Seat 1 chooses: take another card; Cherry chaff (3) goes from the deck to seat 1's hand "
+                    "face up; take another card; Cherry chaff (3) goes from the deck to seat 1's hand face up; "
+                    "stand."]
+
+
+def test_every_card_another_seat_takes_face_up_is_named():
+    """Each 'take another card' of another seat's turn is followed by the card it drew, by name."""
+    turns = 0
+    for seed in range(6):
+        for ln in _table("hanafuda/otoroku.yaml", 5, seed).splitlines():
+            if "chooses: take another card" in ln and "is dealt" not in ln:
+                assert ln.count("take another card") == ln.count(" goes from the deck to "), ln
+                turns += 1
+    assert turns >= 5
+
+
+def test_hiraya_turns_say_a_total_once_and_a_draw_as_its_own_sentence():
+    """A capture pile's running total is said once a turn (its last value); the card a seat draws
+    after its play is a sentence of its own ('Seat 2 draws ...'), yours 'You draw ...'."""
+    text = _table("hanafuda/hiraya.yaml", 3, 1, rounds=2)
+    lines = text.splitlines()
+    assert not [ln for ln in lines if ln.count("capture pile now shows") > 1 or ln.count("pile (seat 0) now shows") > 1]
+    assert re.search(r"^  You draw .+; it goes to the (?:table|play area)", text, re.M)
+    assert re.search(r"^  Seat [02](?: \(dealer\))? draws .+; it goes to the (?:table|play area)", text, re.M)
+    # nobody's play and the card drawn after it share a sentence
+    assert not [ln for ln in lines if re.match(r"  Seat \d.*chooses: play ", ln) and "from the draw pile" in ln]
