@@ -114,3 +114,20 @@ def test_hiraya_turns_say_a_total_once_and_a_draw_as_its_own_sentence():
     assert re.search(r"^  Seat [02](?: \(dealer\))? draws .+; it goes to the (?:table|play area)", text, re.M)
     # nobody's play and the card drawn after it share a sentence
     assert not [ln for ln in lines if re.match(r"  Seat \d.*chooses: play ", ln) and "from the draw pile" in ln]
+
+
+def test_dare_recap_shows_your_own_hand_and_says_why_a_split_is_uneven():
+    """Your own hand left at the end of a round is shown card by card, not as a count; a pot shared
+    by equal hands says so, and which share took the chip that does not divide."""
+    from rulekit.people.narrate import narrate
+    g = game("kabufuda/dare.yaml")
+    events: list[dict] = []
+    play(g, 4, 26, make_agents(g, 4, 26, "careful"), rounds=4, dealer=0, observe=events.append)
+    shares = [e for e in events if e.get("t") == "pay" and "share the pot" in str(e.get("why"))]
+    assert len({e["amount"] for e in shares}) > 1  # an uneven split
+    told = [t for t in narrate(g, events, 4) if t.startswith("The pot pays") and "share the pot" in t]
+    bigger = max(e["amount"] for e in shares)
+    assert told and all(("plus a chip that does not divide" in t) == (f"pays {bigger} chips" in t) for t in told)
+    text = _table("kabufuda/dare.yaml", 4, 2, rounds=3)  # a round ends with your nine cards in hand
+    assert re.search(r"^  Your hand: (?:[^,\n]+, ){7}[^,\n]+ and [A-Z]", text, re.M)
+    assert not re.search(r"^  Your hand: \d+ cards", text, re.M)
