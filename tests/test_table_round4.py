@@ -131,3 +131,40 @@ def test_dare_recap_shows_your_own_hand_and_says_why_a_split_is_uneven():
     text = _table("kabufuda/dare.yaml", 4, 2, rounds=3)  # a round ends with your nine cards in hand
     assert re.search(r"^  Your hand: (?:[^,\n]+, ){7}[^,\n]+ and [A-Z]", text, re.M)
     assert not re.search(r"^  Your hand: \d+ cards", text, re.M)
+
+
+def test_kyo_kabu_table_words_stakes_yours_t_view_and_dealt_order():
+    """Your stake is 'yours', never 'seat N' for you; `t` at a question shows the table maximum as
+    the table before it did; a column at the showdown lists its cards in the order dealt (its third
+    card last); a hand's value is its name when it has one, without a raw count beside it."""
+    from rulekit.people.table.session import table_lines
+    g = game("kabufuda/kyo-kabu.yaml")
+    table = Table(g, 5, 1, Screen(io.StringIO("5\n5\n1\n" * 50), io.StringIO()), pause=False)
+    told: list[str] = []
+
+    def checks(ctx, choice, player, actions):
+        if player != 1 and ctx.vars["stake"][1][3] > 0:  # after your 5 chips on column 4
+            told.extend(table_lines(g, ctx, 1, table.nar.card_text))
+    play(g, 5, 1, make_agents(g, 5, 1, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe, checks=checks)
+    assert "Stakes on column 4: 5, all yours" in told
+    assert any(re.match(r"Stakes on column [123]: \d+ in all, by seat [234]", t) for t in told)
+    seen_yours = 1
+    for seed in range(4):
+        # stake 5 on column 4, then ask for the table ('t') at every later question
+        text = _table("kabufuda/kyo-kabu.yaml", 5, seed, rounds=2, answers="5\n5\nt\n1\n")
+        assert not re.search(r"Stakes on column \d: .*\bby seat (?:\d+, )*1\b", text), "you are 'yours'"
+        # the table shown again on 't' carries the same maximum line as the table before the question
+        for ask in re.findall(r"(Table maximum \d+: \d+ staked, \d+ left)(?:(?!Your choice).)*?Your choice[^\n]*: t\n(.*?)Your choice",
+                              text, re.S):
+            assert ask[0] in ask[1]
+        for rnd in re.split(r"^Round \d+ of", text, flags=re.M)[1:]:
+            thirds = dict((k, c) for c, k in re.findall(
+                r"take a third card; (.+?) goes from the deck to column (\d) face up", rnd))
+            for k, cards in re.findall(r"^    Column (\d): (.+?) — shows", rnd, re.M):
+                if k in thirds and cards.count(",") == 1:
+                    assert cards.endswith(" and " + thirds[k]), (cards, thirds[k])
+        assert not re.search(r"shows [A-Z][^.;]*? \(\d+\)", text)
+    assert seen_yours
+    # 't' at a question shows the maximum (the line comes from the variant's table lines)
+    assert re.search(r": t\n\nThe table — .*?Table maximum 10: \d+ staked", text, re.S)

@@ -38,6 +38,7 @@ class Narrator(Recap):
         v = game.variant
         self.zone_defs = v.zones
         self.zones: dict[str, list[str]] = {}
+        self.arrived: dict[str, int] = {}
         self.seen: dict[str, int] = {}
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
@@ -157,9 +158,10 @@ class Narrator(Recap):
         base, idx = self._zone_of(zname)
         cards = list(self.zones.get(zname, []))
         if idx is not None:
-            for other, zd in self.zone_defs.items():
-                if zd.part_of == base:
-                    cards += self.zones.get(f"{other}[{idx}]", [])
+            parts = [c for other, zd in self.zone_defs.items() if zd.part_of == base
+                     for c in self.zones.get(f"{other}[{idx}]", [])]
+            if parts:  # told in the order they were dealt (a hole card second, a third card last)
+                return sorted(cards + parts, key=lambda c: self.arrived.get(c, -1))
         return cards
 
     def hand_value(self, zname: str, cards: list[str]) -> Any:
@@ -173,10 +175,11 @@ class Narrator(Recap):
         value = self._eval(fn, {"cards": ints, "seat": seat})
         table = (self.game.extra.get("zone_yaku") or {}).get(base)
         if table is not None and value is not None:
-            # the hand's yaku by name before its count: 'Fourteen (11)'
+            # the hand's yaku by name, in place of its count ('Fourteen', not 'Fourteen (11)': the
+            # raw sum beside a name only puzzles)
             names = self._yaku_of(table, ints, seat if seat >= 0 else self.dealer)
             if names:
-                return f"{join_words(names)} ({value})"
+                return join_words(names)
         return value
 
     def _yaku_of(self, table: str, cards: list[int], seat: int) -> list[str]:
@@ -337,6 +340,7 @@ class Narrator(Recap):
                     self.zones[f"{zname}[{i}]"] = []
         ids = self.game.card_ids
         self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
+        self.arrived = {}  # the order cards came to their places this round
         self.seen = {}
         if not redeal:
             self.round_start = list(self.chips)
@@ -370,6 +374,7 @@ class Narrator(Recap):
                 if src:
                     c = src.pop()
                     self.zones.setdefault(f"{e['to']}[{p}]", []).append(c)
+                    self.arrived[c] = len(self.arrived)
                     got[p].append(c)
                     if e.get("face") == "up":
                         self.seen[c] = ALL
@@ -407,6 +412,8 @@ class Narrator(Recap):
             if c in src:
                 src.remove(c)
         self.zones.setdefault(e["to"], []).extend(cards)
+        for c in cards:
+            self.arrived[c] = len(self.arrived)
         face = e.get("face")
         for c in cards:
             if face == "up":

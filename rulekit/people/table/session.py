@@ -42,6 +42,7 @@ class Table:
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
         self.shown = 0  # lines told since then
+        self.asking: Any = None  # the game state while the person is asked a question
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -131,7 +132,7 @@ class Table:
             self.rules_text()
             return True
         if a == "t":
-            self.draw_table()
+            self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
             return True
         if a == "q":
             raise Quit()
@@ -162,7 +163,7 @@ class Table:
         self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
         self.screen.say(f"Keys: {KEYS}.", "note")
 
-    def draw_table(self, ctx: Any = None) -> None:
+    def draw_table(self, ctx: Any = None, full: bool = False) -> None:
         """Everything on the table as this seat sees it: hands with values, piles, pots, chips, and
         at a decision (`ctx`, the game state) the variant's own table lines (display.table)."""
         nar = self.nar
@@ -182,7 +183,7 @@ class Table:
                 continue
             if not group:
                 continue
-            text, value = nar.zone_view(zname, full=ctx is None)
+            text, value = nar.zone_view(zname, full=full or ctx is None)
             base, idx = nar.zone_of(zname)
             zd = nar.zone_defs.get(base)
             if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
@@ -221,7 +222,6 @@ class Table:
         # same in every part are the same to the player; the first of them is taken (an index
         # into d.actions, so always a legal action). Agents and the rl env see every action.
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
-        remaining = list(range(len(d.actions)))
         ctx = getattr(d, "ctx", None)
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
@@ -229,6 +229,16 @@ class Table:
         self.recent.clear()
         self.shown = 0
         self.draw_table(getattr(d, "ctx", None))
+        self.asking = getattr(d, "ctx", None)
+        try:
+            return self._choose(d, choice, shown, words, hints, index, labels, asks, sets)
+        finally:
+            self.asking = None
+
+    def _choose(self, d: Decision, choice: Any, shown: list, words: list, hints: list, index: dict,
+                labels: dict, asks: dict, sets: Any) -> int:
+        """The menu of one question, part by part; the index of the legal action chosen."""
+        remaining = list(range(len(d.actions)))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
@@ -252,8 +262,13 @@ class Table:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
             keeps = self._keeps(values) or [""] * len(values)
-            v = self._ask_value(question, param, values, labels.get(param),
-                                [a + b for a, b in zip(keeps, leads)])
+            if any(keeps):
+                # answers that keep the very same cards (and lead to the same) are one entry: the first
+                one = [j for j in range(len(values)) if keeps[j] + leads[j] not in
+                       {keeps[i] + leads[i] for i in range(j)}]
+                values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
+            v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
+                                                                   [a + b for a, b in zip(keeps, leads)])
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]
