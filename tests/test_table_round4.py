@@ -168,3 +168,16 @@ def test_kyo_kabu_table_words_stakes_yours_t_view_and_dealt_order():
     assert seen_yours
     # 't' at a question shows the maximum (the line comes from the variant's table lines)
     assert re.search(r": t\n\nThe table — .*?Table maximum 10: \d+ staked", text, re.S)
+
+
+def test_dare_menu_lists_one_answer_per_hand_it_keeps():
+    """Two answers that keep the very same cards (and lead to the same) are one menu entry."""
+    menus = 0
+    for seed in range(4):
+        text = _table("kabufuda/dare.yaml", 4, seed, rounds=3, answers="2\n")
+        for menu in re.findall(r"((?:^  \d+\) .*\n)+)", text, re.M):
+            keeps = [m for m in re.findall(r"keeps (.+)$", menu, re.M)]
+            if keeps:
+                menus += 1
+                assert len(keeps) == len(set(keeps)), menu
+    assert menus
