@@ -181,3 +181,27 @@ def test_dare_menu_lists_one_answer_per_hand_it_keeps():
                 menus += 1
                 assert len(keeps) == len(set(keeps)), menu
     assert menus
+
+
+def test_otoroku_dealer_choices_one_line_seat_draw_plain():
+    """The dealer's contests are one sentence; a draw for seats that ties is one line with its count;
+    you are 'you' in the draw, and where you sit is said plainly (no 'player N at seat M')."""
+    contests = 0
+    for seed in range(1, 7):
+        g = game("hanafuda/otoroku.yaml")
+        out = io.StringIO()
+        table = Table(g, 5, 2, Screen(io.StringIO("1\n" * 300), out), pause=False)
+        res = play(g, 5, seed, make_agents(g, 5, seed, "careful", human=2, human_agent=table), rounds=2,
+                   observe=table.observe)
+        table.finish(res.chips, 2)
+        text = out.getvalue()
+        lines = text.splitlines()
+        assert not [ln for ln in lines if ln.count("The dealer chooses to") > 1]
+        for a, b in zip(lines, lines[1:]):
+            assert not (a.strip().startswith("The dealer chooses to") and b.strip().startswith("The dealer chooses to"))
+        contests += len(re.findall(r"The dealer chooses to (?:contest|let off) seats \d", text))
+        assert len(re.findall(r"everyone draws again", text)) <= 1
+        assert "at seat" not in text.split("Round 1")[0].replace("puts you at seat", "")
+        assert re.search(r"^  Draw for .*\byou [A-Z]", text, re.M) and "player 3 " not in text.split("Round 1")[0]
+        assert re.search(r"^  The draw for seats puts you at seat \d; seat \d deals first\.", text, re.M)
+    assert contests

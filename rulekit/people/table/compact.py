@@ -312,10 +312,63 @@ def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
     return out
 
 
+_ONE_SEAT = re.compile(r"^(?P<head>.*?)\bseat (?P<seat>\d+)(?P<tail>\b.*)$")
+_TIE = " - a tie, everyone draws again."
+
+
+def _notes_together(lines: list[Line]) -> list[Line]:
+    """The rules' sentences one after another that differ only in the seat they name told once
+    ('The dealer chooses to contest seats 1 and 4.'); two such sentences with the same opening told
+    as one ('The dealer chooses to contest seats 1 and 4 and to let off seat 2.'); a draw for
+    seats tied again and again told by its count ('The draw ties 3 times; everyone draws again.')."""
+    out: list[Line] = []
+    run: dict[tuple[str, str], list[int]] = {}  # the words around a seat number: the seats named
+    ties = 0
+
+    def flush() -> None:
+        for (head, tail), seats in run.items():
+            who = f"seat {seats[0]}" if len(seats) == 1 else f"seats {join_words([str(x) for x in seats])}"
+            out.append(Line("note", f"{head}{who}{tail}"))
+        run.clear()
+
+    for ln in lines:
+        if ln.kind == "deal" and ln.text.endswith(_TIE):
+            ties += 1
+            continue
+        if ties:
+            what = ln.text.split(":", 1)[0] if ln.text.startswith("Draw for") else "The draw"
+            out.append(Line("deal", f"{what}: a tie{f' {ties} times' if ties > 1 else ''}; everyone draws again."))
+            ties = 0
+        m = _ONE_SEAT.match(ln.text) if ln.kind == "note" and ln.seat is None else None
+        if m:
+            run.setdefault((m["head"], m["tail"]), []).append(int(m["seat"]))
+            continue
+        flush()
+        out.append(ln)
+    flush()
+    if ties:
+        out.append(Line("deal", f"The draw: a tie{f' {ties} times' if ties > 1 else ''}; everyone draws again."))
+    # two of them opening alike ('The dealer chooses to'): one sentence
+    told: list[Line] = []
+    for ln in out:
+        prev = told[-1] if told else None
+        if prev is not None and prev.kind == ln.kind == "note" and prev.seat is None and ln.seat is None \
+                and re.search(r"\bseats? \d", prev.text) and re.search(r"\bseats? \d", ln.text):
+            a, b = prev.text.rstrip(".").split(" "), ln.text.rstrip(".").split(" ")
+            k = 0
+            while k < min(len(a), len(b)) - 1 and a[k] == b[k]:
+                k += 1
+            if k >= 3:
+                told[-1] = Line("note", " ".join(a) + " and " + " ".join(b[k - 1:]) + ".")
+                continue
+        told.append(ln)
+    return told
+
+
 def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
     words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
-    lines = _told_by_rule(lines)
+    lines = _notes_together(_told_by_rule(lines))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)

@@ -3,6 +3,7 @@ asked part by part, a summary and the standings after each round, the winner at 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
@@ -50,10 +51,17 @@ class Table:
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
         if e.get("t") == "seating" and self.player is not None:
+            # where you sit and who deals, plainly (not every player's number and seat)
             self.seat = self.nar.viewer = e["players"].index(self.player)
-            self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
-                            "note")
-        self.buf += self.nar.feed(e)
+            self.nar.feed(e)
+            self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
+                                         "first."))
+            return
+        told = self.nar.feed(e)
+        if e.get("t") == "draw" and self.player is not None:
+            # your own card in the draw for seats: 'you', not your player number
+            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you ", 1)) for ln in told]
+        self.buf += told
 
     def flush(self) -> None:
         """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
