@@ -205,3 +205,18 @@ def test_otoroku_dealer_choices_one_line_seat_draw_plain():
         assert re.search(r"^  Draw for .*\byou [A-Z]", text, re.M) and "player 3 " not in text.split("Round 1")[0]
         assert re.search(r"^  The draw for seats puts you at seat \d; seat \d deals first\.", text, re.M)
     assert contests
+
+
+def test_hiraya_cards_are_short_and_a_decision_fits_one_screen():
+    """A Hiraya card reads 'Cuckoo (4, 10 pts)', a chaff 'Pine chaff (1)' (its month; the table says
+    how to read the brackets once): the table, the menu and the turns before it fit 100x40."""
+    text = _table("hanafuda/hiraya.yaml", 3, 2, rounds=2)
+    assert "(month " not in text and " points)" not in text
+    assert re.search(r"[a-z] \(\d+, (?:5|10|20) pts\)", text) and re.search(r"chaff \(\d+\)", text)
+    assert "A card's brackets give its month, then its points when it has any" in text
+    lines = text.split("\n")
+    asks = [i for i, ln in enumerate(lines) if ln.startswith("Your choice")]
+    for a, b in zip(asks, asks[1:]):
+        if not any(ln.startswith("End of round") for ln in lines[a:b]):
+            table = max(i for i in range(a, b) if lines[i].startswith("The table — "))
+            assert b - table < 40 and sum(len(ln) // 100 + 1 for ln in lines[table:b + 1]) <= 40
