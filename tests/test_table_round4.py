@@ -220,3 +220,15 @@ def test_hiraya_cards_are_short_and_a_decision_fits_one_screen():
         if not any(ln.startswith("End of round") for ln in lines[a:b]):
             table = max(i for i in range(a, b) if lines[i].startswith("The table — "))
             assert b - table < 40 and sum(len(ln) // 100 + 1 for ln in lines[table:b + 1]) <= 40
+
+
+@pytest.mark.parametrize("rel,n", SEEDS[:2])
+def test_the_showdown_payments_are_told_once_by_the_summary(rel, n):
+    """The payments of the settling up that ends a round are told by the summary, not also just
+    above it; the rules' sentences naming your seat say 'seat 3 (you)'."""
+    for seed in range(4):
+        text = _table(rel, n, seed, human=3)
+        for before, recap in re.findall(r"((?:^.*\n){12})^End of round.*\n((?:^  .*\n)+)", text, re.M):
+            told = set(before.splitlines()[-12:])
+            assert not [ln for ln in recap.splitlines() if " pay" in ln and ln in told], (before, recap)
+        assert not re.search(r"The dealer chooses to [^.]*\bseats? (?:\d, )*3\b(?! \(you\))", text)

@@ -316,7 +316,7 @@ _ONE_SEAT = re.compile(r"^(?P<head>.*?)\bseat (?P<seat>\d+)(?P<tail>\b.*)$")
 _TIE = " - a tie, everyone draws again."
 
 
-def _notes_together(lines: list[Line]) -> list[Line]:
+def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
     """The rules' sentences one after another that differ only in the seat they name told once
     ('The dealer chooses to contest seats 1 and 4.'); two such sentences with the same opening told
     as one ('The dealer chooses to contest seats 1 and 4 and to let off seat 2.'); a draw for
@@ -327,7 +327,8 @@ def _notes_together(lines: list[Line]) -> list[Line]:
 
     def flush() -> None:
         for (head, tail), seats in run.items():
-            who = f"seat {seats[0]}" if len(seats) == 1 else f"seats {join_words([str(x) for x in seats])}"
+            names = [f"{x} (you)" if x == viewer else str(x) for x in seats]  # the rules name you by seat
+            who = f"seat {names[0]}" if len(seats) == 1 else f"seats {join_words(names)}"
             out.append(Line("note", f"{head}{who}{tail}"))
         run.clear()
 
@@ -368,7 +369,7 @@ def _notes_together(lines: list[Line]) -> list[Line]:
 def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
     words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
-    lines = _notes_together(_told_by_rule(lines))
+    lines = _notes_together(_told_by_rule(lines), viewer)
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)

@@ -55,7 +55,7 @@ class Table:
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.nar.feed(e)
             self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
-                                         "first."))
+                                         "first.", self.seat))
             return
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
@@ -92,7 +92,7 @@ class Table:
             # the round's payments are all told by the summary, once each: the settling up that
             # ends the round is not also told just before it
             k = len(self.buf)
-            while k and self.buf[k - 1].kind in ("pay", "note"):
+            while k and self.buf[k - 1].kind in ("pay", "note", "reveal", "phase", "yaku"):  # the showdown, its payments
                 k -= 1
             self.buf = self.buf[:k] + [ln for ln in self.buf[k:] if ln.kind != "pay"]
         self.flush()
