@@ -369,7 +369,7 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
 def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
     words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
-    lines = _notes_together(_told_by_rule(lines), viewer)
+    lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
@@ -413,17 +413,23 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
         turns.clear()
 
     prev: Line | None = None
+    yours = False  # within your own turn (a card drawn is yours)
     merged = False  # the last sentence was told with a seat's turn
     for ln in lines:
         if _echo(ln, prev) or _ritual(ln):
             continue
+        if ln.seat is not None and ln.seat != viewer:
+            yours = False
+        if ln.kind == "choice" and ln.seat == viewer and ln.text.startswith("You "):
+            yours = True  # your turn: a card drawn now is yours
         drawn = _drawn(ln, deck)
-        if drawn is not None and viewer is not None and prev is not None and prev.kind == "choice" \
-                and prev.seat == viewer and prev.text.startswith("You ") and not turns:
-            # the card you draw after playing one: told as yours
-            prev, merged = Line("choice", "", viewer), False
+        if drawn is not None and viewer is not None and yours and not turns:
+            # the card you draw after playing one (and taking what it took): told as yours
+            yours, merged = False, False
+            close()
             out.append(Line("move", f"You draw {drawn}", viewer, cards=ln.cards))
             flow.append(0)
+            prev = ln
             continue
         if drawn is not None and turns and turns[-1].seat != viewer and prev is not None \
                 and (prev.kind == "choice" or merged) and not _elsewhere(ln.text, turns[-1].seat):
@@ -521,6 +527,34 @@ def _drawn(ln: Line, deck: str | None) -> str | None:
     if m is None or m["src"] != deck or (m["face"] or "").strip() != "face up" or re.search(r"\d|^your |'s ", m["dst"]):
         return None
     return f"{what}; it goes to {m['dst']}" + (f": {m['value']}" if m["value"] else "") + "."
+
+
+def _to_yours_together(lines: list[Line]) -> list[Line]:
+    """Cards going one after another to the same pile of yours told as one move with the pile's
+    last value ('A and B go to your capture pile face up: your capture pile now shows 10.')."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        a = _moved(prev) if prev is not None else None
+        b = _moved(ln)
+        if a and b and a[1]["dst"] == b[1]["dst"] and a[1]["dst"].startswith("your ") and a[1]["value"] \
+                and b[1]["value"] and a[1]["face"] == b[1]["face"]:
+            cards = (*prev.cards, *ln.cards)
+            value = ln.text.rstrip(".").split(": ", 1)[1]
+            out[-1] = Line("move", f"{join_words(list(cards))} go to {b[1]['dst']}{b[1]['face'] or ''}: {value}.",
+                           ln.seat, cards=cards)
+            continue
+        out.append(ln)
+    return out
+
+
+def _moved(ln: Line):
+    """A move sentence of named cards as (their words, the parts of the sentence), else None."""
+    if ln.kind != "move" or not ln.cards:
+        return None
+    what = join_words(list(ln.cards))
+    m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
+    return (what, m) if m else None
 
 
 def _old_value(turn: _Turn, value: str) -> None:
