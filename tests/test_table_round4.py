@@ -29,7 +29,8 @@ def _table(rel: str, n: int, seed: int, human: int = 1, rounds: int = 3, policy:
 
 
 _WHO = r"(?:Seats? [\d, ()a-z]+?|You \(seat \d+\)|The [a-z ]+?)"
-_PAY = re.compile(rf"^  (?P<src>{_WHO}) (?P<each>each )?pays? (?P<amount>\d+) chips? to (?P<dst>seat \d+|the [a-z ]+?)"
+_PAY = re.compile(rf"^  (?P<src>{_WHO}) (?P<each>each )?pays? (?P<amount>\d+) chips? (?P<many>each )?to "
+                  r"(?P<dst>seats? [\d, ()a-z]+?\d\)?|seat \d+|the [a-z ]+?)"
                   r"(?: \(| \.|\.|$)")
 
 
@@ -67,6 +68,9 @@ def test_recap_payments_add_up_to_the_chip_changes(rel, n, policy):
                 dst = _seats_of(m["dst"]) if m["dst"].startswith("seat") else []
                 for s in srcs:
                     net[s] -= amount
+                if m["many"]:
+                    for s in srcs:
+                        net[s] -= amount * (len(dst) - 1)
                 for s in dst:
                     net[s] += amount * (len(srcs) if m["each"] else 1)
             assert len(pays) == len(set(pays)), pays

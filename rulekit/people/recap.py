@@ -136,6 +136,30 @@ class Recap:
                 out.append(f"{self.seat(seats[0])} pays{rest}.")
             else:
                 out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
+        return self._to_many(out)
+
+    def _to_many(self, lines: list[str]) -> list[str]:
+        """One seat paying the same to several seats for the same reason told once ('Seat 0
+        (dealer) pays 1 chip each to seats 1, 2, 3 (you) and 4 (the dealer's Buta).')."""
+        import re
+        keyed: dict[str, list[int]] = {}
+        for text in lines:
+            m = re.match(r"^(Seat \d+(?: \([^)]*\))? pays .+?) to seat (\d+)(?: \((?:you|dealer|you, dealer)\))?( \(.*\))?\.$", text)
+            if m and " each " not in m[1]:
+                keyed.setdefault(f"{m[1]}\x00{m[3] or ''}", []).append(int(m[2]))
+            else:
+                keyed.setdefault(text, [])
+        out = []
+        for key, seats in keyed.items():
+            if "\x00" not in key:
+                out.append(key)
+                continue
+            head, why = key.split("\x00")
+            if len(seats) == 1:
+                out.append(f"{head} to {self.seat(seats[0], upper=False)}{why}.")
+            else:
+                who = seats_words(seats, self.viewer)
+                out.append(f"{head} each to {who[0].lower()}{who[1:]}{why}.")
         return out
 
     def standings(self) -> list[Line]:
