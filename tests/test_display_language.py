@@ -71,8 +71,8 @@ def test_a_shown_value_follows_a_card_name_only_where_the_name_does_not_say_it(t
     assert nar.card_text("10-1") == "Ten (0)"
     # hanafuda names say nothing of the month (what matches) or the points the game shows
     hana = Narrator(build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", "hana-awase.yaml"))), 3)
-    assert hana.card_text("1-1") == f"{hana.game.card_name(hana.index['1-1'])} (month 1, 20 points)"
-    assert hana.card_text("8-4") == f"{hana.game.card_name(hana.index['8-4'])} (month 8, 1 point)"
+    assert hana.card_text("1-1") == f"{hana.game.card_name(hana.index['1-1'])} (1, 20 pts)"
+    assert hana.card_text("8-4") == f"{hana.game.card_name(hana.index['8-4'])} (8, 1 pt)"
 
 
 @pytest.mark.parametrize("name, value, says", [

@@ -12,10 +12,10 @@ each line through `rulekit.core.inert.inert()`.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from typing import Any, Iterable
 
+from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
+from rulekit.people.recap import Recap
 from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, is_negative, join_words,
                                   names_value, negated, plain_amount, seating_sentence, seats_words)
 
@@ -23,32 +23,9 @@ __all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value", "draw_sen
            "seats_words"]
 
 ALL = -1  # seen by every seat
-LONG_PILE = 7  # a pile of more cards than this is told at the end of a round by its size and value
-_ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
 
 
-@dataclass(frozen=True)
-class Line:
-    """One sentence: its kind (heading, deal, move, reveal, choice, pay, yaku, note, summary,
-    standings) and its text; `seat` is who acted, when somebody did; `cards` the cards a move
-    sentence names, each as written in it (empty when it names none)."""
-
-    kind: str
-    text: str
-    seat: int | None = None
-    cards: tuple[str, ...] = ()
-    #: for a sentence 'Seat N <predicate>' about another seat: the predicate said of one seat and
-    #: of several ('chooses: pass', 'choose: pass'), so that runs of seats can be told together
-    pred: tuple[str, str] | None = None
-    #: a seat's answer told in the variant's `told` words (rulekit.people.told.Act), else None
-    act: Any = None
-    #: a payment's `pred` without its reason (told so after a `told` answer that says why)
-    bare: tuple[str, str] | None = None
-    #: why the rules left the acting seat (the viewer) one answer only (choose `forced`), or ''
-    why: str = ""
-
-
-class Narrator:
+class Narrator(Recap):
     """Follows one game's events and tells each in sentences from `viewer`'s seat.
 
     `feed(event)` returns the sentences for one event; `round_summary()` and `standings()`
@@ -61,6 +38,7 @@ class Narrator:
         v = game.variant
         self.zone_defs = v.zones
         self.zones: dict[str, list[str]] = {}
+        self.arrived: dict[str, int] = {}
         self.seen: dict[str, int] = {}
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
@@ -180,9 +158,10 @@ class Narrator:
         base, idx = self._zone_of(zname)
         cards = list(self.zones.get(zname, []))
         if idx is not None:
-            for other, zd in self.zone_defs.items():
-                if zd.part_of == base:
-                    cards += self.zones.get(f"{other}[{idx}]", [])
+            parts = [c for other, zd in self.zone_defs.items() if zd.part_of == base
+                     for c in self.zones.get(f"{other}[{idx}]", [])]
+            if parts:  # told in the order they were dealt (a hole card second, a third card last)
+                return sorted(cards + parts, key=lambda c: self.arrived.get(c, -1))
         return cards
 
     def hand_value(self, zname: str, cards: list[str]) -> Any:
@@ -196,10 +175,11 @@ class Narrator:
         value = self._eval(fn, {"cards": ints, "seat": seat})
         table = (self.game.extra.get("zone_yaku") or {}).get(base)
         if table is not None and value is not None:
-            # the hand's yaku by name before its count: 'Fourteen (11)'
+            # the hand's yaku by name, in place of its count ('Fourteen', not 'Fourteen (11)': the
+            # raw sum beside a name only puzzles)
             names = self._yaku_of(table, ints, seat if seat >= 0 else self.dealer)
             if names:
-                return f"{join_words(names)} ({value})"
+                return join_words(names)
         return value
 
     def _yaku_of(self, table: str, cards: list[int], seat: int) -> list[str]:
@@ -338,7 +318,9 @@ class Narrator:
     def feed(self, e: dict) -> list[Line]:
         """Follow one event; the sentences it makes (often none)."""
         handler = getattr(self, "_e_" + str(e.get("t")), None)
-        return handler(e) if handler is not None else []
+        said = handler(e) if handler is not None else []
+        self.last_t = e.get("t")
+        return said
 
     def _e_draw(self, e: dict) -> list[Line]:
         return [Line("deal", draw_sentence(self.game, e, self.card_text))]
@@ -358,6 +340,7 @@ class Narrator:
                     self.zones[f"{zname}[{i}]"] = []
         ids = self.game.card_ids
         self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
+        self.arrived = {}  # the order cards came to their places this round
         self.seen = {}
         if not redeal:
             self.round_start = list(self.chips)
@@ -391,6 +374,7 @@ class Narrator:
                 if src:
                     c = src.pop()
                     self.zones.setdefault(f"{e['to']}[{p}]", []).append(c)
+                    self.arrived[c] = len(self.arrived)
                     got[p].append(c)
                     if e.get("face") == "up":
                         self.seen[c] = ALL
@@ -428,6 +412,8 @@ class Narrator:
             if c in src:
                 src.remove(c)
         self.zones.setdefault(e["to"], []).extend(cards)
+        for c in cards:
+            self.arrived[c] = len(self.arrived)
         face = e.get("face")
         for c in cards:
             if face == "up":
@@ -670,109 +656,10 @@ class Narrator:
         return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
 
     def _e_say(self, e: dict) -> list[Line]:
-        self.said.append(str(e["text"]))
+        if getattr(self, "last_t", None) != "choose":  # words for a choice just made are no result of the round
+            self.said.append(str(e["text"]))
         return [Line("note", str(e["text"]))]
 
-    # -- summaries -----------------------------------------------------------------
-    def hands(self) -> list[tuple[str, str, Any]]:
-        """Every non-empty zone other than the deck, as (zone words, cards text, value)."""
-        out = []
-        for zname, cards in self.zones.items():
-            if zname == self.game.deck_zone or self.main_zone(zname) != zname or not self.group_cards(zname):
-                continue
-            text, value = self.zone_view(zname)
-            out.append((self.zone_words(zname), text, value))
-        return out
-
-    def _cards_of(self, words: str) -> list[str]:
-        """The cards of the hand told as `words` (as hands() names it)."""
-        for zname in self.zones:
-            if self.main_zone(zname) == zname and self.zone_words(zname) == words:
-                return self.group_cards(zname)
-        return []
-
-    def round_summary(self) -> list[Line]:
-        """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
-        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
-        out = [Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")]
-        for words, text, value in self.hands():
-            line = f"{words[0].upper() + words[1:]}: {text}"
-            if text.count(", ") >= LONG_PILE:
-                # a long pile (captures) is told by its size and value; the table lists it in full
-                count = len(self._cards_of(words))
-                line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
-            if value is not None:
-                line += f" — shows {value}"
-            out.append(Line("summary", line + "."))
-        for y in self.yaku:
-            out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
-        if not self.pays:
-            out.append(Line("summary", "Nobody pays anybody this round."))
-        out += [Line("summary", t) for t in self.pays_text()]
-        out += [Line("summary", t) for t in self.said]
-        changes = []
-        for s in range(self.n):
-            try:
-                d = self.chips[s] - self.round_start[s]
-            except TypeError:
-                continue
-            if d:
-                changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else ''}{d}")
-        out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
-                        + "."))
-        more = self.rounds is None or self.round_no + 1 < self.rounds
-        if more:
-            # the engine keeps the dealer unless the rules set another
-            nxt = self.dealer if self.next_dealer is None else self.next_dealer
-            who = ("you deal" if nxt == self.viewer else f"seat {nxt} deals") + (" again" if nxt == self.dealer else "")
-            why = self.dealer_why if self.next_dealer is not None else ""
-            out.append(Line("summary", f"Next round {who}" + (f": {why}." if why else ".")))
-        return out
-
-    def pays_text(self) -> list[str]:
-        """The round's payments, grouped: one seat's repeated payments as one ('3 times'), and
-        seats paying the same to the same for the same reason as one sentence."""
-        total: dict[tuple, list] = {}
-        for p in self.pays:
-            key = (p["from"], p["to"], p["why"])
-            if key in total:
-                try:
-                    total[key][0] += p["amount"]
-                except TypeError:
-                    total[(*key, len(total))] = [p["amount"], 1]
-                    continue
-                total[key][1] += 1
-            else:
-                total[key] = [p["amount"], 1]
-        groups: dict[tuple, list[Any]] = {}
-        for key, (a, times) in total.items():
-            src, dst, why = key[:3]
-            text = self.pay_text(src, dst, a, why)
-            if times > 1:
-                text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
-            head = f"{self.seat(src)} pays"
-            if isinstance(src, int) and text.startswith(head):
-                groups.setdefault(("seat", text[len(head):]), []).append(src)
-            else:
-                groups[(text, len(groups))] = []
-        out = []
-        for (head, rest), seats in groups.items():
-            if head != "seat":
-                out.append(head + ".")
-            elif len(seats) == 1:
-                out.append(f"{self.seat(seats[0])} pays{rest}.")
-            else:
-                out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
-        return out
-
-    def standings(self) -> list[Line]:
-        """Every seat's chips, most first: '1. Seat 2 (you): +14 chips'."""
-        order = sorted(range(self.n), key=lambda s: (-self.chips[s] if isinstance(self.chips[s], (int, float))
-                                                     else 0, s))
-        out = [Line("heading", "Standings:")]
-        for rank, s in enumerate(order, 1):
-            out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
-        return out
 
 
 def narrate(game: Any, events: Iterable[dict], n: int, viewer: int | None = None,

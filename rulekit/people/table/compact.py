@@ -30,6 +30,7 @@ class _Turn:
     acts: list = field(default_factory=list)
     text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
     why: str = ""  # why the rules left you one answer only (your own turn)
+    moved: list = field(default_factory=list)  # the cards of moves told with the turn (each time)
 
     def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
         if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
@@ -311,9 +312,64 @@ def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
     return out
 
 
-def compact(lines: list[Line], viewer: int | None) -> list[Line]:
-    """The sentences as a table would tell them (see the module's docstring)."""
-    lines = _told_by_rule(lines)
+_ONE_SEAT = re.compile(r"^(?P<head>.*?)\bseat (?P<seat>\d+)(?P<tail>\b.*)$")
+_TIE = " - a tie, everyone draws again."
+
+
+def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
+    """The rules' sentences one after another that differ only in the seat they name told once
+    ('The dealer chooses to contest seats 1 and 4.'); two such sentences with the same opening told
+    as one ('The dealer chooses to contest seats 1 and 4 and to let off seat 2.'); a draw for
+    seats tied again and again told by its count ('The draw ties 3 times; everyone draws again.')."""
+    out: list[Line] = []
+    run: dict[tuple[str, str], list[int]] = {}  # the words around a seat number: the seats named
+    ties = 0
+
+    def flush() -> None:
+        for (head, tail), seats in run.items():
+            names = [f"{x} (you)" if x == viewer else str(x) for x in seats]  # the rules name you by seat
+            who = f"seat {names[0]}" if len(seats) == 1 else f"seats {join_words(names)}"
+            out.append(Line("note", f"{head}{who}{tail}"))
+        run.clear()
+
+    for ln in lines:
+        if ln.kind == "deal" and ln.text.endswith(_TIE):
+            ties += 1
+            continue
+        if ties:
+            what = ln.text.split(":", 1)[0] if ln.text.startswith("Draw for") else "The draw"
+            out.append(Line("deal", f"{what}: a tie{f' {ties} times' if ties > 1 else ''}; everyone draws again."))
+            ties = 0
+        m = _ONE_SEAT.match(ln.text) if ln.kind == "note" and ln.seat is None else None
+        if m:
+            run.setdefault((m["head"], m["tail"]), []).append(int(m["seat"]))
+            continue
+        flush()
+        out.append(ln)
+    flush()
+    if ties:
+        out.append(Line("deal", f"The draw: a tie{f' {ties} times' if ties > 1 else ''}; everyone draws again."))
+    # two of them opening alike ('The dealer chooses to'): one sentence
+    told: list[Line] = []
+    for ln in out:
+        prev = told[-1] if told else None
+        if prev is not None and prev.kind == ln.kind == "note" and prev.seat is None and ln.seat is None \
+                and re.search(r"\bseats? \d", prev.text) and re.search(r"\bseats? \d", ln.text):
+            a, b = prev.text.rstrip(".").split(" "), ln.text.rstrip(".").split(" ")
+            k = 0
+            while k < min(len(a), len(b)) - 1 and a[k] == b[k]:
+                k += 1
+            if k >= 3:
+                told[-1] = Line("note", " ".join(a) + " and " + " ".join(b[k - 1:]) + ".")
+                continue
+        told.append(ln)
+    return told
+
+
+def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> list[Line]:
+    """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
+    words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
+    lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
@@ -357,9 +413,33 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
         turns.clear()
 
     prev: Line | None = None
+    yours = False  # within your own turn (a card drawn is yours)
     merged = False  # the last sentence was told with a seat's turn
     for ln in lines:
         if _echo(ln, prev) or _ritual(ln):
+            continue
+        if ln.seat is not None and ln.seat != viewer:
+            yours = False
+        if ln.kind == "choice" and ln.seat == viewer and ln.text.startswith("You "):
+            yours = True  # your turn: a card drawn now is yours
+        drawn = _drawn(ln, deck)
+        if drawn is not None and viewer is not None and yours and not turns:
+            # the card you draw after playing one (and taking what it took): told as yours
+            yours, merged = False, False
+            close()
+            out.append(Line("move", f"You draw {drawn}", viewer, cards=ln.cards))
+            flow.append(0)
+            prev = ln
+            continue
+        if drawn is not None and turns and turns[-1].seat != viewer and prev is not None \
+                and (prev.kind == "choice" or merged) and not _elsewhere(ln.text, turns[-1].seat):
+            # a seat draws after playing a card: a sentence of its own, so that what the draw then
+            # captures is not read as the play's
+            seat = turns[-1].seat
+            close()
+            out.append(Line("move", f"Seat {seat}{_tag(seat, lines)} draws {drawn}", seat, cards=ln.cards))
+            flow.append(0)
+            prev, merged = ln, False
             continue
         if (ln.kind == "move" and turns and prev is not None and (prev.kind == "choice" or merged)
                 and (prev.seat == turns[-1].seat or merged) and not _elsewhere(ln.text, turns[-1].seat)
@@ -368,14 +448,18 @@ def compact(lines: list[Line], viewer: int | None) -> list[Line]:
             # what a seat's choice made happen (and the cards it took with it), told with it; cards
             # the turn already named are not named again, only the new value of where they went
             told = " ".join(p[0] for p in turns[-1].preds)
-            if ln.cards and all(c in told for c in ln.cards):
+            # a card the turn's answers named and no move told yet (two cards may share a name:
+            # a second one drawn is a new card, told as such)
+            echoed = ln.cards and all(told.count(c) > turns[-1].moved.count(c) for c in ln.cards)
+            turns[-1].moved += list(ln.cards or ())
+            if echoed:
                 value = ln.text.rstrip(".").split(": ", 1)[1] if ": " in ln.text else ""
                 if value and not turns[-1].preds[-1][0].endswith(value):
-                    last = turns[-1].preds[-1]
-                    if last[0].startswith("\x01") and last[0].split(" now shows ")[0] == "\x01" + value.split(" now shows ")[0]:
-                        turns[-1].preds.pop()
+                    _old_value(turns[-1], value)
                     turns[-1].preds.append(("\x01" + value, "\x01" + value))
             else:
+                if ": " in ln.text and " now shows " in ln.text:
+                    _old_value(turns[-1], ln.text.rstrip(".").split(": ", 1)[1])
                 turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
             prev, merged = ln, True
             continue
@@ -431,6 +515,60 @@ def _paragraphs(out: list[Line], flow: list[int]) -> list[Line]:
             told += out[k:max(m, k + 1)]
         k = max(m, k + 1)
     return told
+
+
+def _drawn(ln: Line, deck: str | None) -> str | None:
+    """A card turned face up from the deck to a shared place (not a seat's, not a numbered one),
+    as the words after 'draws': 'Cherry chaff; it goes to the table.'; else None."""
+    if deck is None or ln.kind != "move" or not ln.cards:
+        return None
+    what = join_words(list(ln.cards))
+    m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
+    if m is None or m["src"] != deck or (m["face"] or "").strip() != "face up" or re.search(r"\d|^your |'s ", m["dst"]):
+        return None
+    return f"{what}; it goes to {m['dst']}" + (f": {m['value']}" if m["value"] else "") + "."
+
+
+def _to_yours_together(lines: list[Line]) -> list[Line]:
+    """Cards going one after another to the same pile of yours told as one move with the pile's
+    last value ('A and B go to your capture pile face up: your capture pile now shows 10.')."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        a = _moved(prev) if prev is not None else None
+        b = _moved(ln)
+        if a and b and a[1]["dst"] == b[1]["dst"] and a[1]["dst"].startswith("your ") and a[1]["value"] \
+                and b[1]["value"] and a[1]["face"] == b[1]["face"]:
+            cards = (*prev.cards, *ln.cards)
+            value = ln.text.rstrip(".").split(": ", 1)[1]
+            out[-1] = Line("move", f"{join_words(list(cards))} go to {b[1]['dst']}{b[1]['face'] or ''}: {value}.",
+                           ln.seat, cards=cards)
+            continue
+        out.append(ln)
+    return out
+
+
+def _moved(ln: Line):
+    """A move sentence of named cards as (their words, the parts of the sentence), else None."""
+    if ln.kind != "move" or not ln.cards:
+        return None
+    what = join_words(list(ln.cards))
+    m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
+    return (what, m) if m else None
+
+
+def _old_value(turn: _Turn, value: str) -> None:
+    """A place's value told earlier in the turn ('pile now shows 80') dropped: only the last one
+    ('pile now shows 90') is said."""
+    head = value.split(" now shows ")[0] + " now shows "
+    keep = []
+    for p in turn.preds:
+        if p[0].startswith("\x01" + head):
+            continue
+        if f": {head}" in p[0]:
+            p = (p[0].split(f": {head}")[0], p[1].split(f": {head}")[0])
+        keep.append(p)
+    turn.preds[:] = keep
 
 
 def _elsewhere(text: str, seat: int) -> bool:

@@ -3,6 +3,7 @@ asked part by part, a summary and the standings after each round, the winner at 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
@@ -41,27 +42,32 @@ class Table:
         # what was told since the player's last question (still on the screen): the round's
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
-        self.pays_before = 0  # the round's payments told before the player's last question
         self.shown = 0  # lines told since then
+        self.asking: Any = None  # the game state while the person is asked a question
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
-        if e.get("t") == "round":
-            self.pays_before = 0
         if e.get("t") == "seating" and self.player is not None:
+            # where you sit and who deals, plainly (not every player's number and seat)
             self.seat = self.nar.viewer = e["players"].index(self.player)
-            self.screen.say(f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals first.",
-                            "note")
-        self.buf += self.nar.feed(e)
+            self.nar.feed(e)
+            self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
+                                         "first.", self.seat))
+            return
+        told = self.nar.feed(e)
+        if e.get("t") == "draw" and self.player is not None:
+            # your own card in the draw for seats: 'you', not your player number
+            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you ", 1)) for ln in told]
+        self.buf += told
 
     def flush(self) -> None:
         """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
         from rulekit.people.table.compact import compact
         lines, self.buf = self.buf, []
-        for ln in compact(lines, self.seat):
+        for ln in compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone)):
             self.show(ln)
 
     def show(self, ln: Line) -> None:
@@ -73,7 +79,6 @@ class Table:
         self.shown += 1
         if self.shown > ON_SCREEN:
             self.recent.clear()  # scrolled off the screen: the summary tells it again
-            self.pays_before = -1
         self.recent.add(ln.text.strip())
         self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
@@ -83,15 +88,22 @@ class Table:
         self.rounds_played += 1
         # 'The round ends: the showdown.' just before 'End of round 2 (the showdown).' says it twice
         self.buf = [ln for ln in self.buf if not (ln.kind == "note" and ln.text.startswith("The round ends"))]
+        if self.player is not None:
+            # the round's payments are all told by the summary, once each: the settling up that
+            # ends the round is not also told just before it
+            k = len(self.buf)
+            while k and self.buf[k - 1].kind in ("pay", "note", "reveal", "phase", "yaku"):  # the showdown, its payments
+                k -= 1
+            self.buf = self.buf[:k] + [ln for ln in self.buf[k:] if ln.kind != "pay"]
         self.flush()
         self.screen.say("")
-        pays = set(self.nar.pays_text()) if self.pays_before == 0 else set()
+        pays = set(self.nar.pays_text())
         summary = _unseen_together(self.nar.round_summary())
         for ln in summary:
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
-            if ln.kind == "summary" and (ln.text.strip() in self.recent or ln.text in pays):
+            if ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
                 continue  # told since your last question: still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
@@ -128,7 +140,7 @@ class Table:
             self.rules_text()
             return True
         if a == "t":
-            self.draw_table()
+            self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
             return True
         if a == "q":
             raise Quit()
@@ -159,7 +171,7 @@ class Table:
         self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
         self.screen.say(f"Keys: {KEYS}.", "note")
 
-    def draw_table(self, ctx: Any = None) -> None:
+    def draw_table(self, ctx: Any = None, full: bool = False) -> None:
         """Everything on the table as this seat sees it: hands with values, piles, pots, chips, and
         at a decision (`ctx`, the game state) the variant's own table lines (display.table)."""
         nar = self.nar
@@ -179,7 +191,7 @@ class Table:
                 continue
             if not group:
                 continue
-            text, value = nar.zone_view(zname, full=ctx is None)
+            text, value = nar.zone_view(zname, full=full or ctx is None)
             base, idx = nar.zone_of(zname)
             zd = nar.zone_defs.get(base)
             if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
@@ -218,14 +230,23 @@ class Table:
         # same in every part are the same to the player; the first of them is taken (an index
         # into d.actions, so always a legal action). Agents and the rl env see every action.
         words = [[self.nar.value_text(p, v, labels.get(p)) for p, v in zip(choice.params, row)] for row in shown]
-        remaining = list(range(len(d.actions)))
         ctx = getattr(d, "ctx", None)
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
         self.flush()
         self.recent.clear()
-        self.pays_before, self.shown = len(self.nar.pays), 0
+        self.shown = 0
         self.draw_table(getattr(d, "ctx", None))
+        self.asking = getattr(d, "ctx", None)
+        try:
+            return self._choose(d, choice, shown, words, hints, index, labels, asks, sets)
+        finally:
+            self.asking = None
+
+    def _choose(self, d: Decision, choice: Any, shown: list, words: list, hints: list, index: dict,
+                labels: dict, asks: dict, sets: Any) -> int:
+        """The menu of one question, part by part; the index of the legal action chosen."""
+        remaining = list(range(len(d.actions)))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
@@ -249,8 +270,13 @@ class Table:
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
             keeps = self._keeps(values) or [""] * len(values)
-            v = self._ask_value(question, param, values, labels.get(param),
-                                [a + b for a, b in zip(keeps, leads)])
+            if any(keeps):
+                # answers that keep the very same cards (and lead to the same) are one entry: the first
+                one = [j for j in range(len(values)) if keeps[j] + leads[j] not in
+                       {keeps[i] + leads[i] for i in range(j)}]
+                values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
+            v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
+                                                                   [a + b for a, b in zip(keeps, leads)])
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         return remaining[0]

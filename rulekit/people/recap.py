@@ -1,0 +1,172 @@
+"""The end of a round in words: the hands as the viewer saw them, yaku, every payment (grouped),
+chip changes and who deals next; the standings. A part of `rulekit.people.narrate.Narrator`."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulekit.people.line import LONG_PILE, ZONE_RE, Line
+from rulekit.people.words import human_words, seats_words
+
+
+class Recap:
+    """The narrator's round summary and standings (it keeps the round's state they tell)."""
+
+    # state and helpers the narrator provides
+    game: Any
+    n: int
+    viewer: int | None
+    zones: dict
+    zone_defs: dict
+    pays: list
+    yaku: list
+    said: list
+    chips: list
+    round_start: list
+    ended: str
+    round_no: int
+    rounds: Any
+    dealer: Any
+    next_dealer: Any
+    dealer_why: str
+    seat: Any
+    chips_text: Any
+    zone_words: Any
+    zone_view: Any
+    main_zone: Any
+    group_cards: Any
+    pay_text: Any
+    _has: Any
+
+    def hands(self) -> list[tuple[str, str, Any]]:
+        """Every non-empty zone other than the deck, as (zone words, cards text, value)."""
+        out = []
+        for zname, cards in self.zones.items():
+            if zname == self.game.deck_zone or self.main_zone(zname) != zname or not self.group_cards(zname):
+                continue
+            text, value = self.zone_view(zname)
+            out.append((self.zone_words(zname), text, value))
+        return out
+
+    def _own_hidden(self, words: str) -> bool:
+        """Whether the zone told as `words` is the viewer's own hand that only its owner sees."""
+        for zname in self.zones:
+            m = ZONE_RE.match(zname)
+            zd = self.zone_defs.get(m.group("base") if m else zname)
+            if (self.zone_words(zname) == words and zd is not None and zd.visibility == "owner"
+                    and m is not None and m.group("idx") == str(self.viewer)):
+                return True
+        return False
+
+    def _cards_of(self, words: str) -> list[str]:
+        """The cards of the hand told as `words` (as hands() names it)."""
+        for zname in self.zones:
+            if self.main_zone(zname) == zname and self.zone_words(zname) == words:
+                return self.group_cards(zname)
+        return []
+
+    def round_summary(self) -> list[Line]:
+        """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
+        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        out = [Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")]
+        for words, text, value in self.hands():
+            line = f"{words[0].upper() + words[1:]}: {text}"
+            if text.count(", ") >= LONG_PILE and not self._own_hidden(words):  # your own hand in full
+                # a long pile (captures) is told by its size and value; the table lists it in full
+                count = len(self._cards_of(words))
+                line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
+            if value is not None:
+                line += f" — shows {value}"
+            out.append(Line("summary", line + "."))
+        for y in self.yaku:
+            out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
+        if not self.pays:
+            out.append(Line("summary", "Nobody pays anybody this round."))
+        out += [Line("summary", t) for t in self.pays_text()]
+        out += [Line("summary", t) for t in self.said]
+        changes = []
+        for s in range(self.n):
+            try:
+                d = self.chips[s] - self.round_start[s]
+            except TypeError:
+                continue
+            if d or any(s in (p["from"], p["to"]) for p in self.pays):  # paid and was paid as much: ±0
+                changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else '±' if not d else ''}{d}")
+        out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
+                        + "."))
+        more = self.rounds is None or self.round_no + 1 < self.rounds
+        if more:
+            # the engine keeps the dealer unless the rules set another
+            nxt = self.dealer if self.next_dealer is None else self.next_dealer
+            who = ("you deal" if nxt == self.viewer else f"seat {nxt} deals") + (" again" if nxt == self.dealer else "")
+            why = self.dealer_why if self.next_dealer is not None else ""
+            out.append(Line("summary", f"Next round {who}" + (f": {why}." if why else ".")))
+        return out
+
+    def pays_text(self) -> list[str]:
+        """The round's payments, grouped: one seat's repeated payments as one ('3 times'), and
+        seats paying the same to the same for the same reason as one sentence."""
+        total: dict[tuple, list] = {}
+        for p in self.pays:
+            key = (p["from"], p["to"], p["why"])
+            if key in total:
+                try:
+                    total[key][0] += p["amount"]
+                except TypeError:
+                    total[(*key, len(total))] = [p["amount"], 1]
+                    continue
+                total[key][1] += 1
+            else:
+                total[key] = [p["amount"], 1]
+        groups: dict[tuple, list[Any]] = {}
+        for key, (a, times) in total.items():
+            src, dst, why = key[:3]
+            text = self.pay_text(src, dst, a, why)
+            if times > 1:
+                text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
+            head = f"{self.seat(src)} pays"
+            if isinstance(src, int) and text.startswith(head):
+                groups.setdefault(("seat", text[len(head):]), []).append(src)
+            else:
+                groups[(text, len(groups))] = []
+        out = []
+        for (head, rest), seats in groups.items():
+            if head != "seat":
+                out.append(head + ".")
+            elif len(seats) == 1:
+                out.append(f"{self.seat(seats[0])} pays{rest}.")
+            else:
+                out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
+        return self._to_many(out)
+
+    def _to_many(self, lines: list[str]) -> list[str]:
+        """One seat paying the same to several seats for the same reason told once ('Seat 0
+        (dealer) pays 1 chip each to seats 1, 2, 3 (you) and 4 (the dealer's Buta).')."""
+        import re
+        keyed: dict[str, list[int]] = {}
+        for text in lines:
+            m = re.match(r"^(Seat \d+(?: \([^)]*\))? pays .+?) to seat (\d+)(?: \((?:you|dealer|you, dealer)\))?( \(.*\))?\.$", text)
+            if m and " each " not in m[1]:
+                keyed.setdefault(f"{m[1]}\x00{m[3] or ''}", []).append(int(m[2]))
+            else:
+                keyed.setdefault(text, [])
+        out = []
+        for key, seats in keyed.items():
+            if "\x00" not in key:
+                out.append(key)
+                continue
+            head, why = key.split("\x00")
+            if len(seats) == 1:
+                out.append(f"{head} to {self.seat(seats[0], upper=False)}{why}.")
+            else:
+                who = seats_words(seats, self.viewer)
+                out.append(f"{head} each to {who[0].lower()}{who[1:]}{why}.")
+        return out
+
+    def standings(self) -> list[Line]:
+        """Every seat's chips, most first: '1. Seat 2 (you): +14 chips'."""
+        order = sorted(range(self.n), key=lambda s: (-self.chips[s] if isinstance(self.chips[s], (int, float))
+                                                     else 0, s))
+        out = [Line("heading", "Standings:")]
+        for rank, s in enumerate(order, 1):
+            out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
+        return out
