@@ -124,24 +124,24 @@ def display_reasons(variant: Variant) -> dict[str, str]:
     return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
 
 
-def zone_groups(variant: Variant) -> dict[str, int]:
-    """Each zone's `show_groups`: its cards are told in groups of this many (sets laid down)."""
+def _zone_counts(variant: Variant, key: str) -> dict[str, int]:
+    """Each zone's positive whole-number setting `key` (the schema checks its type)."""
     out = {}
     for zname in variant.zones:
-        node = at(variant.tree, "zones", zname, "show_groups")
+        node = at(variant.tree, "zones", zname, key)
         if node is not None and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value > 0:
             out[zname] = node.value
     return out
+
+
+def zone_groups(variant: Variant) -> dict[str, int]:
+    """Each zone's `show_groups`: its cards are told in groups of this many (sets laid down)."""
+    return _zone_counts(variant, "show_groups")
 
 
 def zone_last(variant: Variant) -> dict[str, int]:
     """Each zone's `show_last`: a longer zone is told by its size and its last this many cards."""
-    out = {}
-    for zname in variant.zones:
-        node = at(variant.tree, "zones", zname, "show_last")
-        if node is not None and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value > 0:
-            out[zname] = node.value
-    return out
+    return _zone_counts(variant, "show_last")
 
 
 def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str, str]:
