@@ -15,6 +15,9 @@ from rulekit.people.table.screen import Screen
 KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
 ON_SCREEN = 25
+#: the most lines shown between two questions: a 40-line terminal keeps them all on screen, with
+#: the question's own line and one spare (more, and the game pauses for Enter, like a pager)
+PAGE = 38
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
 
@@ -63,12 +66,41 @@ class Table:
             told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you ", 1)) for ln in told]
         self.buf += told
 
-    def flush(self) -> None:
-        """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
+    def flush(self, reserve: int = 0) -> None:
+        """Show the sentences told since the last pause, compactly (one line per seat's turn); when
+        they and the `reserve` lines still to come before the next question would not fit one
+        screen, pause for Enter first, so that nothing told since your last answer scrolls away."""
         from rulekit.people.table.compact import compact
         lines, self.buf = self.buf, []
-        for ln in compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone)):
+        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone))
+        for ln in told:
+            need = self.screen.height(ln.text, 0 if ln.kind in ("heading", "phase") else 2) + (ln.kind == "heading")
+            if self.pause and self.screen.since and self.screen.since + need > PAGE:
+                self.more()
             self.show(ln)
+        if self.pause and self.screen.since and self.screen.since + reserve > PAGE:
+            self.more()  # what comes before the question (the table, its menu) on a screen of its own
+
+    def more(self) -> None:
+        """A screenful told: wait for Enter before telling more."""
+        while True:
+            a = self.screen.ask(f"Press Enter to go on ({KEYS}) ")
+            if a is None:
+                raise EndOfInput()
+            if not self.key(a):
+                return
+
+    def dry(self, fn: Any, *args: Any) -> int:
+        """How many screen lines `fn(*args)` would write (nothing is written)."""
+        import io
+        real, since = self.screen.console.file, self.screen.since
+        self.screen.console.file = io.StringIO()
+        self.screen.since = 0
+        try:
+            fn(*args)
+            return self.screen.since
+        finally:
+            self.screen.console.file, self.screen.since = real, since
 
     def show(self, ln: Line) -> None:
         kind = ln.kind
@@ -95,20 +127,8 @@ class Table:
             while k and self.buf[k - 1].kind in ("pay", "note", "reveal", "phase", "yaku"):  # the showdown, its payments
                 k -= 1
             self.buf = self.buf[:k] + [ln for ln in self.buf[k:] if ln.kind != "pay"]
-        self.flush()
-        self.screen.say("")
-        pays = set(self.nar.pays_text())
-        summary = _unseen_together(self.nar.round_summary())
-        for ln in summary:
-            if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
-                                                                                      "No chips")):
-                continue  # watching: the hands and payments were just told, as they happened
-            if ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
-                continue  # told since your last question: still on the screen above
-            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
-                            indent=0 if ln.kind == "heading" else 2)
-        ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
-        self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
+        self.flush(reserve=self.dry(self.summary, False) + 1)
+        self.summary()
         if more and self.pause:
             while True:
                 a = self.screen.ask(f"Press Enter for round {self.nar.round_no + 2} ({KEYS}) ")
@@ -116,6 +136,22 @@ class Table:
                     raise EndOfInput()
                 if not self.key(a):
                     return
+
+    def summary(self, repeats: bool = True) -> None:
+        """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
+        self.screen.say("")
+        pays = set(self.nar.pays_text())
+        summary = _unseen_together(self.nar.round_summary())
+        for ln in summary:
+            if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
+                                                                                      "No chips")):
+                continue  # watching: the hands and payments were just told, as they happened
+            if repeats and ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
+                continue  # told since your last question: still on the screen above
+            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
+                            indent=0 if ln.kind == "heading" else 2)
+        ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
+        self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
 
     def finish(self, chips: list[Any], rounds: int) -> None:
         """The last summary, the standings and the winner."""
@@ -233,7 +269,8 @@ class Table:
         ctx = getattr(d, "ctx", None)
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
-        self.flush()
+        # the table and the menu (about one line an answer) come before the question
+        self.flush(reserve=self.dry(self.draw_table, ctx) + min(len(d.actions), 10) + 2)
         self.recent.clear()
         self.shown = 0
         self.draw_table(getattr(d, "ctx", None))
