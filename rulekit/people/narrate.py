@@ -445,6 +445,10 @@ class Narrator(Recap):
         # a card dealt to a part of a hand (a hole card) goes to that hand, as a player would say
         line = (f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(self.main_zone(e['from']))} "
                 f"to {self.zone_words(self.main_zone(e['to']))}{how}")
+        if isinstance(e.get("by"), int):  # who moves them (the step's `by`): 'Seat 3 moves ...'
+            who = self.you if e["by"] == self.viewer else self.seat(e["by"])
+            line = (f"{who} {'move' if e['by'] == self.viewer else 'moves'} {what} from "
+                    f"{self.zone_words(self.main_zone(e['from']))} to {self.zone_words(self.main_zone(e['to']))}{how}")
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"

@@ -73,12 +73,14 @@ class Table:
         from rulekit.people.table.compact import compact
         lines, self.buf = self.buf, []
         told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone))
+        # pages on a terminal only: piped output is read whole, and piped answers are not Enters
+        paged = self.pause and not self.screen.console.soft_wrap
         for ln in told:
             need = self.screen.height(ln.text, 0 if ln.kind in ("heading", "phase") else 2) + (ln.kind == "heading")
-            if self.pause and self.screen.since and self.screen.since + need > PAGE:
+            if paged and self.screen.since and self.screen.since + need > PAGE:
                 self.more()
             self.show(ln)
-        if self.pause and self.screen.since and self.screen.since + reserve > PAGE:
+        if paged and self.screen.since and self.screen.since + reserve > PAGE:
             self.more()  # what comes before the question (the table, its menu) on a screen of its own
 
     def more(self) -> None:
@@ -126,7 +128,13 @@ class Table:
             k = len(self.buf)
             while k and self.buf[k - 1].kind in ("pay", "note", "reveal", "phase", "yaku"):  # the showdown, its payments
                 k -= 1
+            settling = sum(1 for ln in self.buf[k:] if ln.kind == "pay")
+            for p in self.nar.pays[:len(self.nar.pays) - settling]:
+                p["told"] = True  # told as it was paid: the summary says so
             self.buf = self.buf[:k] + [ln for ln in self.buf[k:] if ln.kind != "pay"]
+        # a heading with nothing left under it (the payments, told by the summary) is not shown
+        while self.buf and self.buf[-1].kind in ("phase", "heading"):
+            self.buf.pop()
         self.flush(reserve=self.dry(self.summary, False) + 1)
         self.summary()
         if more and self.pause:
