@@ -159,8 +159,11 @@ def _first_screen(args: list[str], tmp_path) -> str:
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args], cwd=str(tmp_path), env=env,
                           dimensions=(40, 100), encoding="utf-8", timeout=120)
     try:
-        child.expect(r"Your choice \(1 to \d+;|Type a number from")
-        text = (child.before or "").replace("\r\n", "\n")
+        text = ""
+        while child.expect([r"Your choice \(1 to \d+;|Type a number from", r"Press Enter to go on"]) == 1:
+            text += (child.before or "").replace("\r\n", "\n")  # a screenful: the pager
+            child.sendline("")
+        text += (child.before or "").replace("\r\n", "\n")
         child.sendline("q")
         child.expect(pexpect.EOF)
     finally:
