@@ -126,3 +126,11 @@ def test_passes_paid_during_play_are_marked_in_the_summary():
     summary = re.findall(r"^  .*pays? \d+ chips? to the pot \((.*)\)\.$", text, re.M)
     assert told and summary
     assert all(s.endswith("already paid during play") for s in summary), summary
+
+
+def test_the_opponents_are_described_under_the_options_in_play():
+    from rulekit.cli.play import opponents_words
+    plain = opponents_words(game(KAKKURI), "careful")
+    assert "drop out" not in plain and "keep the deal" not in plain and "{" not in plain
+    house = opponents_words(game(KAKKURI, {"pass_penalty": "fold", "dealer_pass_on": True}), "careful")
+    assert "drop out only when" in house and "keep the deal" in house
