@@ -134,3 +134,11 @@ def test_the_opponents_are_described_under_the_options_in_play():
     assert "drop out" not in plain and "keep the deal" not in plain and "{" not in plain
     house = opponents_words(game(KAKKURI, {"pass_penalty": "fold", "dealer_pass_on": True}), "careful")
     assert "drop out only when" in house and "keep the deal" in house
+
+
+def test_a_wild_card_turned_up_from_the_box_is_not_called_wild():
+    # RULES.md 4.3/4.4: the wild cards are wild from the hand; from the box they are ordinary
+    text = _table(KAKKURI, 7, 2)
+    boxed = re.findall(r"moves (Two of Coins|Dragon of Clubs)(.*) from the box to the run", text)
+    assert boxed and all("wild" not in rest for _, rest in boxed), boxed
+    assert re.search(r"plays .*(?:Two of Coins|Dragon of Clubs) \((?:2|1), wild\)", text)

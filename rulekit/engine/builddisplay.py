@@ -41,9 +41,10 @@ def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], A
     node = at(tree, "display", "card")
     card_show = None
     if node is not None and isinstance(node.value, str) and PLACEHOLDER.search(node.value):
-        card_show = text_template(node, {"c": T.CARD}, sc, "display.card")  # 'month {c.month}, {worth(c)} points'
+        # 'month {c.month}, {worth(c)} points'; `came_from`: the zone the card last came from
+        card_show = text_template(node, {"c": T.CARD, "came_from": T.STR}, sc, "display.card")
     elif node is not None:
-        card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0]
+        card_show = sc.expr(node, {"c": T.CARD, "came_from": T.STR}, None, "display.card")[0]
     return zone_show, card_show, display_table(at(tree, "display", "table"), sc)
 
 

@@ -39,6 +39,7 @@ class Narrator(Recap):
         self.zone_defs = v.zones
         self.zones: dict[str, list[str]] = {}
         self.arrived: dict[str, int] = {}
+        self.came: dict[str, str] = {}  # the zone (base name) each card last came from
         self.seen: dict[str, int] = {}
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
@@ -136,14 +137,14 @@ class Narrator(Recap):
         if i is None:
             return str(cid)
         name = self.game.card_name(i)
-        v = self.card_value(i)
+        v = self.card_value(i, self.came.get(cid, ""))
         return name if v is None or v == "" or names_value(name, v) else f"{name} ({v})"
 
-    def card_value(self, i: int) -> Any:
+    def card_value(self, i: int, came_from: str = "") -> Any:
         fn = self.game.extra.get("card_show")
         if fn is None:
             return None
-        return self._eval(fn, {"c": i})
+        return self._eval(fn, {"c": i, "came_from": came_from})
 
     def main_zone(self, zname: str) -> str:
         """The zone a zone's cards are shown with (hole[2] -> column[2] when hole is part_of column)."""
@@ -406,6 +407,8 @@ class Narrator(Recap):
 
     def _e_move(self, e: dict) -> list[Line]:
         cards = list(e["cards"])
+        for c in cards:  # display.card may read where a card came from (`came_from`)
+            self.came[c] = self._zone_of(e["from"])[0]
         src = self.zones.setdefault(e["from"], [])
         known_before = [self.can_see(c, e["from"]) for c in cards]
         for c in cards:
