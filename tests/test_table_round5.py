@@ -142,3 +142,24 @@ def test_a_wild_card_turned_up_from_the_box_is_not_called_wild():
     boxed = re.findall(r"moves (Two of Coins|Dragon of Clubs)(.*) from the box to the run", text)
     assert boxed and all("wild" not in rest for _, rest in boxed), boxed
     assert re.search(r"plays .*(?:Two of Coins|Dragon of Clubs) \((?:2|1), wild\)", text)
+
+
+def test_otoroku_words_come_from_the_rule():
+    texts = [_table("hanafuda/otoroku.yaml", 5, seed, human=2, rounds=8) for seed in range(1, 7)]
+    text = "\n".join(texts)
+    assert "equal or higher" not in text
+    # the dealer wins by a higher hand, or a tie (below 15): said as the rule says it
+    for m in re.finditer(r"\(the dealer's hand is higher: (\d+) against (\d+)\)", text):
+        assert int(m[1]) > int(m[2])
+    for m in re.finditer(r"\(a tie goes to the dealer: (\d+) against (\d+)\)", text):
+        assert m[1] == m[2]
+    assert "a tie goes to the dealer" in text and "the dealer's hand is higher" in text
+    # the dealer's own turn in plain words, not 'is dealt a card; chooses: stand'
+    assert "chooses: " not in text and re.search(r"Seat \d \(dealer\) is dealt a card, then (?:stands|takes)", text)
+
+
+def test_otoroku_last_bettor_is_told_both_otoroku_pairs():
+    g = game("hanafuda/otoroku.yaml")
+    say = [d for d in g.variant.tree.value["display"].value["table"].value
+           if "last bettor" in str(d.value["say"].value)][0].value["say"].value
+    assert "June with October" in say and "July with September" in say

@@ -65,8 +65,9 @@ class _Turn:
         raw = [p[1 if plural else 0] for p in self.preds]
         parts = [p.lstrip("\x00\x01\x02") for p in raw]
         # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
-        return "".join(("" if not i else " and " if r.startswith("\x02") else "; ") + (_lower(t) if i else t)
-                       for i, (r, t) in enumerate(zip(raw, parts)))
+        # what a seat does after being dealt a card: 'is dealt a card, then stands'
+        return "".join(("" if not i else " and " if r.startswith("\x02") else ", then " if parts[i - 1].startswith(
+            ("is dealt ", "are each dealt ")) else "; ") + (_lower(t) if i else t) for i, (r, t) in enumerate(zip(raw, parts)))
 
 
 _SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")

@@ -56,6 +56,7 @@ class Table:
         if e.get("t") == "seating" and self.player is not None:
             # where you sit and who deals, plainly (not every player's number and seat)
             self.seat = self.nar.viewer = e["players"].index(self.player)
+            self.buf = [replace(ln, text=ln.text.replace("\x03", f" (seat {self.seat})")) for ln in self.buf]
             self.nar.feed(e)
             self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
                                          "first.", self.seat))
@@ -63,7 +64,8 @@ class Table:
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
-            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you ", 1)) for ln in told]
+            # (where the draw seats you is said once it is known: 'you (seat 2)')
+            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you\x03 ", 1)) for ln in told]
         self.buf += told
 
     def flush(self, reserve: int = 0) -> None:
@@ -71,7 +73,7 @@ class Table:
         they and the `reserve` lines still to come before the next question would not fit one
         screen, pause for Enter first, so that nothing told since your last answer scrolls away."""
         from rulekit.people.table.compact import compact
-        lines, self.buf = self.buf, []
+        lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
         told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone))
         # pages on a terminal only: piped output is read whole, and piped answers are not Enters
         paged = self.pause and not self.screen.console.soft_wrap
