@@ -168,7 +168,8 @@ def test_otoroku_last_bettor_is_told_both_otoroku_pairs():
 def test_dare_a_choice_of_one_set_says_it_leaves_you_out():
     text = "\n".join(_table("kabufuda/dare.yaml", 4, seed, human=0, rounds=3) for seed in range(1, 9))
     entries = re.findall(r"^  \d+\) lay down (.*)$", text, re.M)
-    one = [e for e in entries if " — keeps " in e and len(e.split(" — keeps ")[1].split(" — ")[0].split(", ")) == 6]
+    one = [e for e in entries
+           if " — keeps " in e and len(re.split(r", | and ", e.split(" — keeps ")[1].split(" — ")[0])) == 6]
     assert one  # a hand of nine that keeps six: one set laid down
     assert all(e.endswith("one set only: this leaves you out of the round") for e in one), one
     assert not [e for e in entries if e not in one and "out of the round" in e]
