@@ -173,3 +173,10 @@ def test_dare_a_choice_of_one_set_says_it_leaves_you_out():
     assert one  # a hand of nine that keeps six: one set laid down
     assert all(e.endswith("one set only: this leaves you out of the round") for e in one), one
     assert not [e for e in entries if e not in one and "out of the round" in e]
+
+
+def test_kyo_kabu_the_dealers_kuppin_is_named_alone():
+    text = _table("kabufuda/kyo-kabu.yaml", 5, 15, human=1, rounds=6)
+    assert re.search(r"The dealer's hand: Nine and One — shows Kuppin\.", text)
+    assert re.search(r"\(column \d, \d+ against the dealer's Kuppin\)", text)
+    assert "(Kuppin)" not in text and "Dealer 9 and 1" not in text
