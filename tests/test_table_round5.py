@@ -180,3 +180,16 @@ def test_kyo_kabu_the_dealers_kuppin_is_named_alone():
     assert re.search(r"The dealer's hand: Nine and One — shows Kuppin\.", text)
     assert re.search(r"\(column \d, \d+ against the dealer's Kuppin\)", text)
     assert "(Kuppin)" not in text and "Dealer 9 and 1" not in text
+
+
+def test_hiraya_words_table_card_points_and_a_short_table_view():
+    text = "\n".join(_table("hanafuda/hiraya.yaml", 3, seed, human=0, rounds=2) for seed in (5, 7))
+    assert "play area" not in text and "draws" in text and "; it goes to the table." in text
+    # card points said with the figure captured
+    for m in re.finditer(r"\(card points: (\d+) captured against par\)", text):
+        assert int(m[1]) % 5 == 0
+    assert "above or below par" not in text and "captured against par" in text
+    # late in a round another seat's long capture pile is its size and value at a decision
+    assert re.search(r"^  (?:Seat \d|The dealer)'?s? capture pile(?: \(seat \d\))?: \d+ cards — shows \d+$", text, re.M)
+    tables = re.findall(r"^The table — .*\n((?:  .*\n)+?)Your turn", text, re.M)
+    assert tables and max(len(t.splitlines()) for t in tables) <= 12

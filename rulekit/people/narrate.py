@@ -583,6 +583,10 @@ class Narrator(Recap):
         if (words is None and not any(ch.isdigit() for ch in why)) or (words and "{values}" in words):
             vs = self._values_of(dst), self._values_of(src)
         values = f"{vs[0]} against {vs[1]}" if vs[0] is not None and vs[1] is not None else ""
+        if words is not None and "{value}" in words:
+            # {value}: the shown value of the seat's side (a payment between a seat and a pot)
+            v = self._values_of(dst if isinstance(dst, int) else src)
+            words = words.replace("{value}", str(v)) if v is not None else words.split(": {value}")[0]
         if words is not None:
             said = words.replace("{values}", values).strip(" ,;:") if "{values}" in words else words
             reason += [said] if said else []

@@ -9,6 +9,7 @@ from typing import Any
 from rulekit.engine.agents import Decision, render
 from rulekit.lang.loader import at
 from rulekit.core.numbers import parse_int
+from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
 
@@ -244,6 +245,10 @@ class Table:
                     and text in ("a hidden card", f"{len(group)} hidden cards"):
                 unseen.append((nar.seat(idx, upper=False), len(group)))
                 continue
+            if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
+                    and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
+                # a long open pile (captures) at a decision: its size and value; t lists it card by card
+                text = f"{len(group)} cards"
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         if unseen:
             self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
