@@ -185,6 +185,8 @@ def test_kyo_kabu_the_dealers_kuppin_is_named_alone():
 def test_hiraya_words_table_card_points_and_a_short_table_view():
     text = "\n".join(_table("hanafuda/hiraya.yaml", 3, seed, human=0, rounds=2) for seed in (5, 7))
     assert "play area" not in text and "draws" in text and "; it goes to the table." in text
+    # the wild Lightning is no Chaff in Hiraya: not called one at the table
+    assert "Willow chaff" not in text and "Lightning (11" in text
     # card points said with the figure captured
     for m in re.finditer(r"\(card points: (\d+) captured against par\)", text):
         assert int(m[1]) % 5 == 0

@@ -125,6 +125,15 @@ def display_reasons(variant: Variant) -> dict[str, str]:
     return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
 
 
+def display_names(variant: Variant) -> dict[str, str]:
+    """`display.names`: the names players read for some cards, by card id, where the game calls a
+    card otherwise than its deck does (the log and the engine keep the deck's names)."""
+    node = at(variant.tree, "display", "names")
+    if node is None or not isinstance(node.value, dict):
+        return {}
+    return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
+
+
 def _zone_counts(variant: Variant, key: str) -> dict[str, int]:
     """Each zone's positive whole-number setting `key` (the schema checks its type)."""
     out = {}

@@ -136,7 +136,7 @@ class Narrator(Recap):
         i = self.index.get(cid)
         if i is None:
             return str(cid)
-        name = self.game.card_name(i)
+        name = (self.game.extra.get("display_names") or {}).get(cid) or self.game.card_name(i)
         v = self.card_value(i, self.came.get(cid, ""))
         return name if v is None or v == "" or names_value(name, v) else f"{name} ({v})"
 
