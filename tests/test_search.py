@@ -7,7 +7,7 @@ import pytest
 
 from rulekit import Env, build_game
 from rulekit.engine.runner import BUILTIN_POLICIES, make_agents, play, seat_policies
-from rulekit.engine.search import MIN_DEALS, SearchAgent, choose
+from rulekit.engine.search import MIN_DEALS, MOVES, SHORT, SearchAgent, choose
 
 SEED_GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 
@@ -53,6 +53,15 @@ def test_choose_keeps_the_base_choice_unless_another_is_clearly_better():
     assert choose([[0, 1]] * 19, base=0) == 0                      # too few deals (3 batches) say nothing
     # successive deals are alike: a run of 5 good deals then 5 bad ones is 2 batches that cancel
     assert choose(([[0, 3]] * 5 + [[0, -1]] * 5) * 2, base=0) == 0  # (single deals would say 1)
+
+
+def test_with_many_deals_the_batches_grow_so_long_runs_of_alike_deals_are_not_more_evidence():
+    runs = [1, 1, -1, 1, 1, -1, 1, 1, -1, 1]  # mean 0.4
+    # the same 200 deals in two orders: mixed, every batch of 20 has the mean 0.4: clearly better
+    assert choose([[0, v] for v in runs * 20], base=0) == 1
+    # in runs of 20 alike deals (a chain that moves slowly) they are 10 batches: not clear
+    # (batches of 5 would be 40, and 0.4 would pass for clear: t 2.7 against 1.7)
+    assert choose([[0, v] for v in runs for _ in range(20)], base=0) == 0
 
 
 def test_search_takes_its_evaluation():
@@ -241,7 +250,27 @@ def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once
         bot = Recording(env.game, 5, budget=budget)
         bot.calls = []
         bot.act_from(env._st)
-        if screened:
-            assert bot.calls[0][0] is None and bot.calls[0][1] < MIN_DEALS  # a screening on fewer deals
-        else:
-            assert bot.calls == [(None, MIN_DEALS)]  # every action on the same MIN_DEALS deals, once
+        if screened:  # a screening of every action, then at most a test of two of them
+            assert bot.calls[0][0] is None and all(len(pair) == 2 for pair, _ in bot.calls[1:])
+        else:  # every action on the same deals (at least MIN_DEALS), once
+            assert len(bot.calls) == 1 and bot.calls[0][0] is None and bot.calls[0][1] >= MIN_DEALS
+
+
+def test_short_playouts_get_more_deals_in_the_same_moves():
+    # a dealer's last choice is played out in a few moves: more deals than budget / actions, up
+    # to SHORT times as many; a long round's first card play is held by the moves, not the count
+    env = _at_choice("kyo-kabu", 3, "dealer_third")
+    bot = SearchAgent(env.game, 5, budget=40)
+    rows = bot.playouts_by_deal(env._st, env.current_player, 2)
+    assert 40 // 2 < len(rows) <= SHORT * 40 // 2
+    assert bot.moves <= MOVES * 40
+    env = Env("kakkuri", seed=3, rounds=1)
+    while len(env.legal_actions()) < 2:
+        env.step(0)
+    k = len(env.legal_actions())
+    bot = SearchAgent(env.game, 5, budget=40)
+    rows = bot.playouts_by_deal(env._st, env.current_player, k)
+    per_deal = bot.moves / len(rows)
+    assert per_deal > k * MOVES / SHORT       # long playouts: the moves, not SHORT, set the count
+    assert bot.moves <= MOVES * 40 + per_deal  # (the last deal may pass the limit it started under)
+    assert len(rows) * k < SHORT * 40
