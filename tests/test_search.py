@@ -217,8 +217,8 @@ def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choi
     assert k > 6  # a stake of any size on any column
 
     class Recording(SearchAgent):
-        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None):
-            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain)
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most)
             self.calls.append((actions, len(rows)))
             return rows
 
@@ -228,6 +228,7 @@ def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choi
     choice = bot.act_from(env._st)
     screen, *test = bot.calls
     assert screen[0] is None and screen[1] >= 4          # every action, on a few deals
+    assert screen[1] <= -(-200 // k)                     # half the budget's playouts, even short ones
     if test:                                              # a better-looking action was found
         (pair, n), = test
         assert pair[0] == base and pair[1] != base and n >= MIN_DEALS
@@ -241,8 +242,8 @@ def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once
     k = len(env.legal_actions())
 
     class Recording(SearchAgent):
-        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None):
-            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain)
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most)
             self.calls.append((actions, len(rows)))
             return rows
 

@@ -13,10 +13,10 @@ at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise i
 does not make it play worse than the base policy. With many actions, part of the budget
 screens them all and the rest tests only the best against the base choice, on new deals.
 A decision costs at most MOVES x `budget` moves replayed or played out: `budget` playouts of
-up to MOVES moves, or up to SHORT x `budget` shorter ones (a dealer's last choice before the
-showdown), so a decision costs about the same in any game, and short playouts get more deals
-where one deal tells little; long rounds with many players get fewer playouts. When no deal
-agrees, the base policy decides.
+up to MOVES moves or, where every action is compared on the same deals, up to SHORT x `budget`
+shorter ones (a banker's last choice before the showdown), so a decision costs about the same
+in any game, and short playouts get more deals where one deal tells little; long rounds with
+many players get fewer playouts. When no deal agrees, the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
@@ -119,15 +119,20 @@ class SearchAgent:
         if k * MIN_DEALS <= self.budget:
             return choose(self.playouts_by_deal(source, d.player, k), base)
         chain = self._chain(source, d.player)
-        screen = self.playouts_by_deal(source, d.player, k, budget=self.budget // 2, chain=chain)
+        # the screening and its test keep to their share of `budget` playouts even when short: a
+        # handful of deals more per action among dozens cannot settle a choice, they only make
+        # the bot leave the base choice on noise more often (measured: stakes of the table
+        # maximum where the base choice stakes 1, the paired spread seven times as wide)
+        half = self.budget // 2
+        screen = self.playouts_by_deal(source, d.player, k, budget=half, chain=chain, most=half)
         if len(screen) < MIN_SCREEN:
             return base
         means = [sum(r[a] for r in screen) / len(screen) for a in range(k)]
         best = max((a for a in range(k) if a != base), key=lambda a: (means[a], -a))
         if means[best] <= means[base]:
             return base
-        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - self.budget // 2,
-                                     actions=[base, best], chain=chain)
+        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - half,
+                                     actions=[base, best], chain=chain, most=self.budget - half)
         return best if choose(rows, 0) == 1 else base
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
@@ -137,20 +142,22 @@ class SearchAgent:
         return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
-                         actions: list[int] | None = None, chain: DealChain | None = None) -> list[list[int]]:
+                         actions: list[int] | None = None, chain: DealChain | None = None,
+                         most: int | None = None) -> list[list[int]]:
         """For each sampled deal, `seat`'s chip change after each of `actions` (default: all `k`
         legal actions) of `source`'s pending decision. At most MOVES x `budget` moves replayed or
         played (`budget` default the bot's; so a decision costs about the same in any game), in
-        at most SHORT x `budget` playouts and DRAWS re-deals tried per playout (short playouts:
-        more deals in the same work). Deals come from `chain` (default a new one)."""
+        at most `most` playouts (default SHORT x `budget`: short playouts get more deals in the
+        same work) and DRAWS re-deals tried per playout. Deals come from `chain` (default a new one)."""
         budget = self.budget if budget is None else budget
+        most = SHORT * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
         chain = self._chain(source, seat) if chain is None else chain
-        deals = max(1, math.ceil(SHORT * budget / len(actions)))
+        deals = max(1, math.ceil(most / len(actions)))
         rows: list[list[int]] = []
         replays0, self.moves = chain.replays, 0
         prefix = source.round_moves
-        while (len(rows) < deals and chain.replays - replays0 < DRAWS * SHORT * budget
+        while (len(rows) < deals and chain.replays - replays0 < DRAWS * most
                and self.moves + prefix * (chain.replays - replays0) < MOVES * budget):
             try:
                 deal = chain.next()
