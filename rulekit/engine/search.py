@@ -123,16 +123,16 @@ class SearchAgent:
         # handful of deals more per action among dozens cannot settle a choice, they only make
         # the bot leave the base choice on noise more often (measured: stakes of the table
         # maximum where the base choice stakes 1, the paired spread seven times as wide)
-        half = self.budget // 2
-        screen = self.playouts_by_deal(source, d.player, k, budget=half, chain=chain, most=half)
+        share = self.budget // 2
+        screen = self.playouts_by_deal(source, d.player, k, budget=share, chain=chain, most=share)
         if len(screen) < MIN_SCREEN:
             return base
         means = [sum(r[a] for r in screen) / len(screen) for a in range(k)]
         best = max((a for a in range(k) if a != base), key=lambda a: (means[a], -a))
         if means[best] <= means[base]:
             return base
-        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - half,
-                                     actions=[base, best], chain=chain, most=self.budget - half)
+        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - share,
+                                     actions=[base, best], chain=chain, most=self.budget - share)
         return best if choose(rows, 0) == 1 else base
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
