@@ -24,7 +24,7 @@ import time
 
 from rulekit import build_game
 from rulekit.engine.runner import agent_seed, make_agents, play, round_seed
-from rulekit.engine.search import DEFAULT_BUDGET, SearchAgent
+from rulekit.engine.search import DEFAULT_BUDGET, SHORT, SearchAgent
 
 GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 SEED = 2026
@@ -67,7 +67,7 @@ def _interval(xs: list[int]) -> str:
     return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}] ({mark}; n {len(xs)}, mean {m:+.5f}, sd {sd:.5f})"
 
 
-def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = SEED) -> None:
+def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = SEED, short: int = SHORT) -> None:
     game = build_game(gid)
     n = game.variant.meta.players_default
     careful, rand = [], []
@@ -82,7 +82,7 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
         rand.append(base - _seat_delta(game, n, seed, agents, k))
         for b in budgets:
             agents = make_agents(game, n, seed, "careful")
-            bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b))
+            bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b, short=short))
             search[b].append(_seat_delta(game, n, seed, agents, k) - base)
             timing[b][0] += bot.seconds
             timing[b][1] += bot.cpu
@@ -91,7 +91,7 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
     print(f"  careful - random (chips/round): {_interval(rand)}")
     for b in budgets:
         secs, cpu, dec = timing[b]
-        print(f"  search({b}) - careful (chips/round): {_interval(search[b])}; "
+        print(f"  search({b}{f', short {short}' if short != SHORT else ''}) - careful (chips/round): {_interval(search[b])}; "
               f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions")
     print(flush=True)
 
@@ -104,10 +104,12 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=0, help="the first round's number (to extend an earlier run)")
     ap.add_argument("--seed", type=int, default=SEED, help=f"the rounds' seed (default {SEED}, the reported figures'; "
                     "try a change on another seed first, so the report's rounds are not the ones it was tuned on)")
+    ap.add_argument("--short", type=int, default=SHORT, help="SearchAgent's short: up to this many times the "
+                    "budget's playouts when they are short, in the same moves (default %(default)s)")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     for gid in args.games.split(","):
-        run(gid, args.rounds, budgets, args.start, args.seed)
+        run(gid, args.rounds, budgets, args.start, args.seed, args.short)
 
 
 if __name__ == "__main__":

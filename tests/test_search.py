@@ -7,7 +7,7 @@ import pytest
 
 from rulekit import Env, build_game
 from rulekit.engine.runner import BUILTIN_POLICIES, make_agents, play, seat_policies
-from rulekit.engine.search import MIN_DEALS, MOVES, SHORT, SearchAgent, choose
+from rulekit.engine.search import MIN_DEALS, MOVES, SearchAgent, choose
 
 SEED_GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 
@@ -24,6 +24,8 @@ def test_base_policy_is_careful_where_the_game_has_one():
     assert SearchAgent(build_game("otoroku"), 0).base == "careful"
     with pytest.raises(ValueError, match="budget"):
         SearchAgent(build_game("otoroku"), 0, budget=0)
+    with pytest.raises(ValueError, match="short"):
+        SearchAgent(build_game("otoroku"), 0, short=0)
 
 
 @pytest.mark.parametrize("gid", SEED_GAMES)
@@ -222,7 +224,7 @@ def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choi
             self.calls.append((actions, len(rows)))
             return rows
 
-    bot = Recording(env.game, 5, budget=400)
+    bot = Recording(env.game, 5, budget=400, short=4)
     bot.calls = []
     base = bot.fallback.act(env._st.pending)
     choice = bot.act_from(env._st)
@@ -251,27 +253,28 @@ def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once
         bot = Recording(env.game, 5, budget=budget)
         bot.calls = []
         bot.act_from(env._st)
-        if screened:  # a screening of every action, then at most a test of two of them
-            assert bot.calls[0][0] is None and all(len(pair) == 2 for pair, _ in bot.calls[1:])
-        else:  # every action on the same deals (at least MIN_DEALS), once
-            assert len(bot.calls) == 1 and bot.calls[0][0] is None and bot.calls[0][1] >= MIN_DEALS
+        if screened:
+            assert bot.calls[0][0] is None and bot.calls[0][1] < MIN_DEALS  # a screening on fewer deals
+        else:
+            assert bot.calls == [(None, MIN_DEALS)]  # every action on the same MIN_DEALS deals, once
 
 
 def test_short_playouts_get_more_deals_in_the_same_moves():
-    # a dealer's last choice is played out in a few moves: more deals than budget / actions, up
-    # to SHORT times as many; a long round's first card play is held by the moves, not the count
+    # a dealer's last choice is played out in a few moves: with short=4, more deals than budget /
+    # actions, up to 4 times as many; a long round's first card play is held by the moves
     env = _at_choice("kyo-kabu", 3, "dealer_third")
-    bot = SearchAgent(env.game, 5, budget=40)
+    assert len(SearchAgent(env.game, 5, budget=40).playouts_by_deal(env._st, env.current_player, 2)) == 40 // 2
+    bot = SearchAgent(env.game, 5, budget=40, short=4)
     rows = bot.playouts_by_deal(env._st, env.current_player, 2)
-    assert 40 // 2 < len(rows) <= SHORT * 40 // 2
+    assert 40 // 2 < len(rows) <= 4 * 40 // 2
     assert bot.moves <= MOVES * 40
     env = Env("kakkuri", seed=3, rounds=1)
     while len(env.legal_actions()) < 2:
         env.step(0)
     k = len(env.legal_actions())
-    bot = SearchAgent(env.game, 5, budget=40)
+    bot = SearchAgent(env.game, 5, budget=40, short=4)
     rows = bot.playouts_by_deal(env._st, env.current_player, k)
     per_deal = bot.moves / len(rows)
-    assert per_deal > k * MOVES / SHORT       # long playouts: the moves, not SHORT, set the count
+    assert per_deal > k * MOVES / 4            # long playouts: the moves, not `short`, set the count
     assert bot.moves <= MOVES * 40 + per_deal  # (the last deal may pass the limit it started under)
-    assert len(rows) * k < SHORT * 40
+    assert len(rows) * k < 4 * 40

@@ -56,8 +56,8 @@ BUILTIN_POLICIES = {"random": "Picks uniformly at random among the legal actions
                     "search": "Thinks ahead from the rules alone: at each decision it deals the cards it cannot "
                               "see at random in ways that agree with what it has seen, plays each choice to the "
                               "end of the round with the game's careful policy (random where there is none), and "
-                              "leaves the careful choice only for one that clearly wins more on average (the work "
-                              "of 100 playouts a decision, about a second or less).",
+                              "leaves the careful choice only for one that clearly wins more on average (100 "
+                              "playouts a decision, about a second or less).",
                     }
 
 # built-in policies made by a module above this one (rulekit.engine.search registers 'search'):
