@@ -87,11 +87,13 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
             timing[b][0] += bot.seconds
             timing[b][1] += bot.cpu
             timing[b][2] += bot.decisions
-    print(f"{gid} ({n} players, {rounds} paired rounds from round {start} of seed {seed0}, seat k = round mod {n}, others careful)")
+    print(f"{gid} ({n} players, {rounds} paired rounds from round {start} of seed {seed0}, "
+          f"seat k = round mod {n}, others careful)")
     print(f"  careful - random (chips/round): {_interval(rand)}")
     for b in budgets:
         secs, cpu, dec = timing[b]
-        print(f"  search({b}{f', short {short}' if short != SHORT else ''}) - careful (chips/round): {_interval(search[b])}; "
+        label = f"search({b}, short {short})" if short != SHORT else f"search({b})"
+        print(f"  {label} - careful (chips/round): {_interval(search[b])}; "
               f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions")
     print(flush=True)
 

@@ -37,7 +37,7 @@ from rulekit.engine.stepper import DealChain, Inconsistent, Stepper
 __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
 DRAWS = 4  # round replays (re-deals tried, kept or not) allowed per playout
-DEFAULT_BUDGET = 100  # playouts of up to MOVES moves per decision (benchmarks/search_strength.py prints the seconds it costs)
+DEFAULT_BUDGET = 100  # playouts of up to MOVES moves per decision (benchmarks/search_strength.py prints its seconds)
 SHORT = 1  # default `short`: playouts shorter than MOVES may be up to short x budget, in the same moves
 # (4 was measured: no gain in either banking game tried on 1,000 rounds, at 2.5 to 3 times the CPU)
 BATCH = 5  # successive deals averaged together before the test, at least (they are alike: see choose)
@@ -152,7 +152,8 @@ class SearchAgent:
         legal actions) of `source`'s pending decision. At most MOVES x `budget` moves replayed or
         played (`budget` default the bot's; so a decision costs about the same in any game), in
         at most `most` playouts (default the bot's `short` x `budget`: short playouts may get
-        more deals in the same work) and DRAWS re-deals tried per playout. Deals come from `chain` (default a new one)."""
+        more deals in the same work) and DRAWS re-deals tried per playout. Deals come from
+        `chain` (default a new one)."""
         budget = self.budget if budget is None else budget
         most = self.short * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
