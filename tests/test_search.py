@@ -7,7 +7,7 @@ import pytest
 
 from rulekit import Env, build_game
 from rulekit.engine.runner import BUILTIN_POLICIES, make_agents, play, seat_policies
-from rulekit.engine.search import MIN_DEALS, SearchAgent, choose
+from rulekit.engine.search import MIN_DEALS, MOVES, SearchAgent, choose
 
 SEED_GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 
@@ -24,6 +24,8 @@ def test_base_policy_is_careful_where_the_game_has_one():
     assert SearchAgent(build_game("otoroku"), 0).base == "careful"
     with pytest.raises(ValueError, match="budget"):
         SearchAgent(build_game("otoroku"), 0, budget=0)
+    with pytest.raises(ValueError, match="short"):
+        SearchAgent(build_game("otoroku"), 0, short=0)
 
 
 @pytest.mark.parametrize("gid", SEED_GAMES)
@@ -53,6 +55,15 @@ def test_choose_keeps_the_base_choice_unless_another_is_clearly_better():
     assert choose([[0, 1]] * 19, base=0) == 0                      # too few deals (3 batches) say nothing
     # successive deals are alike: a run of 5 good deals then 5 bad ones is 2 batches that cancel
     assert choose(([[0, 3]] * 5 + [[0, -1]] * 5) * 2, base=0) == 0  # (single deals would say 1)
+
+
+def test_with_many_deals_the_batches_grow_so_long_runs_of_alike_deals_are_not_more_evidence():
+    runs = [1, 1, -1, 1, 1, -1, 1, 1, -1, 1]  # mean 0.4
+    # the same 200 deals in two orders: mixed, every batch of 20 has the mean 0.4: clearly better
+    assert choose([[0, v] for v in runs * 20], base=0) == 1
+    # in runs of 20 alike deals (a chain that moves slowly) they are 10 batches: not clear
+    # (batches of 5 would be 40, and 0.4 would pass for clear: t 2.7 against 1.7)
+    assert choose([[0, v] for v in runs for _ in range(20)], base=0) == 0
 
 
 def test_search_takes_its_evaluation():
@@ -208,17 +219,18 @@ def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choi
     assert k > 6  # a stake of any size on any column
 
     class Recording(SearchAgent):
-        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None):
-            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain)
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most)
             self.calls.append((actions, len(rows)))
             return rows
 
-    bot = Recording(env.game, 5, budget=400)
+    bot = Recording(env.game, 5, budget=400, short=4)
     bot.calls = []
     base = bot.fallback.act(env._st.pending)
     choice = bot.act_from(env._st)
     screen, *test = bot.calls
     assert screen[0] is None and screen[1] >= 4          # every action, on a few deals
+    assert screen[1] <= -(-200 // k)                     # half the budget's playouts, even short ones
     if test:                                              # a better-looking action was found
         (pair, n), = test
         assert pair[0] == base and pair[1] != base and n >= MIN_DEALS
@@ -232,8 +244,8 @@ def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once
     k = len(env.legal_actions())
 
     class Recording(SearchAgent):
-        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None):
-            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain)
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most)
             self.calls.append((actions, len(rows)))
             return rows
 
@@ -245,3 +257,24 @@ def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once
             assert bot.calls[0][0] is None and bot.calls[0][1] < MIN_DEALS  # a screening on fewer deals
         else:
             assert bot.calls == [(None, MIN_DEALS)]  # every action on the same MIN_DEALS deals, once
+
+
+def test_short_playouts_get_more_deals_in_the_same_moves():
+    # a dealer's last choice is played out in a few moves: with short=4, more deals than budget /
+    # actions, up to 4 times as many; a long round's first card play is held by the moves
+    env = _at_choice("kyo-kabu", 3, "dealer_third")
+    assert len(SearchAgent(env.game, 5, budget=40).playouts_by_deal(env._st, env.current_player, 2)) == 40 // 2
+    bot = SearchAgent(env.game, 5, budget=40, short=4)
+    rows = bot.playouts_by_deal(env._st, env.current_player, 2)
+    assert 40 // 2 < len(rows) <= 4 * 40 // 2
+    assert bot.moves <= MOVES * 40
+    env = Env("kakkuri", seed=3, rounds=1)
+    while len(env.legal_actions()) < 2:
+        env.step(0)
+    k = len(env.legal_actions())
+    bot = SearchAgent(env.game, 5, budget=40, short=4)
+    rows = bot.playouts_by_deal(env._st, env.current_player, k)
+    per_deal = bot.moves / len(rows)
+    assert per_deal > k * MOVES / 4            # long playouts: the moves, not `short`, set the count
+    assert bot.moves <= MOVES * 40 + per_deal  # (the last deal may pass the limit it started under)
+    assert len(rows) * k < 4 * 40

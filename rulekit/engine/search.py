@@ -12,9 +12,11 @@ its seat when that beats the base policy's own choice clearly (the paired differ
 at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
 does not make it play worse than the base policy. With many actions, part of the budget
 screens them all and the rest tests only the best against the base choice, on new deals.
-At most `budget` playouts, DRAWS x `budget` re-deals and MOVES x `budget` moves replayed or
-played out a decision (long rounds with many players get fewer playouts); when no deal agrees,
-the base policy decides.
+A decision costs at most MOVES x `budget` moves replayed or played out: `budget` playouts of
+up to MOVES moves (long rounds with many players get fewer playouts) or, with `short` above 1
+and where every action is compared on the same deals, up to `short` x `budget` shorter ones in
+the same moves (a banker's last choice before the showdown). So a decision costs about the
+same in any game. When no deal agrees, the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
@@ -34,9 +36,12 @@ from rulekit.engine.stepper import DealChain, Inconsistent, Stepper
 
 __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
-DRAWS = 4  # round replays (re-deals tried, kept or not) allowed per playout of the budget
-DEFAULT_BUDGET = 100  # playouts per decision (benchmarks/search_strength.py prints the seconds it costs)
-BATCH = 5  # successive deals averaged together before the test (they are alike: see choose)
+DRAWS = 4  # round replays (re-deals tried, kept or not) allowed per playout
+DEFAULT_BUDGET = 100  # playouts of up to MOVES moves per decision (benchmarks/search_strength.py prints its seconds)
+SHORT = 1  # default `short`: playouts shorter than MOVES may be up to short x budget, in the same moves
+# (4 was measured: no gain in either banking game tried on 1,000 rounds, at 2.5 to 3 times the CPU)
+BATCH = 5  # successive deals averaged together before the test, at least (they are alike: see choose)
+BATCHES = 10  # with more than BATCH x BATCHES deals, longer batches: this many (see choose)
 MIN_BATCHES = 4  # batches a comparison needs before the bot leaves the base policy's choice
 MIN_DEALS = BATCH * MIN_BATCHES
 MIN_SCREEN = 4  # deals a screening of many actions needs before its best is tested at all
@@ -62,10 +67,13 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, game: Game, seed: Any = 0, budget: int = DEFAULT_BUDGET, base: str | None = None):
+    def __init__(self, game: Game, seed: Any = 0, budget: int = DEFAULT_BUDGET, base: str | None = None,
+                 short: int = SHORT):
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget: expected a whole number of playouts of at least 1, found {budget!r}")
-        self.budget = budget
+        if isinstance(short, bool) or not isinstance(short, int) or short < 1:
+            raise ValueError(f"short: expected a whole number of at least 1, found {short!r}")
+        self.budget, self.short = budget, short
         self.base = base if base is not None else ("careful" if "careful" in game.policies else "random")
         self.rng = random.Random(str(seed))  # text: any seed (int or the runner's 'seed:seat') works alike
         self.fallback = self._base_agent(self.rng.getrandbits(63))
@@ -115,15 +123,20 @@ class SearchAgent:
         if k * MIN_DEALS <= self.budget:
             return choose(self.playouts_by_deal(source, d.player, k), base)
         chain = self._chain(source, d.player)
-        screen = self.playouts_by_deal(source, d.player, k, budget=self.budget // 2, chain=chain)
+        # the screening and its test keep to their share of `budget` playouts even when short: a
+        # handful of deals more per action among dozens cannot settle a choice, they only make
+        # the bot leave the base choice on noise more often (measured: stakes of the table
+        # maximum where the base choice stakes 1, the paired spread seven times as wide)
+        share = self.budget // 2
+        screen = self.playouts_by_deal(source, d.player, k, budget=share, chain=chain, most=share)
         if len(screen) < MIN_SCREEN:
             return base
         means = [sum(r[a] for r in screen) / len(screen) for a in range(k)]
         best = max((a for a in range(k) if a != base), key=lambda a: (means[a], -a))
         if means[best] <= means[base]:
             return base
-        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - self.budget // 2,
-                                     actions=[base, best], chain=chain)
+        rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - share,
+                                     actions=[base, best], chain=chain, most=self.budget - share)
         return best if choose(rows, 0) == 1 else base
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
@@ -133,19 +146,23 @@ class SearchAgent:
         return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
-                         actions: list[int] | None = None, chain: DealChain | None = None) -> list[list[int]]:
+                         actions: list[int] | None = None, chain: DealChain | None = None,
+                         most: int | None = None) -> list[list[int]]:
         """For each sampled deal, `seat`'s chip change after each of `actions` (default: all `k`
-        legal actions) of `source`'s pending decision. At most `budget` playouts (default the
-        bot's), DRAWS x `budget` re-deals tried and MOVES x `budget` moves replayed or played (so
-        a decision costs about the same in any game). Deals come from `chain` (default a new one)."""
+        legal actions) of `source`'s pending decision. At most MOVES x `budget` moves replayed or
+        played (`budget` default the bot's; so a decision costs about the same in any game), in
+        at most `most` playouts (default the bot's `short` x `budget`: short playouts may get
+        more deals in the same work) and DRAWS re-deals tried per playout. Deals come from
+        `chain` (default a new one)."""
         budget = self.budget if budget is None else budget
+        most = self.short * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
         chain = self._chain(source, seat) if chain is None else chain
-        deals = max(1, math.ceil(budget / len(actions)))
+        deals = max(1, math.ceil(most / len(actions)))
         rows: list[list[int]] = []
         replays0, self.moves = chain.replays, 0
         prefix = source.round_moves
-        while (len(rows) < deals and chain.replays - replays0 < DRAWS * budget
+        while (len(rows) < deals and chain.replays - replays0 < DRAWS * most
                and self.moves + prefix * (chain.replays - replays0) < MOVES * budget):
             try:
                 deal = chain.next()
@@ -193,11 +210,15 @@ def choose(rows: list[list[int]], base: int) -> int:
     """The action with the best mean over the deals `rows`, if it beats the base policy's action
     `base` clearly (paired over the same deals, one-sided 95%); else `base`. Ties: earlier action.
 
-    Successive deals of a chain are alike, so the test is on the means of BATCH successive deals
+    Successive deals of a chain are alike, so the test is on the means of successive deals
     (batch means: nearly independent where single deals are not), with Student's t for their
-    number; fewer than MIN_BATCHES batches never leave `base`. (Testing single deals when there
-    were few made a chain's look-alike deals pass for evidence: in a long game, with about 15 deals
-    a decision, the bot then played worse than its base policy.)"""
+    number; fewer than MIN_BATCHES batches never leave `base`. A batch is BATCH deals, or with
+    more deals than BATCH x BATCHES, a tenth of them: a chain's deals can stay alike for dozens of
+    steps (at a banker's last choice, the means of 100 successive deals spread up to 3.6 times as
+    much as batches of 5 implied), so more deals of one chain are less new evidence than their
+    number says. (Testing single deals when there were few made a chain's look-alike deals
+    pass for evidence: in a long game, with about 15 deals a decision, the bot then played worse
+    than its base policy.)"""
     if len(rows) < MIN_DEALS:
         return base
     k = len(rows[0])
@@ -206,7 +227,8 @@ def choose(rows: list[list[int]], base: int) -> int:
     if best == base:
         return base
     diffs = [r[best] - r[base] for r in rows]
-    batches = [sum(diffs[i:i + BATCH]) / BATCH for i in range(0, len(diffs) - BATCH + 1, BATCH)]
+    size = max(BATCH, len(diffs) // BATCHES)
+    batches = [sum(diffs[i:i + size]) / size for i in range(0, len(diffs) - size + 1, size)]
     b = len(batches)
     m = sum(batches) / b
     var = sum((x - m) ** 2 for x in batches) / (b - 1)
