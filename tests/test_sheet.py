@@ -262,6 +262,12 @@ def test_your_table_panel_data_shows_players_words_only():
                 for e in entries:
                     assert "{" not in e["page"] and all("{" not in t for t in e["alt"].values()), (f, name)
     kyo = panel_data(load_variant("kyo-kabu"))["sentences"]
-    assert {"page": "When the values are equal, nobody pays (house rule: the dealer wins ties).",
+    # the page states the usual reading alone (its House rules section tells the others)
+    assert {"page": "When the values are equal, nobody pays.",
             "alt": {"push": "When the values are equal, nobody pays.",
                     "dealer": "When the values are equal, the dealer wins."}} in kyo["tie"]
+    # a sentence the page leaves out (the usual reading says nothing) is placed beside its neighbour
+    hiraya = panel_data(load_variant("hiraya"))["sentences"]["misdeal_willows"]
+    spot = next(e for e in hiraya if not e["page"])
+    assert spot["after"].endswith("the same dealer shuffles and deals again."), spot
+    assert any(t for t in spot["alt"].values()), spot

@@ -120,7 +120,9 @@ class VariantPage(MachineParts):
         self.yaku = self.tree.get("yaku") or {}
         self.r = Renderer(self.procs, tuple(self.yaku))
         self.base_deck = self.v.decks[self.g.deck_name].base
-        self.doc: RulesDoc = rules_doc(self.v)
+        from rulekit.lang.prose import Prose
+        # the defaults' sentences alone: the House rules section tells the other readings, once
+        self.doc: RulesDoc = rules_doc(self.v, Prose.page(self.v.options))
 
     # -- helpers ---------------------------------------------------------------
     def img(self, deck: Deck, base: str, i: int, cls: str = "rk-card", extra: str = "") -> str:
@@ -514,7 +516,7 @@ class VariantPage(MachineParts):
         """rules.columns: what each yaku table's value and rank mean, options filled in."""
         from rulekit.lang.prose import Prose, render
         cols = (plain(self.v.tree).get("rules") or {}).get("columns") or {}
-        words = Prose.standard_page(self.v.options)
+        words = Prose.page(self.v.options)
         return {str(t): {str(k): render(str(v), words) for k, v in (c or {}).items()} for t, c in cols.items()}
 
     # -- house rules -----------------------------------------------------------------------------
@@ -533,7 +535,6 @@ class VariantPage(MachineParts):
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
-            out += ["Settle these before the first deal; the rules above follow the usual reading (the sources').", ""]
             if panel:
                 out += [_block(panel), ""]
             items = []
@@ -574,8 +575,9 @@ class VariantPage(MachineParts):
             names = [n[:1].lower() + n[1:] if n[1:2].islower() else n for n in names]
             sets = f"; then {plural(len(self.v.presets), 'preset')}, named sets of them" if self.v.presets else ""
             out.append(_block(f'<details class="rk-fold rk-options-fold"><summary><strong>'
-                              f'{plural(len(items), "house rule")}</strong>: {h(", ".join(names))}. '
-                              f'<span class="rk-alts">Open for each rule\'s usual reading, the other readings and the source{sets}.'
+                              f'{plural(len(items), "house rule")}</strong> to settle before the first deal: '
+                              f'{h(", ".join(names))}. <span class="rk-alts">The rules above follow the usual reading '
+                              f'(the sources\'); open for the other readings and each rule\'s source{sets}.'
                               '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
                               + f'<p><a href="{self.root}guides/house-rules/">How to write your house rules</a></p>'
                               + self.presets_html() + "</details>"))
