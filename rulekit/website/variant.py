@@ -458,11 +458,12 @@ class VariantPage(MachineParts):
         for table, entries in self.g.yaku.items():
             src = {str(e.get("id")): e for e in (self.yaku.get(table) or []) if isinstance(e, dict)}
             # a column whose every example says 0 tells a player nothing (the steps pay those hands)
-            # a column is shown only with its meaning stated (rules.columns): a bare number misleads
+            # a column is shown only with its meaning stated (rules.columns): a bare number misleads;
+            # an empty meaning leaves it out on purpose
             meaning = self.column_meanings().get(table, {})
-            has_rank = "rank" in meaning and any(
+            has_rank = bool(meaning.get("rank")) and any(
                 ex.get((table, y.id)) is not None and ex[(table, y.id)].rank not in (0, None, "0") for y in entries)
-            has_value = "value" in meaning and any(
+            has_value = bool(meaning.get("value")) and any(
                 ex.get((table, y.id)) is not None and ex[(table, y.id)].value not in (0, None, "0") for y in entries)
             rows, house_rows = [], []
             for y in entries:
