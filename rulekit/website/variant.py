@@ -197,10 +197,11 @@ class VariantPage(MachineParts):
             return ""
         fam = family_slug(self.v.meta.family)
         rows = "".join(f"<tr><th>{h(f.label)}</th><td>{h(f.text)}</td></tr>" for f in facts)
-        rows += (f'<tr><th>Family</th><td><a href="{self.root}families/{fam}/">{h(family_title(self.v.meta.family))}'
-                 "</a></td></tr>")
-        return _block('<div class="rk-quick" id="quick-reference"><p class="rk-quick__title">Quick reference</p>'
-                      f'<table class="rk-quick__facts"><tbody>{rows}</tbody></table></div>')
+        # the family on the title's line: a link to the game's relatives, not a rule
+        family = (f'<span class="rk-quick__family">Family: <a href="{self.root}families/{fam}/">'
+                  f'{h(family_title(self.v.meta.family))}</a></span>')
+        return _block('<div class="rk-quick" id="quick-reference"><p class="rk-quick__title">Quick reference'
+                      f'{family}</p><table class="rk-quick__facts"><tbody>{rows}</tbody></table></div>')
 
     def rounds_text(self) -> str:
         gtree = self.tree.get("game") or {}
