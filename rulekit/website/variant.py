@@ -575,11 +575,9 @@ class VariantPage(MachineParts):
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
             names = [squash(o.label) or _label(o.name) for o in self.v.options.values()]
             names = [n[:1].lower() + n[1:] if n[1:2].islower() else n for n in names]
-            sets = f" and {plural(len(self.v.presets), 'preset')} (named sets of them)" if self.v.presets else ""
             out.append(_block(f'<details class="rk-fold rk-options-fold"><summary><strong>'
                               f'{plural(len(items), "house rule")}</strong> to settle before the first deal: '
-                              f'{h(", ".join(names))}. <span class="rk-alts">The rules above follow the usual reading; '
-                              f'open for the others{sets}.'
+                              f'{h(", ".join(names))}. <span class="rk-alts">The rules above follow the usual reading.'
                               '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
                               + f'<p><a href="{self.root}guides/house-rules/">How to write your house rules</a></p>'
                               + self.presets_html() + "</details>"))
