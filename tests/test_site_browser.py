@@ -398,6 +398,10 @@ FIRST_HALF = """(() => {
 })()"""
 
 
+# Otoroku's rules (a long teyaku table and many steps) still reach past the middle of its page
+FIRST_HALF_NOT_YET = {"otoroku"}
+
+
 @pytest.mark.parametrize("gid", SEED_GAMES)
 def test_the_worked_example_starts_in_the_first_half_of_the_page(devtools, server, gid):
     """Issue 25: at 1280 px the rules before the worked example are short enough that it starts within the
@@ -413,10 +417,11 @@ def test_the_worked_example_starts_in_the_first_half_of_the_page(devtools, serve
     assert f["options"] == 0, (gid, f["options"])  # the house-rule list: one fold, closed
     assert f["houseOnly"] == 0, (gid, f["houseOnly"])
     share = f["top"] / f["height"]
-    print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px ({share:.0%}) at 1280 px")
-    if share > 0.5:
-        # not reached for every seed page yet: the figure is reported (see the issue's closing note)
-        pytest.xfail(f"{gid}: the worked example starts at {f['top']} of {f['height']} px ({share:.0%})")
+    print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px ({share:.1%}) at 1280 px")
+    if share > 0.5 and gid in FIRST_HALF_NOT_YET:
+        # not reached for this page yet: the figure is reported (see the issue's closing note)
+        pytest.xfail(f"{gid}: the worked example starts at {f['top']} of {f['height']} px ({share:.1%})")
+    assert share <= 0.5, (gid, f["top"], f["height"])
 
 
 def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, server):
