@@ -24,7 +24,7 @@ from .conftest import ROOT
 pexpect = pytest.importorskip("pexpect")
 
 PROMPTS = [r"Your choice \(1 to (\d+);", r"Type a number from (-?\d+) to (-?\d+)", r"Press Enter for round (\d+)",
-           r"Game over after (\d+) rounds?\.[^\n]*\n", pexpect.EOF]
+           r"Game over after (\d+) rounds?\.[^\n]*\n", pexpect.EOF, r"Press Enter to go on"]
 GAME = ["kyo-kabu", "-o", "rounds=3", "--seed", "11", "--human", "1"]
 
 
@@ -53,8 +53,11 @@ def _drive(tmp_path, args: list[str], stop_at: int | None = None, key: str = "q"
         for _ in range(500):
             i = child.expect(PROMPTS)
             text += ((child.before or "") + (child.after if isinstance(child.after, str) else "")).replace("\r\n", "\n")
-            if i >= 3:
+            if i in (3, 4):
                 break
+            if i == 5:  # a screenful told (the pager): no question, not counted
+                child.sendline("")
+                continue
             if len(asked) == stop_at:
                 if key == "\x03":
                     child.sendcontrol("c")

@@ -20,7 +20,7 @@ from .conftest import ROOT
 pexpect = pytest.importorskip("pexpect")
 
 PROMPTS = [r"Your choice \(1 to (\d+);", r"Type a number from (-?\d+) to (-?\d+)", r"Press Enter for round (\d+)",
-           r"Game over after (\d+) rounds?\.[^\n]*\n", pexpect.EOF]
+           r"Game over after (\d+) rounds?\.[^\n]*\n", pexpect.EOF, r"Press Enter to go on"]
 
 
 def _drive(args: list[str], log: str, answer=None, keys=("?", "t")) -> tuple[list[str], str]:
@@ -44,7 +44,7 @@ def _drive(args: list[str], log: str, answer=None, keys=("?", "t")) -> tuple[lis
                 child.expect(pexpect.EOF)
                 text += (child.before or "").replace("\r\n", "\n")
                 break
-            if i == 2:
+            if i in (2, 5):  # the next round, or a screenful told (the pager)
                 child.sendline("")
                 continue
             if pending_keys:

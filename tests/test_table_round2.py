@@ -100,7 +100,9 @@ def test_payment_reasons_are_players_words():
     for raw in ("(buta", "(dealer buta", "bettor wins", "(dealer wins", "tera-zen"):
         assert raw not in text
     assert re.search(r"pays 1 chip to seat \d \(beats the dealer: \d+ against \d+\)", text)
-    assert re.search(r"pays 1 chip to seat 0 \(dealer\) \(the dealer wins equal or higher: \d+ against \d+\)", text)
+    m = re.search(r"pays 1 chip to seat 0 \(dealer\) \(the dealer's hand is higher: (\d+) against (\d+)\)", text)
+    assert m and int(m[1]) > int(m[2])
+    assert "(dealer wins tie" not in text
     assert "(Buta, over the limit)" in text
     text = _watched("mekurifuda/kakkuri.yaml", 7, 2)
     assert "(pass)" not in text and "(pot)" not in text

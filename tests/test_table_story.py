@@ -89,7 +89,7 @@ def test_watching_tells_the_story_and_trace_keeps_the_engine_words():
     out = _watch("kyo-kabu", "--seed", "3", "--rounds", "2")
     assert "->" not in out and "col -1" not in out and "pays -" not in out and "Noted" not in out
     assert "Round 1 of 2: seat 0 deals." in out and "Round 2 of 2" in out
-    assert "The players play carefully:" in out
+    assert "The players play carefully. How a careful player plays:" in out
     assert "Game over after 2 rounds." in out
     # a watcher sees no face-down card before it is shown to everyone
     first = out.split("Showdown")[0]
@@ -113,7 +113,7 @@ def test_ctrl_d_at_a_prompt_saves_and_says_how_to_continue(tmp_path):
         text = (child.before or "").replace("\r\n", "\n")
     finally:
         child.close(force=True)
-    assert "Your opponents play carefully:" in first and "Round 1 of 12" in first
+    assert "Your opponents play carefully. How a careful player plays:" in first and "Round 1 of 12" in first
     assert "End of input (Ctrl-D): you left the table." in text and "error[" not in text
     m = re.search(r"The game is saved in (\S+) \(", text)
     assert m and "To continue it: rulekit play --resume" in text
@@ -159,8 +159,11 @@ def _first_screen(args: list[str], tmp_path) -> str:
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args], cwd=str(tmp_path), env=env,
                           dimensions=(40, 100), encoding="utf-8", timeout=120)
     try:
-        child.expect(r"Your choice \(1 to \d+;|Type a number from")
-        text = (child.before or "").replace("\r\n", "\n")
+        text = ""
+        while child.expect([r"Your choice \(1 to \d+;|Type a number from", r"Press Enter to go on"]) == 1:
+            text += (child.before or "").replace("\r\n", "\n")  # a screenful: the pager
+            child.sendline("")
+        text += (child.before or "").replace("\r\n", "\n")
         child.sendline("q")
         child.expect(pexpect.EOF)
     finally:

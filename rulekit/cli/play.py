@@ -180,7 +180,9 @@ def opponents_words(game: Any, policy: str) -> str:
     from rulekit.core.inert import inert
     desc = inert(str(game.policies.get(policy, {}).get("description", "")), keep_newlines=False).strip()
     how = "carefully" if policy == "careful" else f"by the policy '{policy}'"
-    return f"Your opponents play {how}" + (f": {desc}" if desc else ".")
+    # The description is a whole sentence of its own ("How a careful player plays: ..."), so it follows
+    # a full stop rather than a colon (a colon would read "play carefully: How a careful player plays:").
+    return f"Your opponents play {how}." + (f" {desc}" if desc else "")
 
 
 def _rounds_total(run: _Run) -> int | None:

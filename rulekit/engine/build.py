@@ -15,8 +15,8 @@ from rulekit.lang.expr import Scope
 from rulekit.lang.expr import types as T
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
-from rulekit.engine.builddisplay import (card_facts, display_parts, display_reasons, zone_groups, zone_last,
-                                          zone_yaku as yaku_of_zones)
+from rulekit.engine.builddisplay import (card_facts, display_names, display_parts, display_reasons, zone_groups,
+                                          zone_last, zone_yaku as yaku_of_zones)
 from rulekit.lang.loader import Node, at, load_tree, plain
 from rulekit.lang.model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
 from rulekit.lang.schema import load_schema, validate as schema_validate
@@ -419,9 +419,15 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     game.extra["zone_yaku"] = zone_yaku
     game.extra["display_table"] = display_table
     game.extra["display_reasons"] = display_reasons(variant)
+    game.extra["display_names"] = display_names(variant)
     game.extra["zone_groups"] = zone_groups(variant)
     game.extra["zone_last"] = zone_last(variant)
     game.extra["functions"] = scope.functions  # statistics and other late readers see them too
+    for pol in policies.values():
+        describe = pol.pop("describe", None)
+        if describe is not None and not errs.diagnostics:
+            # a policy's description says only what applies under the options in play
+            pol["description"] = " ".join(describe(game.new_ctx(variant.meta.players_default, 0, None)).split())
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
@@ -463,6 +469,10 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
                 ch.policies.setdefault(pname, []).append((when, prefer))
         out[pname] = {"description": str(p.value.get("description").value) if isinstance(p.value, dict)
                       and "description" in p.value else ""}
+        if "{" in out[pname]["description"]:
+            # {expression} parts (over the options): the words for the rules in play, filled in
+            # once the game is built
+            out[pname]["describe"] = sc._template(p.value["description"], {}, f"policy {pname} description")
     sc.phase = ""
     return out
 

@@ -41,9 +41,10 @@ def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], A
     node = at(tree, "display", "card")
     card_show = None
     if node is not None and isinstance(node.value, str) and PLACEHOLDER.search(node.value):
-        card_show = text_template(node, {"c": T.CARD}, sc, "display.card")  # 'month {c.month}, {worth(c)} points'
+        # 'month {c.month}, {worth(c)} points'; `came_from`: the zone the card last came from
+        card_show = text_template(node, {"c": T.CARD, "came_from": T.STR}, sc, "display.card")
     elif node is not None:
-        card_show = sc.expr(node, {"c": T.CARD}, None, "display.card")[0]
+        card_show = sc.expr(node, {"c": T.CARD, "came_from": T.STR}, None, "display.card")[0]
     return zone_show, card_show, display_table(at(tree, "display", "table"), sc)
 
 
@@ -119,6 +120,15 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
 def display_reasons(variant: Variant) -> dict[str, str]:
     """`display.reasons`: the words players read for a payment's `why` (the log keeps the `why`)."""
     node = at(variant.tree, "display", "reasons")
+    if node is None or not isinstance(node.value, dict):
+        return {}
+    return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
+
+
+def display_names(variant: Variant) -> dict[str, str]:
+    """`display.names`: the names players read for some cards, by card id, where the game calls a
+    card otherwise than its deck does (the log and the engine keep the deck's names)."""
+    node = at(variant.tree, "display", "names")
     if node is None or not isinstance(node.value, dict):
         return {}
     return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}

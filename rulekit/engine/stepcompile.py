@@ -264,6 +264,7 @@ class StepCompiler(ChoiceSteps):
             where, _ = self.expr(d["where"], {**loc, "c": T.CARD}, T.BOOL, "where")
         face = d["face"].value if "face" in d else None
         bottom = "position" in d and d["position"].value == "bottom"
+        by = self._count(d, "by", loc)  # the seat who moves the cards, told to the players
         span = node.span
 
         def take(ctx) -> list[int]:
@@ -332,8 +333,10 @@ class StepCompiler(ChoiceSteps):
                       "cards": [ids[c] for c in got]}
                 if face:
                     ev["face"] = face
+                if by is not None:
+                    ev["by"] = by(ctx)
                 ctx.log(ev)
-        if cards_fn is None and at is None:
+        if cards_fn is None and at is None and by is None:
             move.gen = ("move", src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
         return move
 

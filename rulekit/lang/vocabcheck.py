@@ -86,6 +86,8 @@ def prose_fields(variant: Variant) -> Iterator[tuple[Node, tuple[str, ...]]]:
 
 #: placeholders ({opt.NAME}, {rule.NAME}, {yaku.T.ID}, rulekit.lang.prose) are rendered in words
 PLACEHOLDER = re.compile(r"(?<!\{)\{(?:opt|rule|yaku)\.[\w.-]+\}")
+#: an {expression} part of a text filled in by the engine (a policy's description)
+EXPRESSION = re.compile(r"(?<!\{)\{(?!(?:opt|rule|yaku)\.[\w.-]+\})([^{}]+)\}")
 
 
 def program_words(text: str) -> list[str]:
@@ -97,7 +99,11 @@ def prose_problems(variant: Variant) -> list[Diagnostic]:
     """An error (E092) for each text for players that names a program word instead of saying it in words."""
     out: list[Diagnostic] = []
     for node, crumbs in prose_fields(variant):
-        words = list(dict.fromkeys(program_words(node.value)))
+        text = node.value
+        if crumbs[0] == "policies":
+            # a policy's {expression} parts over the options: players read only their quoted words
+            text = EXPRESSION.sub(lambda m: " ".join(re.findall(r"'([^']*)'", m.group(1))), text)
+        words = list(dict.fromkeys(program_words(text)))
         if words:
             shown = ", ".join(repr(w) for w in words[:5]) + (" ..." if len(words) > 5 else "")
             out.append(error(node.span, "E092", f"the rules text at {'.'.join(crumbs)} names program words "

@@ -39,6 +39,7 @@ class Narrator(Recap):
         self.zone_defs = v.zones
         self.zones: dict[str, list[str]] = {}
         self.arrived: dict[str, int] = {}
+        self.came: dict[str, str] = {}  # the zone (base name) each card last came from
         self.seen: dict[str, int] = {}
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
@@ -135,15 +136,15 @@ class Narrator(Recap):
         i = self.index.get(cid)
         if i is None:
             return str(cid)
-        name = self.game.card_name(i)
-        v = self.card_value(i)
+        name = (self.game.extra.get("display_names") or {}).get(cid) or self.game.card_name(i)
+        v = self.card_value(i, self.came.get(cid, ""))
         return name if v is None or v == "" or names_value(name, v) else f"{name} ({v})"
 
-    def card_value(self, i: int) -> Any:
+    def card_value(self, i: int, came_from: str = "") -> Any:
         fn = self.game.extra.get("card_show")
         if fn is None:
             return None
-        return self._eval(fn, {"c": i})
+        return self._eval(fn, {"c": i, "came_from": came_from})
 
     def main_zone(self, zname: str) -> str:
         """The zone a zone's cards are shown with (hole[2] -> column[2] when hole is part_of column)."""
@@ -406,6 +407,8 @@ class Narrator(Recap):
 
     def _e_move(self, e: dict) -> list[Line]:
         cards = list(e["cards"])
+        for c in cards:  # display.card may read where a card came from (`came_from`)
+            self.came[c] = self._zone_of(e["from"])[0]
         src = self.zones.setdefault(e["from"], [])
         known_before = [self.can_see(c, e["from"]) for c in cards]
         for c in cards:
@@ -445,6 +448,10 @@ class Narrator(Recap):
         # a card dealt to a part of a hand (a hole card) goes to that hand, as a player would say
         line = (f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(self.main_zone(e['from']))} "
                 f"to {self.zone_words(self.main_zone(e['to']))}{how}")
+        if isinstance(e.get("by"), int):  # who moves them (the step's `by`): 'Seat 3 moves ...'
+            who = self.you if e["by"] == self.viewer else self.seat(e["by"])
+            line = (f"{who} {'move' if e['by'] == self.viewer else 'moves'} {what} from "
+                    f"{self.zone_words(self.main_zone(e['from']))} to {self.zone_words(self.main_zone(e['to']))}{how}")
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
@@ -576,6 +583,10 @@ class Narrator(Recap):
         if (words is None and not any(ch.isdigit() for ch in why)) or (words and "{values}" in words):
             vs = self._values_of(dst), self._values_of(src)
         values = f"{vs[0]} against {vs[1]}" if vs[0] is not None and vs[1] is not None else ""
+        if words is not None and "{value}" in words:
+            # {value}: the shown value of the seat's side (a payment between a seat and a pot)
+            v = self._values_of(dst if isinstance(dst, int) else src)
+            words = words.replace("{value}", str(v)) if v is not None else words.split(": {value}")[0]
         if words is not None:
             said = words.replace("{values}", values).strip(" ,;:") if "{values}" in words else words
             reason += [said] if said else []

@@ -107,7 +107,7 @@ class Recap:
         seats paying the same to the same for the same reason as one sentence."""
         total: dict[tuple, list] = {}
         for p in self.pays:
-            key = (p["from"], p["to"], p["why"])
+            key = (p["from"], p["to"], p["why"], bool(p.get("told")))
             if key in total:
                 try:
                     total[key][0] += p["amount"]
@@ -123,6 +123,9 @@ class Recap:
             text = self.pay_text(src, dst, a, why)
             if times > 1:
                 text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
+            if key[3]:  # told as it was paid: the same chips, not a second charge
+                text = text[:-1] + ", already paid during play)" if text.endswith(")") else \
+                    text + " (already paid during play)"
             head = f"{self.seat(src)} pays"
             if isinstance(src, int) and text.startswith(head):
                 groups.setdefault(("seat", text[len(head):]), []).append(src)
@@ -167,6 +170,12 @@ class Recap:
         order = sorted(range(self.n), key=lambda s: (-self.chips[s] if isinstance(self.chips[s], (int, float))
                                                      else 0, s))
         out = [Line("heading", "Standings:")]
+        more = self.rounds is None or self.round_no + 1 < self.rounds
+        nxt = self.dealer if self.next_dealer is None else self.next_dealer
         for rank, s in enumerate(order, 1):
-            out.append(Line("standings", f"{rank}. {self.seat(s)}: {self.chips_text(self.chips[s])}", s))
+            # who deals the next round, not who dealt the one just told
+            tag = ["you"] if s == self.viewer else []
+            tag += ["deals next"] if more and s == nxt else []
+            who = f"Seat {s}" + (f" ({', '.join(tag)})" if tag else "")
+            out.append(Line("standings", f"{rank}. {who}: {self.chips_text(self.chips[s])}", s))
         return out

@@ -22,7 +22,7 @@ class CardFact:
 
 
 def _eval(game: Any, ctx: Any, fn: Any, i: int) -> Any:
-    ctx.loc = {"c": i}
+    ctx.loc = {"c": i, "came_from": ""}
     try:
         return fn(ctx)
     except Exception:  # noqa: BLE001 - a value that cannot be worked out is simply not shown

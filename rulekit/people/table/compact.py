@@ -65,8 +65,9 @@ class _Turn:
         raw = [p[1 if plural else 0] for p in self.preds]
         parts = [p.lstrip("\x00\x01\x02") for p in raw]
         # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
-        return "".join(("" if not i else " and " if r.startswith("\x02") else "; ") + (_lower(t) if i else t)
-                       for i, (r, t) in enumerate(zip(raw, parts)))
+        # what a seat does after being dealt a card: 'is dealt a card, then stands'
+        return "".join(("" if not i else " and " if r.startswith("\x02") else ", then " if parts[i - 1].startswith(
+            ("is dealt ", "are each dealt ")) else "; ") + (_lower(t) if i else t) for i, (r, t) in enumerate(zip(raw, parts)))
 
 
 _SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
@@ -495,26 +496,9 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
         if out[k].kind == out[k - 1].kind == "deal" and out[k].text == out[k - 1].text and out[k].text.endswith("."):
             out[k - 1] = Line("deal", out[k].text[:-1] + ", twice.", out[k].seat)
             del out[k], flow[k]
-    return _paragraphs(out, flow)
-
-
-def _paragraphs(out: list[Line], flow: list[int]) -> list[Line]:
-    """Runs of turns told in the rules' own words ('Seat 3 plays Six. Seats 4 and 5 pass.'), with
-    the cards turned up between them, said as one paragraph: a round of the table takes two or
-    three lines, not one a seat."""
-    told: list[Line] = []
-    k = 0
-    while k < len(out):
-        m = k
-        # your own turn starts a paragraph: one round of the table from you
-        while m < len(out) and flow[m] and (m == k or not out[m].text.startswith("You ")):
-            m += 1
-        if m - k > 1 and any(f == 2 for f in flow[k:m]):
-            told.append(Line("choice", " ".join(ln.text for ln in out[k:m]), None))
-        else:
-            told += out[k:max(m, k + 1)]
-        k = max(m, k + 1)
-    return told
+    # one line per seat or per run of seats doing the same (not a paragraph per round of the
+    # table): with seven players a paragraph pushed your own last move off a 40-line screen
+    return out
 
 
 def _drawn(ln: Line, deck: str | None) -> str | None:

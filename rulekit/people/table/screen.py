@@ -55,10 +55,18 @@ class Screen:
         # piped: whole lines, never cut at an assumed width
         self.console.soft_wrap = not self.console.is_terminal
         self.echo = not _isatty(self.inp)
+        #: lines written since the last question was answered (what a screen shows above the next)
+        self.since = 0
 
     def say(self, text: str, kind: str = "", indent: int = 0) -> None:
         """One line of text (untrusted parts already inside it are made inert here)."""
         from rich.text import Text
+        line = self.wrapped(text, indent)
+        self.since += line.count("\n") + 1
+        self.console.print(Text(line, style=STYLES.get(kind, "")))
+
+    def wrapped(self, text: str, indent: int = 0) -> str:
+        """The line as `say` writes it: inert, and on a terminal wrapped under itself, indented."""
         line = " " * indent + inert(text, keep_newlines=False)
         width = self.console.width
         if not self.console.soft_wrap and len(line) > width > 20:
@@ -69,7 +77,11 @@ class Screen:
                                             break_on_hyphens=False, drop_whitespace=True)) if lead == 0 else \
                 "\n".join(textwrap.wrap(line.lstrip(" "), width=width, initial_indent=" " * lead,
                                         subsequent_indent=" " * (lead + 2), break_on_hyphens=False))
-        self.console.print(Text(line, style=STYLES.get(kind, "")))
+        return line
+
+    def height(self, text: str, indent: int = 0) -> int:
+        """How many lines of the screen `say` takes for this text."""
+        return self.wrapped(text, indent).count("\n") + 1
 
     def block(self, text: str, kind: str = "") -> None:
         """Several lines of untrusted text (rules prose), each made inert."""
@@ -85,6 +97,7 @@ class Screen:
             for e in entries:
                 self.say(e, indent=2)
         else:
+            self.since += (len(entries) + 2) // 3  # columns: about three a row
             self.console.print(Columns([Text(e) for e in entries], padding=(0, 3), column_first=True))
 
     def ask(self, prompt: str) -> str | None:
@@ -93,6 +106,7 @@ class Screen:
         self.console.print(Text(inert(prompt, keep_newlines=False), style=STYLES["prompt"]), end="")
         self.console.file.flush()
         line = self.inp.readline(MAX_INPUT)
+        self.since = 0
         if not line:
             return None
         if self.echo:  # typed input from a pipe is not echoed: end the prompt's line ourselves

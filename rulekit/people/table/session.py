@@ -9,12 +9,16 @@ from typing import Any
 from rulekit.engine.agents import Decision, render
 from rulekit.lang.loader import at
 from rulekit.core.numbers import parse_int
+from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
 
 KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
 ON_SCREEN = 25
+#: the most lines shown between two questions: a 40-line terminal keeps them all on screen, with
+#: the question's own line and one spare (more, and the game pauses for Enter, like a pager)
+PAGE = 38
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
 
@@ -53,6 +57,7 @@ class Table:
         if e.get("t") == "seating" and self.player is not None:
             # where you sit and who deals, plainly (not every player's number and seat)
             self.seat = self.nar.viewer = e["players"].index(self.player)
+            self.buf = [replace(ln, text=ln.text.replace("\x03", f" (seat {self.seat})")) for ln in self.buf]
             self.nar.feed(e)
             self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
                                          "first.", self.seat))
@@ -60,15 +65,47 @@ class Table:
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
-            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you ", 1)) for ln in told]
+            # (where the draw seats you is said once it is known: 'you (seat 2)')
+            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you\x03 ", 1)) for ln in told]
         self.buf += told
 
-    def flush(self) -> None:
-        """Show the sentences told since the last pause, compactly (one line per seat's turn)."""
+    def flush(self, reserve: int = 0) -> None:
+        """Show the sentences told since the last pause, compactly (one line per seat's turn); when
+        they and the `reserve` lines still to come before the next question would not fit one
+        screen, pause for Enter first, so that nothing told since your last answer scrolls away."""
         from rulekit.people.table.compact import compact
-        lines, self.buf = self.buf, []
-        for ln in compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone)):
+        lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
+        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone))
+        # pages on a terminal only: piped output is read whole, and piped answers are not Enters
+        paged = self.pause and not self.screen.console.soft_wrap
+        for ln in told:
+            need = self.screen.height(ln.text, 0 if ln.kind in ("heading", "phase") else 2) + (ln.kind == "heading")
+            if paged and self.screen.since and self.screen.since + need > PAGE:
+                self.more()
             self.show(ln)
+        if paged and self.screen.since and self.screen.since + reserve > PAGE:
+            self.more()  # what comes before the question (the table, its menu) on a screen of its own
+
+    def more(self) -> None:
+        """A screenful told: wait for Enter before telling more."""
+        while True:
+            a = self.screen.ask(f"Press Enter to go on ({KEYS}) ")
+            if a is None:
+                raise EndOfInput()
+            if not self.key(a):
+                return
+
+    def dry(self, fn: Any, *args: Any) -> int:
+        """How many screen lines `fn(*args)` would write (nothing is written)."""
+        import io
+        real, since = self.screen.console.file, self.screen.since
+        self.screen.console.file = io.StringIO()
+        self.screen.since = 0
+        try:
+            fn(*args)
+            return self.screen.since
+        finally:
+            self.screen.console.file, self.screen.since = real, since
 
     def show(self, ln: Line) -> None:
         kind = ln.kind
@@ -94,21 +131,15 @@ class Table:
             k = len(self.buf)
             while k and self.buf[k - 1].kind in ("pay", "note", "reveal", "phase", "yaku"):  # the showdown, its payments
                 k -= 1
+            settling = sum(1 for ln in self.buf[k:] if ln.kind == "pay")
+            for p in self.nar.pays[:len(self.nar.pays) - settling]:
+                p["told"] = True  # told as it was paid: the summary says so
             self.buf = self.buf[:k] + [ln for ln in self.buf[k:] if ln.kind != "pay"]
-        self.flush()
-        self.screen.say("")
-        pays = set(self.nar.pays_text())
-        summary = _unseen_together(self.nar.round_summary())
-        for ln in summary:
-            if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
-                                                                                      "No chips")):
-                continue  # watching: the hands and payments were just told, as they happened
-            if ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
-                continue  # told since your last question: still on the screen above
-            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
-                            indent=0 if ln.kind == "heading" else 2)
-        ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
-        self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
+        # a heading with nothing left under it (the payments, told by the summary) is not shown
+        while self.buf and self.buf[-1].kind in ("phase", "heading"):
+            self.buf.pop()
+        self.flush(reserve=self.dry(self.summary, False) + 1)
+        self.summary()
         if more and self.pause:
             while True:
                 a = self.screen.ask(f"Press Enter for round {self.nar.round_no + 2} ({KEYS}) ")
@@ -116,6 +147,22 @@ class Table:
                     raise EndOfInput()
                 if not self.key(a):
                     return
+
+    def summary(self, repeats: bool = True) -> None:
+        """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
+        self.screen.say("")
+        pays = set(self.nar.pays_text())
+        summary = _unseen_together(self.nar.round_summary())
+        for ln in summary:
+            if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
+                                                                                      "No chips")):
+                continue  # watching: the hands and payments were just told, as they happened
+            if repeats and ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
+                continue  # told since your last question: still on the screen above
+            self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
+                            indent=0 if ln.kind == "heading" else 2)
+        ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
+        self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
 
     def finish(self, chips: list[Any], rounds: int) -> None:
         """The last summary, the standings and the winner."""
@@ -198,6 +245,10 @@ class Table:
                     and text in ("a hidden card", f"{len(group)} hidden cards"):
                 unseen.append((nar.seat(idx, upper=False), len(group)))
                 continue
+            if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
+                    and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
+                # a long open pile (captures) at a decision: its size and value; t lists it card by card
+                text = f"{len(group)} cards"
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         if unseen:
             self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
@@ -233,7 +284,8 @@ class Table:
         ctx = getattr(d, "ctx", None)
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
-        self.flush()
+        # the table and the menu (about one line an answer) come before the question
+        self.flush(reserve=self.dry(self.draw_table, ctx) + min(len(d.actions), 10) + 2)
         self.recent.clear()
         self.shown = 0
         self.draw_table(getattr(d, "ctx", None))
