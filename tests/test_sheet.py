@@ -231,7 +231,8 @@ def test_unknown_placeholder_is_an_error_always(tmp_path):
                     .replace("extends: oicho-kabu", "extends: " + os.path.join(VARIANTS, "kabufuda", "oicho-kabu.yaml"))
                     .replace("id: kyo-kabu", "id: kyo-kabu-test"))
     diags = [d for d in check_variant(path) if d.code == "E091"]
-    assert len(diags) == 1 and "table_limit" in diags[0].hint and diags[0].span.line > 40
+    where = next(i for i, line in enumerate(open(path, encoding="utf-8"), 1) if "{opt.table_limt}" in line)
+    assert len(diags) == 1 and "table_limit" in diags[0].hint and diags[0].span.line == where
 
 
 def test_strict_finds_an_option_nothing_reads(tmp_path):
@@ -262,6 +263,12 @@ def test_your_table_panel_data_shows_players_words_only():
                 for e in entries:
                     assert "{" not in e["page"] and all("{" not in t for t in e["alt"].values()), (f, name)
     kyo = panel_data(load_variant("kyo-kabu"))["sentences"]
-    assert {"page": "When the values are equal, nobody pays (house rule: the dealer wins ties).",
+    # the page states the usual reading alone (its House rules section tells the others)
+    assert {"page": "When the values are equal, nobody pays.",
             "alt": {"push": "When the values are equal, nobody pays.",
                     "dealer": "When the values are equal, the dealer wins."}} in kyo["tie"]
+    # a sentence the page leaves out (the usual reading says nothing) is placed beside its neighbour
+    hiraya = panel_data(load_variant("hiraya"))["sentences"]["misdeal_willows"]
+    spot = next(e for e in hiraya if not e["page"])
+    assert spot["after"].endswith("the same dealer shuffles and deals again."), spot
+    assert any(t for t in spot["alt"].values()), spot

@@ -398,6 +398,10 @@ FIRST_HALF = """(() => {
 })()"""
 
 
+# Otoroku's rules (a long teyaku table and many steps) still reach past the middle of its page
+FIRST_HALF_NOT_YET = {"otoroku"}
+
+
 @pytest.mark.parametrize("gid", SEED_GAMES)
 def test_the_worked_example_starts_in_the_first_half_of_the_page(devtools, server, gid):
     """Issue 25: at 1280 px the rules before the worked example are short enough that it starts within the
@@ -413,10 +417,11 @@ def test_the_worked_example_starts_in_the_first_half_of_the_page(devtools, serve
     assert f["options"] == 0, (gid, f["options"])  # the house-rule list: one fold, closed
     assert f["houseOnly"] == 0, (gid, f["houseOnly"])
     share = f["top"] / f["height"]
-    print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px ({share:.0%}) at 1280 px")
-    if share > 0.5:
-        # not reached for every seed page yet: the figure is reported (see the issue's closing note)
-        pytest.xfail(f"{gid}: the worked example starts at {f['top']} of {f['height']} px ({share:.0%})")
+    print(f"\n{gid}: worked example at {f['top']} px of {f['height']} px ({share:.1%}) at 1280 px")
+    if share > 0.5 and gid in FIRST_HALF_NOT_YET:
+        # not reached for this page yet: the figure is reported (see the issue's closing note)
+        pytest.xfail(f"{gid}: the worked example starts at {f['top']} of {f['height']} px ({share:.1%})")
+    assert share <= 0.5, (gid, f["top"], f["height"])
 
 
 def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, server):
@@ -425,13 +430,15 @@ def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, 
     devtools.goto(f"{server}games/kyo-kabu/")
     devtools.wait_for("(() => { const p = document.querySelector('.rk-yourtable'); return p && !p.hidden; })()")
     body = "document.querySelector('article').innerText.replace(/\\s+/g, ' ')"
-    assert "nobody pays (house rule: the dealer wins ties)." in devtools.js(body)
+    # the usual reading alone: the House rules section tells the others
+    assert "When the values are equal, nobody pays." in devtools.js(body)
+    assert "(house rule: the dealer wins ties)" not in devtools.js(body)
     devtools.js("(() => { const s = document.querySelector('select[data-option=tie]'); s.value = 'dealer';"
                 " s.dispatchEvent(new Event('change')); })()")
     marks = devtools.wait_for("(() => { const m = [...document.querySelectorAll('mark.rk-yt-changed')]"
                               ".map(x => x.textContent); return m.length ? m : null; })()")
     assert "When the values are equal, the dealer wins." in marks
-    assert "(house rule: the dealer wins ties)" not in devtools.js(body)
+    assert "When the values are equal, nobody pays." not in devtools.js(body)
     devtools.js("(() => { const s = document.querySelector('input[data-option=table_limit]'); s.value = '20';"
                 " s.dispatchEvent(new Event('change')); })()")
     assert "The table maximum is 20 chips." in devtools.js(
@@ -446,8 +453,27 @@ def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, 
     devtools.screenshot(os.path.join(ARTIFACTS, "site-kyo-kabu-your-table.png"))
     # back to the standard rules: the page reads as before
     devtools.js("document.querySelector('.rk-yt-reset').click()")
-    assert "nobody pays (house rule: the dealer wins ties)." in devtools.js(body)
+    assert "When the values are equal, nobody pays." in devtools.js(body)
     assert devtools.js("document.querySelectorAll('mark.rk-yt-changed').length") == 0
+
+
+def test_your_table_panel_adds_a_sentence_the_usual_rules_leave_out(devtools, server):
+    """Hiraya's usual rules say nothing about which Willows make a misdeal beyond "three or four": the page
+    has no sentence for it, and choosing the house rule puts its sentence, marked, after the misdeal rule."""
+    devtools.goto(f"{server}games/hiraya/")
+    devtools.wait_for("(() => { const p = document.querySelector('.rk-yourtable'); return p && !p.hidden; })()")
+    body = "document.querySelector('article').innerText.replace(/\\s+/g, ' ')"
+    rule = "the same dealer shuffles and deals again."
+    said = "Of the Willows, only the Rain Man, Swallow and Willow ribbon together make the misdeal."
+    before = devtools.js(body)
+    assert rule in before and said not in before
+    devtools.js("(() => { const s = document.querySelector('select[data-option=misdeal_willows]'); s.value = 'non_wild';"
+                " s.dispatchEvent(new Event('change')); })()")
+    devtools.wait_for("document.querySelectorAll('mark.rk-yt-changed').length > 0")
+    assert f"{rule} {said}" in devtools.js(body)
+    devtools.js("document.querySelector('.rk-yt-reset').click()")
+    assert devtools.js("document.querySelectorAll('mark.rk-yt-changed').length") == 0
+    assert devtools.js(body) == before
 
 
 def test_house_file_sheet_pages_are_generated():

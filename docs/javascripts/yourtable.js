@@ -38,12 +38,16 @@
         data.sentences[name].forEach(function (s) {
           nodes.forEach(function (node) {
             var flat = node.nodeValue.replace(/\s+/g, " ");
-            var at = flat.indexOf(s.page);
+            var at = flat.indexOf(anchor(s));
             if (at >= 0) spots.push({node: node, name: name, s: s});
           });
         });
       });
     }
+
+    // the text to find on the page: the sentence itself, or (when the page leaves it out, the
+    // standard rules saying nothing there) the sentence it goes after or before
+    function anchor(s) { return s.page || s.after || s.before; }
 
     function sentenceFor(o, s, value) {
       if (Object.prototype.hasOwnProperty.call(s.alt, value)) return s.alt[value];
@@ -64,17 +68,24 @@
         var text = sentenceFor(o, spot.s, chosen[spot.name]);
         if (text === null) return;
         var node = spot.node, flat = node.nodeValue.replace(/\s+/g, " ");
-        var at = flat.indexOf(spot.s.page);
+        var key = anchor(spot.s), at = flat.indexOf(key);
         if (at < 0 || !node.parentNode) return;
+        if (!spot.s.page && !text) return;  // nothing said either way
         node.nodeValue = flat;
-        var rest = node.splitText(at);
-        rest.splitText(spot.s.page.length);
         var mark = document.createElement("mark");
         mark.className = "rk-yt-changed";
         mark.setAttribute("data-page", spot.s.page);
         mark.title = "your house rule";
-        mark.textContent = text;
-        rest.replaceWith(mark);
+        if (spot.s.page) {
+          var rest = node.splitText(at);
+          rest.splitText(spot.s.page.length);
+          mark.textContent = text;
+          rest.replaceWith(mark);
+        } else {  // a sentence of its own, put beside its neighbour; gone again when the page is reset
+          var after = !!spot.s.after, tail = node.splitText(after ? at + key.length : at);
+          mark.textContent = after ? " " + text : text + " ";
+          tail.parentNode.insertBefore(mark, tail);
+        }
       });
       var lines = ["# House rules for " + data.name + " (rulekit validate this file; rulekit rules " +
                    data.game + " --house this file)", "name: Our table", "target: " + data.game];

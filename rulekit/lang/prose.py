@@ -8,8 +8,9 @@ A variant's text for players may name an option instead of stating its value:
 * `{yaku.TABLE.ID}` is the value of a special hand in words ("three"), as a house file may
   change it.
 
-Rendered for the game's own page (`Prose.standard`), a `{rule.NAME}` reads as the default's
-sentence followed by "(house rule: ...)" naming the alternatives, as the pages always read.
+Rendered for the game's rules text (`Prose.standard_page`), a `{rule.NAME}` reads as the default's
+sentence followed by "(house rule: ...)" naming the alternatives. The game's web page
+(`Prose.page`) states the default's sentence alone: its House rules section tells the others.
 Rendered for a table's own game (`Prose.sheet`), it is the sentence of the value in effect,
 and every piece whose words differ from the standard game is wrapped in marks (see `MARK_*`)
 naming the option, for the sheet's renderers to highlight and footnote. `{{` and `}}` are
@@ -38,7 +39,8 @@ class Prose:
     options: dict[str, OptionDef]
     values: dict[str, Any]
     standard: dict[str, Any]
-    alternatives: bool = True  # the game's own page: "(house rule: ...)" after a {rule.NAME}
+    alternatives: bool = True  # the game's own rules: every step told, whatever the options
+    asides: bool = True  # with alternatives: "(house rule: ...)" after a {rule.NAME}
     extra_marks: frozenset = field(default_factory=frozenset)  # keys marked whatever their value
     yaku_values: dict = field(default_factory=dict)  # "TABLE.ID" -> the yaku's value, for {yaku.TABLE.ID}
 
@@ -47,6 +49,13 @@ class Prose:
         """The game as its file states it, alternatives named."""
         std = {k: o.parse(o.default) for k, o in options.items()}
         return cls(options, std, std, True)
+
+    @classmethod
+    def page(cls, options: dict[str, OptionDef]) -> "Prose":
+        """The game as its file states it, without the "(house rule: ...)" asides (a web page lists the
+        house rules in a section of their own)."""
+        std = {k: o.parse(o.default) for k, o in options.items()}
+        return cls(options, std, std, True, asides=False)
 
     @classmethod
     def sheet(cls, options: dict[str, OptionDef], values: dict[str, Any]) -> "Prose":
@@ -142,10 +151,10 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
         sentence = says(o, value)
         if sentence is None:
             return value_words(o, value)
-        if not sentence.strip() and not p.alternatives:
-            return ""  # nothing to say for this value on a sheet
+        if not sentence.strip() and not (p.alternatives and p.asides):
+            return ""  # nothing to say for this value on a sheet (or a page without asides)
         sentence = _fill(sentence, p, override, mark=False)
-        if p.alternatives and override is None:
+        if p.alternatives and p.asides and override is None:
             alts = _alternatives(o, p)
             if alts and not sentence.strip():  # nothing to say for the default: the house rule alone
                 sentence = f"(House rule{'s' if len(alts) > 1 else ''}: {_join(alts)}.)"

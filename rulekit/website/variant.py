@@ -120,7 +120,9 @@ class VariantPage(MachineParts):
         self.yaku = self.tree.get("yaku") or {}
         self.r = Renderer(self.procs, tuple(self.yaku))
         self.base_deck = self.v.decks[self.g.deck_name].base
-        self.doc: RulesDoc = rules_doc(self.v)
+        from rulekit.lang.prose import Prose
+        # the defaults' sentences alone: the House rules section tells the other readings, once
+        self.doc: RulesDoc = rules_doc(self.v, Prose.page(self.v.options))
 
     # -- helpers ---------------------------------------------------------------
     def img(self, deck: Deck, base: str, i: int, cls: str = "rk-card", extra: str = "") -> str:
@@ -195,10 +197,11 @@ class VariantPage(MachineParts):
             return ""
         fam = family_slug(self.v.meta.family)
         rows = "".join(f"<tr><th>{h(f.label)}</th><td>{h(f.text)}</td></tr>" for f in facts)
-        rows += (f'<tr><th>Family</th><td><a href="{self.root}families/{fam}/">{h(family_title(self.v.meta.family))}'
-                 "</a></td></tr>")
-        return _block('<div class="rk-quick" id="quick-reference"><p class="rk-quick__title">Quick reference</p>'
-                      f'<table class="rk-quick__facts"><tbody>{rows}</tbody></table></div>')
+        # the family on the title's line: a link to the game's relatives, not a rule
+        family = (f'<span class="rk-quick__family">Family: <a href="{self.root}families/{fam}/">'
+                  f'{h(family_title(self.v.meta.family))}</a></span>')
+        return _block('<div class="rk-quick" id="quick-reference"><p class="rk-quick__title">Quick reference'
+                      f'{family}</p><table class="rk-quick__facts"><tbody>{rows}</tbody></table></div>')
 
     def rounds_text(self) -> str:
         gtree = self.tree.get("game") or {}
@@ -456,11 +459,12 @@ class VariantPage(MachineParts):
         for table, entries in self.g.yaku.items():
             src = {str(e.get("id")): e for e in (self.yaku.get(table) or []) if isinstance(e, dict)}
             # a column whose every example says 0 tells a player nothing (the steps pay those hands)
-            # a column is shown only with its meaning stated (rules.columns): a bare number misleads
+            # a column is shown only with its meaning stated (rules.columns): a bare number misleads;
+            # an empty meaning leaves it out on purpose
             meaning = self.column_meanings().get(table, {})
-            has_rank = "rank" in meaning and any(
+            has_rank = bool(meaning.get("rank")) and any(
                 ex.get((table, y.id)) is not None and ex[(table, y.id)].rank not in (0, None, "0") for y in entries)
-            has_value = "value" in meaning and any(
+            has_value = bool(meaning.get("value")) and any(
                 ex.get((table, y.id)) is not None and ex[(table, y.id)].value not in (0, None, "0") for y in entries)
             rows, house_rows = [], []
             for y in entries:
@@ -514,7 +518,7 @@ class VariantPage(MachineParts):
         """rules.columns: what each yaku table's value and rank mean, options filled in."""
         from rulekit.lang.prose import Prose, render
         cols = (plain(self.v.tree).get("rules") or {}).get("columns") or {}
-        words = Prose.standard_page(self.v.options)
+        words = Prose.page(self.v.options)
         return {str(t): {str(k): render(str(v), words) for k, v in (c or {}).items()} for t, c in cols.items()}
 
     # -- house rules -----------------------------------------------------------------------------
@@ -533,7 +537,6 @@ class VariantPage(MachineParts):
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
         else:
-            out += ["Settle these before the first deal; the rules above follow the usual reading (the sources').", ""]
             if panel:
                 out += [_block(panel), ""]
             items = []
@@ -572,10 +575,9 @@ class VariantPage(MachineParts):
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
             names = [squash(o.label) or _label(o.name) for o in self.v.options.values()]
             names = [n[:1].lower() + n[1:] if n[1:2].islower() else n for n in names]
-            sets = f"; then {plural(len(self.v.presets), 'preset')}, named sets of them" if self.v.presets else ""
             out.append(_block(f'<details class="rk-fold rk-options-fold"><summary><strong>'
-                              f'{plural(len(items), "house rule")}</strong>: {h(", ".join(names))}. '
-                              f'<span class="rk-alts">Open for each rule\'s usual reading, the other readings and the source{sets}.'
+                              f'{plural(len(items), "house rule")}</strong> to settle before the first deal: '
+                              f'{h(", ".join(names))}. <span class="rk-alts">The rules above follow the usual reading.'
                               '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
                               + f'<p><a href="{self.root}guides/house-rules/">How to write your house rules</a></p>'
                               + self.presets_html() + "</details>"))

@@ -56,36 +56,49 @@ def _values(o: OptionDef) -> list[Any]:
 
 
 def option_sentences(v: Variant) -> dict[str, list[dict]]:
-    """{option: [{"page": the sentence as the page shows it, "alt": {value: sentence}, "n": template}]}."""
-    std = dataclasses.replace(Prose.standard_page(v.options), yaku_values=yaku_values(v))
+    """{option: [{"page": the sentence as the page shows it, "alt": {value: sentence}, "n": template}]}.
+
+    A sentence the page leaves out (the default says nothing) is placed by its neighbour: "after" the
+    sentence before it in its paragraph, else "before" the one after it."""
+    std = dataclasses.replace(Prose.page(v.options), yaku_values=yaku_values(v))
     out: dict[str, list[dict]] = {}
     seen: set[tuple[str, str]] = set()
     for text in _texts(v.tree):
         if "{" not in text:
             continue
-        sentences = [x for para in re.split(r"\n\s*\n", text) for x in _SENTENCE.split(" ".join(para.split()))]
-        for sentence in sentences:
-            for _kind, name, _o in placeholders(sentence):
-                o = v.options.get(name)
-                if o is None or (name, sentence) in seen:
-                    continue
-                seen.add((name, sentence))
-                page = _flat(render(sentence, std))
-                entry: dict[str, Any] = {"page": page, "alt": {}}
-                for val in _values(o):
-                    p = dataclasses.replace(std, values={**std.values, name: val}, alternatives=False)
-                    entry["alt"][o.key(val)] = _flat(render(sentence, p))
-                if o.type == "int":
-                    # the sentence for any number: the option's `says` for "*" (or the value's words)
-                    p = dataclasses.replace(std, values={**std.values, name: 10 ** 9 + 7}, alternatives=False)
-                    big = str(10 ** 9 + 7)
-                    entry["n"] = _flat(render(sentence, p)).replace(f"{big} {o.unit[1]}".strip(), NUMBER) \
-                        .replace(big, BARE)
-                    for k, _s in o.says:  # numbers with a sentence of their own
-                        if k.lstrip("-").isdigit():
-                            q = dataclasses.replace(std, values={**std.values, name: int(k)}, alternatives=False)
-                            entry["alt"][k] = _flat(render(sentence, q))
-                out.setdefault(name, []).append(entry)
+        for para in re.split(r"\n\s*\n", text):
+            sentences = _SENTENCE.split(" ".join(para.split()))
+            shown = [_flat(render(x, std)) for x in sentences]
+            for i, sentence in enumerate(sentences):
+                for _kind, name, _o in placeholders(sentence):
+                    o = v.options.get(name)
+                    if o is None or (name, sentence) in seen:
+                        continue
+                    seen.add((name, sentence))
+                    entry: dict[str, Any] = {"page": shown[i], "alt": {}}
+                    if not shown[i]:
+                        after = [x for x in shown[:i] if x]
+                        before = [x for x in shown[i + 1:] if x]
+                        if after:
+                            entry["after"] = after[-1]
+                        elif before:
+                            entry["before"] = before[0]
+                        else:
+                            continue  # nowhere on the page to put it
+                    for val in _values(o):
+                        p = dataclasses.replace(std, values={**std.values, name: val}, alternatives=False)
+                        entry["alt"][o.key(val)] = _flat(render(sentence, p))
+                    if o.type == "int":
+                        # the sentence for any number: the option's `says` for "*" (or the value's words)
+                        p = dataclasses.replace(std, values={**std.values, name: 10 ** 9 + 7}, alternatives=False)
+                        big = str(10 ** 9 + 7)
+                        entry["n"] = _flat(render(sentence, p)).replace(f"{big} {o.unit[1]}".strip(), NUMBER) \
+                            .replace(big, BARE)
+                        for k, _s in o.says:  # numbers with a sentence of their own
+                            if k.lstrip("-").isdigit():
+                                q = dataclasses.replace(std, values={**std.values, name: int(k)}, alternatives=False)
+                                entry["alt"][k] = _flat(render(sentence, q))
+                    out.setdefault(name, []).append(entry)
     return out
 
 
