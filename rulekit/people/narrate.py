@@ -12,6 +12,7 @@ each line through `rulekit.core.inert.inert()`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
@@ -242,6 +243,39 @@ class Narrator(Recap):
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
+
+    def pile_text(self, zname: str) -> str | None:
+        """A long open pile told compactly, every card that counts by name: the cards of the
+        pile's lowest value in this game (display.value), wild ones apart, counted under the word
+        their names share ('Curtain (3, 20 pts), Boar (7, 10 pts) and 6 chaff'); None when the
+        game gives cards no value or nothing folds."""
+        facts = self.game.extra.get("card_facts") or {}
+        fn = facts.get("value") if isinstance(facts, dict) else None
+        if not callable(fn):
+            return None
+        cards = self.group_cards(self.main_zone(zname))
+        wild = facts.get("wild")
+        vals: dict[str, Any] = {}
+        for c in cards:
+            i = self.index.get(c)
+            if i is None or not self.can_see(c, zname):
+                return None
+            v = self._eval(fn, {"c": i})
+            if not isinstance(v, (int, float)) or (callable(wild) and self._eval(wild, {"c": i})):
+                v = None  # a wild card, or one without a number, is always named
+            vals[c] = v
+        low = min((v for v in vals.values() if v is not None), default=None)
+        folded = [c for c in cards if low is not None and vals[c] == low]
+        if len(folded) < 3:
+            return None
+        # the word every folded card's name has, besides its own (a bracketed note aside)
+        names = [re.sub(r"\([^)]*\)", "", self.game.card_name(self.index[c])).split() for c in folded]
+        common = [w for w in names[0][1:] if all(w in ws[1:] for ws in names)]
+        word = common[-1] if common else "other cards"
+        # the cards that count, the highest first (as a player spreads their captures)
+        named = [self.card_text(c) for c in sorted((c for c in cards if c not in folded),
+                                                    key=lambda c: -(vals[c] if vals[c] is not None else low))]
+        return join_words(named + [f"{len(folded)} {word}"])
 
     def held_order(self, zname: str, cards: list[str]) -> list[str]:
         """The viewer's own hand, held where nobody else sees it, in deck order (as a player sorts

@@ -57,6 +57,14 @@ class Recap:
                 return True
         return False
 
+    def _zone_named(self, words: str) -> str:
+        """The zone told as `words` (as hands() names it)."""
+        return next((z for z in self.zones if self.main_zone(z) == z and self.zone_words(z) == words), "")
+
+    def pile_text(self, zname: str) -> str | None:
+        """A long pile told compactly (the narrator knows how); None here."""
+        return None
+
     def _cards_of(self, words: str) -> list[str]:
         """The cards of the hand told as `words` (as hands() names it)."""
         for zname in self.zones:
@@ -73,7 +81,8 @@ class Recap:
             if text.count(", ") >= LONG_PILE and not self._own_hidden(words):  # your own hand in full
                 # a long pile (captures) is told by its size and value; the table lists it in full
                 count = len(self._cards_of(words))
-                line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
+                pile = self.pile_text(self._zone_named(words))
+                line = f"{words[0].upper() + words[1:]}: {pile or f'{count} cards'}" if count else line
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))

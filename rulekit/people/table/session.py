@@ -248,7 +248,7 @@ class Table:
             if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
                     and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
                 # a long open pile (captures) at a decision: its size and value; t lists it card by card
-                text = f"{len(group)} cards"
+                text = nar.pile_text(zname) or f"{len(group)} cards"
             self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
         if unseen:
             self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)

@@ -1,0 +1,37 @@
+"""The table, round six (issue 24, a fresh playtester's notes): every capture pile's cards on the
+table at a decision (the scoring ones by name, the rest counted), ..."""
+from __future__ import annotations
+
+import io
+import re
+
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game
+from rulekit.people.table import Screen, Table
+
+HIRAYA = "hanafuda/hiraya.yaml"
+
+
+def _table(rel: str, n: int, seed: int, human: int = 0, rounds: int = 1, options: dict | None = None) -> str:
+    """A game told at seat `human`, who always answers 1."""
+    g = game(rel, options or {})
+    out = io.StringIO()
+    table = Table(g, n, human, Screen(io.StringIO("1\n" * 3000), out), pause=False)
+    table.nar.rounds = rounds
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+def test_hiraya_capture_piles_name_their_scoring_cards_and_count_the_chaff():
+    text = _table(HIRAYA, 3, 1)
+    piles = [ln for ln in text.splitlines() if re.match(r"\s*(Seat \d's|Your) capture pile: ", ln)]
+    assert piles
+    # never folded to its size alone: the public cards a player needs against yaku are named
+    assert not [ln for ln in piles if re.search(r"capture pile: \d+ cards", ln)]
+    long = [ln for ln in piles if re.search(r" and \d+ chaff — shows \d+", ln)]
+    assert long, piles
+    # the chaff are counted, never named, in the compact form; the cards with points are named
+    assert all("chaff (" not in ln for ln in long)
+    assert any(re.search(r"\(\d+, 20 pts\)", ln) for ln in long)
