@@ -35,3 +35,11 @@ def test_hiraya_capture_piles_name_their_scoring_cards_and_count_the_chaff():
     # the chaff are counted, never named, in the compact form; the cards with points are named
     assert all("chaff (" not in ln for ln in long)
     assert any(re.search(r"\(\d+, 20 pts\)", ln) for ln in long)
+
+
+def test_hiraya_one_table_line_a_place_the_card_being_played_joins_it():
+    text = _table(HIRAYA, 3, 1)
+    for screen in text.split("\nThe table — ")[1:]:
+        block = screen.split("\nYour turn")[0]
+        assert len(re.findall(r"^  The table: ", block, re.M)) <= 1, block
+    assert "; being played onto it: " in text

@@ -226,6 +226,8 @@ class Table:
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
         self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
         unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
+        placed: dict[str, int] = {}  # a place told by the same words as one before it (a card being played
+        lines: list[str] = []        # onto the table) joins that place's line: one line a place
         for zname, cards in nar.zones.items():
             if nar.main_zone(zname) != zname:
                 continue
@@ -234,7 +236,7 @@ class Table:
             words = words[0].upper() + words[1:]
             if zname == self.game.deck_zone:
                 if group:
-                    self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
+                    lines.append(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}")
                 continue
             if not group:
                 continue
@@ -249,7 +251,13 @@ class Table:
                     and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
                 # a long open pile (captures) at a decision: its size and value; t lists it card by card
                 text = nar.pile_text(zname) or f"{len(group)} cards"
-            self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
+            if words in placed and idx is None:
+                lines[placed[words]] += f"; being played onto it: {text}"
+                continue
+            placed[words] = len(lines)
+            lines.append(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""))
+        for text in lines:
+            self.screen.say(text, "table", 2)
         if unseen:
             self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
         for pot, v in nar.pots.items():
