@@ -38,7 +38,7 @@ def test_hiraya_capture_piles_name_their_scoring_cards_and_count_the_chaff():
 
 
 def test_hiraya_one_table_line_a_place_the_card_being_played_joins_it():
-    text = _table(HIRAYA, 3, 1)
+    text = _table(HIRAYA, 3, 4)
     for screen in text.split("\nThe table — ")[1:]:
         block = screen.split("\nYour turn")[0]
         assert len(re.findall(r"^  The table: ", block, re.M)) <= 1, block
