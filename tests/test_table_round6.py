@@ -43,3 +43,13 @@ def test_hiraya_one_table_line_a_place_the_card_being_played_joins_it():
         block = screen.split("\nYour turn")[0]
         assert len(re.findall(r"^  The table: ", block, re.M)) <= 1, block
     assert "; being played onto it: " in text
+
+
+def test_hiraya_words_settlement_no_program_jargon_one_name_for_the_dealer():
+    text = _table(HIRAYA, 3, 4, human=1)
+    assert "pool" not in text.lower()
+    assert "the settlement" in text
+    assert "greedy" not in text and " - which" not in text
+    # the dealer is named one way: 'Seat 0 (dealer)', 'seat 0's capture pile (dealer)'
+    assert "the dealer's capture pile" not in text
+    assert "seat 0's capture pile (dealer)" in text

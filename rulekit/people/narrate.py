@@ -104,7 +104,8 @@ class Narrator(Recap):
         if zd is not None and zd.kind == "player":
             if i == self.viewer:
                 return f"your {words}"
-            return f"the dealer's {words} (seat {i})" if i == self.dealer else f"seat {i}'s {words}"
+            # the dealer named one way, as seats are ('Seat 0 (dealer)')
+            return f"seat {i}'s {words} (dealer)" if i == self.dealer else f"seat {i}'s {words}"
         return f"{words} {i + 1}"
 
     def zone_of(self, zname: str) -> tuple[str, int | None]:
