@@ -53,3 +53,12 @@ def test_hiraya_words_settlement_no_program_jargon_one_name_for_the_dealer():
     # the dealer is named one way: 'Seat 0 (dealer)', 'seat 0's capture pile (dealer)'
     assert "the dealer's capture pile" not in text
     assert "seat 0's capture pile (dealer)" in text
+
+
+def test_hiraya_a_drawn_card_that_captures_is_one_plain_sentence():
+    text = _table(HIRAYA, 3, 1)
+    # what was captured with what, in one sentence, not a move 'goes from the table to ...'
+    assert re.search(r"Seat 2 captures Plum poetry ribbon \(2, 5 pts\) with Bush warbler \(2, 10 pts\); "
+                     r"seat 2's capture pile now shows 15\.", text), text
+    assert "goes from the table to seat" not in text
+    assert "chooses: capture" not in text

@@ -458,6 +458,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
                 if value and not turns[-1].preds[-1][0].endswith(value):
                     _old_value(turns[-1], value)
                     turns[-1].preds.append(("\x01" + value, "\x01" + value))
+            elif _with_choice(turns[-1], ln):
+                pass
             else:
                 if ": " in ln.text and " now shows " in ln.text:
                     _old_value(turns[-1], ln.text.rstrip(".").split(": ", 1)[1])
@@ -539,6 +541,30 @@ def _moved(ln: Line):
     what = join_words(list(ln.cards))
     m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
     return (what, m) if m else None
+
+
+def _with_choice(turn: _Turn, ln: Line) -> bool:
+    """A card going from a shared place to the seat's own pile right after its answer named other
+    cards, told with that answer ('capture Curtain with Lightning (11)') rather than as a move of
+    its own ('...; Lightning (11) goes from the table to seat 2's capture pile'); whether it was."""
+    moved = _moved(ln)
+    last = turn.preds[-1][0] if turn.preds else ""
+    if moved is None or not (last.startswith(_CHOOSE[0]) or last.startswith("\x00") or turn.acts
+                             and turn.preds[-1] == turn.acts[-1][2]):
+        return False
+    what, m = moved
+    if re.search(r"\d|^your |'s ", m["src"]) or not m["dst"].startswith(f"seat {turn.seat}'s "):
+        return False
+    old = turn.preds[-1]
+    turn.preds[-1] = (old[0] + f" with {what}", old[1] + f" with {what}")
+    if turn.acts and turn.acts[-1][2] == old:
+        act, vals, _ = turn.acts[-1]
+        turn.acts[-1] = (act, vals, turn.preds[-1])
+    if m["value"]:
+        value = f"{m['dst']} now shows {m['value']}"
+        _old_value(turn, value)
+        turn.preds.append(("\x01" + value, "\x01" + value))
+    return True
 
 
 def _old_value(turn: _Turn, value: str) -> None:
