@@ -548,18 +548,20 @@ def _with_choice(turn: _Turn, ln: Line) -> bool:
     cards, told with that answer ('capture Curtain with Lightning (11)') rather than as a move of
     its own ('...; Lightning (11) goes from the table to seat 2's capture pile'); whether it was."""
     moved = _moved(ln)
-    last = turn.preds[-1][0] if turn.preds else ""
+    # the answer: the turn's last sentence but the new values of places it told
+    k = max((i for i, p in enumerate(turn.preds) if not p[0].startswith("\x01")), default=-1)
+    last = turn.preds[k][0] if k >= 0 else ""
     if moved is None or not (last.startswith(_CHOOSE[0]) or last.startswith("\x00") or turn.acts
-                             and turn.preds[-1] == turn.acts[-1][2]):
+                             and turn.preds[k] == turn.acts[-1][2]):
         return False
     what, m = moved
     if re.search(r"\d|^your |'s ", m["src"]) or not m["dst"].startswith(f"seat {turn.seat}'s "):
         return False
-    old = turn.preds[-1]
-    turn.preds[-1] = (old[0] + f" with {what}", old[1] + f" with {what}")
+    old = turn.preds[k]
+    turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
     if turn.acts and turn.acts[-1][2] == old:
         act, vals, _ = turn.acts[-1]
-        turn.acts[-1] = (act, vals, turn.preds[-1])
+        turn.acts[-1] = (act, vals, turn.preds[k])
     if m["value"]:
         value = f"{m['dst']} now shows {m['value']}"
         _old_value(turn, value)
