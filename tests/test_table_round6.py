@@ -62,3 +62,29 @@ def test_hiraya_a_drawn_card_that_captures_is_one_plain_sentence():
                      r"seat 2's capture pile now shows 15\.", text), text
     assert "goes from the table to seat" not in text
     assert "chooses: capture" not in text
+
+
+def _cli(game_id: str, human: int, seed: int, tmp_path) -> str:
+    import os
+    import subprocess
+    import sys
+    from .conftest import ROOT
+    env = {**os.environ, "NO_COLOR": "1", "XDG_STATE_HOME": str(tmp_path / "state")}
+    return subprocess.run([sys.executable, "-m", "rulekit", "play", game_id, "--human", str(human), "--seed",
+                           str(seed), "--rounds", "1"], cwd=ROOT, env=env, input="1\n" * 300, text=True,
+                          capture_output=True, timeout=300).stdout
+
+
+def test_otoroku_seat_draw_names_players_not_seats_until_the_draw_seats_them(tmp_path):
+    text = _cli("otoroku", 2, 3, tmp_path)
+    head = text.split("\nRound 1")[0]
+    assert "you are seat 2" not in head and "you asked for seat 2" in head
+    draw = next(ln for ln in head.splitlines() if "Draw for the seats" in ln)
+    assert "seat" not in draw.split(":", 1)[1], draw  # players, not seats, before the draw
+    assert re.search(r"^  You sit at seat 3; seat 0 deals first\.$", head, re.M), head
+
+
+def test_hiraya_draw_for_the_deal_names_seats_one_way(tmp_path):
+    head = _cli("hiraya", 1, 3, tmp_path).split("\nRound 1")[0]
+    assert "you are seat 1" in head and "player " not in head
+    assert "Draw for the deal: seat 0 " in head and "Seat 2 deals first." in head

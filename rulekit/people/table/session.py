@@ -57,16 +57,23 @@ class Table:
         if e.get("t") == "seating" and self.player is not None:
             # where you sit and who deals, plainly (not every player's number and seat)
             self.seat = self.nar.viewer = e["players"].index(self.player)
-            self.buf = [replace(ln, text=ln.text.replace("\x03", f" (seat {self.seat})")) for ln in self.buf]
             self.nar.feed(e)
-            self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
-                                         "first.", self.seat))
+            # before the draw players are not seats: the draw's sentence names no seat, this one does
+            spec = self.game.extra.get("seat_draw")
+            if spec is not None and spec.seating == "by_draw":
+                where = f"You sit at seat {self.seat}" + (", the dealer: you deal first." if e["dealer"] == self.seat
+                                                          else f"; seat {e['dealer']} deals first.")
+            else:
+                where = "You deal first." if e["dealer"] == self.seat else f"Seat {e['dealer']} deals first."
+            self.buf.append(Line("note", where, self.seat))
             return
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
             # (where the draw seats you is said once it is known: 'you (seat 2)')
-            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you\x03 ", 1)) for ln in told]
+            spec = self.game.extra.get("seat_draw")
+            me = f"player {self.player + 1} " if spec is not None and spec.seating == "by_draw" else f"seat {self.player} "
+            told = [replace(ln, text=ln.text.replace(me, "you\x03 ", 1)) for ln in told]
         self.buf += told
 
     def flush(self, reserve: int = 0) -> None:
