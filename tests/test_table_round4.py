@@ -205,12 +205,11 @@ def test_otoroku_dealer_choices_one_line_seat_draw_plain():
             assert not (a.strip().startswith("The dealer chooses to") and b.strip().startswith("The dealer chooses to"))
         contests += len(re.findall(r"The dealer chooses to (?:contest|let off) seats \d", text))
         assert len(re.findall(r"everyone draws again", text)) <= 1
-        assert "at seat" not in text.split("Round 1")[0].replace("puts you at seat", "")
-        # you, with the seat the draw gives you ('you (seat 4) Iris chaff (5)'), not your player number
-        seat = re.search(r"puts you at seat (\d)", text)[1]
-        assert re.search(rf"^  Draw for .*\byou \(seat {seat}\) [A-Z]", text, re.M)
+        assert "at seat" not in text.split("Round 1")[0].replace("You sit at seat", "")
+        # you are 'you' in the draw (players are not seats yet), not your player number; then where you sit
+        assert re.search(r"^  Draw for .*\byou [A-Z]", text, re.M)
         assert "player 3 " not in text.split("Round 1")[0]
-        assert re.search(r"^  The draw for seats puts you at seat \d; seat \d deals first\.", text, re.M)
+        assert re.search(r"^  You sit at seat \d(?:; seat \d deals first|, the dealer: you deal first)\.", text, re.M)
     assert contests
 
 

@@ -248,7 +248,7 @@ class Narrator(Recap):
     def pile_text(self, zname: str) -> str | None:
         """A long open pile told compactly, every card that counts by name: the cards of the
         pile's lowest value in this game (display.value), wild ones apart, counted under the word
-        their names share ('Curtain (3, 20 pts), Boar (7, 10 pts) and 6 chaff'); None when the
+        their names share ('A (3, 20 pts), B (7, 10 pts) and 6 chaff'); None when the
         game gives cards no value or nothing folds."""
         facts = self.game.extra.get("card_facts") or {}
         fn = facts.get("value") if isinstance(facts, dict) else None

@@ -458,7 +458,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
                 if value and not turns[-1].preds[-1][0].endswith(value):
                     _old_value(turns[-1], value)
                     turns[-1].preds.append(("\x01" + value, "\x01" + value))
-            elif _with_choice(turns[-1], ln):
+            elif _with_choice(turns[-1], ln, deck):
                 pass
             else:
                 if ": " in ln.text and " now shows " in ln.text:
@@ -543,10 +543,10 @@ def _moved(ln: Line):
     return (what, m) if m else None
 
 
-def _with_choice(turn: _Turn, ln: Line) -> bool:
+def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:
     """A card going from a shared place to the seat's own pile right after its answer named other
-    cards, told with that answer ('capture Curtain with Lightning (11)') rather than as a move of
-    its own ('...; Lightning (11) goes from the table to seat 2's capture pile'); whether it was."""
+    cards, told with that answer ('captures A with B') rather than as a move of its own ('...; B goes
+    from the table to seat 2's capture pile'); not a card from the deck (`deck`); whether it was."""
     moved = _moved(ln)
     # the answer: the turn's last sentence but the new values of places it told
     k = max((i for i, p in enumerate(turn.preds) if not p[0].startswith("\x01")), default=-1)
@@ -555,7 +555,7 @@ def _with_choice(turn: _Turn, ln: Line) -> bool:
                              and turn.preds[k] == turn.acts[-1][2]):
         return False
     what, m = moved
-    if re.search(r"\d|^your |'s ", m["src"]) or not m["dst"].startswith(f"seat {turn.seat}'s "):
+    if re.search(r"\d|^your |'s ", m["src"]) or deck is None or m["src"] == deck or not m["dst"].startswith(f"seat {turn.seat}'s "):
         return False
     old = turn.preds[k]
     turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
