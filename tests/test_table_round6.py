@@ -88,3 +88,24 @@ def test_hiraya_draw_for_the_deal_names_seats_one_way(tmp_path):
     head = _cli("hiraya", 1, 3, tmp_path).split("\nRound 1")[0]
     assert "you are seat 1" in head and not re.search(r"player \d", head)
     assert "Draw for the deal: seat 0 " in head and "Seat 2 deals first." in head
+
+
+def test_payments_made_during_play_are_one_short_line_of_the_summary():
+    text = _table("mekurifuda/kakkuri.yaml", 7, 2, rounds=2)
+    assert "already paid during play" not in text
+    ends = text.split("\nEnd of round ")[1:]
+    assert ends
+    for end in ends:
+        summary = end.split("\nStandings")[0]
+        during = re.findall(r"^  During play \(counted in the chip changes\): .+ paid \d+ chips? (?:each )?to the pot",
+                            summary, re.M)
+        assert len(during) == 1, summary
+
+
+def test_kakkuri_says_who_went_out_and_won():
+    text = _table("mekurifuda/kakkuri.yaml", 7, 2, rounds=2)
+    said = re.findall(r"^  Seat (\d) has no cards left and wins the round\.$", text, re.M)
+    assert said
+    # the winner it names is the seat paid for winning in that round's summary
+    for end, seat in zip(text.split("\nEnd of round ")[1:], said):
+        assert re.search(rf"to seat {seat}\b[^.\n]* \(won the round\)", end), end
