@@ -109,3 +109,36 @@ def test_kakkuri_says_who_went_out_and_won():
     # the winner it names is the seat paid for winning in that round's summary
     for end, seat in zip(text.split("\nEnd of round ")[1:], said):
         assert re.search(rf"to seat {seat}\b[^.\n]* \(won the round\)", end), end
+
+
+def _otoroku_dealer(answer: str, seed: int = 1, rounds: int = 12) -> str:
+    """Otoroku at seat 0, the dealer every round, always giving `answer` (2: stand, let off)."""
+    g = game("hanafuda/otoroku.yaml")
+    out = io.StringIO()
+    table = Table(g, 5, 0, Screen(io.StringIO(f"{answer}\n" * 3000), out), pause=False)
+    table.nar.rounds = rounds
+    res = play(g, 5, seed, make_agents(g, 5, seed, "careful", human=0, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+def test_otoroku_contest_question_names_cards_with_values_and_your_answer_is_told_once():
+    text = _otoroku_dealer("2")
+    asks = re.findall(r"^Your turn: Contest seat \d, who shows (.+) face up\?$", text, re.M)
+    assert asks
+    # the usual card list words: each card with its value, the last joined by 'and'
+    assert all(re.fullmatch(r"(?:[^,]+ \(\d+\), )*[^,]+ \(\d+\) and [^,]+ \(\d+\)", a) or
+               re.fullmatch(r"[^,]+ \(\d+\)", a) for a in asks), asks
+    # 'You choose: let off.' is not told besides 'The dealer chooses to let off seat 1.'
+    assert not re.search(r"You choose: (?:contest|let off)\.", text)
+    assert "You have one choice only: contest." not in text
+    assert re.search(r"^  The dealer chooses to let off seat \d\.$", text, re.M)
+    assert re.search(r"^  The dealer chooses to contest seat \d \(your only choice\)\.$", text, re.M)
+
+
+def test_otoroku_hand_combinations_are_named_in_plain_english():
+    text = _otoroku_dealer("2")
+    has = re.findall(r"^  (?:You have|Seat \d has) (.+)\.$", text, re.M)
+    assert has
+    assert not [h for h in has if "(" in h], has  # no romaji aside

@@ -60,9 +60,8 @@ class Narrator(Recap):
         self.yaku_names: dict[tuple[str, str], str] = {}
         for table, entries in game.yaku.items():
             for y in entries:
-                en = y.names.get("en") or human_words(y.id)
-                extra = y.names.get("romaji")
-                self.yaku_names[(table, y.id)] = f"{en} ({extra})" if extra and extra.lower() != en.lower() else en
+                # the plain English name, as hand values and payments say it (no romaji aside)
+                self.yaku_names[(table, y.id)] = y.names.get("en") or human_words(y.id)
         self._scratch = None
         #: the rounds the game is played for, when known ("Round 3 of 12")
         self.rounds: int | None = None

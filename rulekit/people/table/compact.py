@@ -490,6 +490,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
             turns.append(t)
             continue
         close()
+        if _says_your_answer(out, ln, viewer):
+            continue
         out.append(ln)
         flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
@@ -541,6 +543,19 @@ def _moved(ln: Line):
     what = join_words(list(ln.cards))
     m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
     return (what, m) if m else None
+
+
+def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
+    """The rules' sentence about the answer you just gave ('The dealer chooses to let off seat 4.')
+    told in place of your 'You choose: let off.' (once, not twice); whether it was."""
+    if ln.kind != "note" or not out or viewer is None or out[-1].seat != viewer or out[-1].kind != "choice":
+        return False
+    m = re.match(r"^You (choose|have one choice only): (.+)\.$", out[-1].text)
+    if m is None or not re.search(rf"\b{re.escape(m[2])}\b", ln.text):
+        return False
+    only = " (your only choice)" if m[1].startswith("have") else ""
+    out[-1] = Line("choice", ln.text[:-1] + only + ln.text[-1], viewer)
+    return True
 
 
 def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:

@@ -40,6 +40,10 @@ class Table:
         self.game, self.n, self.seat, self.screen = game, n, seat, screen
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
+        # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
+        # table names them, with their values
+        ids = game.card_ids
+        game.extra["card_words"] = lambda i, nar=self.nar: nar.card_text(ids[i])
         self.pause = pause and seat is not None
         self.rounds_played = 0
         self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
