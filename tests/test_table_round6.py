@@ -142,3 +142,31 @@ def test_otoroku_hand_combinations_are_named_in_plain_english():
     has = re.findall(r"^  (?:You have|Seat \d has) (.+)\.$", text, re.M)
     assert has
     assert not [h for h in has if "(" in h], has  # no romaji aside
+
+
+def _paged(rel: str, n: int, seed: int, human: int, rounds: int) -> str:
+    """A game on a 100-wide terminal that pauses when a screen fills (answers and Enters: '1')."""
+    g = game(rel)
+    out = io.StringIO()
+    screen = Screen(io.StringIO("1\n" * 5000), out)
+    screen.console.soft_wrap = False
+    screen.console.width = 100
+    table = Table(g, n, human, screen, pause=True)
+    table.nar.rounds = rounds
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+def test_otoroku_round_end_lists_every_hand_or_none():
+    checked = 0
+    for seed in range(4):
+        text = _paged("hanafuda/otoroku.yaml", 5, seed, 2, 4)
+        for block in text.split("Shown to everyone:\n")[1:]:
+            shown = re.findall(r"^    (Your hand|Seat \d's hand(?: \(dealer\))?): ", block.split("\n\n")[0], re.M)
+            end = block.split("\nEnd of round ", 1)[1].split("\nStandings", 1)[0] if "\nEnd of round " in block else ""
+            again = re.findall(r"^  (Your hand|Seat \d's hand(?: \(dealer\))?): ", end, re.M)
+            assert not again or set(shown) <= set(again), (shown, again, end)
+            checked += bool(again)
+    assert checked

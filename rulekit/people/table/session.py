@@ -164,7 +164,15 @@ class Table:
         self.screen.say("")
         pays = set(self.nar.pays_text())
         summary = _unseen_together(self.nar.round_summary())
+        # the hands are one list: told again whole unless every one of them is still on screen
+        # (never some of them: a hand shown just before a page break is not left out)
+        heads = tuple(w[0].upper() + w[1:] + ": " for w, _, _ in self.nar.hands()) + ("Unseen hands: ",)
+        hands = [ln.text.strip() for ln in summary if ln.kind == "summary" and ln.text.startswith(heads)]
+        whole = not all(h in self.recent for h in hands)
         for ln in summary:
+            if whole and ln.text.strip() in hands:
+                self.screen.say(ln.text, "summary", indent=2)
+                continue
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
