@@ -49,7 +49,20 @@ def _recaps(text: str) -> list[tuple[list[str], dict[int, int]]]:
         lines = block.splitlines()
         change = next(ln for ln in lines if "Chip changes" in ln or "No chips change" in ln)
         changes = {int(s): int(d.replace("±", "")) for s, d in re.findall(r"seat (\d+)(?: \([^)]*\))? ([+±-]?\d+)", change)}
-        out.append(([ln for ln in lines if _PAY.match(ln)], changes))
+        out.append(([ln for ln in lines + _during(lines) if _PAY.match(ln)], changes))
+    return out
+
+
+def _during(lines: list[str]) -> list[str]:
+    """The summary's one line of payments made during play, as payment lines ('  Seats 1 and 2
+    each pay 1 chip to the pot.')."""
+    out = []
+    for ln in lines:
+        if ln.startswith("  During play (counted in the chip changes): "):
+            for part in ln.split(": ", 1)[1].rstrip(".").split("; "):
+                m = re.match(r"(.+?) paid (\d+ chips?)( each)? to (.+)$", part)
+                assert m, part
+                out.append(f"  {m[1][0].upper()}{m[1][1:]} {'each pay' if m[3] else 'pays'} {m[2]} to {m[4]}.")
     return out
 
 
