@@ -170,3 +170,14 @@ def test_otoroku_round_end_lists_every_hand_or_none():
             assert not again or set(shown) <= set(again), (shown, again, end)
             checked += bool(again)
     assert checked
+
+
+def test_dare_a_lay_down_with_one_answer_is_your_only_choice_and_equal_values_said_once():
+    text = _table("kabufuda/dare.yaml", 4, 2, rounds=12)
+    # no question without a menu: an answer nobody could choose otherwise is told as your only choice
+    assert not re.search(r"^Your turn: .*\n  You choose: ", text, re.M)
+    assert re.search(r"^  You have one choice only: lay down ", text, re.M)
+    same = re.findall(r"^  Every choice keeps a hand that shows (\d)\.\n((?:  \d+\) .*\n)+)", text, re.M)
+    assert same
+    for _, menu in same:
+        assert "which shows" not in menu

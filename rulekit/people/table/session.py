@@ -52,6 +52,7 @@ class Table:
         self.recent: set[str] = set()
         self.shown = 0  # lines told since then
         self.asking: Any = None  # the game state while the person is asked a question
+        self.only = False  # the question just asked had one answer as the player reads it
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -71,6 +72,10 @@ class Table:
                 where = "You deal first." if e["dealer"] == self.seat else f"Seat {e['dealer']} deals first."
             self.buf.append(Line("note", where, self.seat))
             return
+        if self.only and e.get("t") == "choose" and e.get("player") == self.seat:
+            # every answer read the same: told as your only choice, as a forced one is
+            self.only = False
+            e = {**e, "forced": True}
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
@@ -329,7 +334,8 @@ class Table:
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
-        self.screen.say(f"Your turn: {getattr(d, 'prompt', None) or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else ""), "prompt")
+        head = f"Your turn: {getattr(d, 'prompt', None) or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else "")
+        asked = False  # said before the first menu; no menu at all: the answer is told as your only choice
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []
@@ -354,10 +360,21 @@ class Table:
                 one = [j for j in range(len(values)) if keeps[j] + leads[j] not in
                        {keeps[i] + leads[i] for i in range(j)}]
                 values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
+            if len(values) > 1 and not asked:
+                self.screen.say(head, "prompt")
+                asked = True
+            same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
+                    for k in keeps}
+            if len(values) > 1 and len(same) == 1 and None not in same:
+                # every answer leaves a hand of the same value: said once, not on every line
+                self.screen.say(f"Every choice keeps a hand that shows {same.pop()}.", "note", 2)
+                keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
                                                                    [a + b for a, b in zip(keeps, leads)])
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
+        # every answer read the same, or kept the same cards: nothing was asked
+        self.only = not asked
         return remaining[0]
 
     def _keeps(self, values: list[Any]) -> list[str]:
