@@ -181,3 +181,26 @@ def test_dare_a_lay_down_with_one_answer_is_your_only_choice_and_equal_values_sa
     assert same
     for _, menu in same:
         assert "which shows" not in menu
+
+
+def test_dare_table_marks_who_is_out_and_sets_keep_deck_order():
+    text = _table("kabufuda/dare.yaml", 4, 2, rounds=12)
+    outs = re.findall(r"^  Seat (\d) is out of this round: (one set|no set) laid down\.$", text, re.M)
+    assert outs
+    for screen in text.split("\nThe table — ")[1:]:
+        for seat, what in re.findall(r"^  Seat (\d) is out of this round: (one set|no set) laid down\.$", screen, re.M):
+            sets = re.search(rf"^  Seat {seat}'s sets(?: \(dealer\))?: (.*)$", screen, re.M)
+            assert (len(sets[1].split("; ")) if sets else 0) == (1 if what == "one set" else 0), screen
+    # a set is told in one order: as the menu and the answer told it, so is the pile of sets
+    from rulekit.engine.testing import game as g_
+    g = g_("kabufuda/dare.yaml")
+    rank = {}
+    for i, cid in enumerate(g.card_ids):
+        rank.setdefault(g.card_name(i), i)
+    laid = re.findall(r"^  You (?:choose|have one choice only): lay down (.+)\.$", text, re.M)
+    mine = re.findall(r"^  Your sets: (.+?)\.?$", text, re.M)
+    assert laid and mine
+    for told in laid + mine:
+        for s in told.split("; "):
+            names = re.split(r", | and ", s)
+            assert [rank[n] for n in names] == sorted(rank[n] for n in names), told

@@ -235,10 +235,13 @@ class Narrator(Recap):
             return (f"{len(cards)} cards, ending {join_words([self.card_text(c) for c in cards[-last:]])}",
                     self.hand_value(zname, cards))
         k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
-        if k and not hidden and len(cards) > k:
+        if k and not hidden and len(cards) >= k:
             # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
-            return "; ".join(join_words([self.card_text(c) for c in cards[i:i + k]])
-                             for i in range(0, len(cards), k)), self.hand_value(zname, cards)
+            # each set in deck order, as the menu and the answer told it
+            order = self.name_order()
+            groups = sorted((sorted(cards[i:i + k], key=lambda c: order.get(c, -1)) for i in range(0, len(cards), k)),
+                            key=lambda g: [order.get(c, -1) for c in g])
+            return "; ".join(join_words([self.card_text(c) for c in g]) for g in groups), self.hand_value(zname, cards)
         parts = [self.card_text(c) for c in shown]
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
