@@ -204,3 +204,11 @@ def test_dare_table_marks_who_is_out_and_sets_keep_deck_order():
         for s in told.split("; "):
             names = re.split(r", | and ", s)
             assert [rank[n] for n in names] == sorted(rank[n] for n in names), told
+
+
+def test_dare_every_round_end_says_how_it_ended():
+    text = _table("kabufuda/dare.yaml", 4, 2, rounds=12)
+    heads = re.findall(r"^End of round \d+(.*)$", text, re.M)
+    assert len(heads) == 12
+    # a tie at the showdown ends the round at the showdown too, said like every other end
+    assert all(h.startswith(" (") for h in heads), heads
