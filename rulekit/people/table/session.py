@@ -171,11 +171,14 @@ class Table:
         summary = _unseen_together(self.nar.round_summary())
         # the hands are one list: told again whole unless every one of them is still on screen
         # (never some of them: a hand shown just before a page break is not left out)
-        heads = tuple(w[0].upper() + w[1:] + ": " for w, _, _ in self.nar.hands()) + ("Unseen hands: ",)
+        # (the hands of seats and of numbered places: a pile on its own is no part of that list)
+        words = [self.nar.zone_words(z) for z in self.nar.zones
+                 if self.nar.main_zone(z) == z and self.nar.zone_of(z)[1] is not None]
+        heads = tuple(w[0].upper() + w[1:] + ": " for w in words) + ("Unseen hands: ",)
         hands = [ln.text.strip() for ln in summary if ln.kind == "summary" and ln.text.startswith(heads)]
-        whole = not all(h in self.recent for h in hands)
+        whole = any(h in self.recent for h in hands) and not all(h in self.recent for h in hands)
         for ln in summary:
-            if whole and ln.text.strip() in hands:
+            if whole and ln.text.strip() in hands and self.player is not None:
                 self.screen.say(ln.text, "summary", indent=2)
                 continue
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
