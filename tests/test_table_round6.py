@@ -212,3 +212,12 @@ def test_dare_every_round_end_says_how_it_ended():
     assert len(heads) == 12
     # a tie at the showdown ends the round at the showdown too, said like every other end
     assert all(h.startswith(" (") for h in heads), heads
+
+
+def test_kyo_kabu_opponents_description_follows_the_unstaked_column_rule():
+    from rulekit.cli.play import opponents_words
+    plain = opponents_words(game("kabufuda/kyo-kabu.yaml"), "careful")
+    decides = opponents_words(game("kabufuda/kyo-kabu.yaml", {"unbet_columns": "dealer"}), "careful")
+    # as played by default an unstaked column gets no third card: nobody decides for it
+    assert "nobody staked on" not in plain
+    assert "and for columns nobody staked on" in decides
