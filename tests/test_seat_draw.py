@@ -152,4 +152,4 @@ def test_a_dealer_only_draw_names_who_deals_first():
     res = play(g, 3, 5, make_agents(g, 3, 5), rounds=1)
     first = next(e for e in res.events if e["t"] == "seating")["dealer"]
     text = transcript(g, res.events)
-    assert f"Player {first + 1} drew the lowest card and deals first (seat {first})." in text
+    assert f"Seat {first} drew the lowest card and deals first." in text

@@ -66,8 +66,10 @@ def test_sets_that_differ_only_in_card_order_are_one_entry():
     # six ways to lay down two sets, but only two the player can tell apart: with the Gold Four
     # or with a plain one (before, entries differing only in card order were listed twice)
     # (what each keeps is told in deck order, as your hand is)
-    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — keeps Four, Four and Seven, which shows 5",
-                    "lay down One, One and Five; Four, Six and Seven — keeps Gold Four (Kin-shi), Four and Seven, which shows 5"], menu
+    # (both keep a hand that shows 5: said once above the menu)
+    assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — keeps Four, Four and Seven",
+                    "lay down One, One and Five; Four, Six and Seven — keeps Gold Four (Kin-shi), Four and Seven"], menu
+    assert "  Every choice keeps a hand that shows 5.\n" in out.getvalue()
     (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
     assert 0 <= mine["index"] < mine["of"]
 

@@ -186,7 +186,7 @@ def test_otoroku_three_rounds_at_the_table(tmp_path):
     assert all(d[0] in names for d in dealt)
     # bots' decisions in words ("take another card", "stand"), never hit=true
     you = res.log["seating"].index(2)  # the draw for seats (game.draw) may seat player 2 elsewhere
-    assert f"The draw for seats puts you at seat {you}" in text
+    assert re.search(rf"You sit at seat {you}[;,] ", text)
     bots = [e for e in res.events if e["t"] == "choose" and e["player"] != you]
     others = "".join(str(s) for s in range(10) if s != you)
     _all_told(game, bots, text, you)

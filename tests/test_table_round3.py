@@ -389,8 +389,13 @@ def test_hiraya_forced_captures_and_last_cards_say_why():
     forced = [e for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
     assert len(forced) >= 5
     # forced answers one after another are told together: 'play A — your last card; capture B — ...'
-    said = [tuple(part.split(" — ", 1)) if " — " in part else (part, "")
-            for line in re.findall(r"You have one choice only: (.+)\.$", text, re.M) for part in line.split("; ")]
+    # (a capture is told in the rules' words: 'You capture B, your only choice: the only ...')
+    said = []
+    for m in re.finditer(r"You have one choice only: (.+)\.$|You (capture .+), your only choice: (.+)\.$", text, re.M):
+        if m.group(2):
+            said.append((m.group(2), m.group(3)))
+            continue
+        said += [tuple(part.split(" — ", 1)) if " — " in part else (part, "") for part in m.group(1).split("; ")]
     assert len(said) == len(forced)
     for (what, why), e in zip(said, forced):
         assert why == e.get("why") and why, what

@@ -49,7 +49,20 @@ def _recaps(text: str) -> list[tuple[list[str], dict[int, int]]]:
         lines = block.splitlines()
         change = next(ln for ln in lines if "Chip changes" in ln or "No chips change" in ln)
         changes = {int(s): int(d.replace("±", "")) for s, d in re.findall(r"seat (\d+)(?: \([^)]*\))? ([+±-]?\d+)", change)}
-        out.append(([ln for ln in lines if _PAY.match(ln)], changes))
+        out.append(([ln for ln in lines + _during(lines) if _PAY.match(ln)], changes))
+    return out
+
+
+def _during(lines: list[str]) -> list[str]:
+    """The summary's one line of payments made during play, as payment lines ('  Seats 1 and 2
+    each pay 1 chip to the pot.')."""
+    out = []
+    for ln in lines:
+        if ln.startswith("  During play (counted in the chip changes): "):
+            for part in ln.split(": ", 1)[1].rstrip(".").split("; "):
+                m = re.match(r"(.+?) paid (\d+ chips?)( each)? to (.+)$", part)
+                assert m, part
+                out.append(f"  {m[1][0].upper()}{m[1][1:]} {'each pay' if m[3] else 'pays'} {m[2]} to {m[4]}.")
     return out
 
 
@@ -205,12 +218,11 @@ def test_otoroku_dealer_choices_one_line_seat_draw_plain():
             assert not (a.strip().startswith("The dealer chooses to") and b.strip().startswith("The dealer chooses to"))
         contests += len(re.findall(r"The dealer chooses to (?:contest|let off) seats \d", text))
         assert len(re.findall(r"everyone draws again", text)) <= 1
-        assert "at seat" not in text.split("Round 1")[0].replace("puts you at seat", "")
-        # you, with the seat the draw gives you ('you (seat 4) Iris chaff (5)'), not your player number
-        seat = re.search(r"puts you at seat (\d)", text)[1]
-        assert re.search(rf"^  Draw for .*\byou \(seat {seat}\) [A-Z]", text, re.M)
+        assert "at seat" not in text.split("Round 1")[0].replace("You sit at seat", "")
+        # you are 'you' in the draw (players are not seats yet), not your player number; then where you sit
+        assert re.search(r"^  Draw for .*\byou [A-Z]", text, re.M)
         assert "player 3 " not in text.split("Round 1")[0]
-        assert re.search(r"^  The draw for seats puts you at seat \d; seat \d deals first\.", text, re.M)
+        assert re.search(r"^  You sit at seat \d(?:; seat \d deals first|, the dealer: you deal first)\.", text, re.M)
     assert contests
 
 

@@ -258,7 +258,13 @@ def _at_table(run: _Run) -> int:
         screen.say(f"{name}: {run.n} players{rounds}, {replay}.", "heading")
         screen.say(opponents_words(game, run.policy).replace("Your opponents play", "The players play", 1), "note")
     else:
-        screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
+        spec = game.extra.get("seat_draw")
+        if spec is not None and spec.seating == "by_draw":
+            # the draw decides the seats: a seat asked for is not yet the seat sat at
+            screen.say(f"{name}: {run.n} players{rounds}; you asked for seat {run.human}, the draw for seats "
+                       "places you.", "heading")
+        else:
+            screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
         screen.say(opponents_words(game, run.policy), "note")
         screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
                    "? rules of this phase, t the table, q quit (Ctrl-D too).", "note")

@@ -274,12 +274,15 @@ class ChoiceSteps:
             nodes.update({str(k): v for k, v in ask.value.items() if "{" in str(v.value)})
         if not nodes:
             return None
-        fns = {k: self._template(v, loc, "prompt" if not k else f"ask {k}") for k, v in nodes.items()}
+        # questions a person reads: a list of cards as a list in words ('A, B and C')
+        fns = {k: self._template(v, loc, "prompt" if not k else f"ask {k}", join=" and ", people=True)
+               for k, v in nodes.items()}
         return lambda ctx: {k: f(ctx) for k, f in fns.items()}
 
-    def _template(self, node, loc, what="why", join=", "):
+    def _template(self, node, loc, what="why", join=", ", people=False):
         """A text with {expression} parts (a pay's `why`): a function giving the text for a state
-        (a list of cards is named card by card, the last joined with `join`)."""
+        (a list of cards is named card by card, the last joined with `join`; with `people`, each
+        card as the table names it, when a table has set game.extra['card_words'])."""
         text = str(node.value)
         parts: list = []
         pos = 0
@@ -292,10 +295,12 @@ class ChoiceSteps:
 
         def show(v, t, ctx):
             charge_text(ctx, v)  # a why is text for people: it costs its length
+            words = ctx.game.extra.get("card_words") if people else None
+            name = words if callable(words) else ctx.game.card_name
             if t == T.CARD:
-                return ctx.game.card_name(v)
+                return name(v)
             if isinstance(t, str) and t.startswith("list<card"):
-                names = [ctx.game.card_name(c) for c in v]
+                names = [name(c) for c in v]
                 return ", ".join(names[:-1]) + join + names[-1] if len(names) > 1 else ", ".join(names)
             return str(v).lower() if isinstance(v, bool) else str(v)
 

@@ -12,6 +12,7 @@ each line through `rulekit.core.inert.inert()`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
@@ -59,9 +60,8 @@ class Narrator(Recap):
         self.yaku_names: dict[tuple[str, str], str] = {}
         for table, entries in game.yaku.items():
             for y in entries:
-                en = y.names.get("en") or human_words(y.id)
-                extra = y.names.get("romaji")
-                self.yaku_names[(table, y.id)] = f"{en} ({extra})" if extra and extra.lower() != en.lower() else en
+                # the plain English name, as hand values and payments say it (no romaji aside)
+                self.yaku_names[(table, y.id)] = y.names.get("en") or human_words(y.id)
         self._scratch = None
         #: the rounds the game is played for, when known ("Round 3 of 12")
         self.rounds: int | None = None
@@ -103,7 +103,8 @@ class Narrator(Recap):
         if zd is not None and zd.kind == "player":
             if i == self.viewer:
                 return f"your {words}"
-            return f"the dealer's {words} (seat {i})" if i == self.dealer else f"seat {i}'s {words}"
+            # the dealer named one way, as seats are ('Seat 0 (dealer)')
+            return f"seat {i}'s {words} (dealer)" if i == self.dealer else f"seat {i}'s {words}"
         return f"{words} {i + 1}"
 
     def zone_of(self, zname: str) -> tuple[str, int | None]:
@@ -234,14 +235,50 @@ class Narrator(Recap):
             return (f"{len(cards)} cards, ending {join_words([self.card_text(c) for c in cards[-last:]])}",
                     self.hand_value(zname, cards))
         k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
-        if k and not hidden and len(cards) > k:
+        if k and not hidden and len(cards) >= k:
             # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
-            return "; ".join(join_words([self.card_text(c) for c in cards[i:i + k]])
-                             for i in range(0, len(cards), k)), self.hand_value(zname, cards)
+            # each set in deck order, as the menu and the answer told it
+            order = self.name_order()
+            groups = sorted((sorted(cards[i:i + k], key=lambda c: order.get(c, -1)) for i in range(0, len(cards), k)),
+                            key=lambda g: [order.get(c, -1) for c in g])
+            return "; ".join(join_words([self.card_text(c) for c in g]) for g in groups), self.hand_value(zname, cards)
         parts = [self.card_text(c) for c in shown]
         if hidden:
             parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
+
+    def pile_text(self, zname: str) -> str | None:
+        """A long open pile told compactly, every card that counts by name: the cards of the
+        pile's lowest value in this game (display.value), wild ones apart, counted under the word
+        their names share ('A (3, 20 pts), B (7, 10 pts) and 6 chaff'); None when the
+        game gives cards no value or nothing folds."""
+        facts = self.game.extra.get("card_facts") or {}
+        fn = facts.get("value") if isinstance(facts, dict) else None
+        if not callable(fn):
+            return None
+        cards = self.group_cards(self.main_zone(zname))
+        wild = facts.get("wild")
+        vals: dict[str, Any] = {}
+        for c in cards:
+            i = self.index.get(c)
+            if i is None or not self.can_see(c, zname):
+                return None
+            v = self._eval(fn, {"c": i})
+            if not isinstance(v, (int, float)) or (callable(wild) and self._eval(wild, {"c": i})):
+                v = None  # a wild card, or one without a number, is always named
+            vals[c] = v
+        low = min((v for v in vals.values() if v is not None), default=None)
+        folded = [c for c in cards if low is not None and vals[c] == low]
+        if len(folded) < 3:
+            return None
+        # the word every folded card's name has, besides its own (a bracketed note aside)
+        names = [re.sub(r"\([^)]*\)", "", self.game.card_name(self.index[c])).split() for c in folded]
+        common = [w for w in names[0][1:] if all(w in ws[1:] for ws in names)]
+        word = common[-1] if common else "other cards"
+        # the cards that count, the highest first (as a player spreads their captures)
+        named = [self.card_text(c) for c in sorted((c for c in cards if c not in folded),
+                                                    key=lambda c: -(vals[c] if vals[c] is not None else low))]
+        return join_words(named + [f"{len(folded)} {word}"])
 
     def held_order(self, zname: str, cards: list[str]) -> list[str]:
         """The viewer's own hand, held where nobody else sees it, in deck order (as a player sorts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.people.line import LONG_PILE, ZONE_RE, Line
-from rulekit.people.words import human_words, seats_words
+from rulekit.people.words import chips_word, human_words, seats_words
 
 
 class Recap:
@@ -57,6 +57,14 @@ class Recap:
                 return True
         return False
 
+    def _zone_named(self, words: str) -> str:
+        """The zone told as `words` (as hands() names it)."""
+        return next((z for z in self.zones if self.main_zone(z) == z and self.zone_words(z) == words), "")
+
+    def pile_text(self, zname: str) -> str | None:
+        """A long pile told compactly (the narrator knows how); None here."""
+        return None
+
     def _cards_of(self, words: str) -> list[str]:
         """The cards of the hand told as `words` (as hands() names it)."""
         for zname in self.zones:
@@ -73,7 +81,8 @@ class Recap:
             if text.count(", ") >= LONG_PILE and not self._own_hidden(words):  # your own hand in full
                 # a long pile (captures) is told by its size and value; the table lists it in full
                 count = len(self._cards_of(words))
-                line = f"{words[0].upper() + words[1:]}: {count} cards" if count else line
+                pile = self.pile_text(self._zone_named(words))
+                line = f"{words[0].upper() + words[1:]}: {pile or f'{count} cards'}" if count else line
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))
@@ -118,14 +127,15 @@ class Recap:
             else:
                 total[key] = [p["amount"], 1]
         groups: dict[tuple, list[Any]] = {}
+        during: dict[tuple, list[Any]] = {}  # payments told as they were paid: one short line at the end
         for key, (a, times) in total.items():
             src, dst, why = key[:3]
+            if key[3]:
+                during.setdefault((dst, repr(a)), []).append((src, a))
+                continue
             text = self.pay_text(src, dst, a, why)
             if times > 1:
                 text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
-            if key[3]:  # told as it was paid: the same chips, not a second charge
-                text = text[:-1] + ", already paid during play)" if text.endswith(")") else \
-                    text + " (already paid during play)"
             head = f"{self.seat(src)} pays"
             if isinstance(src, int) and text.startswith(head):
                 groups.setdefault(("seat", text[len(head):]), []).append(src)
@@ -139,7 +149,20 @@ class Recap:
                 out.append(f"{self.seat(seats[0])} pays{rest}.")
             else:
                 out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
-        return self._to_many(out)
+        out = self._to_many(out)
+        if during:
+            # the same chips, not a second charge: said once, short, without the reasons told then
+            parts = []
+            for (dst, _), paid in during.items():
+                seats = sorted(src for src, _ in paid if isinstance(src, int))
+                to = self.seat(dst, upper=False)
+                if len(seats) == len(paid) and len(seats) > 1:
+                    who = seats_words(seats, self.viewer)
+                    parts.append(f"{who[0].lower()}{who[1:]} paid {chips_word(paid[0][1])} each to {to}")
+                else:
+                    parts += [f"{self.seat(src, upper=False)} paid {chips_word(a)} to {to}" for src, a in paid]
+            out.append("During play (counted in the chip changes): " + "; ".join(parts) + ".")
+        return out
 
     def _to_many(self, lines: list[str]) -> list[str]:
         """One seat paying the same to several seats for the same reason told once ('Seat 0

@@ -95,7 +95,10 @@ def draw_sentence(game: Any, e: dict, name: Any) -> str:
     """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
     spec = game.extra.get("seat_draw")
     what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
-    drawn = join_words([f"player {p + 1} {name(c)}" for p, c in enumerate(e["cards"])])
+    # drawing for seats, players are not yet seats (numbered from 1); drawing for the deal only, they are
+    who = "player {}" if spec is not None and spec.seating == "by_draw" else "seat {}"
+    base = 1 if spec is not None and spec.seating == "by_draw" else 0
+    drawn = join_words([f"{who.format(p + base)} {name(c)}" for p, c in enumerate(e["cards"])])
     return f"Draw for {what}: {drawn}" + (" - a tie, everyone draws again." if e.get("tie") else ".")
 
 
@@ -106,4 +109,4 @@ def seating_sentence(game: Any, e: dict) -> str:
     if spec is not None and spec.seating == "by_draw":
         seats = join_words([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])
         return f"By the draw, {seats}; {card} deals first (seat {e['dealer']})."
-    return f"Player {e['players'][e['dealer']] + 1} drew {card} and deals first (seat {e['dealer']})."
+    return f"Seat {e['dealer']} drew {card} and deals first."

@@ -458,6 +458,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
                 if value and not turns[-1].preds[-1][0].endswith(value):
                     _old_value(turns[-1], value)
                     turns[-1].preds.append(("\x01" + value, "\x01" + value))
+            elif _with_choice(turns[-1], ln, deck):
+                pass
             else:
                 if ": " in ln.text and " now shows " in ln.text:
                     _old_value(turns[-1], ln.text.rstrip(".").split(": ", 1)[1])
@@ -488,6 +490,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
             turns.append(t)
             continue
         close()
+        if _says_your_answer(out, ln, viewer):
+            continue
         out.append(ln)
         flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
@@ -539,6 +543,45 @@ def _moved(ln: Line):
     what = join_words(list(ln.cards))
     m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
     return (what, m) if m else None
+
+
+def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
+    """The rules' sentence about the answer you just gave ('The dealer chooses to let off seat 4.')
+    told in place of your 'You choose: let off.' (once, not twice); whether it was."""
+    if ln.kind != "note" or not out or viewer is None or out[-1].seat != viewer or out[-1].kind != "choice":
+        return False
+    m = re.match(r"^You (choose|have one choice only): (.+)\.$", out[-1].text)
+    if m is None or not re.search(rf"\b{re.escape(m[2])}\b", ln.text):
+        return False
+    only = " (your only choice)" if m[1].startswith("have") else ""
+    out[-1] = Line("choice", ln.text[:-1] + only + ln.text[-1], viewer)
+    return True
+
+
+def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:
+    """A card going from a shared place to the seat's own pile right after its answer named other
+    cards, told with that answer ('captures A with B') rather than as a move of its own ('...; B goes
+    from the table to seat 2's capture pile'); not a card from the deck (`deck`); whether it was."""
+    moved = _moved(ln)
+    # the answer: the turn's last sentence but the new values of places it told
+    k = max((i for i, p in enumerate(turn.preds) if not p[0].startswith("\x01")), default=-1)
+    last = turn.preds[k][0] if k >= 0 else ""
+    if moved is None or not (last.startswith(_CHOOSE[0]) or last.startswith("\x00") or turn.acts
+                             and turn.preds[k] == turn.acts[-1][2]):
+        return False
+    what, m = moved
+    if re.search(r"\d|^your |'s ", m["src"]) or deck is None or m["src"] == deck or not m["dst"].startswith(f"seat {turn.seat}'s "):
+        return False
+    old = turn.preds[k]
+    turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
+    if turn.acts and turn.acts[-1][2] == old:
+        act, vals, _ = turn.acts[-1]
+        turn.acts[-1] = (act, vals, turn.preds[k])
+    if m["value"]:
+        value = f"{m['dst']} now shows {m['value']}"
+        _old_value(turn, value)
+        turn.preds.append(("\x01" + value, "\x01" + value))
+    return True
 
 
 def _old_value(turn: _Turn, value: str) -> None:

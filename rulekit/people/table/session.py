@@ -40,6 +40,10 @@ class Table:
         self.game, self.n, self.seat, self.screen = game, n, seat, screen
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
+        # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
+        # table names them, with their values
+        ids = game.card_ids
+        game.extra["card_words"] = lambda i, nar=self.nar: nar.card_text(ids[i])
         self.pause = pause and seat is not None
         self.rounds_played = 0
         self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
@@ -48,6 +52,7 @@ class Table:
         self.recent: set[str] = set()
         self.shown = 0  # lines told since then
         self.asking: Any = None  # the game state while the person is asked a question
+        self.only = False  # the question just asked had one answer as the player reads it
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -57,16 +62,27 @@ class Table:
         if e.get("t") == "seating" and self.player is not None:
             # where you sit and who deals, plainly (not every player's number and seat)
             self.seat = self.nar.viewer = e["players"].index(self.player)
-            self.buf = [replace(ln, text=ln.text.replace("\x03", f" (seat {self.seat})")) for ln in self.buf]
             self.nar.feed(e)
-            self.buf.append(Line("note", f"The draw for seats puts you at seat {self.seat}; seat {e['dealer']} deals "
-                                         "first.", self.seat))
+            # before the draw players are not seats: the draw's sentence names no seat, this one does
+            spec = self.game.extra.get("seat_draw")
+            if spec is not None and spec.seating == "by_draw":
+                where = f"You sit at seat {self.seat}" + (", the dealer: you deal first." if e["dealer"] == self.seat
+                                                          else f"; seat {e['dealer']} deals first.")
+            else:
+                where = "You deal first." if e["dealer"] == self.seat else f"Seat {e['dealer']} deals first."
+            self.buf.append(Line("note", where, self.seat))
             return
+        if self.only and e.get("t") == "choose" and e.get("player") == self.seat:
+            # every answer read the same: told as your only choice, as a forced one is
+            self.only = False
+            e = {**e, "forced": True}
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
             # (where the draw seats you is said once it is known: 'you (seat 2)')
-            told = [replace(ln, text=ln.text.replace(f"player {self.player + 1} ", "you\x03 ", 1)) for ln in told]
+            spec = self.game.extra.get("seat_draw")
+            me = f"player {self.player + 1} " if spec is not None and spec.seating == "by_draw" else f"seat {self.player} "
+            told = [replace(ln, text=ln.text.replace(me, "you\x03 ", 1)) for ln in told]
         self.buf += told
 
     def flush(self, reserve: int = 0) -> None:
@@ -153,7 +169,18 @@ class Table:
         self.screen.say("")
         pays = set(self.nar.pays_text())
         summary = _unseen_together(self.nar.round_summary())
+        # the hands are one list: told again whole unless every one of them is still on screen
+        # (never some of them: a hand shown just before a page break is not left out)
+        # (the hands of seats and of numbered places: a pile on its own is no part of that list)
+        words = [self.nar.zone_words(z) for z in self.nar.zones
+                 if self.nar.main_zone(z) == z and self.nar.zone_of(z)[1] is not None]
+        heads = tuple(w[0].upper() + w[1:] + ": " for w in words) + ("Unseen hands: ",)
+        hands = [ln.text.strip() for ln in summary if ln.kind == "summary" and ln.text.startswith(heads)]
+        whole = any(h in self.recent for h in hands) and not all(h in self.recent for h in hands)
         for ln in summary:
+            if whole and ln.text.strip() in hands and self.player is not None:
+                self.screen.say(ln.text, "summary", indent=2)
+                continue
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
@@ -226,6 +253,8 @@ class Table:
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
         self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
         unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
+        placed: dict[str, int] = {}  # a place told by the same words as one before it (a card being played
+        lines: list[str] = []        # onto the table) joins that place's line: one line a place
         for zname, cards in nar.zones.items():
             if nar.main_zone(zname) != zname:
                 continue
@@ -234,7 +263,7 @@ class Table:
             words = words[0].upper() + words[1:]
             if zname == self.game.deck_zone:
                 if group:
-                    self.screen.say(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}", "table", 2)
+                    lines.append(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}")
                 continue
             if not group:
                 continue
@@ -248,8 +277,14 @@ class Table:
             if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
                     and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
                 # a long open pile (captures) at a decision: its size and value; t lists it card by card
-                text = f"{len(group)} cards"
-            self.screen.say(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""), "table", 2)
+                text = nar.pile_text(zname) or f"{len(group)} cards"
+            if words in placed and idx is None:
+                lines[placed[words]] += f"; being played onto it: {text}"
+                continue
+            placed[words] = len(lines)
+            lines.append(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""))
+        for text in lines:
+            self.screen.say(text, "table", 2)
         if unseen:
             self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
         for pot, v in nar.pots.items():
@@ -302,7 +337,8 @@ class Table:
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
-        self.screen.say(f"Your turn: {getattr(d, 'prompt', None) or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else ""), "prompt")
+        head = f"Your turn: {getattr(d, 'prompt', None) or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else "")
+        asked = False  # said before the first menu; no menu at all: the answer is told as your only choice
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
             values: list[Any] = []
@@ -327,10 +363,21 @@ class Table:
                 one = [j for j in range(len(values)) if keeps[j] + leads[j] not in
                        {keeps[i] + leads[i] for i in range(j)}]
                 values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
+            if len(values) > 1 and not asked:
+                self.screen.say(head, "prompt")
+                asked = True
+            same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
+                    for k in keeps}
+            if len(values) > 1 and len(same) == 1 and None not in same:
+                # every answer leaves a hand of the same value: said once, not on every line
+                self.screen.say(f"Every choice keeps a hand that shows {same.pop()}.", "note", 2)
+                keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
                                                                    [a + b for a, b in zip(keeps, leads)])
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
+        # every answer read the same, or kept the same cards: nothing was asked
+        self.only = not asked
         return remaining[0]
 
     def _keeps(self, values: list[Any]) -> list[str]:
@@ -430,7 +477,7 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
     return out
 
 
-_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|The dealer's hand \(seat (\d+)\)): (a hidden card|(\d+) hidden cards)\.$")
+_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|Seat (\d+)'s hand \(dealer\)): (a hidden card|(\d+) hidden cards)\.$")
 
 
 def _by_count(hands: list[tuple[str, int]]) -> str:
