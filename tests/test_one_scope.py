@@ -76,7 +76,9 @@ def test_a_prompt_and_a_question_fill_in_expressions(tmp_path):
     for seat, prompt, asks, obs_prompt, names in seen:
         assert prompt.startswith(f"Seat {seat}: take a third card to your ") and "{" not in prompt
         assert prompt.endswith("? (2 cards at seat 0)") and obs_prompt == prompt
-        assert asks["take"] == f"Draw onto {', '.join(names)}?"
+        # a question a person reads names a list of cards in words: 'A, B and C'
+        listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        assert asks["take"] == f"Draw onto {listed}?"
 
 
 def test_an_expression_in_a_prompt_is_checked_where_it_is_written(tmp_path):
