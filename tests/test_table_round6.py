@@ -12,11 +12,17 @@ from rulekit.people.table import Screen, Table
 HIRAYA = "hanafuda/hiraya.yaml"
 
 
-def _table(rel: str, n: int, seed: int, human: int = 0, rounds: int = 1, options: dict | None = None) -> str:
-    """A game told at seat `human`, who always answers 1."""
+def _table(rel: str, n: int, seed: int, human: int = 0, rounds: int = 1, options: dict | None = None,
+           paged: bool = False) -> str:
+    """A game told at seat `human`, who always answers 1; `paged`: on a 100-wide terminal that
+    pauses when a screen fills (each Enter is a '1' too)."""
     g = game(rel, options or {})
     out = io.StringIO()
-    table = Table(g, n, human, Screen(io.StringIO("1\n" * 3000), out), pause=False)
+    screen = Screen(io.StringIO("1\n" * 5000), out)
+    if paged:
+        screen.console.soft_wrap = False
+        screen.console.width = 100
+    table = Table(g, n, human, screen, pause=paged)
     table.nar.rounds = rounds
     res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
                dealer=0, observe=table.observe)
@@ -146,17 +152,7 @@ def test_otoroku_hand_combinations_are_named_in_plain_english():
 
 def _paged(rel: str, n: int, seed: int, human: int, rounds: int) -> str:
     """A game on a 100-wide terminal that pauses when a screen fills (answers and Enters: '1')."""
-    g = game(rel)
-    out = io.StringIO()
-    screen = Screen(io.StringIO("1\n" * 5000), out)
-    screen.console.soft_wrap = False
-    screen.console.width = 100
-    table = Table(g, n, human, screen, pause=True)
-    table.nar.rounds = rounds
-    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
-               dealer=0, observe=table.observe)
-    table.finish(res.chips, rounds)
-    return out.getvalue()
+    return _table(rel, n, seed, human, rounds, paged=True)
 
 
 def test_otoroku_round_end_lists_every_hand_or_none():

@@ -104,8 +104,12 @@ class Table:
 
     def more(self) -> None:
         """A screenful told: wait for Enter before telling more."""
+        self.wait("Press Enter to go on")
+
+    def wait(self, words: str) -> None:
+        """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
         while True:
-            a = self.screen.ask(f"Press Enter to go on ({KEYS}) ")
+            a = self.screen.ask(f"{words} ({KEYS}) ")
             if a is None:
                 raise EndOfInput()
             if not self.key(a):
@@ -157,12 +161,7 @@ class Table:
         self.flush(reserve=self.dry(self.summary, False) + 1)
         self.summary()
         if more and self.pause:
-            while True:
-                a = self.screen.ask(f"Press Enter for round {self.nar.round_no + 2} ({KEYS}) ")
-                if a is None:
-                    raise EndOfInput()
-                if not self.key(a):
-                    return
+            self.wait(f"Press Enter for round {self.nar.round_no + 2}")
 
     def summary(self, repeats: bool = True) -> None:
         """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
