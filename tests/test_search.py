@@ -278,3 +278,13 @@ def test_short_playouts_get_more_deals_in_the_same_moves():
     assert per_deal > k * MOVES / 4            # long playouts: the moves, not `short`, set the count
     assert bot.moves <= MOVES * 40 + per_deal  # (the last deal may pass the limit it started under)
     assert len(rows) * k < 4 * 40
+
+
+@pytest.mark.parametrize("gid", SEED_GAMES)
+def test_each_games_policy_list_says_what_search_does_its_budget_and_weaknesses(gid, capsys):
+    from rulekit.cli.main import main
+    from rulekit.engine.search import DEFAULT_BUDGET
+    assert main(["policies", gid]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("search:"))
+    assert f"{DEFAULT_BUDGET} playouts a decision" in line
+    assert "weaknesses" in line and "knew every card" in line
