@@ -120,8 +120,8 @@ class Choice:
                         if when is None or when(ctx):
                             out[param] = say(ctx)
                             break
-                    except Exception:  # a hint that cannot be worked out here is not shown
-                        break
+                    except (EvalError, RuleError):  # a hint that cannot be worked out here is not shown;
+                        break                         # any other error is a bug and must surface
         finally:
             ctx.loc = saved
             if budget is not None:
