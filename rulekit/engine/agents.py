@@ -39,6 +39,10 @@ class Decision:
         return [{p: render(v, t, ids) for p, t, v in zip(self.choice.params, self.choice.types, a)}
                 for a in self.actions]
 
+    def words(self, name: Callable[[int], str] | None = None) -> tuple[str, dict[str, str]]:
+        """The prompt and the per-parameter questions, cards named by `name(card index)` if given."""
+        return self.choice.words(self.ctx, name)
+
     @property
     def prompt(self) -> str:
         """The choice's prompt as the chooser reads it now ({expression} parts filled in)."""

@@ -277,12 +277,12 @@ class ChoiceSteps:
         # questions a person reads: a list of cards as a list in words ('A, B and C')
         fns = {k: self._template(v, loc, "prompt" if not k else f"ask {k}", join=" and ", people=True)
                for k, v in nodes.items()}
-        return lambda ctx: {k: f(ctx) for k, f in fns.items()}
+        return lambda ctx, name=None: {k: f(ctx, name) for k, f in fns.items()}
 
     def _template(self, node, loc, what="why", join=", ", people=False):
         """A text with {expression} parts (a pay's `why`): a function giving the text for a state
         (a list of cards is named card by card, the last joined with `join`; with `people`, each
-        card as the table names it, when a table has set game.extra['card_words'])."""
+        card by the `name(card index)` the caller passes, as its reader names cards)."""
         text = str(node.value)
         parts: list = []
         pos = 0
@@ -293,10 +293,9 @@ class ChoiceSteps:
             pos = m.end()
         parts.append(text[pos:])
 
-        def show(v, t, ctx):
+        def show(v, t, ctx, namer=None):
             charge_text(ctx, v)  # a why is text for people: it costs its length
-            words = ctx.game.extra.get("card_words") if people else None
-            name = words if callable(words) else ctx.game.card_name
+            name = namer if people and namer is not None else ctx.game.card_name
             if t == T.CARD:
                 return name(v)
             if isinstance(t, str) and t.startswith("list<card"):
@@ -304,8 +303,8 @@ class ChoiceSteps:
                 return ", ".join(names[:-1]) + join + names[-1] if len(names) > 1 else ", ".join(names)
             return str(v).lower() if isinstance(v, bool) else str(v)
 
-        def render_text(ctx):
-            return "".join(p if isinstance(p, str) else show(p[0](ctx), p[1], ctx) for p in parts)
+        def render_text(ctx, namer=None):
+            return "".join(p if isinstance(p, str) else show(p[0](ctx), p[1], ctx, namer) for p in parts)
         return render_text
 
     def _seat_or_pot(self, d, key, loc):

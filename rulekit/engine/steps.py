@@ -81,7 +81,7 @@ class Choice:
     told: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> others' words (`told`)
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
-    texts: Any = None  # ctx -> {"": prompt, param: question} when the prompt or a question has {expression}s
+    texts: Any = None  # (ctx, name) -> {"": prompt, param: question} when the prompt or a question has {expression}s
     fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
     hints: dict[str, list] = field(default_factory=dict)  # param -> [(when fn or None, text fn)] (`hints`)
     forced: list = field(default_factory=list)  # [(when fn or None, text fn)]: why one answer only (`forced`)
@@ -128,11 +128,12 @@ class Choice:
                 ctx.budget = budget
         return out
 
-    def words(self, ctx: Any) -> tuple[str, dict[str, str]]:
-        """The prompt and the per-parameter questions as a person reads them at this decision."""
+    def words(self, ctx: Any, name: Callable[[int], str] | None = None) -> tuple[str, dict[str, str]]:
+        """The prompt and the per-parameter questions as a person reads them at this decision
+        (cards named by `name(card index)` when given, else by their plain names)."""
         if self.texts is None or ctx is None:
             return self.prompt, self.ask
-        filled = self.texts(ctx)
+        filled = self.texts(ctx, name)
         return filled.get("", self.prompt), {k: v for k, v in filled.items() if k}
 
 

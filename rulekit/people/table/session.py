@@ -43,7 +43,7 @@ class Table:
         # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
         # table names them, with their values
         ids = game.card_ids
-        game.extra["card_words"] = lambda i, nar=self.nar: nar.card_text(ids[i])
+        self.card_words = lambda i, nar=self.nar: nar.card_text(ids[i])
         self.pause = pause and seat is not None
         self.rounds_played = 0
         self.buf: list[Line] = []  # sentences not yet shown (told compactly at the next pause)
@@ -302,7 +302,7 @@ class Table:
         choice = d.choice
         ids = self.game.card_ids
         labels = getattr(choice, "labels", {}) or {}
-        asks = d.asks
+        prompt, asks = d.words(self.card_words)
         sets = getattr(choice, "unordered", frozenset())
         # deck order, where cards of the same name count as the first of them: sets that read the
         # same are then shown in the same order (two plain Ones, each in another set)
@@ -325,18 +325,20 @@ class Table:
         self.draw_table(getattr(d, "ctx", None))
         self.asking = getattr(d, "ctx", None)
         try:
-            return self._choose(d, choice, shown, words, hints, index, labels, asks, sets)
+            return self._choose(d, choice, shown, words, hints, index, labels, (prompt, asks), sets)
         finally:
             self.asking = None
 
     def _choose(self, d: Decision, choice: Any, shown: list, words: list, hints: list, index: dict,
-                labels: dict, asks: dict, sets: Any) -> int:
-        """The menu of one question, part by part; the index of the legal action chosen."""
+                labels: dict, texts: tuple[str, dict], sets: Any) -> int:
+        """The menu of one question (its prompt and per-part questions in `texts`), part by part;
+        the index of the legal action chosen."""
+        prompt, asks = texts
         remaining = list(range(len(d.actions)))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
-        head = f"Your turn: {getattr(d, 'prompt', None) or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else "")
+        head = f"Your turn: {prompt or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else "")
         asked = False  # said before the first menu; no menu at all: the answer is told as your only choice
         many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
