@@ -415,7 +415,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
-    game.extra["card_facts"] = facts  # display.value and display.wild, for the card pictures
+    game.extra["card_facts"] = facts  # display.value, .wild (the card pictures) and .sort (a held hand's order)
     game.extra["zone_yaku"] = zone_yaku
     game.extra["display_table"] = display_table
     game.extra["display_reasons"] = display_reasons(variant)

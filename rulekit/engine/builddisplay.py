@@ -56,10 +56,11 @@ def _shown_when(fn: Any, when: Any) -> Any:
 
 
 def card_facts(variant: Variant, sc: StepCompiler) -> dict[str, Any]:
-    """Compile `display.value` (a card's number in this game) and `display.wild` (the card is wild),
-    each a function of the state with the card in `c`; absent keys are left out."""
+    """Compile `display.value` (a card's number in this game), `display.wild` (the card is wild) and
+    `display.sort` (where a card goes in a hand held in order), each a function of the state with
+    the card in `c`; absent keys are left out."""
     out: dict[str, Any] = {}
-    for key, want in (("value", None), ("wild", T.BOOL)):
+    for key, want in (("value", None), ("wild", T.BOOL), ("sort", T.INT)):
         node = at(variant.tree, "display", key)
         if node is not None:
             out[key] = sc.expr(node, {"c": T.CARD}, want, f"display.{key}")[0]

@@ -50,6 +50,7 @@ class ChoiceSteps:
         choice.texts = self._choice_texts(d, loc)
         choice.fixed_values = self._fixed_values(opts, loc)
         choice.hints = self._hints(d, inner, tuple(p[0] for p in params))
+        choice.alike = self._alike(d, inner, tuple(p[0] for p in params))
         choice.forced = self._forced(d, loc)
         self.choices.setdefault(cid, []).append(choice)
         loc.update({p[0]: p[2] for p in params})
@@ -225,6 +226,29 @@ class ChoiceSteps:
                 when = self.expr(c["when"], inner, T.BOOL, f"hints {pname} when")[0] if "when" in c else None
                 compiled.append((when, self._template(c["say"], inner, f"hints {pname}", join=" and ")))
             out[str(pname)] = compiled
+        return out
+
+    def _alike(self, d, inner, params) -> dict[str, tuple]:
+        """choose `alike`: {param: (key function, say)}: values with equal keys are one answer to
+        a person (the menu offers the first of them)."""
+        node = d.get("alike")
+        if node is None or not isinstance(node.value, dict):
+            return {}
+        out: dict[str, tuple] = {}
+        for pname, spec in node.value.items():
+            if pname not in params:
+                self.errs.add(error(spec.key_span or spec.span, "E040", f"alike: '{pname}' is not a parameter "
+                                    "of this choice", hint=did_you_mean(str(pname), list(params))))
+                continue
+            c = spec.value if isinstance(spec.value, dict) else {}
+            if "key" not in c or "say" not in c:
+                self.errs.add(error(spec.span, "E010", f"alike {pname}: give 'key' (what makes values alike) "
+                                    "and 'say' (told above the menu)"))
+                continue
+            if len(str(c["say"].value)) > MAX_LABEL:
+                self.errs.add(error(c["say"].span, "E034", f"alike {pname}: a text of {len(str(c['say'].value))} "
+                                    f"characters (limit {MAX_LABEL})"))
+            out[str(pname)] = (self.expr(c["key"], inner, None, f"alike {pname} key")[0], str(c["say"].value))
         return out
 
     def _forced(self, d, loc) -> list:

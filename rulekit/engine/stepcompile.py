@@ -178,32 +178,41 @@ class StepCompiler(ChoiceSteps):
 
     # -- step kinds ---------------------------------------------------------------
     def s_say(self, node, d, loc):
-        text = str(d["say"].value)
-        # `{expression}` in the text is replaced by its value when the step runs ({{ and }}
-        # stand for the braces themselves)
+        render = self._say_text(d["say"], loc)
+        # `you`: the same line for the seat it is about (`about`), as that player reads it
+        you = self._say_text(d["you"], loc) if "you" in d else None
+        about = self.expr(d["about"], loc, T.INT, "about")[0] if "about" in d else None
+        if (you is None) != (about is None):
+            self.errs.add(error((d.get("you") or d.get("about")).span, "E010",
+                                "say: give both 'you' (the line for the seat it is about) and 'about' (that seat)"))
+            you = about = None
+
+        def say(ctx):
+            if ctx.logging:
+                e = {"t": "say", "text": render(ctx)}
+                if you is not None:
+                    e["about"], e["you"] = about(ctx), you(ctx)
+                ctx.log(e)
+        return say
+
+    def _say_text(self, tnode, loc):
+        """A `say` text: a function of the state giving it, its {expression} parts filled in
+        ({{ and }} stand for the braces themselves)."""
+        text = str(tnode.value)
         parts: list = []
         pos = 0
         for m in PLACEHOLDER.finditer(text):
             parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
-            sub = Node(m.group(1), d["say"].span)
-            fn, t = self.expr(sub, loc, None, "say {...}")
+            fn, t = self.expr(Node(m.group(1), tnode.span), loc, None, "say {...}")
             parts.append((fn, t))
             pos = m.end()
         parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
-        if len(parts) == 1:
-            plain_text = parts[0]
-
-            def say(ctx):
-                ctx.log({"t": "say", "text": plain_text})
-            return say
         parts_t = tuple(parts)
 
-        def say_values(ctx):
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ctx.log({"t": "say", "text": "".join(p if isinstance(p, str) else shown_value(p[0](ctx), p[1], ids, ctx)
-                                                     for p in parts_t)})
-        return say_values
+        def render(ctx):
+            ids = ctx.game.card_ids
+            return "".join(p if isinstance(p, str) else shown_value(p[0](ctx), p[1], ids, ctx) for p in parts_t)
+        return render
 
     def s_shuffle(self, node, d, loc):
         name, idx = self.zone_ref(d["shuffle"], loc)

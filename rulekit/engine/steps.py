@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from rulekit.core.errors import RuleError, Span, did_you_mean, error
 from rulekit.lang.expr import EvalError
-from rulekit.lang.expr.functions import charge_text
+from rulekit.lang.expr.functions import charge_text, hashable_value
 from rulekit.lang.expr import types as T
 from rulekit.lang.source import expr_span
 
@@ -85,6 +85,7 @@ class Choice:
     fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
     hints: dict[str, list] = field(default_factory=dict)  # param -> [(when fn or None, text fn)] (`hints`)
     forced: list = field(default_factory=list)  # [(when fn or None, text fn)]: why one answer only (`forced`)
+    alike: dict[str, tuple] = field(default_factory=dict)  # param -> (key fn, say): values alike to a person
 
     def forced_why(self, ctx: Any) -> str:
         """Why the rules leave one answer only here (`forced`), '' when no case holds or none is
@@ -122,6 +123,26 @@ class Choice:
                             break
                     except (EvalError, RuleError):  # a hint that cannot be worked out here is not shown;
                         break                         # any other error is a bug and must surface
+        finally:
+            ctx.loc = saved
+            if budget is not None:
+                ctx.budget = budget
+        return out
+
+    def alike_keys(self, ctx: Any, action: tuple) -> dict[str, Any]:
+        """For the parameters with `alike`: {param: key} of `action` (equal keys, the same answer to
+        a person); a parameter whose key cannot be worked out here is left out. Reads the state only."""
+        if not self.alike or ctx is None:
+            return {}
+        saved, budget = ctx.loc, getattr(ctx, "budget", None)
+        out: dict[str, Any] = {}
+        try:
+            ctx.loc = {**saved, **dict(zip(self.params, action))}
+            for param, (key, _say) in self.alike.items():
+                try:
+                    out[param] = hashable_value(key(ctx))
+                except (EvalError, RuleError):  # not alike to anything: offered on its own
+                    pass
         finally:
             ctx.loc = saved
             if budget is not None:

@@ -40,7 +40,7 @@ def _texts(node: Node, key: str = "") -> Iterator[tuple[str, Node]]:
     if isinstance(v, dict):
         for k, sub in v.items():
             if k in ("options", "presets", "meta", "policies", "functions", "vars", "zones", "decks", "stats",
-                     "display", "labels", "hints", "told", "forced"):
+                     "display", "labels", "hints", "told", "forced", "alike"):
                 continue
             if isinstance(sub.value, str) and k in TEXT_KEYS:
                 yield str(k), sub

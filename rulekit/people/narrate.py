@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from rulekit.lang.expr import EvalError
 from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
 from rulekit.people.recap import Recap
 from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, is_negative, join_words,
@@ -63,6 +64,7 @@ class Narrator(Recap):
                 # the plain English name, as hand values and payments say it (no romaji aside)
                 self.yaku_names[(table, y.id)] = y.names.get("en") or human_words(y.id)
         self._scratch = None
+        self._order: dict[str, int] | None = None  # name_order, worked out on first use
         #: the rounds the game is played for, when known ("Round 3 of 12")
         self.rounds: int | None = None
 
@@ -323,11 +325,29 @@ class Narrator(Recap):
                         lambda p, v: self._plain_value(ordered(p, v)))
 
     def name_order(self) -> dict[str, int]:
-        """Each card's place in deck order, cards of one name counting as the first of them."""
-        first: dict[str, int] = {}
-        for i in range(len(self.game.card_ids)):
-            first.setdefault(self.game.card_name(i), i)
-        return {cid: first[self.game.card_name(i)] for i, cid in enumerate(self.game.card_ids)}
+        """Each card's place in the order a player sorts a hand: by the game's `display.sort`
+        number, then deck order; cards of one name count as the first of them."""
+        if self._order is None:
+            g = self.game
+            first: dict[str, int] = {}
+            for i in range(len(g.card_ids)):
+                first.setdefault(g.card_name(i), i)
+            sort_fn = (g.extra.get("card_facts") or {}).get("sort")
+            keys = [0] * len(g.card_ids)
+            if sort_fn is not None:
+                ctx = g.new_ctx(self.n, 0, None, False)
+                for i in range(len(g.card_ids)):
+                    ctx.loc = {"c": i}
+                    try:
+                        keys[i] = sort_fn(ctx)  # options are fixed for a game: worked out once
+                    except EvalError:
+                        keys[i] = 0  # a card the number cannot be worked out for keeps its deck place
+            ranked = sorted(range(len(g.card_ids)), key=lambda i: (keys[first[g.card_name(i)]], first[g.card_name(i)]))
+            place = {}
+            for i in ranked:
+                place.setdefault(first[g.card_name(i)], len(place))
+            self._order = {cid: place[first[g.card_name(i)]] for i, cid in enumerate(g.card_ids)}
+        return self._order
 
     def value_text(self, param: str, v: Any, labels: dict | None) -> str:
         key = "true" if v is True else "false" if v is False else str(v)
@@ -704,9 +724,11 @@ class Narrator(Recap):
         return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
 
     def _e_say(self, e: dict) -> list[Line]:
+        # a line about the viewer's own seat is told as they read it (`you`)
+        text = str(e["you"]) if "you" in e and e.get("about") == self.viewer is not None else str(e["text"])
         if getattr(self, "last_t", None) != "choose":  # words for a choice just made are no result of the round
-            self.said.append(str(e["text"]))
-        return [Line("note", str(e["text"]))]
+            self.said.append(text)
+        return [Line("note", text)]
 
 
 

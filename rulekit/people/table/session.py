@@ -318,6 +318,10 @@ class Table:
         ctx = getattr(d, "ctx", None)
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
+        alike = getattr(choice, "alike_keys", None)
+        # values the rules make alike to a person (two Sixes where the suit does not matter) are one answer
+        sigs = [[("alike", keys[p]) if p in keys else ("words", w) for p, w in zip(choice.params, row)]
+                for keys, row in zip((alike(ctx, a) if alike is not None else {} for a in d.actions), words)]
         # the table and the menu (about one line an answer) come before the question
         self.flush(reserve=self.dry(self.draw_table, ctx) + min(len(d.actions), 10) + 2)
         self.recent.clear()
@@ -325,37 +329,43 @@ class Table:
         self.draw_table(getattr(d, "ctx", None))
         self.asking = getattr(d, "ctx", None)
         try:
-            return self._choose(d, choice, shown, words, hints, index, labels, (prompt, asks), sets)
+            return self._choose(d, choice, shown, (words, sigs), hints, index, labels, (prompt, asks), sets)
         finally:
             self.asking = None
 
-    def _choose(self, d: Decision, choice: Any, shown: list, words: list, hints: list, index: dict,
+    def _choose(self, d: Decision, choice: Any, shown: list, read: tuple[list, list], hints: list, index: dict,
                 labels: dict, texts: tuple[str, dict], sets: Any) -> int:
         """The menu of one question (its prompt and per-part questions in `texts`), part by part;
-        the index of the legal action chosen."""
+        `read`: each action's words per part and what tells its answers apart (its words, or its
+        `alike` key); the index of the legal action chosen."""
         prompt, asks = texts
+        words, sigs = read
         remaining = list(range(len(d.actions)))
         # a part the rules fix (the column a third card is for) is said with the question
         fixed = [words[0][k] for k, p in enumerate(choice.params)
                  if p in labels and words[0][k] and len({words[i][k] for i in remaining}) == 1]
         head = f"Your turn: {prompt or choice.prompt}" + (f" ({', '.join(fixed)})" if fixed else "")
         asked = False  # said before the first menu; no menu at all: the answer is told as your only choice
-        many = sum(1 for k in range(len(choice.params)) if len({words[i][k] for i in remaining}) > 1)
+        many = sum(1 for k in range(len(choice.params)) if len({sigs[i][k] for i in remaining}) > 1)
         for k, param in enumerate(choice.params):
+            # cards from your hand are offered in the order your hand is shown: alike values offer the first
+            place = _card_places([shown[i][k] for i in remaining], index)
+            if place is not None:
+                remaining = [remaining[j] for j in sorted(range(len(remaining)), key=place.__getitem__)]
             values: list[Any] = []
-            seen: set[str] = set()
+            kinds: list[Any] = []  # what tells each value apart
+            offered: list[str] = []  # the words of the value offered for each (the first of alike ones)
             leads: list[str] = []  # what each value leads to (the choice's `hints`)
             for i in remaining:
-                if words[i][k] not in seen:
-                    seen.add(words[i][k])
+                if sigs[i][k] not in kinds:
+                    kinds.append(sigs[i][k])
+                    offered.append(words[i][k])
                     values.append(shown[i][k])
                     leads.append(f" — {hints[i][param]}" if param in hints[i] else "")
-            # cards from your hand are offered in the order your hand is shown (deck order)
-            place = _card_places(values, index)
-            if place is not None:
-                ordered = sorted(range(len(values)), key=place.__getitem__)
-                values, leads = [values[j] for j in ordered], [leads[j] for j in ordered]
+            # alike values that read differently were offered as one: the rules' reason is told
+            merged = any(words[i][k] != offered[kinds.index(sigs[i][k])] for i in remaining)
             if len(values) == 1:
+                remaining = sorted(i for i in remaining if words[i][k] == offered[0])
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
             keeps = self._keeps(values) or [""] * len(values)
@@ -364,9 +374,12 @@ class Table:
                 one = [j for j in range(len(values)) if keeps[j] + leads[j] not in
                        {keeps[i] + leads[i] for i in range(j)}]
                 values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
+                kinds, offered = [kinds[j] for j in one], [offered[j] for j in one]
             if len(values) > 1 and not asked:
                 self.screen.say(head, "prompt")
                 asked = True
+            if len(values) > 1 and merged:
+                self.screen.say(f"{choice.alike[param][1][:1].upper()}{choice.alike[param][1][1:]}.", "note", 2)
             same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
                     for k in keeps}
             if len(values) > 1 and len(same) == 1 and None not in same:
@@ -375,8 +388,9 @@ class Table:
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
                                                                    [a + b for a, b in zip(keeps, leads)])
-            chosen = self.nar.value_text(param, v, labels.get(param))
-            remaining = [i for i in remaining if words[i][k] == chosen]
+            j = values.index(v)
+            # the value offered is the one played (not another alike one: the story names it)
+            remaining = sorted(i for i in remaining if sigs[i][k] == kinds[j] and words[i][k] == offered[j])
         # every answer read the same, or kept the same cards: nothing was asked
         self.only = not asked
         return remaining[0]

@@ -1,0 +1,130 @@
+"""Three general primitives a player meets at the table: `display.sort` (a hand held in the
+game's order), a choice's `alike` (answers the same to a person are one menu entry) and a
+`say` step's `you`/`about` (a line about your own seat told as you read it)."""
+from __future__ import annotations
+
+import io
+import re
+
+from rulekit.engine.build import check_variant
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game, variant_path
+from rulekit.people.table import Screen, Table
+
+KAKKURI = "mekurifuda/kakkuri.yaml"
+
+
+def _kakkuri(seed: int, human: int = 3, rounds: int = 2) -> tuple[str, list]:
+    """A 7-player game told at seat `human`, who always answers 1; the play decisions seen."""
+    g = game(KAKKURI)
+    out = io.StringIO()
+    table = Table(g, 7, human, Screen(io.StringIO("1\n" * 3000), out), pause=False)
+    table.nar.rounds = rounds
+    seen: list = []
+
+    def checks(ctx, choice, player, actions):
+        if player == human and choice.id == "play":
+            seen.append((list(ctx.zones["hand"][human]), [list(a[0]) for a in actions],
+                         [choice.alike_keys(ctx, a) for a in actions]))
+    res = play(g, 7, seed, make_agents(g, 7, seed, "careful", human=human, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe, checks=checks)
+    table.finish(res.chips, rounds)
+    return out.getvalue(), seen
+
+
+def test_display_sort_holds_your_hand_by_rank_not_by_suit():
+    g = game(KAKKURI)
+    rank = {g.card_name(i): g.deck.cards[i].attrs["rank"] for i in range(len(g.card_ids))}
+    deck_order = {g.card_name(i): i for i in range(len(g.card_ids))}
+    unsorted_in_deck_order = 0
+    for seed in (1, 2, 3, 4):
+        text, _ = _kakkuri(seed)
+        for line in re.findall(r"^  You see (.+) — your hand\.$", text, re.M):
+            names = re.split(r", | and ", re.sub(r" \([^)]*\)", "", line))
+            assert [rank[n] for n in names] == sorted(rank[n] for n in names), line
+            unsorted_in_deck_order += sorted(names, key=deck_order.__getitem__) != names
+    # deck order (by suit) would have told these hands otherwise: the rule is what sorted them
+    assert unsorted_in_deck_order > 0
+
+
+def test_alike_plays_are_one_menu_entry_and_the_card_offered_is_the_card_played():
+    merged = 0
+    for seed in (44, 46, 5, 8):
+        text, seen = _kakkuri(seed)
+        blocks = text.split("Your turn: Play a card")[1:]
+        for block in blocks:
+            menu = re.findall(r"^  \d+\) play (.+?)(?: \([^)]*\))? — ", block.split("Your choice")[0], re.M)
+            names = [re.findall(r"(\w+) of", m) for m in menu]
+            # no two entries of the same plain rank (wild cards are told apart by '(n, wild)')
+            plain = [tuple(n) for n, m in zip(names, re.findall(r"^  \d+\) play (.+) — ", block.split("Your choice")[0],
+                                                                 re.M)) if "wild" not in m]
+            assert len(plain) == len(set(plain)), block[:600]
+            if "The suit makes no difference: one card of each rank is offered." in block.split("\n  1)")[0]:
+                merged += 1
+            chose = re.search(r"^  You choose: play (.+?)\.$", block, re.M)
+            first = re.search(r"^  1\) play (.+?) — ", block, re.M)
+            if chose and first:  # the answer is always 1: the card offered first is the card played
+                assert chose.group(1) == first.group(1), block[:600]
+        # where plays were alike the keys agree: the same rank (or the same wild card)
+        for _hand, actions, keys in seen:
+            for a, k in zip(actions, keys):
+                assert len(k["cards"]) == len(a)
+    assert merged > 0
+
+
+def test_say_you_tells_your_own_win_as_you_read_it_and_others_in_the_third_person():
+    wins_you = wins_other = 0
+    for seed in range(1, 9):
+        text, _ = _kakkuri(seed, human=0, rounds=1)
+        you = re.findall(r"^  You have no cards left and win the round\.$", text, re.M)
+        other = re.findall(r"^  Seat (\d) has no cards left and wins the round\.$", text, re.M)
+        assert len(you) + len(other) == 1, text[-800:]
+        assert "Seat 0 has no cards left" not in text
+        wins_you += len(you)
+        wins_other += len(other)
+    assert wins_you and wins_other
+    # the transcript for nobody in particular keeps the third person
+    g = game(KAKKURI)
+    res = play(g, 7, 2, make_agents(g, 7, 2, "careful"), rounds=1, logging=True)
+    says = [e for e in res.events if e.get("t") == "say" and "no cards left" in e["text"]]
+    assert len(says) == 1 and says[0]["text"].startswith("Seat ") and says[0]["you"].startswith("You ")
+    assert says[0]["about"] == int(says[0]["text"].split()[1])
+
+
+def test_eight_players_say_who_sits_out_and_the_table_marks_them():
+    g = game(KAKKURI)
+    out = io.StringIO()
+    table = Table(g, 8, 0, Screen(io.StringIO("1\n" * 3000), out), pause=False)
+    table.nar.rounds = 1
+    res = play(g, 8, 45, make_agents(g, 8, 45, "careful", human=0, human_agent=table), rounds=1, dealer=0,
+               observe=table.observe, logging=True)
+    table.finish(res.chips, 1)
+    text = out.getvalue()
+    dropped = next(e["player"] for e in res.events if e.get("t") == "record" and e.get("name") == "dropout")
+    assert f"Seat {dropped} was dealt the drop-out card and sits out this round" in text
+    assert f"Seat {dropped} sits out this round (dealt the drop-out card)." in text
+
+
+def _broken(tmp_path, old: str, new: str):
+    src = open(variant_path(KAKKURI), encoding="utf-8").read()
+    assert old in src
+    p = tmp_path / "kakkuri.yaml"
+    p.write_text(src.replace(old, new, 1), encoding="utf-8")
+    return p, [d for d in check_variant(str(p)) if d.severity == "error"]
+
+
+def test_alike_on_an_unknown_parameter_is_a_located_error(tmp_path):
+    p, errs = _broken(tmp_path, "            alike:\n              cards:", "            alike:\n              card:")
+    (d,) = errs
+    assert d.code == "E040" and "alike: 'card' is not a parameter of this choice" in d.message
+    assert "did you mean 'cards'" in d.hint
+    line = p.read_text(encoding="utf-8").splitlines()[d.span.line - 1]
+    assert line[d.span.col - 1:].startswith("card:")
+
+
+def test_say_you_without_about_is_a_located_error(tmp_path):
+    p, errs = _broken(tmp_path, "                    about: p\n", "")
+    (d,) = errs
+    assert d.code == "E010" and "give both 'you'" in d.message
+    line = p.read_text(encoding="utf-8").splitlines()[d.span.line - 1]
+    assert "You have no cards left" in line
