@@ -12,16 +12,16 @@ def _rulekit(*args, stdin=""):
 
 
 def test_human_seat_sees_only_its_view_and_types_numbers():
-    # piped: plain text; "abc" is not an answer, 1 passes, then Enter between rounds
+    # piped: plain text; "abc" is not an answer, 5 passes (after the four columns), then Enter between rounds
     r = _rulekit("play", "kyo-kabu", "--seed", "2", "--players", "3", "--human", "1", "--rounds", "1",
-                 stdin="abc\n1\n1\n1\n")
+                 stdin="abc\n5\n1\n1\n")
     assert r.returncode == 0, r.stderr
     assert "Your choice (1 to 5" in r.stdout and "Please type a number from 1 to 5" in r.stdout
     assert "\x1b[" not in r.stdout  # no escape sequences when piped
     # the face-down stock is a count, the face-up first field by name with its value
     table = r.stdout.split("The table — round 1")[1].split("Your turn")[0]
     assert "The deck: 36 cards" in table and "Column 1: Five — shows 5" in table  # the name says 5: no "(5)"
-    assert "1) pass" in r.stdout and "You choose: pass." in r.stdout
+    assert "5) pass" in r.stdout and "You choose: pass." in r.stdout
     assert "Game over after 1 round." in r.stdout
     assert "Traceback" not in r.stderr
 

@@ -156,7 +156,7 @@ def test_kyo_kabu_table_words_stakes_yours_t_view_and_dealt_order():
     card last); a hand's value is its name when it has one, without a raw count beside it."""
     from rulekit.people.table.session import table_lines
     g = game("kabufuda/kyo-kabu.yaml")
-    table = Table(g, 5, 1, Screen(io.StringIO("5\n5\n1\n" * 50), io.StringIO()), pause=False)
+    table = Table(g, 5, 1, Screen(io.StringIO("4\n5\n1\n" * 50), io.StringIO()), pause=False)
     told: list[str] = []
 
     def checks(ctx, choice, player, actions):
@@ -169,7 +169,7 @@ def test_kyo_kabu_table_words_stakes_yours_t_view_and_dealt_order():
     seen_yours = 1
     for seed in range(4):
         # stake 5 on column 4, then ask for the table ('t') at every later question
-        text = _table("kabufuda/kyo-kabu.yaml", 5, seed, rounds=2, answers="5\n5\nt\n1\n")
+        text = _table("kabufuda/kyo-kabu.yaml", 5, seed, rounds=2, answers="4\n5\nt\n1\n")
         assert not re.search(r"Stakes on column \d: .*\bby seat (?:\d+, )*1\b", text), "you are 'yours'"
         # the table shown again on 't' carries the same maximum line as the table before the question
         for ask in re.findall(r"(Table maximum \d+: \d+ staked, \d+ left)(?:(?!Your choice).)*?Your choice[^\n]*: t\n(.*?)Your choice",
