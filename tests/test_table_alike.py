@@ -128,3 +128,21 @@ def test_say_you_without_about_is_a_located_error(tmp_path):
     assert d.code == "E010" and "give both 'you'" in d.message
     line = p.read_text(encoding="utf-8").splitlines()[d.span.line - 1]
     assert "You have no cards left" in line
+
+
+def test_kyo_kabu_third_card_menu_says_a_third_card_of_the_column_value_makes_sorokabu():
+    g = game("kabufuda/kyo-kabu.yaml")
+
+    def menu(hole: str) -> str:
+        out = io.StringIO()
+        # you (seat 1) stake 1 on column 3 (the 7); its hidden card is `hole`; the other seat passes
+        table = Table(g, 2, 1, Screen(io.StringIO("3\n1\n1\n\n" * 5), out), pause=False)
+        table.nar.rounds = 1
+        res = play(g, 2, 1, make_agents(g, 2, 1, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+                   observe=table.observe, stack={"deck": ["2-1", "1-1", "1-2", hole, "1-3", "7-2", "2-2"]})
+        table.finish(res.chips, 1)
+        return out.getvalue().split("Your turn: Take a third card")[1].split("Your choice")[0]
+    # Seven and Seven (worth 4: the choice is free): the third Seven would make Sorokabu
+    assert "1) take a third card — a third Seven would make three of a kind (Sorokabu), paid double" in menu("7-1")
+    # Seven and Eight (worth 5): nothing special can come of it
+    assert "Sorokabu" not in menu("8-1")
