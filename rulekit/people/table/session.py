@@ -53,6 +53,7 @@ class Table:
         self.shown = 0  # lines told since then
         self.asking: Any = None  # the game state while the person is asked a question
         self.only = False  # the question just asked had one answer as the player reads it
+        self.only_why = ""  # why its answers were all alike (a choice's `alike` say), if they were
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -73,9 +74,11 @@ class Table:
             self.buf.append(Line("note", where, self.seat))
             return
         if self.only and e.get("t") == "choose" and e.get("player") == self.seat:
-            # every answer read the same: told as your only choice, as a forced one is
+            # every answer read the same: told as your only choice, as a forced one is (with why
+            # they were all alike, when the rules said so)
             self.only = False
-            e = {**e, "forced": True}
+            e = {**e, "forced": True, **({"why": self.only_why} if self.only_why else {})}
+            self.only_why = ""
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
@@ -366,6 +369,8 @@ class Table:
             merged = any(words[i][k] != offered[kinds.index(sigs[i][k])] for i in remaining)
             if len(values) == 1:
                 remaining = sorted(i for i in remaining if words[i][k] == offered[0])
+                if merged:  # every answer was alike: told with the rules' reason, not as a forced move
+                    self.only_why = choice.alike[param][1]
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
             keeps = self._keeps(values) or [""] * len(values)
