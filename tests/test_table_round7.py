@@ -1,0 +1,43 @@
+"""The table, round seven (issue 24, the eleventh playtest): the stakes in column order, a
+column's cards in deal order with a hidden card in its place, ..."""
+from __future__ import annotations
+
+import io
+import re
+
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game
+from rulekit.people.table import Screen, Table
+from rulekit.people.table.session import table_lines
+
+KYO = "kabufuda/kyo-kabu.yaml"
+
+
+def _stake_lines(human: int, answers: str, seed: int = 1, n: int = 5) -> list[list[str]]:
+    """The display.table lines `human` would read at each later decision of a Kyō-Kabu round."""
+    g = game(KYO)
+    table = Table(g, n, human, Screen(io.StringIO(answers * 50), io.StringIO()), pause=False)
+    told: list[list[str]] = []
+
+    def checks(ctx, choice, player, actions):
+        if sum(ctx.vars["stake"][human]) > 0:
+            told.append(table_lines(g, ctx, human, table.nar.card_text))
+    play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe, checks=checks)
+    return told
+
+
+def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
+    """Your column is listed where it stands (column 1 first), not after the others."""
+    told = _stake_lines(1, "2\n2\n1\n")  # seat 1 stakes 2 chips on column 1; the bots spread over 2-4
+    assert told
+    last = [t for t in told[-1] if t.startswith("Stakes on column")]
+    assert last[0] == "Stakes on column 1: 2, all yours", last
+    for lines in told:
+        cols = [int(m.group(1)) for t in lines if (m := re.match(r"Stakes on column (\d)", t))]
+        assert cols == sorted(cols), lines
+    assert len(last) > 1
+    # yours and another seat's on one column: the line says both, still in column order
+    shared = _stake_lines(3, "2\n2\n1\n")  # seat 3 joins seat 1 on column 1
+    assert "Stakes on column 1: 3 in all, yours 2 and seat 1" in shared[-1], shared[-1]
+    assert shared[-1].index("Stakes on column 1: 3 in all, yours 2 and seat 1") == 0
