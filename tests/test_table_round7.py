@@ -41,3 +41,33 @@ def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
     shared = _stake_lines(3, "2\n2\n1\n")  # seat 3 joins seat 1 on column 1
     assert "Stakes on column 1: 3 in all, yours 2 and seat 1" in shared[-1], shared[-1]
     assert shared[-1].index("Stakes on column 1: 3 in all, yours 2 and seat 1") == 0
+
+
+def _told(rel: str, n: int, seed: int, human: int, answers: str = "1\n", rounds: int = 1,
+          options: dict | None = None, width: int | None = None, paged: bool = False) -> str:
+    """A game told at seat `human`, answering `answers` over and over."""
+    g = game(rel, options or {})
+    out = io.StringIO()
+    screen = Screen(io.StringIO(answers * 3000), out)
+    if width is not None:
+        screen.console.soft_wrap = False
+        screen.console.width = width
+    table = Table(g, n, human, screen, pause=paged)
+    table.nar.rounds = rounds
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+def test_kyo_kabu_column_in_deal_order_with_the_hidden_card_in_its_place():
+    """The dealer sees a column as dealt: first field, the hole card (hidden), the third card; at
+    the showdown the same order with the hole card named."""
+    text = _told(KYO, 6, 5, 0, "2\n")
+    before = dict(re.findall(r"^  Column (\d): (\w+, a hidden card and \w+)$", text, re.M))
+    assert before, text
+    assert not re.search(r"^  Column \d: \w+, \w+ and a hidden card", text, re.M)
+    after = dict(re.findall(r"^    Column (\d): (\w+, \w+ and \w+) — shows", text, re.M))
+    for k, cards in before.items():
+        first, third = cards.split(", a hidden card and ")
+        assert after[k].startswith(first + ", ") and after[k].endswith(" and " + third), (cards, after[k])

@@ -210,13 +210,23 @@ class Narrator(Recap):
 
     def cards_text(self, cards: list[str], zname: str) -> str:
         """The cards as the viewer may know them: names where visible, a count otherwise."""
-        shown = [c for c in cards if self.can_see(c, zname)]
-        if len(shown) == len(cards):
-            return join_words([self.card_text(c) for c in cards])
-        hidden = len(cards) - len(shown)
-        parts = [self.card_text(c) for c in shown]
-        parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
-        return join_words(parts)
+        return join_words(self._in_place([self.can_see(c, zname) for c in cards], cards))
+
+    def _in_place(self, seen: list[bool], cards: list[str]) -> list[str]:
+        """The cards' words in their order, each hidden one in its place ('Five, a hidden card and
+        Seven': a column read as dealt), hidden ones side by side counted together."""
+        parts: list[str] = []
+        run = 0
+        for c, ok in zip(cards + [""], seen + [True]):
+            if not ok:
+                run += 1
+                continue
+            if run:
+                parts.append("a hidden card" if run == 1 else f"{run} hidden cards")
+                run = 0
+            if c:
+                parts.append(self.card_text(c))
+        return parts
 
     def zone_view(self, zname: str, full: bool = False) -> tuple[str, Any]:
         """What the viewer sees of a zone (with the zones that are part of it): its cards as
@@ -242,9 +252,7 @@ class Narrator(Recap):
             groups = sorted((sorted(cards[i:i + k], key=lambda c: order.get(c, -1)) for i in range(0, len(cards), k)),
                             key=lambda g: [order.get(c, -1) for c in g])
             return "; ".join(join_words([self.card_text(c) for c in g]) for g in groups), self.hand_value(zname, cards)
-        parts = [self.card_text(c) for c in shown]
-        if hidden:
-            parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
+        parts = self._in_place([self.can_see(c, where[c]) for c in cards], cards)
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
 
     def pile_text(self, zname: str) -> str | None:
