@@ -71,3 +71,28 @@ def test_kyo_kabu_column_in_deal_order_with_the_hidden_card_in_its_place():
     for k, cards in before.items():
         first, third = cards.split(", a hidden card and ")
         assert after[k].startswith(first + ", ") and after[k].endswith(" and " + third), (cards, after[k])
+
+
+VALUES = {w: i for i, w in enumerate("One Two Three Four Five Six Seven Eight Nine Ten".split(), 1)}
+
+
+def _value(name: str) -> int:
+    return VALUES[name.split(" (")[0].split()[-1]]
+
+
+def test_dare_showdown_hands_told_once_each_in_deck_order():
+    """At the showdown every hand is told once (not again in the round's summary), its cards in
+    deck order (as a player holds them), whoever's hand it is; the sets are still summed up."""
+    for seed in (3, 5):
+        text = _told("kabufuda/dare.yaml", 4, seed, 1, rounds=2)
+        rounds = [r for r in re.split(r"^Round \d+ of", text, flags=re.M)[1:] if "\nShowdown" in r]
+        assert rounds
+        for rnd in rounds:
+            end = rnd[rnd.index("\nShowdown"):]
+            hands = re.findall(r"^\s+((?:Your|Seat \d's) hand(?: \(dealer\))?): (.+?)(?: — shows .*)?\.$", end, re.M)
+            assert len(hands) >= 3, end
+            assert len({who for who, _ in hands}) == 4, hands  # each once
+            for who, cards in hands:
+                vals = [_value(c) for c in re.split(r", | and ", cards)]
+                assert vals == sorted(vals), (who, cards)
+            assert re.search(r"^  Your sets: ", end, re.M)

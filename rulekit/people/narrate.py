@@ -42,6 +42,7 @@ class Narrator(Recap):
         self.arrived: dict[str, int] = {}
         self.came: dict[str, str] = {}  # the zone (base name) each card last came from
         self.seen: dict[str, int] = {}
+        self.open: set[str] = set()  # cards others saw as they came to a seat's hand (dealt face up)
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
         self.round_no = -1
@@ -288,14 +289,24 @@ class Narrator(Recap):
                                                     key=lambda c: -(vals[c] if vals[c] is not None else low))]
         return join_words(named + [f"{len(folded)} {word}"])
 
+    def _arrive(self, card: str, owner: int | None) -> None:
+        """Note whether others saw `card` come to seat `owner`'s place (a card dealt face up)."""
+        if owner is not None and self.seen.get(card, 0) & ~(1 << owner):
+            self.open.add(card)
+        else:
+            self.open.discard(card)
+
     def held_order(self, zname: str, cards: list[str]) -> list[str]:
-        """The viewer's own hand, held where nobody else sees it, in deck order (as a player sorts
-        their cards); any other zone keeps the order its cards came in (a run, a column, sets)."""
+        """A hand held where nobody else saw it come, in deck order (as a player sorts their
+        cards), the viewer's own or one shown (a showdown) when the viewer sees all of it; any other
+        zone keeps the order its cards came in (a run, a column, sets, a hand dealt partly face up)."""
         base, idx = self._zone_of(zname)
         zd = self.zone_defs.get(base)
-        if (idx is None or idx != self.viewer or zd is None or zd.kind != "player" or zd.visibility == "public"
+        if (idx is None or zd is None or zd.kind != "player" or zd.visibility == "public"
                 or base in (self.game.extra.get("zone_groups") or {})
-                or any(self.seen.get(c, 0) == ALL or self.seen.get(c, 0) & ~(1 << idx) for c in cards)):
+                or any(c in self.open for c in cards)
+                or (idx != self.viewer and not all(self.can_see(c, zname) for c in cards))
+                or (idx == self.viewer and self.viewer is not None and not all(self.can_see(c, zname) for c in cards))):
             return cards
         order = self.name_order()
         return sorted(cards, key=lambda c: order.get(c, -1))
@@ -388,6 +399,7 @@ class Narrator(Recap):
         self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
         self.arrived = {}  # the order cards came to their places this round
         self.seen = {}
+        self.open = set()
         if not redeal:
             self.round_start = list(self.chips)
             self.pays, self.yaku, self.records, self.said = [], [], [], []
@@ -426,6 +438,7 @@ class Narrator(Recap):
                         self.seen[c] = ALL
                     elif e.get("face") == "down":
                         self.seen[c] = 0
+                    self._arrive(c, p)
         out = []
         unseen = []
         for p in e["players"]:
@@ -468,6 +481,8 @@ class Narrator(Recap):
                 self.seen[c] = ALL
             elif face == "down":
                 self.seen[c] = 0
+        for c in cards:
+            self._arrive(c, self._zone_of(e["to"])[1])
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
         named: tuple[str, ...] = ()
         base, idx = self._zone_of(e["to"])
@@ -517,6 +532,8 @@ class Narrator(Recap):
             return []  # told to everyone, who saw each card as it was dealt: nothing new
         where = self._where(cards)
         if to == "all":
+            if where is not None:
+                cards = self.held_order(where, cards)  # a hand shown as its holder sorted it
             line = f"Shown to everyone: {join_words([self.card_text(c) for c in cards])}"
             if where:
                 line += self._in_hand(where)

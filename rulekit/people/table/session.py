@@ -51,6 +51,7 @@ class Table:
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
         self.shown = 0  # lines told since then
+        self.scrolled = False  # some of them scrolled away since then
         self.asking: Any = None  # the game state while the person is asked a question
         self.only = False  # the question just asked had one answer as the player reads it
 
@@ -136,6 +137,7 @@ class Table:
         self.shown += 1
         if self.shown > ON_SCREEN:
             self.recent.clear()  # scrolled off the screen: the summary tells it again
+            self.scrolled = True
         self.recent.add(ln.text.strip())
         self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
@@ -171,13 +173,19 @@ class Table:
         # the hands are one list: told again whole unless every one of them is still on screen
         # (never some of them: a hand shown just before a page break is not left out)
         # (the hands of seats and of numbered places: a pile on its own is no part of that list)
-        words = [self.nar.zone_words(z) for z in self.nar.zones
-                 if self.nar.main_zone(z) == z and self.nar.zone_of(z)[1] is not None]
-        heads = tuple(w[0].upper() + w[1:] + ": " for w in words) + ("Unseen hands: ",)
-        hands = [ln.text.strip() for ln in summary if ln.kind == "summary" and ln.text.startswith(heads)]
-        whole = any(h in self.recent for h in hands) and not all(h in self.recent for h in hands)
+        # (one list a kind of place, and only when some of what was told scrolled away: the hands
+        # shown at a showdown are not told again for a hand or the sets not shown with them)
+        kinds = {self.nar.zone_words(z)[0].upper() + self.nar.zone_words(z)[1:] + ": ": self.nar.zone_of(z)[0]
+                 for z in self.nar.zones if self.nar.main_zone(z) == z and self.nar.zone_of(z)[1] is not None}
+        kinds["Unseen hands: "] = ""
+        kind_of = {ln.text.strip(): next(k for h, k in kinds.items() if ln.text.startswith(h))
+                   for ln in summary if ln.kind == "summary" and ln.text.startswith(tuple(kinds))}
+        whole = {k for k in set(kind_of.values())
+                 if self.scrolled and any(h in self.recent for h, kk in kind_of.items() if kk == k)
+                 and not all(h in self.recent for h, kk in kind_of.items() if kk == k)}
+        hands = [h for h, k in kind_of.items() if k in whole]
         for ln in summary:
-            if whole and ln.text.strip() in hands and self.player is not None:
+            if ln.text.strip() in hands and self.player is not None:
                 self.screen.say(ln.text, "summary", indent=2)
                 continue
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
@@ -322,6 +330,7 @@ class Table:
         self.flush(reserve=self.dry(self.draw_table, ctx) + min(len(d.actions), 10) + 2)
         self.recent.clear()
         self.shown = 0
+        self.scrolled = False
         self.draw_table(getattr(d, "ctx", None))
         self.asking = getattr(d, "ctx", None)
         try:
