@@ -96,3 +96,31 @@ def test_dare_showdown_hands_told_once_each_in_deck_order():
                 vals = [_value(c) for c in re.split(r", | and ", cards)]
                 assert vals == sorted(vals), (who, cards)
             assert re.search(r"^  Your sets: ", end, re.M)
+
+
+def test_kakkuri_play_prompt_says_what_the_rules_allow_this_player():
+    """The play question names pairs only to a player who declared three pairs, and triplets
+    otherwise; never both, and never a rule that is not in play for them."""
+    from tests.test_kakkuri import Plan, deal_top, ids, kk
+
+    class Asked(Plan):
+        def __init__(self, plan=None):
+            super().__init__(plan)
+            self.prompts: list[tuple[int, str]] = []
+
+        def act(self, d) -> int:
+            if d.choice.id == "play":
+                self.prompts.append((d.player, d.prompt))
+            return super().act(d)
+
+    hand = ids("s5 u5 s8 u8 s10 u10")
+    for declare, want in ((True, "Play a pair (you declared three pairs)"),
+                          (False, "Play a card, or three of a rank together")):
+        g = kk({"forced_play": "never"})
+        top, _, _ = deal_top(g, {0: hand}, ids("c4"))
+        agent = Asked({("three_pairs", 0): [{"declare": declare}]})
+        play(g, 7, 1, [agent] * 7, rounds=1, dealer=0, stack={"deck": top})
+        mine = [t for p, t in agent.prompts if p == 0]
+        assert mine and mine[0] == want + ", or end your turn", mine
+        others = {t for p, t in agent.prompts if p != 0}
+        assert others and all("pair" not in t for t in others), others
