@@ -124,3 +124,34 @@ def test_kakkuri_play_prompt_says_what_the_rules_allow_this_player():
         assert mine and mine[0] == want + ", or end your turn", mine
         others = {t for p, t in agent.prompts if p != 0}
         assert others and all("pair" not in t for t in others), others
+
+
+def test_saved_game_line_wraps_between_words_with_the_path_whole(tmp_path):
+    """At 100 columns, 'The game is saved in PATH (during round 1, ...).' and the command to go
+    on wrap like the rest of the table: no line wider than the screen unless it is the path or
+    the command alone, and the path and the command never cut inside."""
+    import os
+    import sys
+
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    (tmp_path / "saved-games-of-a-long-afternoon").mkdir()
+    log = "saved-games-of-a-long-afternoon/kyo-kabu-with-friends-on-a-rainy-sunday-evening.json"
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "XDG_STATE_HOME": str(tmp_path)}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kyo-kabu", "--seed", "3", "--human", "1",
+                                           "--rounds", "1", "--log", log], cwd=str(tmp_path), env=env, dimensions=(40, 100),
+                          encoding="utf-8", timeout=120)
+    try:
+        child.expect(r"Your choice \(1 to \d+")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        text = child.before.replace("\r\n", "\n")
+    finally:
+        child.close(force=True)
+    tail = text[text.index("You left the table."):].splitlines()
+    assert len(log) + len("The game is saved in ") > 100  # the case that used to be cut mid-word
+    assert "The game is saved in" in tail[1]
+    assert any(ln.strip().startswith(log + " (during") for ln in tail), tail
+    command = next(ln.strip() for ln in tail if "play --resume" in ln)
+    assert command.endswith(log) and " play --resume " in command
+    assert all(len(ln) <= 100 for ln in tail), tail
