@@ -155,3 +155,63 @@ def test_saved_game_line_wraps_between_words_with_the_path_whole(tmp_path):
     command = next(ln.strip() for ln in tail if "play --resume" in ln)
     assert command.endswith(log) and " play --resume " in command
     assert all(len(ln) <= 100 for ln in tail), tail
+
+
+def _pages(text: str) -> list[tuple[str, int]]:
+    """Each question or pause line of a told game with how many lines came since the one before."""
+    out, since = [], 0
+    for ln in text.splitlines():
+        if re.match(r"(Your choice \(|Press Enter|.*Type a number from)", ln):
+            out.append((ln, since))
+            since = 0
+        else:
+            since += 1
+    return out + [("", since)]  # what follows the last one (the round's summary)
+
+
+def _cli(tmp_path, args: list[str], answer: str = "1") -> str:
+    """A game played at a 40x100 pseudo-terminal through `rulekit play`, every question answered
+    `answer` and every pause Enter; all it showed."""
+    import os
+    import sys
+
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "XDG_STATE_HOME": str(tmp_path)}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args], cwd=str(tmp_path), env=env,
+                          dimensions=(40, 100), encoding="utf-8", timeout=120)
+    text = ""
+    try:
+        for _ in range(400):
+            i = child.expect([r"Your choice \(1 to \d+;[^\n]*", r"Type a number[^\n]*", r"Press Enter[^\n]*",
+                              pexpect.EOF])
+            text += (child.before or "") + (child.after if isinstance(child.after, str) else "") + "\n"
+            if i == 3:
+                break
+            child.sendline(answer if i < 2 else "")
+            child.expect(r"\n")  # the answer's echo ends the prompt's line
+    finally:
+        child.close(force=True)
+    return text.replace("\r\n", "\n").replace("\r", "")
+
+
+def test_pager_pauses_only_when_the_screen_would_really_overflow(tmp_path):
+    """A pause ('Press Enter to go on') comes only when what is told since the last question, the
+    table and the first menu together would not fit a 40-line screen; Oicho-Kabu's first
+    question, with a screen half full, is asked without one."""
+    from rulekit.people.table.session import PAGE
+    paused = 0
+    for args in (["oicho-kabu", "--seed", "1", "--human", "2", "--rounds", "1"],
+                 ["hiraya", "--seed", "1", "--human", "1", "--rounds", "1"],
+                 ["dare", "--seed", "2", "--human", "1", "--rounds", "1"]):
+        text = _cli(tmp_path, args)
+        pages = _pages(text)
+        if args[0] == "oicho-kabu":
+            assert pages[0][0].startswith("Your choice ("), pages[:2]
+        for (ln, since), (nxt, after) in zip(pages, pages[1:]):
+            if ln.startswith("Press Enter to go on"):
+                paused += 1
+                # the lines before the pause and those up to the next question: more than a screen
+                assert since + after > PAGE, (args, since, after)
+            assert since <= PAGE + 1, (args, ln, since)
+    assert paused  # the pager still pauses where it must

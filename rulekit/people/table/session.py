@@ -326,8 +326,10 @@ class Table:
         ctx = getattr(d, "ctx", None)
         hint = getattr(choice, "hint", None)
         hints = [hint(ctx, a) if hint is not None else {} for a in d.actions]
-        # the table and the menu (about one line an answer) come before the question
-        self.flush(reserve=self.dry(self.draw_table, ctx) + min(len(d.actions), 10) + 2)
+        # the table and the first menu come before the question: measured as they will be shown
+        # (a pause only when they and what is told before them would not fit one screen)
+        args = (d, choice, shown, words, hints, index, labels, asks, sets)
+        self.flush(reserve=self.dry(self.draw_table, ctx) + self._menu_height(args))
         self.recent.clear()
         self.shown = 0
         self.scrolled = False
@@ -337,6 +339,28 @@ class Table:
             return self._choose(d, choice, shown, words, hints, index, labels, asks, sets)
         finally:
             self.asking = None
+
+    def _menu_height(self, args: tuple) -> int:
+        """How many screen lines the question's first menu takes, its prompt line included, as
+        `_choose(*args)` would show it (nothing is written, nothing read)."""
+        import io
+        screen, only = self.screen, self.only
+        real, since = screen.console.file, screen.since
+        screen.console.file, screen.since = io.StringIO(), 0
+
+        def stop(prompt: str) -> None:
+            screen.since += screen.height(prompt)
+            raise _Measured()
+        screen.ask = stop  # type: ignore[method-assign]  # the first question ends the measure
+        try:
+            self._choose(*args)
+        except _Measured:
+            pass
+        finally:
+            lines = screen.since
+            del screen.ask
+            screen.console.file, screen.since, self.only = real, since, only
+        return lines
 
     def _choose(self, d: Decision, choice: Any, shown: list, words: list, hints: list, index: dict,
                 labels: dict, asks: dict, sets: Any) -> int:
@@ -446,6 +470,10 @@ class Table:
                 return values[num - 1]
             want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
             self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
+
+
+class _Measured(Exception):
+    """The first menu of a question was measured (see Table._menu_height)."""
 
 
 def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[str]:
