@@ -154,7 +154,7 @@ def test_saved_game_line_wraps_between_words_with_the_path_whole(tmp_path):
     assert any(ln.strip().startswith(log + " (during") for ln in tail), tail
     command = next(ln.strip() for ln in tail if "play --resume" in ln)
     assert command.endswith(log) and " play --resume " in command
-    assert all(len(ln) <= 100 for ln in tail), tail
+    assert all(len(ln) <= 100 or ln.strip() in (log, command) for ln in tail), tail
 
 
 def _pages(text: str) -> list[tuple[str, int]]:
@@ -215,3 +215,17 @@ def test_pager_pauses_only_when_the_screen_would_really_overflow(tmp_path):
                 assert since + after > PAGE, (args, since, after)
             assert since <= PAGE + 1, (args, ln, since)
     assert paused  # the pager still pauses where it must
+
+
+def test_hiraya_a_seat_plays_and_captures_in_one_plain_sentence():
+    """Another seat's turn reads 'Seat 2 plays X and captures Y', never 'chooses: play X;
+    captures Y'; taking the Lightning reads 'captures the Lightning' (not '... with Lightning')."""
+    both = lightning = 0
+    for seed in range(1, 9):
+        text = _told("hanafuda/hiraya.yaml", 3, seed, 1, rounds=3)
+        assert not re.search(r"^  Seat \d[^\n]* chooses: ", text, re.M), seed
+        both += len(re.findall(r"^  Seat \d(?: \(dealer\))? plays [^;\n]+ and captures [^;\n]+; ", text, re.M))
+        assert not re.search(r"plays [^;\n]+; captures ", text)
+        lightning += text.count(" and captures the Lightning;")
+        assert "captures the Lightning with" not in text
+    assert both > 10 and lightning

@@ -52,6 +52,9 @@ class _Turn:
                 self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
+            if last is not None and self.preds and self.preds[-1] == last[2] and not pred[0].startswith("\x02"):
+                # an answer of another kind right after one: one sentence ('plays A and captures B')
+                pred = ("\x02" + pred[0], "\x02" + pred[1])
             self.acts.append((act, [act.value], pred))
             self.preds.append(pred)
             return
@@ -424,7 +427,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
         if ln.kind == "choice" and ln.seat == viewer and ln.text.startswith("You "):
             yours = True  # your turn: a card drawn now is yours
         drawn = _drawn(ln, deck)
-        if drawn is not None and viewer is not None and yours and not turns:
+        if drawn is not None and viewer is not None and yours and (not turns or turns[-1].seat == viewer):
             # the card you draw after playing one (and taking what it took): told as yours
             yours, merged = False, False
             close()
@@ -474,7 +477,10 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
             bare = ln.bare
             if mine and bare is not None:
                 bare = (bare[1].removeprefix("each "), bare[1].removeprefix("each "))  # 'you pay ...'
-            if turns and turns[-1].seat == ln.seat:
+            if turns and turns[-1].seat == ln.seat and not (mine and ln.why and turns[-1].why not in ("", ln.why)
+                                                            and not (ln.act is not None and ln.act.empty)):
+                # (your answers left to you for different reasons: each told with its own; an
+                # empty answer after cards played only ends the turn)
                 turns[-1].add(ln.pred, ln.act, bare)
             else:
                 t = _Turn(ln.seat, ln.kind)
@@ -573,6 +579,14 @@ def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:
     if re.search(r"\d|^your |'s ", m["src"]) or deck is None or m["src"] == deck or not m["dst"].startswith(f"seat {turn.seat}'s "):
         return False
     old = turn.preds[k]
+    if turn.acts and turn.acts[-1][2] == old and turn.acts[-1][0].key != "*":
+        # the answer's own fixed words name what it takes ('captures the Lightning'): the card is
+        # not told again ('... with Lightning'), only where it went and what that shows now
+        if m["value"]:
+            value = f"{m['dst']} now shows {m['value']}"
+            _old_value(turn, value)
+            turn.preds.append(("\x01" + value, "\x01" + value))
+        return True
     turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
     if turn.acts and turn.acts[-1][2] == old:
         act, vals, _ = turn.acts[-1]
