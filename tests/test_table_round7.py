@@ -229,3 +229,13 @@ def test_hiraya_a_seat_plays_and_captures_in_one_plain_sentence():
         lightning += text.count(" and captures the Lightning;")
         assert "captures the Lightning with" not in text
     assert both > 10 and lightning
+
+
+def test_kyo_kabu_how_many_chips_is_one_line_answered_by_the_number():
+    """'How many chips?' with 1 to 10 chips open is one line, answered by typing the number (not a
+    menu of ten entries); a number out of range is asked again; the stake is the number typed."""
+    text = _told(KYO, 5, 1, 1, "2\n12\n3\n1\n")  # column 1, then 12 chips (too many), then 3
+    assert re.search(r"^How many chips\? Type a number from 1 to 10 \(\? rules", text, re.M), text[:3000]
+    assert not re.search(r"^  \d\) \d chips?$", text, re.M)
+    assert "Please type a number from 1 to 10" in text
+    assert "You choose: column 1 (the 5), 3 chips." in text

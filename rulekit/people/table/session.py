@@ -21,6 +21,8 @@ ON_SCREEN = 25
 PAGE = 38
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
+#: a run of more counts than this told by the count itself ('1 chip', '2 chips', ...): typed too
+COUNT_AS_NUMBER = 4
 
 
 class Quit(Exception):
@@ -440,15 +442,22 @@ class Table:
         texts = [self.nar.value_text(param, v, labels) for v in values]
         if keeps and len(keeps) == len(texts):
             texts = [t + k for t, k in zip(texts, keeps)]
-        as_range = (len(values) > RANGE_AS_NUMBER and all(type(v) is int for v in values)
-                    and sorted(values) == list(range(min(values), max(values) + 1))
-                    and not (labels and any(str(v) in labels for v in values)))
+        run = (len(values) > COUNT_AS_NUMBER and all(type(v) is int for v in values)
+               and sorted(values) == list(range(min(values), max(values) + 1)))
+        # a long run of numbers, or of counts ('How many chips?': '1 chip', '2 chips', ... '9
+        # chips'), is answered by typing the number, on one line, not from a long menu
+        counts = bool(labels) and str(labels.get("*", "")).startswith("{value} ") and all(
+            str(labels[str(v)]).startswith(f"{v} ") for v in values if str(v) in labels)
+        as_range = run and (counts or (len(values) > RANGE_AS_NUMBER
+                                       and not (labels and any(str(v) in labels for v in values))))
         if as_range:
             lo, hi = min(values), max(values)
             unit = ""
-            if labels and "*" in labels:
+            if counts:  # the thing counted: named by the question, else after the numbers
+                unit = f" ({KEYS})" if question else f" {labels['*'].removeprefix('{value} ')} ({KEYS})"
+            elif labels and "*" in labels:
                 unit = f" ({labels['*'].replace('{value}', 'n')})"
-            prompt = f"{question} Type a number from {lo} to {hi}{unit}: "
+            prompt = f"{question + ' ' if question else ''}Type a number from {lo} to {hi}{unit}: "
         else:
             if question:
                 self.screen.say(question, "prompt")
