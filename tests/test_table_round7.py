@@ -239,3 +239,18 @@ def test_kyo_kabu_how_many_chips_is_one_line_answered_by_the_number():
     assert not re.search(r"^  \d\) \d chips?$", text, re.M)
     assert "Please type a number from 1 to 10" in text
     assert "You choose: column 1 (the 5), 3 chips." in text
+
+
+def test_otoroku_a_teyaku_shown_in_a_hands_value_is_not_said_again():
+    """'Seat 4's hand: ... — shows Otoroku (6 and 10).' is not followed, at the showdown or in
+    the round's summary, by 'Seat 4 has Otoroku (6 and 10).'"""
+    named = 0
+    for seed in range(1, 9):
+        text = _told("hanafuda/otoroku.yaml", 5, seed, 2, "2\n", rounds=3)
+        for rnd in re.split(r"^Round \d+ of", text, flags=re.M)[1:]:
+            for who, names in re.findall(r"^\s+(Seat \d|Your)(?:'s)? hand(?: \(dealer\))?(?: is shown)?: .+? — "
+                                         r"shows ([A-Z][^.\n]*)\.$", rnd, re.M):
+                named += 1
+                has = "You have" if who == "Your" else f"{who} has"
+                assert not re.search(rf"^\s+{has}(?: \(dealer\))? {re.escape(names)}\.$", rnd, re.M), (who, names)
+    assert named

@@ -375,6 +375,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
     words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
     lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
+    lines = _yaku_once(lines, viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
@@ -549,6 +550,24 @@ def _moved(ln: Line):
     what = join_words(list(ln.cards))
     m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
     return (what, m) if m else None
+
+
+_HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has) (?P<names>.+)\.$")
+
+
+def _yaku_once(lines: list[Line], viewer: int | None) -> list[Line]:
+    """A seat's yaku ('Seat 4 has Otoroku (6 and 10).') left out when its hand was just shown
+    with that value ('Seat 4's hand: Maple chaff (10) and Peony chaff (6) — shows Otoroku (6 and
+    10).'): said once."""
+    out: list[Line] = []
+    for ln in lines:
+        m = _HAS.match(ln.text) if ln.kind == "yaku" else None
+        if m is not None:
+            whose = "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"
+            if any(whose in p.text.lower() and f"shows {m['names']}" in p.text for p in out[-8:]):
+                continue
+        out.append(ln)
+    return out
 
 
 def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
