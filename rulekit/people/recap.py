@@ -87,7 +87,7 @@ class Recap:
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))
-        # a seat's yaku that its hand's value above already names ('— shows Otoroku (6 and 10)')
+        # a seat's yaku that its hand's value above already names ('— shows <yaku name>')
         # is not said again
         valued = {(self.zone_of(z)[1], str(self.zone_view(z)[1])) for z in self.zones
                   if _own_place(self, z) and self.group_cards(z)}

@@ -556,9 +556,8 @@ _HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has) (?P<name
 
 
 def _yaku_once(lines: list[Line], viewer: int | None) -> list[Line]:
-    """A seat's yaku ('Seat 4 has Otoroku (6 and 10).') left out when its hand was just shown
-    with that value ('Seat 4's hand: Maple chaff (10) and Peony chaff (6) — shows Otoroku (6 and
-    10).'): said once."""
+    """A seat's yaku ('Seat 4 has <yaku>.') left out when its hand was just shown with that value
+    ('Seat 4's hand: <cards> — shows <yaku>.'): said once."""
     out: list[Line] = []
     for ln in lines:
         m = _HAS.match(ln.text) if ln.kind == "yaku" else None
@@ -599,8 +598,8 @@ def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:
         return False
     old = turn.preds[k]
     if turn.acts and turn.acts[-1][2] == old and turn.acts[-1][0].key != "*":
-        # the answer's own fixed words name what it takes ('captures the Lightning'): the card is
-        # not told again ('... with Lightning'), only where it went and what that shows now
+        # the answer's own fixed words name what it takes ('captures the wild card'): the card is
+        # not told again ('... with <that card>'), only where it went and what that shows now
         if m["value"]:
             value = f"{m['dst']} now shows {m['value']}"
             _old_value(turn, value)
