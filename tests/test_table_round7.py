@@ -254,3 +254,15 @@ def test_otoroku_a_teyaku_shown_in_a_hands_value_is_not_said_again():
                 has = "You have" if who == "Your" else f"{who} has"
                 assert not re.search(rf"^\s+{has}(?: \(dealer\))? {re.escape(names)}\.$", rnd, re.M), (who, names)
     assert named
+
+
+def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
+    """After 't' (or '?') the menu comes back under the question it answers, with its note
+    ('Every choice keeps a hand that shows 3.'), never under a bare 'Your choice:'."""
+    text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n")
+    first, again = text.split("Your choice (1 to 4; ? rules of this phase, t the table, q quit): t\n", 1)
+    menu = first[first.rindex("Your turn: "):]
+    again = again[again.index("Your turn: "):again.index("Your choice (")]
+    assert menu == again, (menu, again)
+    assert "Every choice keeps a hand that shows 3." in again
+    assert not re.search(r"^Your choice:$", text, re.M)

@@ -402,12 +402,14 @@ class Table:
                 asked = True
             same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
                     for k in keeps}
+            again = [(head, "prompt", 0)]  # said again with the menu after a key (? or t)
             if len(values) > 1 and len(same) == 1 and None not in same:
                 # every answer leaves a hand of the same value: said once, not on every line
-                self.screen.say(f"Every choice keeps a hand that shows {same.pop()}.", "note", 2)
+                again.append((f"Every choice keeps a hand that shows {same.pop()}.", "note", 2))
+                self.screen.say(*again[-1])
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
-                                                                   [a + b for a, b in zip(keeps, leads)])
+                                                                   [a + b for a, b in zip(keeps, leads)], again)
             chosen = self.nar.value_text(param, v, labels.get(param))
             remaining = [i for i in remaining if words[i][k] == chosen]
         # every answer read the same, or kept the same cards: nothing was asked
@@ -438,7 +440,7 @@ class Table:
         return out
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
-                   keeps: list[str] | None = None) -> Any:
+                   keeps: list[str] | None = None, again: list[tuple[str, str, int]] | None = None) -> Any:
         texts = [self.nar.value_text(param, v, labels) for v in values]
         if keeps and len(keeps) == len(texts):
             texts = [t + k for t, k in zip(texts, keeps)]
@@ -469,7 +471,11 @@ class Table:
                 raise EndOfInput()
             if self.key(a):
                 if not as_range:
-                    self.screen.say(question or "Your choice:", "prompt")
+                    # the question again, as first asked (what it is about, its note, its menu)
+                    for line in again or []:
+                        self.screen.say(*line)
+                    if question:
+                        self.screen.say(question, "prompt")
                     self.screen.menu(texts)
                 continue
             num = parse_int(a, max_digits=11)
