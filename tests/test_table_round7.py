@@ -266,3 +266,12 @@ def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
     assert menu == again, (menu, again)
     assert "Every choice keeps a hand that shows 3." in again
     assert not re.search(r"^Your choice:$", text, re.M)
+
+
+def test_kyo_kabu_third_cards_told_in_plain_verbs():
+    """'Seat 4 takes a third card', 'Seats 3 and 4 stand': a forced draw and a free one read
+    alike and neither as 'chooses:'."""
+    text = "".join(_told(KYO, 6, seed, 0, "2\n", rounds=2) for seed in (3, 5))
+    assert not re.search(r"^  Seats? [^\n]*choose(s)?: (take a third card|stand)", text, re.M)
+    assert re.search(r"^  Seat \d takes a third card; ", text, re.M)
+    assert re.search(r"^  Seats? [\d, and]+ stands?\.$", text, re.M)
