@@ -275,3 +275,10 @@ def test_kyo_kabu_third_cards_told_in_plain_verbs():
     assert not re.search(r"^  Seats? [^\n]*choose(s)?: (take a third card|stand)", text, re.M)
     assert re.search(r"^  Seat \d takes a third card; ", text, re.M)
     assert re.search(r"^  Seats? [\d, and]+ stands?\.$", text, re.M)
+
+
+def test_dare_sets_told_as_laid_down():
+    """'Seat 2 lays down Two, Six and Nine; Seven, Ten and Ten.', not 'chooses: lay down ...'."""
+    text = "".join(_told("kabufuda/dare.yaml", 4, seed, 1, rounds=2) for seed in (2, 3))
+    assert "chooses: lay down" not in text and "choose: lay down" not in text.replace("You choose: lay down", "")
+    assert re.search(r"^  Seat \d(?: \(dealer\))? lays down \w+, \w+ and \w+", text, re.M)
