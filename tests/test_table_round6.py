@@ -136,11 +136,12 @@ def test_otoroku_contest_question_names_cards_with_values_and_your_answer_is_tol
     # the usual card list words: each card with its value, the last joined by 'and'
     assert all(re.fullmatch(r"(?:[^,]+ \(\d+\), )*[^,]+ \(\d+\) and [^,]+ \(\d+\)", a) or
                re.fullmatch(r"[^,]+ \(\d+\)", a) for a in asks), asks
-    # 'You choose: let off.' is not told besides 'The dealer chooses to let off seat 1.'
+    # 'You choose: let off.' is not told besides the rules' 'The dealer chooses to let off seat 1.',
+    # which is told in your own voice
     assert not re.search(r"You choose: (?:contest|let off)\.", text)
     assert "You have one choice only: contest." not in text
-    assert re.search(r"^  The dealer chooses to let off seat \d\.$", text, re.M)
-    assert re.search(r"^  The dealer chooses to contest seat \d \(your only choice\)\.$", text, re.M)
+    assert re.search(r"^  You choose to let off seat \d\.$", text, re.M)
+    assert re.search(r"^  You choose to contest seat \d \(your only choice\)\.$", text, re.M)
 
 
 def test_otoroku_hand_combinations_are_named_in_plain_english():

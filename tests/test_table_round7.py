@@ -282,3 +282,19 @@ def test_dare_sets_told_as_laid_down():
     text = "".join(_told("kabufuda/dare.yaml", 4, seed, 1, rounds=2) for seed in (2, 3))
     assert "chooses: lay down" not in text and "choose: lay down" not in text.replace("You choose: lay down", "")
     assert re.search(r"^  Seat \d(?: \(dealer\))? lays down \w+, \w+ and \w+", text, re.M)
+
+
+def test_otoroku_dealer_asked_about_each_bettor_reads_the_table_once_in_its_own_voice():
+    """The dealer's questions one after another ('Contest seat 1 ...?', 'Contest seat 2 ...?')
+    come under one drawing of the table, not one each; the dealer's answer is told as 'You
+    choose to let off seat 1.', not 'The dealer chooses ...'."""
+    text = _told("hanafuda/otoroku.yaml", 5, 9, 0, "2\n", rounds=2)  # you deal
+    asks = [m.start() for m in re.finditer(r"^Your turn: Contest seat \d", text, re.M)]
+    assert len(asks) >= 3 and text.count("The table — ") < len(asks)
+    for a, b in zip(asks, asks[1:]):
+        between = text[a:b]
+        if "\n  Seat " not in between and "\n  Shown" not in between:  # nothing happened between them
+            assert "The table — " not in between, between
+    assert "The table — " in text[:asks[0]]
+    assert re.search(r"^  You choose to (let off|contest) seat \d", text, re.M)
+    assert not re.search(r"^  The dealer chooses", text, re.M)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from rulekit.people.narrate import Line, join_words, seats_words
-from rulekit.people.told import Act
+from rulekit.people.told import Act, plural_verb
 
 _CHOOSE = ("chooses: ", "choose: ")
 
@@ -578,7 +578,11 @@ def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
     if m is None or not re.search(rf"\b{re.escape(m[2])}\b", ln.text):
         return False
     only = " (your only choice)" if m[1].startswith("have") else ""
-    out[-1] = Line("choice", ln.text[:-1] + only + ln.text[-1], viewer)
+    text = ln.text
+    role = re.match(r"^The dealer (\w+)( .*)$", text)
+    if role:  # your own answer in your own voice ('You choose to let off seat 4.')
+        text = f"You {plural_verb(role[1])}{role[2]}"
+    out[-1] = Line("choice", text[:-1] + only + text[-1], viewer)
     return True
 
 

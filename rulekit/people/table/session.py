@@ -54,6 +54,7 @@ class Table:
         self.recent: set[str] = set()
         self.shown = 0  # lines told since then
         self.scrolled = False  # some of them scrolled away since then
+        self.last_table = ""  # the table as last drawn before a question
         self.asking: Any = None  # the game state while the person is asked a question
         self.only = False  # the question just asked had one answer as the player reads it
 
@@ -117,6 +118,17 @@ class Table:
                 raise EndOfInput()
             if not self.key(a):
                 return
+
+    def _table_text(self, ctx: Any) -> str:
+        """The table as draw_table(ctx) would show it now (nothing is written)."""
+        import io
+        real, since = self.screen.console.file, self.screen.since
+        self.screen.console.file = io.StringIO()
+        try:
+            self.draw_table(ctx)
+            return self.screen.console.file.getvalue()
+        finally:
+            self.screen.console.file, self.screen.since = real, since
 
     def dry(self, fn: Any, *args: Any) -> int:
         """How many screen lines `fn(*args)` would write (nothing is written)."""
@@ -331,11 +343,17 @@ class Table:
         # the table and the first menu come before the question: measured as they will be shown
         # (a pause only when they and what is told before them would not fit one screen)
         args = (d, choice, shown, words, hints, index, labels, asks, sets)
-        self.flush(reserve=self.dry(self.draw_table, ctx) + self._menu_height(args))
+        table = self._table_text(ctx)
+        self.flush(reserve=table.count("\n") + self._menu_height(args))
+        # a question right after another with the table unchanged and nothing told between them
+        # but your answer (the dealer asked about each bettor in turn): the table above still holds
+        same = table == self.last_table and self.shown <= 1
         self.recent.clear()
         self.shown = 0
         self.scrolled = False
-        self.draw_table(getattr(d, "ctx", None))
+        if not same:
+            self.draw_table(ctx)
+        self.last_table = table
         self.asking = getattr(d, "ctx", None)
         try:
             return self._choose(d, choice, shown, words, hints, index, labels, asks, sets)
