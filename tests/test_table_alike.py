@@ -146,3 +146,25 @@ def test_kyo_kabu_third_card_menu_says_a_third_card_of_the_column_value_makes_so
     assert "1) take a third card — a third Seven would make three of a kind (Sorokabu), paid double" in menu("7-1")
     # Seven and Eight (worth 5): nothing special can come of it
     assert "Sorokabu" not in menu("8-1")
+
+
+def test_dare_ways_that_keep_the_same_value_are_not_asked_and_say_why():
+    from .test_dare import W, stack
+    from .test_table_menus import TWINS
+    from rulekit.engine.agents import FirstLegalAgent
+
+    def told(options: dict) -> str:
+        g = game("kabufuda/dare.yaml", options)
+        out = io.StringIO()
+        table = Table(g, 2, 1, Screen(io.StringIO("1\n"), out), pause=False)
+        res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0, stack={"deck": stack({1: TWINS, 0: W})},
+                   observe=table.observe)
+        table.finish(res.chips, 1)
+        return out.getvalue()
+    # the default rules: every way keeps a hand worth the same, and nothing else counts: no question
+    text = told({})
+    assert "Your turn: " not in text
+    assert "  You lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — any way of laying down " \
+           "your sets comes to the same.\n" in text
+    # three equal cards count (Arashi): the cards kept matter, but both ways keep 4, 4 and 7 by value
+    assert "Your turn: " not in told({"showdown_yaku": "arashi"})

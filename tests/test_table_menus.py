@@ -17,6 +17,15 @@ from .test_dare import W, stack
 TWINS = [1, 5, 7, 7, 4, 6, 4, 4, 1]
 
 
+def _dare_without_alike():
+    """Dare with every way of laying down sets offered (its `alike` off): the menus below test
+    how answers that read the same are merged; `alike` merges more (tests/test_table_alike.py)."""
+    g = game("kabufuda/dare.yaml")
+    for choice in g.choices["sets"]:
+        choice.alike = {}
+    return g
+
+
 def _menus(text: str) -> list[list[str]]:
     """The entries of every menu shown: '  1) ...' lines after 'Your turn'."""
     out = []
@@ -26,7 +35,7 @@ def _menus(text: str) -> list[list[str]]:
 
 
 def test_entries_that_read_the_same_are_one_entry():
-    g = game("kabufuda/dare.yaml")
+    g = _dare_without_alike()
     out = io.StringIO()
     table = Table(g, 2, 1, Screen(io.StringIO("1\n"), out), pause=False)
     offered = []
@@ -56,7 +65,7 @@ def test_entries_that_read_the_same_are_one_entry():
 def test_sets_that_differ_only_in_card_order_are_one_entry():
     # Dare's sets are `unordered`: each answer is shown in deck order, so sets of the same-looking
     # cards in another order are the same entry
-    g = game("kabufuda/dare.yaml")
+    g = _dare_without_alike()
     assert g.choices["sets"][0].unordered == frozenset({"fam"})
     out = io.StringIO()
     table = Table(g, 2, 1, Screen(io.StringIO("1\n"), out), pause=False)

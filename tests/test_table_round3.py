@@ -389,9 +389,9 @@ def test_hiraya_forced_captures_and_last_cards_say_why():
     forced = [e for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
     assert len(forced) >= 5
     # forced answers one after another are told together: 'play A — your last card; capture B — ...'
-    # (a capture is told in the rules' words: 'You capture B, your only choice: the only ...')
+    # (a play or a capture is told in the rules' words: 'You capture B, your only choice: the only ...')
     said = []
-    for m in re.finditer(r"You have one choice only: (.+)\.$|You (capture .+), your only choice: (.+)\.$", text, re.M):
+    for m in re.finditer(r"You have one choice only: (.+)\.$|You ((?:capture|play) .+), your only choice: (.+)\.$", text, re.M):
         if m.group(2):
             said.append((m.group(2), m.group(3)))
             continue

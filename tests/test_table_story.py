@@ -115,8 +115,9 @@ def test_ctrl_d_at_a_prompt_saves_and_says_how_to_continue(tmp_path):
         child.close(force=True)
     assert "Your opponents play carefully. How a careful player plays:" in first and "Round 1 of 12" in first
     assert "End of input (Ctrl-D): you left the table." in text and "error[" not in text
-    m = re.search(r"The game is saved in (\S+) \(", text)
-    assert m and "To continue it: rulekit play --resume" in text
+    flat = re.sub(r"\n +", " ", text)  # at 100 columns a long sentence wraps between words
+    m = re.search(r"The game is saved in (\S+) \(", flat)
+    assert m and "To continue it: rulekit play --resume" in flat
     saved = json.loads(open(m.group(1), encoding="utf-8").read())
     assert saved["partial"] is True and saved["human"] == 1 and saved["policy"] == "careful"
     assert child.exitstatus == 0

@@ -223,7 +223,7 @@ def _watch(run: _Run) -> int:
         print(f"== Interrupted {progress(part)}")
         print("== Chips so far: " + ", ".join(f"seat {i}: {c:+d}" if isinstance(c, int) else f"seat {i}: {c}"
                                              for i, c in enumerate(part.chips)))
-        _save_stopped(run, part, print)
+        _save_stopped(run, part, lambda text, keep="": print(text))
         return EXIT_INTERRUPTED
     except RulekitError as exc:
         _save_on_error(run, exc)
@@ -299,14 +299,24 @@ def _at_table(run: _Run) -> int:
 
 
 def _whole_lines(screen: Any):
-    """A note writer for the table that never cuts a line at the screen's width (so a path or a
-    command shown can be copied whole)."""
+    """A note writer for the table that wraps a long line between words like the rest of the
+    table, never inside a word or inside `keep` (a path or a command: copied whole, on a line of
+    its own when it does not fit beside the words before it)."""
+    import textwrap
     from rich.text import Text
     from rulekit.core.inert import inert
     from rulekit.people.table.screen import STYLES
 
-    def say(text: str) -> None:
-        screen.console.print(Text(inert(text, keep_newlines=False), style=STYLES["note"]), soft_wrap=True)
+    def say(text: str, keep: str = "") -> None:
+        line = inert(text, keep_newlines=False)
+        width = screen.console.width
+        if not screen.console.soft_wrap and len(line) > width > 20:
+            whole = inert(keep, keep_newlines=False)
+            if whole:  # no-break spaces: textwrap never breaks there
+                line = line.replace(whole, whole.replace(" ", "\xa0"))
+            line = "\n".join(textwrap.wrap(line, width=width, subsequent_indent="  ", break_long_words=False,
+                                           break_on_hyphens=False)).replace("\xa0", " ")
+        screen.console.print(Text(line, style=STYLES["note"]), soft_wrap=True)
     return say
 
 
@@ -315,8 +325,8 @@ def _save_stopped(run: _Run, part: Any, say, autosave: bool = False) -> None:
     autosave file) and tell the player where it is and how to continue; a failure is said plainly."""
     from rulekit.people.savegame import autosave_path, progress, resume_command, save_game
     if run.replaying():
-        say(f"The saved game {run.resumed} is unchanged; to continue it: "
-            f"{resume_command(run.game, run.resumed, run.house)}")
+        command = resume_command(run.game, run.resumed, run.house)
+        say(f"The saved game {run.resumed} is unchanged; to continue it: {command}", command)
         return
     path = run.save_target()
     if path is None and autosave:
@@ -327,8 +337,9 @@ def _save_stopped(run: _Run, part: Any, say, autosave: bool = False) -> None:
     if fail is not None:
         print(f"rulekit: the game could not be saved to {path}: {fail}", file=sys.stderr)
         return
-    say(f"The game is saved in {path} ({progress(part)}).")
-    say(f"To continue it: {resume_command(run.game, path, run.house)}")
+    say(f"The game is saved in {path} ({progress(part)}).", path)
+    command = resume_command(run.game, path, run.house)
+    say(f"To continue it: {command}", command)
 
 
 def _save_on_error(run: _Run, exc: BaseException) -> None:

@@ -28,3 +28,5 @@ class Line:
     bare: tuple[str, str] | None = None
     #: why the rules left the acting seat (the viewer) one answer only (choose `forced`), or ''
     why: str = ""
+    #: the viewer's answers were all alike (choose `alike`): `why` says why, it was no forced move
+    alike: bool = False

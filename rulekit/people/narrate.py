@@ -43,6 +43,7 @@ class Narrator(Recap):
         self.arrived: dict[str, int] = {}
         self.came: dict[str, str] = {}  # the zone (base name) each card last came from
         self.seen: dict[str, int] = {}
+        self.open: set[str] = set()  # cards others saw as they came to a seat's hand (dealt face up)
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
         self.round_no = -1
@@ -212,13 +213,23 @@ class Narrator(Recap):
 
     def cards_text(self, cards: list[str], zname: str) -> str:
         """The cards as the viewer may know them: names where visible, a count otherwise."""
-        shown = [c for c in cards if self.can_see(c, zname)]
-        if len(shown) == len(cards):
-            return join_words([self.card_text(c) for c in cards])
-        hidden = len(cards) - len(shown)
-        parts = [self.card_text(c) for c in shown]
-        parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
-        return join_words(parts)
+        return join_words(self._in_place([self.can_see(c, zname) for c in cards], cards))
+
+    def _in_place(self, seen: list[bool], cards: list[str]) -> list[str]:
+        """The cards' words in their order, each hidden one in its place ('Five, a hidden card and
+        Seven': a column read as dealt), hidden ones side by side counted together."""
+        parts: list[str] = []
+        run = 0
+        for c, ok in zip(cards + [""], seen + [True]):
+            if not ok:
+                run += 1
+                continue
+            if run:
+                parts.append("a hidden card" if run == 1 else f"{run} hidden cards")
+                run = 0
+            if c:
+                parts.append(self.card_text(c))
+        return parts
 
     def zone_view(self, zname: str, full: bool = False) -> tuple[str, Any]:
         """What the viewer sees of a zone (with the zones that are part of it): its cards as
@@ -244,9 +255,7 @@ class Narrator(Recap):
             groups = sorted((sorted(cards[i:i + k], key=lambda c: order.get(c, -1)) for i in range(0, len(cards), k)),
                             key=lambda g: [order.get(c, -1) for c in g])
             return "; ".join(join_words([self.card_text(c) for c in g]) for g in groups), self.hand_value(zname, cards)
-        parts = [self.card_text(c) for c in shown]
-        if hidden:
-            parts.append("a hidden card" if hidden == 1 else f"{hidden} hidden cards")
+        parts = self._in_place([self.can_see(c, where[c]) for c in cards], cards)
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
 
     def pile_text(self, zname: str) -> str | None:
@@ -282,14 +291,24 @@ class Narrator(Recap):
                                                     key=lambda c: -(vals[c] if vals[c] is not None else low))]
         return join_words(named + [f"{len(folded)} {word}"])
 
+    def _arrive(self, card: str, owner: int | None) -> None:
+        """Note whether others saw `card` come to seat `owner`'s place (a card dealt face up)."""
+        if owner is not None and self.seen.get(card, 0) & ~(1 << owner):
+            self.open.add(card)
+        else:
+            self.open.discard(card)
+
     def held_order(self, zname: str, cards: list[str]) -> list[str]:
-        """The viewer's own hand, held where nobody else sees it, in deck order (as a player sorts
-        their cards); any other zone keeps the order its cards came in (a run, a column, sets)."""
+        """A hand held where nobody else saw it come, in deck order (as a player sorts their
+        cards), the viewer's own or one shown (a showdown) when the viewer sees all of it; any other
+        zone keeps the order its cards came in (a run, a column, sets, a hand dealt partly face up)."""
         base, idx = self._zone_of(zname)
         zd = self.zone_defs.get(base)
-        if (idx is None or idx != self.viewer or zd is None or zd.kind != "player" or zd.visibility == "public"
+        if (idx is None or zd is None or zd.kind != "player" or zd.visibility == "public"
                 or base in (self.game.extra.get("zone_groups") or {})
-                or any(self.seen.get(c, 0) == ALL or self.seen.get(c, 0) & ~(1 << idx) for c in cards)):
+                or any(c in self.open for c in cards)
+                or (idx != self.viewer and not all(self.can_see(c, zname) for c in cards))
+                or (idx == self.viewer and self.viewer is not None and not all(self.can_see(c, zname) for c in cards))):
             return cards
         order = self.name_order()
         return sorted(cards, key=lambda c: order.get(c, -1))
@@ -400,6 +419,7 @@ class Narrator(Recap):
         self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
         self.arrived = {}  # the order cards came to their places this round
         self.seen = {}
+        self.open = set()
         if not redeal:
             self.round_start = list(self.chips)
             self.pays, self.yaku, self.records, self.said = [], [], [], []
@@ -438,6 +458,7 @@ class Narrator(Recap):
                         self.seen[c] = ALL
                     elif e.get("face") == "down":
                         self.seen[c] = 0
+                    self._arrive(c, p)
         out = []
         unseen = []
         for p in e["players"]:
@@ -480,6 +501,8 @@ class Narrator(Recap):
                 self.seen[c] = ALL
             elif face == "down":
                 self.seen[c] = 0
+        for c in cards:
+            self._arrive(c, self._zone_of(e["to"])[1])
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
         named: tuple[str, ...] = ()
         base, idx = self._zone_of(e["to"])
@@ -529,6 +552,8 @@ class Narrator(Recap):
             return []  # told to everyone, who saw each card as it was dealt: nothing new
         where = self._where(cards)
         if to == "all":
+            if where is not None:
+                cards = self.held_order(where, cards)  # a hand shown as its holder sorted it
             line = f"Shown to everyone: {join_words([self.card_text(c) for c in cards])}"
             if where:
                 line += self._in_hand(where)
@@ -598,7 +623,7 @@ class Narrator(Recap):
             pred = (act.said(plural=True),) * 2 if act is not None else None
             why = str(e.get("why") or "")
             return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
-                         pred=pred, act=act, why=why)]
+                         pred=pred, act=act, why=why, alike=bool(e.get("alike")))]
         if p == self.viewer:
             return [Line("choice", f"{who} choose: {what}.", p)]
         act = self.told_act(e["choice"], e["action"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.people.line import LONG_PILE, ZONE_RE, Line
-from rulekit.people.words import chips_word, human_words, seats_words
+from rulekit.people.words import chips_word, human_words, join_words, seats_words
 
 
 class Recap:
@@ -34,6 +34,7 @@ class Recap:
     zone_view: Any
     main_zone: Any
     group_cards: Any
+    zone_of: Any
     pay_text: Any
     _has: Any
 
@@ -86,7 +87,13 @@ class Recap:
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))
+        # a seat's yaku that its hand's value above already names ('— shows <yaku name>')
+        # is not said again
+        valued = {(self.zone_of(z)[1], str(self.zone_view(z)[1])) for z in self.zones
+                  if _own_place(self, z) and self.group_cards(z)}
         for y in self.yaku:
+            if y["place"] is None and (y["player"], join_words(y["names"])) in valued:
+                continue
             out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
@@ -202,3 +209,8 @@ class Recap:
             who = f"Seat {s}" + (f" ({', '.join(tag)})" if tag else "")
             out.append(Line("standings", f"{rank}. {who}: {self.chips_text(self.chips[s])}", s))
         return out
+
+
+def _own_place(recap: Recap, zname: str) -> bool:
+    """Whether `zname` is a seat's own place told with its value (not the deck, not a part)."""
+    return zname != recap.game.deck_zone and recap.main_zone(zname) == zname and recap.zone_of(zname)[1] is not None

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from rulekit.people.narrate import Line, join_words, seats_words
-from rulekit.people.told import Act
+from rulekit.people.told import Act, plural_verb
 
 _CHOOSE = ("chooses: ", "choose: ")
 
@@ -30,6 +30,7 @@ class _Turn:
     acts: list = field(default_factory=list)
     text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
     why: str = ""  # why the rules left you one answer only (your own turn)
+    alike: bool = False  # your answers were all alike (choose `alike`): `why` says why
     moved: list = field(default_factory=list)  # the cards of moves told with the turn (each time)
 
     def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
@@ -52,6 +53,9 @@ class _Turn:
                 self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
+            if last is not None and self.preds and self.preds[-1] == last[2] and not pred[0].startswith("\x02"):
+                # an answer of another kind right after one: one sentence ('plays A and captures B')
+                pred = ("\x02" + pred[0], "\x02" + pred[1])
             self.acts.append((act, [act.value], pred))
             self.preds.append(pred)
             return
@@ -372,6 +376,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
     words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
     lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
+    lines = _yaku_once(lines, viewer)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
@@ -399,8 +404,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
                 out.append(Line(t.kind, f"{seats_words(seats, viewer)} {t.words(True)}.", None))
             elif t.seat == viewer:
                 # your own answers the rules left no choice in, in the rules' words
-                out.append(Line("choice", f"You {t.words(True)}, your only choice" + (f": {t.why}." if t.why else "."),
-                                viewer))
+                out.append(Line("choice", f"You {t.words(True)} — {t.why}." if t.alike and t.why else
+                                f"You {t.words(True)}, your only choice" + (f": {t.why}." if t.why else "."), viewer))
             elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
@@ -424,7 +429,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
         if ln.kind == "choice" and ln.seat == viewer and ln.text.startswith("You "):
             yours = True  # your turn: a card drawn now is yours
         drawn = _drawn(ln, deck)
-        if drawn is not None and viewer is not None and yours and not turns:
+        if drawn is not None and viewer is not None and yours and (not turns or turns[-1].seat == viewer):
             # the card you draw after playing one (and taking what it took): told as yours
             yours, merged = False, False
             close()
@@ -474,13 +479,17 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
             bare = ln.bare
             if mine and bare is not None:
                 bare = (bare[1].removeprefix("each "), bare[1].removeprefix("each "))  # 'you pay ...'
-            if turns and turns[-1].seat == ln.seat:
+            if turns and turns[-1].seat == ln.seat and not (mine and ln.why and turns[-1].why not in ("", ln.why)
+                                                            and not (ln.act is not None and ln.act.empty)):
+                # (your answers left to you for different reasons: each told with its own; an
+                # empty answer after cards played only ends the turn)
                 turns[-1].add(ln.pred, ln.act, bare)
             else:
                 t = _Turn(ln.seat, ln.kind)
                 t.add(ln.pred, ln.act, bare)
                 turns.append(t)
             turns[-1].why = turns[-1].why or ln.why
+            turns[-1].alike = turns[-1].alike or ln.alike
             continue
         if mine and ln.pred is not None and ln.act is None and (ln.kind == "deal" or ln.bare is not None):
             # your payment (or cards dealt to you face down) among the same of other seats ('Seats 0, 1,
@@ -545,6 +554,23 @@ def _moved(ln: Line):
     return (what, m) if m else None
 
 
+_HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has) (?P<names>.+)\.$")
+
+
+def _yaku_once(lines: list[Line], viewer: int | None) -> list[Line]:
+    """A seat's yaku ('Seat 4 has <yaku>.') left out when its hand was just shown with that value
+    ('Seat 4's hand: <cards> — shows <yaku>.'): said once."""
+    out: list[Line] = []
+    for ln in lines:
+        m = _HAS.match(ln.text) if ln.kind == "yaku" else None
+        if m is not None:
+            whose = "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"
+            if any(whose in p.text.lower() and f"shows {m['names']}" in p.text for p in out[-8:]):
+                continue
+        out.append(ln)
+    return out
+
+
 def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
     """The rules' sentence about the answer you just gave ('The dealer chooses to let off seat 4.')
     told in place of your 'You choose: let off.' (once, not twice); whether it was."""
@@ -554,7 +580,11 @@ def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
     if m is None or not re.search(rf"\b{re.escape(m[2])}\b", ln.text):
         return False
     only = " (your only choice)" if m[1].startswith("have") else ""
-    out[-1] = Line("choice", ln.text[:-1] + only + ln.text[-1], viewer)
+    text = ln.text
+    role = re.match(r"^The dealer (\w+)( .*)$", text)
+    if role:  # your own answer in your own voice ('You choose to let off seat 4.')
+        text = f"You {plural_verb(role[1])}{role[2]}"
+    out[-1] = Line("choice", text[:-1] + only + text[-1], viewer)
     return True
 
 
@@ -573,6 +603,14 @@ def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:
     if re.search(r"\d|^your |'s ", m["src"]) or deck is None or m["src"] == deck or not m["dst"].startswith(f"seat {turn.seat}'s "):
         return False
     old = turn.preds[k]
+    if turn.acts and turn.acts[-1][2] == old and turn.acts[-1][0].key != "*":
+        # the answer's own fixed words name what it takes ('captures the wild card'): the card is
+        # not told again ('... with <that card>'), only where it went and what that shows now
+        if m["value"]:
+            value = f"{m['dst']} now shows {m['value']}"
+            _old_value(turn, value)
+            turn.preds.append(("\x01" + value, "\x01" + value))
+        return True
     turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
     if turn.acts and turn.acts[-1][2] == old:
         act, vals, _ = turn.acts[-1]

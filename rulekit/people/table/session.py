@@ -21,6 +21,8 @@ ON_SCREEN = 25
 PAGE = 38
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
+#: a run of more counts than this told by the count itself ('1 chip', '2 chips', ...): typed too
+COUNT_AS_NUMBER = 4
 
 
 class Quit(Exception):
@@ -51,6 +53,8 @@ class Table:
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
         self.shown = 0  # lines told since then
+        self.scrolled = False  # some of them scrolled away since then
+        self.last_table = ""  # the table as last drawn before a question
         self.asking: Any = None  # the game state while the person is asked a question
         self.only = False  # the question just asked had one answer as the player reads it
         self.only_why = ""  # why its answers were all alike (a choice's `alike` say), if they were
@@ -77,7 +81,7 @@ class Table:
             # every answer read the same: told as your only choice, as a forced one is (with why
             # they were all alike, when the rules said so)
             self.only = False
-            e = {**e, "forced": True, **({"why": self.only_why} if self.only_why else {})}
+            e = {**e, "forced": True, **({"why": self.only_why, "alike": True} if self.only_why else {})}
             self.only_why = ""
         told = self.nar.feed(e)
         if e.get("t") == "draw" and self.player is not None:
@@ -118,6 +122,17 @@ class Table:
             if not self.key(a):
                 return
 
+    def _table_text(self, ctx: Any) -> str:
+        """The table as draw_table(ctx) would show it now (nothing is written)."""
+        import io
+        real, since = self.screen.console.file, self.screen.since
+        self.screen.console.file = io.StringIO()
+        try:
+            self.draw_table(ctx)
+            return self.screen.console.file.getvalue()
+        finally:
+            self.screen.console.file, self.screen.since = real, since
+
     def dry(self, fn: Any, *args: Any) -> int:
         """How many screen lines `fn(*args)` would write (nothing is written)."""
         import io
@@ -139,6 +154,7 @@ class Table:
         self.shown += 1
         if self.shown > ON_SCREEN:
             self.recent.clear()  # scrolled off the screen: the summary tells it again
+            self.scrolled = True
         self.recent.add(ln.text.strip())
         self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
@@ -174,13 +190,19 @@ class Table:
         # the hands are one list: told again whole unless every one of them is still on screen
         # (never some of them: a hand shown just before a page break is not left out)
         # (the hands of seats and of numbered places: a pile on its own is no part of that list)
-        words = [self.nar.zone_words(z) for z in self.nar.zones
-                 if self.nar.main_zone(z) == z and self.nar.zone_of(z)[1] is not None]
-        heads = tuple(w[0].upper() + w[1:] + ": " for w in words) + ("Unseen hands: ",)
-        hands = [ln.text.strip() for ln in summary if ln.kind == "summary" and ln.text.startswith(heads)]
-        whole = any(h in self.recent for h in hands) and not all(h in self.recent for h in hands)
+        # (one list a kind of place, and only when some of what was told scrolled away: the hands
+        # shown at a showdown are not told again for a hand or the sets not shown with them)
+        kinds = {self.nar.zone_words(z)[0].upper() + self.nar.zone_words(z)[1:] + ": ": self.nar.zone_of(z)[0]
+                 for z in self.nar.zones if self.nar.main_zone(z) == z and self.nar.zone_of(z)[1] is not None}
+        kinds["Unseen hands: "] = ""
+        kind_of = {ln.text.strip(): next(k for h, k in kinds.items() if ln.text.startswith(h))
+                   for ln in summary if ln.kind == "summary" and ln.text.startswith(tuple(kinds))}
+        whole = {k for k in set(kind_of.values())
+                 if self.scrolled and any(h in self.recent for h, kk in kind_of.items() if kk == k)
+                 and not all(h in self.recent for h, kk in kind_of.items() if kk == k)}
+        hands = [h for h, k in kind_of.items() if k in whole]
         for ln in summary:
-            if whole and ln.text.strip() in hands and self.player is not None:
+            if ln.text.strip() in hands and self.player is not None:
                 self.screen.say(ln.text, "summary", indent=2)
                 continue
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
@@ -325,16 +347,47 @@ class Table:
         # values the rules make alike to a person (two Sixes where the suit does not matter) are one answer
         sigs = [[("alike", keys[p]) if p in keys else ("words", w) for p, w in zip(choice.params, row)]
                 for keys, row in zip((alike(ctx, a) if alike is not None else {} for a in d.actions), words)]
-        # the table and the menu (about one line an answer) come before the question
-        self.flush(reserve=self.dry(self.draw_table, ctx) + min(len(d.actions), 10) + 2)
+        # the table and the first menu come before the question: measured as they will be shown
+        # (a pause only when they and what is told before them would not fit one screen)
+        args = (d, choice, shown, (words, sigs), hints, index, labels, (prompt, asks), sets)
+        table = self._table_text(ctx)
+        self.flush(reserve=table.count("\n") + self._menu_height(args))
+        # a question right after another with the table unchanged and nothing told between them
+        # but your answer (the dealer asked about each bettor in turn): the table above still holds
+        same = table == self.last_table and self.shown <= 1
         self.recent.clear()
         self.shown = 0
-        self.draw_table(getattr(d, "ctx", None))
+        self.scrolled = False
+        if not same:
+            self.draw_table(ctx)
+        self.last_table = table
         self.asking = getattr(d, "ctx", None)
         try:
             return self._choose(d, choice, shown, (words, sigs), hints, index, labels, (prompt, asks), sets)
         finally:
             self.asking = None
+
+    def _menu_height(self, args: tuple) -> int:
+        """How many screen lines the question's first menu takes, its prompt line included, as
+        `_choose(*args)` would show it (nothing is written, nothing read)."""
+        import io
+        screen, only, only_why = self.screen, self.only, self.only_why
+        real, since = screen.console.file, screen.since
+        screen.console.file, screen.since = io.StringIO(), 0
+
+        def stop(prompt: str) -> None:
+            screen.since += screen.height(prompt)
+            raise _Measured()
+        screen.ask = stop  # type: ignore[method-assign]  # the first question ends the measure
+        try:
+            self._choose(*args)
+        except _Measured:
+            pass
+        finally:
+            lines = screen.since
+            del screen.ask
+            screen.console.file, screen.since, self.only, self.only_why = real, since, only, only_why
+        return lines
 
     def _choose(self, d: Decision, choice: Any, shown: list, read: tuple[list, list], hints: list, index: dict,
                 labels: dict, texts: tuple[str, dict], sets: Any) -> int:
@@ -383,16 +436,20 @@ class Table:
             if len(values) > 1 and not asked:
                 self.screen.say(head, "prompt")
                 asked = True
-            if len(values) > 1 and merged:
-                self.screen.say(f"{choice.alike[param][1][:1].upper()}{choice.alike[param][1][1:]}.", "note", 2)
             same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
                     for k in keeps}
+            again = [(head, "prompt", 0)]  # said again with the menu after a key (? or t)
+            if len(values) > 1 and merged:
+                why = choice.alike[param][1]
+                again.append((f"{why[:1].upper()}{why[1:]}.", "note", 2))
+                self.screen.say(*again[-1])
             if len(values) > 1 and len(same) == 1 and None not in same:
                 # every answer leaves a hand of the same value: said once, not on every line
-                self.screen.say(f"Every choice keeps a hand that shows {same.pop()}.", "note", 2)
+                again.append((f"Every choice keeps a hand that shows {same.pop()}.", "note", 2))
+                self.screen.say(*again[-1])
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
-                                                                   [a + b for a, b in zip(keeps, leads)])
+                                                                   [a + b for a, b in zip(keeps, leads)], again)
             j = values.index(v)
             # the value offered is the one played (not another alike one: the story names it)
             remaining = sorted(i for i in remaining if sigs[i][k] == kinds[j] and words[i][k] == offered[j])
@@ -424,19 +481,26 @@ class Table:
         return out
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
-                   keeps: list[str] | None = None) -> Any:
+                   keeps: list[str] | None = None, again: list[tuple[str, str, int]] | None = None) -> Any:
         texts = [self.nar.value_text(param, v, labels) for v in values]
         if keeps and len(keeps) == len(texts):
             texts = [t + k for t, k in zip(texts, keeps)]
-        as_range = (len(values) > RANGE_AS_NUMBER and all(type(v) is int for v in values)
-                    and sorted(values) == list(range(min(values), max(values) + 1))
-                    and not (labels and any(str(v) in labels for v in values)))
+        run = (len(values) > COUNT_AS_NUMBER and all(type(v) is int for v in values)
+               and sorted(values) == list(range(min(values), max(values) + 1)))
+        # a long run of numbers, or of counts ('How many chips?': '1 chip', '2 chips', ... '9
+        # chips'), is answered by typing the number, on one line, not from a long menu
+        counts = bool(labels) and str(labels.get("*", "")).startswith("{value} ") and all(
+            str(labels[str(v)]).startswith(f"{v} ") for v in values if str(v) in labels)
+        as_range = run and (counts or (len(values) > RANGE_AS_NUMBER
+                                       and not (labels and any(str(v) in labels for v in values))))
         if as_range:
             lo, hi = min(values), max(values)
             unit = ""
-            if labels and "*" in labels:
+            if counts:  # the thing counted: named by the question, else after the numbers
+                unit = f" ({KEYS})" if question else f" {labels['*'].removeprefix('{value} ')} ({KEYS})"
+            elif labels and "*" in labels:
                 unit = f" ({labels['*'].replace('{value}', 'n')})"
-            prompt = f"{question} Type a number from {lo} to {hi}{unit}: "
+            prompt = f"{question + ' ' if question else ''}Type a number from {lo} to {hi}{unit}: "
         else:
             if question:
                 self.screen.say(question, "prompt")
@@ -448,7 +512,11 @@ class Table:
                 raise EndOfInput()
             if self.key(a):
                 if not as_range:
-                    self.screen.say(question or "Your choice:", "prompt")
+                    # the question again, as first asked (what it is about, its note, its menu)
+                    for line in again or []:
+                        self.screen.say(*line)
+                    if question:
+                        self.screen.say(question, "prompt")
                     self.screen.menu(texts)
                 continue
             num = parse_int(a, max_digits=11)
@@ -458,6 +526,10 @@ class Table:
                 return values[num - 1]
             want = f"a number from {lo} to {hi}" if as_range else f"a number from 1 to {len(values)}"
             self.screen.say(f"Please type {want}, or one of the keys ({KEYS}).", "error", 2)
+
+
+class _Measured(Exception):
+    """The first menu of a question was measured (see Table._menu_height)."""
 
 
 def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[str]:

@@ -1,0 +1,300 @@
+"""The table, round seven (issue 24, the eleventh playtest): the stakes in column order, a
+column's cards in deal order with a hidden card in its place, ..."""
+from __future__ import annotations
+
+import io
+import re
+
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import game
+from rulekit.people.table import Screen, Table
+from rulekit.people.table.session import table_lines
+
+KYO = "kabufuda/kyo-kabu.yaml"
+
+
+def _stake_lines(human: int, answers: str, seed: int = 1, n: int = 5) -> list[list[str]]:
+    """The display.table lines `human` would read at each later decision of a Kyō-Kabu round."""
+    g = game(KYO)
+    table = Table(g, n, human, Screen(io.StringIO(answers * 50), io.StringIO()), pause=False)
+    told: list[list[str]] = []
+
+    def checks(ctx, choice, player, actions):
+        if sum(ctx.vars["stake"][human]) > 0:
+            told.append(table_lines(g, ctx, human, table.nar.card_text))
+    play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe, checks=checks)
+    return told
+
+
+def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
+    """Your column is listed where it stands (column 1 first), not after the others."""
+    told = _stake_lines(1, "2\n2\n1\n")  # seat 1 stakes 2 chips on column 1; the bots spread over 2-4
+    assert told
+    last = [t for t in told[-1] if t.startswith("Stakes on column")]
+    assert last[0] == "Stakes on column 1: 2, all yours", last
+    for lines in told:
+        cols = [int(m.group(1)) for t in lines if (m := re.match(r"Stakes on column (\d)", t))]
+        assert cols == sorted(cols), lines
+    assert len(last) > 1
+    # yours and another seat's on one column: the line says both, still in column order
+    shared = _stake_lines(3, "2\n2\n1\n")  # seat 3 joins seat 1 on column 1
+    assert "Stakes on column 1: 3 in all, yours 2 and seat 1" in shared[-1], shared[-1]
+    assert shared[-1].index("Stakes on column 1: 3 in all, yours 2 and seat 1") == 0
+
+
+def _told(rel: str, n: int, seed: int, human: int, answers: str = "1\n", rounds: int = 1,
+          options: dict | None = None, width: int | None = None, paged: bool = False) -> str:
+    """A game told at seat `human`, answering `answers` over and over."""
+    g = game(rel, options or {})
+    out = io.StringIO()
+    screen = Screen(io.StringIO(answers * 3000), out)
+    if width is not None:
+        screen.console.soft_wrap = False
+        screen.console.width = width
+    table = Table(g, n, human, screen, pause=paged)
+    table.nar.rounds = rounds
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
+               dealer=0, observe=table.observe)
+    table.finish(res.chips, rounds)
+    return out.getvalue()
+
+
+def test_kyo_kabu_column_in_deal_order_with_the_hidden_card_in_its_place():
+    """The dealer sees a column as dealt: first field, the hole card (hidden), the third card; at
+    the showdown the same order with the hole card named."""
+    text = _told(KYO, 6, 5, 0, "2\n")
+    before = dict(re.findall(r"^  Column (\d): (\w+, a hidden card and \w+)$", text, re.M))
+    assert before, text
+    assert not re.search(r"^  Column \d: \w+, \w+ and a hidden card", text, re.M)
+    after = dict(re.findall(r"^    Column (\d): (\w+, \w+ and \w+) — shows", text, re.M))
+    for k, cards in before.items():
+        first, third = cards.split(", a hidden card and ")
+        assert after[k].startswith(first + ", ") and after[k].endswith(" and " + third), (cards, after[k])
+
+
+VALUES = {w: i for i, w in enumerate("One Two Three Four Five Six Seven Eight Nine Ten".split(), 1)}
+
+
+def _value(name: str) -> int:
+    return VALUES[name.split(" (")[0].split()[-1]]
+
+
+def test_dare_showdown_hands_told_once_each_in_deck_order():
+    """At the showdown every hand is told once (not again in the round's summary), its cards in
+    deck order (as a player holds them), whoever's hand it is; the sets are still summed up."""
+    for seed in (3, 5):
+        text = _told("kabufuda/dare.yaml", 4, seed, 1, rounds=2)
+        rounds = [r for r in re.split(r"^Round \d+ of", text, flags=re.M)[1:] if "\nShowdown" in r]
+        assert rounds
+        for rnd in rounds:
+            end = rnd[rnd.index("\nShowdown"):]
+            hands = re.findall(r"^\s+((?:Your|Seat \d's) hand(?: \(dealer\))?): (.+?)(?: — shows .*)?\.$", end, re.M)
+            assert len(hands) >= 3, end
+            assert len({who for who, _ in hands}) == 4, hands  # each once
+            for who, cards in hands:
+                vals = [_value(c) for c in re.split(r", | and ", cards)]
+                assert vals == sorted(vals), (who, cards)
+            assert re.search(r"^  Your sets: ", end, re.M)
+
+
+def test_kakkuri_play_prompt_says_what_the_rules_allow_this_player():
+    """The play question names pairs only to a player who declared three pairs, and triplets
+    otherwise; never both, and never a rule that is not in play for them."""
+    from tests.test_kakkuri import Plan, deal_top, ids, kk
+
+    class Asked(Plan):
+        def __init__(self, plan=None):
+            super().__init__(plan)
+            self.prompts: list[tuple[int, str]] = []
+
+        def act(self, d) -> int:
+            if d.choice.id == "play":
+                self.prompts.append((d.player, d.prompt))
+            return super().act(d)
+
+    hand = ids("s5 u5 s8 u8 s10 u10")
+    for declare, want in ((True, "Play a pair (you declared three pairs)"),
+                          (False, "Play a card, or three of a rank together")):
+        g = kk({"forced_play": "never"})
+        top, _, _ = deal_top(g, {0: hand}, ids("c4"))
+        agent = Asked({("three_pairs", 0): [{"declare": declare}]})
+        play(g, 7, 1, [agent] * 7, rounds=1, dealer=0, stack={"deck": top})
+        mine = [t for p, t in agent.prompts if p == 0]
+        assert mine and mine[0] == want + ", or end your turn", mine
+        others = {t for p, t in agent.prompts if p != 0}
+        assert others and all("pair" not in t for t in others), others
+
+
+def test_saved_game_line_wraps_between_words_with_the_path_whole(tmp_path):
+    """At 100 columns, 'The game is saved in PATH (during round 1, ...).' and the command to go
+    on wrap like the rest of the table: no line wider than the screen unless it is the path or
+    the command alone, and the path and the command never cut inside."""
+    import os
+    import sys
+
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    (tmp_path / "saved-games-of-a-long-afternoon").mkdir()
+    log = "saved-games-of-a-long-afternoon/kyo-kabu-with-friends-on-a-rainy-sunday-evening.json"
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "XDG_STATE_HOME": str(tmp_path)}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kyo-kabu", "--seed", "3", "--human", "1",
+                                           "--rounds", "1", "--log", log], cwd=str(tmp_path), env=env, dimensions=(40, 100),
+                          encoding="utf-8", timeout=120)
+    try:
+        child.expect(r"Your choice \(1 to \d+")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        text = child.before.replace("\r\n", "\n")
+    finally:
+        child.close(force=True)
+    tail = text[text.index("You left the table."):].splitlines()
+    assert len(log) + len("The game is saved in ") > 100  # the case that used to be cut mid-word
+    assert "The game is saved in" in tail[1]
+    assert any(ln.strip().startswith(log + " (during") for ln in tail), tail
+    command = next(ln.strip() for ln in tail if "play --resume" in ln)
+    assert command.endswith(log) and " play --resume " in command
+    assert all(len(ln) <= 100 or ln.strip() in (log, command) for ln in tail), tail
+
+
+def _pages(text: str) -> list[tuple[str, int]]:
+    """Each question or pause line of a told game with how many lines came since the one before."""
+    out, since = [], 0
+    for ln in text.splitlines():
+        if re.match(r"(Your choice \(|Press Enter|.*Type a number from)", ln):
+            out.append((ln, since))
+            since = 0
+        else:
+            since += 1
+    return out + [("", since)]  # what follows the last one (the round's summary)
+
+
+def _cli(tmp_path, args: list[str], answer: str = "1") -> str:
+    """A game played at a 40x100 pseudo-terminal through `rulekit play`, every question answered
+    `answer` and every pause Enter; all it showed."""
+    import os
+    import sys
+
+    import pytest
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "XDG_STATE_HOME": str(tmp_path)}
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args], cwd=str(tmp_path), env=env,
+                          dimensions=(40, 100), encoding="utf-8", timeout=120)
+    text = ""
+    try:
+        for _ in range(400):
+            i = child.expect([r"Your choice \(1 to \d+;[^\n]*", r"Type a number[^\n]*", r"Press Enter[^\n]*",
+                              pexpect.EOF])
+            text += (child.before or "") + (child.after if isinstance(child.after, str) else "") + "\n"
+            if i == 3:
+                break
+            child.sendline(answer if i < 2 else "")
+            child.expect(r"\n")  # the answer's echo ends the prompt's line
+    finally:
+        child.close(force=True)
+    return text.replace("\r\n", "\n").replace("\r", "")
+
+
+def test_pager_pauses_only_when_the_screen_would_really_overflow(tmp_path):
+    """A pause ('Press Enter to go on') comes only when what is told since the last question, the
+    table and the first menu together would not fit a 40-line screen; Oicho-Kabu's first
+    question, with a screen half full, is asked without one."""
+    from rulekit.people.table.session import PAGE
+    paused = 0
+    for args in (["oicho-kabu", "--seed", "1", "--human", "2", "--rounds", "1"],
+                 ["hiraya", "--seed", "1", "--human", "1", "--rounds", "1"],
+                 ["dare", "--seed", "2", "--human", "1", "--rounds", "1"]):
+        text = _cli(tmp_path, args)
+        pages = _pages(text)
+        if args[0] == "oicho-kabu":
+            assert pages[0][0].startswith("Your choice ("), pages[:2]
+        for (ln, since), (nxt, after) in zip(pages, pages[1:]):
+            if ln.startswith("Press Enter to go on"):
+                paused += 1
+                # the lines before the pause and those up to the next question: more than a screen
+                assert since + after > PAGE, (args, since, after)
+            assert since <= PAGE + 1, (args, ln, since)
+    assert paused  # the pager still pauses where it must
+
+
+def test_hiraya_a_seat_plays_and_captures_in_one_plain_sentence():
+    """Another seat's turn reads 'Seat 2 plays X and captures Y', never 'chooses: play X;
+    captures Y'; taking the Lightning reads 'captures the Lightning' (not '... with Lightning')."""
+    both = lightning = 0
+    for seed in range(1, 9):
+        text = _told("hanafuda/hiraya.yaml", 3, seed, 1, rounds=3)
+        assert not re.search(r"^  Seat \d[^\n]* chooses: ", text, re.M), seed
+        both += len(re.findall(r"^  Seat \d(?: \(dealer\))? plays [^;\n]+ and captures [^;\n]+; ", text, re.M))
+        assert not re.search(r"plays [^;\n]+; captures ", text)
+        lightning += text.count(" and captures the Lightning;")
+        assert "captures the Lightning with" not in text
+    assert both > 10 and lightning
+
+
+def test_kyo_kabu_how_many_chips_is_one_line_answered_by_the_number():
+    """'How many chips?' with 1 to 10 chips open is one line, answered by typing the number (not a
+    menu of ten entries); a number out of range is asked again; the stake is the number typed."""
+    text = _told(KYO, 5, 1, 1, "2\n12\n3\n1\n")  # column 1, then 12 chips (too many), then 3
+    assert re.search(r"^How many chips\? Type a number from 1 to 10 \(\? rules", text, re.M), text[:3000]
+    assert not re.search(r"^  \d\) \d chips?$", text, re.M)
+    assert "Please type a number from 1 to 10" in text
+    assert "You choose: column 1 (the 5), 3 chips." in text
+
+
+def test_otoroku_a_teyaku_shown_in_a_hands_value_is_not_said_again():
+    """'Seat 4's hand: ... — shows Otoroku (6 and 10).' is not followed, at the showdown or in
+    the round's summary, by 'Seat 4 has Otoroku (6 and 10).'"""
+    named = 0
+    for seed in range(1, 9):
+        text = _told("hanafuda/otoroku.yaml", 5, seed, 2, "2\n", rounds=3)
+        for rnd in re.split(r"^Round \d+ of", text, flags=re.M)[1:]:
+            for who, names in re.findall(r"^\s+(Seat \d|Your)(?:'s)? hand(?: \(dealer\))?(?: is shown)?: .+? — "
+                                         r"shows ([A-Z][^.\n]*)\.$", rnd, re.M):
+                named += 1
+                has = "You have" if who == "Your" else f"{who} has"
+                assert not re.search(rf"^\s+{has}(?: \(dealer\))? {re.escape(names)}\.$", rnd, re.M), (who, names)
+    assert named
+
+
+def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
+    """After 't' (or '?') the menu comes back under the question it answers, with its note
+    ('Every choice keeps a hand that shows 3.'), never under a bare 'Your choice:'."""
+    text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n")
+    first, again = text.split("Your choice (1 to 4; ? rules of this phase, t the table, q quit): t\n", 1)
+    menu = first[first.rindex("Your turn: "):]
+    again = again[again.index("Your turn: "):again.index("Your choice (")]
+    assert menu == again, (menu, again)
+    assert "Every choice keeps a hand that shows 3." in again
+    assert not re.search(r"^Your choice:$", text, re.M)
+
+
+def test_kyo_kabu_third_cards_told_in_plain_verbs():
+    """'Seat 4 takes a third card', 'Seats 3 and 4 stand': a forced draw and a free one read
+    alike and neither as 'chooses:'."""
+    text = "".join(_told(KYO, 6, seed, 0, "2\n", rounds=2) for seed in (3, 5))
+    assert not re.search(r"^  Seats? [^\n]*choose(s)?: (take a third card|stand)", text, re.M)
+    assert re.search(r"^  Seat \d takes a third card; ", text, re.M)
+    assert re.search(r"^  Seats? [\d, and]+ stands?\.$", text, re.M)
+
+
+def test_dare_sets_told_as_laid_down():
+    """'Seat 2 lays down Two, Six and Nine; Seven, Ten and Ten.', not 'chooses: lay down ...'."""
+    text = "".join(_told("kabufuda/dare.yaml", 4, seed, 1, rounds=2) for seed in (2, 3))
+    assert "chooses: lay down" not in text and "choose: lay down" not in text.replace("You choose: lay down", "")
+    assert re.search(r"^  Seat \d(?: \(dealer\))? lays down \w+, \w+ and \w+", text, re.M)
+
+
+def test_otoroku_dealer_asked_about_each_bettor_reads_the_table_once_in_its_own_voice():
+    """The dealer's questions one after another ('Contest seat 1 ...?', 'Contest seat 2 ...?')
+    come under one drawing of the table, not one each; the dealer's answer is told as 'You
+    choose to let off seat 1.', not 'The dealer chooses ...'."""
+    text = _told("hanafuda/otoroku.yaml", 5, 9, 0, "2\n", rounds=2)  # you deal
+    asks = [m.start() for m in re.finditer(r"^Your turn: Contest seat \d", text, re.M)]
+    assert len(asks) >= 3 and text.count("The table — ") < len(asks)
+    for a, b in zip(asks, asks[1:]):
+        between = text[a:b]
+        if "\n  Seat " not in between and "\n  Shown" not in between:  # nothing happened between them
+            assert "The table — " not in between, between
+    assert "The table — " in text[:asks[0]]
+    assert re.search(r"^  You choose to (let off|contest) seat \d", text, re.M)
+    assert not re.search(r"^  The dealer chooses", text, re.M)
