@@ -125,7 +125,8 @@ def test_a_long_showdown_is_one_hand_a_line_and_turns_read_as_one_sentence():
 
 
 def test_dare_sets_that_read_the_same_in_another_order_are_one_entry():
-    g = game("kabufuda/dare.yaml")
+    # the high-card tie-break: the cards kept count, so the ways of laying down are asked
+    g = game("kabufuda/dare.yaml", {"tie_break": "high_card"})
     out = io.StringIO()
     table = Table(g, 4, 1, Screen(io.StringIO("1\n" * 50), out), pause=False)
     play(g, 4, 4, make_agents(g, 4, 4, "careful", human=1, human_agent=table), rounds=1, dealer=0,
@@ -151,6 +152,7 @@ def test_dare_hand_value_is_shown_once_it_is_three_cards():
         names = cards.split(", ")[:-1] + cards.split(", ")[-1].split(" and ")
         assert sum(value[n] for n in names) % 10 == int(shown)
     out = io.StringIO()
+    g = game("kabufuda/dare.yaml", {"tie_break": "high_card"})  # the cards kept count: the ways are asked
     table = Table(g, 4, 1, Screen(io.StringIO("1\n" * 50), out), pause=False)
     res = play(g, 4, 4, make_agents(g, 4, 4, "careful", human=1, human_agent=table), rounds=1, dealer=0,
                observe=table.observe)

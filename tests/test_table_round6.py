@@ -172,7 +172,8 @@ def test_otoroku_round_end_lists_every_hand_or_none():
 
 
 def test_dare_a_lay_down_with_one_answer_is_your_only_choice_and_equal_values_said_once():
-    text = _table("kabufuda/dare.yaml", 4, 2, rounds=12)
+    # the high-card tie-break: the cards kept count, so the ways of laying down are asked
+    text = _table("kabufuda/dare.yaml", 4, 2, rounds=12, options={"tie_break": "high_card"})
     # no question without a menu: an answer nobody could choose otherwise is told as your only choice
     assert not re.search(r"^Your turn: .*\n  You choose: ", text, re.M)
     assert re.search(r"^  You lay down .+, your only choice[.:]", text, re.M)

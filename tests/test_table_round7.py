@@ -29,7 +29,7 @@ def _stake_lines(human: int, answers: str, seed: int = 1, n: int = 5) -> list[li
 
 def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
     """Your column is listed where it stands (column 1 first), not after the others."""
-    told = _stake_lines(1, "2\n2\n1\n")  # seat 1 stakes 2 chips on column 1; the bots spread over 2-4
+    told = _stake_lines(1, "1\n2\n1\n")  # seat 1 stakes 2 chips on column 1; the bots spread over 2-4
     assert told
     last = [t for t in told[-1] if t.startswith("Stakes on column")]
     assert last[0] == "Stakes on column 1: 2, all yours", last
@@ -38,7 +38,7 @@ def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
         assert cols == sorted(cols), lines
     assert len(last) > 1
     # yours and another seat's on one column: the line says both, still in column order
-    shared = _stake_lines(3, "2\n2\n1\n")  # seat 3 joins seat 1 on column 1
+    shared = _stake_lines(3, "1\n2\n1\n")  # seat 3 joins seat 1 on column 1
     assert "Stakes on column 1: 3 in all, yours 2 and seat 1" in shared[-1], shared[-1]
     assert shared[-1].index("Stakes on column 1: 3 in all, yours 2 and seat 1") == 0
 
@@ -234,7 +234,7 @@ def test_hiraya_a_seat_plays_and_captures_in_one_plain_sentence():
 def test_kyo_kabu_how_many_chips_is_one_line_answered_by_the_number():
     """'How many chips?' with 1 to 10 chips open is one line, answered by typing the number (not a
     menu of ten entries); a number out of range is asked again; the stake is the number typed."""
-    text = _told(KYO, 5, 1, 1, "2\n12\n3\n1\n")  # column 1, then 12 chips (too many), then 3
+    text = _told(KYO, 5, 1, 1, "1\n12\n3\n1\n")  # column 1, then 12 chips (too many), then 3
     assert re.search(r"^How many chips\? Type a number from 1 to 10 \(\? rules", text, re.M), text[:3000]
     assert not re.search(r"^  \d\) \d chips?$", text, re.M)
     assert "Please type a number from 1 to 10" in text
@@ -259,7 +259,8 @@ def test_otoroku_a_teyaku_shown_in_a_hands_value_is_not_said_again():
 def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
     """After 't' (or '?') the menu comes back under the question it answers, with its note
     ('Every choice keeps a hand that shows 3.'), never under a bare 'Your choice:'."""
-    text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n")
+    # the high-card tie-break: the cards kept count, so the ways of laying down are asked
+    text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n", options={"tie_break": "high_card"})
     first, again = text.split("Your choice (1 to 4; ? rules of this phase, t the table, q quit): t\n", 1)
     menu = first[first.rindex("Your turn: "):]
     again = again[again.index("Your turn: "):again.index("Your choice (")]
