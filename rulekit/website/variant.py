@@ -128,8 +128,9 @@ class VariantPage(MachineParts):
     def img(self, deck: Deck, base: str, i: int, cls: str = "rk-card", extra: str = "") -> str:
         if deck is self.g.deck:  # the game's own cards: drawn as this game counts them, with a legend
             c = deck.cards[i]
+            small = "rk-card--table" in cls or "rk-card--hand" in cls  # too small to read a legend there
             return self.site.pictures.game_img(self.root, self.id_for_files, base, c, self.facts.get(c.id), cls, extra,
-                                               legend="rk-card--table" not in cls)  # too small to read there
+                                               legend=not small)
         return self.site.pictures.img(self.root, base, deck.cards[i], cls, extra)
 
     @property
@@ -446,9 +447,11 @@ class VariantPage(MachineParts):
         return self.e.extra["yaku_examples"]
 
     def hand_pictures(self, ids: tuple[str, ...]) -> str:
+        """A yaku's example hand: small cards on one line (the row's words name the cards; each picture's
+        words are in its title, and the deck's fold shows every card large, with its legend)."""
         index = self.g.card_index
         return '<div class="rk-cards rk-hand">' + "".join(
-            self.img(self.g.deck, self.base_deck, index[c]) for c in ids if c in index) + "</div>"
+            self.img(self.g.deck, self.base_deck, index[c], "rk-card rk-card--hand") for c in ids if c in index) + "</div>"
 
     def yaku_for_players(self) -> str:
         if not self.g.yaku:
@@ -456,6 +459,8 @@ class VariantPage(MachineParts):
         ex = self.examples()
         texts = {(y.table, y.id): y.text for y in self.doc.yaku}
         out = []
+        # one table of hands is named by the section's own heading: a heading of its own only when there are several
+        tables = []
         for table, entries in self.g.yaku.items():
             src = {str(e.get("id")): e for e in (self.yaku.get(table) or []) if isinstance(e, dict)}
             # a column whose every example says 0 tells a player nothing (the steps pay those hands)
@@ -497,21 +502,24 @@ class VariantPage(MachineParts):
                      f'{plural(len(house_rows), "more hand")}</summary>{_table(head, house_rows, "rk-yaku")}</details>'
                      if house_rows else "")
             if not rows:  # the whole table is a house rule's: its name and its hands in one fold
-                out += [_block(house), ""]
+                tables.append((None, "", [], "", house))
                 continue
-            out += [f"### {md(title)} {{#{table_anchor(table)}}}", ""]
             said = [f"<em>{k}</em>: {md(meaning[k])}" for k, shown in (("value", has_value), ("rank", has_rank))
                     if shown]
-            if said:
-                out += ["; ".join(said) + ".", ""]
             # the hand column as wide as most example hands, and the longest in at most two lines (one when
-            # it is short): room left for the words
+            # it is five cards or fewer): room left for the words
             sizes = sorted(len(ex[(table, y.id)].cards) for y in entries if ex.get((table, y.id)) is not None)
-            wide = max(2, min(7, sizes[-1] if sizes[-1] <= 4 else max(sizes[(3 * (len(sizes) - 1)) // 4],
+            wide = max(2, min(7, sizes[-1] if sizes[-1] <= 5 else max(sizes[(3 * (len(sizes) - 1)) // 4],
                                                                       -(-sizes[-1] // 2)))) if sizes else 2
-            out += [_block(_table(head, rows, f"rk-yaku rk-hand-{wide}")), ""]
-            if house:
-                out += [_block(house), ""]
+            tables.append((table, title, ["; ".join(said) + ".", ""] if said else [],
+                           _table(head, rows, f"rk-yaku rk-hand-{wide}"), house))
+        headed = sum(1 for t in tables if t[0] is not None) > 1
+        for table, title, said, body, house in tables:
+            if table is not None and headed:
+                out += [f"### {md(title)} {{#{table_anchor(table)}}}", ""]
+            elif table is not None:  # no heading of its own: the table keeps the anchor (links to it)
+                body = body.replace('<div class="rk-table ', f'<div id="{table_anchor(table)}" class="rk-table ', 1)
+            out += said + ([_block(body), ""] if body else []) + ([_block(house), ""] if house else [])
         return "\n".join(out)
 
     def column_meanings(self) -> dict[str, dict[str, str]]:
@@ -573,11 +581,10 @@ class VariantPage(MachineParts):
                              + (f' <span class="rk-alts">({h_rich(line)})</span>' if line else "")
                              + f"</summary><p>{h_rich(o.description)}</p><p>Usually: <strong>{h_rich(default)}</strong>.</p>"
                              f"{others}{src}{cli_note(o.name, cli)}</details>")
-            names = [squash(o.label) or _label(o.name) for o in self.v.options.values()]
-            names = [n[:1].lower() + n[1:] if n[1:2].islower() else n for n in names]
+            # one line: the fold's own list names each house rule, one line each
             out.append(_block(f'<details class="rk-fold rk-options-fold"><summary><strong>'
-                              f'{plural(len(items), "house rule")}</strong> to settle before the first deal: '
-                              f'{h(", ".join(names))}. <span class="rk-alts">The rules above follow the usual reading.'
+                              f'{plural(len(items), "house rule")}</strong> to settle before the first deal. '
+                              '<span class="rk-alts">The rules above follow the usual reading.'
                               '</span></summary><div class="rk-options">' + "".join(items) + "</div>"
                               + f'<p><a href="{self.root}guides/house-rules/">How to write your house rules</a></p>'
                               + self.presets_html() + "</details>"))
