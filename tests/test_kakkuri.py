@@ -322,6 +322,9 @@ def test_guri_all_six_in_one_turn_pays_2_shares():
     o = go({0: ids("s4 s5 s6 s7 s8 s9")}, box=ids("u3"))
     assert records(o, "guri")[0]["player"] == 0
     assert o.chips == [12, -2, -2, -2, -2, -2, -2]
+    # the payments say why they are double (the table reads the reason 'Guri: ...')
+    assert [(e["from"], e["amount"]) for e in pays(o, "guri")] == [(q, 2) for q in range(1, 7)]
+    assert not pays(o, "win")
 
 
 def test_guri_counts_after_earlier_turns_without_a_card():

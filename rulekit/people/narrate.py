@@ -242,6 +242,11 @@ class Narrator(Recap):
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
         shown = [c for c in cards if self.can_see(c, where[c])]
         hidden = len(cards) - len(shown)
+        base, idx = self._zone_of(zname)
+        zd = self.zone_defs.get(base)
+        if not shown and idx is not None and idx == self.viewer and zd is not None and zd.kind == "player":
+            # your own cards before you may look at them (Kakkuri's blind exchange): yours, unseen
+            return ("a card" if hidden == 1 else f"{hidden} cards") + ", not yet looked at", None
         last = (self.game.extra.get("zone_last") or {}).get(self._zone_of(zname)[0])
         if last and not full and not hidden and len(cards) > last:
             # a run on which only the top counts: its size and its last cards, the latest last

@@ -160,7 +160,8 @@ class Recap:
         if during:
             # the same chips, not a second charge: said once, short, without the reasons told then
             parts = []
-            for (dst, _), paid in during.items():
+            # to each receiver in turn, the smallest payments first (not in the order first paid)
+            for (dst, _), paid in sorted(during.items(), key=lambda kv: (str(kv[0][0]), kv[1][0][1])):
                 seats = sorted(src for src, _ in paid if isinstance(src, int))
                 to = self.seat(dst, upper=False)
                 if len(seats) == len(paid) and len(seats) > 1:
