@@ -161,7 +161,7 @@ def test_dare_hand_value_is_shown_once_it_is_three_cards():
     assert mine.count(", ") == 7 and "shows" not in mine  # nine cards: no value
     assert re.search(r"keeps [^\n]*, which shows \d|Every choice keeps a hand that shows \d", out.getvalue())
     # zones.sets.show_groups: sets laid down are told three by three
-    sets = re.findall(r"'s sets(?: \(seat \d\))?: (.*)$", out.getvalue(), re.M)
+    sets = re.findall(r"(?:'s sets(?: \([^)]*\))?: | lays? down )([^.\n—]*[^.\n— ])", out.getvalue(), re.M)
     assert sets and all(len(t.split("; ")) in (2, 3) and all(" and " in p for p in t.split("; ")) for t in sets)
 
 

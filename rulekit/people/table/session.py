@@ -177,10 +177,17 @@ class Table:
         # a heading with nothing left under it (the payments, told by the summary) is not shown
         while self.buf and self.buf[-1].kind in ("phase", "heading"):
             self.buf.pop()
-        self.flush(reserve=self.dry(self.summary, False) + 1)
+        # what is told first, then the summary as it will read (leaving out what is still on the
+        # screen): a pause only when that would not fit
+        self.flush()
+        self.flush(reserve=self.dry(self.summary) + 1)
         self.summary()
         if more and self.pause:
             self.wait(f"Press Enter for round {self.nar.round_no + 2}")
+        # a new round starts on a read screen: what scrolls away is counted from here (a round
+        # without a question of yours would otherwise count the last one's lines too)
+        self.shown, self.scrolled = 0, False
+        self.recent.clear()
 
     def summary(self, repeats: bool = True) -> None:
         """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
@@ -210,10 +217,32 @@ class Table:
                 continue  # watching: the hands and payments were just told, as they happened
             if repeats and ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
                 continue  # told since your last question: still on the screen above
+            if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
+                continue  # its cards were named as they were laid, still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
         ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
         self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
+
+    def _told_as_played(self, text: str) -> bool:
+        """Whether a summary line of a place's cards ('Seat 1's sets: A, B and C; D, E and F.',
+        'The field: A, B and C — shows 2.') names exactly the cards a line still on the screen
+        named for the same seat or place ('Seat 1 lays down A, B and C; D, E and F.')."""
+        head, sep, cards = text.partition(": ")
+        cards = cards.split(" — shows ")[0].removesuffix(".")
+        if not sep or not cards or "hidden" in cards:
+            return False
+        # open places only (sets laid down, a field): a hand's recap is the hands' own rule above
+        open_words = {self.nar.zone_words(z).removeprefix("the ") for z, zd in self.nar.zone_defs.items()
+                      if zd.visibility == "public"}
+        if not any(head.lower().removesuffix(" (dealer)").endswith(w) for w in open_words):
+            return False
+        m = re.match(r"(?:Seat (\d+)'s|Your) ", head)
+        if m:
+            who = ("You ", "Your ") if m.group(1) is None else (f"Seat {m.group(1)} ", f"Seat {m.group(1)}'s ")
+            return any(r.startswith(who) and f" {cards}" in r for r in self.recent)
+        place = head.lower().removeprefix("the ")
+        return any(f"the {place}" in r and f"{cards} " in r for r in self.recent)
 
     def finish(self, chips: list[Any], rounds: int) -> None:
         """The last summary, the standings and the winner."""
@@ -350,8 +379,12 @@ class Table:
         # the table and the first menu come before the question: measured as they will be shown
         # (a pause only when they and what is told before them would not fit one screen)
         args = (d, choice, shown, (words, sigs), hints, index, labels, (prompt, asks), sets)
+        height = self._menu_height(args)
+        if not height:
+            # nothing to ask (one answer as you read it): no table, no pause; the story goes on
+            return self._choose(*args)
         table = self._table_text(ctx)
-        self.flush(reserve=table.count("\n") + self._menu_height(args))
+        self.flush(reserve=table.count("\n") + height)
         # a question right after another with the table unchanged and nothing told between them
         # but your answer (the dealer asked about each bettor in turn): the table above still holds
         same = table == self.last_table and self.shown <= 1
@@ -363,20 +396,24 @@ class Table:
         self.last_table = table
         self.asking = getattr(d, "ctx", None)
         try:
-            return self._choose(d, choice, shown, (words, sigs), hints, index, labels, (prompt, asks), sets)
+            return self._choose(*args)
         finally:
             self.asking = None
 
     def _menu_height(self, args: tuple) -> int:
         """How many screen lines the question's first menu takes, its prompt line included, as
-        `_choose(*args)` would show it (nothing is written, nothing read)."""
+        `_choose(*args)` would show it (nothing is written, nothing read); 0 when nothing would
+        be asked."""
         import io
         screen, only, only_why = self.screen, self.only, self.only_why
         real, since = screen.console.file, screen.since
         screen.console.file, screen.since = io.StringIO(), 0
 
+        asked = []
+
         def stop(prompt: str) -> None:
             screen.since += screen.height(prompt)
+            asked.append(True)
             raise _Measured()
         screen.ask = stop  # type: ignore[method-assign]  # the first question ends the measure
         try:
@@ -387,7 +424,7 @@ class Table:
             lines = screen.since
             del screen.ask
             screen.console.file, screen.since, self.only, self.only_why = real, since, only, only_why
-        return lines
+        return lines if asked else 0
 
     def _choose(self, d: Decision, choice: Any, shown: list, read: tuple[list, list], hints: list, index: dict,
                 labels: dict, texts: tuple[str, dict], sets: Any) -> int:
