@@ -245,7 +245,7 @@ class Narrator(Recap):
         base, idx = self._zone_of(zname)
         zd = self.zone_defs.get(base)
         if not shown and idx is not None and idx == self.viewer and zd is not None and zd.kind == "player":
-            # your own cards before you may look at them (Kakkuri's blind exchange): yours, unseen
+            # your own cards before you may look at them (a blind exchange of hands): yours, unseen
             return ("a card" if hidden == 1 else f"{hidden} cards") + ", not yet looked at", None
         last = (self.game.extra.get("zone_last") or {}).get(self._zone_of(zname)[0])
         if last and not full and not hidden and len(cards) > last:
