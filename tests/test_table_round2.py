@@ -144,7 +144,7 @@ def test_dare_hand_value_is_shown_once_it_is_three_cards():
     # zones.hand.show_when: the nine dealt cards show no value; the three kept cards do
     text = _watched("kabufuda/dare.yaml", 4, 2)
     assert "Your hand" not in text  # watching: every seat is 'Seat N'
-    kept = re.findall(r"^    Seat \d's hand(?: \(dealer\))?: (.*) — shows (\d)\.$", text, re.M)
+    kept = re.findall(r"^    Seat \d's (?:\(dealer's\) )?hand: (.*) — shows (\d)\.$", text, re.M)
     assert len(kept) == 8
     g = game("kabufuda/dare.yaml")
     value = {g.card_name(i): g.deck.cards[i].attrs["value"] for i in range(len(g.card_ids))}

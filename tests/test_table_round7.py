@@ -89,7 +89,7 @@ def test_dare_showdown_hands_told_once_each_in_deck_order():
         assert rounds
         for rnd in rounds:
             end = rnd[rnd.index("\nShowdown"):]
-            hands = re.findall(r"^\s+((?:Your|Seat \d's) hand(?: \(dealer\))?): (.+?)(?: — shows .*)?\.$", end, re.M)
+            hands = re.findall(r"^\s+((?:Your|Seat \d's) (?:\(dealer's\) )?hand): (.+?)(?: — shows .*)?\.$", end, re.M)
             assert len(hands) >= 3, end
             assert len({who for who, _ in hands}) == 4, hands  # each once
             for who, cards in hands:
@@ -249,7 +249,7 @@ def test_otoroku_a_teyaku_shown_in_a_hands_value_is_not_said_again():
     for seed in range(1, 9):
         text = _told("hanafuda/otoroku.yaml", 5, seed, 2, "2\n", rounds=3)
         for rnd in re.split(r"^Round \d+ of", text, flags=re.M)[1:]:
-            for who, names in re.findall(r"^\s+(Seat \d|Your)(?:'s)? hand(?: \(dealer\))?(?: is shown)?: .+? — "
+            for who, names in re.findall(r"^\s+(Seat \d|Your)(?:'s)? (?:\(dealer's\) )?hand(?: is shown)?: .+? — "
                                          r"shows ([A-Z][^.\n]*)\.$", rnd, re.M):
                 named += 1
                 has = "You have" if who == "Your" else f"{who} has"

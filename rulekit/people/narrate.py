@@ -107,7 +107,7 @@ class Narrator(Recap):
             if i == self.viewer:
                 return f"your {words}"
             # the dealer named one way, as seats are ('Seat 0 (dealer)')
-            return f"seat {i}'s {words} (dealer)" if i == self.dealer else f"seat {i}'s {words}"
+            return f"seat {i}'s (dealer's) {words}" if i == self.dealer else f"seat {i}'s {words}"
         return f"{words} {i + 1}"
 
     def zone_of(self, zname: str) -> tuple[str, int | None]:
@@ -484,7 +484,8 @@ class Narrator(Recap):
             k = e["count"]
             cnt = "a card" if k == 1 else f"{k} cards"
             who = join_words([self.seat(p, upper=False) for p in unseen])
-            out.insert(0, Line("deal", f"{cnt.capitalize()} face down to {who}." if len(unseen) > 1
+            out.insert(0, Line("deal", f"{cnt.capitalize()} {'is' if k == 1 else 'are'} dealt face down to {who}."
+                               if len(unseen) > 1
                                else f"{self.seat(unseen[0])} is dealt {cnt} face down.", None))
         return out
 
