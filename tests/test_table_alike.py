@@ -168,3 +168,51 @@ def test_dare_ways_that_keep_the_same_value_are_not_asked_and_say_why():
            "your sets comes to the same.\n" in text
     # three equal cards count (Arashi): the cards kept matter, but both ways keep 4, 4 and 7 by value
     assert "Your turn: " not in told({"showdown_yaku": "arashi"})
+
+
+def test_dare_first_screen_says_the_cards_decide_only_when_they_do(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from .conftest import ROOT
+
+    def first_screen(*extra: str) -> str:
+        env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "NO_COLOR": "1"}
+        r = subprocess.run([sys.executable, "-m", "rulekit", "play", "dare", "--seed", "8", "--players", "3",
+                            "--rounds", "1", "--human", "2", *extra], input="1\n" * 20, capture_output=True,
+                           text=True, cwd=ROOT, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r.stdout.split("Round 1 of 1")[0]
+    said = "Under these rules the cards decide: any way of laying down sets comes to the same"
+    assert said in first_screen()
+    # the high-card tie-break: the cards kept count, so you choose, and nothing of the kind is said
+    assert said not in first_screen("-o", "tie_break=high_card")
+
+
+def test_dare_a_seat_with_fewer_than_two_sets_is_told_out_at_once():
+    told = 0
+    for seed in range(1, 7):
+        g = game("kabufuda/dare.yaml")
+        out = io.StringIO()
+        table = Table(g, 4, 1, Screen(io.StringIO("1\n" * 100), out), pause=False)
+        table.nar.rounds = 3
+        res = play(g, 4, seed, make_agents(g, 4, seed, "careful", human=1, human_agent=table), rounds=3, dealer=0,
+                   observe=table.observe, logging=True)
+        table.finish(res.chips, 3)
+        text = out.getvalue()
+        outs = [e["player"] for e in res.events if e["t"] == "choose" and e["choice"] == "sets"
+                and len(e["action"]["fam"]) < 2]
+        for p in outs:
+            line = ("You are out of this round: " if p == 1 else f"Seat {p} is out of this round: ")
+            assert line in text, (p, text[:2000])
+            told += 1
+    assert told
+
+
+def test_equal_chips_share_a_place_in_the_standings():
+    from rulekit.people.narrate import Narrator
+    g = game("kabufuda/dare.yaml")
+    nar = Narrator(g, 4, 1)
+    nar.chips = [3, 0, 0, -3]
+    ranks = [ln.text.split(".")[0] for ln in nar.standings() if ln.kind == "standings"]
+    assert ranks == ["1", "2", "2", "4"]

@@ -190,6 +190,7 @@ def test_dare_table_marks_who_is_out_and_sets_keep_deck_order():
     outs = re.findall(r"^  Seat (\d) is out of this round: (one set|no set) laid down\.$", text, re.M)
     assert outs
     for screen in text.split("\nThe table — ")[1:]:
+        screen = screen.split("\nYour turn")[0]  # the table itself (the story after it says who goes out too)
         for seat, what in re.findall(r"^  Seat (\d) is out of this round: (one set|no set) laid down\.$", screen, re.M):
             sets = re.search(rf"^  Seat {seat}'s (?:\(dealer's\) )?sets: (.*)$", screen, re.M)
             assert (len(sets[1].split("; ")) if sets else 0) == (1 if what == "one set" else 0), screen

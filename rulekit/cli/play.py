@@ -266,6 +266,8 @@ def _at_table(run: _Run) -> int:
         else:
             screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
         screen.say(opponents_words(game, run.policy), "note")
+        if game.extra.get("display_intro"):
+            screen.say(inert(game.extra["display_intro"], keep_newlines=False), "note")
         screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
                    "? rules of this phase, t the table, q quit (Ctrl-D too).", "note")
     observe = table.observe

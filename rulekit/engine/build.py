@@ -423,6 +423,12 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     game.extra["zone_groups"] = zone_groups(variant)
     game.extra["zone_last"] = zone_last(variant)
     game.extra["functions"] = scope.functions  # statistics and other late readers see them too
+    inode = at(tree, "display", "intro")
+    intro = sc._template(inode, {}, "display.intro") if inode is not None else None
+    game.extra["display_intro"] = ""
+    if intro is not None and not errs.diagnostics:
+        # said on the first screen at the table, under the options in play ('' says nothing)
+        game.extra["display_intro"] = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
     for pol in policies.values():
         describe = pol.pop("describe", None)
         if describe is not None and not errs.diagnostics:

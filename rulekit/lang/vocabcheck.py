@@ -102,7 +102,9 @@ def prose_problems(variant: Variant) -> list[Diagnostic]:
         text = node.value
         if crumbs[0] == "policies":
             # a policy's {expression} parts over the options: players read only their quoted words
-            text = EXPRESSION.sub(lambda m: " ".join(re.findall(r"'([^']*)'", m.group(1))), text)
+            # (not the option values they are compared with: "opt.tie_break != 'high_card'")
+            text = EXPRESSION.sub(lambda m: " ".join(re.findall(r"'([^']*)'", re.sub(r"(?:[!=]=|\bin)\s*'[^']*'", " ",
+                                                                                      m.group(1)))), text)
         words = list(dict.fromkeys(program_words(text)))
         if words:
             shown = ", ".join(repr(w) for w in words[:5]) + (" ..." if len(words) > 5 else "")

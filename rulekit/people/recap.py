@@ -203,7 +203,9 @@ class Recap:
         out = [Line("heading", "Standings:")]
         more = self.rounds is None or self.round_no + 1 < self.rounds
         nxt = self.dealer if self.next_dealer is None else self.next_dealer
-        for rank, s in enumerate(order, 1):
+        for k, s in enumerate(order):
+            # equal chips, equal place ('2. Seat 1: +0 chips; 2. Seat 2: +0 chips')
+            rank = next(j for j in range(k + 1) if self.chips[order[j]] == self.chips[s]) + 1
             # who deals the next round, not who dealt the one just told
             tag = ["you"] if s == self.viewer else []
             tag += ["deals next"] if more and s == nxt else []
