@@ -216,3 +216,25 @@ def test_equal_chips_share_a_place_in_the_standings():
     nar.chips = [3, 0, 0, -3]
     ranks = [ln.text.split(".")[0] for ln in nar.standings() if ln.kind == "standings"]
     assert ranks == ["1", "2", "2", "4"]
+
+
+def test_kyo_kabu_opponents_at_the_table_vary_their_stakes_within_the_limit(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from .conftest import ROOT
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "NO_COLOR": "1"}
+    r = subprocess.run([sys.executable, "-m", "rulekit", "play", "kyo-kabu", "--seed", "21", "--rounds", "6",
+                        "--human", "1"], input="5\n" * 300, capture_output=True, text=True, cwd=ROOT, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Your opponents play as people at a table do." in r.stdout.split("Round 1")[0]
+    stakes = re.findall(r"^  Seat \d chooses: column (\d) \(the \d\), (\d+) chips?\.$", r.stdout, re.M)
+    assert len({a for _, a in stakes}) > 1 and len({c for c, _ in stakes}) == 4
+    for rnd in r.stdout.split("\nRound ")[1:]:
+        staked = sum(int(a) for _, a in re.findall(r"^  Seat \d chooses: column (\d) \(the \d\), (\d+) chips?\.$",
+                                                   rnd, re.M))
+        assert staked <= 10  # the table maximum
+    # simulations keep the careful policy as their default
+    from rulekit.engine.runner import default_policy
+    assert default_policy(game("kabufuda/kyo-kabu.yaml")) == "careful"

@@ -113,13 +113,14 @@ def test_ctrl_d_at_a_prompt_saves_and_says_how_to_continue(tmp_path):
         text = (child.before or "").replace("\r\n", "\n")
     finally:
         child.close(force=True)
-    assert "Your opponents play carefully. How a careful player plays:" in first and "Round 1 of 12" in first
+    assert "Your opponents play as people at a table do. How people at a table play it:" in first
+    assert "Round 1 of 12" in first
     assert "End of input (Ctrl-D): you left the table." in text and "error[" not in text
     flat = re.sub(r"\n +", " ", text)  # at 100 columns a long sentence wraps between words
     m = re.search(r"The game is saved in (\S+) \(", flat)
     assert m and "To continue it: rulekit play --resume" in flat
     saved = json.loads(open(m.group(1), encoding="utf-8").read())
-    assert saved["partial"] is True and saved["human"] == 1 and saved["policy"] == "careful"
+    assert saved["partial"] is True and saved["human"] == 1 and saved["policy"] == "table"  # Kyō-Kabu's table opponents
     assert child.exitstatus == 0
 
 
@@ -177,10 +178,12 @@ def test_stakes_and_the_table_maximum_left_at_a_decision(tmp_path, rel, human):
     gid = rel.split("/")[1][:-5]
     text = _first_screen([gid, "--seed", "3", "--human", str(human)], tmp_path)
     assert re.search(r"Round 1 of \d+: seat \d deals\.", text)
-    # what the bots staked before you, as told, is what the table shows by column and seat
+    # what the bots staked before you, as told, is what the table shows by column and seat (the
+    # opponents at the table play the game's `table` policy where it has one)
     g = game(rel)
     n = g.variant.meta.players_default
-    res = play(g, n, 3, make_agents(g, n, 3, "careful"), rounds=1)
+    policy = "table" if "table" in g.policies else "careful"
+    res = play(g, n, 3, make_agents(g, n, 3, policy), rounds=1)
     staked: dict[int, dict[int, int]] = {}
     for e in res.events:
         if e.get("t") == "choose" and e["player"] == human:

@@ -108,8 +108,10 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
     if getattr(args, "from_simulation", None) is not None:
         return _from_simulation(args, game, n)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
-    # the bots people meet play the game's documented careful policy unless told otherwise
-    policy = args.policy or ("careful" if "careful" in game.policies else "random")
+    # the bots a person plays against play the game's `table` policy (how people play it, where
+    # the game gives one), else its documented careful policy (watched games too), unless told otherwise
+    mine = ("table", "careful") if args.human is not None else ("careful",)
+    policy = args.policy or next((p for p in mine if p in game.policies), "random")
     return _play(_Run(game, n, seed, args.human, policy, args.rounds, args.log,
                       tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False))))
 
@@ -179,7 +181,7 @@ def opponents_words(game: Any, policy: str) -> str:
                 "(about a second or less a choice).")
     from rulekit.core.inert import inert
     desc = inert(str(game.policies.get(policy, {}).get("description", "")), keep_newlines=False).strip()
-    how = "carefully" if policy == "careful" else f"by the policy '{policy}'"
+    how = {"careful": "carefully", "table": "as people at a table do"}.get(policy, f"by the policy '{policy}'")
     # The description is a whole sentence of its own ("How a careful player plays: ..."), so it follows
     # a full stop rather than a colon (a colon would read "play carefully: How a careful player plays:").
     return f"Your opponents play {how}." + (f" {desc}" if desc else "")
