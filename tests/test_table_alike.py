@@ -148,7 +148,7 @@ def test_kyo_kabu_third_card_menu_says_a_third_card_of_the_column_value_makes_so
     assert "Sorokabu" not in menu("8-1")
 
 
-def test_dare_ways_that_keep_the_same_value_are_not_asked_and_say_why():
+def test_dare_ways_that_keep_cards_of_the_same_values_are_not_asked_and_say_why():
     from .test_dare import W, stack
     from .test_table_menus import TWINS
     from rulekit.engine.agents import FirstLegalAgent
@@ -161,16 +161,15 @@ def test_dare_ways_that_keep_the_same_value_are_not_asked_and_say_why():
                    observe=table.observe)
         table.finish(res.chips, 1)
         return out.getvalue()
-    # the default rules: every way keeps a hand worth the same, and nothing else counts: no question
+    # both ways keep Four, Four and Seven by value (one keeps the Gold Four): one answer, no question
     text = told({})
     assert "Your turn: " not in text
-    assert "  You lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — any way of laying down " \
-           "your sets comes to the same.\n" in text
-    # three equal cards count (Arashi): the cards kept matter, but both ways keep 4, 4 and 7 by value
+    assert "  You lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — ways that keep cards of " \
+           "the same values count as one.\n" in text
     assert "Your turn: " not in told({"showdown_yaku": "arashi"})
 
 
-def test_dare_first_screen_says_the_cards_decide_only_when_they_do(tmp_path):
+def test_dare_first_screen_says_every_way_keeps_the_same_value_only_when_it_does(tmp_path):
     import os
     import subprocess
     import sys
@@ -183,9 +182,9 @@ def test_dare_first_screen_says_the_cards_decide_only_when_they_do(tmp_path):
                            text=True, cwd=ROOT, env=env, timeout=120)
         assert r.returncode == 0, r.stderr
         return r.stdout.split("Round 1 of 1")[0]
-    said = "Under these rules the cards decide: any way of laying down sets comes to the same"
+    said = "Every way of laying down two sets keeps a hand of the same value"
     assert said in first_screen()
-    # the high-card tie-break: the cards kept count, so you choose, and nothing of the kind is said
+    # the high-card tie-break: the cards kept count beyond their value, and nothing of the kind is said
     assert said not in first_screen("-o", "tie_break=high_card")
 
 

@@ -96,7 +96,7 @@ def test_dare_showdown_hands_told_once_each_in_deck_order():
                 vals = [_value(c) for c in re.split(r", | and ", cards)]
                 assert vals == sorted(vals), (who, cards)
             # your sets: in the summary, or laid down in words still on the screen above it
-            assert re.search(r"^  Your sets: ", end, re.M) or re.search(r"^  You lay down ", rnd, re.M)
+            assert re.search(r"^  Your sets: ", end, re.M) or re.search(r"^  You (?:choose: )?lay down ", rnd, re.M)
 
 
 def test_kakkuri_play_prompt_says_what_the_rules_allow_this_player():
