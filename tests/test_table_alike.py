@@ -237,3 +237,18 @@ def test_kyo_kabu_opponents_at_the_table_vary_their_stakes_within_the_limit(tmp_
     # simulations keep the careful policy as their default
     from rulekit.engine.runner import default_policy
     assert default_policy(game("kabufuda/kyo-kabu.yaml")) == "careful"
+
+
+def test_rules_key_at_the_table_states_the_rules_in_play_without_other_house_rules():
+    for options, want in (({}, "A hand given up this way may be taken on by a later player."),
+                          ({"swap_rules": "once"}, "at most once; the dealer never starts an exchange.")):
+        g = game(KAKKURI, options)
+        out = io.StringIO()
+        table = Table(g, 7, 3, Screen(io.StringIO("?\n1\n" + "1\n" * 400), out), pause=False)
+        table.nar.rounds = 1
+        res = play(g, 7, 5, make_agents(g, 7, 5, "careful", human=3, human_agent=table), rounds=1, dealer=0,
+                   observe=table.observe)
+        table.finish(res.chips, 1)
+        rules = out.getvalue().split("Rules: Hand exchanges with the dealer")[1].split("Your turn")[0]
+        assert want in rules, rules
+        assert "house rule" not in rules

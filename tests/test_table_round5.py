@@ -90,11 +90,11 @@ def test_no_heading_is_shown_with_nothing_under_it():
 
 def test_kakkuri_says_who_turns_a_box_card():
     text = _table(KAKKURI, 7, 0)
-    assert "from the box to the run" in text
-    assert " goes from the box to the run" not in text
+    assert "from the box onto the run" in text
+    assert " goes from the box to the run" not in text and " moves " not in text
     # the dealer turns the first card; the last to play turns one when everyone passed
-    assert re.search(r"^  (?:Seat \d+ \(dealer\) moves|You move) .+ from the box to the run face up\.$", text, re.M)
-    assert re.search(r"^  Seat \d+ moves .+ from the box to the run face up\.$", text, re.M)
+    assert re.search(r"^  (?:Seat \d+ \(dealer\) turns|You turn) up .+ from the box onto the run\.$", text, re.M)
+    assert re.search(r"^  Seat \d+ turns up .+ from the box onto the run\.$", text, re.M)
 
 
 @pytest.mark.parametrize("forced,ends", [("always", False), ("never", True)])
@@ -140,7 +140,7 @@ def test_the_opponents_are_described_under_the_options_in_play():
 def test_a_wild_card_turned_up_from_the_box_is_not_called_wild():
     # RULES.md 4.3/4.4: the wild cards are wild from the hand; from the box they are ordinary
     text = _table(KAKKURI, 7, 2)
-    boxed = re.findall(r"moves (Two of Coins|Dragon of Clubs)(.*) from the box to the run", text)
+    boxed = re.findall(r"turns up (Two of Coins|Dragon of Clubs)(.*) from the box onto the run", text)
     assert boxed and all("wild" not in rest for _, rest in boxed), boxed
     assert re.search(r"plays .*(?:Two of Coins|Dragon of Clubs) \((?:2|1), wild\)", text)
 

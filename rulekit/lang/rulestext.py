@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass
+from typing import Any
 
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node
 from rulekit.lang.model import Variant
-from rulekit.lang.prose import Prose, render
+from rulekit.lang.prose import Prose, render, strip_marks
 
 #: sections of the rules in reader order: (key in `rules:`, heading)
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -360,11 +361,13 @@ def phase_prompts(variant: Variant, phase_id: str) -> list[str]:
     return out
 
 
-def phase_text(variant: Variant, phase_id: str) -> str:
-    """The players' text of one phase (for `?` at the table), or ''."""
-    for st in rules_doc(variant).section("play").steps:  # type: ignore[union-attr]
+def phase_text(variant: Variant, phase_id: str, values: dict[str, Any] | None = None) -> str:
+    """The players' text of one phase (for `?` at the table), or ''; with `values` (the options in
+    play), the rules as this table plays them, without the alternatives it does not play."""
+    prose = Prose.sheet(variant.options, values) if values is not None else None
+    for st in rules_doc(variant, prose).section("play").steps:  # type: ignore[union-attr]
         if st.phase == phase_id:
-            return st.text
+            return strip_marks(st.text)
     return ""
 
 

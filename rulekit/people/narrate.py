@@ -536,8 +536,12 @@ class Narrator(Recap):
                 f"to {self.zone_words(self.main_zone(e['to']))}{how}")
         if isinstance(e.get("by"), int):  # who moves them (the step's `by`): 'Seat 3 moves ...'
             who = self.you if e["by"] == self.viewer else self.seat(e["by"])
-            line = (f"{who} {'move' if e['by'] == self.viewer else 'moves'} {what} from "
-                    f"{self.zone_words(self.main_zone(e['from']))} to {self.zone_words(self.main_zone(e['to']))}{how}")
+            src, dst = self.zone_words(self.main_zone(e["from"])), self.zone_words(self.main_zone(e["to"]))
+            if face == "up" and not any(known_before):
+                # hidden cards laid face up: turned up, as a player says it ('Seat 3 turns up ...')
+                line = f"{who} {'turn' if e['by'] == self.viewer else 'turns'} up {what} from {src} onto {dst}"
+            else:
+                line = f"{who} {'move' if e['by'] == self.viewer else 'moves'} {what} from {src} to {dst}{how}"
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"

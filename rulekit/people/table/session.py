@@ -287,7 +287,8 @@ class Table:
         text = ""
         try:
             from rulekit.lang.rulestext import phase_text  # the players' text of the phase, when present
-            text = phase_text(self.game.variant, pid) if pid else ""
+            # the rules as this table plays them (its options), not the other house rules
+            text = phase_text(self.game.variant, pid, dict(self.game.options)) if pid else ""
         except ImportError:
             pass
         if node is not None and not text:
