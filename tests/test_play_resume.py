@@ -416,3 +416,16 @@ def test_the_commands_shown_call_rulekit_as_the_player_did(monkeypatch, tmp_path
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", str(fake.parent) + os.pathsep + "/usr/bin")
     assert program() == "rulekit"                 # on PATH: the short name
+
+
+def test_a_second_game_left_with_the_same_seed_does_not_replace_the_first(tmp_path, monkeypatch):
+    from rulekit.people.savegame import autosave_path
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    first = autosave_path("dare", 5)
+    assert first == str(tmp_path / "rulekit" / "dare-5.json")
+    os.makedirs(os.path.dirname(first))
+    open(first, "w").close()
+    second = autosave_path("dare", 5)
+    assert second.endswith("dare-5-2.json")
+    open(second, "w").close()
+    assert autosave_path("dare", 5).endswith("dare-5-3.json")

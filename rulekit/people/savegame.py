@@ -22,9 +22,16 @@ def state_folder() -> str:
 
 
 def autosave_path(game_id: str, seed: int) -> str:
-    """The file a game left without --log is saved in: <state folder>/<variant id>-<seed>.json."""
+    """The file a game left without --log is saved in: <state folder>/<variant id>-<seed>.json, or
+    <variant id>-<seed>-2.json (-3, ...) when that is taken: an earlier saved game is never replaced."""
     name = _UNSAFE.sub("_", str(game_id))[:100] or "game"
-    return os.path.join(state_folder(), f"{name}-{seed}.json")
+    folder = state_folder()
+    path = os.path.join(folder, f"{name}-{seed}.json")
+    k = 2
+    while os.path.exists(path) and k < 10_000:
+        path = os.path.join(folder, f"{name}-{seed}-{k}.json")
+        k += 1
+    return path
 
 
 def save_fields(human: int | None, policy: str, rounds: int | None) -> dict[str, Any]:
