@@ -252,3 +252,23 @@ def test_rules_key_at_the_table_states_the_rules_in_play_without_other_house_rul
         rules = out.getvalue().split("Rules: Hand exchanges with the dealer")[1].split("Your turn")[0]
         assert want in rules, rules
         assert "house rule" not in rules
+
+
+def test_your_forced_answer_says_why_before_what_followed_from_it():
+    text = "\n".join(_told_kyo(seed) for seed in range(1, 7))
+    forced = re.findall(r"^  You take a third card(.*)$", text, re.M)
+    assert forced
+    for rest in forced:
+        # 'You take a third card (your only choice: ...); Six goes ...', never the reason after the card
+        assert rest.startswith(" (your only choice: a hand worth 3 or less must take a third card); "), rest
+
+
+def _told_kyo(seed: int) -> str:
+    g = game("kabufuda/kyo-kabu.yaml")
+    out = io.StringIO()
+    table = Table(g, 5, 2, Screen(io.StringIO("4\n1\n" * 200), out), pause=False)
+    table.nar.rounds = 6
+    res = play(g, 5, seed, make_agents(g, 5, seed, "careful", human=2, human_agent=table), rounds=6, dealer=0,
+               observe=table.observe)
+    table.finish(res.chips, 6)
+    return out.getvalue()

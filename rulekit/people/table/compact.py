@@ -65,8 +65,9 @@ class _Turn:
             pred = ("\x00" + pred[0][len(_CHOOSE[0]):], "\x00" + pred[1][len(_CHOOSE[1]):])
         self.preds.append(pred)
 
-    def words(self, plural: bool) -> str:
-        raw = [p[1 if plural else 0] for p in self.preds]
+    def words(self, plural: bool, upto: int | None = None) -> str:
+        """The turn told as one predicate ('takes a third card; Six goes ...'); `upto`: its first parts only."""
+        raw = [p[1 if plural else 0] for p in self.preds][:upto]
         parts = [p.lstrip("\x00\x01\x02") for p in raw]
         # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
         # what a seat does after being dealt a card: 'is dealt a card, then stands'
@@ -404,8 +405,16 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
                 out.append(Line(t.kind, f"{seats_words(seats, viewer)} {t.words(True)}.", None))
             elif t.seat == viewer:
                 # your own answers the rules left no choice in, in the rules' words
-                out.append(Line("choice", f"You {t.words(True)} — {t.why}." if t.alike and t.why else
-                                f"You {t.words(True)}, your only choice" + (f": {t.why}." if t.why else "."), viewer))
+                said, first = t.words(True), t.words(True, upto=1)
+                if t.alike and t.why:
+                    text = f"You {said} — {t.why}."
+                elif t.why and said != first and said.startswith(first + "; "):
+                    # the reason with the answer, before what followed from it ('You take a third
+                    # card (your only choice: ...); Six goes ...')
+                    text = f"You {first} (your only choice: {t.why}){said[len(first):]}."
+                else:
+                    text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
+                out.append(Line("choice", text, viewer))
             elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
