@@ -325,6 +325,8 @@ class ChoiceSteps:
             if isinstance(t, str) and t.startswith("list<card"):
                 names = [name(c) for c in v]
                 return ", ".join(names[:-1]) + join + names[-1] if len(names) > 1 else ", ".join(names)
+            if isinstance(v, list):  # other lists as words too: '8', '2, 3', '' for none
+                return ", ".join(str(x).lower() if isinstance(x, bool) else str(x) for x in v)
             return str(v).lower() if isinstance(v, bool) else str(v)
 
         def render_text(ctx, namer=None):
