@@ -6,8 +6,9 @@ The compiler itself is `rulekit.engine.stepcompile` (with `stepchoice` for decis
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from rulekit.core.errors import RuleError, Span, did_you_mean, error
 from rulekit.lang.expr import EvalError
@@ -111,10 +112,8 @@ class Choice:
         the round's budget and the step's names are as they were before."""
         if not self.hints or ctx is None:
             return {}
-        saved, budget = ctx.loc, getattr(ctx, "budget", None)
         out: dict[str, str] = {}
-        try:
-            ctx.loc = {**saved, **dict(zip(self.params, action))}
+        with self._bound(ctx, action):
             for param, cases in self.hints.items():
                 for when, say in cases:
                     try:
@@ -123,10 +122,6 @@ class Choice:
                             break
                     except (EvalError, RuleError):  # a hint that cannot be worked out here is not shown;
                         break                         # any other error is a bug and must surface
-        finally:
-            ctx.loc = saved
-            if budget is not None:
-                ctx.budget = budget
         return out
 
     def alike_keys(self, ctx: Any, action: tuple) -> dict[str, Any]:
@@ -134,20 +129,27 @@ class Choice:
         a person); a parameter whose key cannot be worked out here is left out. Reads the state only."""
         if not self.alike or ctx is None:
             return {}
-        saved, budget = ctx.loc, getattr(ctx, "budget", None)
         out: dict[str, Any] = {}
-        try:
-            ctx.loc = {**saved, **dict(zip(self.params, action))}
+        with self._bound(ctx, action):
             for param, (key, _say) in self.alike.items():
                 try:
                     out[param] = hashable_value(key(ctx))
                 except (EvalError, RuleError):  # not alike to anything: offered on its own
                     pass
+        return out
+
+    @contextmanager
+    def _bound(self, ctx: Any, action: tuple) -> Iterator[None]:
+        """The state with this choice's parameters bound to `action`, for reading only: the names
+        and the round's budget are as they were before, afterwards."""
+        saved, budget = ctx.loc, getattr(ctx, "budget", None)
+        try:
+            ctx.loc = {**saved, **dict(zip(self.params, action))}
+            yield
         finally:
             ctx.loc = saved
             if budget is not None:
                 ctx.budget = budget
-        return out
 
     def words(self, ctx: Any, name: Callable[[int], str] | None = None) -> tuple[str, dict[str, str]]:
         """The prompt and the per-parameter questions as a person reads them at this decision
