@@ -99,10 +99,22 @@ def test_kyo_kabu_sheet_states_the_family_rules_each_marked_with_file_and_line()
     assert f"the dealer wins. [{n}]" in flat
 
 
-def test_without_house_rules_rules_prints_the_games_own_page():
+def test_without_house_rules_rules_prints_the_usual_rules_then_the_house_rules_apart():
     plain = cli("rules", "kyo-kabu").stdout
-    assert "(house rule: the dealer wins ties)" in " ".join(plain.split())
+    flat = " ".join(plain.split())
     assert "Our house rules" not in plain
+    # the rules state the usual readings alone; every other reading waits in its own section
+    rules, house = flat.split("House rules ----------- ")
+    assert "When the values are equal, nobody pays." in rules and "(house rule" not in rules
+    assert "The dealer wins ties" not in rules
+    assert ("- Who wins when a table hand and the dealer have the same value. Usually: A hand equal to the "
+            "dealer gets its stakes back. Or: The dealer wins ties. (to play it: rulekit play kyo-kabu -o "
+            "tie=dealer)") in house
+    assert "Usually: 10 chips. Or any whole number from 1 to 1000." in house  # an int without a sentence
+    assert "- six-rounds: The short game of six rounds." in house
+    # every option of the game has its entry, each with its command-line spelling
+    for name in load_variant("kyo-kabu").options:
+        assert f"-o {name}=" in house, name
 
 
 def test_sheet_from_o_and_preset_names_where_each_change_came_from():

@@ -75,13 +75,16 @@ def rules_lines(game: Any, width: int = 80) -> list[str]:
     v = game.variant
     m = v.meta
     try:
-        from rulekit.lang.rulestext import rules_doc, to_plain  # the players' rules document, when present
+        from rulekit.lang.rulestext import house_rules_plain, rules_doc, to_plain  # the players' rules, when present
     except ImportError:
         rules_doc = None
     if rules_doc is not None:
-        doc = rules_doc(v)
+        from rulekit.lang.prose import Prose
+        # the usual readings alone, each rule's other readings in a section of their own (as the site)
+        doc = rules_doc(v, Prose.page(v.options))
         if not doc.empty:
-            return to_plain(doc, width).splitlines()
+            house = house_rules_plain(v, width, m.id)
+            return to_plain(doc, width).splitlines() + ([""] + house.splitlines() if house else [])
     out: list[str] = []
     wrap = lambda t, ind="": textwrap.wrap(" ".join(str(t).split()), width, initial_indent=ind,  # noqa: E731
                                            subsequent_indent=ind) or [ind]

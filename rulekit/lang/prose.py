@@ -89,6 +89,11 @@ def says(o: OptionDef, value: Any) -> str | None:
     return s
 
 
+def reading(o: OptionDef, value_key: str, p: Prose) -> str:
+    """One reading of an option in players' words: a choice's meaning, else its `says:` sentence."""
+    return _alternative(o, value_key, p)
+
+
 def _alternative(o: OptionDef, value_key: str, p: Prose) -> str:
     meaning = dict(o.values).get(value_key, "") if o.type == "choice" else ""
     if meaning:

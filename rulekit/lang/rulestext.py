@@ -17,7 +17,7 @@ from typing import Any
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node
 from rulekit.lang.model import Variant
-from rulekit.lang.prose import Prose, render, strip_marks
+from rulekit.lang.prose import Prose, reading, render, strip_marks, value_words
 
 #: sections of the rules in reader order: (key in `rules:`, heading)
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -343,6 +343,45 @@ def to_plain(doc: RulesDoc, width: int = 78) -> str:
         if body:
             out += [s.title, "-" * len(s.title)] + body
     return "\n".join(out).rstrip() + "\n"
+
+
+def house_rules_plain(variant: Variant, width: int = 78, game: str = "GAME") -> str:
+    """The house rules as a terminal section: each rule's question, its usual reading and the others,
+    with the command-line spelling last (the rules above it state the usual readings alone)."""
+    opts = variant.options
+    if not opts:
+        return ""
+    p = Prose.page(opts)
+    wrap = lambda t, ind: textwrap.wrap(" ".join(t.split()), width, initial_indent=ind,  # noqa: E731
+                                        subsequent_indent=" " * len(ind) + ("  " if ind.strip() == "" else ""))
+    out = ["House rules", "-----------"]
+    out += textwrap.wrap(f"The rules above are the usual ones. A table agrees on these {len(opts)} points before "
+                         "the first deal:", width) + [""]
+    for o in opts.values():
+        out += wrap(o.description, "  - ")
+        default = o.key(p.values[o.name])
+        usual = reading(o, default, p) or value_words(o, p.values[o.name])
+        out += wrap("Usually: " + _cap(usual) + ".", "    ")
+        if o.type == "int":
+            rng = f" from {o.min}" if o.min is not None else ""
+            rng += f" to {o.max}" if o.max is not None else ""
+            out += wrap(f"Or any whole number{rng}.", "    ")
+            spell = [f"-o {o.name}=N"]
+        else:
+            keys = [k for k, _ in o.values] if o.type == "choice" else ["true", "false"]
+            others = [_cap(reading(o, k, p)) for k in keys if k != default]
+            out += [ln for t in others for ln in wrap(f"Or: {t}.", "    ")]
+            spell = [f"-o {o.name}={k}" for k in keys if k != default]
+        out += wrap(f"(to play it: rulekit play {game} " + " or ".join(spell) + ")", "    ")
+    if variant.presets:
+        out += ["", *textwrap.wrap("Named sets of house rules (rulekit play " + game + " --preset NAME):", width)]
+        for pr in variant.presets.values():
+            out += wrap(f"{pr.name}: {pr.description}", "  - ")
+    return "\n".join(out) + "\n"
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
 
 
 def phase_prompts(variant: Variant, phase_id: str) -> list[str]:
