@@ -300,3 +300,32 @@ def test_otoroku_dealer_asked_about_each_bettor_reads_the_table_once_in_its_own_
     assert "The table — " in text[:asks[0]]
     assert re.search(r"^  You choose to (let off|contest) seat \d", text, re.M)
     assert not re.search(r"^  The dealer chooses", text, re.M)
+
+
+def test_dare_round_summary_leaves_out_the_sets_and_field_on_the_table_drawn_at_your_question():
+    """Seat 0's sets and the field drawn in the table at your question are still on the screen
+    when the round ends a few lines later: the summary does not list them again (seed 7 round 2:
+    seat 0 lays down before you; the showdown follows at once)."""
+    text = _told("kabufuda/dare.yaml", 4, 7, 1, rounds=2)
+    rnd = text.split("Round 2 of 2")[1]
+    table = rnd[rnd.index("The table — round 2"):rnd.index("Your turn")]
+    assert re.search(r"^  Seat 0's sets: .+$", table, re.M) and re.search(r"^  The field: .+$", table, re.M), table
+    end = rnd[rnd.index("End of round 2"):]
+    assert "Seat 0's sets" not in end and "The field" not in end, end
+    assert re.search(r"^  The pot pays \d+ chips? to ", end, re.M), end  # the payments are still told
+
+
+def test_a_summary_tells_the_sets_again_once_the_table_has_scrolled_away():
+    """The table drawn at a question leaves the screen when enough is told below it: then the
+    summary lists the sets again (25 lines, the table's height counted in, is taken as a screen:
+    the rule is the line count, checked directly)."""
+    from rulekit.people.line import Line
+    g = game("kabufuda/dare.yaml", {})
+    table = Table(g, 4, 1, Screen(io.StringIO(""), io.StringIO()), pause=False)
+    table.on_table, table.table_height = {"Seat 0's sets: One, Two and Seven; Five, Five and Ten."}, 10
+    for _ in range(14):
+        table.show(Line("action", "Seat 2 lays down cards."))
+    assert table.on_table  # 24 lines with the table: still on screen
+    table.show(Line("action", "Seat 3 lays down cards."))
+    table.show(Line("action", "Seat 3 lays down cards."))
+    assert not table.on_table  # past the screen: the summary tells it again

@@ -52,6 +52,10 @@ class Table:
         # what was told since the player's last question (still on the screen): the round's
         # summary does not repeat it (the showdown's hands, and its payments when all came after)
         self.recent: set[str] = set()
+        # the places' lines of the table drawn at your last question, as a summary names them, and
+        # the table's height: still on screen until what is told below it pushes it off
+        self.on_table: set[str] = set()
+        self.table_height = 0
         self.shown = 0  # lines told since then
         self.scrolled = False  # some of them scrolled away since then
         self.last_table = ""  # the table as last drawn before a question
@@ -155,6 +159,8 @@ class Table:
         if self.shown > ON_SCREEN:
             self.recent.clear()  # scrolled off the screen: the summary tells it again
             self.scrolled = True
+        if self.shown + self.table_height > ON_SCREEN:
+            self.on_table.clear()
         self.recent.add(ln.text.strip())
         self.recent.add(ln.text.strip().replace(" is shown: ", ": ", 1))  # as the summary names a hand
         self.screen.say(ln.text, kind, indent=0 if kind in ("heading", "phase") else 2)
@@ -188,6 +194,7 @@ class Table:
         # without a question of yours would otherwise count the last one's lines too)
         self.shown, self.scrolled = 0, False
         self.recent.clear()
+        self.on_table.clear()
 
     def summary(self, repeats: bool = True) -> None:
         """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
@@ -215,8 +222,9 @@ class Table:
             if self.player is None and ln.kind == "summary" and not ln.text.startswith(("Chip changes", "Next round",
                                                                                       "No chips")):
                 continue  # watching: the hands and payments were just told, as they happened
-            if repeats and ln.kind == "summary" and ln.text.strip() in self.recent and ln.text not in pays:
-                continue  # told since your last question: still on the screen above
+            if repeats and ln.kind == "summary" and ln.text not in pays and (
+                    ln.text.strip() in self.recent or ln.text.strip() in self.on_table):
+                continue  # told since your last question, or on its table: still on the screen above
             if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
                 continue  # its cards were named as they were laid, still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
@@ -339,6 +347,8 @@ class Table:
             lines.append(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""))
         for text in lines:
             self.screen.say(text, "table", 2)
+        self.on_table = {t + "." for t in lines}
+        self.table_height = len(lines) + 6  # the heading, pots, chips and the question's own lines
         if unseen:
             self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
         for pot, v in nar.pots.items():
