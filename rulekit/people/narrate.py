@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from rulekit.lang.expr import EvalError
 from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
 from rulekit.people.recap import Recap
-from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, is_negative, join_words,
+from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, in_sentence, is_negative, join_words,
                                   names_value, negated, plain_amount, seating_sentence, seats_words)
 
 __all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value", "draw_sentence", "seating_sentence",
@@ -184,7 +184,7 @@ class Narrator(Recap):
             # raw sum beside a name only puzzles)
             names = self._yaku_of(table, ints, seat if seat >= 0 else self.dealer)
             if names:
-                return join_words(names)
+                return join_words([in_sentence(n) for n in names])
         return value
 
     def _yaku_of(self, table: str, cards: list[int], seat: int) -> list[str]:
@@ -710,10 +710,10 @@ class Narrator(Recap):
         """'Seat 2 has <yaku>', or '<place> has <yaku>' for yaku found in a hand on the table."""
         if place is not None:
             words = self.zone_words(place)
-            return Line("yaku", f"{words[0].upper() + words[1:]} has {join_words(names)}.")
+            return Line("yaku", f"{words[0].upper() + words[1:]} has {join_words([in_sentence(n) for n in names])}.")
         who = self.you if player == self.viewer else self.seat(player)
         verb = "have" if player == self.viewer else "has"
-        return Line("yaku", f"{who} {verb} {join_words(names)}.", player)
+        return Line("yaku", f"{who} {verb} {join_words([in_sentence(n) for n in names])}.", player)
 
     def table_hand(self, cards: list[str]) -> str | None:
         """The one of several hands on the table (a counted zone, with the zones that are part of

@@ -37,6 +37,14 @@ def human_words(name: str) -> str:
     return str(name).replace("_", " ").replace("-", " ").strip()
 
 
+def in_sentence(name: str) -> str:
+    """A hand's name as it reads inside a sentence: 'three of a kind' for 'Three of a kind' (a
+    common word starts it), a proper name ('Kuppin', 'Otoroku') as it is."""
+    from rulekit.lang.prose import COMMON_FIRST_WORDS
+    first = name.split(" ", 1)[0]
+    return name[:1].lower() + name[1:] if first in COMMON_FIRST_WORDS and " " in name else name
+
+
 def join_words(items: list[str]) -> str:
     """'A', 'A and B', 'A, B and C' ('nothing' for none)."""
     if not items:

@@ -563,19 +563,28 @@ def _moved(ln: Line):
     return (what, m) if m else None
 
 
-_HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has) (?P<names>.+)\.$")
+_HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has|(?P<place>[A-Z][\w' ]*?) has) "
+                  r"(?P<names>.+)\.$")
+
+
+def yaku_told(text: str, told: list[str]) -> bool:
+    """Whether a yaku line ('Seat 4 has <yaku>.', 'Column 2 has <yaku>.') says what a line told
+    names already: its hand shown with that value ('Seat 4's hand: <cards> — shows <yaku>.')."""
+    m = _HAS.match(text)
+    if m is None:
+        return False
+    whose = {m["place"].lower() if m["place"] else "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"}
+    if "(dealer) has " in text:
+        whose.add("the dealer's hand")  # told as the dealer's place ('The dealer's hand: ...')
+    return any(w in t.lower() and f"shows {m['names']}" in t for t in told for w in whose)
 
 
 def _yaku_once(lines: list[Line], viewer: int | None) -> list[Line]:
-    """A seat's yaku ('Seat 4 has <yaku>.') left out when its hand was just shown with that value
-    ('Seat 4's hand: <cards> — shows <yaku>.'): said once."""
+    """A yaku left out when its hand was just shown with that value: said once."""
     out: list[Line] = []
     for ln in lines:
-        m = _HAS.match(ln.text) if ln.kind == "yaku" else None
-        if m is not None:
-            whose = "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"
-            if any(whose in p.text.lower() and f"shows {m['names']}" in p.text for p in out[-8:]):
-                continue
+        if ln.kind == "yaku" and yaku_told(ln.text, [p.text for p in out[-8:]]):
+            continue
         out.append(ln)
     return out
 

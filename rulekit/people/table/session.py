@@ -12,6 +12,7 @@ from rulekit.core.numbers import parse_int
 from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.table.screen import Screen
+from rulekit.people.table.compact import yaku_told
 
 KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
@@ -225,6 +226,8 @@ class Table:
             if repeats and ln.kind == "summary" and ln.text not in pays and (
                     ln.text.strip() in self.recent or ln.text.strip() in self.on_table):
                 continue  # told since your last question, or on its table: still on the screen above
+            if repeats and ln.text not in pays and yaku_told(ln.text.strip(), list(self.recent)):
+                continue  # the hand was shown with this value a few lines above
             if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
                 continue  # its cards were named as they were laid, still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
