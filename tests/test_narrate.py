@@ -9,6 +9,7 @@ import pytest
 
 from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import make_agents, play
+from rulekit.people.words import in_sentence
 from rulekit.people.narrate import ALL, Narrator, narrate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -114,7 +115,7 @@ def test_a_columns_yaku_is_the_columns_not_the_dealers():
     for viewer in (None, 0, 1):
         nar = Narrator(g, 2, viewer)
         said = [ln for e in o.result.events for ln in nar.feed(e) if ln.kind == "yaku"]
-        assert [ln.text for ln in said] == [f"Column 3 has {nar.yaku_names[('column', 'sorokabu')]}."], viewer
+        assert [ln.text for ln in said] == [f"Column 3 has {in_sentence(nar.yaku_names[('column', 'sorokabu')])}."], viewer
         assert said[0].seat is None  # nobody's turn: not told as the viewer's or a seat's
         summary = [ln.text for ln in nar.round_summary() if " has " in ln.text or " have " in ln.text]
         assert summary == [said[0].text]

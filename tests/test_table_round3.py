@@ -392,19 +392,27 @@ def test_hiraya_forced_captures_and_last_cards_say_why():
     text = out.getvalue()
     forced = [e for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
     assert len(forced) >= 5
-    # forced answers one after another are told together: 'play A — your last card; capture B — ...'
-    # (a play or a capture is told in the rules' words: 'You capture B, your only choice: the only ...')
-    said = []
-    for m in re.finditer(r"You have one choice only: (.+)\.$|You ((?:capture|play) .+), your only choice: (.+)\.$", text, re.M):
-        if m.group(2):
-            said.append((m.group(2), m.group(3)))
-            continue
-        said += [tuple(part.split(" — ", 1)) if " — " in part else (part, "") for part in m.group(1).split("; ")]
-    assert len(said) == len(forced)
-    for (what, why), e in zip(said, forced):
-        assert why == e.get("why") and why, what
-        assert why == ("your last card" if e["choice"] == "play" else "the only table card of the same month"
-                       if e["choice"] == "take" else why)
+    # a forced answer is told in the rules' words ('You capture B, your only choice: the only ...');
+    # its reason the first time in a round only (the same reason again is not news)
+    rounds = re.split(r"^Round \d+\b", text, flags=re.M)[1:]
+    starts = [i for i, e in enumerate(events) if e.get("t") == "round"]
+    assert len(rounds) == len(starts) == 2
+    for k, rnd in enumerate(rounds):
+        evs = events[starts[k]:starts[k + 1] if k + 1 < len(starts) else len(events)]
+        mine = [e for e in evs if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
+        said = re.findall(r"^  You ((?:capture|play) [^\n]+?)(?:, your only choice: (.+))?\.$", rnd, re.M)
+        assert len(said) == len(mine), (said, mine)
+        whys = [why for _what, why in said if why]
+        assert len(whys) == len(set(whys)), whys  # each reason once a round
+        first = []
+        for e in mine:
+            if e["why"] not in first:
+                first.append(e["why"])
+        assert whys == first, (whys, first)
+        for (what, why), e in zip(said, mine):
+            assert what.startswith("play " if e["choice"] == "play" else "capture "), what
+            assert not why or why == ("your last card" if e["choice"] == "play"
+                                      else "the only table card of the same month")
 
 
 def test_a_face_down_deal_round_the_table_is_one_line_with_you_in_it():

@@ -329,3 +329,30 @@ def test_a_summary_tells_the_sets_again_once_the_table_has_scrolled_away():
     table.show(Line("action", "Seat 3 lays down cards."))
     table.show(Line("action", "Seat 3 lays down cards."))
     assert not table.on_table  # past the screen: the summary tells it again
+
+
+def test_a_hands_name_inside_a_sentence_starts_small_unless_it_is_a_proper_name():
+    from rulekit.people.words import in_sentence
+    assert in_sentence("Three of a kind") == "three of a kind"
+    assert in_sentence("Kuppin") == "Kuppin" and in_sentence("Poetry Ribbons") == "Poetry Ribbons"
+    assert in_sentence("Dealer 9 and 1") == "Dealer 9 and 1"  # not a common word: kept as written
+
+
+def test_seats_before_and_after_you_doing_the_same_are_one_line():
+    """Kakkuri: everyone looks at their hands; the seats before you and after you are one line,
+    not two around yours."""
+    text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, rounds=1)
+    look = text.split("Players look at their hands", 1)[1].split("\n", 1)[1]
+    first, second = look.splitlines()[:2]
+    assert first == "  Seats 0, 1, 2, 4, 5 and 6 look at their hands.", look
+    assert second.startswith("  You see "), look
+    assert "look at their hands" not in "\n".join(look.splitlines()[2:6])
+
+
+def test_your_forced_answers_say_why_once_a_round():
+    """Kakkuri: a run of forced passes gives the reason the first time in a round only."""
+    text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, rounds=2)
+    for rnd in re.split(r"^Round \d+ of", text, flags=re.M)[1:]:
+        whys = re.findall(r"^  You .+, your only choice: (.+)\.$", rnd, re.M)
+        assert len(whys) == len(set(whys)), whys
+    assert re.search(r"^  You pass and pay 1 chip to the pot\.$", text, re.M), text  # again, without why

@@ -30,3 +30,5 @@ class Line:
     why: str = ""
     #: the viewer's answers were all alike (choose `alike`): `why` says why, it was no forced move
     alike: bool = False
+    #: the seats a sentence about other seats' turns is about (told together when they do the same)
+    seats: tuple[int, ...] = ()

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from rulekit.lang.expr import EvalError
 from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
+from rulekit.people.paytext import PayText
 from rulekit.people.recap import Recap
 from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, in_sentence, is_negative, join_words,
                                   names_value, negated, plain_amount, seating_sentence, seats_words)
@@ -27,7 +28,7 @@ __all__ = ["Line", "Narrator", "narrate", "chips_word", "names_value", "draw_sen
 ALL = -1  # seen by every seat
 
 
-class Narrator(Recap):
+class Narrator(PayText, Recap):
     """Follows one game's events and tells each in sentences from `viewer`'s seat.
 
     `feed(event)` returns the sentences for one event; `round_summary()` and `standings()`
@@ -663,42 +664,6 @@ class Narrator(Recap):
             to = f"{chips_word(a)} to {self.seat(dst, upper=False)}"
             bare = (f"pays {to}", f"each pay {to}")
         return [Line("pay", text + ".", src if isinstance(src, int) else None, pred=pred, bare=bare)]
-
-    def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
-        """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
-        line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
-        reason = []
-        words = (self.game.extra.get("display_reasons") or {}).get(why)  # the variant's words for it
-        # the hands' values where the variant's words put {values}; without words for the reason,
-        # after it unless it gives its own numbers ('column 2, 7 against 3')
-        vs = (None, None)
-        if (words is None and not any(ch.isdigit() for ch in why)) or (words and "{values}" in words):
-            vs = self._values_of(dst), self._values_of(src)
-        values = f"{vs[0]} against {vs[1]}" if vs[0] is not None and vs[1] is not None else ""
-        if words is not None and "{value}" in words:
-            # {value}: the shown value of the seat's side (a payment between a seat and a pot)
-            v = self._values_of(dst if isinstance(dst, int) else src)
-            words = words.replace("{value}", str(v)) if v is not None else words.split(": {value}")[0]
-        if words is not None:
-            said = words.replace("{values}", values).strip(" ,;:") if "{values}" in words else words
-            reason += [said] if said else []
-        else:
-            reason += [human_words(why)] if why else []
-            reason += [values] if values else []
-        return line + (f" ({'; '.join(reason)})" if reason else "")
-
-    def _values_of(self, seat: Any) -> Any:
-        """The shown value of a seat's own visible hand (a per-player zone with a shown value)."""
-        if not isinstance(seat, int):
-            return None
-        for zname, zd in self.zone_defs.items():
-            if zd.kind != "player" or zname not in (self.game.extra.get("zone_show") or {}):
-                continue
-            full = f"{zname}[{seat}]"
-            text, value = self.zone_view(full)
-            if value is not None:
-                return value
-        return None
 
     def _e_yaku(self, e: dict) -> list[Line]:
         names = [self.yaku_names.get((e["table"], y), human_words(y)) for y in e["yaku"]]

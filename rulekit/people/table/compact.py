@@ -372,9 +372,12 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
     return told
 
 
-def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> list[Line]:
+def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
+            said_why: set[str] | None = None) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
-    words ('the draw pile'), for telling a card drawn after a play as the seat's draw."""
+    words ('the draw pile'), for telling a card drawn after a play as the seat's draw; `said_why`:
+    the reasons you had no choice told already this round (each is told once; added to here)."""
+    said_why = set() if said_why is None else said_why
     lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     lines = _yaku_once(lines, viewer)
@@ -412,17 +415,22 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
                     # the reason with the answer, before what followed from it ('You take a third
                     # card (your only choice: ...); Six goes ...')
                     text = f"You {first} (your only choice: {t.why}){said[len(first):]}."
+                elif t.why in said_why:
+                    text = f"You {said}."  # the same reason as before this round: not told again
                 else:
                     text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
+                said_why.add(t.why)
                 out.append(Line("choice", text, viewer))
             elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
                 out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
             elif len(seats) == 1:
-                out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat))
+                out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat,
+                                pred=(t.words(False), t.words(True)), seats=(t.seat,)))
             else:
-                out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None))
+                out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None,
+                                pred=(t.words(False), t.words(True)), seats=tuple(seats)))
             flow.extend([2 if t.acts and len(out) - before == 1 else 0] * (len(out) - before))
             i = j
         turns.clear()
@@ -520,6 +528,22 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None) -> l
             del out[k], flow[k]
     # one line per seat or per run of seats doing the same (not a paragraph per round of the
     # table): with seven players a paragraph pushed your own last move off a 40-line screen
+    return _around_yours(out, viewer)
+
+
+def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
+    """The seats before you and after you doing the same told as one line before yours ('Seats 0,
+    1, 2, 4, 5 and 6 look at their hands.'), not as two lines around it."""
+    k = 0
+    while k + 2 < len(out):
+        a, you, b = out[k], out[k + 1], out[k + 2]
+        if (a.seats and b.seats and a.pred is not None and a.pred == b.pred and viewer is not None
+                and you.seat in (viewer, None) and you.text.startswith("You ") and not set(a.seats) & set(b.seats)
+                and "(dealer)" not in a.text + b.text):
+            seats = a.seats + b.seats
+            out[k] = replace(a, text=f"{seats_words(list(seats))} {a.pred[1]}.", seat=None, seats=seats)
+            del out[k + 2]
+        k += 1
     return out
 
 

@@ -57,6 +57,7 @@ class Table:
         # the table's height: still on screen until what is told below it pushes it off
         self.on_table: set[str] = set()
         self.table_height = 0
+        self.said_why: set[str] = set()  # why you had no choice, told once a round
         self.shown = 0  # lines told since then
         self.scrolled = False  # some of them scrolled away since then
         self.last_table = ""  # the table as last drawn before a question
@@ -103,7 +104,7 @@ class Table:
         screen, pause for Enter first, so that nothing told since your last answer scrolls away."""
         from rulekit.people.table.compact import compact
         lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
-        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone))
+        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why)
         # pages on a terminal only: piped output is read whole, and piped answers are not Enters
         paged = self.pause and not self.screen.console.soft_wrap
         for ln in told:
@@ -196,6 +197,7 @@ class Table:
         self.shown, self.scrolled = 0, False
         self.recent.clear()
         self.on_table.clear()
+        self.said_why.clear()
 
     def summary(self, repeats: bool = True) -> None:
         """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
