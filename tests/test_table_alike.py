@@ -227,7 +227,7 @@ def test_kyo_kabu_opponents_at_the_table_vary_their_stakes_within_the_limit(tmp_
                         "--human", "1"], input="5\n" * 300, capture_output=True, text=True, cwd=ROOT, env=env,
                        timeout=120)
     assert r.returncode == 0, r.stderr
-    assert "Your opponents play as people at a table do." in r.stdout.split("Round 1")[0]
+    assert "Your opponents play as people at a table do: " in r.stdout.split("Round 1")[0]
     stakes = re.findall(r"^  Seat \d chooses: column (\d) \(the \d\), (\d+) chips?\.$", r.stdout, re.M)
     assert len({a for _, a in stakes}) > 1 and len({c for c, _ in stakes}) == 4
     for rnd in r.stdout.split("\nRound ")[1:]:
@@ -272,3 +272,28 @@ def _told_kyo(seed: int) -> str:
                observe=table.observe)
     table.finish(res.chips, 6)
     return out.getvalue()
+
+
+def test_a_policys_brief_is_its_first_screen_words_and_follows_the_options(tmp_path):
+    """`brief` on a policy is what the first screen says of the opponents; without one, the
+    description; a brief's {expression} parts read the options in play."""
+    from rulekit.cli.play import opponents_words
+    from rulekit.engine.testing import game
+    g = game("hanafuda/otoroku.yaml")
+    assert g.policies["careful"]["brief"].startswith("they draw while their cards total 9 or less")
+    assert opponents_words(g, "careful") == "Your opponents play carefully: " + g.policies["careful"]["brief"] + "."
+    h = game("hanafuda/hiraya.yaml")
+    assert "brief" not in h.policies["careful"] or not h.policies["careful"]["brief"]
+    assert opponents_words(h, "careful") == "Your opponents play carefully. " + h.policies["careful"]["description"]
+    # an expression in a brief: the words for the options in play
+    import yaml
+    from .conftest import ROOT
+    import os
+    src = yaml.safe_load(open(os.path.join(ROOT, "variants/hanafuda/otoroku.yaml"), encoding="utf-8"))
+    src["policies"]["careful"]["brief"] = "they name {opt.share} {if opt.share == 1 then 'stone' else 'stones'} as the share"
+    src["id"] = "otoroku-brief"
+    f = tmp_path / "otoroku-brief.yaml"
+    f.write_text(yaml.safe_dump(src, allow_unicode=True), encoding="utf-8")
+    from rulekit.engine.build import build_game, load_variant
+    two = build_game(load_variant(str(f)), {"share": "2"})
+    assert two.policies["careful"]["brief"] == "they name 2 stones as the share"

@@ -180,8 +180,12 @@ def opponents_words(game: Any, policy: str) -> str:
                 "cards they cannot see, played out carefully, and take the one that clearly wins more "
                 "(about a second or less a choice).")
     from rulekit.core.inert import inert
-    desc = inert(str(game.policies.get(policy, {}).get("description", "")), keep_newlines=False).strip()
+    pol = game.policies.get(policy, {})
     how = {"careful": "carefully", "table": "as people at a table do"}.get(policy, f"by the policy '{policy}'")
+    brief = inert(str(pol.get("brief", "")), keep_newlines=False).strip().rstrip(".")
+    if brief:  # the few words the variant gives for this screen: 'they stake 1 to 3 chips ...'
+        return f"Your opponents play {how}: {brief}."
+    desc = inert(str(pol.get("description", "")), keep_newlines=False).strip()
     # The description is a whole sentence of its own ("How a careful player plays: ..."), so it follows
     # a full stop rather than a colon (a colon would read "play carefully: How a careful player plays:").
     return f"Your opponents play {how}." + (f" {desc}" if desc else "")

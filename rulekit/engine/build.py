@@ -430,10 +430,11 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         # said on the first screen at the table, under the options in play ('' says nothing)
         game.extra["display_intro"] = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
     for pol in policies.values():
-        describe = pol.pop("describe", None)
-        if describe is not None and not errs.diagnostics:
-            # a policy's description says only what applies under the options in play
-            pol["description"] = " ".join(describe(game.new_ctx(variant.meta.players_default, 0, None)).split())
+        for key in ("description", "brief"):
+            describe = pol.pop("describe_" + key, None)
+            if describe is not None and not errs.diagnostics:
+                # a policy's words say only what applies under the options in play
+                pol[key] = " ".join(describe(game.new_ctx(variant.meta.players_default, 0, None)).split())
     game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
@@ -473,12 +474,13 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
                 when = sc.expr(rd["when"], ch.scope_locals, T.BOOL, "when")[0] if "when" in rd else None
                 prefer = sc.expr(rd["prefer"], ch.scope_locals, T.BOOL, "prefer")[0] if "prefer" in rd else None
                 ch.policies.setdefault(pname, []).append((when, prefer))
-        out[pname] = {"description": str(p.value.get("description").value) if isinstance(p.value, dict)
-                      and "description" in p.value else ""}
-        if "{" in out[pname]["description"]:
-            # {expression} parts (over the options): the words for the rules in play, filled in
-            # once the game is built
-            out[pname]["describe"] = sc._template(p.value["description"], {}, f"policy {pname} description")
+        out[pname] = {}
+        for key in ("description", "brief"):
+            out[pname][key] = str(p.value.get(key).value) if isinstance(p.value, dict) and key in p.value else ""
+            if "{" in out[pname][key]:
+                # {expression} parts (over the options): the words for the rules in play, filled in
+                # once the game is built
+                out[pname]["describe_" + key] = sc._template(p.value[key], {}, f"policy {pname} {key}")
     sc.phase = ""
     return out
 
