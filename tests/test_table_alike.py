@@ -164,8 +164,8 @@ def test_dare_ways_that_keep_cards_of_the_same_values_are_not_asked_and_say_why(
     # both ways keep Four, Four and Seven by value (one keeps the Gold Four): one answer, no question
     text = told({})
     assert "Your turn: " not in text
-    assert "  You lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — ways that keep cards of " \
-           "the same values count as one.\n" in text
+    assert "  You lay down One, One and Five; Gold Four (Kin-shi), Six and Seven, your only choice (ways that " \
+           "keep cards of the same values count as one).\n" in text
     assert "Your turn: " not in told({"showdown_yaku": "arashi"})
 
 

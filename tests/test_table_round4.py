@@ -220,9 +220,9 @@ def test_otoroku_dealer_choices_one_line_seat_draw_plain():
         contests += len(re.findall(r"The dealer chooses to (?:contest|let off) seats \d", text))
         assert len(re.findall(r"everyone draws again", text)) <= 1
         assert "at seat" not in text.split("Round 1")[0].replace("You sit at seat", "")
-        # you are 'you' in the draw (players are not seats yet), not your player number; then where you sit
-        assert re.search(r"^  Draw for .*\byou [A-Z]", text, re.M)
-        assert "player 3 " not in text.split("Round 1")[0]
+        # you are 'you' in the draw, at the seat it gave you; never a player number
+        assert re.search(r"^  Draw for .*\byou \(seat \d\) [A-Z]", text, re.M)
+        assert not re.search(r"player \d ", text.split("Round 1")[0])
         assert re.search(r"^  You sit at seat \d(?:; seat \d deals first|, the dealer: you deal first)\.", text, re.M)
     assert contests
 

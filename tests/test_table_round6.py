@@ -86,8 +86,14 @@ def test_otoroku_seat_draw_names_players_not_seats_until_the_draw_seats_them(tmp
     head = text.split("\nRound 1")[0]
     assert "you are seat 2" not in head and "you asked for seat 2" in head
     draw = next(ln for ln in head.splitlines() if "Draw for the seats" in ln)
-    assert "seat" not in draw.split(":", 1)[1], draw  # players, not seats, before the draw
+    # the cards drawn are told by the seats they gave, seat 0 (the first dealer) first, you in your
+    # place: no player numbers that are not seats
+    assert not re.search(r"player \d", head), head
+    seats = re.findall(r"(?:seat|you \(seat) (\d)\)? [A-Z]", draw.split(":", 1)[1])
+    assert seats == ["0", "1", "2", "3", "4"], draw
+    assert "you (seat 3) " in draw, draw
     assert re.search(r"^  You sit at seat 3; seat 0 deals first\.$", head, re.M), head
+    assert head.index("Draw for the seats") < head.index("You sit at seat 3")
 
 
 def test_hiraya_draw_for_the_deal_names_seats_one_way(tmp_path):

@@ -143,7 +143,13 @@ class Narrator(PayText, Recap):
             return str(cid)
         name = (self.game.extra.get("display_names") or {}).get(cid) or self.game.card_name(i)
         v = self.card_value(i, self.came.get(cid, ""))
-        return name if v is None or v == "" or names_value(name, v) else f"{name} ({v})"
+        if v is None or v == "" or names_value(name, v):
+            return name
+        if name.endswith(")") and "(" in name:
+            # a name with brackets of its own takes the value inside them: 'Rain Man (Ono no
+            # Michikaze; 11, 20 pts)', not two brackets in a row
+            return f"{name[:-1]}; {v})"
+        return f"{name} ({v})"
 
     def card_value(self, i: int, came_from: str = "") -> Any:
         fn = self.game.extra.get("card_show")

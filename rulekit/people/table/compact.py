@@ -410,7 +410,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 # your own answers the rules left no choice in, in the rules' words
                 said, first = t.words(True), t.words(True, upto=1)
                 if t.alike and t.why:
-                    text = f"You {said} — {t.why}."
+                    # answers that were all the same to you: no question, and why not
+                    text = f"You {said}, your only choice ({t.why[:1].lower() + t.why[1:].rstrip('.')})."
                 elif t.why and said != first and said.startswith(first + "; "):
                     # the reason with the answer, before what followed from it ('You take a third
                     # card (your only choice: ...); Six goes ...')

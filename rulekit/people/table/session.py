@@ -11,6 +11,7 @@ from rulekit.lang.loader import at
 from rulekit.core.numbers import parse_int
 from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
+from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.compact import yaku_told
 
@@ -58,6 +59,7 @@ class Table:
         self.on_table: set[str] = set()
         self.table_height = 0
         self.said_why: set[str] = set()  # why you had no choice, told once a round
+        self.drawn: dict = {}  # the draw for seats, told once the seats are known
         self.shown = 0  # lines told since then
         self.scrolled = False  # some of them scrolled away since then
         self.last_table = ""  # the table as last drawn before a question
@@ -77,6 +79,12 @@ class Table:
             # before the draw players are not seats: the draw's sentence names no seat, this one does
             spec = self.game.extra.get("seat_draw")
             if spec is not None and spec.seating == "by_draw":
+                drawn = self.drawn.get("cards") or []
+                if len(drawn) == len(e["players"]):
+                    # the cards drawn told by the seats they gave, so the order is plain to see
+                    said = [("you (seat 0)" if p == self.player else "seat 0").replace("0", str(s)) + " "
+                            + self.nar.card_text(drawn[p]) for s, p in enumerate(e["players"])]
+                    self.buf.append(Line("deal", f"Draw for the seats and the deal: {join_words(said)}."))
                 where = f"You sit at seat {self.seat}" + (", the dealer: you deal first." if e["dealer"] == self.seat
                                                           else f"; seat {e['dealer']} deals first.")
             else:
@@ -90,6 +98,11 @@ class Table:
             e = {**e, "forced": True, **({"why": self.only_why, "alike": True} if self.only_why else {})}
             self.only_why = ""
         told = self.nar.feed(e)
+        spec = self.game.extra.get("seat_draw")
+        if e.get("t") == "draw" and self.player is not None and not e.get("tie") and spec is not None \
+                and spec.seating == "by_draw":
+            self.drawn = e  # told with the seats it gives (players are not seats until then)
+            return
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
             # (where the draw seats you is said once it is known: 'you (seat 2)')
