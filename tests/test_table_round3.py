@@ -392,27 +392,26 @@ def test_hiraya_forced_captures_and_last_cards_say_why():
     text = out.getvalue()
     forced = [e for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
     assert len(forced) >= 5
-    # a forced answer is told in the rules' words ('You capture B, your only choice: the only ...');
-    # its reason the first time in a round only (the same reason again is not news)
+    # every forced answer is told to you: a play ('You play A, your only choice: your last card.'),
+    # a capture with the play or the draw that made it ('You play A and capture B; ...', 'You draw A
+    # and capture B with it; ...'); a reason once a round (the same reason again is not news)
     rounds = re.split(r"^Round \d+\b", text, flags=re.M)[1:]
     starts = [i for i, e in enumerate(events) if e.get("t") == "round"]
     assert len(rounds) == len(starts) == 2
     for k, rnd in enumerate(rounds):
         evs = events[starts[k]:starts[k + 1] if k + 1 < len(starts) else len(events)]
         mine = [e for e in evs if e.get("t") == "choose" and e.get("forced") and e["player"] == table.seat]
-        said = re.findall(r"^  You ((?:capture|play) [^\n]+?)(?:, your only choice: (.+))?\.$", rnd, re.M)
-        assert len(said) == len(mine), (said, mine)
-        whys = [why for _what, why in said if why]
-        assert len(whys) == len(set(whys)), whys  # each reason once a round
-        first = []
-        for e in mine:
-            if e["why"] not in first:
-                first.append(e["why"])
-        assert whys == first, (whys, first)
-        for (what, why), e in zip(said, mine):
-            assert what.startswith("play " if e["choice"] == "play" else "capture "), what
-            assert not why or why == ("your last card" if e["choice"] == "play"
-                                      else "the only table card of the same month")
+        yours = [ln for ln in rnd.splitlines() if ln.startswith("  You ")]
+        at = 0
+        for e in mine:  # in order, each in a line of its own or with the play or draw before it
+            card = next(iter(e["action"].values()))
+            name = g.card_name(g.card_index[card]).split(" (")[0]
+            verb = "play" if e["choice"] == "play" else "capture"
+            at = next((i for i in range(at, len(yours)) if f"{verb} {name} (" in yours[i]), None)
+            assert at is not None, (verb, name, yours)
+        whys = re.findall(r"^  You .+, your only choice: (.+)\.$", rnd, re.M)
+        assert len(whys) == len(set(whys)), whys
+        assert set(whys) <= {"your last card", "the only table card of the same month"}, whys
 
 
 def test_a_face_down_deal_round_the_table_is_one_line_with_you_in_it():

@@ -255,9 +255,11 @@ def test_the_showdown_payments_are_told_once_by_the_summary(rel, n):
 
 
 def test_your_capture_is_one_line_and_your_draw_is_yours():
-    """Your played card and the card it takes go to your pile in one sentence with the pile's last
-    value; the card you then draw reads 'You draw ...'."""
+    """Your play, what it takes and your pile's new value are one sentence, as another seat's turn
+    is; the card you then draw reads 'You draw ...'."""
     text = _table("hanafuda/hiraya.yaml", 3, 4, rounds=1, answers="3\n1\n")
-    assert re.search(r"^  .+ and .+ go to your capture pile face up: your capture pile now shows \d+\.$", text, re.M)
+    assert re.search(r"^  You (?:play|draw) .+ and capture .+; your capture pile now shows \d+\.$", text, re.M)
+    assert not re.search(r"^  .+ go to your capture pile face up: your capture pile now shows \d+\.$\n"
+                         r"(?!Cards left)", text, re.M)
     assert not re.search(r"^  [^\n]* goes from the (?:play area|table) to your capture pile", text, re.M)
     assert len(re.findall(r"^  You draw ", text, re.M)) >= 3

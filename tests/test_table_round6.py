@@ -64,8 +64,9 @@ def test_hiraya_words_settlement_no_program_jargon_one_name_for_the_dealer():
 def test_hiraya_a_drawn_card_that_captures_is_one_plain_sentence():
     text = _table(HIRAYA, 3, 1)
     # what was captured with what, in one sentence, not a move 'goes from the table to ...'
-    assert re.search(r"Seat 2 captures Plum poetry ribbon \(2, 5 pts\) with Bush warbler \(2, 10 pts\); "
-                     r"seat 2's capture pile now shows 15\.", text), text
+    assert re.search(r"Seat 2 draws Bush warbler \(2, 10 pts\) and captures Plum poetry ribbon \(2, 5 pts\) "
+                     r"with it; seat 2's capture pile now shows 15\.", text), text
+    assert "; it goes to the table.\n  Seat 2 captures" not in text  # not left on the table, then taking
     assert "goes from the table to seat" not in text
     assert "chooses: capture" not in text
 

@@ -529,7 +529,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             del out[k], flow[k]
     # one line per seat or per run of seats doing the same (not a paragraph per round of the
     # table): with seven players a paragraph pushed your own last move off a 40-line screen
-    return _around_yours(out, viewer)
+    return _draw_then_take(_your_play_together(_around_yours(out, viewer), viewer))
 
 
 def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
@@ -696,3 +696,58 @@ def _tag(seat: int, lines: list[Line]) -> str:
         if m:
             return m.group(1) or ""
     return ""
+
+
+_YOU_CHOSE = re.compile(r"^You choose: (?P<act>[a-z][^:;]*)\.$")
+_YOU_DID = re.compile(r"^You (?P<pred>[a-z][^:;]*?)(?:, your only choice: [^;]+)?\.$")
+_TO_YOURS = re.compile(r"^(?P<cards>.+) go to your (?P<pile>.+?) face up: (?P<value>your .+ now shows .+)\.$")
+_DRAWN = re.compile(r"^(?P<who>You|Seat \d+(?: \([^)]*\))?) (?P<verb>draws?) (?P<card>.+); it goes to [^:;]+\.$")
+
+
+def _your_play_together(out: list[Line], viewer: int | None) -> list[Line]:
+    """Your answer, what it took and where the cards went told as one line, as another seat's turn
+    is ('You play A and capture B; your capture pile now shows 35.'), not three."""
+    k = 0
+    while k + 1 < len(out):
+        a = _YOU_CHOSE.match(out[k].text) if out[k].seat == viewer else None
+        if a is None:
+            k += 1
+            continue
+        b = _YOU_DID.match(out[k + 1].text) if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else None
+        c_at = k + 2 if b is not None else k + 1
+        c = _TO_YOURS.match(out[c_at].text) if c_at < len(out) else None
+        if c is None:
+            k += 1
+            continue
+        said = f"You {a['act']}" + (f" and {b['pred']}" if b is not None else "")
+        extra = [x for x in out[c_at].cards if x not in said]  # a card that went too, not yet named
+        text = said + (f" with {join_words(extra)}" if extra and len(extra) < len(out[c_at].cards) else "")
+        out[k] = Line("choice", f"{text}; {c['value']}.", viewer, cards=out[c_at].cards)
+        del out[k + 1:c_at + 1]
+        k += 1
+    return out
+
+
+def _draw_then_take(out: list[Line]) -> list[Line]:
+    """A card drawn to the table and what it then took told as one line ('Seat 1 draws A and
+    captures B with it; ...'), not as a card left on the table and a capture after it."""
+    k = 0
+    while k + 1 < len(out):
+        d = _DRAWN.match(out[k].text)
+        nxt = out[k + 1].text
+        if d is None or not nxt.startswith(d["who"] + " ") or nxt.startswith(d["who"] + " draw"):
+            k += 1
+            continue
+        rest = nxt[len(d["who"]) + 1:]
+        head = f"{d['who']} {d['verb']} {d['card']} and "
+        if f" with {d['card']}" in rest:  # 'captures B with A; ...': 'with it'
+            out[k] = replace(out[k + 1], text=head + rest.replace(f" with {d['card']}", " with it", 1))
+            del out[k + 1]
+        elif d["who"] == "You" and k + 2 < len(out) and _YOU_DID.match(nxt) and _TO_YOURS.match(out[k + 2].text) \
+                and d["card"] in out[k + 2].text:
+            pred = _YOU_DID.match(nxt)["pred"]
+            out[k] = Line("choice", f"{head}{pred} with it; {_TO_YOURS.match(out[k + 2].text)['value']}.",
+                          out[k + 1].seat, cards=out[k + 2].cards)
+            del out[k + 1:k + 3]
+        k += 1
+    return out
