@@ -502,3 +502,22 @@ def test_careful_dealer_plays_only_the_bettors_its_total_likely_beats():
     # last bettor shows a 10 face up (about 15): let off
     wants = careful_wants([["3-1", "2-1"], ["4-1", "10-1"]], ["5-1", "6-1"], "contest")
     assert [a for _, a in wants] == [(True,), (False,)]
+
+
+def test_table_dealer_plays_a_bettor_a_careful_dealer_lets_off_when_a_hand_within_the_limit_cannot_beat_15():
+    """The `table` policy's dealer reckons that a bettor still in holds a hidden card that keeps them
+    within 15: on 15 the dealer plays them all. The careful dealer counts an average hidden card (5)
+    and lets off a bettor showing 11 (6 and 5 face up), who can at best tie 15."""
+    from rulekit.engine.agents import Decision, PolicyAgent
+    picks: dict[str, list] = {"table": [], "careful": []}
+
+    def checks(ctx, choice, player, actions):
+        if choice.id == "contest":
+            d = Decision(ctx.game if hasattr(ctx, "game") else game(OTO), ctx, choice, player, actions)
+            for pol in picks:
+                i = PolicyAgent(pol).preferred(d)
+                picks[pol].append(d.legal[i]["fight"])
+    oto([["1-1", "6-1", "5-2"], ["5-1", "7-2"]], ["10-1", "5-3"], checks=checks,
+        by_choice={"contest": [{"fight": True}, {"fight": True}]})
+    assert picks["table"][0] is True and picks["careful"][0] is False  # the bettor showing 11
+    assert picks["table"][1] is True  # the last bettor showing 7 is played by both
