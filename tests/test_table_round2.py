@@ -123,8 +123,12 @@ def test_a_long_showdown_is_one_hand_a_line_and_turns_read_as_one_sentence():
     assert [ln.split(":")[0] for ln in show[1:6]] == ["    Column 1", "    Column 2", "    Column 3", "    Column 4",
                                                       "    The dealer's hand"]
     assert all(re.search(r" — shows \d\.$", ln) for ln in show[1:6])
-    # a grouped turn goes on in lower case: '...; a card goes from the deck ...'
-    assert "; a card goes from the deck to the dealer's hand" in text
+    # a grouped turn goes on in lower case ('...; takes a third card'); the unseen card its answer
+    # asked for is not told again, nor the dealer looking at the cards again
+    assert re.search(r"^  Seat 0 \(dealer\) looks at 2 cards; takes a third card\.$", text, re.M), text
+    assert "takes a third card; a card goes" not in text
+    assert not re.search(r"takes a third card\.\n  A card goes from the deck to the dealer's hand", text)
+    assert "looks at 3 cards" not in text
     assert not re.search(r"; [A-Z][a-z]* card goes", text)
 
 

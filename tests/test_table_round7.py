@@ -356,3 +356,12 @@ def test_your_forced_answers_say_why_once_a_round():
         whys = re.findall(r"^  You .+, your only choice: (.+)\.$", rnd, re.M)
         assert len(whys) == len(set(whys)), whys
     assert re.search(r"^  You pass and pay 1 chip to the pot\.$", text, re.M), text  # again, without why
+
+
+def test_the_same_answer_again_in_a_turn_is_counted_and_the_card_it_asked_for_not_told_again():
+    """Otoroku's dealer taking cards: 'is dealt a card, then takes another card twice and stands',
+    not 'takes another card; is dealt a card; takes another card; is dealt a card'."""
+    text = _told("hanafuda/otoroku.yaml", 5, 3, 2, rounds=6)
+    assert "  Seat 0 (dealer) is dealt a card, then takes another card twice and stands." in text, text
+    assert "takes another card and takes another card" not in text
+    assert not re.search(r"takes another card[;,] (?:then )?is dealt a card", text)

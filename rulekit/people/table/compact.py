@@ -43,6 +43,15 @@ class _Turn:
             if act.empty and same:
                 return  # no more cards after cards played: the next seat's turn says it
             last = self.acts[-1] if self.acts else None
+            if last is not None and act.key != "*" and last[0] == act and self.preds and self.preds[-1] == last[2]:
+                # the same answer again ('takes another card' twice): counted, not repeated
+                last[1].append(act.value)
+                times = {2: "twice"}.get(len(last[1]), f"{len(last[1])} times")
+                base = (act.said(), act.said(plural=True))
+                lead = last[2][0][:len(last[2][0]) - len(_strip(last[2][0]))]  # its joining mark, kept
+                self.preds[-1] = (lead + f"{base[0]} {times}", lead + f"{base[1]} {times}")
+                self.acts[-1] = (last[0], last[1], self.preds[-1])
+                return
             if (last is not None and act.key == "*" and last[0].key == "*" and last[0].words == act.words
                     and last[0].choice == act.choice and self.preds and self.preds[-1] == last[2]):
                 # another answer of the same kind in the turn: 'plays Four, Five and Six'
@@ -59,6 +68,8 @@ class _Turn:
             self.acts.append((act, [act.value], pred))
             self.preds.append(pred)
             return
+        if pred[0].startswith("looks at ") and any(p[0].startswith("looks at ") for p in self.preds):
+            return  # a seat looking again at its cards after taking one: the turn said it looks
         chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
         if chose and pred[0].startswith(_CHOOSE[0]):
             # a further choice of the same turn: just the action ('play A; play B')
@@ -73,6 +84,11 @@ class _Turn:
         # what a seat does after being dealt a card: 'is dealt a card, then stands'
         return "".join(("" if not i else " and " if r.startswith("\x02") else ", then " if parts[i - 1].startswith(
             ("is dealt ", "are each dealt ")) else "; ") + (_lower(t) if i else t) for i, (r, t) in enumerate(zip(raw, parts)))
+
+
+def _strip(pred: str) -> str:
+    """A predicate without its joining mark (\\x00 a further choice, \\x01 a value, \\x02 ' and ')."""
+    return pred.lstrip("\x00\x01\x02")
 
 
 _SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
@@ -471,6 +487,11 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                      or f"(seat {turns[-1].seat})" in ln.text)):
             # what a seat's choice made happen (and the cards it took with it), told with it; cards
             # the turn already named are not named again, only the new value of where they went
+            if not ln.cards and turns[-1].acts and turns[-1].preds[-1] == turns[-1].acts[-1][2]:
+                # an unseen card arriving right after the answer that asked for it ('takes a third
+                # card'): the answer says it
+                prev, merged = ln, True
+                continue
             told = " ".join(p[0] for p in turns[-1].preds)
             # a card the turn's answers named and no move told yet (two cards may share a name:
             # a second one drawn is a new card, told as such)
@@ -491,6 +512,9 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             continue
         prev, merged = ln, False
         mine = ln.seat is not None and ln.seat == viewer
+        if (ln.kind == "deal" and not ln.cards and ln.pred is not None and turns and turns[-1].seat == ln.seat
+                and turns[-1].acts and turns[-1].preds and turns[-1].preds[-1] == turns[-1].acts[-1][2]):
+            continue  # dealt the card its answer asked for ('takes another card'): said by the answer
         if ln.pred is not None and ln.seat is not None and (
                 not mine or ln.act is not None or (ln.bare is not None and turns and turns[-1].seat == viewer
                                                and turns[-1].acts and not turns[-1].text)):
