@@ -365,3 +365,18 @@ def test_the_same_answer_again_in_a_turn_is_counted_and_the_card_it_asked_for_no
     assert "  Seat 0 (dealer) is dealt a card, then takes another card twice and stands." in text, text
     assert "takes another card and takes another card" not in text
     assert not re.search(r"takes another card[;,] (?:then )?is dealt a card", text)
+
+
+def test_kyo_kabu_second_field_is_one_deal_then_who_looks_you_among_them():
+    """The second field is dealt in one line even when your own column is among the cards; then
+    what you see, then the others who look, by seat number."""
+    text = _told(KYO, 5, 23, 2, "1\n", rounds=4)
+    blocks = re.findall(r"^Dealer's first card and the second field\n((?:  .*\n)+)", text, re.M)
+    assert blocks, text
+    for b in blocks:
+        lines = b.splitlines()
+        assert lines[0].startswith("  From the deck: a card each to the dealer's hand, column 1"), b
+        assert len([ln for ln in lines if ln.startswith("  From the deck")]) == 1, b
+        for m in re.finditer(r"^  Seats ([\d, and]+) each look at a card\.$", b, re.M):
+            seats = [int(x) for x in re.findall(r"\d", m.group(1))]
+            assert seats == sorted(seats), b

@@ -128,8 +128,10 @@ def _hidden_moves(lines: list[Line]) -> list[Line]:
             m2 = _HIDDEN.match(ln.text) if ln.kind == "move" else None
             if m2 is not None and m2["src"] == m["src"] and m2["face"] == m["face"]:
                 dsts.append((m2["what"], m2["dst"]))
-            elif ln.kind == "reveal" and ln.pred is not None and ln.pred[0].startswith("looks at "):
-                after.append(ln)
+            elif ln.kind == "reveal" and (ln.pred is not None and ln.pred[0].startswith("looks at ")
+                                          or ln.pred is None and (ln.text.startswith("You see ")
+                                                                  or " (you) see " in ln.text)):
+                after.append(ln)  # who looks at the cards dealt (you among them): told after the deal
             else:
                 break
             j += 1
@@ -417,6 +419,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 seats.append(turns[j].seat)
                 j += 1
             before = len(out)
+            if t.kind == "reveal" and all(p[0].startswith("looks at ") for p in t.preds):
+                seats.sort()  # seats looking at their cards together: no order among them to keep
             if t.text and len(seats) == 1:
                 out.append(Line(t.kind, t.text, viewer))
             elif viewer in seats and len(seats) > 1:
