@@ -380,3 +380,16 @@ def test_kyo_kabu_second_field_is_one_deal_then_who_looks_you_among_them():
         for m in re.finditer(r"^  Seats ([\d, and]+) each look at a card\.$", b, re.M):
             seats = [int(x) for x in re.findall(r"\d", m.group(1))]
             assert seats == sorted(seats), b
+
+
+def test_kakkuri_a_dealer_who_sits_out_hands_the_part_to_the_next_seat_who_turns_the_first_card():
+    """8 players, the dealer dealt the drop-out card: the seat on the dealer's right takes the
+    dealer's part, is named as such, and turns the first box card (not the seat sitting out)."""
+    text = _told("mekurifuda/kakkuri.yaml", 8, 11, 0, rounds=1)
+    assert "You were dealt the drop-out card and sit out this round" in text, text
+    assert "  Seat 1 takes the dealer's part this round." in text
+    first = text.split("The dealer turns the first box card\n", 1)[1].splitlines()[0]
+    assert first.startswith("  Seat 1 turns up "), first
+    end = text.split("End of round 1")[1]
+    # the rules' words about the round come before the payments they explain
+    assert end.index("takes the dealer's part") < end.index(" pay")

@@ -95,10 +95,12 @@ class Recap:
             if y["place"] is None and (y["player"], join_words(y["names"])) in valued:
                 continue
             out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
+        # what the rules said during the round (who sat out, who won and how) before the
+        # payments it explains
+        out += [Line("summary", t) for t in self.said]
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
         out += [Line("summary", t) for t in self.pays_text()]
-        out += [Line("summary", t) for t in self.said]
         changes = []
         for s in range(self.n):
             try:
