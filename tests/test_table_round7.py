@@ -393,3 +393,14 @@ def test_kakkuri_a_dealer_who_sits_out_hands_the_part_to_the_next_seat_who_turns
     end = text.split("End of round 1")[1]
     # the rules' words about the round come before the payments they explain
     assert end.index("takes the dealer's part") < end.index(" pay")
+
+
+def test_a_pause_mid_round_shows_your_hand_above_the_prompt():
+    """While the rules play for you (Kakkuri's forced passes) the table with your hand scrolls
+    away: each 'Press Enter to go on' has your hand on the line above it."""
+    text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, "\n1\n", rounds=2, width=100, paged=True)
+    lines = text.splitlines()
+    pauses = [i for i, ln in enumerate(lines) if ln.startswith("Press Enter to go on")]
+    assert pauses, text
+    for i in pauses:
+        assert lines[i - 1].startswith("  Your hand: "), lines[i - 3:i + 1]

@@ -129,8 +129,25 @@ class Table:
             self.more()  # what comes before the question (the table, its menu) on a screen of its own
 
     def more(self) -> None:
-        """A screenful told: wait for Enter before telling more."""
+        """A screenful told: wait for Enter before telling more (with your hand above the prompt:
+        while the rules play for you, the table with it may be screens away)."""
+        for line in self.own_hand_lines():
+            self.screen.say(line, "table", 2)
         self.wait("Press Enter to go on")
+
+    def own_hand_lines(self) -> list[str]:
+        """Your own hidden places with cards in them, as the table shows them ('Your hand: A and B')."""
+        out = []
+        for zname in self.nar.zones:
+            base, idx = self.nar.zone_of(zname)
+            zd = self.nar.zone_defs.get(base)
+            if (idx != self.seat or zd is None or zd.kind != "player" or zd.visibility == "public"
+                    or self.nar.main_zone(zname) != zname or not self.nar.group_cards(zname)):
+                continue
+            text, value = self.nar.zone_view(zname)
+            words = self.nar.zone_words(zname)
+            out.append(f"{words[0].upper() + words[1:]}: {text}" + (f" — shows {value}" if value is not None else ""))
+        return out
 
     def wait(self, words: str) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
