@@ -397,10 +397,20 @@ def test_kakkuri_a_dealer_who_sits_out_hands_the_part_to_the_next_seat_who_turns
 
 def test_a_pause_mid_round_shows_your_hand_above_the_prompt():
     """While the rules play for you (Kakkuri's forced passes) the table with your hand scrolls
-    away: each 'Press Enter to go on' has your hand on the line above it."""
+    away: a 'Press Enter to go on' has your hand on the line above it, unless you play from it in
+    what follows before the next question (it would show the hand as it is after those plays)."""
     text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, "\n1\n", rounds=2, width=100, paged=True)
     lines = text.splitlines()
     pauses = [i for i, ln in enumerate(lines) if ln.startswith("Press Enter to go on")]
     assert pauses, text
+    shown = 0
     for i in pauses:
-        assert lines[i - 1].startswith("  Your hand: "), lines[i - 3:i + 1]
+        after = []
+        for ln in lines[i + 1:]:
+            if ln.startswith(("Your choice", "Press Enter")):
+                break
+            after.append(ln)
+        yours = any(ln.startswith("  You ") and not ln.startswith("  You see") for ln in after)
+        assert lines[i - 1].startswith("  Your hand: ") != yours, lines[i - 3:i + 3]
+        shown += not yours
+    assert shown

@@ -120,20 +120,28 @@ class Table:
         told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why)
         # pages on a terminal only: piped output is read whole, and piped answers are not Enters
         paged = self.pause and not self.screen.console.soft_wrap
-        for ln in told:
+        hand = self._hand_height() if paged else 0
+        for k, ln in enumerate(told):
             need = self.screen.height(ln.text, 0 if ln.kind in ("heading", "phase") else 2) + (ln.kind == "heading")
-            if paged and self.screen.since and self.screen.since + need > PAGE:
-                self.more()
+            # your hand above the pause, unless you still play from it below (it would show it as
+            # it is after those plays)
+            mine = any(t.seat == self.seat for t in told[k:])
+            if paged and self.screen.since and self.screen.since + need + (0 if mine else hand) > PAGE:
+                self.more(hand=not mine)
             self.show(ln)
-        if paged and self.screen.since and self.screen.since + reserve > PAGE:
+        if paged and self.screen.since and self.screen.since + reserve + hand > PAGE:
             self.more()  # what comes before the question (the table, its menu) on a screen of its own
 
-    def more(self) -> None:
+    def more(self, hand: bool = True) -> None:
         """A screenful told: wait for Enter before telling more (with your hand above the prompt:
         while the rules play for you, the table with it may be screens away)."""
-        for line in self.own_hand_lines():
+        for line in self.own_hand_lines() if hand else ():
             self.screen.say(line, "table", 2)
         self.wait("Press Enter to go on")
+
+    def _hand_height(self) -> int:
+        """The lines your hand takes above a pause."""
+        return sum(self.screen.height(t, 2) for t in self.own_hand_lines())
 
     def own_hand_lines(self) -> list[str]:
         """Your own hidden places with cards in them, as the table shows them ('Your hand: A and B')."""
