@@ -194,7 +194,10 @@ def test_hiraya_words_table_card_points_and_a_short_table_view():
     for m in re.finditer(r"\(card points: (\d+) captured against par\)", text):
         assert int(m[1]) % 5 == 0
     assert "above or below par" not in text and "captured against par" in text
-    # late in a round another seat's long capture pile is its size and value at a decision
-    assert re.search(r"^  (?:Seat \d|The dealer)'?s? capture pile(?: \(seat \d\))?: \d+ cards — shows \d+$", text, re.M)
+    # late in a round another seat's long capture pile names the cards that count, its chaff
+    # counted ('and 6 chaff'), or every card when too few fold; never a bare count
+    tables_text = "\n".join(re.findall(r"^The table — .*\n((?:  .*\n)+?)Your turn", text, re.M))
+    assert re.search(r"^  Seat \d'?s?(?: \(dealer's\))? capture pile: .+ and \d+ chaff — shows \d+$", tables_text, re.M)
+    assert not re.search(r"capture pile(?: \(seat \d\))?: \d+ cards — shows", tables_text)
     tables = re.findall(r"^The table — .*\n((?:  .*\n)+?)Your turn", text, re.M)
     assert tables and max(len(t.splitlines()) for t in tables) <= 12

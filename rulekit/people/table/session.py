@@ -382,7 +382,7 @@ class Table:
             if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
                     and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
                 # a long open pile (captures) at a decision: its size and value; t lists it card by card
-                text = nar.pile_text(zname) or f"{len(group)} cards"
+                text = nar.pile_text(zname) or text  # nothing folds: every card by name
             if words in placed and idx is None:
                 lines[placed[words]] += f"; being played onto it: {text}"
                 continue
