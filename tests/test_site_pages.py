@@ -161,7 +161,7 @@ def test_the_story_tells_a_columns_yaku_as_the_columns_and_no_value_twice():
             by_choice={"bet": [{"col": 2, "amount": 3}], "third_card": [{"take": True}],
                        "dealer_third": [{"take": False}]})
     text = story_markdown(g, 2, o.result.events, o.chips)
-    assert "Column 3 has Three of a kind" in text
+    assert "Column 3 has three of a kind" in text
     assert "Seat 0 (dealer) has" not in text
     # kabufuda names say their values: never "Seven (7)"
     assert "Seven, Seven and Seven" in text

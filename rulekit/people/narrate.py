@@ -146,8 +146,8 @@ class Narrator(PayText, Recap):
         if v is None or v == "" or names_value(name, v):
             return name
         if name.endswith(")") and "(" in name:
-            # a name with brackets of its own takes the value inside them: 'Rain Man (Ono no
-            # Michikaze; 11, 20 pts)', not two brackets in a row
+            # a name with brackets of its own takes the value inside them: 'Name (a note; 11, 20 pts)',
+            # not two brackets in a row
             return f"{name[:-1]}; {v})"
         return f"{name} ({v})"
 

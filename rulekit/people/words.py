@@ -39,7 +39,7 @@ def human_words(name: str) -> str:
 
 def in_sentence(name: str) -> str:
     """A hand's name as it reads inside a sentence: 'three of a kind' for 'Three of a kind' (a
-    common word starts it), a proper name ('Kuppin', 'Otoroku') as it is."""
+    common word starts it), a name of its own (one word, or an uncommon first word) as it is."""
     from rulekit.lang.prose import COMMON_FIRST_WORDS
     first = name.split(" ", 1)[0]
     return name[:1].lower() + name[1:] if first in COMMON_FIRST_WORDS and " " in name else name
