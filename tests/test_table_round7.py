@@ -414,3 +414,13 @@ def test_a_pause_mid_round_shows_your_hand_above_the_prompt():
         assert lines[i - 1].startswith("  Your hand: ") != yours, lines[i - 3:i + 3]
         shown += not yours
     assert shown
+
+
+def test_rules_at_a_question_bring_the_table_back_under_them():
+    """'?' at a question: the rules of the phase, then the table again (stakes, maximum), then the
+    question: nothing the decision needs is pushed off the screen by the rules."""
+    text = _told(KYO, 5, 23, 2, "?\n1\n1\n", rounds=1)
+    after = text.split("\nRules: ", 1)[1]
+    table = after.index("The table — round 1")
+    assert table < after.index("Your turn:") and table < after.index("Your choice")
+    assert "Table maximum 10: " in after[table:after.index("Your turn:")]

@@ -316,6 +316,9 @@ class Table:
         a = a.strip().lower()
         if a == "?":
             self.rules_text()
+            if self.asking is not None:
+                # the rules push the table up the screen: it comes back with the question
+                self.draw_table(self.asking)
             return True
         if a == "t":
             self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
