@@ -13,7 +13,7 @@ from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
-from rulekit.people.table.compact import yaku_told
+from rulekit.people.table.joins import yaku_told
 
 KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary

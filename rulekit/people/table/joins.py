@@ -1,0 +1,116 @@
+"""Sentences joined after the turns are told: what a reader takes as one thing is one line.
+
+`rulekit.people.table.compact` tells one line per seat's turn; these passes then join lines
+that still read as one event told twice: the seats before and after you doing the same, your
+answer with what it took and where the cards went, a card drawn with what it then took, and a
+yaku with the hand value that already names it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from rulekit.people.line import Line
+from rulekit.people.words import join_words, seats_words
+
+
+def after_turns(out: list[Line], viewer: int | None) -> list[Line]:
+    """The passes that join lines once the turns are told, in order."""
+    return _draw_then_take(_your_play_together(_around_yours(out, viewer), viewer))
+
+
+_HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has|(?P<place>[A-Z][\w' ]*?) has) "
+                  r"(?P<names>.+)\.$")
+
+
+def yaku_told(text: str, told: list[str]) -> bool:
+    """Whether a yaku line ('Seat 4 has <yaku>.', 'Column 2 has <yaku>.') says what a line told
+    names already: its hand shown with that value ('Seat 4's hand: <cards> — shows <yaku>.')."""
+    m = _HAS.match(text)
+    if m is None:
+        return False
+    whose = {m["place"].lower() if m["place"] else "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"}
+    if "(dealer) has " in text:
+        whose.add("the dealer's hand")  # told as the dealer's place ('The dealer's hand: ...')
+    return any(w in t.lower() and f"shows {m['names']}" in t for t in told for w in whose)
+
+
+def yaku_once(lines: list[Line]) -> list[Line]:
+    """A yaku left out when its hand was just shown with that value: said once."""
+    out: list[Line] = []
+    for ln in lines:
+        if ln.kind == "yaku" and yaku_told(ln.text, [p.text for p in out[-8:]]):
+            continue
+        out.append(ln)
+    return out
+
+
+def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
+    """The seats before you and after you doing the same told as one line before yours ('Seats 0,
+    1, 2, 4, 5 and 6 look at their hands.'), not as two lines around it."""
+    k = 0
+    while k + 2 < len(out):
+        a, you, b = out[k], out[k + 1], out[k + 2]
+        if (a.seats and b.seats and a.pred is not None and a.pred == b.pred and viewer is not None
+                and you.seat in (viewer, None) and you.text.startswith("You ") and not set(a.seats) & set(b.seats)
+                and "(dealer)" not in a.text + b.text):
+            seats = a.seats + b.seats
+            out[k] = replace(a, text=f"{seats_words(list(seats))} {a.pred[1]}.", seat=None, seats=seats)
+            del out[k + 2]
+        k += 1
+    return out
+
+
+_YOU_CHOSE = re.compile(r"^You choose: (?P<act>[a-z][^:;]*)\.$")
+_YOU_DID = re.compile(r"^You (?P<pred>[a-z][^:;]*?)(?:, your only choice: [^;]+)?\.$")
+_TO_YOURS = re.compile(r"^(?P<cards>.+) go to your (?P<pile>.+?) face up: (?P<value>your .+ now shows .+)\.$")
+_DRAWN = re.compile(r"^(?P<who>You|Seat \d+(?: \([^)]*\))?) (?P<verb>draws?) (?P<card>.+); it goes to [^:;]+\.$")
+
+
+def _your_play_together(out: list[Line], viewer: int | None) -> list[Line]:
+    """Your answer, what it took and where the cards went told as one line, as another seat's turn
+    is ('You play A and capture B; your capture pile now shows 35.'), not three."""
+    k = 0
+    while k + 1 < len(out):
+        a = _YOU_CHOSE.match(out[k].text) if out[k].seat == viewer else None
+        if a is None:
+            k += 1
+            continue
+        b = _YOU_DID.match(out[k + 1].text) if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else None
+        c_at = k + 2 if b is not None else k + 1
+        c = _TO_YOURS.match(out[c_at].text) if c_at < len(out) else None
+        if c is None:
+            k += 1
+            continue
+        said = f"You {a['act']}" + (f" and {b['pred']}" if b is not None else "")
+        extra = [x for x in out[c_at].cards if x not in said]  # a card that went too, not yet named
+        text = said + (f" with {join_words(extra)}" if extra and len(extra) < len(out[c_at].cards) else "")
+        out[k] = Line("choice", f"{text}; {c['value']}.", viewer, cards=out[c_at].cards)
+        del out[k + 1:c_at + 1]
+        k += 1
+    return out
+
+
+def _draw_then_take(out: list[Line]) -> list[Line]:
+    """A card drawn to the table and what it then took told as one line ('Seat 1 draws A and
+    captures B with it; ...'), not as a card left on the table and a capture after it."""
+    k = 0
+    while k + 1 < len(out):
+        d = _DRAWN.match(out[k].text)
+        nxt = out[k + 1].text
+        if d is None or not nxt.startswith(d["who"] + " ") or nxt.startswith(d["who"] + " draw"):
+            k += 1
+            continue
+        rest = nxt[len(d["who"]) + 1:]
+        head = f"{d['who']} {d['verb']} {d['card']} and "
+        if f" with {d['card']}" in rest:  # 'captures B with A; ...': 'with it'
+            out[k] = replace(out[k + 1], text=head + rest.replace(f" with {d['card']}", " with it", 1))
+            del out[k + 1]
+        elif d["who"] == "You" and k + 2 < len(out) and _YOU_DID.match(nxt) and _TO_YOURS.match(out[k + 2].text) \
+                and d["card"] in out[k + 2].text:
+            pred = _YOU_DID.match(nxt)["pred"]
+            out[k] = Line("choice", f"{head}{pred} with it; {_TO_YOURS.match(out[k + 2].text)['value']}.",
+                          out[k + 1].seat, cards=out[k + 2].cards)
+            del out[k + 1:k + 3]
+        k += 1
+    return out
