@@ -135,6 +135,30 @@ def display_names(variant: Variant) -> dict[str, str]:
     return {str(k): str(v.value) for k, v in node.value.items() if isinstance(v.value, str)}
 
 
+def display_reach(variant: Variant, yaku_tables: Any, errs: Collector) -> tuple[str, str] | None:
+    """`display.reach: {zone, yaku}`: the open per-player pile and the yaku table whose yaku made
+    so far, and those one card short, the table lists at a decision; errors located."""
+    node = at(variant.tree, "display", "reach")
+    if node is None or not isinstance(node.value, dict):
+        return None
+    zone, table = (node.value.get(k) for k in ("zone", "yaku"))
+    ok = True
+    zd = variant.zones.get(str(zone.value)) if zone is not None else None
+    if zone is None or zd is None or zd.kind != "player" or zd.visibility != "public":
+        found = "nothing" if zone is None else f"'{zone.value}'"
+        errs.add(error((zone or node).span, "E040", f"display.reach.zone: expected an open pile per player, "
+                       f"found {found}", hint=did_you_mean(str(getattr(zone, "value", "")),
+                                                         [z for z, d in variant.zones.items()
+                                                          if d.kind == "player" and d.visibility == "public"])))
+        ok = False
+    if table is None or str(table.value) not in yaku_tables:
+        found = "nothing" if table is None else f"'{table.value}'"
+        errs.add(error((table or node).span, "E040", f"display.reach.yaku: expected a yaku table, found {found}",
+                       hint=did_you_mean(str(getattr(table, "value", "")), list(yaku_tables))))
+        ok = False
+    return (str(zone.value), str(table.value)) if ok else None
+
+
 def _zone_counts(variant: Variant, key: str) -> dict[str, int]:
     """Each zone's positive whole-number setting `key` (the schema checks its type)."""
     out = {}

@@ -14,6 +14,7 @@ from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.joins import yaku_told
+from rulekit.people.table.reach import reach_lines
 
 KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
@@ -401,7 +402,8 @@ class Table:
             if v != 0:  # an empty pot (a settling pool between rounds) says nothing
                 self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
         if ctx is not None:
-            for text in table_lines(self.game, ctx, self.seat, nar.card_text):
+            for text in table_lines(self.game, ctx, self.seat, nar.card_text) + reach_lines(
+                    self.game, ctx, self.seat, nar.card_text):
                 self.screen.say(text, "table", 2)
         self.screen.say("Chips: " + ", ".join(
             f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
