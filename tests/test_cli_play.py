@@ -53,7 +53,7 @@ def test_the_draw_for_seats_tells_the_human_where_they_sit():
     r = _rulekit("play", "otoroku", "--seed", "3", "--players", "4", "--human", "1", "--rounds", "1",
                  stdin="1\n" * 20)
     assert r.returncode == 0, r.stderr
-    assert "you asked for seat 1, the draw for seats places you." in r.stdout
+    assert "Where you sit is drawn for (you asked for seat 1; the draw decides)." in r.stdout
     assert "You sit at seat 2; seat 0 deals first." in r.stdout
     assert "Your turn" in r.stdout and "You choose" in r.stdout
 

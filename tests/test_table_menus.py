@@ -78,7 +78,7 @@ def test_sets_that_differ_only_in_card_order_are_one_entry():
     # (both keep a hand that shows 5: said once above the menu)
     assert menu == ["lay down One, One and Five; Gold Four (Kin-shi), Six and Seven — keeps Four, Four and Seven",
                     "lay down One, One and Five; Four, Six and Seven — keeps Gold Four (Kin-shi), Four and Seven"], menu
-    assert "  Every choice keeps a hand that shows 5.\n" in out.getvalue()
+    assert "  Every choice keeps a hand that shows 5: press Enter for the first, or choose the cards you like.\n" in out.getvalue()
     (mine,) = [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
     assert 0 <= mine["index"] < mine["of"]
 

@@ -184,7 +184,8 @@ def test_dare_a_lay_down_with_one_answer_is_your_only_choice_and_equal_values_sa
     # no question without a menu: an answer nobody could choose otherwise is told as your only choice
     assert not re.search(r"^Your turn: .*\n  You choose: ", text, re.M)
     assert re.search(r"^  You lay down .+, your only choice[.:]", text, re.M)
-    same = re.findall(r"^  Every choice keeps a hand that shows (\d)\.\n((?:  \d+\) .*\n)+)", text, re.M)
+    same = re.findall(r"^  Every choice keeps a hand that shows (\d): press Enter for the first, or choose the "
+                      r"cards you like\.\n((?:  \d+\) .*\n)+)", text, re.M)
     assert same
     for _, menu in same:
         assert "which shows" not in menu

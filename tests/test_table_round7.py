@@ -262,11 +262,11 @@ def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
     ('Every choice keeps a hand that shows 3.'), never under a bare 'Your choice:'."""
     # the high-card tie-break: the cards kept count, so the ways of laying down are asked
     text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n", options={"tie_break": "high_card"})
-    first, again = text.split("Your choice (1 to 4; ? rules of this phase, t the table, q quit): t\n", 1)
+    first, again = text.split("Your choice (1 to 4, Enter for 1; ? rules of this phase, t the table, q quit): t\n", 1)
     menu = first[first.rindex("Your turn: "):]
     again = again[again.index("Your turn: "):again.index("Your choice (")]
     assert menu == again, (menu, again)
-    assert "Every choice keeps a hand that shows 3." in again
+    assert "Every choice keeps a hand that shows 3: press Enter for the first" in again
     assert not re.search(r"^Your choice:$", text, re.M)
 
 
@@ -370,16 +370,19 @@ def test_the_same_answer_again_in_a_turn_is_counted_and_the_card_it_asked_for_no
 def test_kyo_kabu_second_field_is_one_deal_then_who_looks_you_among_them():
     """The second field is dealt in one line even when your own column is among the cards; then
     what you see, then the others who look, by seat number."""
-    text = _told(KYO, 5, 23, 2, "1\n", rounds=4)
+    text = _told(KYO, 5, 23, 2, "1\n", rounds=4) + _told(KYO, 5, 7, 4, "2\n", rounds=6)
+    # a column you share: 'Seats 1 and 4 (you) see Seven', as any seats are named
+    assert re.search(r"^  Seats \d and 4 \(you\) see ", text, re.M) and "and seat 4 (you)" not in text
     blocks = re.findall(r"^Dealer's first card and the second field\n((?:  .*\n)+)", text, re.M)
     assert blocks, text
     for b in blocks:
         lines = b.splitlines()
         assert lines[0].startswith("  From the deck: a card each to the dealer's hand, column 1"), b
         assert len([ln for ln in lines if ln.startswith("  From the deck")]) == 1, b
-        for m in re.finditer(r"^  Seats ([\d, and]+) each look at a card\.$", b, re.M):
+        for m in re.finditer(r"^  Seats ([\d, andto]+) each look at a card\.$", b, re.M):
             seats = [int(x) for x in re.findall(r"\d", m.group(1))]
             assert seats == sorted(seats), b
+        assert len(re.findall(r"look(?:s)? at a card", b)) <= 1, b  # who looks: one line
 
 
 def test_kakkuri_a_dealer_who_sits_out_hands_the_part_to_the_next_seat_who_turns_the_first_card():
@@ -398,8 +401,10 @@ def test_kakkuri_a_dealer_who_sits_out_hands_the_part_to_the_next_seat_who_turns
 def test_a_pause_mid_round_shows_your_hand_above_the_prompt():
     """While the rules play for you (Kakkuri's forced passes) the table with your hand scrolls
     away: a 'Press Enter to go on' has your hand on the line above it, unless you play from it in
-    what follows before the next question (it would show the hand as it is after those plays)."""
-    text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, "\n1\n", rounds=2, width=100, paged=True)
+    what follows before the next question (it would show the hand as it is after those plays) or
+    the table, which shows it, comes next."""
+    text = "\n".join(_told("mekurifuda/kakkuri.yaml", 7, seed, seat, "\n1\n", rounds=2, width=100, paged=True)
+                     for seed, seat in ((5, 3), (2, 5), (4, 5)))
     lines = text.splitlines()
     pauses = [i for i, ln in enumerate(lines) if ln.startswith("Press Enter to go on")]
     assert pauses, text
@@ -411,8 +416,9 @@ def test_a_pause_mid_round_shows_your_hand_above_the_prompt():
                 break
             after.append(ln)
         yours = any(ln.startswith("  You ") and not ln.startswith("  You see") for ln in after)
-        assert lines[i - 1].startswith("  Your hand: ") != yours, lines[i - 3:i + 3]
-        shown += not yours
+        table = any(ln.startswith(("The table — ", "End of round")) for ln in after[:2])  # they show your hand
+        assert lines[i - 1].startswith("  Your hand: ") != (yours or table), lines[i - 3:i + 3]
+        shown += not (yours or table)
     assert shown
 
 
@@ -424,3 +430,17 @@ def test_rules_at_a_question_bring_the_table_back_under_them():
     table = after.index("The table — round 1")
     assert table < after.index("Your turn:") and table < after.index("Your choice")
     assert "Table maximum 10: " in after[table:after.index("Your turn:")]
+
+
+def test_when_every_way_keeps_the_same_value_enter_takes_the_first_and_a_number_still_chooses():
+    """Dare under its usual rules: the ways of laying down are all offered, and Enter alone lays down
+    the first (nothing to weigh); typing another number lays down that one."""
+    plain = _told("kabufuda/dare.yaml", 4, 7, 1, "\n", rounds=3)
+    assert "Enter for 1; " in plain and "Please type" not in plain
+    picked = re.findall(r"^  1\) (lay down .+?) — keeps .*\n(?:  \d+\) .*\n)*Your choice \(1 to \d+, Enter for 1; "
+                        r"[^\n]*\n  You choose: (lay down .+)\.$", plain, re.M)
+    assert picked and all(a == b for a, b in picked), picked
+    two = _told("kabufuda/dare.yaml", 4, 7, 1, "2\n", rounds=3)
+    second = re.findall(r"^  2\) (lay down .+?) — keeps .*\n(?:  \d+\) .*\n)*Your choice \(1 to \d+, Enter for 1; "
+                        r"[^\n]*\n  You choose: (lay down .+)\.$", two, re.M)
+    assert second and all(a == b for a, b in second), second

@@ -267,8 +267,8 @@ def _at_table(run: _Run) -> int:
         spec = game.extra.get("seat_draw")
         if spec is not None and spec.seating == "by_draw":
             # the draw decides the seats: a seat asked for is not yet the seat sat at
-            screen.say(f"{name}: {run.n} players{rounds}; you asked for seat {run.human}, the draw for seats "
-                       "places you.", "heading")
+            screen.say(f"{name}: {run.n} players{rounds}. Where you sit is drawn for (you asked for seat "
+                       f"{run.human}; the draw decides).", "heading")
         else:
             screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
         screen.say(opponents_words(game, run.policy), "note")

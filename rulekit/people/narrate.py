@@ -582,8 +582,10 @@ class Narrator(PayText, Recap):
             names = join_words([self.card_text(c) for c in cards])
             if self.viewer is not None and lookers == [self.viewer]:
                 line = f"You see {names}"
+            elif len(lookers) > 1:
+                line = f"{seats_words(lookers, self.viewer)} see {names}"  # 'Seats 1 and 4 (you) see'
             else:
-                line = f"{join_words([self.seat(p, upper=False) for p in lookers]).capitalize()} see{'s' if len(lookers) == 1 else ''} {names}"
+                line = f"{self.seat(lookers[0])} sees {names}"
             if where:
                 line += self._in_hand(where)
             return [Line("reveal", line + ".")]

@@ -46,15 +46,19 @@ def yaku_once(lines: list[Line]) -> list[Line]:
 
 
 def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
-    """The seats before you and after you doing the same told as one line before yours ('Seats 0,
-    1, 2, 4, 5 and 6 look at their hands.'), not as two lines around it."""
+    """The seats before you and after you looking at their cards told as one line before yours
+    ('Seats 0, 1, 2, 4, 5 and 6 look at their hands.'), not as two lines around it."""
     k = 0
     while k + 2 < len(out):
         a, you, b = out[k], out[k + 1], out[k + 2]
+        # only what seats do at once (looking at their cards): turns taken in order around the
+        # table keep their order, or a seat after you would read as before you
         if (a.seats and b.seats and a.pred is not None and a.pred == b.pred and viewer is not None
-                and you.seat in (viewer, None) and you.text.startswith("You ") and not set(a.seats) & set(b.seats)
-                and "(dealer)" not in a.text + b.text):
+                and a.pred[0].startswith("looks at ")
+                and you.seat in (viewer, None) and (you.text.startswith("You ") or " (you) see " in you.text)
+                and not set(a.seats) & set(b.seats) and "(dealer)" not in a.text + b.text):
             seats = a.seats + b.seats
+            seats = tuple(sorted(seats))  # seats looking at their cards together: no order to keep
             out[k] = replace(a, text=f"{seats_words(list(seats))} {a.pred[1]}.", seat=None, seats=seats)
             del out[k + 2]
         k += 1

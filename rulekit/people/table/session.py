@@ -130,8 +130,10 @@ class Table:
             if paged and self.screen.since and self.screen.since + need + (0 if mine else hand) > PAGE:
                 self.more(hand=not mine)
             self.show(ln)
-        if paged and self.screen.since and self.screen.since + reserve + hand > PAGE:
-            self.more()  # what comes before the question (the table, its menu) on a screen of its own
+        if paged and self.screen.since and self.screen.since + reserve > PAGE:
+            # what comes before the question (the table, its menu) on a screen of its own; the
+            # table shows your hand, so not above the pause too
+            self.more(hand=False)
 
     def more(self, hand: bool = True) -> None:
         """A screenful told: wait for Enter before telling more (with your hand above the prompt:
@@ -539,13 +541,17 @@ class Table:
                 why = choice.alike[param][1]
                 again.append((f"{why[:1].upper()}{why[1:]}.", "note", 2))
                 self.screen.say(*again[-1])
-            if len(values) > 1 and len(same) == 1 and None not in same:
-                # every answer leaves a hand of the same value: said once, not on every line
-                again.append((f"Every choice keeps a hand that shows {same.pop()}.", "note", 2))
+            alike_value = len(values) > 1 and len(same) == 1 and None not in same
+            if alike_value:
+                # every answer leaves a hand of the same value: said once, not on every line; the
+                # choice stays yours, and Enter alone takes the first
+                again.append((f"Every choice keeps a hand that shows {same.pop()}: press Enter for the first, "
+                              "or choose the cards you like.", "note", 2))
                 self.screen.say(*again[-1])
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
-                                                                   [a + b for a, b in zip(keeps, leads)], again)
+                                                                   [a + b for a, b in zip(keeps, leads)], again,
+                                                                   enter_first=alike_value)
             j = values.index(v)
             # the value offered is the one played (not another alike one: the story names it)
             remaining = sorted(i for i in remaining if sigs[i][k] == kinds[j] and words[i][k] == offered[j])
@@ -577,7 +583,10 @@ class Table:
         return out
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,
-                   keeps: list[str] | None = None, again: list[tuple[str, str, int]] | None = None) -> Any:
+                   keeps: list[str] | None = None, again: list[tuple[str, str, int]] | None = None,
+                   enter_first: bool = False) -> Any:
+        """One value of the answer, asked from a menu (or typed as a number); `enter_first`: every
+        entry comes to the same for you, and Enter alone takes the first."""
         texts = [self.nar.value_text(param, v, labels) for v in values]
         if keeps and len(keeps) == len(texts):
             texts = [t + k for t, k in zip(texts, keeps)]
@@ -601,11 +610,13 @@ class Table:
             if question:
                 self.screen.say(question, "prompt")
             self.screen.menu(texts)
-            prompt = f"Your choice (1 to {len(values)}; {KEYS}): "
+            prompt = f"Your choice (1 to {len(values)}{', Enter for 1' if enter_first else ''}; {KEYS}): "
         while True:
             a = self.screen.ask(prompt)
             if a is None:
                 raise EndOfInput()
+            if enter_first and not as_range and not a.strip():
+                return values[0]
             if self.key(a):
                 if not as_range:
                     # the question again, as first asked (what it is about, its note, its menu)
