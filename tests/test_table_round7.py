@@ -444,3 +444,40 @@ def test_when_every_way_keeps_the_same_value_enter_takes_the_first_and_a_number_
     second = re.findall(r"^  2\) (lay down .+?) — keeps .*\n(?:  \d+\) .*\n)*Your choice \(1 to \d+, Enter for 1; "
                         r"[^\n]*\n  You choose: (lay down .+)\.$", two, re.M)
     assert second and all(a == b for a, b in second), second
+
+
+def test_otoroku_a_bettor_is_told_who_the_last_bettor_is_and_when_five_low_cards_are_in_reach():
+    text = _told("hanafuda/otoroku.yaml", 5, 23, 2, "1\n", rounds=12)
+    blocks = re.findall(r"^The table — .*\n((?:  .*\n)+?)Your turn", text, re.M)
+    assert blocks
+    fifth = 0
+    for b in blocks:
+        assert "You are a bettor: 16 or more is Buta; the closer to 15 the better. Seat 4 is the last bettor, " \
+               "whose 16 beats 15." in b, b  # dealer 0: the last bettor sits on the dealer's left
+        hand = re.search(r"^  Your hand: (.+?) — shows", b, re.M).group(1)
+        months = [int(m) for m in re.findall(r"\((\d+)\)", hand)]
+        low_four = len(months) == 4 and all(m <= 5 for m in months)
+        said = "A fifth card of 5 or under would make Five cards of five and under" in b
+        assert said == low_four, b
+        fifth += said
+    assert fifth
+
+
+def test_a_showdown_is_one_block_even_when_a_shown_hand_has_a_yaku():
+    """Otoroku: a bettor's two-card teyaku shown at the showdown does not split the block (the
+    hands after it were told on a line of their own, 'Seat 4's hand is shown: ...')."""
+    found = 0
+    for seed in (23, 5, 9):
+        g = game("hanafuda/otoroku.yaml", {})
+        out = io.StringIO()
+        table = Table(g, 5, 2, Screen(io.StringIO("1\n" * 3000), out), pause=False)
+        table.nar.rounds = 12
+        res = play(g, 5, seed, make_agents(g, 5, seed, "table", human=2, human_agent=table), rounds=12, dealer=0,
+                   observe=table.observe)
+        table.finish(res.chips, 12)
+        text = out.getvalue()
+        for block in re.findall(r"^Showdown\n((?:  .*\n)+)", text, re.M):
+            if block.startswith("  Shown to everyone:\n"):
+                assert "is shown:" not in block, block
+                found += bool(re.search(r"— shows [A-Z][a-z]", block))  # a hand named by its teyaku
+    assert found

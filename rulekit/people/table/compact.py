@@ -223,10 +223,20 @@ def _shown_together(lines: list[Line]) -> list[Line]:
             i += 1
             continue
         run = [ln.text[len(_SHOWN):].rstrip(".")]
+        # a shown hand's yaku, or the rules' word on it ('Seat 3 ties the dealer'), between two
+        # hands: told after them all, so the hands stay one block
+        held: list[Line] = []
         i += 1
-        while i < len(lines) and lines[i].kind == "reveal" and lines[i].text.startswith(_SHOWN):
-            run.append(lines[i].text[len(_SHOWN):].rstrip("."))
-            i += 1
+        while i < len(lines):
+            k = i
+            while k < len(lines) and lines[k].kind in ("yaku", "note"):
+                k += 1
+            if not (k < len(lines) and lines[k].kind == "reveal" and lines[k].text.startswith(_SHOWN)):
+                break
+            held += lines[i:k]
+            run.append(lines[k].text[len(_SHOWN):].rstrip("."))
+            i = k + 1
+        lines = lines[:i] + held + lines[i:]  # after the hands, where the yaku pass finds them
         one = _SHOWN + "; ".join(run) + "."
         if len(run) == 1:
             told = _hand_first(run[0])
