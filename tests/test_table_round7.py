@@ -481,3 +481,12 @@ def test_a_showdown_is_one_block_even_when_a_shown_hand_has_a_yaku():
                 assert "is shown:" not in block, block
                 found += bool(re.search(r"— shows [A-Z][a-z]", block))  # a hand named by its teyaku
     assert found
+
+
+def test_the_dealers_unseen_hand_joins_the_others_in_the_summary():
+    text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, rounds=2)
+    ends = re.findall(r"^End of round \d+.*\n((?:  .*\n)+)", text, re.M)
+    assert ends
+    for end in ends:
+        assert not re.search(r"\(dealer's\) hand: (?:a hidden card|\d+ hidden cards)", end), end
+    assert any(re.search(r"^  Unseen hands: .*\(dealer\)", end, re.M) for end in ends)

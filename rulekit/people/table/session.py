@@ -676,7 +676,8 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
     return out
 
 
-_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|Seat (\d+)'s hand \(dealer\)): (a hidden card|(\d+) hidden cards)\.$")
+_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|Seat (\d+)'s (?:hand \(dealer\)|\(dealer's\) hand)): "
+                     r"(a hidden card|(\d+) hidden cards)\.$")
 
 
 def _by_count(hands: list[tuple[str, int]]) -> str:
