@@ -165,7 +165,7 @@ def test_dare_ways_that_keep_cards_of_the_same_values_are_not_asked_and_say_why(
     text = told({})
     assert "Your turn: " not in text
     assert "  You lay down One, One and Five; Gold Four (Kin-shi), Six and Seven, your only choice (ways that " \
-           "keep cards of the same values count as one).\n" in text
+           "come to the same for you count as one).\n" in text
     assert "Your turn: " not in told({"showdown_yaku": "arashi"})
 
 
@@ -297,3 +297,14 @@ def test_a_policys_brief_is_its_first_screen_words_and_follows_the_options(tmp_p
     from rulekit.engine.build import build_game, load_variant
     two = build_game(load_variant(str(f)), {"share": "2"})
     assert two.policies["careful"]["brief"] == "they name 2 stones as the share"
+
+
+def test_dare_ways_that_leave_you_out_are_alike_and_not_asked():
+    """With one set only you are out of the round whichever you lay down: no question (the menu
+    offered ways that all said 'this leaves you out of the round')."""
+    from tests.test_table_round7 import _told
+    for seed in range(1, 9):
+        text = _told("kabufuda/dare.yaml", 4, seed, 1, "1\n", rounds=6)
+        for menu in re.findall(r"^Your turn: Choose the sets.*\n((?:  .*\n)+)Your choice", text, re.M):
+            entries = re.findall(r"^  \d+\) .*$", menu, re.M)
+            assert not all("one set only" in e for e in entries), menu

@@ -166,16 +166,16 @@ def test_otoroku_last_bettor_is_told_both_otoroku_pairs():
     assert "June with October" in say and "July with September" in say
 
 
-def test_dare_a_choice_of_one_set_says_it_leaves_you_out():
-    # the high-card tie-break: the cards kept count, so the ways of laying down are asked
+def test_dare_one_set_is_not_asked_and_says_it_leaves_you_out():
+    # the high-card tie-break: the cards kept count, so the ways of laying down two sets are asked;
+    # with one set only you are out whichever you lay down: not asked, and told you are out
     text = "\n".join(_table("kabufuda/dare.yaml", 4, seed, human=0, rounds=3, options={"tie_break": "high_card"})
                      for seed in range(1, 9))
     entries = re.findall(r"^  \d+\) lay down (.*)$", text, re.M)
-    one = [e for e in entries
-           if " — keeps " in e and len(re.split(r", | and ", e.split(" — keeps ")[1].split(" — ")[0])) == 6]
-    assert one  # a hand of nine that keeps six: one set laid down
-    assert all(e.endswith("one set only: this leaves you out of the round") for e in one), one
-    assert not [e for e in entries if e not in one and "out of the round" in e]
+    assert entries and not [e for e in entries if "out of the round" in e]
+    one = re.findall(r"^  You lay down [A-Z][a-z]+, [^;]+, your only choice[^\n]*\n  You are out of this round: one set "
+                     r"laid down\.$", text, re.M)
+    assert one, text
 
 
 def test_kyo_kabu_the_dealers_kuppin_is_named_alone():

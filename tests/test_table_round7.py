@@ -490,3 +490,16 @@ def test_the_dealers_unseen_hand_joins_the_others_in_the_summary():
     for end in ends:
         assert not re.search(r"\(dealer's\) hand: (?:a hidden card|\d+ hidden cards)", end), end
     assert any(re.search(r"^  Unseen hands: .*\(dealer\)", end, re.M) for end in ends)
+
+
+def test_a_card_drawn_with_the_name_of_the_card_just_played_is_told_as_drawn():
+    """Hiraya: you play a Bush clover chaff that takes nothing and draw the other Bush clover chaff,
+    which takes it: 'You draw ... and capture ... with it', never 'You play ... and capture ...'
+    after a menu that said the card takes nothing."""
+    text = _told("hanafuda/hiraya.yaml", 3, 20, 0, "1\n", rounds=2)
+    assert "You draw Bush clover chaff (7) and capture Bush clover chaff (7) with it" in text
+    for seed in (20, 11, 3):
+        text = _told("hanafuda/hiraya.yaml", 3, seed, 0, "1\n", rounds=2)
+        for m in re.finditer(r"^  1\) play (.+?) — nothing to take\n(?:  \d+\) .*\n)*Your choice[^\n]*\n(  .*)$", text,
+                             re.M):
+            assert not m.group(2).startswith(f"  You play {m.group(1)} and capture"), m.group(0)

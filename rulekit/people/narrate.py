@@ -434,6 +434,8 @@ class Narrator(PayText, Recap):
         self.open = set()
         if not redeal:
             self.round_start = list(self.chips)
+            # why the last round's dealer was chosen: the summary does not say it again unchanged
+            self.last_dealer_why = (self.next_dealer, self.dealer_why) if self.next_dealer is not None else None
             self.pays, self.yaku, self.records, self.said = [], [], [], []
             self.ended, self.next_dealer, self.dealer_why = "", None, ""
         deal = "you deal" if self.dealer == self.viewer else f"seat {self.dealer} deals"

@@ -117,6 +117,8 @@ class Recap:
             nxt = self.dealer if self.next_dealer is None else self.next_dealer
             who = ("you deal" if nxt == self.viewer else f"seat {nxt} deals") + (" again" if nxt == self.dealer else "")
             why = self.dealer_why if self.next_dealer is not None else ""
+            if why and nxt == self.dealer and getattr(self, "last_dealer_why", None) == (nxt, why):
+                why = ""  # the same dealer again for the same reason as last round: said once
             out.append(Line("summary", f"Next round {who}" + (f": {why}." if why else ".")))
         return out
 

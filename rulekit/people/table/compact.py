@@ -100,10 +100,14 @@ def _lower(text: str) -> str:
     return text[0].lower() + text[1:] if _SENTENCE_START.match(text) else text
 
 
-def _echo(ln: Line, prev: Line | None) -> bool:
-    """A move of the very cards the previous sentence had a seat choose (said once is enough)."""
-    return (ln.kind == "move" and bool(ln.cards) and prev is not None and prev.kind == "choice"
-            and ln.text.find(" now shows ") < 0 and all(c in prev.text for c in ln.cards))
+def _echo(ln: Line, prev: Line | None, deck: str | None = None) -> bool:
+    """A move of the very cards the previous sentence had a seat choose (said once is enough); a
+    card from the deck is a new card, whatever its name (a drawn card may share the played one's)."""
+    if not (ln.kind == "move" and bool(ln.cards) and prev is not None and prev.kind == "choice"
+            and ln.text.find(" now shows ") < 0 and all(c in prev.text for c in ln.cards)):
+        return False
+    moved = _moved(ln)
+    return not (deck is not None and moved is not None and moved[1]["src"] == deck)
 
 
 _HIDDEN = re.compile(r"^(?P<what>A card|\d+ cards) (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)"
@@ -274,6 +278,7 @@ def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
     """Your choice and the payment it made you make told as one sentence ("You have one choice
     only: end the turn; you pay 1 chip to the pot (played no card this turn).")."""
     out: list[Line] = []
+    echoed: list[str] = []  # the chosen cards already moved where they go since your last choice
     for ln in lines:
         prev = out[-1] if out else None
         if prev is not None and prev.act is not None:
@@ -285,8 +290,14 @@ def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
                            viewer)
             continue
         if viewer is not None and prev is not None and prev.kind == "choice" and prev.seat == viewer \
-                and prev.text.startswith("You ") and _echo(ln, prev):
-            continue  # the cards you just chose to play, moved where they go: said once is enough
+                and prev.text.startswith("You ") and _echo(ln, prev) \
+                and not any(echoed.count(c) >= prev.text.count(c) for c in ln.cards):
+            # the cards you just chose to play, moved where they go: said once is enough (a card of
+            # the same name moving again is another card: drawn, say)
+            echoed.extend(ln.cards)
+            continue
+        if ln.kind == "choice":
+            echoed = []
         only = "You have one choice only: "
         if prev is not None and prev.kind == ln.kind == "choice" and prev.text.startswith(only) \
                 and ln.text.startswith(only) and "; you pay " not in prev.text:
@@ -471,7 +482,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
     yours = False  # within your own turn (a card drawn is yours)
     merged = False  # the last sentence was told with a seat's turn
     for ln in lines:
-        if _echo(ln, prev) or _ritual(ln):
+        if _echo(ln, prev, deck) or _ritual(ln):
             continue
         if ln.seat is not None and ln.seat != viewer:
             yours = False

@@ -16,7 +16,7 @@ from rulekit.people.words import join_words, seats_words
 
 def after_turns(out: list[Line], viewer: int | None) -> list[Line]:
     """The passes that join lines once the turns are told, in order."""
-    return _draw_then_take(_your_play_together(_around_yours(out, viewer), viewer))
+    return _your_play_together(_draw_then_take(_around_yours(out, viewer)), viewer)
 
 
 _HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has|(?P<place>[A-Z][\w' ]*?) has) "
@@ -76,17 +76,19 @@ def _your_play_together(out: list[Line], viewer: int | None) -> list[Line]:
     is ('You play A and capture B; your capture pile now shows 35.'), not three."""
     k = 0
     while k + 1 < len(out):
-        a = _YOU_CHOSE.match(out[k].text) if out[k].seat == viewer else None
+        mine = out[k].seat == viewer and out[k].kind == "choice"
+        a = (_YOU_CHOSE.match(out[k].text) or _YOU_DID.match(out[k].text)) if mine else None
         if a is None:
             k += 1
             continue
+        act = a["act"] if "act" in a.groupdict() else a["pred"]
         b = _YOU_DID.match(out[k + 1].text) if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else None
         c_at = k + 2 if b is not None else k + 1
         c = _TO_YOURS.match(out[c_at].text) if c_at < len(out) else None
         if c is None:
             k += 1
             continue
-        said = f"You {a['act']}" + (f" and {b['pred']}" if b is not None else "")
+        said = f"You {act}" + (f" and {b['pred']}" if b is not None else "")
         extra = [x for x in out[c_at].cards if x not in said]  # a card that went too, not yet named
         text = said + (f" with {join_words(extra)}" if extra and len(extra) < len(out[c_at].cards) else "")
         out[k] = Line("choice", f"{text}; {c['value']}.", viewer, cards=out[c_at].cards)
