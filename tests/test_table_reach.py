@@ -69,3 +69,15 @@ def test_reach_names_a_per_player_open_pile_and_a_yaku_table_else_both_errors_lo
     assert "found 'dekiyku'" in by["display.reach.yaku"].message and "dekiyaku" in by["display.reach.yaku"].hint
     line = p.read_text(encoding="utf-8").splitlines()[by["display.reach.zone"].span.line - 1]
     assert line[by["display.reach.zone"].span.col - 1:].startswith("field")
+
+
+def test_a_card_another_seat_needs_that_you_hold_is_said_so():
+    g = game(HIRAYA)
+    ctx = g.new_ctx(3, 1, None)
+    ctx.zones["captures"][1] = [g.card_index[c] for c in ("1-2", "2-2")]
+    ctx.zones["hand"][0] = [g.card_index["3-2"]]
+    lines = reach_lines(g, ctx, 0, Narrator(g, 3, 0).card_text)
+    assert lines == ["Seat 1 is one card from Poetry Ribbons: Cherry poetry ribbon (3, 5 pts), which you hold."]
+    # another seat's hand is never read: seen from seat 2, the card is simply named
+    assert reach_lines(g, ctx, 2, Narrator(g, 3, 2).card_text) == [
+        "Seat 1 is one card from Poetry Ribbons: Cherry poetry ribbon (3, 5 pts)."]

@@ -503,3 +503,19 @@ def test_a_card_drawn_with_the_name_of_the_card_just_played_is_told_as_drawn():
         for m in re.finditer(r"^  1\) play (.+?) — nothing to take\n(?:  \d+\) .*\n)*Your choice[^\n]*\n(  .*)$", text,
                              re.M):
             assert not m.group(2).startswith(f"  You play {m.group(1)} and capture"), m.group(0)
+
+
+def test_otoroku_a_two_card_teyaku_is_warned_before_another_card():
+    """A bettor holding a two-card special hand (shown as its name) is told another card undoes it;
+    a plain total is not."""
+    warned = plain = 0
+    for seed in range(1, 9):
+        text = _told("hanafuda/otoroku.yaml", 5, seed, 2, "2\n", rounds=12)
+        for b in re.findall(r"^The table — .*\n((?:  .*\n)+?)Your turn", text, re.M):
+            hand = re.search(r"^  Your hand: (.+) — shows (.+)$", b, re.M)
+            named = hand is not None and hand.group(1).count("(") == 2 and not hand.group(2).isdigit()
+            said = "Another card would undo the special hand your two cards make." in b
+            assert said == named, b
+            warned += said
+            plain += not said
+    assert warned and plain

@@ -80,10 +80,10 @@ class Recap:
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
             if text.count(", ") >= LONG_PILE and not self._own_hidden(words):  # your own hand in full
-                # a long pile (captures) is told by its size and value; the table lists it in full
-                count = len(self._cards_of(words))
+                # a long pile (captures): the cards that count by name, the rest counted ('and 6
+                # chaff'); in full when too few fold (never a bare count: it hides what was made)
                 pile = self.pile_text(self._zone_named(words))
-                line = f"{words[0].upper() + words[1:]}: {pile or f'{count} cards'}" if count else line
+                line = f"{words[0].upper() + words[1:]}: {pile}" if pile else line
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))

@@ -32,6 +32,7 @@ def yaku_told(text: str, told: list[str]) -> bool:
     whose = {m["place"].lower() if m["place"] else "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"}
     if "(dealer) has " in text:
         whose.add("the dealer's hand")  # told as the dealer's place ('The dealer's hand: ...')
+        whose.add(f"seat {m['seat']}'s (dealer's) hand")
     return any(w in t.lower() and f"shows {m['names']}" in t for t in told for w in whose)
 
 

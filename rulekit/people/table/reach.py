@@ -28,6 +28,11 @@ def reach_lines(game: Any, ctx: Any, seat: int | None, card_text: Callable[[str]
     taken = {c for pile in piles for c in pile}
     pool = [c for c in range(len(game.card_ids)) if c not in taken]
     order = ([seat] if seat is not None else []) + [s for s in range(len(piles)) if s != seat]
+    # the cards you hold yourself (your own hidden places): a card another seat needs, said so
+    held: set[int] = set()
+    for zname, zd in game.variant.zones.items():
+        if seat is not None and zd.kind == "player" and zd.visibility != "public":
+            held |= set(ctx.zones.get(zname, [[]] * (seat + 1))[seat])
     made: list[str] = []
     short: list[str] = []
     for s in order:
@@ -43,7 +48,8 @@ def reach_lines(game: Any, ctx: Any, seat: int | None, card_text: Callable[[str]
                     near.setdefault(h.id, []).append(c)
         parts = []
         for y in sorted(near, key=list(names).index):
-            said = [card_text(game.card_ids[c]) for c in near[y]]
+            said = [card_text(game.card_ids[c]) + (", which you hold" if c in held and s != seat else "")
+                    for c in near[y]]
             need = (said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]) if len(said) <= MANY \
                 else f"any of {len(said)} cards"
             parts.append(f"from {names.get(y, y)}: {need}")

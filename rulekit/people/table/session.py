@@ -386,7 +386,7 @@ class Table:
                 unseen.append((nar.seat(idx, upper=False), len(group)))
                 continue
             if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
-                    and len(group) > LONG_PILE and ctx is not None and idx != self.seat:
+                    and len(group) > LONG_PILE and ctx is not None:
                 # a long open pile (captures) at a decision: its size and value; t lists it card by card
                 text = nar.pile_text(zname) or text  # nothing folds: every card by name
             if words in placed and idx is None:
