@@ -15,6 +15,7 @@ from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.joins import yaku_told
 from rulekit.people.table.reach import reach_lines
+from rulekit.people.table.view import by_count, table_lines, unseen_together
 
 KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
@@ -244,7 +245,7 @@ class Table:
         """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
         self.screen.say("")
         pays = set(self.nar.pays_text())
-        summary = _unseen_together(self.nar.round_summary())
+        summary = unseen_together(self.nar.round_summary())
         # the hands are one list: told again whole unless every one of them is still on screen
         # (never some of them: a hand shown just before a page break is not left out)
         # (the hands of seats and of numbered places: a pile on its own is no part of that list)
@@ -399,7 +400,7 @@ class Table:
         self.on_table = {t + "." for t in lines}
         self.table_height = len(lines) + 6  # the heading, pots, chips and the question's own lines
         if unseen:
-            self.screen.say("Unseen hands: " + _by_count(unseen), "table", 2)
+            self.screen.say("Unseen hands: " + by_count(unseen), "table", 2)
         for pot, v in nar.pots.items():
             if v != 0:  # an empty pot (a settling pool between rounds) says nothing
                 self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
@@ -637,82 +638,6 @@ class Table:
 
 class _Measured(Exception):
     """The first menu of a question was measured (see Table._menu_height)."""
-
-
-def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[str]:
-    """The variant's `display.table` lines for `seat` in this game state (a line whose value
-    cannot be worked out is left out)."""
-    out: list[str] = []
-    ids = game.card_ids
-    saved = ctx.loc
-
-    def shown(v: Any) -> str:
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        if isinstance(v, list):
-            return ", ".join(shown(x) for x in v)
-        return str(v)
-
-    def cardish(v: Any, t: Any) -> Any:
-        if t == "card" and isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(ids):
-            return card_text(ids[v])
-        if isinstance(v, list) and isinstance(t, str) and t.startswith("list<card"):
-            return [card_text(ids[x]) for x in v if isinstance(x, int) and 0 <= x < len(ids)]
-        return v
-
-    for name, each, when, parts in game.extra.get("display_table") or []:
-        try:
-            ctx.loc = {"me": -1 if seat is None else seat}
-            values = list(each(ctx)) if each is not None else [None]
-            for v in values:
-                ctx.loc = {"me": -1 if seat is None else seat, **({name: v} if name else {})}
-                if when is not None and not when(ctx):
-                    continue
-                out.append("".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) for p in parts))
-        except Exception:  # a line that cannot be worked out here is not shown
-            continue
-        finally:
-            ctx.loc = saved
-    return out
-
-
-_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|Seat (\d+)'s (?:hand \(dealer\)|\(dealer's\) hand)): "
-                     r"(a hidden card|(\d+) hidden cards)\.$")
-
-
-def _by_count(hands: list[tuple[str, int]]) -> str:
-    """Seats' hidden hands grouped by size, in seat order of first mention: 'seat 0 (dealer): 5
-    cards; seats 1, 3 and 4: 6 cards each; seat 6: 1 card' (who is close to going out shows)."""
-    groups: dict[int, list[str]] = {}
-    for who, k in hands:
-        groups.setdefault(k, []).append(who.removeprefix("seat "))
-    parts = []
-    for k, seats in groups.items():
-        cards = f"{k} card{'s' if k != 1 else ''}"
-        if len(seats) == 1:
-            parts.append(f"seat {seats[0]}: {cards}")
-        else:
-            parts.append(f"seats {', '.join(seats[:-1])} and {seats[-1]}: {cards} each")
-    return "; ".join(parts)
-
-
-def _unseen_together(lines: list[Line]) -> list[Line]:
-    """The round summary's hands nobody saw, told on one line ('Unseen hands: seat 0: 1 card; ...')."""
-    out: list[Line] = []
-    unseen: list[tuple[str, int]] = []
-    at = -1
-    for ln in lines:
-        m = _UNSEEN.match(ln.text) if ln.kind == "summary" else None
-        if m is None:
-            out.append(ln)
-            continue
-        k = int(m.group(4) or 1)
-        seat = m.group(1) or f"{m.group(2)} (dealer)"
-        unseen.append((f"seat {seat}", k))
-        at = len(out) if at < 0 else at
-    if unseen:
-        out.insert(at, Line("summary", "Unseen hands: " + _by_count(unseen) + "."))
-    return out
 
 
 def _card_places(values: list[Any], index: dict[str, int]) -> list[tuple] | None:
