@@ -228,7 +228,10 @@ def test_hiraya_a_seat_plays_and_captures_in_one_plain_sentence():
         both += len(re.findall(r"^  Seat \d(?: \(dealer\))? plays [^;\n]+ and captures [^;\n]+; ", text, re.M))
         assert not re.search(r"plays [^;\n]+; captures ", text)
         lightning += text.count(" and captures the Lightning;")
-        assert "captures the Lightning with" not in text
+        assert "captures the Lightning with Lightning" not in text
+        # a card drawn that takes the Lightning: 'draws A and captures the Lightning with it'
+        for m in re.finditer(r"^  Seat \d[^\n]* draws ([^\n]+?) and captures the Lightning with (.+?);", text, re.M):
+            assert m.group(2) == "it", m.group(0)
     assert both > 10 and lightning
 
 
@@ -519,3 +522,15 @@ def test_otoroku_a_two_card_teyaku_is_warned_before_another_card():
             warned += said
             plain += not said
     assert warned and plain
+
+
+def test_hiraya_leaving_the_lightning_for_the_match_reads_plainly():
+    """A card with a match while the Lightning lies on the table, played for the match: 'plays A and
+    leaves the Lightning on the table and captures B', never 'captures the card of the same month
+    and captures B'."""
+    seen = 0
+    for seed in range(1, 11):
+        text = _told("hanafuda/hiraya.yaml", 3, seed, 1, rounds=2)
+        assert "captures the card of the same month" not in text
+        seen += len(re.findall(r"and leaves the Lightning on the table and captures [^;\n]+;", text))
+    assert seen

@@ -113,6 +113,11 @@ def _draw_then_take(out: list[Line]) -> list[Line]:
         if f" with {d['card']}" in rest:  # 'captures B with A; ...': 'with it'
             out[k] = replace(out[k + 1], text=head + rest.replace(f" with {d['card']}", " with it", 1))
             del out[k + 1]
+        elif d["who"] != "You" and rest.startswith("captures ") and " with " not in rest:
+            # 'captures the Lightning; ...' (the card drawn did it): 'draws A and captures B with it'
+            cut = min(i for i in (rest.find(";"), len(rest) - 1) if i >= 0)
+            out[k] = replace(out[k + 1], text=head + rest[:cut] + " with it" + rest[cut:])
+            del out[k + 1]
         elif d["who"] == "You" and k + 2 < len(out) and _YOU_DID.match(nxt) and _TO_YOURS.match(out[k + 2].text) \
                 and d["card"] in out[k + 2].text:
             pred = _YOU_DID.match(nxt)["pred"]
