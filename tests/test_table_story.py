@@ -195,7 +195,9 @@ def test_stakes_and_the_table_maximum_left_at_a_decision(tmp_path, rel, human):
     assert staked  # the bots before you staked
     for j, by in staked.items():
         seats = ", ".join(str(s) for s in sorted(by))
-        assert f"Stakes on column {j + 1}: {sum(by.values())} in all, by seat {seats}\n" in text  # none yours
+        # none yours: one seat's stake 'N, by seat S'; several seats' 'N in all, by seats S, T'
+        said = f", by seat {seats}" if len(by) == 1 else f" in all, by seats {seats}"
+        assert f"Stakes on column {j + 1}: {sum(by.values())}{said}\n" in text
     limit = g.options["table_limit"]
     total = sum(sum(by.values()) for by in staked.values())
     assert f"Table maximum {limit}: {total} staked, {limit - total} left" in text
