@@ -114,7 +114,7 @@ def _draw_then_take(out: list[Line]) -> list[Line]:
             out[k] = replace(out[k + 1], text=head + rest.replace(f" with {d['card']}", " with it", 1))
             del out[k + 1]
         elif d["who"] != "You" and rest.startswith("captures ") and " with " not in rest:
-            # 'captures the Lightning; ...' (the card drawn did it): 'draws A and captures B with it'
+            # 'captures B; ...' (the card drawn did it, and B is no card it names): 'draws A and captures B with it'
             cut = min(i for i in (rest.find(";"), len(rest) - 1) if i >= 0)
             out[k] = replace(out[k + 1], text=head + rest[:cut] + " with it" + rest[cut:])
             del out[k + 1]
