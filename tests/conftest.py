@@ -43,3 +43,14 @@ def _saved_games_in_a_temporary_folder(tmp_path_factory):
         os.environ.pop("XDG_STATE_HOME", None)
     else:
         os.environ["XDG_STATE_HOME"] = old
+
+
+def broken_copy(tmp_path, variant: str, old: str, new: str):
+    """A copy of a shipped variant with `old` replaced by `new` (once), and its errors."""
+    from rulekit.engine.build import check_variant
+    from rulekit.engine.testing import variant_path
+    src = open(variant_path(variant), encoding="utf-8").read()
+    assert old in src
+    p = tmp_path / os.path.basename(variant)
+    p.write_text(src.replace(old, new, 1), encoding="utf-8")
+    return p, [d for d in check_variant(str(p)) if d.severity == "error"]

@@ -6,9 +6,8 @@ from __future__ import annotations
 import io
 import re
 
-from rulekit.engine.build import check_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.engine.testing import game, variant_path
+from rulekit.engine.testing import game
 from rulekit.people.table import Screen, Table
 
 KAKKURI = "mekurifuda/kakkuri.yaml"
@@ -106,11 +105,8 @@ def test_eight_players_say_who_sits_out_and_the_table_marks_them():
 
 
 def _broken(tmp_path, old: str, new: str):
-    src = open(variant_path(KAKKURI), encoding="utf-8").read()
-    assert old in src
-    p = tmp_path / "kakkuri.yaml"
-    p.write_text(src.replace(old, new, 1), encoding="utf-8")
-    return p, [d for d in check_variant(str(p)) if d.severity == "error"]
+    from .conftest import broken_copy
+    return broken_copy(tmp_path, KAKKURI, old, new)
 
 
 def test_alike_on_an_unknown_parameter_is_a_located_error(tmp_path):
@@ -264,14 +260,8 @@ def test_your_forced_answer_says_why_before_what_followed_from_it():
 
 
 def _told_kyo(seed: int) -> str:
-    g = game("kabufuda/kyo-kabu.yaml")
-    out = io.StringIO()
-    table = Table(g, 5, 2, Screen(io.StringIO("4\n1\n" * 200), out), pause=False)
-    table.nar.rounds = 6
-    res = play(g, 5, seed, make_agents(g, 5, seed, "careful", human=2, human_agent=table), rounds=6, dealer=0,
-               observe=table.observe)
-    table.finish(res.chips, 6)
-    return out.getvalue()
+    from tests.test_table_round7 import _told
+    return _told("kabufuda/kyo-kabu.yaml", 5, seed, 2, "4\n1\n", rounds=6)
 
 
 def test_a_policys_brief_is_its_first_screen_words_and_follows_the_options(tmp_path):

@@ -4,9 +4,8 @@ from __future__ import annotations
 import io
 import re
 
-from rulekit.engine.build import check_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.engine.testing import game, variant_path
+from rulekit.engine.testing import game
 from rulekit.people.narrate import Narrator
 from rulekit.people.table import Screen, Table
 from rulekit.people.table.reach import reach_lines
@@ -54,11 +53,8 @@ def test_the_hiraya_table_lists_reach_at_a_decision_and_only_open_piles_are_read
 
 
 def _broken(tmp_path, old: str, new: str):
-    src = open(variant_path("hanafuda/hana-awase.yaml"), encoding="utf-8").read()
-    assert old in src
-    p = tmp_path / "hana-awase.yaml"
-    p.write_text(src.replace(old, new, 1), encoding="utf-8")
-    return p, [d for d in check_variant(str(p)) if d.severity == "error"]
+    from .conftest import broken_copy
+    return broken_copy(tmp_path, "hanafuda/hana-awase.yaml", old, new)
 
 
 def test_reach_names_a_per_player_open_pile_and_a_yaku_table_else_both_errors_located(tmp_path):

@@ -44,8 +44,9 @@ def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
 
 
 def _told(rel: str, n: int, seed: int, human: int, answers: str = "1\n", rounds: int = 1,
-          options: dict | None = None, width: int | None = None, paged: bool = False) -> str:
-    """A game told at seat `human`, answering `answers` over and over."""
+          options: dict | None = None, width: int | None = None, paged: bool = False,
+          policy: str = "careful") -> str:
+    """A game told at seat `human`, answering `answers` over and over, the others playing `policy`."""
     g = game(rel, options or {})
     out = io.StringIO()
     screen = Screen(io.StringIO(answers * 3000), out)
@@ -54,7 +55,7 @@ def _told(rel: str, n: int, seed: int, human: int, answers: str = "1\n", rounds:
         screen.console.width = width
     table = Table(g, n, human, screen, pause=paged)
     table.nar.rounds = rounds
-    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
+    res = play(g, n, seed, make_agents(g, n, seed, policy, human=human, human_agent=table), rounds=rounds,
                dealer=0, observe=table.observe)
     table.finish(res.chips, rounds)
     return out.getvalue()
@@ -471,14 +472,7 @@ def test_a_showdown_is_one_block_even_when_a_shown_hand_has_a_yaku():
     hands after it were told on a line of their own, 'Seat 4's hand is shown: ...')."""
     found = 0
     for seed in (23, 5, 9):
-        g = game("hanafuda/otoroku.yaml", {})
-        out = io.StringIO()
-        table = Table(g, 5, 2, Screen(io.StringIO("1\n" * 3000), out), pause=False)
-        table.nar.rounds = 12
-        res = play(g, 5, seed, make_agents(g, 5, seed, "table", human=2, human_agent=table), rounds=12, dealer=0,
-                   observe=table.observe)
-        table.finish(res.chips, 12)
-        text = out.getvalue()
+        text = _told("hanafuda/otoroku.yaml", 5, seed, 2, rounds=12, policy="table")
         for block in re.findall(r"^Showdown\n((?:  .*\n)+)", text, re.M):
             if block.startswith("  Shown to everyone:\n"):
                 assert "is shown:" not in block, block
