@@ -26,7 +26,7 @@ def reach_lines(game: Any, ctx: Any, seat: int | None, card_text: Callable[[str]
         return []
     names = {y.id: y.names.get("en") or human_words(y.id) for y in game.yaku.get(table, [])}
     taken = {c for pile in piles for c in pile}
-    pool = [c for c in range(len(game.card_ids)) if c not in taken]
+    pool = [c for c in game.in_play(len(piles)) if c not in taken]  # cards out of play at this size never come
     order = ([seat] if seat is not None else []) + [s for s in range(len(piles)) if s != seat]
     # the cards you hold yourself (your own hidden places): a card another seat needs, said so
     held: set[int] = set()

@@ -84,8 +84,8 @@ class Table:
                 drawn = self.drawn.get("cards") or []
                 if len(drawn) == len(e["players"]):
                     # the cards drawn told by the seats they gave, so the order is plain to see
-                    said = [("you (seat 0)" if p == self.player else "seat 0").replace("0", str(s)) + " "
-                            + self.nar.card_text(drawn[p]) for s, p in enumerate(e["players"])]
+                    said = [(f"you (seat {s})" if p == self.player else f"seat {s}") + " " + self.nar.card_text(drawn[p])
+                            for s, p in enumerate(e["players"])]
                     self.buf.append(Line("deal", f"Draw for the seats and the deal: {join_words(said)}."))
                 where = f"You sit at seat {self.seat}" + (", the dealer: you deal first." if e["dealer"] == self.seat
                                                           else f"; seat {e['dealer']} deals first.")
@@ -123,11 +123,12 @@ class Table:
         # pages on a terminal only: piped output is read whole, and piped answers are not Enters
         paged = self.pause and not self.screen.console.soft_wrap
         hand = self._hand_height() if paged else 0
+        last_mine = max((k for k, t in enumerate(told) if t.seat == self.seat), default=-1)
         for k, ln in enumerate(told):
             need = self.screen.height(ln.text, 0 if ln.kind in ("heading", "phase") else 2) + (ln.kind == "heading")
             # your hand above the pause, unless you still play from it below (it would show it as
             # it is after those plays)
-            mine = any(t.seat == self.seat for t in told[k:])
+            mine = k <= last_mine
             if paged and self.screen.since and self.screen.since + need + (0 if mine else hand) > PAGE:
                 self.more(hand=not mine)
             self.show(ln)
@@ -156,10 +157,13 @@ class Table:
             if (idx != self.seat or zd is None or zd.kind != "player" or zd.visibility == "public"
                     or self.nar.main_zone(zname) != zname or not self.nar.group_cards(zname)):
                 continue
-            text, value = self.nar.zone_view(zname)
-            words = self.nar.zone_words(zname)
-            out.append(f"{words[0].upper() + words[1:]}: {text}" + (f" — shows {value}" if value is not None else ""))
+            out.append(self._place_line(zname, *self.nar.zone_view(zname)))
         return out
+
+    def _place_line(self, zname: str, text: str, value: Any) -> str:
+        """A place as the table shows it: 'Your hand: A and B — shows 7'."""
+        words = self.nar.zone_words(zname)
+        return f"{words[0].upper() + words[1:]}: {text}" + (f" — shows {value}" if value is not None else "")
 
     def wait(self, words: str) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
@@ -394,7 +398,7 @@ class Table:
                 lines[placed[words]] += f"; being played onto it: {text}"
                 continue
             placed[words] = len(lines)
-            lines.append(f"{words}: {text}" + (f" — shows {value}" if value is not None else ""))
+            lines.append(self._place_line(zname, text, value))
         for text in lines:
             self.screen.say(text, "table", 2)
         self.on_table = {t + "." for t in lines}
