@@ -80,7 +80,7 @@ class _Turn:
     def words(self, plural: bool, upto: int | None = None) -> str:
         """The turn told as one predicate ('takes a third card; Six goes ...'); `upto`: its first parts only."""
         raw = [p[1 if plural else 0] for p in self.preds][:upto]
-        parts = [p.lstrip("\x00\x01\x02") for p in raw]
+        parts = [_strip(p) for p in raw]
         # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
         # what a seat does after being dealt a card: 'is dealt a card, then stands'
         return "".join(("" if not i else " and " if r.startswith("\x02") else ", then " if parts[i - 1].startswith(
