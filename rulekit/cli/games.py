@@ -123,14 +123,45 @@ def rules_lines(game: Any, width: int = 80) -> list[str]:
     return out
 
 
+def _inputs(args: Any, game: Any = None) -> list[str]:
+    """Every file the command reads: the variant (and the files it extends), house files, the deck."""
+    from rulekit.cli.common import resolve_variant_path
+    files = [f for f in [resolve_variant_path(args.variant)] if f]
+    files += list(getattr(args, "house", None) or ())
+    if game is not None:
+        files += list(game.variant.files)
+        choice = game.variant.decks.get(game.deck_name)
+        if choice is not None:
+            from rulekit.lang.decks import HERE
+            files.append(os.path.join(HERE, f"{choice.base}.yaml"))
+    return files
+
+
+def _check_not_input(path: str | None, files: list[str]) -> None:
+    """A usage error when --output names a file the command reads (it would be destroyed)."""
+    from rulekit.cli.args import UsageError
+    from rulekit.core.atomic import same_file
+    if path is None or path == "-" or not os.path.exists(path):
+        return
+    for f in files:
+        if os.path.exists(f) and same_file(path, f):
+            raise UsageError(f"--output: '{path}' is an input of this command ({f}); "
+                             "choose another file for the sheet")
+
+
 def cmd_rules(args: Any, game_of) -> int:
     """A game's rules for players: the game's own page text, or with --house/-o/--preset (or any
     --format/--output) the sheet of that table's game, house rules stated as the rules."""
-    from rulekit.cli.args import open_output
-    out = open_output(getattr(args, "output", None), "--output")  # a bad path fails before any work
+    from rulekit.cli.args import check_replaceable
+    path = getattr(args, "output", None)
+    if path is not None:
+        check_replaceable(path, "--output")  # a bad path fails before any work; nothing is written yet
+        _check_not_input(path, _inputs(args))
     game = game_of(args)
+    _check_not_input(path, _inputs(args, game))
     fmt = getattr(args, "format", "text") or "text"
-    own = bool(args.house or args.option or args.preset) or fmt != "text" or out is not None
+    fmt = "markdown" if fmt == "md" else fmt
+    own = bool(args.house or args.option or args.preset) or fmt != "text" or path is not None
     if not own:
         for ln in rules_lines(game, _width()):
             print(inert(ln, keep_newlines=False))
@@ -146,15 +177,19 @@ def cmd_rules(args: Any, game_of) -> int:
     elif fmt == "markdown":
         text = sheet_markdown(sheet)
     else:
-        text = sheet_text(sheet, _width() if out is None else 78)
-    if out is None:
+        text = sheet_text(sheet, _width() if path is None else 78)
+    if path is None or path == "-":
         for ln in text.splitlines():
             print(inert(ln, keep_newlines=False))
-    else:
-        with out:
-            out.write(inert(text) if fmt != "html" else text)  # html escapes the file's text itself
-        print(f"wrote {args.output} ({fmt}, {len(sheet.changes)} house rule{'s' if len(sheet.changes) != 1 else ''})",
-              file=sys.stderr)
+        return EXIT_OK
+    from rulekit.core.atomic import write_atomic
+    try:  # the whole sheet is ready: an existing file is replaced only now, in one rename
+        write_atomic(path, inert(text) if fmt != "html" else text)  # html escapes the file's text itself
+    except OSError as exc:
+        from rulekit.cli.args import UsageError
+        raise UsageError(f"--output: cannot write '{path}': {exc.strerror}") from None
+    print(f"wrote {args.output} ({fmt}, {len(sheet.changes)} house rule{'s' if len(sheet.changes) != 1 else ''})",
+          file=sys.stderr)
     return EXIT_OK
 
 

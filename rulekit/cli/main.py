@@ -198,8 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("rules", help="a game's rules: in the terminal, or your table's sheet as Markdown or HTML")
     game_args(sp)
-    sp.add_argument("--format", choices=("text", "markdown", "html"), default="text",
-                    help="text for the terminal (default), markdown, or html (one self-contained printable file)")
+    sp.add_argument("--format", choices=("text", "markdown", "md", "html"), default="text",
+                    help="text for the terminal (default), markdown (or md), or html (one self-contained printable file)")
     sp.add_argument("--output", metavar="FILE", help="write the sheet to FILE instead of the terminal")
     sp.add_argument("--effects", action="store_true",
                     help="add what the house rules do, each alone and all together (paired simulation, 95%% intervals)")

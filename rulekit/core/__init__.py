@@ -2,6 +2,6 @@
 
 Owns: `errors` (Span, Diagnostic, RulekitError, the one renderer), `inert` (text from files made
 safe for a terminal or a page), `gcpause`, `paths` (where the package and the project lie), `numbers` (the one
-strict parser of whole numbers written as text).
+strict parser of whole numbers written as text), `atomic` (files written whole or not at all).
 May import: nothing else from rulekit.
 """

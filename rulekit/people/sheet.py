@@ -193,23 +193,36 @@ def sheet_text(sheet: Sheet, width: int = 78) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+_MD_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]"})
+
+
+def md_inert(text: str) -> str:
+    """Text from a file made inert for Markdown: no raw HTML (tags, comments, entities) and no link
+    or image (`[..](..)`, `![..](..)`, `<scheme:..>`) survives; **bold** and *italics* stay."""
+    return text.translate(_MD_ESCAPES)
+
+
 def sheet_markdown(sheet: Sheet) -> str:
-    """The sheet as Markdown: changed words in bold with a footnote reference."""
-    doc = footnoted(sheet, lambda w, n: f"**{w}**[^{n}]" if n else w)
-    out = [f"# {sheet.title}", ""]
+    """The sheet as Markdown: changed words in bold with a footnote reference; every piece of text
+    from a file escaped, so the Markdown renders no markup, link or image a file put there."""
+    doc = map_doc(sheet.doc, md_inert)
+    doc = dataclasses.replace(doc, title=md_inert(doc.title))
+    doc = footnoted(dataclasses.replace(sheet, doc=doc), lambda w, n: f"**{w}**[^{n}]" if n else w)
+    e = md_inert
+    out = [f"# {e(sheet.title)}", ""]
     for name, file, note in sheet.houses:
-        out += [f"*{name}* (`{file}`)" + (f": {note}" if note else ""), ""]
+        out += [f"*{e(name)}* ({e(file)})" + (f": {e(note)}" if note else ""), ""]
     if sheet.changes:
         out += ["## Our house rules", ""]
-        out += [f"- {c.what}[^{i}]" + (f" *Standard game:* {c.standard}" if c.standard else "")
+        out += [f"- {e(c.what)}[^{i}]" + (f" *Standard game:* {e(c.standard)}" if c.standard else "")
                 for i, c in enumerate(sheet.changes, 1)]
         out.append("")
     out.append(to_markdown(doc, level=2))
-    if sheet.effects:
-        out += ["## What the house rules do", "", "```text", *sheet.effects, "```", ""]
+    if sheet.effects:  # a fence inside the effects cannot end the code block early
+        out += ["## What the house rules do", "", "````text", *sheet.effects, "````", ""]
     for i, c in enumerate(sheet.changes, 1):
-        out.append(f"[^{i}]: House rule, set at {c.where}" + (f" ({c.house})." if c.house else "."))
+        out.append(f"[^{i}]: House rule, set at {e(c.where)}" + (f" ({e(c.house)})." if c.house else "."))
     return "\n".join(out).rstrip() + "\n"
 
 
-__all__ = ["Change", "Sheet", "make_sheet", "map_doc", "footnoted", "sheet_text", "sheet_markdown"]
+__all__ = ["Change", "Sheet", "make_sheet", "map_doc", "footnoted", "sheet_text", "sheet_markdown", "md_inert"]
