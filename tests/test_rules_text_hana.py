@@ -119,7 +119,8 @@ def test_par_in_the_text_is_the_decks_points_shared_out(vid, players):
 def test_hiraya_states_how_captures_score_and_who_takes_the_leftovers():
     doc = _doc("hiraya")
     hands = doc.section("hands").text
-    assert "nothing for a Chaff" in hands and "20 for a Bright" in hands
+    assert "Chaff and the Lightning are worth nothing" in hands and "20 for a Bright" in hands
+    assert "Par is the deck's 240 points shared by three: 80." in hands
     assert "Willow cards never count as Chaff" in hands
     steps = {st.phase: st for st in doc.section("play").steps}
     assert "Lightning" in steps["play"].text and "any one table card" in steps["play"].text

@@ -171,8 +171,12 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         except ValueError as exc:
             errs.add(error(span, "E051", f"house rules: option '{k}': {exc}"))
     errs.raise_if_any()
-    return Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
-                   {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
+    variant = Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
+                      {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
+    from rulekit.engine.figures import figure_source
+    from rulekit.lang.prose import register_figures
+    register_figures(options, lambda: figure_source(variant))  # {fig.NAME} in its text, built when first read
+    return variant
 
 
 def _check_players(tree: Node, meta: Meta, errs: Collector) -> None:
@@ -296,6 +300,20 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     return game
 
 
+def _yaku_when(ed: dict) -> Node:
+    """A yaku's condition: its `when`, and with the one-line `cards:` form every listed card among
+    the cards (a name or id is checked by card(), located at the list)."""
+    if "cards" not in ed:
+        return ed["when"]
+    cn = ed["cards"]
+    names = [str(c.value) for c in cn.value] if isinstance(cn.value, list) else []
+    listed = ", ".join("card(" + repr(n) + ")" for n in names)
+    cond = f"all([{listed}], k -> k in cards)"
+    if "when" in ed and isinstance(ed["when"].value, str):
+        cond = f"({ed['when'].value}) and {cond}"
+    return Node(cond, cn.span)
+
+
 def _rank(sc: StepCompiler, ed: dict, loc: dict) -> Any:
     """A yaku's rank; it may read `value`, the yaku's own value (`rank: value` ranks a table by
     value without writing each value twice). Checked as written (errors located in it), then
@@ -360,7 +378,8 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 ed = e.value
                 loc = {"cards": "list<card>", "seat": T.INT}
                 sc.phase = f"yaku {table}/{ed.get('id').value if 'id' in ed else '?'}"
-                when = sc.expr(ed["when"], loc, T.BOOL, "when")[0] if "when" in ed else _constant(False)
+                when = sc.expr(_yaku_when(ed), loc, T.BOOL, "when")[0] if "when" in ed or "cards" in ed \
+                    else _constant(False)
                 claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
@@ -612,6 +631,9 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                                         for ch in chs):
             from rulekit.engine.lint import where_warnings
             warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes), build_game)
+    if strict and games and not [d for d in errs.diagnostics if d.severity == "error"]:
+        from rulekit.engine.figures import literal_figure_warnings
+        warned += literal_figure_warnings(variant, games[0])
     return sorted_diagnostics(errs.diagnostics + warnings + warned)
 
 

@@ -5,6 +5,7 @@ from typing import Any
 
 from rulekit.lang.decks import Deck
 from rulekit.lang.expr import Global, Scope
+from rulekit.lang.expr.scope import fold_name
 from rulekit.lang.expr import types as T
 from rulekit.lang.loader import at, plain
 from rulekit.lang.model import Variant
@@ -27,6 +28,9 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
     glob["n_players"] = Global(T.INT, lambda ctx: ctx.n, doc="Number of seats at the table.", code="n_players")
     glob["round_no"] = Global(T.INT, lambda ctx: ctx.round_no, doc="Round number, from 0.", code="round_no")
     glob["seats"] = Global("list<int>", lambda ctx: list(range(ctx.n)), doc="Every seat, 0 to n-1.", code="seats")
+    glob["cards_in_play"] = Global("list<card>", lambda ctx: list(ctx.game.in_play(ctx.n)),
+                                   doc="Every card in play at this table, wherever it lies now (the whole deck "
+                                       "less any the deck takes out at this table size).", code="cards_in_play")
     attrs = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
@@ -36,6 +40,11 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
     scope.option_values = {k: tuple(v for v, _ in o.values) for k, o in variant.options.items()
                            if o.type == "choice" and o.values}
     scope.all_card_ids = frozenset(deck.index()) | _every_card_id(variant)
+    names: dict[str, list[str]] = {}
+    for c in deck.cards:  # card('Full moon') is card('8-1'); a name shared by several cards names none
+        for n in {c.names.get("en", ""), *(x for x in (c.names.get("romaji", ""),) if x)} - {""}:
+            names.setdefault(fold_name(n), []).append(c.id)
+    scope.card_names = {k: tuple(dict.fromkeys(v)) for k, v in names.items()}
     return scope
 
 

@@ -103,11 +103,11 @@ def _check_yaku_targets(tree: Node, h: HouseRules, errs: Collector) -> None:
             if iid in ids:
                 continue
             removing = "remove" in it.value and it.value["remove"].value is True
-            if removing or "when" not in it.value:
+            if removing or ("when" not in it.value and "cards" not in it.value):
                 what = "remove" if removing else "change"
                 errs.add(error(it.value["id"].span, "E051", f"house rules: no yaku '{iid}' in table '{table}' to "
                                f"{what}", hint=did_you_mean(iid, ids) or
-                               "to add a new yaku, give it a `when:` condition (and a value)"))
+                               "to add a new yaku, give it its cards (cards: [Full moon, Sake cup]) or a `when:` condition, and a value"))
 
 
 def apply_house(tree: Node, variant_id: str, houses: list[HouseRules]) -> tuple[Node, dict[str, tuple[Any, Span]]]:

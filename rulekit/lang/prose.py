@@ -6,7 +6,11 @@ A variant's text for players may name an option instead of stating its value:
   choice by its meaning in `values`, a bool as yes or no;
 * `{rule.NAME}` is the sentence the option's `says:` gives for the value in effect;
 * `{yaku.TABLE.ID}` is the value of a special hand in words ("three"), as a house file may
-  change it.
+  change it (`{yaku.TABLE.ID:digits}` in digits); in a hand's own text `{value}` is its value in
+  digits and `{value:words}` in words;
+* `{fig.NAME}` is a figure the rules compute under the options and house rules in effect (the
+  deck's cards, a variable's start such as par, the players; rulekit.engine.figures), in digits,
+  `{fig.NAME:words}` in words, `{fig.NAME@4}` for four players.
 
 Rendered for the game's rules text (`Prose.standard_page`), a `{rule.NAME}` reads as the default's
 sentence followed by "(house rule: ...)" naming the alternatives. The game's web page
@@ -26,7 +30,8 @@ from rulekit.lang.model import OptionDef
 
 #: a marked piece: MARK_OPEN key MARK_MID words MARK_CLOSE (private-use characters, never in a file's text)
 MARK_OPEN, MARK_MID, MARK_CLOSE = "\ue000", "\ue001", "\ue002"
-PLACE = re.compile(r"\{\{|\}\}|\{(opt|rule)\.([A-Za-z_][A-Za-z0-9_]*)\}|\{yaku\.([\w-]+)\.([\w-]+)\}")
+PLACE = re.compile(r"\{\{|\}\}|\{(opt|rule)\.([A-Za-z_][A-Za-z0-9_]*)\}|\{yaku\.([\w-]+)\.([\w-]+)(?::(words|digits))?\}"
+                   r"|\{fig\.([A-Za-z_]\w*)(?:@(\d{1,3}))?(?::(words|digits))?\}")
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")
 MARKED = re.compile(MARK_OPEN + "([^" + MARK_MID + "]*)" + MARK_MID + "([^" + MARK_CLOSE + "]*)" + MARK_CLOSE)
@@ -43,6 +48,9 @@ class Prose:
     asides: bool = True  # with alternatives: "(house rule: ...)" after a {rule.NAME}
     extra_marks: frozenset = field(default_factory=frozenset)  # keys marked whatever their value
     yaku_values: dict = field(default_factory=dict)  # "TABLE.ID" -> the yaku's value, for {yaku.TABLE.ID}
+    # (option values, seats or None) -> {figure: number}, for {fig.NAME} (rulekit.engine.figures);
+    # None: the source registered for these options when the variant was loaded
+    figures: Any = None
 
     @classmethod
     def standard_page(cls, options: dict[str, OptionDef]) -> "Prose":
@@ -142,8 +150,18 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
             v = p.yaku_values.get(key)
             if not isinstance(v, int) or isinstance(v, bool):
                 return whole  # not a plain number: reported by `check_prose`
-            words = NUMBER_WORDS[v] if 0 <= v < len(NUMBER_WORDS) else str(v)
+            words = str(v) if m.group(5) == "digits" else number_words(v)
             return _mark(f"yaku.{key}", words) if mark and f"yaku.{key}" in p.extra_marks else words
+        if m.group(6):
+            name, seats = m.group(6), int(m.group(7)) if m.group(7) else None
+            values = {**p.values, **(override or {})}
+            v = figures_of(p, values, seats).get(name)
+            if v is None:
+                return whole  # not a figure of these rules: reported by `check_prose`
+            words = number_words(v) if m.group(8) == "words" else str(v)
+            if mark and not p.alternatives and figures_of(p, p.standard, seats).get(name) != v:
+                return _mark(f"fig.{name}", words)
+            return words
         kind, name = m.group(1), m.group(2)
         o = p.options.get(name)
         if o is None:
@@ -172,6 +190,42 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
     return PLACE.sub(sub, text)
 
 
+def number_words(v: Any) -> str:
+    """A number as players say it: 'no', 'one' ... 'twelve', else its digits."""
+    return NUMBER_WORDS[v] if isinstance(v, int) and 0 <= v < len(NUMBER_WORDS) else str(v)
+
+
+#: (options dict, factory of its figure source) of the variants loaded last (rulekit.engine.build)
+_SOURCES: list[list] = []
+_MAX_SOURCES = 48
+
+
+def register_figures(options: dict, factory: Any) -> None:
+    """Say where the figures of the variant whose options are `options` come from: `factory()` gives
+    a figure source (rulekit.engine.figures), made the first time a text needs a figure."""
+    _SOURCES.insert(0, [options, factory, None])
+    del _SOURCES[_MAX_SOURCES:]
+
+
+def figures_of(p: Prose, values: dict[str, Any], seats: int | None = None) -> dict[str, Any]:
+    """The figures under these option values: from the Prose's own source, else the one registered
+    for its options (the same dict object: a variant's own), else none."""
+    src = p.figures
+    if src is None:
+        for entry in _SOURCES:
+            if entry[0] is p.options:
+                if entry[2] is None:
+                    entry[2] = entry[1]()
+                src = entry[2]
+                break
+    if src is None:
+        return {}
+    try:
+        return src(values, seats)
+    except Exception:  # noqa: BLE001 - rules that cannot be built under these values state no figure
+        return {}
+
+
 def render(text: str, p: Prose | None) -> str:
     """Prose with every placeholder filled in (marks around changed pieces on a sheet)."""
     if p is None or "{" not in text:
@@ -180,9 +234,16 @@ def render(text: str, p: Prose | None) -> str:
 
 
 def placeholders(text: str) -> list[tuple[str, str, int]]:
-    """Each placeholder of a text: (kind 'opt'/'rule'/'yaku', option name or TABLE.ID, offset in the text)."""
-    return [(m.group(1), m.group(2), m.start()) if m.group(1) else ("yaku", f"{m.group(3)}.{m.group(4)}", m.start())
-            for m in PLACE.finditer(text) if m.group(1) or m.group(3)]
+    """Each placeholder of a text: (kind 'opt'/'rule'/'yaku'/'fig', option name, TABLE.ID or figure, offset)."""
+    out = []
+    for m in PLACE.finditer(text):
+        if m.group(1):
+            out.append((m.group(1), m.group(2), m.start()))
+        elif m.group(3):
+            out.append(("yaku", f"{m.group(3)}.{m.group(4)}", m.start()))
+        elif m.group(6):
+            out.append(("fig", m.group(6), m.start()))
+    return out
 
 
 def strip_marks(text: str) -> str:
@@ -190,5 +251,5 @@ def strip_marks(text: str) -> str:
     return MARKED.sub(lambda m: m.group(2), text)
 
 
-__all__ = ["Prose", "render", "value_words", "says", "placeholders", "strip_marks", "MARKED",
+__all__ = ["Prose", "render", "value_words", "number_words", "figures_of", "register_figures", "says", "placeholders", "strip_marks", "MARKED",
            "MARK_OPEN", "MARK_MID", "MARK_CLOSE"]

@@ -1,8 +1,8 @@
 """Do the words and the rules agree? Checks of a variant's players' text against its options.
 
 Always (errors, E091): every `{opt.NAME}` and `{rule.NAME}` names an option, a `{rule.NAME}`
-option has `says:` for each of its values, and a `{yaku.TABLE.ID}` names a hand with a plain
-number for its value.
+option has `says:` for each of its values, a `{yaku.TABLE.ID}` names a hand with a plain
+number for its value, and a `{fig.NAME}` names a figure (rulekit.engine.figures).
 
 With `validate --strict` (warnings, W091), each located at the file:line:col of the words:
 * a literal that states an option's value ("10 chips", "twelve rounds") in a text that does not
@@ -69,6 +69,19 @@ def _option_says(tree: Node) -> Iterator[tuple[str, Node]]:
                 yield str(name), n
 
 
+def player_texts(tree: Node) -> list[tuple[dict, Node]]:
+    """Every players' text of a variant with the option values it speaks under: ({}, node) for
+    rules text, columns and hands; ({NAME: value key}, node) for an option's `says:` sentence."""
+    out: list[tuple[dict, Node]] = [({}, n) for _k, n in list(_texts(tree)) + list(_columns(tree))]
+    o = tree.value.get("options") if isinstance(tree.value, dict) else None
+    for name, od in (o.value.items() if o is not None and isinstance(o.value, dict) else ()):
+        s = od.value.get("says") if isinstance(od.value, dict) else None
+        for key, n in (s.value.items() if s is not None and isinstance(s.value, dict) else ()):
+            if isinstance(n.value, str):
+                out.append(({str(name): str(key)}, n))
+    return out
+
+
 _LINES: dict[str, list[str]] = {}
 
 
@@ -103,6 +116,13 @@ def placeholder_errors(variant: Variant) -> list[Diagnostic]:
     for _k, node in nodes:
         for kind, name, _off in placeholders(str(node.value)):
             token = "{" + kind + "." + name + "}"
+            if kind == "fig":
+                known = figure_names(variant)
+                if name not in known:
+                    from rulekit.core.errors import did_you_mean
+                    out.append(error(locate(node, "{fig." + name), "E091", f"{token}: no figure '{name}' in these "
+                                     "rules", hint=did_you_mean(name, known) or "figures are: " + ", ".join(known)))
+                continue
             if kind == "yaku":
                 v = yv.get(name)
                 if v is None or isinstance(v, bool) or not isinstance(v, int):
@@ -126,6 +146,15 @@ def placeholder_errors(variant: Variant) -> list[Diagnostic]:
                                      f"{', '.join(missing)}", hint=f"give options.{name}.says a sentence for each "
                                      "value (see the variant format reference)"))
     return out
+
+
+def figure_names(variant: Variant) -> list[str]:
+    """The names `{fig.NAME}` may use: the built-in ones, every variable, every function without
+    parameters (rulekit.engine.figures evaluates them)."""
+    names = ["players", "players_min", "players_max", "cards", *variant.vars]
+    fns = plain(variant.tree).get("functions") or {}
+    names += [k for k, f in fns.items() if isinstance(f, dict) and not f.get("params")]
+    return names
 
 
 def _literals(o) -> list[str]:
@@ -209,4 +238,4 @@ def _options_without_effect(variant: Variant) -> list[Diagnostic]:
     return out
 
 
-__all__ = ["placeholder_errors", "strict_warnings", "locate"]
+__all__ = ["placeholder_errors", "strict_warnings", "locate", "player_texts", "figure_names"]

@@ -9,6 +9,7 @@ filled in from the options (rulekit.lang.prose).
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
@@ -104,19 +105,82 @@ def _kind(step: Node) -> str | None:
     return None
 
 
-_OPT_TEST = re.compile(r"^\s*(not\s+)?opt\.([A-Za-z_]\w*)\s*(?:(==|!=)\s*'([^']*)')?\s*$")
+_OPT_TEST = re.compile(r"^\s*(not\s+)?opt\.([A-Za-z_]\w*)\s*(?:(==|!=)\s*'([^']*)'|(==|!=|>=|<=|>|<)\s*(-?\d+))?\s*$")
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, ">=": lambda a, b: a >= b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
+
+
+def _test(cond: str, values: dict) -> bool | None:
+    m = _OPT_TEST.match(cond)
+    if m is None or m.group(2) not in values:
+        return None
+    v = values[m.group(2)]
+    if m.group(5):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return None
+        r = _COMPARE[m.group(5)](v, int(m.group(6)))
+    else:
+        r = bool(v) if m.group(3) is None else ((str(v).lower() if isinstance(v, bool) else str(v)) == m.group(4))
+        r = r if m.group(3) != "!=" else not r
+    return not r if m.group(1) else r
+
+
+def _conjuncts(cond: str) -> list[str]:
+    """The parts of a condition joined by a top-level `and` (one part when an `or` or `if` is at the
+    top level, where a failing part says nothing of the whole)."""
+    parts, depth, start, i, text = [], 0, 0, 0, cond.strip()
+    quote = ""
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif depth == 0 and text.startswith((" or ", " if ", " then ", " else "), i):
+            return [text]
+        elif depth == 0 and text.startswith(" and ", i):
+            parts.append(text[start:i])
+            start = i + 5
+            i += 4
+        i += 1
+    return parts + [text[start:]]
 
 
 def _holds(cond: str, values: dict | None) -> bool | None:
-    """Whether a simple option test (`opt.x`, `not opt.x`, `opt.x == 'v'`, `opt.x != 'v'`) holds
-    for these option values; None when the condition is anything else or no values are given."""
-    m = _OPT_TEST.match(cond) if values is not None else None
-    if m is None or m.group(2) not in values:  # type: ignore[operator]
+    """Whether a condition on options holds for these option values: a simple test (`opt.x`,
+    `not opt.x`, `opt.x == 'v'`, `opt.x != 'v'`, `opt.n > 0`), or tests joined by `and` (False as soon
+    as one test fails, whatever the rest says). None when it cannot be told or no values are given."""
+    if values is None or not cond:
         return None
-    v = values[m.group(2)]  # type: ignore[index]
-    r = bool(v) if m.group(3) is None else ((str(v).lower() if isinstance(v, bool) else str(v)) == m.group(4))
-    r = r if m.group(3) != "!=" else not r
-    return not r if m.group(1) else r
+    results = [_test(p, values) for p in _conjuncts(cond)]
+    if False in results:
+        return False
+    return True if results and all(r is True for r in results) else None
+
+
+def _conjuncts_fail(cond: str, values: dict | None) -> bool:
+    """True when a top-level `and` part of a condition is an option test that fails for these
+    values (the rest may read the cards): what a hand's `when` says about the table's rules."""
+    if values is None or not cond:
+        return False
+    return any(_test(p, values) is False for p in _conjuncts(cond))
+
+
+#: a label a text gives itself as a house rule ("House rule only (wild Lightning): ..."): on a
+#: table's sheet the rule is in force, so the label goes (its mark and footnote say whose rule it is)
+HOUSE_LABEL = re.compile(r"^\s*House rules?(?: only)?(?:\s*\([^)]*\))?(?:,[^:]*)?:\s*", re.IGNORECASE)
+
+
+def _unlabel(text: str) -> str:
+    m = HOUSE_LABEL.match(text)
+    if not m:
+        return text
+    rest = text[m.end():]
+    return rest[:1].upper() + rest[1:]
 
 
 def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str], values: dict | None = None):
@@ -186,11 +250,11 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     defaults, with "(house rule: ...)" for the alternatives); `Prose.sheet` for a table's game."""
     p = prose if prose is not None else Prose.standard_page(variant.options)
     if not p.yaku_values:
-        import dataclasses
         p = dataclasses.replace(p, yaku_values=yaku_values(variant))
 
     def _s(node: Node | None) -> str:
-        return render(_raw(node), p)
+        text = render(_raw(node), p)
+        return _unlabel(text) if not p.alternatives else text
 
     tree = _tree(variant)
     rules = tree.get("rules")
@@ -225,15 +289,66 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
                                 tuple(payouts) if key == "settling" else ()))
     yaku = []
     for table, e in _yaku_entries(tree):
+        if not p.alternatives and _conjuncts_fail(_raw(e.value.get("when")), p.values):
+            continue  # a table's own sheet leaves out a hand its rules never make
         names = e.value.get("names")
         name = _s(names.value.get("en")) if names is not None and isinstance(names.value, dict) else ""
-        text = _s(e.value.get("text"))
         yid = _raw(e.value.get("id"))
+        own = _raw(e.value.get("text")) or hand_words(variant, e)
+        key = f"{table}.{yid}"
+        own_p = dataclasses.replace(p, extra_marks=p.extra_marks - {f"yaku.{key}"})  # the whole text is marked
+        text = render(VALUE.sub(lambda m: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", own), own_p)
+        text = _unlabel(text) if not p.alternatives else text
         if f"yaku.{table}.{yid}" in p.extra_marks and text:
             from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
             text = f"{MARK_OPEN}yaku.{table}.{yid}{MARK_MID}{text}{MARK_CLOSE}"
         yaku.append(Yaku(table, yid, name or yid, text))
     return RulesDoc(variant.meta.names.get("en", variant.meta.id), _s(rv.get("lead")), tuple(sections), tuple(yaku))
+
+
+CARD_IN = re.compile(r"^\s*card\(\s*['\"]([^'\"]+)['\"]\s*\)\s+in\s+cards\s*$")
+
+#: `{value}` / `{value:words}` in a hand's own text: its value in effect
+VALUE = re.compile(r"\{value(?::(words|digits))?\}")
+
+
+def card_words(variant: Variant, refs: list[str]) -> str:
+    """Cards named by id or English name, as players say them: 'the Full moon and the Sake cup'."""
+    from rulekit.lang.decks import load_deck
+    from rulekit.lang.expr.scope import fold_name
+    try:
+        deck = load_deck(variant.decks[variant.default_deck].base)
+    except Exception:  # noqa: BLE001 - an unknown deck is reported where it is named
+        deck = None
+    by_id = {c.id: c.name for c in deck.cards} if deck is not None else {}
+    by_name = {fold_name(c.name): c.name for c in deck.cards} if deck is not None else {}
+    words = ["the " + by_id.get(r, by_name.get(fold_name(r), r)) for r in refs]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def hand_words(variant: Variant, e: Node) -> str:
+    """A hand without text of its own, in words: its cards (the one-line `cards:` form) or its
+    description, and its value; '' when nothing can be said."""
+    d = e.value
+    cards = d.get("cards")
+    refs = [str(c.value) for c in cards.value] if cards is not None and isinstance(cards.value, list) else []
+    when = _raw(d.get("when"))
+    parts = _conjuncts(when) if when else []
+    named = [CARD_IN.match(x) for x in parts]
+    if parts and all(named):  # `card('Full moon') in cards and ...`: the cards in words too
+        refs += [m.group(1) for m in named if m]  # type: ignore[union-attr]
+        parts = []
+    if refs and not parts:
+        words = card_words(variant, refs)
+        text = words[:1].upper() + words[1:] + "."
+    else:
+        text = _raw(d.get("description"))
+    if not text:
+        return ""
+    v = d.get("value")
+    if v is not None and isinstance(v.value, int) and not isinstance(v.value, bool):
+        text += " Worth {value}."
+    return text
 
 
 def missing_text(variant: Variant) -> list[Diagnostic]:
@@ -410,5 +525,5 @@ def phase_text(variant: Variant, phase_id: str, values: dict[str, Any] | None = 
     return ""
 
 
-__all__ = ["yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
+__all__ = ["hand_words", "card_words", "yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
            "to_plain", "phase_text", "phase_prompts"]

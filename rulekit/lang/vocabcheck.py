@@ -84,8 +84,8 @@ def prose_fields(variant: Variant) -> Iterator[tuple[Node, tuple[str, ...]]]:
             yield from _texts(v, (k,))
 
 
-#: placeholders ({opt.NAME}, {rule.NAME}, {yaku.T.ID}, rulekit.lang.prose) are rendered in words
-PLACEHOLDER = re.compile(r"(?<!\{)\{(?:opt|rule|yaku)\.[\w.-]+\}")
+#: placeholders ({opt.NAME}, {rule.NAME}, {yaku.T.ID}, {fig.NAME}, {value}, rulekit.lang.prose) are rendered in words
+PLACEHOLDER = re.compile(r"(?<!\{)\{(?:(?:opt|rule|yaku|fig)\.[\w.@-]+(?::\w+)?|value(?::\w+)?)\}")
 #: an {expression} part of a text filled in by the engine (a policy's description)
 EXPRESSION = re.compile(r"(?<!\{)\{(?!(?:opt|rule|yaku)\.[\w.-]+\})([^{}]+)\}")
 

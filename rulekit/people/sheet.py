@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.prose import MARKED, Prose, says, value_words
-from rulekit.lang.rulestext import RulesDoc, rules_doc, to_markdown, to_plain, yaku_values
+from rulekit.lang.rulestext import RulesDoc, card_words, hand_words, rules_doc, to_markdown, to_plain, yaku_values
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,13 @@ def _items(node: Node | None) -> dict[str, Node]:
     return {str(i.value["id"].value): i for i in node.value if isinstance(i.value, dict) and "id" in i.value}
 
 
+def _said(variant: Any, key: str, value: Any) -> str:
+    """A hand's field as players read it: a list of cards in words, anything else as written."""
+    if key == "cards" and isinstance(value, list):
+        return card_words(variant, [str(c) for c in value])
+    return str(value)
+
+
 def _overlay_changes(game: Any, standard_tree: Node) -> list[Change]:
     """The yaku, game and players edits of the house files, against the standard game."""
     out: list[Change] = []
@@ -93,13 +100,19 @@ def _overlay_changes(game: Any, standard_tree: Node) -> list[Change]:
                 if d.get("remove") is True:
                     what, was = f"{name}: not played.", f"{name} is a special hand."
                 elif not o:
-                    what, was = f"{name}: a new special hand" + (f" worth {d['value']}" if "value" in d else "") + ".", \
-                        "No such hand."
+                    words = hand_words(game.variant, it) if not d.get("text") else str(d["text"])
+                    words = words.replace("{value}", str(d.get("value", "")))
+                    what = f"{name}, a new special hand" + (f": {words}" if words else (
+                        f" worth {d['value']}." if "value" in d else "."))
+                    was = "No such hand."
                 else:
-                    fields = [k for k in ("value", "rank", "when", "claim", "group") if k in d and d[k] != o.get(k)]
-                    what = f"{name}: " + ", ".join(f"{k} {d[k]}" for k in fields) + "." if fields else \
-                        f"{name}: described differently."
-                    was = f"{name}: " + ", ".join(f"{k} {o.get(k, '(none)')}" for k in fields) + "." if fields else ""
+                    fields = [k for k in ("value", "rank", "when", "cards", "claim", "group") if k in d and d[k] != o.get(k)]
+                    said = {"value": "is worth", "rank": "ranks", "when": "is made when", "cards": "is made of",
+                            "claim": "may be claimed when", "group": "is in group"}
+                    what = f"{name} " + ", ".join(f"{said[k]} {_said(game.variant, k, d[k])}" for k in fields) + "." \
+                        if fields else f"{name}: described differently."
+                    was = f"{name} " + ", ".join(f"{said[k]} {_said(game.variant, k, o.get(k, '(none)'))}"
+                                                 for k in fields) + "." if fields else ""
                 out.append(Change(f"yaku.{table}.{yid}", what, was, str(it.value["id"].span), h.name))
         for section in ("game", "players"):
             g = ov.get(section)
@@ -130,8 +143,10 @@ def make_sheet(game: Any, effects: tuple[str, ...] = ()) -> Sheet:
         what = _option_words(o, prose.values[name], prose)
         if says(o, prose.values[name]) is None:  # a bare value: name what it is the value of
             what = f"{_cap(o.label or o.description.rstrip('.'))}: {what}."
-        changes.append(Change(name, what, _option_words(o, prose.standard[name], std_prose).rstrip(".") + ".",
-                              where, house))
+        was = _option_words(o, prose.standard[name], std_prose).rstrip(".")
+        if not was.strip():  # the standard value says nothing in the rules: name it
+            was = f"{_cap(o.label or o.description.rstrip('.'))}: {value_words(o, prose.standard[name])}"
+        changes.append(Change(name, what, was + ".", where, house))
     overlay = _overlay_changes(game, standard_tree)
     changes += overlay
     prose = dataclasses.replace(prose, extra_marks=frozenset(c.key for c in overlay if c.key.startswith("yaku.")))

@@ -491,9 +491,10 @@ class CodeGen:
             raise Unsupported(fname)
         if fname == "card":
             cid = self.const_of(node.args[0])
-            if not isinstance(cid, str) or cid not in self.scope.card_ids:
+            idx = self.scope.card_index(cid)[0] if isinstance(cid, str) else None
+            if idx is None:
                 raise Unsupported("card")
-            return self.const(self.scope.card_ids[cid])
+            return self.const(idx)
         params = next(p for p in fdef.overloads if len(p) == len(node.args))
         lambdas = [p.startswith("fn(") for p in params]
         per_call = any(lambdas) and fname not in PER_ITEM  # subsets/partitions: once per combination

@@ -540,10 +540,9 @@ class _Compiler:
         if node.func == "card":
             cid = consts[0]
             if isinstance(cid, str):
-                if cid not in self.scope.card_ids:
-                    return self.fail(node.args[0], "E040", f"no card with id '{cid}' in this deck",
-                                     did_you_mean(cid, self.scope.card_ids))
-                idx = self.scope.card_ids[cid]
+                idx, problem, hint = self.scope.card_index(cid)
+                if idx is None:
+                    return self.fail(node.args[0], "E040", problem, hint)
                 return (lambda ctx, v=idx: v), T.CARD, _NC
             return _raiser("bad card()", node.start, root), T.CARD, _NC
         if node.func in ("yaku", "yaku_value", "yaku_rank"):

@@ -25,6 +25,11 @@ class Global:
     code: Any = None  # how generated code reads it: a ctx field name, or ("zones"|"vars", name)
 
 
+def fold_name(text: str) -> str:
+    """A card's name as compared: lower case, spaces collapsed, hyphens as spaces."""
+    return " ".join(text.replace("-", " ").lower().split())
+
+
 @dataclass
 class Scope:
     """Everything an expression may name: globals, card attributes, options, locals."""
@@ -40,12 +45,29 @@ class Scope:
     unseen: dict[str, str] = field(default_factory=dict)  # names of the variant this context cannot read -> why
     option_values: dict[str, tuple] = field(default_factory=dict)  # choice option -> its values
     all_card_ids: frozenset = frozenset()  # the ids of every deck the variant can use
+    card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
+
+    def card_index(self, text: str) -> tuple[int | None, str, str]:
+        """The deck index of a card named by its id or its English name ('8-1' or 'Full moon', any
+        case), else (None, what is wrong, a hint)."""
+        if text in self.card_ids:
+            return self.card_ids[text], "", ""
+        ids = self.card_names.get(fold_name(text), ())
+        if len(ids) == 1 and ids[0] in self.card_ids:
+            return self.card_ids[ids[0]], "", ""
+        if len(ids) > 1:
+            return None, f"'{text}' names {len(ids)} cards ({', '.join(ids)})", \
+                "write the id of the one you mean, such as card('" + ids[0] + "')"
+        from rulekit.core.errors import did_you_mean
+        names = {n: i for n, i in self.card_names.items() if len(i) == 1}
+        hint = did_you_mean(text, self.card_ids) or did_you_mean(fold_name(text), names)
+        return None, f"no card with id or name '{text}' in this deck", hint
 
     def with_locals(self, extra: dict[str, str]) -> "Scope":
         """A copy of the scope with more step-bound names."""
         return Scope(self.globals, self.attrs, self.options, self.card_ids, self.yaku_tables,
                      {**self.locals, **extra}, self.codegen, self.functions, self.unseen, self.option_values,
-                     self.all_card_ids)
+                     self.all_card_ids, self.card_names)
 
 
 @dataclass(frozen=True)
