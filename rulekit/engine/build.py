@@ -64,6 +64,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         from rulekit.lang.house import apply_house, load_house
         houses = [load_house(h) for h in house]
         vid = tree.value["id"].value if "id" in tree.value else os.path.splitext(os.path.basename(path))[0]
+        from rulekit.lang.house import players_problems
+        player_errs = players_problems(tree, houses)  # reported with the option errors, all together
         tree, house_options = apply_house(tree, str(vid), houses)
         files = files + [h.file for h in houses]
     data = plain(tree)
@@ -160,6 +162,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
             vn = at(tree, "vars", name)
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
     _check_players(tree, meta, errs)
+    if house:
+        errs.extend(player_errs)
     for k, (val, span) in house_options.items():
         if k not in options:
             kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
@@ -175,7 +179,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
                       {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
     from rulekit.engine.figures import figure_source
     from rulekit.lang.prose import register_figures
-    register_figures(options, lambda: figure_source(variant))  # {fig.NAME} in its text, built when first read
+    register_figures(options, lambda: figure_source(variant, build=build_game))  # {fig.NAME}, built when first read
     return variant
 
 
@@ -633,7 +637,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
             warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes), build_game)
     if strict and games and not [d for d in errs.diagnostics if d.severity == "error"]:
         from rulekit.engine.figures import literal_figure_warnings
-        warned += literal_figure_warnings(variant, games[0])
+        warned += literal_figure_warnings(variant, games[0], build_game)
     return sorted_diagnostics(errs.diagnostics + warnings + warned)
 
 

@@ -72,9 +72,10 @@ def game_figures(game: Any, n: int | None = None) -> dict[str, Any]:
 class FigureSource:
     """The figures of a variant under any option values (and seat count), each game built once."""
 
-    def __init__(self, variant: Any, deck: str | None = None, game: Any = None):
+    def __init__(self, variant: Any, deck: str | None = None, game: Any = None, build: Any = None):
         self.variant = variant
         self.deck = deck
+        self.build = build  # build_game (rulekit.engine.build), given by the caller: no import circle
         self.cache: dict[tuple, dict[str, Any]] = {}
         self.games: dict[tuple, Any] = {}
         if game is not None:
@@ -90,10 +91,9 @@ class FigureSource:
         key = self._key(full)
         if (key, n) not in self.cache:
             game = self.games.get(key)
-            if game is None:
-                from rulekit.engine.build import build_game
+            if game is None and self.build is not None:
                 try:
-                    game = build_game(self.variant, full, None, self.deck, codegen=False)
+                    game = self.build(self.variant, full, None, self.deck, codegen=False)
                 except RulekitError:
                     game = None
                 self.games[key] = game
@@ -101,9 +101,11 @@ class FigureSource:
         return self.cache[(key, n)]
 
 
-def figure_source(variant: Any, deck: str | None = None, game: Any = None) -> Callable[[dict, int | None], dict]:
-    """A function (option values, seats or None) -> figures, for `Prose(figures=...)`."""
-    return FigureSource(variant, deck, game)
+def figure_source(variant: Any, deck: str | None = None, game: Any = None,
+                  build: Any = None) -> Callable[[dict, int | None], dict]:
+    """A function (option values, seats or None) -> figures, for `Prose(figures=...)`; `build` is
+    rulekit.engine.build.build_game (figures under other option values build the game again)."""
+    return FigureSource(variant, deck, game, build)
 
 
 
@@ -127,9 +129,9 @@ def _alternatives(variant: Any) -> list[dict[str, Any]]:
     return out
 
 
-def live_figures(variant: Any, game: Any) -> dict[str, list[str]]:
+def live_figures(variant: Any, game: Any, build: Any) -> dict[str, list[str]]:
     """{figure: what changes it} for the figures a house rule or the number of players can change."""
-    src = FigureSource(variant, game.deck_name, game)
+    src = FigureSource(variant, game.deck_name, game, build)
     std = src({})
     out: dict[str, list[str]] = {}
     for alt in _alternatives(variant):
@@ -155,16 +157,16 @@ def _about(variant: Any, name: str) -> str:
     return (str(f.get("description", "")) if isinstance(f, dict) else "") + (v.description if v else "") + " " + name
 
 
-def literal_figure_warnings(variant: Any, game: Any) -> list:
+def literal_figure_warnings(variant: Any, game: Any, build: Any) -> list:
     """W091 for a number in players' text that is a figure of the rules a house rule can change
     (`validate --strict`): located, with the `{fig.NAME}` to write instead."""
     from rulekit.core.errors import Diagnostic, error
     from rulekit.lang.prose import PLACE
     from rulekit.lang.prosecheck import locate, player_texts
-    live = live_figures(variant, game)
+    live = live_figures(variant, game, build)
     if not live:
         return []
-    src = FigureSource(variant, game.deck_name, game)
+    src = FigureSource(variant, game.deck_name, game, build)
     out = []
     for under, node in player_texts(variant.tree):
         values = {k: variant.options[k].parse(v) for k, v in under.items()

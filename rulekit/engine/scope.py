@@ -41,9 +41,9 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
                            if o.type == "choice" and o.values}
     scope.all_card_ids = frozenset(deck.index()) | _every_card_id(variant)
     names: dict[str, list[str]] = {}
-    for c in deck.cards:  # card('Full moon') is card('8-1'); a name shared by several cards names none
-        for n in {c.names.get("en", ""), *(x for x in (c.names.get("romaji", ""),) if x)} - {""}:
-            names.setdefault(fold_name(n), []).append(c.id)
+    for c in deck.cards:  # card(NAME) is card(ID); a name shared by several cards names none
+        if c.names.get("en"):
+            names.setdefault(fold_name(c.names["en"]), []).append(c.id)
     scope.card_names = {k: tuple(dict.fromkeys(v)) for k, v in names.items()}
     return scope
 

@@ -107,7 +107,29 @@ def _check_yaku_targets(tree: Node, h: HouseRules, errs: Collector) -> None:
                 what = "remove" if removing else "change"
                 errs.add(error(it.value["id"].span, "E051", f"house rules: no yaku '{iid}' in table '{table}' to "
                                f"{what}", hint=did_you_mean(iid, ids) or
-                               "to add a new yaku, give it its cards (cards: [Full moon, Sake cup]) or a `when:` condition, and a value"))
+                               "to add a new yaku, give it its cards (cards: [a card's id or English name, ...]) or a `when:` condition, and a value"))
+
+
+def players_problems(tree: Node, houses: list[HouseRules]) -> list:
+    """A house file may choose players only among the counts the rules support (their deals, par and
+    hands are written for those): an error at each min or max outside the variant's range, naming it.
+    (A usual count outside the file's own min..max is the variant's check, E042.)"""
+    errs = Collector()
+    std = plain(tree.value["players"]) if isinstance(tree.value, dict) and "players" in tree.value else {}
+    lo, hi = std.get("min"), std.get("max")
+    if not isinstance(lo, int) or not isinstance(hi, int):
+        return []
+    supported = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+    for h in houses:
+        g = h.overlay.value.get("players")
+        for k, v in (g.value.items() if g is not None and isinstance(g.value, dict) else ()):
+            n = plain(v)
+            if isinstance(n, int) and not isinstance(n, bool) and not lo <= n <= hi and \
+                    (k != "default" or lo == hi):
+                errs.add(error(v.span, "E051", f"house rules: players.{k} = {n}, but the rules of this game are for "
+                               f"{supported}", hint=f"choose a number from {lo} to {hi}" if lo != hi else
+                               f"this game is played by {lo} players only; leave players: out"))
+    return errs.diagnostics
 
 
 def apply_house(tree: Node, variant_id: str, houses: list[HouseRules]) -> tuple[Node, dict[str, tuple[Any, Span]]]:

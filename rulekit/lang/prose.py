@@ -7,7 +7,7 @@ A variant's text for players may name an option instead of stating its value:
 * `{rule.NAME}` is the sentence the option's `says:` gives for the value in effect;
 * `{yaku.TABLE.ID}` is the value of a special hand in words ("three"), as a house file may
   change it (`{yaku.TABLE.ID:digits}` in digits); in a hand's own text `{value}` is its value in
-  digits and `{value:words}` in words;
+  digits, `{value:words}` in words and `{value:times}` as 'twice' / 'three times';
 * `{fig.NAME}` is a figure the rules compute under the options and house rules in effect (the
   deck's cards, a variable's start such as par, the players; rulekit.engine.figures), in digits,
   `{fig.NAME:words}` in words, `{fig.NAME@4}` for four players.
@@ -30,8 +30,8 @@ from rulekit.lang.model import OptionDef
 
 #: a marked piece: MARK_OPEN key MARK_MID words MARK_CLOSE (private-use characters, never in a file's text)
 MARK_OPEN, MARK_MID, MARK_CLOSE = "\ue000", "\ue001", "\ue002"
-PLACE = re.compile(r"\{\{|\}\}|\{(opt|rule)\.([A-Za-z_][A-Za-z0-9_]*)\}|\{yaku\.([\w-]+)\.([\w-]+)(?::(words|digits))?\}"
-                   r"|\{fig\.([A-Za-z_]\w*)(?:@(\d{1,3}))?(?::(words|digits))?\}")
+PLACE = re.compile(r"\{\{|\}\}|\{(opt|rule)\.([A-Za-z_][A-Za-z0-9_]*)\}|\{yaku\.([\w-]+)\.([\w-]+)(?::(words|digits|times))?\}"
+                   r"|\{fig\.([A-Za-z_]\w*)(?:@(\d{1,3}))?(?::(words|digits|times))?\}")
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")
 MARKED = re.compile(MARK_OPEN + "([^" + MARK_MID + "]*)" + MARK_MID + "([^" + MARK_CLOSE + "]*)" + MARK_CLOSE)
@@ -150,7 +150,7 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
             v = p.yaku_values.get(key)
             if not isinstance(v, int) or isinstance(v, bool):
                 return whole  # not a plain number: reported by `check_prose`
-            words = str(v) if m.group(5) == "digits" else number_words(v)
+            words = str(v) if m.group(5) == "digits" else times_words(v) if m.group(5) == "times" else number_words(v)
             return _mark(f"yaku.{key}", words) if mark and f"yaku.{key}" in p.extra_marks else words
         if m.group(6):
             name, seats = m.group(6), int(m.group(7)) if m.group(7) else None
@@ -158,7 +158,7 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
             v = figures_of(p, values, seats).get(name)
             if v is None:
                 return whole  # not a figure of these rules: reported by `check_prose`
-            words = number_words(v) if m.group(8) == "words" else str(v)
+            words = number_words(v) if m.group(8) == "words" else times_words(v) if m.group(8) == "times" else str(v)
             if mark and not p.alternatives and figures_of(p, p.standard, seats).get(name) != v:
                 return _mark(f"fig.{name}", words)
             return words
@@ -193,6 +193,11 @@ def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: boo
 def number_words(v: Any) -> str:
     """A number as players say it: 'no', 'one' ... 'twelve', else its digits."""
     return NUMBER_WORDS[v] if isinstance(v, int) and 0 <= v < len(NUMBER_WORDS) else str(v)
+
+
+def times_words(v: Any) -> str:
+    """How many times, as players say it: 'once', 'twice', 'three times', '13 times'."""
+    return {1: "once", 2: "twice"}.get(v) or f"{number_words(v)} times"
 
 
 #: (options dict, factory of its figure source) of the variants loaded last (rulekit.engine.build)

@@ -170,7 +170,7 @@ def _conjuncts_fail(cond: str, values: dict | None) -> bool:
     return any(_test(p, values) is False for p in _conjuncts(cond))
 
 
-#: a label a text gives itself as a house rule ("House rule only (wild Lightning): ..."): on a
+#: a label a text gives itself as a house rule ("House rule only (rotating bank): ..."): on a
 #: table's sheet the rule is in force, so the label goes (its mark and footnote say whose rule it is)
 HOUSE_LABEL = re.compile(r"^\s*House rules?(?: only)?(?:\s*\([^)]*\))?(?:,[^:]*)?:\s*", re.IGNORECASE)
 
@@ -309,11 +309,11 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
 CARD_IN = re.compile(r"^\s*card\(\s*['\"]([^'\"]+)['\"]\s*\)\s+in\s+cards\s*$")
 
 #: `{value}` / `{value:words}` in a hand's own text: its value in effect
-VALUE = re.compile(r"\{value(?::(words|digits))?\}")
+VALUE = re.compile(r"\{value(?::(words|digits|times))?\}")
 
 
 def card_words(variant: Variant, refs: list[str]) -> str:
-    """Cards named by id or English name, as players say them: 'the Full moon and the Sake cup'."""
+    """Cards named by id or English name, as players say them: 'the A and the B' with each card's English name."""
     from rulekit.lang.decks import load_deck
     from rulekit.lang.expr.scope import fold_name
     try:
@@ -335,7 +335,7 @@ def hand_words(variant: Variant, e: Node) -> str:
     when = _raw(d.get("when"))
     parts = _conjuncts(when) if when else []
     named = [CARD_IN.match(x) for x in parts]
-    if parts and all(named):  # `card('Full moon') in cards and ...`: the cards in words too
+    if parts and all(named):  # `card(NAME) in cards and ...`: the cards in words too
         refs += [m.group(1) for m in named if m]  # type: ignore[union-attr]
         parts = []
     if refs and not parts:

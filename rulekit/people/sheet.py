@@ -128,13 +128,17 @@ def _overlay_changes(game: Any, standard_tree: Node) -> list[Change]:
 def make_sheet(game: Any, effects: tuple[str, ...] = ()) -> Sheet:
     """The sheet of a built game (its preset, house files and -o applied)."""
     v = game.variant
-    prose = dataclasses.replace(Prose.sheet(v.options, dict(game.options)), yaku_values=yaku_values(v))
+    from rulekit.engine.build import build_game
+    from rulekit.engine.figures import figure_source
+    figures = figure_source(v, game.deck_name, game, build_game)  # {fig.NAME}: this table's deck, options and house rules
+    prose = dataclasses.replace(Prose.sheet(v.options, dict(game.options)), yaku_values=yaku_values(v),
+                                figures=figures)
     standard = v
     if v.house:
         from rulekit.engine.build import load_variant
         standard = load_variant(v.file)
     standard_tree = standard.tree
-    std_prose = dataclasses.replace(Prose.sheet(v.options, {}), yaku_values=yaku_values(standard))
+    std_prose = dataclasses.replace(Prose.sheet(v.options, {}), yaku_values=yaku_values(standard), figures=figures)
     changes: list[Change] = []
     for name, o in v.options.items():
         if not prose.changed(name):

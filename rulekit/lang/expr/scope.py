@@ -48,7 +48,7 @@ class Scope:
     card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
 
     def card_index(self, text: str) -> tuple[int | None, str, str]:
-        """The deck index of a card named by its id or its English name ('8-1' or 'Full moon', any
+        """The deck index of a card named by its id or its English name ('8-1' or its name, any
         case), else (None, what is wrong, a hint)."""
         if text in self.card_ids:
             return self.card_ids[text], "", ""
