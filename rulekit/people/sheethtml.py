@@ -90,6 +90,15 @@ def _doc_html(doc: RulesDoc) -> list[str]:
     return out
 
 
+def _source(where: str) -> str:
+    """A change's layer in words without a file position: 'a preset', 'the command line'."""
+    if where.startswith("preset"):
+        return where
+    if where.startswith("-o"):
+        return "set on the command line"
+    return "a house-rules file"
+
+
 def sheet_html(sheet: Sheet) -> str:
     """The whole sheet as one HTML document (UTF-8, inline CSS, no external resource)."""
     doc = footnoted(sheet, lambda w, n: f"{_HL_OPEN}{n}{_HL_MID}{w}{_HL_CLOSE}" if n else w)
@@ -110,9 +119,12 @@ def sheet_html(sheet: Sheet) -> str:
     if sheet.effects:
         out += ["<section><h2>What the house rules do</h2>",
                 f'<div class="effects">{e(chr(10).join(sheet.effects))}</div></section>']
-    if sheet.changes:
-        out.append('<div class="notes"><p>Where each house rule was set:</p><ol>')
-        out += [f"<li>{e(c.where)}" + (f" ({e(c.house)})" if c.house else "") + "</li>" for c in sheet.changes]
+    # the file:line of each change is for authors (the terminal sheet); the printed page names
+    # only whose rule it is, when that is not the house already named at the top
+    named = [(i, c) for i, c in enumerate(sheet.changes, 1) if not c.house or len(sheet.houses) != 1]
+    if named:
+        out.append('<div class="notes"><p>Whose rule each change is:</p><ol>')
+        out += [f'<li value="{i}">' + e(c.house or _source(c.where)) + "</li>" for i, c in named]
         out.append("</ol></div>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
