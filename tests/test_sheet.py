@@ -180,10 +180,12 @@ def test_html_sheet_prints_on_two_pages(tmp_path, vid, house):
 def test_effects_measure_each_change_and_all_together():
     r = cli("rules", "kyo-kabu", "--house", MY_TABLE, "--effects", "--effect-rounds", "300")
     assert r.returncode == 0, r.stderr
-    part = r.stdout.split("What the house rules do")[1]
-    assert "table_limit=20" in part and "tie=dealer" in part and "kuppin_order=either" in part
-    assert "all together" in part
-    assert re.search(r"seat 0\s+[+-]\d+\.\d{4}\s+\[[+-]\d+\.\d{4}, [+-]\d+\.\d{4}\]", part)
+    part = r.stdout.split("What the house rules do")[1].split("Where each house rule was set")[0]
+    # each change named as the sheet states it, with its footnote number; no option key
+    assert "Table maximum: 20 chips." in part and "the dealer wins" in part and "Kuppin too" in part
+    assert not re.search(r"\b(table_limit|kuppin_order|tie)=", part)
+    assert "All 3 house rules together" in part
+    assert re.search(r"The dealer: [+-]\d+\.\d\d chips? per round \([+-]\d+\.\d\d to [+-]\d+\.\d\d\)", part)
 
 
 def test_output_file_that_cannot_be_written_is_a_usage_error(tmp_path):

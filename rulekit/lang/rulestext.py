@@ -280,8 +280,10 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
                 payouts.append(text)
         text = _s(d.get("text"))
         if text or choices:
-            steps.append(PlayStep(_s(d.get("id")), _s(d.get("name")) or _s(d.get("id")).replace("-", " ").capitalize(),
-                                  text, tuple(choices)))
+            title = _s(d.get("name")) or _s(d.get("id")).replace("-", " ").capitalize()
+            if not p.alternatives:  # a step this table plays is its rule, not "(house rule)"
+                title = re.sub(r"\s*\(house rules?(?: only)?\)", "", title, flags=re.IGNORECASE)
+            steps.append(PlayStep(_s(d.get("id")), title, text, tuple(choices)))
     sections = []
     for key, title in SECTIONS:
         sections.append(Section(key, title, _s(rv.get(key)),
