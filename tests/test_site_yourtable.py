@@ -188,6 +188,7 @@ def test_print_these_rules_prints_this_tables_rules_on_at_most_two_pages(devtool
     assert "6 rounds" in view and "After 12 rounds" not in view
     assert "rulekit.engine" not in view and "Example" not in view.split("house rules")[0]
     for paper, size in PAPERS.items():
+        devtools.js("document.documentElement.classList.add('rk-yt-printing'); 1")  # printing ends it (afterprint)
         pages = _pdf_pages(devtools, size)
         print(f"\n{gid}: 'Print these rules' with {len(changes)} changes: {pages} {paper} page(s)")
         assert 1 <= pages <= 2, (gid, paper, pages)
@@ -233,7 +234,9 @@ def test_the_downloaded_house_file_validates_and_gives_the_clis_rules(devtools, 
     from rulekit.people.sheet import make_sheet
     from rulekit.website.tablecombos import doc_pieces, flat
     h = load_house(str(path))
-    assert h.target == gid and h.name == name.strip() and h.note == note.strip()
+    typed = devtools.js("document.querySelector('.rk-yt-name').value")  # a one-line field drops the line break
+    assert "stake: 10" in typed and "\n" not in typed
+    assert h.target == gid and h.name == typed.strip() and h.note == note.strip()
     v = load_variant(gid)
     assert {k: v.options[k].parse(x) for k, (x, _s) in h.options.items()} == \
         {k: v.options[k].parse(x) for k, x in changes}  # exactly the options chosen, nothing else
