@@ -286,7 +286,8 @@ def test_controls_look_like_controls_and_labels_are_whole(devtools, server, gid,
     assert not f["cut"], (gid, width, f["cut"])
     assert not f["flat"], (gid, width, f["flat"])
     assert not f["wide"] and not f["panelOverflow"], (gid, width, f)
-    # focus is visible: a ring around the focused control
+    # focus is visible: a ring around the focused control (the headless window is given focus first)
+    devtools.call("Emulation.setFocusEmulationEnabled", enabled=True)
     ring = devtools.js("(() => { const s = document.querySelector('.rk-yt-option select');"
                        " s.focus({focusVisible: true}); const c = getComputedStyle(s);"
                        " return [c.outlineStyle, parseFloat(c.outlineWidth)]; })()")

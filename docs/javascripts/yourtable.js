@@ -237,6 +237,15 @@
       }
       input.name = o.name;
       input.setAttribute("data-option", o.name);
+      var said = null;
+      if (o.type === "choice") {  // a choice's words in full under the field (a closed list shows only its start)
+        said = document.createElement("small");
+        said.className = "rk-yt-said";
+        said.textContent = input.options[input.selectedIndex] ? input.options[input.selectedIndex].textContent : "";
+        input.addEventListener("change", function () {
+          said.textContent = input.options[input.selectedIndex] ? input.options[input.selectedIndex].textContent : "";
+        });
+      }
       input.addEventListener("change", function () {
         var v = input.value;
         if (o.type === "int") {
@@ -250,12 +259,16 @@
         apply();
       });
       row.appendChild(input);
+      if (said) row.appendChild(said);
       form.appendChild(row);
     });
     [nameIn, noteIn].forEach(function (el) { el.addEventListener("input", apply); });
     panel.querySelector(".rk-yt-reset").addEventListener("click", function () {
       chosen = {};
-      form.querySelectorAll("[data-option]").forEach(function (el) { el.value = data.defaults[el.name]; });
+      form.querySelectorAll("[data-option]").forEach(function (el) {
+        el.value = data.defaults[el.name];
+        el.dispatchEvent(new Event("change"));
+      });
       apply();
     });
     panel.querySelector(".rk-yt-print").addEventListener("click", function () {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 from rulekit.engine.game import Game
@@ -35,7 +36,9 @@ def _cap(s: str) -> str:
 
 
 def _label(o: OptionDef) -> str:
-    label = " ".join(str(o.label or o.description.split(".")[0][:80]).split())
+    # the option's label, else the first sentence of its description whole (a label wraps, never cut)
+    first = re.split(r"(?<=[.!?])\s", " ".join(str(o.description).split()), maxsplit=1)[0].rstrip(".")
+    label = " ".join(str(o.label or first).split())
     return _cap(label or o.name.replace("_", " "))
 
 
