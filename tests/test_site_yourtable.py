@@ -307,3 +307,24 @@ def test_a_control_that_cannot_apply_is_not_offered(devtools, server):
     _set(devtools, "dealer_rotation", "rotate")
     _set(devtools, "rotate_every", "3")
     assert any("3 rounds" in m for m in _marks(devtools)), _marks(devtools)
+
+
+@pytest.mark.parametrize("gid", ["otoroku", "hiraya"])
+def test_every_changed_piece_has_its_place_on_the_page(devtools, server, gid):
+    """Each option value alone: every piece of the rules it changes is found on the page and swapped (the
+    print view has them all in any case)."""
+    _open(devtools, server, gid)
+    options = devtools.js("JSON.parse(document.querySelector('.rk-yt-data').textContent).options")
+    tried, lost = 0, {}
+    for o in options:
+        values = [v[0] for v in o["values"]] if o["type"] == "choice" else ["true", "false"] \
+            if o["type"] == "bool" else [str(o["min"]), str(min(o["max"], o["min"] + 7))]
+        for value in values:
+            devtools.js("document.querySelector('.rk-yt-reset').click()")
+            _set(devtools, o["name"], value)
+            tried += 1
+            un = devtools.js("document.querySelector('.rk-yourtable').dataset.unplaced")
+            if un:
+                lost[f"{o['name']}={value}"] = un
+    print(f"\n{gid}: {tried} single changes, {len(lost)} with a piece the page has no place for: {lost}")
+    assert not lost, lost

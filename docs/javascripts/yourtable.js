@@ -71,10 +71,11 @@
     var i = Object.prototype.hasOwnProperty.call(p.t, key) ? p.t[key] : null;
     if (!changed) return {segs: data.texts[p.std], changed: false, missing: false};
     if (i === null) return {segs: data.texts[p.std], changed: true, missing: true};
+    var whole = p.id.indexOf("quick/") === 0 && i !== p.std;  // a quick-reference line: marked whole
     var segs = data.texts[i].map(function (s) {
       var w = s[0];
       p.deps.forEach(function (n) { w = w.split(data.token + n + data.token).join(valueOf(data, chosen, n)); });
-      return [w, s[1]];
+      return [w, whole ? "m" : s[1]];
     });
     return {segs: segs, changed: true, missing: false};
   }
@@ -139,13 +140,18 @@
       article.normalize();
     }
 
+    var unplaced = [];  // changed pieces the page has no place for (the print view still has them)
     function swapIn(root, skip, list) {
       var map = textMap(root, skip), todo = [];
       list.forEach(function (p) {
         var r = pieceText(data, chosen, p);
-        if (!r.changed || !p.page) return;
-        var at = map.text.indexOf(p.page);
-        if (at < 0) return;
+        if (!r.changed) return;
+        var at = p.page ? map.text.indexOf(p.page) : -1;
+        if (at < 0) {
+          var now = r.segs.map(function (x) { return x[0]; }).join("");
+          if (now !== data.texts[p.std].map(function (x) { return x[0]; }).join("")) unplaced.push(p.id);
+          return;
+        }
         todo.push({at: at, end: at + p.page.length - 1, r: r});
       });
       todo.sort(function (a, b) { return b.at - a.at; });  // from the end: earlier places stay where they are
@@ -198,6 +204,7 @@
 
     function apply() {
       restore();
+      unplaced = [];
       var quick = article.querySelector(".rk-quick");
       swapIn(article, SKIP + ", .rk-quick", data.pieces.filter(function (p) { return p.id.indexOf("quick/") !== 0; }));
       if (quick) swapIn(quick, SKIP, data.pieces.filter(function (p) { return p.id.indexOf("quick/") === 0; }));
@@ -207,7 +214,7 @@
       if (download.href.indexOf("blob:") === 0) URL.revokeObjectURL(download.href);
       download.href = URL.createObjectURL ? URL.createObjectURL(new Blob([text], {type: "text/yaml"}))
         : "data:text/yaml;charset=utf-8," + encodeURIComponent(text);
-      download.setAttribute("data-yaml", text);
+      panel.setAttribute("data-unplaced", unplaced.join(" "));
     }
 
     data.options.forEach(function (o) {

@@ -155,7 +155,7 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
            '<div class="rk-ytp-changes" hidden><p><strong>This table\'s house rules</strong></p><ul></ul></div>']
     if quick:
         rows = "".join(f'<tr><th>{h(k.split("/", 1)[1])}</th>{_p("td", k, t)}</tr>' for k, t in quick.items())
-        out.append(f'<table class="rk-ytp-quick"><tbody>{rows}</tbody></table>')
+        out.append(f'<table class="rk-ytp-quick"><caption>Quick reference</caption><tbody>{rows}</tbody></table>')
 
     def paras(prefix: str) -> list[str]:
         return [_p("p", k, std.get(k, "")) for k in page_keys if k.startswith(prefix + "/")
