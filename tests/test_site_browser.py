@@ -435,8 +435,10 @@ def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, 
     assert "When the values are equal, nobody pays." not in devtools.js(body)
     devtools.js("(() => { const s = document.querySelector('input[data-option=table_limit]'); s.value = '20';"
                 " s.dispatchEvent(new Event('change')); })()")
-    assert "The table maximum is 20 chips." in devtools.js(
+    assert "The table maximum is 20 chips." in devtools.js(body)
+    assert "20 chips" in devtools.js(
         "[...document.querySelectorAll('mark.rk-yt-changed')].map(x => x.textContent).join(' | ')")
+    assert "When the values are equal, the dealer wins." in devtools.js(body)  # the first change stays
     yaml = devtools.js("document.querySelector('.rk-yt-yaml').textContent")
     assert "target: kyo-kabu" in yaml and "  tie: dealer" in yaml and "  table_limit: 20" in yaml
     href = devtools.js("document.querySelector('.rk-yt-download').href")
