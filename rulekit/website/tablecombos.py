@@ -207,7 +207,8 @@ def pieces(v: Variant, render: Renderer, part: str) -> list[Piece]:
     out = []
     for pid in seen_ids:
         names = tuple(deps.get(pid, ()))
-        narrow = sum(1 for n in names if v.options[n].type == "int") > 1
+        # the quick reference is dear to render (a game built and rounds played): few exact numbers there
+        narrow = part == "quick" or sum(1 for n in names if v.options[n].type == "int") > 1
         doms = [domain(v.options[n], narrow) for n in names]
         total = 1
         for keys, _vals in doms:

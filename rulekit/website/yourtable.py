@@ -150,7 +150,8 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
     fills each piece for the values chosen and leaves out what this table does not play."""
     title = v.meta.names.get("en", v.meta.id)
     std = doc_pieces(rules_doc(v, Prose.sheet(v.options, {})))
-    out = [f'<div class="rk-ytp" hidden><h1>{h(title)}</h1>',
+    # kept out of the site's search: the page's own text says the same
+    out = [f'<div class="rk-ytp" hidden data-search-exclude><h1>{h(title)}</h1>',
            '<p class="rk-ytp-house"><strong class="rk-ytp-name"></strong> <span class="rk-ytp-note"></span></p>',
            '<div class="rk-ytp-changes" hidden><p><strong>This table\'s house rules</strong></p><ul></ul></div>']
     if quick:
