@@ -54,7 +54,7 @@ def _change_words(v: Variant, o: OptionDef, key: str, value: Any) -> str:
     return f"{_label(o)}: {value_words(o, value)}."
 
 
-def _quick(v: Variant, players: int):
+def _quick(v: Variant):
     """The quick-reference lines of the game built with some option values (piece id -> text)."""
     from rulekit.engine.build import build_game
     from rulekit.website.quickref import quick_facts
@@ -95,7 +95,7 @@ def panel_data(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
     the combinations of the options it reads, and each option value's words for the list of changes."""
     page_doc = page_doc or rules_doc(v, Prose.page(v.options))
     page = doc_pieces(page_doc)
-    render_ = Renderer(v, _quick(v, v.meta.players_default) if game is not None else None)
+    render_ = Renderer(v, _quick(v) if game is not None else None)
     found = pieces(v, render_, "doc") + (pieces(v, render_, "quick") if game is not None else [])
     texts: list[list[list[str]]] = []
     index: dict[str, int] = {}
