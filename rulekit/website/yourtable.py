@@ -132,6 +132,30 @@ def panel_data(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
             "texts": texts, "pieces": out_pieces, "token": TOKEN.format("")[:1]}
 
 
+def cached_panel_data(v: Variant, game: Game, page_doc: RulesDoc, cache_dir: str | None) -> dict:
+    """panel_data, remembered in `cache_dir` (None: no cache) under a key of everything it reads."""
+    import os
+    from rulekit.website.stats import cache_digest, engine_files
+    here = os.path.dirname(os.path.abspath(__file__))
+    mine = [os.path.join(here, f) for f in ("yourtable.py", "tablecombos.py", "quickref.py")]
+    key = cache_digest([os.path.abspath(f) for f in v.files] + engine_files() + mine,
+                       json.dumps(["your-table", 1, sorted(game.options.items(), key=str)], default=str))
+    path = os.path.join(cache_dir, f"yourtable-{key}.json") if cache_dir else None
+    if path and os.path.isfile(path):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            pass
+    data = json.loads(json.dumps(panel_data(v, game, page_doc)))
+    if path:
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(path + ".tmp", "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+        os.replace(path + ".tmp", path)
+    return data
+
+
 def _seg_html(text: str) -> str:
     return "".join(f"<strong>{h(w)}</strong>" if k == "b" else f'<mark class="rk-yt-changed">{h(w)}</mark>'
                    if k == "m" else h(w) for w, k in segments(text))
@@ -192,12 +216,12 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
 
 
 def panel_html(v: Variant, game: Game | None = None, page_doc: RulesDoc | None = None,
-               sizes: list[int] | None = None) -> str:
+               cache_dir: str | None = None) -> str:
     """The panel (hidden until the script shows it), its print view and its data, as one HTML block."""
     if not v.options:
         return ""
     page_doc = page_doc or rules_doc(v, Prose.page(v.options))
-    data = panel_data(v, game, page_doc, sizes)
+    data = cached_panel_data(v, game, page_doc, cache_dir) if game is not None else panel_data(v, None, page_doc)
     quick = {p["id"]: "" for p in data["pieces"] if p["id"].startswith("quick/")}
     texts = data["texts"]
     for p in data["pieces"]:
@@ -222,4 +246,4 @@ def panel_html(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
             + f'<script type="application/json" class="rk-yt-data">{safe_json(data)}</script></div>')
 
 
-__all__ = ["panel_html", "panel_data", "print_view", "safe_json"]
+__all__ = ["panel_html", "panel_data", "cached_panel_data", "print_view", "safe_json"]
