@@ -210,8 +210,8 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
                                          for j in range(len(s.items))) + "</ul>")
         if body:
             out.append(f"<h2>{h(titles.get(s.key, s.title))}</h2>" + "".join(body))
-    out.append(f'<p class="rk-ytp-foot">Printed from the rulekit rules page of {h(title)}; the house file '
-               "written by the page gives the same rules with <code>rulekit rules --house</code>.</p></div>")
+    out.append(f'<p class="rk-ytp-foot">Printed from the rules page of {h(title)}, with this table\'s '
+               "house rules.</p></div>")
     return "".join(out)
 
 
