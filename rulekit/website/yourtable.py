@@ -175,7 +175,8 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
     title = v.meta.names.get("en", v.meta.id)
     std = doc_pieces(rules_doc(v, Prose.sheet(v.options, {})))
     # kept out of the site's search: the page's own text says the same
-    out = [f'<div class="rk-ytp" hidden data-search-exclude><h1>{h(title)}</h1>',
+    # no heading elements: the page's own outline (and its table of contents) stays the page's
+    out = [f'<div class="rk-ytp" hidden data-search-exclude><p class="rk-ytp-h1">{h(title)}</p>',
            '<p class="rk-ytp-house"><strong class="rk-ytp-name"></strong> <span class="rk-ytp-note"></span></p>',
            '<div class="rk-ytp-changes" hidden><p><strong>This table\'s house rules</strong></p><ul></ul></div>']
     if quick:
@@ -209,7 +210,7 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
             body.append("<ul>" + "".join(f"<li>{_p('span', f'item/{s.key}/{j}', std.get(f'item/{s.key}/{j}', ''))}</li>"
                                          for j in range(len(s.items))) + "</ul>")
         if body:
-            out.append(f"<h2>{h(titles.get(s.key, s.title))}</h2>" + "".join(body))
+            out.append(f'<p class="rk-ytp-h2">{h(titles.get(s.key, s.title))}</p>' + "".join(body))
     out.append(f'<p class="rk-ytp-foot">Printed from the rules page of {h(title)}, with this table\'s '
                "house rules.</p></div>")
     return "".join(out)
