@@ -268,23 +268,26 @@ def test_strict_validate_of_the_shipped_variants_passes():
 
 
 def test_your_table_panel_data_shows_players_words_only():
-    """The website panel's labels and sentences never show an option key (a name with `_`)."""
+    """The website panel's labels and texts never show an option key (a name with `_`) or a placeholder."""
     from rulekit.website.yourtable import panel_data
     for root, _d, files in os.walk(VARIANTS):
         for f in files:
             data = panel_data(load_variant(os.path.join(root, f)))
             for o in data["options"]:
                 assert not re.search(r"[a-z]_[a-z]", o["label"]), (f, o["label"])
-            for name, entries in data["sentences"].items():
-                for e in entries:
-                    assert "{" not in e["page"] and all("{" not in t for t in e["alt"].values()), (f, name)
-    kyo = panel_data(load_variant("kyo-kabu"))["sentences"]
-    # the page states the usual reading alone (its House rules section tells the others)
-    assert {"page": "When the values are equal, nobody pays.",
-            "alt": {"push": "When the values are equal, nobody pays.",
-                    "dealer": "When the values are equal, the dealer wins."}} in kyo["tie"]
-    # a sentence the page leaves out (the usual reading says nothing) is placed beside its neighbour
-    hiraya = panel_data(load_variant("hiraya"))["sentences"]["misdeal_willows"]
-    spot = next(e for e in hiraya if not e["page"])
-    assert spot["after"].endswith("the same dealer shuffles and deals again."), spot
-    assert any(t for t in spot["alt"].values()), spot
+            for segs in data["texts"]:
+                assert all("{" not in w for w, _k in segs), (f, segs)
+    kyo = panel_data(load_variant("kyo-kabu"))
+    words = ["".join(w for w, _k in t) for t in kyo["texts"]]
+    tie = next(p for p in kyo["pieces"] if p["deps"] == ["tie"] and "nobody pays" in p["page"])
+    # the page states the usual reading; the other value's text is the sheet's, the change marked
+    assert "When the values are equal, nobody pays." in tie["page"]
+    assert "When the values are equal, the dealer wins." in words[tie["t"]["dealer"]]
+    assert any("the dealer wins" in w for w, k in kyo["texts"][tie["t"]["dealer"]] if k == "m")
+    # a sentence the page leaves out (the usual reading says nothing) comes with its paragraph
+    hiraya = panel_data(load_variant("hiraya"))
+    mis = next(p for p in hiraya["pieces"] if "misdeal_willows" in p["deps"])
+    assert mis["page"].endswith("the same dealer shuffles and deals again."), mis["page"]
+    said = ["".join(w for w, _k in hiraya["texts"][i]) for k, i in mis["t"].items() if k.endswith("non_wild")]
+    assert any(x.endswith("Of the Willows, only the Rain Man, Swallow and Willow ribbon together make the "
+                          "misdeal.") for x in said), said

@@ -435,12 +435,15 @@ def test_your_table_panel_rewords_the_rules_and_offers_the_house_file(devtools, 
     assert "When the values are equal, nobody pays." not in devtools.js(body)
     devtools.js("(() => { const s = document.querySelector('input[data-option=table_limit]'); s.value = '20';"
                 " s.dispatchEvent(new Event('change')); })()")
-    assert "The table maximum is 20 chips." in devtools.js(
+    assert "The table maximum is 20 chips." in devtools.js(body)
+    assert "20 chips" in devtools.js(
         "[...document.querySelectorAll('mark.rk-yt-changed')].map(x => x.textContent).join(' | ')")
+    assert "When the values are equal, the dealer wins." in devtools.js(body)  # the first change stays
     yaml = devtools.js("document.querySelector('.rk-yt-yaml').textContent")
-    assert "target: kyo-kabu" in yaml and "  tie: dealer" in yaml and "  table_limit: 20" in yaml
+    assert 'target: "kyo-kabu"' in yaml and '  tie: "dealer"' in yaml and "  table_limit: 20" in yaml
     href = devtools.js("document.querySelector('.rk-yt-download').href")
-    assert href.startswith("data:text/yaml") and "tie%3A%20dealer" in href
+    assert href.startswith(("blob:", "data:text/yaml"))
+    assert devtools.js("fetch(document.querySelector('.rk-yt-download').href).then(r => r.text())") == yaml
     devtools.js("document.querySelector('#your-table').scrollIntoView()")
     time.sleep(0.3)
     os.makedirs(ARTIFACTS, exist_ok=True)

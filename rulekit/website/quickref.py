@@ -246,17 +246,17 @@ def quick_facts(game: Game, doc: Any) -> list[Fact]:
     order = order_text(game, n)
     if order:
         out.append(Fact("Plays first", order))
-    from rulekit.lang.prose import Prose, render
-    words = Prose.standard_page(game.variant.options)
-    words = type(words)(words.options, words.values, words.standard, alternatives=False)  # one line: no "(house rule: ...)"
-    round_end = render(str(rules.get("round_end") or ""), words)
+    from rulekit.lang.prose import Prose, render, strip_marks
+    # the game's own option values (a house file's, the "Your table" panel's); one line: no "(house rule: ...)"
+    words = Prose.sheet(game.variant.options, dict(getattr(game, "options", None) or {}))
+    round_end = strip_marks(render(str(rules.get("round_end") or ""), words))
     if not round_end:
         steps = doc.section("play").steps if doc is not None and doc.section("play") else ()
         round_end = _first_sentence(steps[-1].text) if steps and steps[-1].text else ""
     if round_end:
         out.append(Fact("A round ends", str(round_end)))
     length = game_length_text(game, n)
-    game_end = render(str(rules.get("game_end") or ""), words)
+    game_end = strip_marks(render(str(rules.get("game_end") or ""), words))
     if not game_end:
         g = plain(game.variant.tree).get("game") or {}
         game_end = f"After {length}" if length else ""

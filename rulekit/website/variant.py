@@ -540,7 +540,7 @@ class VariantPage(MachineParts):
 
     def house_rules(self) -> str:
         from rulekit.website.yourtable import panel_html
-        panel = panel_html(self.v)
+        panel = panel_html(self.v, self.g, self.doc, getattr(self.site, "cache_dir", None))
         out = ["", "## House rules {#house-rules}", ""]
         if not self.v.options:
             out += ["This game has no house-rule options.", ""]
