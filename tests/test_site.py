@@ -227,7 +227,7 @@ def test_index_lists_every_game_and_families_have_pages():
     index = page("games/index.html")
     home = page("index.html")
     for v in playable_variants():
-        assert f'href="../{v.meta.id}/"' in index or f'href="{v.meta.id}/"' in index, v.meta.id
+        assert f'href="../{v.meta.id}/index.html"' in index or f'href="{v.meta.id}/index.html"' in index, v.meta.id
         fam = "set-matching" if v.meta.family in ("matching", "set-matching") else v.meta.family
         assert v.meta.id in page(f"families/{fam}/index.html")
         assert f"games/{v.meta.id}/" in home
@@ -265,6 +265,10 @@ def test_internal_links_and_pictures_resolve():
                 target = os.path.normpath(os.path.join(root, unquote(parts.path).lstrip("/")))
             else:
                 target = os.path.normpath(os.path.join(os.path.dirname(f), unquote(parts.path)))
+            if (parts.path.endswith("/") or os.path.isdir(target)) and not parts.path.startswith("/"):
+                # opened from the file system (file://) a folder shows as a file listing, not its page
+                broken.append(f"{os.path.relpath(f, root)}: {link} (a folder, not a page: broken from file://)")
+                continue
             if parts.path.endswith("/") or os.path.isdir(target):
                 target = os.path.join(target, "index.html")
             if not os.path.exists(target):

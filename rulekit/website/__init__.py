@@ -214,7 +214,7 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     files.update(site.pictures.files)  # after the pages: every picture a page asked for
     t = time.time()
     from rulekit.website.fonts import add_fonts
-    site.glyphs = add_fonts(files)  # type: ignore[arg-type]
+    site.glyphs = add_fonts(files, root_dir)  # type: ignore[arg-type]
     site.timings["font"] = time.time() - t
     for path in files:
         under_docs(path)
