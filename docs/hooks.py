@@ -79,8 +79,30 @@ def _link(m: re.Match) -> str:
     return m.group(1) + file_url(m.group(2) + (m.group(3) or "")) + '"'
 
 
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+_MENU_NAV = re.compile(r'(<nav class="md-nav(?: md-nav--secondary)?" aria-label=")([^"]*)"')
+
+
+# a section of the menu, named by a label that holds only an icon when the section has a page of its own
+_SECTION_NAV = re.compile(r'<nav class="md-nav" (data-md-level="\d+") aria-labelledby="[^"]+"( aria-expanded="\w+">\s*'
+                          r'<label class="md-nav__title" for="[^"]+">\s*<span class="md-nav__icon md-icon"></span>\s*'
+                          r'([^<]+?)\s*</label>)')
+
+
+def accessible(output: str) -> str:
+    """The theme's page, with a name for its search dialog and one name per navigation landmark."""
+    output = output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + ' aria-label="Search the site">', 1)
+    # the page's table of contents is drawn twice, in the side column and inside the menu (for phones):
+    # the menu's copy gets names of its own, so that each landmark is told apart (axe: landmark-unique)
+    start, end = output.find("md-sidebar--primary"), output.find("md-sidebar--secondary")
+    if 0 <= start < end:
+        menu = _MENU_NAV.sub(lambda m: f'{m.group(1)}{m.group(2)} (in the menu)"', output[start:end])
+        output = output[:start] + menu + output[end:]
+    return _SECTION_NAV.sub(lambda m: f'<nav class="md-nav" {m.group(1)} aria-label="{m.group(3)}"{m.group(2)}', output)
+
+
 def on_post_page(output, page, config):
-    return _FOLDER_LINK.sub(_link, output)
+    return accessible(_FOLDER_LINK.sub(_link, output))
 
 
 def boost_yaku(index: dict, entries: list[dict] = ()) -> int:

@@ -51,7 +51,7 @@ def test_the_lightning_is_marked_wild_in_hiraya_and_not_in_hana_awase():
     assert "WILD" in lightning and "0 points" in lightning, lightning
     assert "WILD" not in _svg_text(_game_card("hana-awase", "11-4"))
     html = page("games/hiraya/index.html")
-    assert re.search(r'alt="Lightning \(Willow chaff\) \(11-4\): Chaff, Nov, 0 points, wild"', html)
+    assert re.search(r'alt="Lightning \(Willow chaff\): Chaff, Nov, 0 points, wild"', html)
 
 
 def test_kakkuris_wild_cards_come_from_its_display_rule():
