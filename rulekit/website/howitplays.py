@@ -184,9 +184,10 @@ def effects_markdown(page: Any) -> str:
     r = page.e.extra.get("effect_rounds", 0)
     n = page.v.meta.players_default
     out = ["", "### What each house rule does {#house-rule-effects}", "",
-           f"Each house rule against the default rules, on the same {r} seeded rounds (same shuffles, same "
+           f"Each house rule against the default rules, on the same seeded rounds (same shuffles, same "
            f"strategy) with {n} players: the change in each role's result, in chips per round, with its 95% "
-           "interval. Bold: the interval excludes zero, so the change is real and not chance.", ""]
+           f"interval. Bold: the interval excludes zero, so the change is real and not chance. Each house rule "
+           f"plays {_rounds_played(eff, r)} rounds: more while its interval is wide, up to {r}.", ""]
     rows, idle, failed = [], [], []
     for ch in chs:
         res = eff.get(ch.key)
@@ -209,7 +210,9 @@ def effects_markdown(page: Any) -> str:
     if idle:
         from rulekit.website.effects import site_policy
         pol = site_policy(page.g) if getattr(page, "g", None) is not None else "the site's"
-        out += ["", f"These did not change the result of any of the {r} simulated rounds of {n} players, all "
+        least = min((eff[k]["rounds"] for k in eff if "rounds" in eff[k]), default=r)
+        out += ["", f"These did not change the result of any of their simulated rounds (at least {least}) of "
+                f"{n} players, all "
                 f"played the '{pol}' way. That does not mean they change nothing: they may act between rounds "
                 "(the length of the game, who deals next), at another number of players, or in situations that "
                 "way of playing never meets (a player who plays differently may meet them often):", ""]
@@ -217,6 +220,13 @@ def effects_markdown(page: Any) -> str:
     if failed:
         out += ["", "These could not be simulated:", ""] + [f"- {_inline(x)}" for x in failed]
     return "\n".join(out)
+
+
+def _rounds_played(eff: dict, most: int) -> str:
+    """'200 to 600' (or '600'): how many paired rounds the house rules played."""
+    counts = [res["rounds"] for res in eff.values() if "rounds" in res] or [most]
+    lo, hi = min(counts), max(counts)
+    return f"{lo}" if lo == hi else f"{lo} to {hi}"
 
 
 def _share(f: float) -> str:
