@@ -118,7 +118,7 @@ SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
 #: the rules sections of a page, in reader order (anchors); each is there when the game has it
 READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "example",
                 "how-it-plays", "sources", "machine")
-#: expression syntax a player must never meet outside the folded "rules as rulekit runs them"
+#: expression syntax a player must never meet outside the folded engine view ("For rules authors")
 EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"\bcount\(", r"\bfilter\(",
                                              r"\bmap\(", r"\bsum\(", r"\bseats_from\(", r"\bright_of\(",
                                              r"\bn_players\b", r"\bif\b[^.;:]{1,80}\bthen\b")]

@@ -96,7 +96,8 @@ def games_index(site: Site) -> str:
     from rulekit.lang.decks import load_deck
     out = ["# All games", "",
            "Every game of this site, with the number of players, the deck it is played with and its family. "
-           "Each page is generated from the game's rules file.", ""]
+           "Each page has the game's full rules, its hands, a worked example and the house rules tables agree on.",
+           ""]
     rows = []
     for e in sorted(site.entries.values(), key=lambda x: (family_key(x.variant.meta.family), x.title.lower())):
         m = e.variant.meta

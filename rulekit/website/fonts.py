@@ -6,7 +6,7 @@ a derived font; the licence sits beside it. The build needs no system font: it d
 stylesheets/rulekit-ja.css, and each card picture that shows Japanese carries its own few glyphs, cut from
 the shipped font, inside the SVG (a picture shown with <img> cannot load a font from the page). When a page
 uses a Japanese character the shipped font lacks, the build warns (so a strict build fails) and names the
-characters; regenerate the font with `python -m rulekit.website.fonts` (needs the IPA font, or the file
+characters; regenerate the font with `python -m rulekit.website.fontmake` (needs the IPA font, or the file
 named by RULEKIT_SITE_FONT).
 """
 from __future__ import annotations
@@ -16,7 +16,6 @@ import io
 import logging
 import os
 import re
-import sys
 
 log = logging.getLogger("mkdocs.plugins.rulekit.fonts")
 
@@ -27,7 +26,7 @@ FAMILY = "rulekit-ja"
 SHIPPED = os.path.join("docs", "fonts", "rulekit-ja.woff2")  # under the project's root
 FONT_PATH = "fonts/rulekit-ja.woff2"  # under the site
 CSS_PATH = "stylesheets/rulekit-ja.css"
-REGENERATE = "python -m rulekit.website.fonts"
+REGENERATE = "python -m rulekit.website.fontmake"
 # kana, CJK symbols and punctuation, kanji, full-width forms
 _JA = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 # always in the shipped font, so that a new name in kana needs no new font
@@ -159,27 +158,3 @@ def add_fonts(files: dict[str, str | bytes], root_dir: str | None = None) -> int
                     small[need] = subset_woff(whole, set(need))
                 files[p] = _svg_with_font(text, small[need])
     return len(set(where) & have)
-
-
-def regenerate(root_dir: str, source: str | None = None) -> tuple[str, int, int]:
-    """Cut docs/fonts/rulekit-ja.woff2 afresh from the source font: every Japanese character of the pages
-    (built without simulations) and of docs/*.md, and all kana. Returns (path, characters, bytes)."""
-    source = source or source_font()
-    if source is None:
-        raise SystemExit("no source font: apt-get install fonts-ipafont-gothic, or set RULEKIT_SITE_FONT "
-                         "to a Japanese font whose licence allows a subset to be shipped")
-    from rulekit.website import build_site
-    files, _site = build_site(root_dir, rounds=0, cache_dir="")
-    chars = (set(used_chars(files, os.path.join(root_dir, "docs"))) | KANA) & font_chars(source)
-    data = subset_font(source, chars, "woff2", rename=True)
-    path = os.path.join(root_dir, SHIPPED)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as fh:
-        fh.write(data)
-    return path, len(chars), len(data)
-
-
-if __name__ == "__main__":  # python -m rulekit.website.fonts [SOURCE_FONT]
-    root = os.getcwd()
-    out, n, size = regenerate(root, sys.argv[1] if len(sys.argv) > 1 else None)
-    print(f"wrote {os.path.relpath(out, root)}: {n} characters, {size} bytes")
