@@ -9,6 +9,14 @@ and whose first bold text is the yaku's name becomes a search entry of its own (
 name, text: the rest of its table row), and those entries and the yaku sections (anchors
 starting with "yaku") are boosted, above the many other sections that mention a yaku
 (options, examples, statistics).
+
+The site works from the file system (file://) and offline, as mkdocs-material's offline plugin
+intends, without changing its addresses: every relative link to a folder ("games/", "..")
+names the folder's index.html, in the pages and in the search index, and the search index is
+also written as a script (search/search_index.js), which Material's search reads from file://
+where it cannot fetch the JSON. The plugin's own switch (use_directory_urls: false) would move
+every page (games/dare/ to games/dare.html); links written into the pages by hand stay valid
+this way.
 """
 import html
 import json
@@ -23,6 +31,8 @@ YAKU_BOOST = 4
 _YAKU = re.compile(r'id="(yaku-[^"]+)"[^>]*>\s*<strong>(.*?)</strong>(.*?)</tr>', re.S)
 _TAGS = re.compile(r"<[^>]+>")
 _found: list[dict] = []  # search entries of this build, in page order
+# a relative address (no scheme, not from the root, not a fragment alone) whose path names a folder
+_FOLDER_LINK = re.compile(r'(\b(?:href|src)=")((?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)[^"?#]*)([?#][^"]*)?"')
 
 
 def _text(fragment: str) -> str:
@@ -49,6 +59,52 @@ def on_page_content(html_text, page, config, files):
     return html_text
 
 
+def file_url(address: str) -> str:
+    """A relative address that also works from file://: a folder's address gets its index.html."""
+    if re.match(r"[a-zA-Z][a-zA-Z0-9+.-]*:|/", address):
+        return address  # another site, or from the server's root
+    cut = min((i for i in (address.find("#"), address.find("?")) if i >= 0), default=len(address))
+    path, rest = address[:cut], address[cut:]
+    sep = ""
+    if path == "" and rest:
+        return address  # "#anchor": this page
+    if path in ("", ".", "..") or path.endswith("/") or path.endswith("/.."):
+        path = (path.rstrip("/") + "/" if path not in ("", ".") else "") + "index.html"
+        if path.startswith("./"):
+            path = path[2:]
+    return path + sep + rest
+
+
+def _link(m: re.Match) -> str:
+    return m.group(1) + file_url(m.group(2) + (m.group(3) or "")) + '"'
+
+
+_SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
+_MENU_NAV = re.compile(r'(<nav class="md-nav(?: md-nav--secondary)?" aria-label=")([^"]*)"')
+
+
+# a section of the menu, named by a label that holds only an icon when the section has a page of its own
+_SECTION_NAV = re.compile(r'<nav class="md-nav" (data-md-level="\d+") aria-labelledby="[^"]+"( aria-expanded="\w+">\s*'
+                          r'<label class="md-nav__title" for="[^"]+">\s*<span class="md-nav__icon md-icon"></span>\s*'
+                          r'([^<]+?)\s*</label>)')
+
+
+def accessible(output: str) -> str:
+    """The theme's page, with a name for its search dialog and one name per navigation landmark."""
+    output = output.replace(_SEARCH_DIALOG, _SEARCH_DIALOG[:-1] + ' aria-label="Search the site">', 1)
+    # the page's table of contents is drawn twice, in the side column and inside the menu (for phones):
+    # the menu's copy gets names of its own, so that each landmark is told apart (axe: landmark-unique)
+    start, end = output.find("md-sidebar--primary"), output.find("md-sidebar--secondary")
+    if 0 <= start < end:
+        menu = _MENU_NAV.sub(lambda m: f'{m.group(1)}{m.group(2)} (in the menu)"', output[start:end])
+        output = output[:start] + menu + output[end:]
+    return _SECTION_NAV.sub(lambda m: f'<nav class="md-nav" {m.group(1)} aria-label="{m.group(3)}"{m.group(2)}', output)
+
+
+def on_post_page(output, page, config):
+    return accessible(_FOLDER_LINK.sub(_link, output))
+
+
 def boost_yaku(index: dict, entries: list[dict] = ()) -> int:
     """Add the yaku entries and boost every entry whose anchor is a yaku's; returns how many."""
     docs = index.setdefault("docs", [])
@@ -70,6 +126,13 @@ def on_post_build(config):
         return
     with open(path, encoding="utf-8") as fh:
         index = json.load(fh)
-    if boost_yaku(index, _found):
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(index, fh, separators=(",", ":"))
+    boost_yaku(index, _found)
+    for entry in index.get("docs", []):
+        loc = entry.get("location", "")
+        entry["location"] = file_url("index.html" + loc if loc[:1] in ("", "#") else loc)  # "": the home page
+    data = json.dumps(index, separators=(",", ":"))
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(data)
+    # from file:// Material reads the index from this script (its offline plugin writes the same)
+    with open(os.path.join(os.path.dirname(path), "search_index.js"), "w", encoding="utf-8") as fh:
+        fh.write("var __index = " + data)

@@ -32,7 +32,13 @@ TUTORIAL = os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml")
 
 @functools.lru_cache(maxsize=None)
 def built_site() -> tuple[str, float, int, str]:
-    """(site folder, seconds, exit code, output) of one strict build into a temporary folder."""
+    """(site folder, seconds, exit code, output) of one strict build into a temporary folder.
+
+    RULEKIT_TEST_SITE names a site built already (`mkdocs build --strict -d DIR`): the tests read it instead,
+    which saves a build while working on the checks themselves."""
+    given = os.environ.get("RULEKIT_TEST_SITE")
+    if given:
+        return given, 0.0, 0 if os.path.isfile(os.path.join(given, "index.html")) else 1, f"no site in {given}"
     out = tempfile.mkdtemp(prefix="rulekit-site-")
     atexit.register(shutil.rmtree, out, True)
     # no switches that hide upgrade banners: the pinned toolchain must print none (test_site_stats.py)
@@ -112,7 +118,7 @@ SEED_GAMES = ("dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu")
 #: the rules sections of a page, in reader order (anchors); each is there when the game has it
 READER_ORDER = ("equipment", "setup", "play", "hands", "settling", "end", "house-rules", "example",
                 "how-it-plays", "sources", "machine")
-#: expression syntax a player must never meet outside the folded "rules as rulekit runs them"
+#: expression syntax a player must never meet outside the folded engine view ("For rules authors")
 EXPRESSION_SYNTAX = [re.compile(p) for p in (r"->", r"==", r"!=", r"\bopt\.", r"\bcount\(", r"\bfilter\(",
                                              r"\bmap\(", r"\bsum\(", r"\bseats_from\(", r"\bright_of\(",
                                              r"\bn_players\b", r"\bif\b[^.;:]{1,80}\bthen\b")]
@@ -227,7 +233,7 @@ def test_index_lists_every_game_and_families_have_pages():
     index = page("games/index.html")
     home = page("index.html")
     for v in playable_variants():
-        assert f'href="../{v.meta.id}/"' in index or f'href="{v.meta.id}/"' in index, v.meta.id
+        assert f'href="../{v.meta.id}/index.html"' in index or f'href="{v.meta.id}/index.html"' in index, v.meta.id
         fam = "set-matching" if v.meta.family in ("matching", "set-matching") else v.meta.family
         assert v.meta.id in page(f"families/{fam}/index.html")
         assert f"games/{v.meta.id}/" in home
@@ -265,6 +271,10 @@ def test_internal_links_and_pictures_resolve():
                 target = os.path.normpath(os.path.join(root, unquote(parts.path).lstrip("/")))
             else:
                 target = os.path.normpath(os.path.join(os.path.dirname(f), unquote(parts.path)))
+            if (parts.path.endswith("/") or os.path.isdir(target)) and not parts.path.startswith("/"):
+                # opened from the file system (file://) a folder shows as a file listing, not its page
+                broken.append(f"{os.path.relpath(f, root)}: {link} (a folder, not a page: broken from file://)")
+                continue
             if parts.path.endswith("/") or os.path.isdir(target):
                 target = os.path.join(target, "index.html")
             if not os.path.exists(target):

@@ -51,7 +51,7 @@ def test_the_lightning_is_marked_wild_in_hiraya_and_not_in_hana_awase():
     assert "WILD" in lightning and "0 points" in lightning, lightning
     assert "WILD" not in _svg_text(_game_card("hana-awase", "11-4"))
     html = page("games/hiraya/index.html")
-    assert re.search(r'alt="Lightning \(Willow chaff\) \(11-4\): Chaff, Nov, 0 points, wild"', html)
+    assert re.search(r'alt="Lightning \(Willow chaff\): Chaff, Nov, 0 points, wild"', html)
 
 
 def test_kakkuris_wild_cards_come_from_its_display_rule():
@@ -143,11 +143,13 @@ def test_a_long_stage_keeps_its_decisive_end_and_says_the_rest_in_one_sentence()
     out = "\n".join(_fold("Play", said))
     assert "card 59" in out and "card 50" in out and "card 0" in out
     assert "card 30" not in out and "<details" not in out
-    assert "45 more steps, in which seat 1 decides 15 times, seat 2 15 times and seat 3 15 times" \
+    assert "Play goes on in the same way: seat 1 takes 15 more turns, seat 2 15 and seat 3 15." \
         in summary_sentence(said[5:50])
+    assert "for 3 more moves" in summary_sentence(["The deck is cut.", "A card goes to the table.", "Another."])
     html = page("games/hiraya/index.html")
     story = html[html.index('id="example"'):html.index('id="how-it-plays"')]
-    assert "rk-more-play" not in story and "Play goes on in the same way for" in story
+    assert "rk-more-play" not in story and "Play goes on in the same way" in story
+    assert "more steps" not in story and "from the table to the table" not in story
 
 
 def test_display_value_and_wild_are_variant_language_with_located_errors(tmp_path):

@@ -159,7 +159,8 @@ def test_statistics_name_the_strategy_and_label_charts(gid):
     assert charts, gid
     for c in charts:
         assert "<figcaption>" in c and 'class="rk-axis-title"' in c and 'class="rk-tick"' in c
-    assert "chips won (+) or lost (−) per round" in stats
+    from rulekit.website.util import money_words
+    assert f"{money_words(game)[1]} won (+) or lost (−) per round" in stats  # in the game's own unit
     # outcomes are named as the rules file names them, never by their ids
     names = plain(v.tree).get("records") or {}
     labels = re.findall(r'<span class="rk-chart-label">([^<]*)</span>', stats)

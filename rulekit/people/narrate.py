@@ -549,8 +549,14 @@ class Narrator(PayText, Recap):
             if face == "up" and not any(known_before):
                 # hidden cards laid face up: turned up, as a player says it ('Seat 3 turns up ...')
                 line = f"{who} {'turn' if e['by'] == self.viewer else 'turns'} up {what} from {src} onto {dst}"
+            elif src == dst:  # two zones a player sees as one place: nothing moves ("leaves ... on the table")
+                line = f"{who} {'leave' if e['by'] == self.viewer else 'leaves'} {what}{how} on {dst}"
             else:
                 line = f"{who} {'move' if e['by'] == self.viewer else 'moves'} {what} from {src} to {dst}{how}"
+        elif self.zone_words(self.main_zone(e["from"])) == self.zone_words(self.main_zone(e["to"])):
+            # two zones a player sees as one place (their labels are the same): the card stays where it lies
+            line = (f"{what[0].upper() + what[1:]} {'stays' if len(cards) == 1 else 'stay'}{how} on "
+                    f"{self.zone_words(self.main_zone(e['to']))}")
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"

@@ -96,7 +96,8 @@ def games_index(site: Site) -> str:
     from rulekit.lang.decks import load_deck
     out = ["# All games", "",
            "Every game of this site, with the number of players, the deck it is played with and its family. "
-           "Each page is generated from the game's rules file.", ""]
+           "Each page has the game's full rules, its hands, a worked example and the house rules tables agree on.",
+           ""]
     rows = []
     for e in sorted(site.entries.values(), key=lambda x: (family_key(x.variant.meta.family), x.title.lower())):
         m = e.variant.meta
@@ -214,7 +215,7 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     files.update(site.pictures.files)  # after the pages: every picture a page asked for
     t = time.time()
     from rulekit.website.fonts import add_fonts
-    site.glyphs = add_fonts(files)  # type: ignore[arg-type]
+    site.glyphs = add_fonts(files, root_dir)  # type: ignore[arg-type]
     site.timings["font"] = time.time() - t
     for path in files:
         under_docs(path)

@@ -305,7 +305,8 @@ class Pictures:
                 self.looks[(deck.id, c.id)] = look(c, st).key()
 
     def img(self, root: str, deck_id: str, card: Card, cls: str = "rk-card", extra: str = "") -> str:
-        label = f"{card.name} ({card.id})" + (f" — {extra}" if extra else "")
+        # in words, as a reader names the card: a screen reader reads the alt text aloud, and an id is no word
+        label = card.name + (f" — {extra}" if extra else "")
         path = card_path(deck_id, card.id)
         if path not in self.files:  # a card of a deck that is not shipped: draw it generically
             self.files[path] = svg(card, _generic_style_for(card), label)
@@ -323,7 +324,7 @@ class Pictures:
         st = (deck_style(deck, self.styles) or _generic_style(deck)) if deck is not None else _generic_style_for(card)
         fact = fact or CardFact(None, False)
         words = legend_text(card, st, fact)
-        label = f"{card.name} ({card.id})" + (f": {words}" if words else "") + (f" — {extra}" if extra else "")
+        label = card.name + (f": {words}" if words else "") + (f" — {extra}" if extra else "")
         path = f"cards/{safe_id(deck_id)}/{safe_id(game_id)}/{'' if legend else 'small/'}{safe_id(card.id)}.svg"
         if path not in self.files:
             self.files[path] = svg(card, st, f"{card.name}" + (f": {words}" if words else ""), fact, legend)

@@ -17,8 +17,10 @@ from typing import Any
 from rulekit.lang.model import Variant
 from rulekit.website.stats import cache_digest, engine_files, fork_pool
 
-FORMAT = "effects-1"  # bump when the cached result's shape changes
+FORMAT = "effects-2"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
+MIN_ROUNDS = 200  # paired rounds every change plays at least
+STEP = 100  # then checked every STEP rounds: played on only while an interval is not yet tight
 
 
 @dataclass(frozen=True)
@@ -100,13 +102,28 @@ def role_effects(base: list[list[float]], changed: list[list[float]]) -> dict:
             "base": {"dealer": base_d, "others": base_o}}
 
 
-def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple]) -> dict[str, dict]:
-    """Play the default rules and each change on the same seeds (runs in a worker process)."""
+def tight(res: dict) -> bool:
+    """Whether both roles' intervals are already tight: the effect known to within a quarter of its size, or
+    to within the last digit the page shows (an effect of none, in rounds that never changed, is tight)."""
+    return all(ci <= 0.005 or ci <= abs(m) / 4 for m, ci in (res["dealer"], res["others"]))
+
+
+def _base_job(path: str, n: int, rounds: int, seed: int, policy: str) -> list[list]:
+    """Each round's result per seat under the default rules (runs in a worker process, once per variant)."""
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.analysis.compare import seeded_rounds
+    return [list(d) for d, _r in seeded_rounds(build_game(load_variant(path)), n, rounds, seed, policy)]
+
+
+def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
+         base: list[list] | None = None) -> dict[str, dict]:
+    """Play each change on the default rules' seeds (runs in a worker process): in steps of STEP rounds from
+    MIN_ROUNDS on, stopping once the intervals are tight (`tight`), else after `rounds`."""
     from rulekit.engine.build import build_game, load_variant
     from rulekit.analysis.compare import seeded_rounds
     variant = load_variant(path)
-    base_game = build_game(variant)
-    base = [list(d) for d, _r in seeded_rounds(base_game, n, rounds, seed, policy)]
+    if base is None:
+        base = _base_job(path, n, rounds, seed, policy)
     out: dict[str, dict] = {}
     for key, option, value, preset in todo:
         ch = Change(key, option, value, preset)
@@ -114,11 +131,29 @@ def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tupl
             opts, pre = ch.build_args()
             game = build_game(variant, opts, pre)
             pol = policy if policy in game.policies or policy == "random" else "random"
-            played = [list(d) for d, _r in seeded_rounds(game, n, rounds, seed, pol)]
-            out[key] = role_effects(base, played)
+            played: list[list] = []
+            for d, _r in seeded_rounds(game, n, rounds, seed, pol):
+                played.append(list(d))
+                k = len(played)
+                if k >= MIN_ROUNDS and k % STEP == 0 and k < rounds and tight(role_effects(base[:k], played)):
+                    break
+            out[key] = role_effects(base[:len(played)], played)
         except Exception as exc:  # noqa: BLE001 - shown on the page as "could not be played"
             out[key] = {"error": " ".join(str(exc).split())[:300]}
     return out
+
+
+def settings(variant: Variant, ch: Change | None) -> str | None:
+    """The rules a change plays (every option's value and the deck), to find changes that play the same game;
+    None when they cannot be worked out (the change is then played on its own)."""
+    from rulekit.engine.build import resolve_options
+    try:
+        opts, pre = ch.build_args() if ch is not None else ({}, None)
+        values = resolve_options(variant, opts, pre)
+    except Exception:  # noqa: BLE001 - a change that does not build is reported when it is played
+        return None
+    deck = variant.presets[pre].deck if pre and variant.presets[pre].deck else None
+    return json.dumps([sorted((k, repr(v)) for k, v in values.items()), deck])
 
 
 def effects_key(files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str, keys: list[str]) -> str:
@@ -129,8 +164,7 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
                 cache_dir: str | None = None, workers: int | None = None) -> dict[str, dict[str, dict]]:
     """For every (path, files, players, policy, changes) job: path -> change key -> role effects."""
     out: dict[str, dict[str, dict]] = {}
-    pending: dict[str, tuple[str, list]] = {}  # path -> (cache key, changes)
-    units = []  # (path, n, policy, group of changes)
+    pending: dict[str, tuple[str, list, int, str]] = {}  # path -> (cache key, changes, players, policy)
     for path, files, n, policy, chs in jobs:
         key = effects_key(files, n, rounds, seed, policy, [c.key for c in chs])
         cached = os.path.join(cache_dir, key + ".json") if cache_dir else None
@@ -141,20 +175,40 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
                 continue
             except (OSError, ValueError):
                 pass
-        pending[path] = (key, chs)
-        for i in range(0, len(chs), GROUP):
-            units.append((path, n, policy, [(c.key, c.option, c.value, c.preset) for c in chs[i:i + GROUP]]))
+        pending[path] = (key, chs, n, policy)
+    # the default rules' rounds: played once per variant, shared by all its changes
+    base = _run_all([(p, (_base_job, (p, n, rounds, seed, pol))) for p, (_k, _c, n, pol) in pending.items()],
+                    workers)
+    # a change that plays the same rules as the defaults, or as another change (a preset of one option), is
+    # not played again: it takes the defaults' rounds, or the other change's result
+    same: dict[str, dict[str, str | None]] = {}  # path -> change key -> key of the change it equals (None: the defaults)
+    units = []
+    for path, (_key, chs, n, policy) in pending.items():
+        from rulekit.engine.build import load_variant
+        variant = load_variant(path)
+        seen: dict[str, str | None] = {}
+        default = settings(variant, None)
+        if default is not None:
+            seen[default] = None
+        same[path] = {}
+        todo = []
+        for c in chs:
+            st = settings(variant, c)
+            if st is not None and st in seen:
+                same[path][c.key] = seen[st]
+                continue
+            if st is not None:
+                seen[st] = c.key
+            todo.append((c.key, c.option, c.value, c.preset))
+        for i in range(0, len(todo), GROUP):
+            units.append((path, (_job, (path, n, rounds, seed, policy, todo[i:i + GROUP], base[path]))))
     results: dict[str, dict] = {path: {} for path in pending}
-    workers = workers or min(len(units), os.cpu_count() or 1)
-    if len(units) > 1 and workers > 1:
-        with fork_pool(workers) as pool:
-            futs = [(path, pool.submit(_job, path, n, rounds, seed, policy, todo)) for path, n, policy, todo in units]
-            for path, fut in futs:
-                results[path].update(fut.result())
-    else:
-        for path, n, policy, todo in units:
-            results[path].update(_job(path, n, rounds, seed, policy, todo))
-    for path, (key, chs) in pending.items():
+    for path, res in _run_many(units, workers):
+        results[path].update(res)
+    for path, equal in same.items():
+        for k, other in equal.items():
+            results[path][k] = role_effects(base[path], base[path]) if other is None else results[path][other]
+    for path, (key, chs, _n, _pol) in pending.items():
         d = {c.key: results[path][c.key] for c in chs}  # in the order of the changes, whatever ran first
         out[path] = d
         if cache_dir:
@@ -167,3 +221,18 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
             except OSError:
                 pass
     return out
+
+
+def _run_many(units: list[tuple[str, tuple]], workers: int | None) -> list[tuple[str, object]]:
+    """Run (label, (function, args)) units, in forked worker processes when there are several; (label, result)
+    in the units' order."""
+    workers = workers or min(len(units), os.cpu_count() or 1)
+    if len(units) > 1 and workers > 1:
+        with fork_pool(workers) as pool:
+            futs = [(label, pool.submit(fn, *args)) for label, (fn, args) in units]
+            return [(label, fut.result()) for label, fut in futs]
+    return [(label, fn(*args)) for label, (fn, args) in units]
+
+
+def _run_all(units: list[tuple[str, tuple]], workers: int | None) -> dict:
+    return dict(_run_many(units, workers))

@@ -12,6 +12,7 @@ from typing import Any
 from rulekit.website.charts import bar_chart
 from rulekit.website.effects import Change, changes, effects_all, site_policy
 from rulekit.website.stats import simulate_all
+from rulekit.website.util import money_words
 from rulekit.website.util import html_block as _block, html_table as _table, cli_note, h, h_rich, md, md_rich
 
 SEED = 1
@@ -102,9 +103,10 @@ def statistics_markdown(page: Any) -> str:
     n = s.n
     policy = page.e.extra.get("policy") or site_policy(page.g)
     pol_arg = f" --policy {policy}" if policy != "random" else ""
+    unit = money_words(page.g)[1]
     out = ["", "## How it plays: simulated rounds {#statistics}", "",
            policy_sentence(page, policy), "",
-           f"{s.rounds} independent rounds with {n} players; seat 0 deals every round. A result is the chips a "
+           f"{s.rounds} independent rounds with {n} players; seat 0 deals every round. A result is the {unit} a "
            f"seat won (+) or lost (−) in one round.", "",
            _block(cli_note(None, [f"rulekit simulate {page.e.id} --rounds {s.rounds} --seed {SEED}{pol_arg}"], "")),
            ""]
@@ -116,11 +118,11 @@ def statistics_markdown(page: Any) -> str:
         cis.append(ci)
         rows.append([f"seat {seat}" + (" (dealer)" if seat == 0 else ""), _num(m, ci), f"±{ci:.{_digits(ci)}f}",
                      f"{100 * s.wins[seat] / s.rounds:.1f}%", f"{100 * s.losses[seat] / s.rounds:.1f}%"])
-    out.append(_block(_table(["seat", "chips per round (mean)", "95% interval", "rounds won", "rounds lost"],
+    out.append(_block(_table(["seat", f"{unit} per round (mean)", "95% interval", "rounds won", "rounds lost"],
                              rows, "rk-stats")))
     chart = bar_chart([(f"seat {i}" + (" (dealer)" if i == 0 else ""), s.mean(i)) for i in range(n)],
                       "Mean result per round, by seat", lambda v: _num(v, 0.01),
-                      axis="chips won (+) or lost (−) per round; whiskers: 95% interval", intervals=cis)
+                      axis=f"{unit} won (+) or lost (−) per round; whiskers: 95% interval", intervals=cis)
     out.append(_block(chart))
     if s.records:
         names = outcome_names(page)
@@ -184,9 +186,10 @@ def effects_markdown(page: Any) -> str:
     r = page.e.extra.get("effect_rounds", 0)
     n = page.v.meta.players_default
     out = ["", "### What each house rule does {#house-rule-effects}", "",
-           f"Each house rule against the default rules, on the same {r} seeded rounds (same shuffles, same "
-           f"strategy) with {n} players: the change in each role's result, in chips per round, with its 95% "
-           "interval. Bold: the interval excludes zero, so the change is real and not chance.", ""]
+           f"Each house rule against the default rules, on the same seeded rounds (same shuffles, same "
+           f"strategy) with {n} players: the change in each role's result, in {money_words(page.g)[1]} per round, with its 95% "
+           f"interval. Bold: the interval excludes zero, so the change is real and not chance. Each house rule "
+           f"plays {_rounds_played(eff, r)} rounds: more while its interval is wide, up to {r}.", ""]
     rows, idle, failed = [], [], []
     for ch in chs:
         res = eff.get(ch.key)
@@ -209,7 +212,9 @@ def effects_markdown(page: Any) -> str:
     if idle:
         from rulekit.website.effects import site_policy
         pol = site_policy(page.g) if getattr(page, "g", None) is not None else "the site's"
-        out += ["", f"These did not change the result of any of the {r} simulated rounds of {n} players, all "
+        least = min((eff[k]["rounds"] for k in eff if "rounds" in eff[k]), default=r)
+        out += ["", f"These did not change the result of any of their simulated rounds (at least {least}) of "
+                f"{n} players, all "
                 f"played the '{pol}' way. That does not mean they change nothing: they may act between rounds "
                 "(the length of the game, who deals next), at another number of players, or in situations that "
                 "way of playing never meets (a player who plays differently may meet them often):", ""]
@@ -217,6 +222,13 @@ def effects_markdown(page: Any) -> str:
     if failed:
         out += ["", "These could not be simulated:", ""] + [f"- {_inline(x)}" for x in failed]
     return "\n".join(out)
+
+
+def _rounds_played(eff: dict, most: int) -> str:
+    """'200 to 600' (or '600'): how many paired rounds the house rules played."""
+    counts = [res["rounds"] for res in eff.values() if "rounds" in res] or [most]
+    lo, hi = min(counts), max(counts)
+    return f"{lo}" if lo == hi else f"{lo} to {hi}"
 
 
 def _share(f: float) -> str:

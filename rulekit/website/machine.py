@@ -42,10 +42,10 @@ class MachineParts:
         # block is not kept intact, and the fold is mostly raw HTML (step lists, tables)
         import markdown  # the docs extra (mkdocs) brings it; only the site needs it
         inner = markdown.markdown(body, extensions=["tables", "attr_list", "md_in_html"], output_format="html")
-        return ("\n## The rules as rulekit runs them {#machine}\n\n"
-                "The same rules as the engine reads them from the rules file, for authors and for checking: "
+        return ("\n## For rules authors: the rules file {#machine}\n\n"
+                "The same rules as the program reads them from the game's rules file, for authors and for checking: "
                 "the zones and counters it keeps, every step of a round, and the formulas of the payments.\n\n"
-                + '\n<details class="rk-machine"><summary>Show the rules as rulekit runs them</summary>'
+                + '\n<details class="rk-machine"><summary>Show the rules as the program reads them</summary>'
                 + inner.replace("\n", " ") + "</details>\n")
 
     def deck_making(self, choice) -> str:

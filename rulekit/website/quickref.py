@@ -91,8 +91,7 @@ def players_text(game: Game, short: bool = False) -> str:
         return _span(ns) + usual
     if short:
         return f"{_span(ns)}{usual} ({_span(full)} with other house rules)"
-    return (f"{_span(ns)} with the default rules{usual} (the rules file is written for {_span(full)}; "
-            "see the house rules)")
+    return f"{_span(ns)} with the default rules{usual} ({_span(full)} with other house rules; see the house rules)"
 
 
 def deck_text(game: Game) -> str:
@@ -107,6 +106,10 @@ def deck_text(game: Game) -> str:
         return out
     kept = set(game.card_ids)
     removed = [c for c in base.cards if c.id not in kept]
+    said = desc.lower()
+    if any(c.name.lower() in said or any(p in said for p in re.findall(r"\(([^)]+)\)", c.name.lower()))
+           for c in removed):
+        removed = []  # the description names the cards taken out already ('without the red 1 (Aka-pin)')
     if removed and len(removed) < len(base.cards):
         names = [c.name for c in removed]
         what = ", ".join(names) if len(names) <= 6 else plural(len(names), "card")

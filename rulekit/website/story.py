@@ -165,19 +165,19 @@ _ACTOR = re.compile(r"^Seat (\d+)\b")
 
 
 def summary_sentence(sentences: list[str]) -> str:
-    """One sentence for the stretch of play a long stage skips: how many moves, and who made them."""
+    """One sentence for the stretch of play a long stage skips, in a player's words: who takes how many
+    more turns (a turn: a sentence that starts with a seat), else how many more moves."""
     by_seat: dict[int, int] = {}
     for x in sentences:
         m = _ACTOR.match(x)
         if m:
             by_seat[int(m.group(1))] = by_seat.get(int(m.group(1)), 0) + 1
-    who = ""
-    if by_seat:
-        (s0, k0), *rest = sorted(by_seat.items())
-        who = ", in which " + _and([f"seat {s0} decides {plural_times(k0)}"]
-                                   + [f"seat {s} {plural_times(k)}" for s, k in rest])
-    return (f"Play goes on in the same way for {len(sentences)} more steps{who}; "
-            "here is how the stage is decided.")
+    if not by_seat:
+        return (f"Play goes on in the same way for {len(sentences)} more moves; "
+                "these last moves decide the stage:")
+    (s0, k0), *rest = sorted(by_seat.items())
+    turns = _and([f"seat {s0} takes {k0} more {'turn' if k0 == 1 else 'turns'}"] + [f"seat {s} {k}" for s, k in rest])
+    return f"Play goes on in the same way: {turns}. These last moves decide the stage:"
 
 
 def plural_times(k: int) -> str:
@@ -262,8 +262,20 @@ def story_markdown(game: Any, n: int, events: list[dict], chips: list[Any],
     if outcome:
         out += [_paragraph("How the round ends", outcome), ""]
     totals = ", ".join(f"seat {s} {c:+d}" if isinstance(c, int) else f"seat {s} {c}" for s, c in enumerate(chips))
-    out += [f"*Chips after the round: {md(totals)}.*", ""]
-    return '<div class="rk-story" markdown="1">\n\n' + "\n".join(out) + "\n</div>\n"
+    from rulekit.website.util import money_words
+    one, many = money_words(game)
+    out += [f"*{md(many[:1].upper() + many[1:])} after the round: {md(totals)}.*", ""]
+    return '<div class="rk-story" markdown="1">\n\n' + in_units("\n".join(out), one, many) + "\n</div>\n"
+
+
+_CHIPS = re.compile(r"(?<![\w.])([+\-−]?\d+(?:/\d+)?) (chips?)\b")
+
+
+def in_units(text: str, one: str, many: str) -> str:
+    """The narrator's amounts ('4 chips', '1 chip') said in the game's own unit ('4 stones')."""
+    if (one, many) == ("chip", "chips"):
+        return text
+    return _CHIPS.sub(lambda m: f"{m.group(1)} {one if m.group(2) == 'chip' else many}", text)
 
 
 __all__ = ["Said", "count_repeats", "drop_echoes", "group_repeats", "merge_moves", "seats_words", "story_markdown"]

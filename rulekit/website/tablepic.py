@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from rulekit.engine.game import Game
 from rulekit.engine.runner import GameResult, make_agents, play
-from rulekit.website.util import h
+from rulekit.website.util import h, legend_for
 
 PILE = 12  # a zone of more cards than this that belongs to nobody is drawn as a pile with its count
 
@@ -92,8 +92,10 @@ def table_picture(game: Game, snap: dict[str, Any], img: Callable[[int], str], c
                 body = f'<span class="rk-pile">{len(cards)} cards</span>'
             else:
                 body = "".join(img(c) for c in cards)
+            # the cards' legend shows on a tap or keyboard focus of the row's cards, not only on hover
+            focus = f' tabindex="0" role="group" aria-label="{h(text)}"' if "<img" in body else ""
             rows.append(f'<div class="rk-table-row"><span class="rk-table-label">{h(text)}</span>'
-                        f'<span class="rk-table-cards">{body}</span></div>')
+                        f'<span class="rk-table-cards"{focus}>{body}{legend_for(body)}</span></div>')
     if not rows:
         return ""
     return (f'<figure class="rk-tablepic"><figcaption>{h(caption)}</figcaption>{"".join(rows)}</figure>')

@@ -184,3 +184,32 @@ def safe_md(text: Any) -> str:
         pos = m.end()
     out.append(_inert(s[pos:]))
     return "".join(out)
+
+
+# units that count something other than what is won and paid
+_NOT_MONEY = {"round", "rounds", "card", "cards", "player", "players", "turn", "turns", "month", "months", "seat",
+              "seats", "time", "times", "game", "games", "hand", "hands"}
+
+
+def money_words(game: Any) -> tuple[str, str]:
+    """What a game is won and paid in, as (one, many): the unit its whole-number options are said in most
+    often ('stone', 'stones'), units of rounds, cards and the like aside; ('chip', 'chips') when none says."""
+    counts: dict[tuple[str, str], int] = {}
+    for o in getattr(game.variant, "options", {}).values():
+        unit = tuple(getattr(o, "unit", ("", "")) or ("", ""))
+        if len(unit) == 2 and unit[1] and unit[1].lower() not in _NOT_MONEY:
+            counts[unit] = counts.get(unit, 0) + 1  # dicts keep the file's order: the first wins a tie
+    if not counts:
+        return ("chip", "chips")
+    return max(counts, key=lambda u: counts[u])
+
+
+_TITLE = __import__("re").compile(r'<img\b[^>]*\btitle="([^"]*)"')
+
+
+def legend_for(pictures_html: str) -> str:
+    """The words of these small card pictures (from their titles, escaped already), shown on tap or keyboard
+    focus of the group they are in (stylesheets/rulekit.css): a legend that needs no hover. Hidden from
+    screen readers, which read each picture's alt text (the same words)."""
+    words = _TITLE.findall(pictures_html)
+    return f'<span class="rk-legend" aria-hidden="true">{"; ".join(words)}</span>' if words else ""

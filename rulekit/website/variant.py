@@ -19,6 +19,7 @@ from rulekit.website.machine import MachineParts
 from rulekit.website.quickref import dealt_text, quick_facts
 from rulekit.website.rules import Renderer, names_in, table_anchor
 from rulekit.website.util import html_block as _block, html_table as _table, family_slug, family_title, h, h_rich, md, md_rich, mdcode, names_line, plural, cli_note, safe_md, safe_url, slug, squash
+from rulekit.website.util import legend_for
 from rulekit.website.yakuexamples import Example, cached_examples
 from rulekit.website.sources import source_html
 from rulekit.website.tablepic import play_with_snapshots, table_picture
@@ -450,8 +451,10 @@ class VariantPage(MachineParts):
         """A yaku's example hand: small cards on one line (the row's words name the cards; each picture's
         words are in its title, and the deck's fold shows every card large, with its legend)."""
         index = self.g.card_index
-        return '<div class="rk-cards rk-hand">' + "".join(
-            self.img(self.g.deck, self.base_deck, index[c], "rk-card rk-card--hand") for c in ids if c in index) + "</div>"
+        pics = "".join(self.img(self.g.deck, self.base_deck, index[c], "rk-card rk-card--hand") for c in ids if c in index)
+        # focusable (a tap, or the keyboard), so that the legend shows without hovering over each card
+        return (f'<div class="rk-cards rk-hand" tabindex="0" role="group" aria-label="Example hand">{pics}'
+                f'{legend_for(pics)}</div>')
 
     def yaku_for_players(self) -> str:
         if not self.g.yaku:
@@ -689,7 +692,6 @@ class VariantPage(MachineParts):
                 out.append(f"- [{md(s.get('title') or url)}]({url})" if url else f"- {md(s.get('title', ''))}")
             elif safe_url(s):
                 out.append(f"- <{safe_url(s)}>")
-        out += ["", "The rules on this page are generated from the game's rules file (named in the engine view "
-                "below); its prose is its authors' own summary of these sources."]
+        out += ["", "The rules on this page are our own summary of these sources, in our own words."]
         return "\n".join(out)
 
