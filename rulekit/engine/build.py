@@ -619,7 +619,9 @@ def _seat_draw(node, sc) -> SeatDraw:
     """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
     d = node.value
     key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
-    word = (lambda k, default: str(d[k].value) if k in d else default)
+
+    def word(k: str, default: str) -> str:
+        return str(d[k].value) if k in d else default
     return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
 
 
