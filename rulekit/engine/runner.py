@@ -207,7 +207,8 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
         # the exception carries the game so far, which a caller may save and later resume
         if getattr(exc, "partial_game", None) is None:
             try:
-                exc.partial_game = _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, True)
+                exc.partial_game = _result(  # type: ignore[attr-defined]  # (documented on play())
+                    game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, True)
             except Exception:  # never hide the original exception behind a failure to describe it
                 pass
         raise

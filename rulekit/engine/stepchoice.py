@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
+
+if TYPE_CHECKING:
+    from rulekit.core.errors import Collector
+    from rulekit.lang.expr.scope import Scope
 
 from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
     product_too_big, render_value, too_many, too_many_actions, zone_label)
@@ -20,6 +25,23 @@ _NONE = object()  # a procedure that returned no value
 
 class ChoiceSteps:
     """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
+
+    # the state and helpers of StepCompiler, which this is mixed into (declared for the type checker)
+    scope: Scope
+    errs: Collector
+    phase: str
+    procs: dict[str, Callable[..., Any]]
+    proc_params: dict[str, dict[str, str]]
+    proc_nodes: dict[str, Node]
+    _compiling: set[str]
+    loops: list[list[bool]]
+    proc_now: str | None
+
+    if TYPE_CHECKING:
+        def expr(self, node: Node, loc: dict[str, str], expect: str | None = None,
+                 what: str = "") -> tuple[Callable[..., Any], str]: ...
+
+        def block(self, node: Node | None, loc: dict[str, str]) -> Callable[..., Any]: ...
 
     def s_choose(self, node, d, loc):
         cid = str(d["choose"].value)

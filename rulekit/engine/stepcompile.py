@@ -7,7 +7,7 @@ procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from rulekit.core.errors import Collector, RuleError, did_you_mean, error
 from rulekit.lang.expr import CompileError, Scope, ast, compile_expr
@@ -59,10 +59,11 @@ class StepCompiler(ChoiceSteps):
                 self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
             return failed_step, T.ANY
         fn = comp.fast or comp.raw or comp.fn
-        fn.deps = comp.deps  # which state it reads (yaku results are cached when that allows it)
-        if comp.root is not None:
+        fn.deps = comp.deps  # type: ignore[attr-defined]  # which state it reads (yaku results are cached when that allows it)
+        root: Any = comp.root
+        if root is not None:
             # run-time errors carry this root; located_error() turns them into file positions
-            comp.root.span, comp.root.style, comp.root.where = node.span, node.style, self.phase
+            root.span, root.style, root.where = node.span, node.style, self.phase
         return fn, comp.type
 
     def crumbs(self) -> tuple[str, ...]:
@@ -105,7 +106,7 @@ class StepCompiler(ChoiceSteps):
             get = lambda ctx: ctx.zones[name]  # noqa: E731
         else:
             get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
-        get.zone = (name, idx)  # the step generator reads the zone directly
+        get.zone = (name, idx)  # type: ignore[attr-defined]  # the step generator reads the zone directly
         return get
 
     def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
@@ -146,7 +147,7 @@ class StepCompiler(ChoiceSteps):
         def seq(ctx):
             for r in runs_t:
                 r(ctx)
-        seq.gen = ("seq", runs_t)  # what rulekit.engine.stepgen needs to generate this as code
+        seq.gen = ("seq", runs_t)  # type: ignore[attr-defined]  # what rulekit.engine.stepgen needs to generate this as code
         return seq
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
@@ -290,7 +291,7 @@ class StepCompiler(ChoiceSteps):
                 return got
             if where is not None:
                 want = count(ctx) if count is not None else len(z)
-                picked = []
+                picked: list[int] = []
                 ctx.loc["c"] = None
                 for i in range(len(z) - 1, -1, -1):
                     if len(picked) >= want:
@@ -533,7 +534,7 @@ class StepCompiler(ChoiceSteps):
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
                                  "value": shown_value(v, t, ids, ctx)})
             return assign_shown  # no .gen: generated phases call it as it is
-        assign.gen = ("assign", ops_t, add, check)
+        assign.gen = ("assign", ops_t, add, check)  # type: ignore[attr-defined]
         return assign
 
     def s_set(self, node, d, loc):

@@ -63,7 +63,7 @@ class _Gen:
         if len(self.lines) > MAX_LINES:
             raise _TooBig()
 
-    def expr(self, fn: Callable, ind: int, subst: dict[str, str] | None = None) -> str:
+    def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None) -> str:
         """Evaluate an expression into a new local; return its name.
 
         `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
@@ -80,10 +80,10 @@ class _Gen:
         tag = self.new("e")
         consts = fn.consts
         if subst:
-            def local(m: re.Match) -> str:
+            def local_of(m: re.Match) -> str:
                 k = consts[int(m.group(1))]
                 return subst[k] if isinstance(k, str) and k in subst else m.group(0)
-            body = _LOCAL.sub(local, body)
+            body = _LOCAL.sub(local_of, body)
 
         def rename(m: re.Match) -> str:
             if m.group(1) == "K":
@@ -506,7 +506,7 @@ def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, lab
     return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label)
 
 
-def _shared_calls(fns: list[Callable]) -> dict[str, int]:
+def _shared_calls(fns: list[Any]) -> dict[str, int]:
     """Calls that appear more than once among a yaku table's expressions (each yaku computing
     the same sorted values of the cards, say): each gets a MEMO slot."""
     counts: dict[str, int] = {}
@@ -518,7 +518,7 @@ def _shared_calls(fns: list[Callable]) -> dict[str, int]:
     return {k: i for i, k in enumerate(shared)}
 
 
-def _with_memo(fn: Callable, memo: dict[str, int]) -> Any:
+def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
     """The expression as generated code that shares the MEMO slots of its table."""
     if not memo or getattr(fn, "node", None) is None or not set(call_keys(fn.node)) & memo.keys():
         return fn
