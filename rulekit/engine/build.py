@@ -413,9 +413,11 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     zone_yaku = yaku_of_zones(variant, list(yaku), errs)
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
-        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
+        steps_of = dict(sc.procs)  # each procedure's compiled steps, which calls may write out in place
+        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>", steps_of), ph.span)
+                  for ph in phases]
         for name in list(sc.procs):
-            sc.procs[name] = generate_run(sc.procs[name], f"<procedure {name}>")
+            sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,

@@ -31,6 +31,7 @@ def _returned(exc: ProcReturn) -> Any:
     return exc.value
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
+MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 _LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
@@ -44,6 +45,10 @@ class _Gen:
         self.index: dict[int, int] = {}  # id(constant) -> its number (consts keeps it alive)
         self.lines: list[str] = []
         self.n = 0
+        # procedures whose steps may be written out where they are called (name -> compiled steps),
+        # and those being written out now (a procedure calling itself is called, not inlined)
+        self.inline: dict[str, Callable] = {}
+        self.inlining: list[str] = []
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -140,16 +145,18 @@ class _Gen:
                 self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
                 slot = f"{arr}[{i}]"
             nv = self.new("n")
+            tv = self.new("t")
             self.emit(ind, f"{nv} = {slot} + {v}" if add else f"{nv} = {v}")
             # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
-            self.emit(ind, f"if type({nv}) is int:")
+            self.emit(ind, f"{tv} = type({nv})")
+            self.emit(ind, f"if {tv} is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
             # a flat list within the bound needs no call (the common case); anything else is measured
             nested = self.bind(NESTED)
-            self.emit(ind, f"elif type({nv}) is list:")
+            self.emit(ind, f"elif {tv} is list:")
             self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or ({nv} and (type({nv}[0]) in {nested} or "
                                f"type({nv}[-1]) in {nested})): {chk}({nv})")
-            self.emit(ind, f"elif type({nv}) in {self.bind((str, dict))}: {chk}({nv})")
+            self.emit(ind, f"elif {tv} is {self.bind(str)} or {tv} is {self.bind(dict)}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):
@@ -364,14 +371,29 @@ class _Gen:
         rv = self.new("rv")
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
-        # looked up when called: procedures may call each other (and are generated after this)
-        self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
+        body = self.inline.get(name)
+        inlined = (body is not None and getattr(body, "gen", None) is not None and name not in self.inlining
+                   and len(self.inlining) < MAX_INLINE_DEPTH)
+        if inlined:
+            # the procedure's steps written out here, over its own locals: no call, no second preamble
+            self.emit(ind + 1, f"L = {vals}")
+            self.inlining.append(name)
+            mark = len(self.lines)
+            self.run(body, ind + 1)
+            self.inlining.pop()
+            if len(self.lines) == mark + 1:
+                self.emit(ind + 1, "pass")
+        else:
+            # looked up when called: procedures may call each other (and are generated after this)
+            self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
         ex = self.new("rx")
         self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
         self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
         self.emit(ind, "finally:")
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
+        if inlined:
+            self.emit(ind + 1, f"L = {saved}")
         if as_ is not None:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
@@ -528,15 +550,21 @@ def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
     return SimpleNamespace(body=again[0], consts=again[1], slow=fn.slow)
 
 
-def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:
-    """A generated function doing what `run` (a compiled step block) does; `run` if not possible."""
+def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str, Callable] | None = None) -> Callable:
+    """A generated function doing what `run` (a compiled step block) does; `run` if not possible.
+
+    `inline` (procedure name -> its compiled steps) lets calls of those procedures be written out
+    where they stand; a function that would grow too big with them is generated calling them."""
     if getattr(run, "gen", None) is None:
         return run
     g = _Gen()
     try:
+        g.inline = dict(inline or {})
         g.run(run, 1)
     except (_TooBig, RecursionError):
-        return run
+        if not inline:
+            return run
+        return generate_run(run, label)
     header = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"
     fn = _build(g, header, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn
