@@ -9,6 +9,7 @@ from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
+from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
@@ -174,8 +175,8 @@ class ChoiceSteps:
                      "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
                      **({"why": why} if why else {})})
         if len(params) <= 2:
-            choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
-                          lambda n: too_many_actions(span, cid, n))
+            choose.gen = ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
+                                   lambda n: too_many_actions(span, cid, n))
         return choose
 
     def _unordered(self, d, params) -> frozenset[str]:
@@ -420,7 +421,7 @@ class ChoiceSteps:
                 ctx.log(ev)
 
         if src_pot is None and dst_pot is None:
-            pay.gen = ("pay", amount, src, dst)
+            pay.gen = PayGen(amount, src, dst)
         return pay
 
     def s_record(self, node, d, loc):
@@ -465,7 +466,7 @@ class ChoiceSteps:
                          "cards": [ctx.game.card_ids[c] for c in cs]})
             if as_:
                 ctx.loc[as_] = ids
-        claim.gen = ("claim", table, cards, who, as_)
+        claim.gen = ClaimGen(table, cards, who, as_)
         return claim
 
     def s_set_dealer(self, node, d, loc):
@@ -579,7 +580,7 @@ class ChoiceSteps:
                 if value is _NONE:
                     no_value(ctx)
                 saved[as_] = value
-        call.gen = ("call", name, args_t, procs, span, too_deep, as_, no_value)
+        call.gen = CallGen(name, args_t, procs, span, too_deep, as_, no_value)
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:

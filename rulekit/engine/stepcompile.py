@@ -22,6 +22,7 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER,
     Run, failed_step, noop_step,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
+from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SeqGen
 
 
 class StepCompiler(ChoiceSteps):
@@ -147,7 +148,7 @@ class StepCompiler(ChoiceSteps):
         def seq(ctx):
             for r in runs_t:
                 r(ctx)
-        seq.gen = ("seq", runs_t)  # type: ignore[attr-defined]  # what rulekit.engine.stepgen needs to generate this as code
+        seq.gen = SeqGen(runs_t)  # type: ignore[attr-defined]  # what rulekit.engine.stepgen writes out as code
         return seq
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
@@ -347,7 +348,7 @@ class StepCompiler(ChoiceSteps):
                     ev["by"] = by(ctx)
                 ctx.log(ev)
         if cards_fn is None and at is None and by is None:
-            move.gen = ("move", src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
+            move.gen = MoveGen(src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
         return move
 
     def s_deal(self, node, d, loc):
@@ -439,7 +440,7 @@ class StepCompiler(ChoiceSteps):
                 ids = ctx.game.card_ids
                 ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
 
-        reveal.gen = ("reveal", cards, everyone, to)
+        reveal.gen = RevealGen(cards, everyone, to)
         return reveal
 
     def s_let(self, node, d, loc):
@@ -461,7 +462,7 @@ class StepCompiler(ChoiceSteps):
             store = ctx.loc
             for name, fn in fns_t:
                 store[name] = fn(ctx)
-        let.gen = ("let", fns_t)
+        let.gen = LetGen(fns_t)
         return let
 
     def _assign(self, node, d, loc, key, add: bool):
@@ -534,7 +535,7 @@ class StepCompiler(ChoiceSteps):
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
                                  "value": shown_value(v, t, ids, ctx)})
             return assign_shown  # no .gen: generated phases call it as it is
-        assign.gen = ("assign", ops_t, add, check)  # type: ignore[attr-defined]
+        assign.gen = AssignGen(ops_t, add, check)  # type: ignore[attr-defined]
         return assign
 
     def s_set(self, node, d, loc):
@@ -553,7 +554,7 @@ class StepCompiler(ChoiceSteps):
                 then(ctx)
             else:
                 other(ctx)
-        if_.gen = ("if", test, then, other)
+        if_.gen = IfGen(test, then, other)
         return if_
 
     def s_for(self, node, d, loc):
@@ -586,7 +587,7 @@ class StepCompiler(ChoiceSteps):
                     body(ctx)
                 except LoopBreak:
                     break
-        for_.gen = ("for", var, items, body, span, breaks)
+        for_.gen = ForGen(var, items, body, span, breaks)
         return for_
 
     def s_repeat(self, node, d, loc):
@@ -623,7 +624,7 @@ class StepCompiler(ChoiceSteps):
                     return
                 if until is not None and until(ctx):
                     return
-        repeat.gen = ("repeat", body, until, while_, limit, endless, breaks)
+        repeat.gen = RepeatGen(body, until, while_, limit, endless, breaks)
         return repeat
 
     def s_break(self, node, d, loc):

@@ -1,8 +1,9 @@
 """Generate one Python function per phase and procedure from its compiled step closures.
 
 StepCompiler builds closures and tags the common step kinds with what they are made of
-(`run.gen`). This module writes those steps out as straight-line Python - loops, tests and
-assignments over `ctx` - with each expression's generated code inlined, so a round costs a
+(`run.gen`, one dataclass per kind: rulekit.engine.stepkinds). This module writes those steps
+out as straight-line Python - loops, tests and assignments over `ctx` - with each expression's
+generated code inlined (and procedures written out where they are called), so a round costs a
 few calls instead of a call per step and per expression node. It only ever writes its own
 tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
 and expression code is itself made of bound constants (see rulekit.lang.expr.codegen).
@@ -121,19 +122,19 @@ class _Gen:
             if getattr(run, "__name__", "") != "noop_step":
                 self.emit(ind, f"{self.bind(run)}(ctx)")
             return
-        getattr(self, "k_" + gen[0])(run, gen, ind)
+        getattr(self, "k_" + gen.kind)(run, gen, ind)
 
     def k_seq(self, run, gen, ind):
-        for r in gen[1]:
+        for r in gen.runs:
             self.run(r, ind)
 
     def k_let(self, run, gen, ind):
-        for name, fn in gen[1]:
+        for name, fn in gen.pairs:
             v = self.expr(fn, ind)
             self.emit(ind, f"L[{self.bind(name)}] = {v}")
 
     def k_assign(self, run, gen, ind):
-        _, ops, add, check = gen
+        ops, add, check = gen.ops, gen.add, gen.check
         chk = self.bind(check)
         for var, idx, fn in ops:
             v = self.expr(fn, ind)
@@ -160,7 +161,7 @@ class _Gen:
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):
-        _, test, then, other = gen
+        test, then, other = gen.test, gen.then, gen.other
         t = self.expr(test, ind)
         if t in ("True", "False"):  # decided by the options: only one branch can run
             self.run(then if t == "True" else other, ind)
@@ -177,7 +178,7 @@ class _Gen:
             self.lines.pop()
 
     def k_for(self, run, gen, ind):
-        _, var, items, body, span, breaks = gen
+        var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
         xs = self.expr(items, ind)
         x = self.new("x")
         # the closure loops over a copy, so the body cannot disturb it; a new list needs none
@@ -201,7 +202,7 @@ class _Gen:
         self.emit(ind + 1, "break")
 
     def k_repeat(self, run, gen, ind):
-        _, body, until, while_, limit, endless, breaks = gen
+        body, until, while_, limit, endless, breaks = gen.body, gen.until, gen.while_, gen.limit, gen.endless, gen.breaks
         n = self.new("r")
         self.emit(ind, f"{n} = 0")
         self.emit(ind, "while True:")
@@ -217,7 +218,8 @@ class _Gen:
             self.emit(ind + 1, f"if {u}: break")
 
     def k_choose(self, run, gen, ind):
-        _, player, params, where, if_none, choice, no_action, log_forced, too_many = gen
+        player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
+        choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
         p = self.expr(player, ind)
         acts = self.new("acts")
         # two parameters and no condition (a hand and an amount, say): the actions are listed as
@@ -293,7 +295,8 @@ class _Gen:
         return ind + 1
 
     def k_move(self, run, gen, ind):
-        _, src, si, dst, di, count, where, face, bottom, too_few, too_few_matching = gen
+        src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
+        face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
         ind = self.unless_logging(run, ind)
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
@@ -336,7 +339,7 @@ class _Gen:
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
 
     def k_reveal(self, run, gen, ind):
-        _, cards, everyone, to = gen
+        cards, everyone, to = gen.cards, gen.everyone, gen.to
         ind = self.unless_logging(run, ind)
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
@@ -356,7 +359,8 @@ class _Gen:
         self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
 
     def k_call(self, run, gen, ind):
-        _, name, args, procs, span, too_deep, as_, no_value = gen
+        name, args, procs, span, too_deep, as_, no_value = (gen.name, gen.args, gen.procs, gen.span, gen.too_deep,
+                                                            gen.as_, gen.no_value)
         vals, saved = self.new("args"), self.new("saved")
         self.emit(ind, f"{vals} = {{}}")
         for pname, fn in args:
@@ -399,7 +403,7 @@ class _Gen:
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run, gen, ind):
-        _, amount, src, dst = gen
+        amount, src, dst = gen.amount, gen.src, gen.dst
         ind = self.unless_logging(run, ind)
         a = self.expr(amount, ind)
         self.emit(ind, f"if {a} != 0:")
@@ -413,7 +417,7 @@ class _Gen:
         self.emit(ind, f"ctx.chips[{t}] += {a}")
 
     def k_claim(self, run, gen, ind):
-        _, table, cards, who, as_ = gen
+        table, cards, who, as_ = gen.table, gen.cards, gen.who, gen.as_
         ind = self.unless_logging(run, ind)
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
