@@ -9,7 +9,7 @@ from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
-from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen
+from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
@@ -435,6 +435,7 @@ class ChoiceSteps:
                 if who is not None:
                     ev["player"] = who(ctx)
                 ctx.log(ev)
+        record.gen = RecordGen(name)
         return record
 
     def s_claim(self, node, d, loc):

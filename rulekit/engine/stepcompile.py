@@ -22,7 +22,7 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER,
     Run, failed_step, noop_step,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
-from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SeqGen
+from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen
 
 
 class StepCompiler(ChoiceSteps):
@@ -195,6 +195,7 @@ class StepCompiler(ChoiceSteps):
                 if you is not None:
                     e["about"], e["you"] = about(ctx), you(ctx)
                 ctx.log(e)
+        say.gen = SayGen()
         return say
 
     def _say_text(self, tnode, loc):
@@ -347,8 +348,12 @@ class StepCompiler(ChoiceSteps):
                 if by is not None:
                     ev["by"] = by(ctx)
                 ctx.log(ev)
-        if cards_fn is None and at is None and by is None:
-            move.gen = MoveGen(src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
+        def not_in(ctx, c: int):
+            raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
+
+        if at is None:  # (`by` is told only in the log, which the closure writes)
+            move.gen = MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
+                               too_few_matching, cards_fn, not_in)
         return move
 
     def s_deal(self, node, d, loc):

@@ -301,7 +301,17 @@ class _Gen:
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
-        if where is not None:
+        if gen.cards is not None:
+            # the very cards named: a card or a list of them, each taken out of the zone
+            v = self.expr(gen.cards, ind)
+            self.emit(ind, f"{got} = [{v}] if {self.bind(isinstance)}({v}, {self.bind(int)}) else list({v})")
+            c = self.new("c")
+            self.emit(ind, f"for {c} in {got}:")
+            self.emit(ind + 1, "try:")
+            self.emit(ind + 2, f"{z}.remove({c})")
+            self.emit(ind + 1, f"except {self.bind(ValueError)}:")
+            self.emit(ind + 2, f"{self.bind(gen.not_in)}(ctx, {c})")
+        elif where is not None:
             want = self.expr(count, ind) if count is not None else f"len({z})"
             picked, k, cv = self.new("pk"), self.new("k"), self.new("cv")
             self.emit(ind, f"{picked} = []")
@@ -337,6 +347,14 @@ class _Gen:
         if face is not None:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
+
+    def k_say(self, run, gen, ind):
+        self.emit(ind, "if LOG:")  # the closure does nothing else
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+
+    def k_record(self, run, gen, ind):
+        ind = self.unless_logging(run, ind)
+        self.emit(ind, f"ctx.record({self.bind(gen.name)})")
 
     def k_reveal(self, run, gen, ind):
         cards, everyone, to = gen.cards, gen.everyone, gen.to

@@ -94,6 +94,23 @@ class MoveGen:
     bottom: bool
     too_few: Fn
     too_few_matching: Fn
+    cards: Fn | None = None  # `cards:` the very cards to move (a card or a list)
+    not_in: Fn | None = None  # raises the located error for a card that is not in the zone
+
+
+@dataclass(frozen=True)
+class SayGen:
+    """A line told to the players: nothing happens without a log."""
+
+    kind: ClassVar[str] = "say"
+
+
+@dataclass(frozen=True)
+class RecordGen:
+    """An outcome counted for the statistics."""
+
+    kind: ClassVar[str] = "record"
+    name: str
 
 
 @dataclass(frozen=True)
