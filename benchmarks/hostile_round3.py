@@ -66,7 +66,7 @@ def cases(hc: Any) -> list:
              {v: steps(f'- pay: "for {{{_chain(k)}count([a40]) + count(a40)}} and {{{_chain(k)}a40}}"',
                        '  from: 0', '  to: 1', '  amount: "1"')}))
     add(Case("LET", "where_eq", ["validate", v],
-             {v: steps('- choose: pick', '  player: 0', f'  options: {{a: "[1, 2]"}}',
+             {v: steps('- choose: pick', '  player: 0', '  options: {a: "[1, 2]"}',
                        f'  where: "{_chain(k)}a40 == b40"')}))
 
     # TXT: text for people charged by its length

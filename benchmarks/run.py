@@ -71,7 +71,7 @@ def main() -> None:
             continue
         vid = v.meta.id
         gc.collect()  # the games built so far are garbage: do not time their collection
-        t_load, _ = timed(lambda: check_variant(path))
+        t_load, _ = timed(check_variant, path)
         game = build_game(v)
         n = BASELINES.get(vid, (None, v.meta.players_default))[1]
         n = min(max(n, v.meta.players_min), v.meta.players_max)

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from rulekit.engine.runner import play
@@ -24,7 +24,7 @@ ALL_IDS = [f"{m}-{k}" for m in range(1, 13) for k in range(1, 5)]
 LIGHTNING = "11-4"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached(rel: str, opts: tuple, preset: str | None):
     return _game(rel, dict(opts), preset=preset)
 

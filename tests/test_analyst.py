@@ -292,7 +292,7 @@ def test_json_dash_writes_to_stdout_not_a_file(capsys, tmp_path, monkeypatch):
 
 
 def test_a_variants_own_stats_section_is_checked_and_used(tmp_path, capsys):
-    good = write(tmp_path, f"id: my-dare\nextends: dare\nstats:\n  ref_zero: {{at: deal, count: 'ref == 0'}}\n",
+    good = write(tmp_path, "id: my-dare\nextends: dare\nstats:\n  ref_zero: {at: deal, count: 'ref == 0'}\n",
                  "my-dare.yaml")
     bad = write(tmp_path, "id: bad-dare\nextends: dare\nstats:\n  r: {at: deal, count: 'ref == nothing'}\n",
                 "bad-dare.yaml")

@@ -1,6 +1,7 @@
 """Golden playthroughs: one seeded transcript per variant, checked in and compared.
 
 Regenerate after an intended rule change with: RULEKIT_REGEN=1 python -m pytest tests/test_golden.py
+(every option value of every variant: tests/test_golden_matrix.py, see tests/golden/README.md)
 """
 import os
 

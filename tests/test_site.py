@@ -30,7 +30,7 @@ from .conftest import ROOT, playable
 TUTORIAL = os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def built_site() -> tuple[str, float, int, str]:
     """(site folder, seconds, exit code, output) of one strict build into a temporary folder.
 

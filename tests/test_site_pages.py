@@ -17,7 +17,7 @@ from .conftest import ROOT
 VARIANTS = os.path.join(ROOT, "variants")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game(rel: str, **options):
     v = load_variant(os.path.join(VARIANTS, rel))
     return build_game(v, options=options) if options else build_game(v)

@@ -234,7 +234,7 @@ def test_player_counts_shown_are_those_the_defaults_play():
 def test_records_names_belong_to_record_steps():
     for f in playable():
         tree = plain(load_variant(f).tree)
-        named = set((tree.get("records") or {}))
+        named = set(tree.get("records") or {})
         if not named:
             continue
         used: set[str] = set()

@@ -188,7 +188,6 @@ def test_otoroku_three_rounds_at_the_table(tmp_path):
     you = res.log["seating"].index(2)  # the draw for seats (game.draw) may seat player 2 elsewhere
     assert re.search(rf"You sit at seat {you}[;,] ", text)
     bots = [e for e in res.events if e["t"] == "choose" and e["player"] != you]
-    others = "".join(str(s) for s in range(10) if s != you)
     _all_told(game, bots, text, you)
     assert "hit" not in text
     # no other seat's face-down first card is named before it is shown to everyone

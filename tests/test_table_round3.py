@@ -273,7 +273,6 @@ def test_every_place_told_to_players_is_named_in_the_rules_words(rel, options):
     """A zone told in a sentence is named by its label, or by words the game's own rules use
     ('the box', 'the run'): never by an internal name ('the out', 'the played')."""
     from rulekit.cli.games import rules_lines
-    from rulekit.people.narrate import Narrator
     from rulekit.people.words import human_words
     g = game(rel, options)
     n = g.variant.meta.players_default
@@ -284,7 +283,6 @@ def test_every_place_told_to_players_is_named_in_the_rules_words(rel, options):
     res = play(g, n, 3, make_agents(g, n, 3, "careful", human=1, human_agent=table), rounds=3, observe=table.observe)
     table.finish(res.chips, 3)
     text = out.getvalue().lower()
-    nar = Narrator(g, n, None)
     told = 0
     for base, zd in g.variant.zones.items():
         if base == g.deck_zone or zd.label:

@@ -110,7 +110,7 @@ def rules_lines(game: Any, width: int = 80) -> list[str]:
         out += wrap(f"{k}. {name}" + (f": {text}" if text else ""))
     if any(game.yaku.values()):
         out += ["", "Hands", "-----"]
-        for table, entries in game.yaku.items():
+        for entries in game.yaku.values():
             for y in entries:
                 en = y.names.get("en") or y.id
                 ro = y.names.get("romaji")

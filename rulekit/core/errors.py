@@ -160,7 +160,7 @@ class Collector:
 
 def sorted_diagnostics(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Order by file, line, column; drop exact repeats."""
-    seen: set[tuple] = set()
+    seen: set[tuple[object, ...]] = set()
     out = []
     for d in sorted(diags, key=lambda d: (d.span.file, d.span.line, d.span.col, d.code)):
         key = (d.span, d.code, d.message)

@@ -300,8 +300,8 @@ class HumanAgent:
                                           f"{len(d.actions) - 1}"))
             line = line.strip()
             try:
-                i = parse_int(line, signed=False, max_digits=11)
-                i = -1 if i is None else i
+                got = parse_int(line, signed=False, max_digits=11)
+                i = -1 if got is None else got
             except ValueError:
                 i = -1
             if 0 <= i < len(d.actions):

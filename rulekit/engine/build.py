@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.lang.decks import Deck, deck_names, derive, load_deck
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
@@ -111,14 +111,13 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         try:
             od.parse(od.default)
         except ValueError as exc:
-            errs.add(error(at(tree, "options", name, "default").span if at(tree, "options", name, "default")
-                           else onode.span, "E050", f"option '{name}': default {exc}"))
+            errs.add(error(_here(tree, "options", name, "default").span, "E050", f"option '{name}': default {exc}"))
         options[name] = od
     presets = {}
     for name, p in (data.get("presets") or {}).items():
         presets[name] = Preset(name, str(p.get("description", "")), dict(p.get("options") or {}), p.get("deck"))
         for oname, val in (p.get("options") or {}).items():
-            onode = at(tree, "presets", name, "options", oname)
+            onode = _here(tree, "presets", name, "options", oname)
             if oname not in options:
                 errs.add(error(onode.key_span or onode.span, "E050", f"preset '{name}': unknown option '{oname}'",
                                hint=did_you_mean(oname, options)))
@@ -133,7 +132,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         base = dspec.get("from", name)
         decks[name] = DeckChoice(name, base, dspec, str(dspec.get("description", "")))
         if base not in deck_names():
-            dn = at(tree, "decks", name, "from") or at(tree, "decks", name)
+            dn = at(tree, "decks", name, "from") or _here(tree, "decks", name)
             errs.add(error(dn.span if dn.span else tree.span, "E040", f"deck '{name}': no shipped deck '{base}'",
                            hint=did_you_mean(base, deck_names())))
     default_deck = str(data.get("deck") or (next(iter(decks)) if decks else ""))
@@ -143,7 +142,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
                        hint=did_you_mean(default_deck, decks)))
     for name, p in presets.items():
         if p.deck is not None and p.deck not in decks:
-            dn = at(tree, "presets", name, "deck")
+            dn = _here(tree, "presets", name, "deck")
             errs.add(error(dn.span, "E040", f"preset '{name}': no deck '{p.deck}'", hint=did_you_mean(p.deck, decks)))
     zones = {}
     for name, z in (data.get("zones") or {}).items():
@@ -159,7 +158,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
                              bool(v.get("pot", False)), str(v.get("description", "")), bool(v.get("overdraft", False)),
                              str(v.get("visibility", "")))
         if name in zones:
-            vn = at(tree, "vars", name)
+            vn = _here(tree, "vars", name)
             errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
     _check_players(tree, meta, errs)
     if house:
@@ -298,6 +297,7 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
         or variant.default_deck
     d = make_deck(variant, deck_name, errs, opts)
     errs.raise_if_any()
+    assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
     game = _compile(variant, d, deck_name, opts, errs, codegen)
     errs.raise_if_any()
     game.preset = preset
@@ -348,10 +348,25 @@ def _names_read(text: str) -> set:
     return out
 
 
+def _here(tree: Node, *path: Any) -> Node:
+    """The node at `path` below `tree`, which a caller read from that very tree (`tree` if not)."""
+    return at(tree, *path) or tree
+
+
+def _zero(ctx: Any) -> int:
+    return 0
+
+
+def _value(val: Any) -> Callable[[Any], Any]:
+    """A variable's start that is a plain value (not an expression)."""
+    return lambda ctx: val
+
+
 def _constant(v: Any) -> Any:
     """A rule part left out of the file: a constant, which generated code inlines."""
-    fn = lambda ctx: v  # noqa: E731
-    fn.body, fn.consts, fn.slow, fn.deps = repr(v), (), fn, frozenset()
+    def fn(ctx: Any) -> Any:
+        return v
+    fn.body, fn.consts, fn.slow, fn.deps = repr(v), (), fn, frozenset()  # type: ignore[attr-defined]
     return fn
 
 
@@ -362,16 +377,16 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     scope.codegen = codegen
     scope.functions = _functions(tree, scope, errs)
     sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
-    var_init = {}
+    var_init: dict[str, Callable[[Any], Any]] = {}
     for vname, v in variant.vars.items():
         vnode = at(tree, "vars", vname, "init")
         if vnode is None:
-            var_init[vname] = lambda ctx: 0
+            var_init[vname] = _zero
         elif isinstance(v.init, str):
             fn, _ = sc.expr(vnode, {}, None, f"init of {vname}")
             var_init[vname] = fn
         else:
-            var_init[vname] = (lambda ctx, val=v.init: val)
+            var_init[vname] = _value(v.init)
     # yaku tables
     yaku: dict[str, list[YakuEntry]] = {}
     ynode = at(tree, "yaku")
@@ -421,9 +436,11 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     zone_yaku = yaku_of_zones(variant, list(yaku), errs)
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
-        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>"), ph.span) for ph in phases]
+        steps_of = dict(sc.procs)  # each procedure's compiled steps, which calls may write out in place
+        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>", steps_of), ph.span)
+                  for ph in phases]
         for name in list(sc.procs):
-            sc.procs[name] = generate_run(sc.procs[name], f"<procedure {name}>")
+            sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
@@ -500,7 +517,7 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
                 ch.policies.setdefault(pname, []).append((when, prefer))
         out[pname] = {}
         for key in ("description", "brief"):
-            out[pname][key] = str(p.value.get(key).value) if isinstance(p.value, dict) and key in p.value else ""
+            out[pname][key] = str(p.value[key].value) if isinstance(p.value, dict) and key in p.value else ""
             if "{" in out[pname][key]:
                 # {expression} parts (over the options): the words for the rules in play, filled in
                 # once the game is built
@@ -616,7 +633,7 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         errs.extend(local.diagnostics)
     from rulekit.engine.varvis import visibility_problems
     for vname, message in visibility_problems(variant):
-        vn = at(variant.tree, "vars", vname, "visibility") or at(variant.tree, "vars", vname)
+        vn = at(variant.tree, "vars", vname, "visibility") or _here(variant.tree, "vars", vname)
         errs.add(error(vn.span, "E043", message))
     if not [d for d in errs.diagnostics if d.severity == "error"] and games:
         # play one seeded round at the smallest and largest table, and at every size whose deck
@@ -645,7 +662,9 @@ def _seat_draw(node, sc) -> SeatDraw:
     """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
     d = node.value
     key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
-    word = (lambda k, default: str(d[k].value) if k in d else default)
+
+    def word(k: str, default: str) -> str:
+        return str(d[k].value) if k in d else default
     return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
 
 

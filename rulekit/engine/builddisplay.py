@@ -32,7 +32,7 @@ def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], A
         if zd.part_of:
             target = variant.zones.get(zd.part_of)
             if target is None or target.kind != zd.kind or target.count != zd.count or zd.kind == "single":
-                pnode = at(tree, "zones", zname, "part_of")
+                pnode = at(tree, "zones", zname, "part_of") or tree
                 sc.errs.add(error(pnode.span, "E040", f"zones.{zname}.part_of: expected a zone with the same "
                                   f"number of piles as '{zname}', found '{zd.part_of}'",
                                   hint=did_you_mean(zd.part_of, [z for z, d in variant.zones.items()
@@ -156,7 +156,7 @@ def display_reach(variant: Variant, yaku_tables: Any, errs: Collector) -> tuple[
         errs.add(error((table or node).span, "E040", f"display.reach.yaku: expected a yaku table, found {found}",
                        hint=did_you_mean(str(getattr(table, "value", "")), list(yaku_tables))))
         ok = False
-    return (str(zone.value), str(table.value)) if ok else None
+    return (str(zone.value), str(table.value)) if ok and zone is not None and table is not None else None
 
 
 def _zone_counts(variant: Variant, key: str) -> dict[str, int]:

@@ -16,7 +16,7 @@ class Ctx:
                  "yaku_eval", "where", "stack", "budget", "depth", "yaku_cache",
                  "seating", "relabel")
 
-    def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable, logging: bool):
+    def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable | None, logging: bool):
         self.game = game
         self.n = n
         self.rng = rng
@@ -34,7 +34,7 @@ class Ctx:
         self.round_no = 0
         self.steps = 0
         self.step_limit = 200_000
-        self.yaku_eval = None
+        self.yaku_eval: Callable[..., Any] | None = None  # set by Game.new_ctx
         self.where = ""
         self.stack: dict[str, list[str]] | None = None
         self.depth = 0  # nested procedure calls

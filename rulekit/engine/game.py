@@ -124,7 +124,7 @@ class Game:
         return card.name
 
     # -- state ---------------------------------------------------------------
-    def new_ctx(self, n: int, seed: int, decide: Callable, logging: bool = False) -> Ctx:
+    def new_ctx(self, n: int, seed: int, decide: Callable | None, logging: bool = False) -> Ctx:
         """A fresh game state for `n` seats with its own seeded random generator."""
         if n not in self.player_sizes():
             raise RuleError(error(Span(self.variant.file, 1, 1), "E050",
@@ -276,8 +276,9 @@ class Game:
             except RUNTIME_ERRORS as exc:
                 # an expression failed (division by zero, budget ...) or a rule did something
                 # impossible (e.g. added a list to a number): locate it as precisely as known
-                ph = next((p for p in self.phases if p.id == ctx.where), None)
-                raise located_error(exc, ph.span if ph else Span(self.variant.file, 1, 1), ctx.where) from None
+                failed = next((p for p in self.phases if p.id == ctx.where), None)
+                raise located_error(exc, failed.span if failed else Span(self.variant.file, 1, 1),
+                                    ctx.where) from None
             if observer is not None:
                 observer.end(ctx)
             return

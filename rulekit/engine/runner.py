@@ -207,7 +207,8 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
         # the exception carries the game so far, which a caller may save and later resume
         if getattr(exc, "partial_game", None) is None:
             try:
-                exc.partial_game = _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, True)
+                exc.partial_game = _result(  # type: ignore[attr-defined]  # (documented on play())
+                    game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging, True)
             except Exception:  # never hide the original exception behind a failure to describe it
                 pass
         raise
@@ -264,7 +265,6 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
     """Play a started game's rounds (the variant's count by default), appending each round's chip
     changes to `deltas` as it ends (so an interrupted game knows its whole rounds); returns it."""
     n = ctx.n
-    where = Span(game.variant.file, 1, 1)
     try:
         total = rounds if rounds is not None else game.rounds(ctx)
         if rounds is None and game.extra.get("open_ended") is not None and game.extra["open_ended"](ctx):
@@ -278,16 +278,15 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
         else:
             ctx.dealer = 0
     except RUNTIME_ERRORS as exc:
-        raise located_error(exc, where, "game settings") from None
+        raise located_error(exc, _game_span(game), "game settings") from None
     if not isinstance(total, int) or not 0 <= total <= MAX_ROUNDS:
-        raise RuleError(error(where, "E061", f"a game of {total} rounds: expected 0 to {MAX_ROUNDS} (game.rounds)"))
+        raise RuleError(error(_game_span(game), "E061", f"a game of {total} rounds: expected 0 to {MAX_ROUNDS} (game.rounds)"))
     return play_rounds_from(game, ctx, total, 0, deltas, on_round)
 
 
 def play_rounds_from(game: Game, ctx: Any, total: int, start: int, deltas: list[list[int]],
                      on_round: Callable | None = None) -> list[list[int]]:
     """Play rounds start..total-1 of a started game (stopping early when end_when holds)."""
-    where = Span(game.variant.file, 1, 1)
     for r in range(start, total):
         ctx.round_no = r
         ctx.next_dealer = ctx.dealer
@@ -300,10 +299,15 @@ def play_rounds_from(game: Game, ctx: Any, total: int, start: int, deltas: list[
         try:
             ended = game.end_when is not None and game.end_when(ctx)
         except RUNTIME_ERRORS as exc:
-            raise located_error(exc, where, "game settings") from None
+            raise located_error(exc, _game_span(game), "game settings") from None
         if ended:
             break
     return deltas
+
+
+def _game_span(game: Game) -> Span:
+    """Where a game-wide rule failed: the variant file (made only then: rounds start often)."""
+    return Span(game.variant.file, 1, 1)
 
 
 def events_digest(events: list[dict]) -> str:

@@ -1,7 +1,7 @@
 """The scope of a variant: every name its expressions may read, with types and docs."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.lang.decks import Deck
 from rulekit.lang.expr import Global, Scope
@@ -11,18 +11,26 @@ from rulekit.lang.loader import at, plain
 from rulekit.lang.model import Variant
 
 
+def _zone_reader(name: str) -> Callable[[Any], Any]:
+    return lambda ctx: ctx.zones[name]
+
+
+def _var_reader(name: str) -> Callable[[Any], Any]:
+    return lambda ctx: ctx.vars[name]
+
+
 def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scope:
     """The names a variant's expressions see: zones, variables, table globals, card attributes, options."""
     glob: dict[str, Global] = {}
     for zname, z in variant.zones.items():
         t = "list<card>" if z.kind == "single" else "list<list<card>>"
-        glob[zname] = Global(t, (lambda ctx, k=zname: ctx.zones[k]), doc=z.description, code=("zones", zname))
+        glob[zname] = Global(t, _zone_reader(zname), doc=z.description, code=("zones", zname))
     for vname, v in variant.vars.items():
         base_t = T.type_of_value(v.init) if not isinstance(v.init, str) or v.init in ("",) else T.ANY
         if isinstance(v.init, str):
             base_t = T.ANY  # an expression; typed when compiled
         t = base_t if v.kind == "single" else T.list_of(base_t)
-        glob[vname] = Global(t, (lambda ctx, k=vname: ctx.vars[k]), doc=v.description, code=("vars", vname))
+        glob[vname] = Global(t, _var_reader(vname), doc=v.description, code=("vars", vname))
     glob["chips"] = Global("list<int>", lambda ctx: ctx.chips, doc="Each seat's chips (game total).", code="chips")
     glob["dealer"] = Global(T.INT, lambda ctx: ctx.dealer, doc="The dealer's seat this round.", code="dealer")
     glob["n_players"] = Global(T.INT, lambda ctx: ctx.n, doc="Number of seats at the table.", code="n_players")
@@ -35,7 +43,8 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
-    yaku_tables = frozenset((plain(at(variant.tree, "yaku")) or {}).keys()) if at(variant.tree, "yaku") else frozenset()
+    ynode = at(variant.tree, "yaku")
+    yaku_tables = frozenset((plain(ynode) or {}).keys()) if ynode else frozenset()
     scope = Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
     scope.option_values = {k: tuple(v for v, _ in o.values) for k, o in variant.options.items()
                            if o.type == "choice" and o.values}

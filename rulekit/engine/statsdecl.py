@@ -216,7 +216,7 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
                                "the seats' counts or means, not a ratio or groups (by)",
                                hint="write the difference as one mean, or drop ratio/by"))
         expect = parse_expect(d.expect, errs) if d.expect is not None else None
-        if expect is not None and d.by is not None:
+        if expect is not None and d.by is not None and d.expect is not None:
             errs.add(error(d.expect.span, "E040", f"statistic '{d.name}': expect gives one value, but by makes "
                            "a row for every value", hint="drop by, or write one statistic per value"))
         if d.point == "round":
@@ -331,10 +331,10 @@ class Observer:
         try:
             for i in indexes:
                 st = self.stats[i]
-                loc = {"redealt": False, "attempt": self.attempt}
+                loc: dict[str, Any] = {"redealt": False, "attempt": self.attempt}
                 if st.uses_round_chips:
                     loc["round_chips"] = [a - b for a, b in zip(ctx.chips, self.chips0)]
-                vals = self._values(ctx, st, loc)
+                vals: Any = self._values(ctx, st, loc)
                 if st.uses_redealt and not final:
                     # the attempt's fate is not known yet: keep the reading both ways, pick one at its end
                     loc = {**loc, "redealt": True}

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
+from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen
+
+if TYPE_CHECKING:
+    from rulekit.core.errors import Collector
+    from rulekit.lang.expr.scope import Scope
 
 from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
     product_too_big, render_value, too_many, too_many_actions, zone_label)
@@ -20,6 +26,23 @@ _NONE = object()  # a procedure that returned no value
 
 class ChoiceSteps:
     """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
+
+    # the state and helpers of StepCompiler, which this is mixed into (declared for the type checker)
+    scope: Scope
+    errs: Collector
+    phase: str
+    procs: dict[str, Callable[..., Any]]
+    proc_params: dict[str, dict[str, str]]
+    proc_nodes: dict[str, Node]
+    _compiling: set[str]
+    loops: list[list[bool]]
+    proc_now: str | None
+
+    if TYPE_CHECKING:
+        def expr(self, node: Node, loc: dict[str, str], expect: str | None = None,
+                 what: str = "") -> tuple[Callable[..., Any], str]: ...
+
+        def block(self, node: Node | None, loc: dict[str, str]) -> Callable[..., Any]: ...
 
     def s_choose(self, node, d, loc):
         cid = str(d["choose"].value)
@@ -152,8 +175,8 @@ class ChoiceSteps:
                      "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
                      **({"why": why} if why else {})})
         if len(params) <= 2:
-            choose.gen = ("choose", player, params, where, if_none, choice, no_action, log_forced,
-                          lambda n: too_many_actions(span, cid, n))
+            choose.gen = ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
+                                   lambda n: too_many_actions(span, cid, n))
         return choose
 
     def _unordered(self, d, params) -> frozenset[str]:
@@ -398,7 +421,7 @@ class ChoiceSteps:
                 ctx.log(ev)
 
         if src_pot is None and dst_pot is None:
-            pay.gen = ("pay", amount, src, dst)
+            pay.gen = PayGen(amount, src, dst)
         return pay
 
     def s_record(self, node, d, loc):
@@ -412,6 +435,7 @@ class ChoiceSteps:
                 if who is not None:
                     ev["player"] = who(ctx)
                 ctx.log(ev)
+        record.gen = RecordGen(name)
         return record
 
     def s_claim(self, node, d, loc):
@@ -443,7 +467,7 @@ class ChoiceSteps:
                          "cards": [ctx.game.card_ids[c] for c in cs]})
             if as_:
                 ctx.loc[as_] = ids
-        claim.gen = ("claim", table, cards, who, as_)
+        claim.gen = ClaimGen(table, cards, who, as_)
         return claim
 
     def s_set_dealer(self, node, d, loc):
@@ -557,7 +581,7 @@ class ChoiceSteps:
                 if value is _NONE:
                     no_value(ctx)
                 saved[as_] = value
-        call.gen = ("call", name, args_t, procs, span, too_deep, as_, no_value)
+        call.gen = CallGen(name, args_t, procs, span, too_deep, as_, no_value)
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:

@@ -7,7 +7,7 @@ procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from rulekit.core.errors import Collector, RuleError, did_you_mean, error
 from rulekit.lang.expr import CompileError, Scope, ast, compile_expr
@@ -22,6 +22,7 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER,
     Run, failed_step, noop_step,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
+from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen
 
 
 class StepCompiler(ChoiceSteps):
@@ -59,10 +60,11 @@ class StepCompiler(ChoiceSteps):
                 self.errs.add(error(span, p.code, msg, hint=p.hint, crumbs=self.crumbs()))
             return failed_step, T.ANY
         fn = comp.fast or comp.raw or comp.fn
-        fn.deps = comp.deps  # which state it reads (yaku results are cached when that allows it)
-        if comp.root is not None:
+        fn.deps = comp.deps  # type: ignore[attr-defined]  # which state it reads (yaku results are cached when that allows it)
+        root: Any = comp.root
+        if root is not None:
             # run-time errors carry this root; located_error() turns them into file positions
-            comp.root.span, comp.root.style, comp.root.where = node.span, node.style, self.phase
+            root.span, root.style, root.where = node.span, node.style, self.phase
         return fn, comp.type
 
     def crumbs(self) -> tuple[str, ...]:
@@ -105,7 +107,7 @@ class StepCompiler(ChoiceSteps):
             get = lambda ctx: ctx.zones[name]  # noqa: E731
         else:
             get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
-        get.zone = (name, idx)  # the step generator reads the zone directly
+        get.zone = (name, idx)  # type: ignore[attr-defined]  # the step generator reads the zone directly
         return get
 
     def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
@@ -146,7 +148,7 @@ class StepCompiler(ChoiceSteps):
         def seq(ctx):
             for r in runs_t:
                 r(ctx)
-        seq.gen = ("seq", runs_t)  # what rulekit.engine.stepgen needs to generate this as code
+        seq.gen = SeqGen(runs_t)  # type: ignore[attr-defined]  # what rulekit.engine.stepgen writes out as code
         return seq
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
@@ -193,6 +195,7 @@ class StepCompiler(ChoiceSteps):
                 if you is not None:
                     e["about"], e["you"] = about(ctx), you(ctx)
                 ctx.log(e)
+        say.gen = SayGen()
         return say
 
     def _say_text(self, tnode, loc):
@@ -290,7 +293,7 @@ class StepCompiler(ChoiceSteps):
                 return got
             if where is not None:
                 want = count(ctx) if count is not None else len(z)
-                picked = []
+                picked: list[int] = []
                 ctx.loc["c"] = None
                 for i in range(len(z) - 1, -1, -1):
                     if len(picked) >= want:
@@ -345,8 +348,12 @@ class StepCompiler(ChoiceSteps):
                 if by is not None:
                     ev["by"] = by(ctx)
                 ctx.log(ev)
-        if cards_fn is None and at is None and by is None:
-            move.gen = ("move", src, si, dst, di, count, where, face, bottom, too_few, too_few_matching)
+        def not_in(ctx, c: int):
+            raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
+
+        if at is None:  # (`by` is told only in the log, which the closure writes)
+            move.gen = MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
+                               too_few_matching, cards_fn, not_in)
         return move
 
     def s_deal(self, node, d, loc):
@@ -438,7 +445,7 @@ class StepCompiler(ChoiceSteps):
                 ids = ctx.game.card_ids
                 ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
 
-        reveal.gen = ("reveal", cards, everyone, to)
+        reveal.gen = RevealGen(cards, everyone, to)
         return reveal
 
     def s_let(self, node, d, loc):
@@ -460,7 +467,7 @@ class StepCompiler(ChoiceSteps):
             store = ctx.loc
             for name, fn in fns_t:
                 store[name] = fn(ctx)
-        let.gen = ("let", fns_t)
+        let.gen = LetGen(fns_t)
         return let
 
     def _assign(self, node, d, loc, key, add: bool):
@@ -533,7 +540,7 @@ class StepCompiler(ChoiceSteps):
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
                                  "value": shown_value(v, t, ids, ctx)})
             return assign_shown  # no .gen: generated phases call it as it is
-        assign.gen = ("assign", ops_t, add, check)
+        assign.gen = AssignGen(ops_t, add, check)  # type: ignore[attr-defined]
         return assign
 
     def s_set(self, node, d, loc):
@@ -552,7 +559,7 @@ class StepCompiler(ChoiceSteps):
                 then(ctx)
             else:
                 other(ctx)
-        if_.gen = ("if", test, then, other)
+        if_.gen = IfGen(test, then, other)
         return if_
 
     def s_for(self, node, d, loc):
@@ -585,7 +592,7 @@ class StepCompiler(ChoiceSteps):
                     body(ctx)
                 except LoopBreak:
                     break
-        for_.gen = ("for", var, items, body, span, breaks)
+        for_.gen = ForGen(var, items, body, span, breaks)
         return for_
 
     def s_repeat(self, node, d, loc):
@@ -622,7 +629,7 @@ class StepCompiler(ChoiceSteps):
                     return
                 if until is not None and until(ctx):
                     return
-        repeat.gen = ("repeat", body, until, while_, limit, endless, breaks)
+        repeat.gen = RepeatGen(body, until, while_, limit, endless, breaks)
         return repeat
 
     def s_break(self, node, d, loc):

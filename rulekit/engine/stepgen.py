@@ -1,8 +1,9 @@
 """Generate one Python function per phase and procedure from its compiled step closures.
 
 StepCompiler builds closures and tags the common step kinds with what they are made of
-(`run.gen`). This module writes those steps out as straight-line Python - loops, tests and
-assignments over `ctx` - with each expression's generated code inlined, so a round costs a
+(`run.gen`, one dataclass per kind: rulekit.engine.stepkinds). This module writes those steps
+out as straight-line Python - loops, tests and assignments over `ctx` - with each expression's
+generated code inlined (and procedures written out where they are called), so a round costs a
 few calls instead of a call per step and per expression node. It only ever writes its own
 tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
 and expression code is itself made of bound constants (see rulekit.lang.expr.codegen).
@@ -31,6 +32,7 @@ def _returned(exc: ProcReturn) -> Any:
     return exc.value
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
+MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 _LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
@@ -44,6 +46,10 @@ class _Gen:
         self.index: dict[int, int] = {}  # id(constant) -> its number (consts keeps it alive)
         self.lines: list[str] = []
         self.n = 0
+        # procedures whose steps may be written out where they are called (name -> compiled steps),
+        # and those being written out now (a procedure calling itself is called, not inlined)
+        self.inline: dict[str, Callable] = {}
+        self.inlining: list[str] = []
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -63,7 +69,7 @@ class _Gen:
         if len(self.lines) > MAX_LINES:
             raise _TooBig()
 
-    def expr(self, fn: Callable, ind: int, subst: dict[str, str] | None = None) -> str:
+    def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None) -> str:
         """Evaluate an expression into a new local; return its name.
 
         `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
@@ -80,10 +86,10 @@ class _Gen:
         tag = self.new("e")
         consts = fn.consts
         if subst:
-            def local(m: re.Match) -> str:
+            def local_of(m: re.Match) -> str:
                 k = consts[int(m.group(1))]
                 return subst[k] if isinstance(k, str) and k in subst else m.group(0)
-            body = _LOCAL.sub(local, body)
+            body = _LOCAL.sub(local_of, body)
 
         def rename(m: re.Match) -> str:
             if m.group(1) == "K":
@@ -116,19 +122,19 @@ class _Gen:
             if getattr(run, "__name__", "") != "noop_step":
                 self.emit(ind, f"{self.bind(run)}(ctx)")
             return
-        getattr(self, "k_" + gen[0])(run, gen, ind)
+        getattr(self, "k_" + gen.kind)(run, gen, ind)
 
     def k_seq(self, run, gen, ind):
-        for r in gen[1]:
+        for r in gen.runs:
             self.run(r, ind)
 
     def k_let(self, run, gen, ind):
-        for name, fn in gen[1]:
+        for name, fn in gen.pairs:
             v = self.expr(fn, ind)
             self.emit(ind, f"L[{self.bind(name)}] = {v}")
 
     def k_assign(self, run, gen, ind):
-        _, ops, add, check = gen
+        ops, add, check = gen.ops, gen.add, gen.check
         chk = self.bind(check)
         for var, idx, fn in ops:
             v = self.expr(fn, ind)
@@ -140,20 +146,22 @@ class _Gen:
                 self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
                 slot = f"{arr}[{i}]"
             nv = self.new("n")
+            tv = self.new("t")
             self.emit(ind, f"{nv} = {slot} + {v}" if add else f"{nv} = {v}")
             # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
-            self.emit(ind, f"if type({nv}) is int:")
+            self.emit(ind, f"{tv} = type({nv})")
+            self.emit(ind, f"if {tv} is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
             # a flat list within the bound needs no call (the common case); anything else is measured
             nested = self.bind(NESTED)
-            self.emit(ind, f"elif type({nv}) is list:")
+            self.emit(ind, f"elif {tv} is list:")
             self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or ({nv} and (type({nv}[0]) in {nested} or "
                                f"type({nv}[-1]) in {nested})): {chk}({nv})")
-            self.emit(ind, f"elif type({nv}) in {self.bind((str, dict))}: {chk}({nv})")
+            self.emit(ind, f"elif {tv} is {self.bind(str)} or {tv} is {self.bind(dict)}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):
-        _, test, then, other = gen
+        test, then, other = gen.test, gen.then, gen.other
         t = self.expr(test, ind)
         if t in ("True", "False"):  # decided by the options: only one branch can run
             self.run(then if t == "True" else other, ind)
@@ -170,7 +178,7 @@ class _Gen:
             self.lines.pop()
 
     def k_for(self, run, gen, ind):
-        _, var, items, body, span, breaks = gen
+        var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
         xs = self.expr(items, ind)
         x = self.new("x")
         # the closure loops over a copy, so the body cannot disturb it; a new list needs none
@@ -194,7 +202,7 @@ class _Gen:
         self.emit(ind + 1, "break")
 
     def k_repeat(self, run, gen, ind):
-        _, body, until, while_, limit, endless, breaks = gen
+        body, until, while_, limit, endless, breaks = gen.body, gen.until, gen.while_, gen.limit, gen.endless, gen.breaks
         n = self.new("r")
         self.emit(ind, f"{n} = 0")
         self.emit(ind, "while True:")
@@ -210,7 +218,8 @@ class _Gen:
             self.emit(ind + 1, f"if {u}: break")
 
     def k_choose(self, run, gen, ind):
-        _, player, params, where, if_none, choice, no_action, log_forced, too_many = gen
+        player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
+        choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
         p = self.expr(player, ind)
         acts = self.new("acts")
         # two parameters and no condition (a hand and an amount, say): the actions are listed as
@@ -286,12 +295,23 @@ class _Gen:
         return ind + 1
 
     def k_move(self, run, gen, ind):
-        _, src, si, dst, di, count, where, face, bottom, too_few, too_few_matching = gen
+        src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
+        face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
         ind = self.unless_logging(run, ind)
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
-        if where is not None:
+        if gen.cards is not None:
+            # the very cards named: a card or a list of them, each taken out of the zone
+            v = self.expr(gen.cards, ind)
+            self.emit(ind, f"{got} = [{v}] if {self.bind(isinstance)}({v}, {self.bind(int)}) else list({v})")
+            c = self.new("c")
+            self.emit(ind, f"for {c} in {got}:")
+            self.emit(ind + 1, "try:")
+            self.emit(ind + 2, f"{z}.remove({c})")
+            self.emit(ind + 1, f"except {self.bind(ValueError)}:")
+            self.emit(ind + 2, f"{self.bind(gen.not_in)}(ctx, {c})")
+        elif where is not None:
             want = self.expr(count, ind) if count is not None else f"len({z})"
             picked, k, cv = self.new("pk"), self.new("k"), self.new("cv")
             self.emit(ind, f"{picked} = []")
@@ -328,8 +348,16 @@ class _Gen:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
 
+    def k_say(self, run, gen, ind):
+        self.emit(ind, "if LOG:")  # the closure does nothing else
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+
+    def k_record(self, run, gen, ind):
+        ind = self.unless_logging(run, ind)
+        self.emit(ind, f"ctx.record({self.bind(gen.name)})")
+
     def k_reveal(self, run, gen, ind):
-        _, cards, everyone, to = gen
+        cards, everyone, to = gen.cards, gen.everyone, gen.to
         ind = self.unless_logging(run, ind)
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
@@ -349,7 +377,8 @@ class _Gen:
         self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
 
     def k_call(self, run, gen, ind):
-        _, name, args, procs, span, too_deep, as_, no_value = gen
+        name, args, procs, span, too_deep, as_, no_value = (gen.name, gen.args, gen.procs, gen.span, gen.too_deep,
+                                                            gen.as_, gen.no_value)
         vals, saved = self.new("args"), self.new("saved")
         self.emit(ind, f"{vals} = {{}}")
         for pname, fn in args:
@@ -364,20 +393,35 @@ class _Gen:
         rv = self.new("rv")
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
-        # looked up when called: procedures may call each other (and are generated after this)
-        self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
+        body = self.inline.get(name)
+        inlined = (body is not None and getattr(body, "gen", None) is not None and name not in self.inlining
+                   and len(self.inlining) < MAX_INLINE_DEPTH)
+        if inlined:
+            # the procedure's steps written out here, over its own locals: no call, no second preamble
+            self.emit(ind + 1, f"L = {vals}")
+            self.inlining.append(name)
+            mark = len(self.lines)
+            self.run(body, ind + 1)
+            self.inlining.pop()
+            if len(self.lines) == mark + 1:
+                self.emit(ind + 1, "pass")
+        else:
+            # looked up when called: procedures may call each other (and are generated after this)
+            self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
         ex = self.new("rx")
         self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
         self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
         self.emit(ind, "finally:")
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
+        if inlined:
+            self.emit(ind + 1, f"L = {saved}")
         if as_ is not None:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run, gen, ind):
-        _, amount, src, dst = gen
+        amount, src, dst = gen.amount, gen.src, gen.dst
         ind = self.unless_logging(run, ind)
         a = self.expr(amount, ind)
         self.emit(ind, f"if {a} != 0:")
@@ -391,7 +435,7 @@ class _Gen:
         self.emit(ind, f"ctx.chips[{t}] += {a}")
 
     def k_claim(self, run, gen, ind):
-        _, table, cards, who, as_ = gen
+        table, cards, who, as_ = gen.table, gen.cards, gen.who, gen.as_
         ind = self.unless_logging(run, ind)
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
@@ -506,7 +550,7 @@ def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, lab
     return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label)
 
 
-def _shared_calls(fns: list[Callable]) -> dict[str, int]:
+def _shared_calls(fns: list[Any]) -> dict[str, int]:
     """Calls that appear more than once among a yaku table's expressions (each yaku computing
     the same sorted values of the cards, say): each gets a MEMO slot."""
     counts: dict[str, int] = {}
@@ -518,7 +562,7 @@ def _shared_calls(fns: list[Callable]) -> dict[str, int]:
     return {k: i for i, k in enumerate(shared)}
 
 
-def _with_memo(fn: Callable, memo: dict[str, int]) -> Any:
+def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
     """The expression as generated code that shares the MEMO slots of its table."""
     if not memo or getattr(fn, "node", None) is None or not set(call_keys(fn.node)) & memo.keys():
         return fn
@@ -528,15 +572,21 @@ def _with_memo(fn: Callable, memo: dict[str, int]) -> Any:
     return SimpleNamespace(body=again[0], consts=again[1], slow=fn.slow)
 
 
-def generate_run(run: Callable, label: str = "<rulekit phase>") -> Callable:
-    """A generated function doing what `run` (a compiled step block) does; `run` if not possible."""
+def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str, Callable] | None = None) -> Callable:
+    """A generated function doing what `run` (a compiled step block) does; `run` if not possible.
+
+    `inline` (procedure name -> its compiled steps) lets calls of those procedures be written out
+    where they stand; a function that would grow too big with them is generated calling them."""
     if getattr(run, "gen", None) is None:
         return run
     g = _Gen()
     try:
+        g.inline = dict(inline or {})
         g.run(run, 1)
     except (_TooBig, RecursionError):
-        return run
+        if not inline:
+            return run
+        return generate_run(run, label)
     header = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"
     fn = _build(g, header, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

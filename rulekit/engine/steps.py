@@ -26,7 +26,7 @@ def located_error(exc: BaseException, fallback: Span, where: str = "") -> RuleEr
     if isinstance(exc, RuleError):
         return exc
     if isinstance(exc, EvalError):
-        root = exc.root
+        root: Any = exc.root
         if root is not None and root.span is not None:
             span = expr_span(root.span, root.style, exc.offset, exc.length)
             if root.where:

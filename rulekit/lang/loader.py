@@ -154,7 +154,7 @@ def all_variant_ids(search: list[str]) -> list[str]:
     out = []
     for folder in search:
         if os.path.isdir(folder):
-            for root, _dirs, files in os.walk(folder):
+            for _root, _dirs, files in os.walk(folder):
                 out += [os.path.splitext(f)[0] for f in files if f.endswith((".yaml", ".yml"))]
     return out
 

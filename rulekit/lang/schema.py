@@ -18,7 +18,7 @@ MAX_SCHEMA_ERRORS = 1_000  # schema errors examined per file
 MAX_UNKNOWN_KEYS = 20  # unknown keys reported one by one per mapping (then one summary line)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(name: str) -> dict:
     """Load `schemas/<name>.schema.json` from the project (or the installed package)."""
     for folder in (os.path.join(ROOT, "schemas"), os.path.join(PACKAGE_DIR, "schemas")):

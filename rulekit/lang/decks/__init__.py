@@ -121,7 +121,7 @@ def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what:
     return by_size if sizes else by_size[1]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_deck(name: str) -> Deck:
     """Load a shipped deck by id (derived decks resolve their parent); raise RulekitError."""
     # only the shipped ids: a name is never a path (a deck file is not checked against a schema)

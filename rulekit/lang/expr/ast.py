@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -16,7 +15,7 @@ class Node:
 
 @dataclass(frozen=True)
 class Const(Node):
-    value: Union[int, Fraction, str, bool]
+    value: int | Fraction | str | bool
 
 
 @dataclass(frozen=True)

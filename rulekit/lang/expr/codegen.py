@@ -122,10 +122,11 @@ def H_built(ctx, xs):
 
 def H_range(ctx, a, b=None):
     """range() as the registry computes it, charged to the budget; too long a range raises."""
-    lo, hi = (0, a) if b is None else (a, b)
-    if hi - lo > MAX_RANGE:
+    if b is None:
+        a, b = 0, a
+    if b - a > MAX_RANGE:
         raise ValueError("range too long")  # the closure then reports it where it happened
-    r = list(range(lo, hi))
+    r = [*range(a, b)]
     ctx.budget -= len(r)
     if ctx.budget < 0:
         raise _Budget()
@@ -236,8 +237,17 @@ def H_mapget(m, k):
         return 0
 
 
+_FLAT_NOT = (list, tuple, dict)  # items charge_walk would walk
+
+
 def H_member(ctx, x, xs):
     """`x in xs` where xs may be a map keyed by lists; a list or text scan is charged by its length."""
+    if type(xs) is list and (not xs or type(xs[0]) not in _FLAT_NOT):  # a flat list: the usual case
+        if len(xs) > FREE_SCAN:
+            ctx.budget -= len(xs)
+            if ctx.budget < 0:
+                raise _Budget()
+        return x in xs
     if type(xs) is dict:
         if type(x) is list:
             x = hashable_value(charge_walk(ctx, x))

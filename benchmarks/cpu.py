@@ -1,0 +1,164 @@
+"""The engine's speed in CPU seconds (user+sys of this process, or of the child for the CLI), so a
+busy machine moves the figures less than the wall clock would. Prints figures; asserts nothing.
+
+Per variant: random-play rounds per CPU-second (seeded simulation, build excluded) and, where a
+lean hand-written round exists (benchmarks/baseline_*.py), its rate and the engine's ratio to it;
+`rulekit simulate kyo-kabu --rounds 50000 --policy random` as a command (start-up included)
+against the hand-written round; Env decisions per CPU-second (one-round episodes, random legal
+actions); the median CPU seconds of a Hiraya search-bot decision (decisions with one legal action
+are not counted).
+
+    python benchmarks/cpu.py [--rounds N] [--no-cli] [--no-env] [--no-search]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from rulekit.engine.build import build_game, load_variant  # noqa: E402
+from rulekit.engine.runner import agent_seed, make_agents, play, round_seed, run_chunk  # noqa: E402
+
+BASELINES = {"kyo-kabu": ("baseline_kyo_kabu", 5), "otoroku": ("baseline_otoroku", 6)}
+
+
+def cpu() -> float:
+    """CPU seconds (user+sys) of this process so far."""
+    return time.process_time()
+
+
+def variants() -> list[str]:
+    out = []
+    for root, _d, files in os.walk(os.path.join(ROOT, "variants")):
+        out += [os.path.join(root, f) for f in files if f.endswith(".yaml")]
+    return sorted(out)
+
+
+def engine_rate(game, n: int, rounds: int) -> float:
+    """Random-play rounds per CPU-second of the engine's simulation loop (seed 1)."""
+    gc.collect()
+    t = cpu()
+    run_chunk(game, n, 1, 0, rounds)
+    return rounds / (cpu() - t)
+
+
+def baseline_rate(module: str, n: int, rounds: int) -> float:
+    """Rounds per CPU-second of a hand-written round with the same random play."""
+    mod = __import__(module)
+    rng = random.Random(1)
+    t = cpu()
+    for _ in range(rounds):
+        mod.play_round(rng, n)
+    return rounds / (cpu() - t)
+
+
+def cli_cpu(args: list[str]) -> float:
+    """User+sys seconds of one `rulekit ...` command run as a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "rulekit", *args], capture_output=True, check=True,
+                   env={**os.environ, "PYTHONPATH": ROOT})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def env_rate(vid: str, seconds: float) -> float:
+    """Env decisions per CPU-second over one-round episodes with random legal actions."""
+    from rulekit.api.env import Env
+    env = Env(vid, seed=0, rounds=1)
+    rng = random.Random(0)
+    steps = games = 0
+    t = cpu()
+    while cpu() - t < seconds:
+        env.reset(seed=games)
+        while not env.done:
+            env.step(rng.randrange(len(env.legal_actions())))
+            steps += 1
+        games += 1
+    return steps / (cpu() - t)
+
+
+class _Timed:
+    """A search agent whose real decisions (more than one action) are timed in CPU seconds."""
+
+    def __init__(self, agent):
+        self.agent, self.times, self.name = agent, [], agent.name
+
+    def watch(self, *a) -> None:
+        self.agent.watch(*a)
+
+    def round_start(self, *a) -> None:
+        self.agent.round_start(*a)
+
+    def act(self, d) -> int:
+        t = cpu()
+        i = self.agent.act(d)
+        if len(d.actions) > 1:
+            self.times.append(cpu() - t)
+        return i
+
+
+def search_median(vid: str, rounds: int) -> tuple[float, int]:
+    """Median CPU seconds of a search-bot decision (seat i mod n searches, the others careful)."""
+    from rulekit.engine.search import SearchAgent
+    game = build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", f"{vid}.yaml")))
+    n = game.variant.meta.players_default
+    times: list[float] = []
+    for i in range(rounds):
+        seed, k = round_seed(2026, i), i % n
+        agents = make_agents(game, n, seed, "careful")
+        bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k)))
+        play(game, n, seed, agents, rounds=1, logging=False)
+        times += bot.times
+    return statistics.median(times), len(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3000, help="rounds a variant is simulated (default %(default)s)")
+    ap.add_argument("--no-cli", action="store_true", help="skip the 50,000-round command")
+    ap.add_argument("--no-env", action="store_true")
+    ap.add_argument("--no-search", action="store_true")
+    ap.add_argument("--search-rounds", type=int, default=6)
+    args = ap.parse_args()
+    print(f"{'variant':14} {'players':>7} {'build CPU-s':>11} {'rounds/CPU-s':>12} {'baseline':>9} {'ratio':>6}")
+    for path in variants():
+        v = load_variant(path)
+        vid = v.meta.id
+        t = cpu()
+        game = build_game(v)
+        t_build = cpu() - t
+        n = BASELINES.get(vid, (None, v.meta.players_default))[1]
+        n = min(max(n, v.meta.players_min), v.meta.players_max)
+        r = engine_rate(game, n, args.rounds)
+        base = ratio = ""
+        if vid in BASELINES:
+            b = baseline_rate(BASELINES[vid][0], n, max(args.rounds, 20000))
+            base, ratio = f"{b:9.0f}", f"{b / r:5.1f}x"
+        print(f"{vid:14} {n:7} {t_build:11.3f} {r:12.0f} {base:>9} {ratio:>6}", flush=True)
+    if not args.no_cli:
+        rounds = 50000
+        c = cli_cpu(["simulate", "kyo-kabu", "--rounds", str(rounds), "--policy", "random"])
+        b = baseline_rate("baseline_kyo_kabu", 5, rounds)
+        print(f"rulekit simulate kyo-kabu --rounds {rounds} --policy random: {c:.2f} CPU-s "
+              f"({rounds / c:.0f} rounds/CPU-s with start-up); hand-written {b:.0f} rounds/CPU-s; "
+              f"ratio {b / (rounds / c):.1f}x", flush=True)
+    if not args.no_env:
+        for vid in ("otoroku", "kyo-kabu", "kakkuri"):
+            print(f"Env {vid:10} {env_rate(vid, 2.0):10.0f} decisions/CPU-s (one-round episodes)", flush=True)
+    if not args.no_search:
+        med, k = search_median("hiraya", args.search_rounds)
+        print(f"search bot, Hiraya: median {med:.4f} CPU-s a decision ({k} decisions, default budget)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""What each common step kind is made of, as the step compiler built it: the parts
+rulekit.engine.stepgen writes out as Python. One frozen dataclass per kind, kept on the step's
+closure as `run.gen` (a step without one runs as its closure)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+from rulekit.core.errors import Span
+
+Fn = Callable[..., Any]  # a compiled expression or step: called with the game state (ctx)
+
+
+@dataclass(frozen=True)
+class SeqGen:
+    """Steps one after another."""
+
+    kind: ClassVar[str] = "seq"
+    runs: tuple[Fn, ...]
+
+
+@dataclass(frozen=True)
+class LetGen:
+    """Locals set from expressions, in order."""
+
+    kind: ClassVar[str] = "let"
+    pairs: tuple[tuple[str, Fn], ...]  # (local name, expression)
+
+
+@dataclass(frozen=True)
+class AssignGen:
+    """Variables set (or added to), each value checked against the bounds on kept values."""
+
+    kind: ClassVar[str] = "assign"
+    ops: tuple[tuple[str, Fn | None, Fn], ...]  # (variable, index expression or None, value expression)
+    add: bool  # `add:` rather than `set:`
+    check: Fn  # raises the located error for a value out of bounds
+
+
+@dataclass(frozen=True)
+class IfGen:
+    kind: ClassVar[str] = "if"
+    test: Fn
+    then: Fn
+    other: Fn
+
+
+@dataclass(frozen=True)
+class ForGen:
+    kind: ClassVar[str] = "for"
+    var: str
+    items: Fn
+    body: Fn
+    span: Span
+    breaks: bool  # a break step is in the body
+
+
+@dataclass(frozen=True)
+class RepeatGen:
+    kind: ClassVar[str] = "repeat"
+    body: Fn
+    until: Fn | None
+    while_: Fn | None
+    limit: Any  # the most times round (a number from the file)
+    endless: Fn  # raises the located error when the limit is passed
+    breaks: bool
+
+
+@dataclass(frozen=True)
+class ChooseGen:
+    """A decision of one or two parameters."""
+
+    kind: ClassVar[str] = "choose"
+    player: Fn
+    params: tuple[tuple[str, Fn, str], ...]  # (name, expression listing its values, type of a value)
+    where: Fn | None
+    if_none: str
+    choice: Any  # rulekit.engine.steps.Choice
+    no_action: Fn
+    log_forced: Fn
+    too_many: Fn
+
+
+@dataclass(frozen=True)
+class MoveGen:
+    kind: ClassVar[str] = "move"
+    src: str
+    si: Fn | None  # pile index of the source, None for a single zone
+    dst: str
+    di: Fn | None
+    count: Fn | None
+    where: Fn | None
+    face: Any  # 'up', 'down' or None (as written)
+    bottom: bool
+    too_few: Fn
+    too_few_matching: Fn
+    cards: Fn | None = None  # `cards:` the very cards to move (a card or a list)
+    not_in: Fn | None = None  # raises the located error for a card that is not in the zone
+
+
+@dataclass(frozen=True)
+class SayGen:
+    """A line told to the players: nothing happens without a log."""
+
+    kind: ClassVar[str] = "say"
+
+
+@dataclass(frozen=True)
+class RecordGen:
+    """An outcome counted for the statistics."""
+
+    kind: ClassVar[str] = "record"
+    name: str
+
+
+@dataclass(frozen=True)
+class RevealGen:
+    kind: ClassVar[str] = "reveal"
+    cards: Fn
+    everyone: bool
+    to: Fn | None
+
+
+@dataclass(frozen=True)
+class PayGen:
+    kind: ClassVar[str] = "pay"
+    amount: Fn
+    src: Fn
+    dst: Fn
+
+
+@dataclass(frozen=True)
+class ClaimGen:
+    kind: ClassVar[str] = "claim"
+    table: str
+    cards: Fn
+    who: Fn
+    as_: str | None
+
+
+@dataclass(frozen=True)
+class CallGen:
+    kind: ClassVar[str] = "call"
+    name: str
+    args: tuple[tuple[str, Fn], ...]
+    procs: dict[str, Fn]  # looked up when called: procedures may call each other
+    span: Span
+    too_deep: Fn
+    as_: str | None
+    no_value: Fn
