@@ -32,3 +32,6 @@ class Line:
     alike: bool = False
     #: the seats a sentence about other seats' turns is about (told together when they do the same)
     seats: tuple[int, ...] = ()
+    #: a move's places (zone names, as the engine names them): where its cards came from and went
+    src: str = ""
+    dst: str = ""

@@ -554,7 +554,7 @@ class Narrator(PayText, Recap):
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
-        return [Line("move", line + ".", cards=named)]
+        return [Line("move", line + ".", cards=named, src=e["from"], dst=e["to"])]
 
     def _e_reveal(self, e: dict) -> list[Line]:
         cards = list(e["cards"])

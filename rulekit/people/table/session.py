@@ -42,8 +42,15 @@ class Table:
 
     name = "human"
 
-    def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True):
+    def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True,
+                 verbose: bool = False):
         self.game, self.n, self.seat, self.screen = game, n, seat, screen
+        # a player who pauses between rounds reads a choiceless end of round short (the whole
+        # story one key away); `verbose`, or a game told without pauses, tells it whole
+        self.short = pause and seat is not None and not verbose
+        self.story: list[Line] = []  # the end of the round last told short, in full (the t key)
+        self.phase_here = ""  # the phase named by the table's heading, not by a line above it
+        self.round_here = False  # the round too ('Round 3 of 12: the table, seat 0 deals: ...')
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
         # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
@@ -165,10 +172,10 @@ class Table:
         words = self.nar.zone_words(zname)
         return f"{words[0].upper() + words[1:]}: {text}" + (f" — shows {value}" if value is not None else "")
 
-    def wait(self, words: str) -> None:
+    def wait(self, words: str, keys: str = KEYS) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
         while True:
-            a = self.screen.ask(f"{words} ({KEYS}) ")
+            a = self.screen.ask(f"{words} ({keys}) ")
             if a is None:
                 raise EndOfInput()
             if not self.key(a):
@@ -231,13 +238,16 @@ class Table:
         # a heading with nothing left under it (the payments, told by the summary) is not shown
         while self.buf and self.buf[-1].kind in ("phase", "heading"):
             self.buf.pop()
+        brief = self._shorten() if self.short else False
         # what is told first, then the summary as it will read (leaving out what is still on the
         # screen): a pause only when that would not fit
         self.flush()
-        self.flush(reserve=self.dry(self.summary) + 1)
-        self.summary()
+        self.flush(reserve=self.dry(self.summary, True, brief) + 1)
+        self.summary(brief=brief)
         if more and self.pause:
-            self.wait(f"Press Enter for round {self.nar.round_no + 2}")
+            self.wait(f"Press Enter for round {self.nar.round_no + 2}",
+                      KEYS.replace("t the table", "t the whole round") if brief else KEYS)
+        self.story = []
         # a new round starts on a read screen: what scrolls away is counted from here (a round
         # without a question of yours would otherwise count the last one's lines too)
         self.shown, self.scrolled = 0, False
@@ -245,9 +255,47 @@ class Table:
         self.on_table.clear()
         self.said_why.clear()
 
-    def summary(self, repeats: bool = True) -> None:
-        """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
+    def _shorten(self) -> bool:
+        """Tell the rest of the round (the sentences not yet shown: no question of yours comes
+        before its end) short, keeping it whole for the t key (a stretch that is short already
+        is told as it is); whether the round's end is told short (see stretch.brief_summary)."""
+        from rulekit.people.table.compact import compact
+        from rulekit.people.table.stretch import SHORT_FROM, short_story
+        deck = self.nar.zone_words(self.game.deck_zone)
+        whole = compact([replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], self.seat, deck,
+                        set(self.said_why))
+        if len(whole) > SHORT_FROM:
+            self.story = whole
+            self.buf = short_story(self.buf, self.seat, self._own_place, frozenset(self.nar.said))
+        return True
+
+    def _own_place(self, zname: str) -> bool:
+        """Whether `zname` is one of the player's own places (a hand, captures, sets)."""
+        if not zname:
+            return False
+        base, idx = self.nar.zone_of(zname)
+        zd = self.nar.zone_defs.get(base)
+        return idx == self.seat and zd is not None and zd.kind == "player"
+
+    def tell_story(self) -> None:
+        """The end of the round last told short, in full (the t key at the round's pause)."""
         self.screen.say("")
+        self.screen.say("The rest of the round, in full:", "heading")
+        for ln in self.story:
+            self.screen.say(ln.text, ln.kind, indent=0 if ln.kind in ("heading", "phase") else 2)
+
+    def summary(self, repeats: bool = True, brief: bool = False) -> None:
+        """The round's summary and the standings (`repeats`: leave out what is still on screen;
+        `brief`: the round's end told short, see stretch.brief_summary)."""
+        self.screen.say("")
+        if brief:
+            from rulekit.people.table.stretch import brief_summary
+            for ln in brief_summary(self.nar, self.seat):
+                self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
+                                indent=0 if ln.kind == "heading" else 2)
+            ranks = [ln.text for ln in self.nar.standings(changes=True) if ln.kind != "heading"]
+            self.screen.say("Standings (this round's change in brackets): " + "; ".join(ranks) + ".", "standings")
+            return
         pays = set(self.nar.pays_text())
         summary = unseen_together(self.nar.round_summary())
         # the hands are one list: told again whole unless every one of them is still on screen
@@ -328,6 +376,9 @@ class Table:
                 # the rules push the table up the screen: it comes back with the question
                 self.draw_table(self.asking)
             return True
+        if a == "t" and self.story and self.asking is None:
+            self.tell_story()  # at the pause after a round told short: the round as it was played
+            return True
         if a == "t":
             self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
             return True
@@ -367,7 +418,12 @@ class Table:
         nar = self.nar
         self.screen.say("")
         dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
-        self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
+        # the phase, when its name was not told just above (see act)
+        phase = f" ({self.phase_here[:1].lower()}{self.phase_here[1:]})" if self.phase_here and ctx is not None else ""
+        heading = f"The table — round {nar.round_no + 1}, {dealer}{phase}"
+        if self.round_here and ctx is not None:  # the round's own heading was not told above
+            heading = f"{nar.round_words()}: {dealer} — the table{phase}"
+        self.screen.say(heading, "heading")
         unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
         placed: dict[str, int] = {}  # a place told by the same words as one before it (a card being played
         lines: list[str] = []        # onto the table) joins that place's line: one line a place
@@ -450,6 +506,20 @@ class Table:
             # nothing to ask (one answer as you read it): no table, no pause; the story goes on
             return self._choose(*args)
         table = self._table_text(ctx)
+        if self.short:
+            # the deal just told is on the table drawn with the question: said short before it;
+            # the phase named last, just above the table, is named in its heading
+            from rulekit.people.table.stretch import opening_short
+            self.buf = opening_short(self.buf, self.seat, self._own_place)
+            if self.buf and self.buf[-1].kind == "phase":
+                self.phase_here = self.buf.pop().text
+            from rulekit.people.table.compact import compact
+            told = compact(list(self.buf), self.seat, None, set(self.said_why))
+            if len(told) == 1 and told[0].kind == "heading" and self.buf[0].kind == "heading":
+                # a round that starts with your question: the table's heading names the round
+                self.buf = []
+                self.round_here = True
+            table = self._table_text(ctx)
         self.flush(reserve=table.count("\n") + height)
         # a question right after another with the table unchanged and nothing told between them
         # but your answer (the dealer asked about each bettor in turn): the table above still holds
@@ -465,6 +535,7 @@ class Table:
             return self._choose(*args)
         finally:
             self.asking = None
+            self.phase_here, self.round_here = "", False
 
     def _menu_height(self, args: tuple) -> int:
         """How many screen lines the question's first menu takes, its prompt line included, as
@@ -536,23 +607,29 @@ class Table:
                        {keeps[i] + leads[i] for i in range(j)}]
                 values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
                 kinds, offered = [kinds[j] for j in one], [offered[j] for j in one]
-            if len(values) > 1 and not asked:
-                self.screen.say(head, "prompt")
-                asked = True
             same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
                     for k in keeps}
-            again = [(head, "prompt", 0)]  # said again with the menu after a key (? or t)
+            alike_value = len(values) > 1 and len(same) == 1 and None not in same
+            said = head
+            if alike_value and self.short and not asked and not (len(values) > 1 and merged):
+                # at a table that pauses, the note that every answer is worth the same is on the
+                # question's own line
+                said = f"{head} — every choice keeps a hand that shows {next(iter(same))} (Enter for the first)"
+            if len(values) > 1 and not asked:
+                self.screen.say(said, "prompt")
+                asked = True
+            again = [(said, "prompt", 0)]  # said again with the menu after a key (? or t)
             if len(values) > 1 and merged:
                 why = choice.alike[param][1]
                 again.append((f"{why[:1].upper()}{why[1:]}.", "note", 2))
                 self.screen.say(*again[-1])
-            alike_value = len(values) > 1 and len(same) == 1 and None not in same
             if alike_value:
                 # every answer leaves a hand of the same value: said once, not on every line; the
                 # choice stays yours, and Enter alone takes the first
-                again.append((f"Every choice keeps a hand that shows {same.pop()}: press Enter for the first, "
-                              "or choose the cards you like.", "note", 2))
-                self.screen.say(*again[-1])
+                if said == head:
+                    again.append((f"Every choice keeps a hand that shows {same.pop()}: press Enter for the first, "
+                                  "or choose the cards you like.", "note", 2))
+                    self.screen.say(*again[-1])
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
                                                                    [a + b for a, b in zip(keeps, leads)], again,
