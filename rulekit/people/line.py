@@ -35,3 +35,5 @@ class Line:
     #: a move's places (zone names, as the engine names them): where its cards came from and went
     src: str = ""
     dst: str = ""
+    #: the seat that moved them (a step's `by`), when one did
+    by: int | None = None

@@ -554,7 +554,8 @@ class Narrator(PayText, Recap):
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
-        return [Line("move", line + ".", cards=named, src=e["from"], dst=e["to"])]
+        return [Line("move", line + ".", cards=named, src=e["from"], dst=e["to"],
+                     by=e["by"] if isinstance(e.get("by"), int) else None)]
 
     def _e_reveal(self, e: dict) -> list[Line]:
         cards = list(e["cards"])
@@ -576,7 +577,7 @@ class Narrator(PayText, Recap):
             line = f"Shown to everyone: {join_words([self.card_text(c) for c in cards])}"
             if where:
                 line += self._in_hand(where)
-            return [Line("reveal", line + ".")]
+            return [Line("reveal", line + ".", src=where or "")]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
             if where is not None and lookers == [self.viewer]:
@@ -590,7 +591,7 @@ class Narrator(PayText, Recap):
                 line = f"{self.seat(lookers[0])} sees {names}"
             if where:
                 line += self._in_hand(where)
-            return [Line("reveal", line + ".")]
+            return [Line("reveal", line + ".", src=where or "")]
         k = len(cards)
         what = "a card" if k == 1 else f"{k} cards"
         base, idx = self._zone_of(where) if where else ("", None)

@@ -23,6 +23,12 @@ ON_SCREEN = 25
 #: the most lines shown between two questions: a 40-line terminal keeps them all on screen, with
 #: the question's own line and one spare (more, and the game pauses for Enter, like a pager)
 PAGE = 38
+#: the table of your last question, with at most this many lines told below it, is still in view:
+#: the next question's table says what changed on it (at a table that pauses)
+NEAR = 6
+#: more lines than this told between two of your questions (at a table that pauses) are told
+#: short: your own turns, what the rules said, and how many turns the other seats took
+MID_LONG = 14
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
 #: a run of more counts than this told by the count itself ('1 chip', '2 chips', ...): typed too
@@ -51,6 +57,9 @@ class Table:
         self.story: list[Line] = []  # the end of the round last told short, in full (the t key)
         self.phase_here = ""  # the phase named by the table's heading, not by a line above it
         self.round_here = False  # the round too ('Round 3 of 12: the table, seat 0 deals: ...')
+        self.rows: list[str] = []  # the lines of the table last drawn
+        self.last_rows: list[str] = []  # ... at your last question
+        self.kept: frozenset[str] = frozenset()  # lines of the table still on screen: not drawn again
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
         # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
@@ -127,6 +136,9 @@ class Table:
         from rulekit.people.table.compact import compact
         lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
         told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why)
+        if self.short:
+            from rulekit.people.table.stretch import phases_joined
+            told = phases_joined(told)
         # pages on a terminal only: piped output is read whole, and piped answers are not Enters
         paged = self.pause and not self.screen.console.soft_wrap
         hand = self._hand_height() if paged else 0
@@ -251,6 +263,7 @@ class Table:
         # a new round starts on a read screen: what scrolls away is counted from here (a round
         # without a question of yours would otherwise count the last one's lines too)
         self.shown, self.scrolled = 0, False
+        self.last_rows = []  # the summary stands between: the next table is drawn whole
         self.recent.clear()
         self.on_table.clear()
         self.said_why.clear()
@@ -264,9 +277,12 @@ class Table:
         deck = self.nar.zone_words(self.game.deck_zone)
         whole = compact([replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], self.seat, deck,
                         set(self.said_why))
+        said = frozenset(self.nar.said)  # what the rules said: the round's end says it again
         if len(whole) > SHORT_FROM:
             self.story = whole
-            self.buf = short_story(self.buf, self.seat, self._own_place, frozenset(self.nar.said))
+            self.buf = short_story(self.buf, self.seat, self._own_place, said)
+        else:
+            self.buf = [ln for ln in self.buf if ln.text not in said]
         return True
 
     def _own_place(self, zname: str) -> bool:
@@ -278,9 +294,11 @@ class Table:
         return idx == self.seat and zd is not None and zd.kind == "player"
 
     def tell_story(self) -> None:
-        """The end of the round last told short, in full (the t key at the round's pause)."""
+        """The turns last told short, in full (the t key at the round's pause, or at the question
+        they came before)."""
         self.screen.say("")
-        self.screen.say("The rest of the round, in full:", "heading")
+        self.screen.say("The rest of the round, in full:" if self.asking is None
+                        else "Since your last answer, in full:", "heading")
         for ln in self.story:
             self.screen.say(ln.text, ln.kind, indent=0 if ln.kind in ("heading", "phase") else 2)
 
@@ -379,6 +397,8 @@ class Table:
         if a == "t" and self.story and self.asking is None:
             self.tell_story()  # at the pause after a round told short: the round as it was played
             return True
+        if a == "t" and self.story:
+            self.tell_story()  # at a question after turns told short: those turns, then the table
         if a == "t":
             self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
             return True
@@ -423,6 +443,9 @@ class Table:
         heading = f"The table — round {nar.round_no + 1}, {dealer}{phase}"
         if self.round_here and ctx is not None:  # the round's own heading was not told above
             heading = f"{nar.round_words()}: {dealer} — the table{phase}"
+        if self.kept:  # the table drawn at your last question is still on screen: what changed on it
+            heading = "What changed on the table since your last answer"
+        self.rows = []
         self.screen.say(heading, "heading")
         unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
         placed: dict[str, int] = {}  # a place told by the same words as one before it (a card being played
@@ -456,21 +479,27 @@ class Table:
             placed[words] = len(lines)
             lines.append(self._place_line(zname, text, value))
         for text in lines:
-            self.screen.say(text, "table", 2)
+            self._row(text)
         self.on_table = {t + "." for t in lines}
         self.table_height = len(lines) + 6  # the heading, pots, chips and the question's own lines
         if unseen:
-            self.screen.say("Unseen hands: " + by_count(unseen), "table", 2)
+            self._row("Unseen hands: " + by_count(unseen))
         for pot, v in nar.pots.items():
             if v != 0:  # an empty pot (a settling pool between rounds) says nothing
-                self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
+                self._row(f"The {pot.replace('_', ' ')}: {chips_word(v)}")
         if ctx is not None:
             for text in table_lines(self.game, ctx, self.seat, nar.card_text) + reach_lines(
                     self.game, ctx, self.seat, nar.card_text):
-                self.screen.say(text, "table", 2)
-        self.screen.say("Chips: " + ", ".join(
+                self._row(text)
+        self._row("Chips: " + ", ".join(
             f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
-            for s, c in enumerate(nar.chips)), "table", 2)
+            for s, c in enumerate(nar.chips)))
+
+    def _row(self, text: str) -> None:
+        """One line of the table, said unless it is among the lines still on screen (`self.kept`)."""
+        self.rows.append(text)
+        if text not in self.kept:
+            self.screen.say(text, "table", 2)
 
     # -- the human's choices ---------------------------------------------------------
     def act(self, d: Decision) -> int:
@@ -519,16 +548,31 @@ class Table:
                 # a round that starts with your question: the table's heading names the round
                 self.buf = []
                 self.round_here = True
+            elif len(told) > MID_LONG:
+                # many turns of others since your last answer (yours all forced): told short,
+                # the table below shows where they left the cards; t tells them in full
+                from rulekit.people.table.stretch import mid_short
+                self.story = told
+                self.buf = mid_short(self.buf, self.seat, self._own_place)
             table = self._table_text(ctx)
         self.flush(reserve=table.count("\n") + height)
         # a question right after another with the table unchanged and nothing told between them
         # but your answer (the dealer asked about each bettor in turn): the table above still holds
         same = table == self.last_table and self.shown <= 1
+        # at a table that pauses, the table drawn at your last question a few lines above (your
+        # answer and a forced turn or two since) is drawn again by what changed on it
+        near = self.short and self.last_table and not self.scrolled and self.shown <= NEAR
+        before = frozenset(self.last_rows) if near else frozenset()
         self.recent.clear()
         self.shown = 0
         self.scrolled = False
         if not same:
-            self.draw_table(ctx)
+            self.kept = before
+            try:
+                self.draw_table(ctx)
+            finally:
+                self.kept = frozenset()
+            self.last_rows = list(self.rows)
         self.last_table = table
         self.asking = getattr(d, "ctx", None)
         try:
@@ -536,6 +580,7 @@ class Table:
         finally:
             self.asking = None
             self.phase_here, self.round_here = "", False
+            self.story = []
 
     def _menu_height(self, args: tuple) -> int:
         """How many screen lines the question's first menu takes, its prompt line included, as

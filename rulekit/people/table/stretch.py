@@ -5,6 +5,7 @@ away. Everything here reads the narrator's sentences as data (`Line`: kind, seat
 their words."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rulekit.people.line import LONG_PILE, Line
@@ -23,13 +24,13 @@ def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] 
     in `later`, which the outcome says again."""
     out: list[Line] = []
     for ln in lines:
-        if ln.kind == "pay" or ln.kind == "phase" or ln.kind == "reveal" or ln.text in later:
+        if ln.kind in ("pay", "phase") or ln.text in later:
             continue
         if ln.kind in _KEPT_KINDS:
             out.append(ln)
         elif ln.seat == viewer:
             out.append(ln)
-        elif ln.kind == "move" and (own(ln.src) or own(ln.dst)):
+        elif ln.kind in ("move", "reveal") and (own(ln.src) or own(ln.dst) or ln.by == viewer):
             out.append(ln)
     return _runs_once(out, viewer)
 
@@ -52,6 +53,39 @@ def opening_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
     return lines[:start + 1] + kept + lines[end:]
 
 
+def mid_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
+    """The turns between two of the viewer's questions told short: the viewer's own (forced)
+    turns and the moves of their cards, what the rules said, and one line counting the other
+    seats' turns (a turn: one seat's answers in a row), which the t key tells in full."""
+    turns, last = 0, None
+    for ln in lines:
+        if ln.kind == "choice" and ln.seat is not None and ln.seat != viewer:
+            turns += ln.seat != last
+        if ln.kind == "choice":
+            last = ln.seat
+    kept = [ln for ln in short_story(lines, viewer, own) if ln.kind != "heading"]
+    note = Line("note", f"The other seats took {turns} turn{'s' if turns != 1 else ''} since your last answer "
+                "(t tells them in full, with the table).")
+    return kept + ([note] if turns else [])
+
+
+def phases_joined(lines: list[Line]) -> list[Line]:
+    """A phase with one sentence under it told on one line with it ('The dealer turns the first
+    box card: seat 0 (dealer) turns up ...'): at a table that pauses, a heading a line saves
+    more than it shows."""
+    out: list[Line] = []
+    for i, ln in enumerate(lines):
+        prev = out[-1] if out else None
+        alone = i + 1 >= len(lines) or lines[i + 1].kind in ("phase", "heading")
+        if (prev is not None and prev.kind == "phase" and ln.kind not in ("phase", "heading") and alone
+                and not ln.text.startswith(" ")):
+            first = ln.text[:1].lower() + ln.text[1:] if ln.text[:2] in ("Se", "Yo", "Th", "A ") else ln.text
+            out[-1] = replace(ln, text=f"{prev.text}: {first}", kind="phase")
+            continue
+        out.append(ln)
+    return out
+
+
 def _runs_once(lines: list[Line], viewer: int) -> list[Line]:
     """The viewer's same forced answer given turn after turn (nothing of theirs fitting, turn
     after turn) told once, with how many times."""
@@ -70,9 +104,8 @@ def _runs_once(lines: list[Line], viewer: int) -> list[Line]:
 
 def _counted(ln: Line, k: int) -> Line:
     """A forced answer given `k` times in a row, told once: its sentence with the count."""
-    from dataclasses import replace
     text = ln.text.removesuffix(".")
-    return replace(ln, text=f"{text} ({'twice' if k == 2 else f'{k} times'}).", pred=None, act=None)
+    return replace(ln, kind="note", text=f"{text} ({'twice' if k == 2 else f'{k} times'}).", pred=None, act=None)
 
 
 def shown_values(nar: Any, viewer: int) -> Line | None:
