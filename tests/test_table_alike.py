@@ -220,8 +220,8 @@ def test_kyo_kabu_opponents_at_the_table_vary_their_stakes_within_the_limit(tmp_
     from .conftest import ROOT
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "NO_COLOR": "1"}
     r = subprocess.run([sys.executable, "-m", "rulekit", "play", "kyo-kabu", "--seed", "21", "--rounds", "6",
-                        "--human", "1"], input="5\n" * 300, capture_output=True, text=True, cwd=ROOT, env=env,
-                       timeout=120)
+                        "--human", "1", "--verbose"], input="5\n" * 300, capture_output=True, text=True, cwd=ROOT,
+                       env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "Your opponents play as people at a table do: " in r.stdout.split("Round 1")[0]
     stakes = re.findall(r"^  Seat \d chooses: column (\d) \(the \d\), (\d+) chips?\.$", r.stdout, re.M)

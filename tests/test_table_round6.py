@@ -22,7 +22,7 @@ def _table(rel: str, n: int, seed: int, human: int = 0, rounds: int = 1, options
     if paged:
         screen.console.soft_wrap = False
         screen.console.width = 100
-    table = Table(g, n, human, screen, pause=paged)
+    table = Table(g, n, human, screen, pause=paged, verbose=True)  # every turn told (the pager's tests)
     table.nar.rounds = rounds
     res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
                dealer=0, observe=table.observe)

@@ -577,7 +577,7 @@ class Narrator(PayText, Recap):
             line = f"Shown to everyone: {join_words([self.card_text(c) for c in cards])}"
             if where:
                 line += self._in_hand(where)
-            return [Line("reveal", line + ".", src=where or "")]
+            return [Line("reveal", line + ".")]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
             if where is not None and lookers == [self.viewer]:

@@ -7,17 +7,14 @@ from dataclasses import replace
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
-from rulekit.lang.loader import at
 from rulekit.core.numbers import parse_int
-from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.joins import yaku_told
-from rulekit.people.table.reach import reach_lines
-from rulekit.people.table.view import by_count, table_lines, unseen_together
+from rulekit.people.table.drawing import KEYS, TableView
+from rulekit.people.table.view import table_lines, unseen_together  # noqa: F401  (table_lines: part of this module's face)
 
-KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
 ON_SCREEN = 25
 #: the most lines shown between two questions: a 40-line terminal keeps them all on screen, with
@@ -43,7 +40,7 @@ class EndOfInput(Quit):
     """The input ended at a question (Ctrl-D): the game is left, and saved, as with q."""
 
 
-class Table:
+class Table(TableView):
     """Tells one game from `seat`'s view on `screen`; also the agent of that seat."""
 
     name = "human"
@@ -167,23 +164,6 @@ class Table:
         """The lines your hand takes above a pause."""
         return sum(self.screen.height(t, 2) for t in self.own_hand_lines())
 
-    def own_hand_lines(self) -> list[str]:
-        """Your own hidden places with cards in them, as the table shows them ('Your hand: A and B')."""
-        out = []
-        for zname in self.nar.zones:
-            base, idx = self.nar.zone_of(zname)
-            zd = self.nar.zone_defs.get(base)
-            if (idx != self.seat or zd is None or zd.kind != "player" or zd.visibility == "public"
-                    or self.nar.main_zone(zname) != zname or not self.nar.group_cards(zname)):
-                continue
-            out.append(self._place_line(zname, *self.nar.zone_view(zname)))
-        return out
-
-    def _place_line(self, zname: str, text: str, value: Any) -> str:
-        """A place as the table shows it: 'Your hand: A and B — shows 7'."""
-        words = self.nar.zone_words(zname)
-        return f"{words[0].upper() + words[1:]}: {text}" + (f" — shows {value}" if value is not None else "")
-
     def wait(self, words: str, keys: str = KEYS) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
         while True:
@@ -192,17 +172,6 @@ class Table:
                 raise EndOfInput()
             if not self.key(a):
                 return
-
-    def _table_text(self, ctx: Any) -> str:
-        """The table as draw_table(ctx) would show it now (nothing is written)."""
-        import io
-        real, since = self.screen.console.file, self.screen.since
-        self.screen.console.file = io.StringIO()
-        try:
-            self.draw_table(ctx)
-            return self.screen.console.file.getvalue()
-        finally:
-            self.screen.console.file, self.screen.since = real, since
 
     def dry(self, fn: Any, *args: Any) -> int:
         """How many screen lines `fn(*args)` would write (nothing is written)."""
@@ -250,7 +219,8 @@ class Table:
         # a heading with nothing left under it (the payments, told by the summary) is not shown
         while self.buf and self.buf[-1].kind in ("phase", "heading"):
             self.buf.pop()
-        brief = self._shorten() if self.short else False
+        # the last round is told whole: no pause follows it where t could tell the rest
+        brief = self._shorten() if self.short and more else False
         # what is told first, then the summary as it will read (leaving out what is still on the
         # screen): a pause only when that would not fit
         self.flush()
@@ -312,7 +282,8 @@ class Table:
                 self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                                 indent=0 if ln.kind == "heading" else 2)
             ranks = [ln.text for ln in self.nar.standings(changes=True) if ln.kind != "heading"]
-            self.screen.say("Standings (this round's change in brackets): " + "; ".join(ranks) + ".", "standings")
+            legend = " (in brackets: this round's change)" if any(ln.endswith(")") for ln in ranks) else ""
+            self.screen.say("Standings: " + "; ".join(ranks) + legend + ".", "standings")
             return
         pays = set(self.nar.pays_text())
         summary = unseen_together(self.nar.round_summary())
@@ -406,101 +377,6 @@ class Table:
             raise Quit()
         return False
 
-    def rules_text(self) -> None:
-        """The rules text of the current phase: its `text`, else its description, else its name."""
-        pid = self.nar.phase_id
-        phases = at(self.game.variant.tree, "round")
-        node = None
-        for ph in (phases.value if phases is not None and isinstance(phases.value, list) else []):
-            if isinstance(ph.value, dict) and "id" in ph.value and ph.value["id"].value == pid:
-                node = ph.value
-        name = self.nar.phase_names.get(pid, pid) or "Before the first phase"
-        self.screen.say("")
-        self.screen.say(f"Rules: {name}", "heading")
-        text = ""
-        try:
-            from rulekit.lang.rulestext import phase_text  # the players' text of the phase, when present
-            # the rules as this table plays them (its options), not the other house rules
-            text = phase_text(self.game.variant, pid, dict(self.game.options)) if pid else ""
-        except ImportError:
-            pass
-        if node is not None and not text:
-            for key in ("text", "description"):
-                if key in node and isinstance(node[key].value, str):
-                    text = node[key].value
-                    break
-        self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
-        self.screen.say(f"Keys: {KEYS}.", "note")
-
-    def draw_table(self, ctx: Any = None, full: bool = False) -> None:
-        """Everything on the table as this seat sees it: hands with values, piles, pots, chips, and
-        at a decision (`ctx`, the game state) the variant's own table lines (display.table)."""
-        nar = self.nar
-        self.screen.say("")
-        dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
-        # the phase, when its name was not told just above (see act)
-        phase = f" ({self.phase_here[:1].lower()}{self.phase_here[1:]})" if self.phase_here and ctx is not None else ""
-        heading = f"The table — round {nar.round_no + 1}, {dealer}{phase}"
-        if self.round_here and ctx is not None:  # the round's own heading was not told above
-            heading = f"{nar.round_words()}: {dealer} — the table{phase}"
-        if self.kept:  # the table drawn at your last question is still on screen: what changed on it
-            heading = "What changed on the table since your last answer"
-        self.rows = []
-        self.screen.say(heading, "heading")
-        unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
-        placed: dict[str, int] = {}  # a place told by the same words as one before it (a card being played
-        lines: list[str] = []        # onto the table) joins that place's line: one line a place
-        for zname, cards in nar.zones.items():
-            if nar.main_zone(zname) != zname:
-                continue
-            group = nar.group_cards(zname)
-            words = nar.zone_words(zname)
-            words = words[0].upper() + words[1:]
-            if zname == self.game.deck_zone:
-                if group:
-                    lines.append(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}")
-                continue
-            if not group:
-                continue
-            text, value = nar.zone_view(zname, full=full or ctx is None)
-            base, idx = nar.zone_of(zname)
-            zd = nar.zone_defs.get(base)
-            if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
-                    and text in ("a hidden card", f"{len(group)} hidden cards"):
-                unseen.append((nar.seat(idx, upper=False), len(group)))
-                continue
-            if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
-                    and len(group) > LONG_PILE and ctx is not None:
-                # a long open pile (captures) at a decision: its size and value; t lists it card by card
-                text = nar.pile_text(zname) or text  # nothing folds: every card by name
-            if words in placed and idx is None:
-                lines[placed[words]] += f"; being played onto it: {text}"
-                continue
-            placed[words] = len(lines)
-            lines.append(self._place_line(zname, text, value))
-        for text in lines:
-            self._row(text)
-        self.on_table = {t + "." for t in lines}
-        self.table_height = len(lines) + 6  # the heading, pots, chips and the question's own lines
-        if unseen:
-            self._row("Unseen hands: " + by_count(unseen))
-        for pot, v in nar.pots.items():
-            if v != 0:  # an empty pot (a settling pool between rounds) says nothing
-                self._row(f"The {pot.replace('_', ' ')}: {chips_word(v)}")
-        if ctx is not None:
-            for text in table_lines(self.game, ctx, self.seat, nar.card_text) + reach_lines(
-                    self.game, ctx, self.seat, nar.card_text):
-                self._row(text)
-        self._row("Chips: " + ", ".join(
-            f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
-            for s, c in enumerate(nar.chips)))
-
-    def _row(self, text: str) -> None:
-        """One line of the table, said unless it is among the lines still on screen (`self.kept`)."""
-        self.rows.append(text)
-        if text not in self.kept:
-            self.screen.say(text, "table", 2)
-
     # -- the human's choices ---------------------------------------------------------
     def act(self, d: Decision) -> int:
         """Ask the person for a choice, part by part; the index of the legal action chosen."""
@@ -538,8 +414,11 @@ class Table:
         if self.short:
             # the deal just told is on the table drawn with the question: said short before it;
             # the phase named last, just above the table, is named in its heading
-            from rulekit.people.table.stretch import opening_short
-            self.buf = opening_short(self.buf, self.seat, self._own_place)
+            from rulekit.people.table.stretch import laid_open, opening_short
+            self.buf = opening_short(laid_open(self.buf, self.seat, self.nar), self.seat, self._own_place)
+            # a sentence the table says word for word (its rules' lines) is said there
+            rows = set(self.rows)
+            self.buf = [ln for ln in self.buf if ln.text not in rows and ln.text.removesuffix(".") not in rows]
             if self.buf and self.buf[-1].kind == "phase":
                 self.phase_here = self.buf.pop().text
             from rulekit.people.table.compact import compact

@@ -53,6 +53,34 @@ def opening_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
     return lines[:start + 1] + kept + lines[end:]
 
 
+def laid_open(lines: list[Line], viewer: int, nar: Any) -> list[Line]:
+    """Other seats' turns that only laid cards of theirs open in front of them (sets laid down)
+    left out before the viewer's question: the table drawn with it shows those places card by
+    card. A turn that moved anything else (a card to the field, a capture) is kept."""
+    def seat_of(zname: str, public: bool = False) -> int | None:
+        base, idx = nar.zone_of(zname)
+        zd = nar.zone_defs.get(base)
+        if zd is None or zd.kind != "player" or (public and zd.visibility != "public"):
+            return None
+        return idx
+
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        j = i + 1
+        while j < len(lines) and lines[j].kind == "move":
+            j += 1
+        moves = lines[i + 1:j]
+        if (ln.kind == "choice" and ln.seat is not None and ln.seat != viewer and moves
+                and all(seat_of(m.src) == ln.seat and seat_of(m.dst, public=True) == ln.seat for m in moves)):
+            i = j
+            continue
+        out.append(ln)
+        i += 1
+    return out
+
+
 def mid_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
     """The turns between two of the viewer's questions told short: the viewer's own (forced)
     turns and the moves of their cards, what the rules said, and one line counting the other
