@@ -260,7 +260,7 @@ def test_your_forced_answer_says_why_before_what_followed_from_it():
 
 
 def _told_kyo(seed: int) -> str:
-    from tests.test_table_round7 import _told
+    from tests.test_table_columns_and_pager import _told
     return _told("kabufuda/kyo-kabu.yaml", 5, seed, 2, "4\n1\n", rounds=6)
 
 
@@ -292,7 +292,7 @@ def test_a_policys_brief_is_its_first_screen_words_and_follows_the_options(tmp_p
 def test_dare_ways_that_leave_you_out_are_alike_and_not_asked():
     """With one set only you are out of the round whichever you lay down: no question (the menu
     offered ways that all said 'this leaves you out of the round')."""
-    from tests.test_table_round7 import _told
+    from tests.test_table_columns_and_pager import _told
     for seed in range(1, 9):
         text = _told("kabufuda/dare.yaml", 4, seed, 1, "1\n", rounds=6)
         for menu in re.findall(r"^Your turn: Choose the sets.*\n((?:  .*\n)+)Your choice", text, re.M):

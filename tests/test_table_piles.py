@@ -1,4 +1,4 @@
-"""The table, round six (issue 24, a fresh playtester's notes): every capture pile's cards on the
+"""The table's piles and hands: every capture pile's cards on the
 table at a decision (the scoring ones by name, the rest counted), ..."""
 from __future__ import annotations
 

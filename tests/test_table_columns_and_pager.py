@@ -1,4 +1,4 @@
-"""The table, round seven (issue 24, the eleventh playtest): the stakes in column order, a
+"""The table's columns and its pager: the stakes in column order, a
 column's cards in deal order with a hidden card in its place, ..."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table, round three (issue 24's leftovers): other seats' turns told short and grouped in the
+"""Other seats' turns told short and grouped in the
 rules' own words (`told`), a run told by its end (`show_last`), a decision that fits one screen."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table, round five (issue 24, a fresh playtester's notes): Kakkuri's seven seats told one
+"""What stays on screen at the table: Kakkuri's seven seats told one
 line a turn with your last move on screen at every question, no empty heading, who turns a box
 card, prompts that match their menu, the standings naming who deals next, passes already paid."""
 from __future__ import annotations
