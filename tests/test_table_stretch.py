@@ -127,3 +127,32 @@ def test_sets_only_laid_open_are_left_to_the_table_but_plays_to_the_field_are_to
                                                                        dst="sets[2]")]
     field = [Line("choice", "Seat 3 plays D.", 3), Line("move", "D goes ...", src="hand[3]", dst="field")]
     assert laid_open(laid + field, 1, table.nar) == field
+
+
+def test_a_forced_answer_is_marked_every_time_its_reason_once():
+    """Kakkuri: every answer the rules left you alone is marked 'your only choice'; the reason is
+    told once a round."""
+    text, events = _table("mekurifuda/kakkuri.yaml", 7, 2, "1\n", rounds=3, verbose=True)
+    forced = [e for e in events if e.get("t") == "choose" and e["player"] == 1 and e.get("forced")]
+    marked = re.findall(r"^  You .*your only choice", text, re.M)
+    assert forced and len(marked) >= 3
+    # a play of yours is told either as your answer ('You choose: play ...') or marked as forced
+    assert not re.search(r"^  You play [^,;]*\.$", text, re.M)
+
+
+def test_the_chips_at_a_question_say_what_this_round_paid_so_far():
+    """Dare's ante is paid before the first question: the table's chips say so beside the
+    standings' figures, so the two never seem to disagree."""
+    text, _ = _table("kabufuda/dare.yaml", 4, 1, "1\n")
+    chips = re.search(r"^  Chips: (.*)$", text, re.M).group(1)
+    assert chips.endswith("(in brackets: this round so far)") and chips.count("(-1)") == 4
+
+
+def test_the_winner_of_a_game_with_chips_in_hand_is_told_what_they_hold_and_their_gain():
+    import dataclasses
+    g = game("kabufuda/dare.yaml")
+    g = dataclasses.replace(g, start_chips=20)
+    out = io.StringIO()
+    table = Table(g, 4, 1, Screen(io.StringIO(""), out), pause=False)
+    table.finish([19, 21, 20, 20], 12)
+    assert "The winner is you (seat 1), with 21 chips (up 1)." in out.getvalue()

@@ -459,7 +459,9 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                     # card (your only choice: ...); Six goes ...')
                     text = f"You {first} (your only choice: {t.why}){said[len(first):]}."
                 elif t.why in said_why:
-                    text = f"You {said}."  # the same reason as before this round: not told again
+                    # the same reason as before this round: not told again, but a forced answer
+                    # is always marked as one (a free one never is)
+                    text = f"You {said}, your only choice."
                 else:
                     text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
                 said_why.add(t.why)

@@ -140,9 +140,20 @@ class TableView:
             for text in table_lines(self.game, ctx, self.seat, nar.card_text) + reach_lines(
                     self.game, ctx, self.seat, nar.card_text):
                 self._row(text)
+        # chips paid or won since the round began (an ante, stakes) said with them: the standings
+        # told at the end of the last round showed them before
+        moved = []
+        for s, c in enumerate(nar.chips):
+            try:
+                moved.append(c - nar.round_start[s])
+            except (TypeError, IndexError):
+                moved.append(0)
+        since = any(isinstance(d, int) and d for d in moved)
         self._row("Chips: " + ", ".join(
             f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
-            for s, c in enumerate(nar.chips)))
+            + (f" ({d:+d})" if since and isinstance(d, int) and d else "")
+            for s, (c, d) in enumerate(zip(nar.chips, moved))) + (" (in brackets: this round so far)" if since
+                                                                   else ""))
 
     def _row(self, text: str) -> None:
         """One line of the table, said unless it is among the lines still on screen (`self.kept`)."""

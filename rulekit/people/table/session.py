@@ -346,6 +346,11 @@ class Table(TableView):
         best = max(chips)
         top = [s for s, c in enumerate(chips) if c == best]
         shown = chips_word(f"{best:+d}" if isinstance(best, int) else str(best))
+        start = self.game.start_chips
+        if start and isinstance(best, int):
+            # a game played with chips in hand: what the winner holds, and what that is up or down
+            d = best - start
+            shown = f"{chips_word(best)} ({'up ' + str(d) if d > 0 else 'down ' + str(-d) if d < 0 else 'even'})"
         who = _who(top, self.seat)
         self.screen.say("")
         played = f"Game over after {rounds} round{'s' if rounds != 1 else ''}."
