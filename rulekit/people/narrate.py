@@ -511,11 +511,14 @@ class Narrator(PayText, Recap):
         for c in cards:
             self.arrived[c] = len(self.arrived)
         face = e.get("face")
-        for c in cards:
+        own = self.viewer is not None and self._zone_of(e["from"])[1] == self.viewer
+        for c, known in zip(cards, known_before):
             if face == "up":
                 self.seen[c] = ALL
             elif face == "down":
                 self.seen[c] = 0
+            elif own and known and self.seen.get(c, 0) != ALL:
+                self.seen[c] = self.seen.get(c, 0) | (1 << self.viewer)  # your own card: you still know it
         for c in cards:
             self._arrive(c, self._zone_of(e["to"])[1])
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]

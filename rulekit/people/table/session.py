@@ -126,13 +126,14 @@ class Table(TableView):
             told = [replace(ln, text=ln.text.replace(me, "you\x03 ", 1)) for ln in told]
         self.buf += told
 
-    def flush(self, reserve: int = 0) -> None:
+    def flush(self, reserve: int = 0, question: bool = False) -> None:
         """Show the sentences told since the last pause, compactly (one line per seat's turn); when
         they and the `reserve` lines still to come before the next question would not fit one
-        screen, pause for Enter first, so that nothing told since your last answer scrolls away."""
+        screen, pause for Enter first, so that nothing told since your last answer scrolls away
+        (`question`: one of yours comes next)."""
         from rulekit.people.table.compact import compact
         lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
-        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why)
+        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why, question)
         if self.short:
             from rulekit.people.table.stretch import phases_joined
             told = phases_joined(told)
@@ -439,7 +440,7 @@ class Table(TableView):
                 self.story = told
                 self.buf = mid_short(self.buf, self.seat, self._own_place)
             table = self._table_text(ctx)
-        self.flush(reserve=table.count("\n") + height)
+        self.flush(reserve=table.count("\n") + height, question=True)
         # a question right after another with the table unchanged and nothing told between them
         # but your answer (the dealer asked about each bettor in turn): the table above still holds
         same = table == self.last_table and self.shown <= 1
