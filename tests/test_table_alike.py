@@ -220,8 +220,8 @@ def test_kyo_kabu_opponents_at_the_table_vary_their_stakes_within_the_limit(tmp_
     from .conftest import ROOT
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "NO_COLOR": "1"}
     r = subprocess.run([sys.executable, "-m", "rulekit", "play", "kyo-kabu", "--seed", "21", "--rounds", "6",
-                        "--human", "1"], input="5\n" * 300, capture_output=True, text=True, cwd=ROOT, env=env,
-                       timeout=120)
+                        "--human", "1", "--verbose"], input="5\n" * 300, capture_output=True, text=True, cwd=ROOT,
+                       env=env, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "Your opponents play as people at a table do: " in r.stdout.split("Round 1")[0]
     stakes = re.findall(r"^  Seat \d chooses: column (\d) \(the \d\), (\d+) chips?\.$", r.stdout, re.M)
@@ -260,7 +260,7 @@ def test_your_forced_answer_says_why_before_what_followed_from_it():
 
 
 def _told_kyo(seed: int) -> str:
-    from tests.test_table_round7 import _told
+    from tests.test_table_columns_and_pager import _told
     return _told("kabufuda/kyo-kabu.yaml", 5, seed, 2, "4\n1\n", rounds=6)
 
 
@@ -292,7 +292,7 @@ def test_a_policys_brief_is_its_first_screen_words_and_follows_the_options(tmp_p
 def test_dare_ways_that_leave_you_out_are_alike_and_not_asked():
     """With one set only you are out of the round whichever you lay down: no question (the menu
     offered ways that all said 'this leaves you out of the round')."""
-    from tests.test_table_round7 import _told
+    from tests.test_table_columns_and_pager import _told
     for seed in range(1, 9):
         text = _told("kabufuda/dare.yaml", 4, seed, 1, "1\n", rounds=6)
         for menu in re.findall(r"^Your turn: Choose the sets.*\n((?:  .*\n)+)Your choice", text, re.M):

@@ -26,7 +26,7 @@ PROMPTS = [r"Your choice \(1 to (\d+);", r"Type a number from (-?\d+) to (-?\d+)
 def _drive(args: list[str], log: str, answer=None, keys=("?", "t")) -> tuple[list[str], str]:
     """Play a game at the table; returns the screens (text shown before each answer) and all text."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "PYTHONIOENCODING": "utf-8"}
-    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args, "--log", log], cwd=ROOT, env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args, "--log", log, "--verbose"], cwd=ROOT, env=env,
                           dimensions=(40, 100), encoding="utf-8", timeout=120)
     screens: list[str] = []
     text = ""

@@ -182,6 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "another policy of the game (see `rulekit policies GAME`)")
     sp.add_argument("--trace", action="store_true",
                     help="without --human: print the engine's event trace (for authors) instead of the story")
+    sp.add_argument("--verbose", action="store_true",
+                    help="with --human: tell every turn as it happens (by default turns between your questions "
+                         "and a round's end without a question of yours are told short, t tells them)")
     sp.add_argument("--from-simulation", metavar="SEED:ROUND",
                     help="play again round ROUND (from 0) of `simulate --seed SEED` (single rounds, seat 0 deals, "
                          "the simulation's default policy unless --policy says otherwise)")

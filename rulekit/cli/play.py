@@ -51,6 +51,7 @@ class _Run:
     resumer: Any = None
     dealer: int | None = None  # a simulated single round: seat 0 deals (--from-simulation)
     origin: str | None = None  # how to play this game again, when --seed alone would not
+    verbose: bool = False  # at the table: every turn told as it happens (--verbose)
 
     def fields(self) -> dict[str, Any]:
         from rulekit.people.savegame import save_fields
@@ -113,7 +114,8 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
     mine = ("table", "careful") if args.human is not None else ("careful",)
     policy = args.policy or next((p for p in mine if p in game.policies), "random")
     return _play(_Run(game, n, seed, args.human, policy, args.rounds, args.log,
-                      tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False))))
+                      tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False)),
+                      verbose=bool(getattr(args, "verbose", False))))
 
 
 def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
@@ -138,7 +140,7 @@ def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
               f"replay with --from-simulation {seed}:{index}")
     return _play(_Run(game, n, round_seed(seed, index), args.human, policy, 1, args.log,
                       tuple(getattr(args, "house", None) or ()), dealer=0, origin=origin,
-                      trace=bool(getattr(args, "trace", False))))
+                      trace=bool(getattr(args, "trace", False)), verbose=bool(getattr(args, "verbose", False))))
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -158,7 +160,7 @@ def _resume(args: argparse.Namespace) -> int:
     game, log = load_saved(args.resume, args.variant_file, house)
     run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
                log.get("rounds_requested"), args.log, house, trace=bool(getattr(args, "trace", False)),
-               resumed=args.resume)
+               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)))
     run.resumer = Resumer(game, log, args.resume)
     return _play(run)
 
@@ -250,7 +252,7 @@ def _at_table(run: _Run) -> int:
     game, r = run.game, run.resumer
     meta = game.variant.meta
     screen = Screen()
-    table = Table(game, run.n, run.human, screen)
+    table = Table(game, run.n, run.human, screen, verbose=run.verbose)
     total = _rounds_total(run)
     table.nar.rounds = total
     agents = make_agents(game, run.n, run.seed, run.policy, run.human, table)

@@ -32,3 +32,8 @@ class Line:
     alike: bool = False
     #: the seats a sentence about other seats' turns is about (told together when they do the same)
     seats: tuple[int, ...] = ()
+    #: a move's places (zone names, as the engine names them): where its cards came from and went
+    src: str = ""
+    dst: str = ""
+    #: the seat that moved them (a step's `by`), when one did
+    by: int | None = None

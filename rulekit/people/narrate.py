@@ -511,11 +511,14 @@ class Narrator(PayText, Recap):
         for c in cards:
             self.arrived[c] = len(self.arrived)
         face = e.get("face")
-        for c in cards:
+        own = self.viewer is not None and self._zone_of(e["from"])[1] == self.viewer
+        for c, known in zip(cards, known_before):
             if face == "up":
                 self.seen[c] = ALL
             elif face == "down":
                 self.seen[c] = 0
+            elif own and known and self.seen.get(c, 0) != ALL:
+                self.seen[c] = self.seen.get(c, 0) | (1 << self.viewer)  # your own card: you still know it
         for c in cards:
             self._arrive(c, self._zone_of(e["to"])[1])
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]
@@ -560,7 +563,8 @@ class Narrator(PayText, Recap):
         text, value = self.zone_view(e["to"])
         if value is not None:
             line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
-        return [Line("move", line + ".", cards=named)]
+        return [Line("move", line + ".", cards=named, src=e["from"], dst=e["to"],
+                     by=e["by"] if isinstance(e.get("by"), int) else None)]
 
     def _e_reveal(self, e: dict) -> list[Line]:
         cards = list(e["cards"])
@@ -596,7 +600,7 @@ class Narrator(PayText, Recap):
                 line = f"{self.seat(lookers[0])} sees {names}"
             if where:
                 line += self._in_hand(where)
-            return [Line("reveal", line + ".")]
+            return [Line("reveal", line + ".", src=where or "")]
         k = len(cards)
         what = "a card" if k == 1 else f"{k} cards"
         base, idx = self._zone_of(where) if where else ("", None)

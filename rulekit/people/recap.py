@@ -75,8 +75,7 @@ class Recap:
 
     def round_summary(self) -> list[Line]:
         """The round just played: the hands as the viewer sees them, yaku, payments, chip changes."""
-        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
-        out = [Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")]
+        out = [self.end_heading()]
         for words, text, value in self.hands():
             line = f"{words[0].upper() + words[1:]}: {text}"
             if text.count(", ") >= LONG_PILE and not self._own_hidden(words):  # your own hand in full
@@ -87,6 +86,20 @@ class Recap:
             if value is not None:
                 line += f" — shows {value}"
             out.append(Line("summary", line + "."))
+        out += self.outcome_lines()
+        out.append(self.changes_line())
+        nxt = self.next_line()
+        return out + ([nxt] if nxt is not None else [])
+
+    def end_heading(self) -> Line:
+        """'End of round 2 (the showdown).'"""
+        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        return Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")
+
+    def outcome_lines(self, during: bool = True) -> list[Line]:
+        """The round's yaku, what the rules said and its payments (`during`: with the line of
+        payments told as they were paid)."""
+        out = []
         # a seat's yaku that its hand's value above already names ('— shows <yaku name>')
         # is not said again
         valued = {(self.zone_of(z)[1], str(self.zone_view(z)[1])) for z in self.zones
@@ -100,7 +113,10 @@ class Recap:
         out += [Line("summary", t) for t in self.said]
         if not self.pays:
             out.append(Line("summary", "Nobody pays anybody this round."))
-        out += [Line("summary", t) for t in self.pays_text()]
+        return out + [Line("summary", t) for t in self.pays_text(during)]
+
+    def changes_line(self) -> Line:
+        """'Chip changes: seat 0 -1, seat 1 (you) +3.'"""
         changes = []
         for s in range(self.n):
             try:
@@ -109,8 +125,10 @@ class Recap:
                 continue
             if d or any(s in (p["from"], p["to"]) for p in self.pays):  # paid and was paid as much: ±0
                 changes.append(f"{self.seat(s, upper=False)} {'+' if d > 0 else '±' if not d else ''}{d}")
-        out.append(Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands")
-                        + "."))
+        return Line("summary", ("Chip changes: " + ", ".join(changes) if changes else "No chips change hands") + ".")
+
+    def next_line(self) -> Line | None:
+        """Who deals the next round and why ('Next round seat 3 deals: ...'); None after the last round."""
         more = self.rounds is None or self.round_no + 1 < self.rounds
         if more:
             # the engine keeps the dealer unless the rules set another
@@ -119,10 +137,10 @@ class Recap:
             why = self.dealer_why if self.next_dealer is not None else ""
             if why and nxt == self.dealer and getattr(self, "last_dealer_why", None) == (nxt, why):
                 why = ""  # the same dealer again for the same reason as last round: said once
-            out.append(Line("summary", f"Next round {who}" + (f": {why}." if why else ".")))
-        return out
+            return Line("summary", f"Next round {who}" + (f": {why}." if why else "."))
+        return None
 
-    def pays_text(self) -> list[str]:
+    def pays_text(self, during_line: bool = True) -> list[str]:
         """The round's payments, grouped: one seat's repeated payments as one ('3 times'), and
         seats paying the same to the same for the same reason as one sentence."""
         total: dict[tuple, list] = {}
@@ -161,7 +179,7 @@ class Recap:
             else:
                 out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
         out = self._to_many(out)
-        if during:
+        if during and during_line:
             # the same chips, not a second charge: said once, short, without the reasons told then
             parts = []
             # to each receiver in turn, the smallest payments first (not in the order first paid)
@@ -200,8 +218,9 @@ class Recap:
                 out.append(f"{head} each to {who[0].lower()}{who[1:]}{why}.")
         return out
 
-    def standings(self) -> list[Line]:
-        """Every seat's chips, most first: '1. Seat 2 (you): +14 chips'."""
+    def standings(self, changes: bool = False) -> list[Line]:
+        """Every seat's chips, most first: '1. Seat 2 (you): +14 chips' (`changes`: with what the
+        round just played changed, '+14 chips (+3)')."""
         order = sorted(range(self.n), key=lambda s: (-self.chips[s] if isinstance(self.chips[s], (int, float))
                                                      else 0, s))
         out = [Line("heading", "Standings:")]
@@ -214,7 +233,14 @@ class Recap:
             tag = ["you"] if s == self.viewer else []
             tag += ["deals next"] if more and s == nxt else []
             who = f"Seat {s}" + (f" ({', '.join(tag)})" if tag else "")
-            out.append(Line("standings", f"{rank}. {who}: {self.chips_text(self.chips[s])}", s))
+            change = ""
+            if changes:
+                try:
+                    d = self.chips[s] - self.round_start[s]
+                except TypeError:
+                    d = 0
+                change = f" ({d:+d})" if isinstance(d, int) and d else ""
+            out.append(Line("standings", f"{rank}. {who}: {self.chips_text(self.chips[s])}{change}", s))
         return out
 
 

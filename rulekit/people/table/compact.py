@@ -413,10 +413,11 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
 
 
 def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
-            said_why: set[str] | None = None) -> list[Line]:
+            said_why: set[str] | None = None, question: bool = False) -> list[Line]:
     """The sentences as a table would tell them (see the module's docstring); `deck`: the deck's
     words ('the draw pile'), for telling a card drawn after a play as the seat's draw; `said_why`:
-    the reasons you had no choice told already this round (each is told once; added to here)."""
+    the reasons you had no choice told already this round (each is told once; added to here);
+    `question`: a question of yours comes right after the last sentence."""
     said_why = set() if said_why is None else said_why
     lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
@@ -459,7 +460,9 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                     # card (your only choice: ...); Six goes ...')
                     text = f"You {first} (your only choice: {t.why}){said[len(first):]}."
                 elif t.why in said_why:
-                    text = f"You {said}."  # the same reason as before this round: not told again
+                    # the same reason as before this round: not told again, but a forced answer
+                    # is always marked as one (a free one never is)
+                    text = f"You {said}, your only choice."
                 else:
                     text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
                 said_why.add(t.why)
@@ -490,9 +493,12 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             yours = True  # your turn: a card drawn now is yours
         drawn = _drawn(ln, deck)
         if drawn is not None and viewer is not None and yours and (not turns or turns[-1].seat == viewer):
-            # the card you draw after playing one (and taking what it took): told as yours
+            # the card you draw after playing one (and taking what it took): told as yours; when
+            # your question about it comes next (what it captures), where it goes is not said yet
             yours, merged = False, False
             close()
+            if question and ln is lines[-1]:
+                drawn = f"{join_words(list(ln.cards))}."
             out.append(Line("move", f"You draw {drawn}", viewer, cards=ln.cards))
             flow.append(0)
             prev = ln

@@ -67,7 +67,7 @@ def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
 
 
 _YOU_CHOSE = re.compile(r"^You choose: (?P<act>[a-z][^:;]*)\.$")
-_YOU_DID = re.compile(r"^You (?P<pred>[a-z][^:;]*?)(?:, your only choice: [^;]+)?\.$")
+_YOU_DID = re.compile(r"^You (?P<pred>[a-z][^:;]*?)(?:, your only choice(?:: [^;]+)?)?\.$")
 _TO_YOURS = re.compile(r"^(?P<cards>.+) go to your (?P<pile>.+?) face up: (?P<value>your .+ now shows .+)\.$")
 _DRAWN = re.compile(r"^(?P<who>You|Seat \d+(?: \([^)]*\))?) (?P<verb>draws?) (?P<card>.+); it goes to [^:;]+\.$")
 

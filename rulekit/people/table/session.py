@@ -7,22 +7,25 @@ from dataclasses import replace
 from typing import Any
 
 from rulekit.engine.agents import Decision, render
-from rulekit.lang.loader import at
 from rulekit.core.numbers import parse_int
-from rulekit.people.line import LONG_PILE
 from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.joins import yaku_told
-from rulekit.people.table.reach import reach_lines
-from rulekit.people.table.view import by_count, table_lines, unseen_together
+from rulekit.people.table.drawing import KEYS, TableView
+from rulekit.people.table.view import table_lines, unseen_together  # noqa: F401  (table_lines: part of this module's face)
 
-KEYS = "? rules of this phase, t the table, q quit"
 #: lines told since your last question that are still on a 40-line screen above the summary
 ON_SCREEN = 25
 #: the most lines shown between two questions: a 40-line terminal keeps them all on screen, with
 #: the question's own line and one spare (more, and the game pauses for Enter, like a pager)
 PAGE = 38
+#: the table of your last question, with at most this many lines told below it, is still in view:
+#: the next question's table says what changed on it (at a table that pauses)
+NEAR = 6
+#: more lines than this told between two of your questions (at a table that pauses) are told
+#: short: your own turns, what the rules said, and how many turns the other seats took
+MID_LONG = 14
 #: a range of whole numbers longer than this is asked as "a number from a to b"
 RANGE_AS_NUMBER = 12
 #: a run of more counts than this told by the count itself ('1 chip', '2 chips', ...): typed too
@@ -37,13 +40,23 @@ class EndOfInput(Quit):
     """The input ended at a question (Ctrl-D): the game is left, and saved, as with q."""
 
 
-class Table:
+class Table(TableView):
     """Tells one game from `seat`'s view on `screen`; also the agent of that seat."""
 
     name = "human"
 
-    def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True):
+    def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True,
+                 verbose: bool = False):
         self.game, self.n, self.seat, self.screen = game, n, seat, screen
+        # a player who pauses between rounds reads a choiceless end of round short (the whole
+        # story one key away); `verbose`, or a game told without pauses, tells it whole
+        self.short = pause and seat is not None and not verbose
+        self.story: list[Line] = []  # the end of the round last told short, in full (the t key)
+        self.phase_here = ""  # the phase named by the table's heading, not by a line above it
+        self.round_here = False  # the round too ('Round 3 of 12: the table, seat 0 deals: ...')
+        self.rows: list[str] = []  # the lines of the table last drawn
+        self.last_rows: list[str] = []  # ... at your last question
+        self.kept: frozenset[str] = frozenset()  # lines of the table still on screen: not drawn again
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
         # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
@@ -113,13 +126,17 @@ class Table:
             told = [replace(ln, text=ln.text.replace(me, "you\x03 ", 1)) for ln in told]
         self.buf += told
 
-    def flush(self, reserve: int = 0) -> None:
+    def flush(self, reserve: int = 0, question: bool = False) -> None:
         """Show the sentences told since the last pause, compactly (one line per seat's turn); when
         they and the `reserve` lines still to come before the next question would not fit one
-        screen, pause for Enter first, so that nothing told since your last answer scrolls away."""
+        screen, pause for Enter first, so that nothing told since your last answer scrolls away
+        (`question`: one of yours comes next)."""
         from rulekit.people.table.compact import compact
         lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
-        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why)
+        told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why, question)
+        if self.short:
+            from rulekit.people.table.stretch import phases_joined
+            told = phases_joined(told)
         # pages on a terminal only: piped output is read whole, and piped answers are not Enters
         paged = self.pause and not self.screen.console.soft_wrap
         hand = self._hand_height() if paged else 0
@@ -148,42 +165,14 @@ class Table:
         """The lines your hand takes above a pause."""
         return sum(self.screen.height(t, 2) for t in self.own_hand_lines())
 
-    def own_hand_lines(self) -> list[str]:
-        """Your own hidden places with cards in them, as the table shows them ('Your hand: A and B')."""
-        out = []
-        for zname in self.nar.zones:
-            base, idx = self.nar.zone_of(zname)
-            zd = self.nar.zone_defs.get(base)
-            if (idx != self.seat or zd is None or zd.kind != "player" or zd.visibility == "public"
-                    or self.nar.main_zone(zname) != zname or not self.nar.group_cards(zname)):
-                continue
-            out.append(self._place_line(zname, *self.nar.zone_view(zname)))
-        return out
-
-    def _place_line(self, zname: str, text: str, value: Any) -> str:
-        """A place as the table shows it: 'Your hand: A and B — shows 7'."""
-        words = self.nar.zone_words(zname)
-        return f"{words[0].upper() + words[1:]}: {text}" + (f" — shows {value}" if value is not None else "")
-
-    def wait(self, words: str) -> None:
+    def wait(self, words: str, keys: str = KEYS) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
         while True:
-            a = self.screen.ask(f"{words} ({KEYS}) ")
+            a = self.screen.ask(f"{words} ({keys}) ")
             if a is None:
                 raise EndOfInput()
             if not self.key(a):
                 return
-
-    def _table_text(self, ctx: Any) -> str:
-        """The table as draw_table(ctx) would show it now (nothing is written)."""
-        import io
-        real, since = self.screen.console.file, self.screen.since
-        self.screen.console.file = io.StringIO()
-        try:
-            self.draw_table(ctx)
-            return self.screen.console.file.getvalue()
-        finally:
-            self.screen.console.file, self.screen.since = real, since
 
     def dry(self, fn: Any, *args: Any) -> int:
         """How many screen lines `fn(*args)` would write (nothing is written)."""
@@ -231,23 +220,72 @@ class Table:
         # a heading with nothing left under it (the payments, told by the summary) is not shown
         while self.buf and self.buf[-1].kind in ("phase", "heading"):
             self.buf.pop()
+        # the last round is told whole: no pause follows it where t could tell the rest
+        brief = self._shorten() if self.short and more else False
         # what is told first, then the summary as it will read (leaving out what is still on the
         # screen): a pause only when that would not fit
         self.flush()
-        self.flush(reserve=self.dry(self.summary) + 1)
-        self.summary()
+        self.flush(reserve=self.dry(self.summary, True, brief) + 1)
+        self.summary(brief=brief)
         if more and self.pause:
-            self.wait(f"Press Enter for round {self.nar.round_no + 2}")
+            self.wait(f"Press Enter for round {self.nar.round_no + 2}",
+                      KEYS.replace("t the table", "t the whole round") if brief else KEYS)
+        self.story = []
         # a new round starts on a read screen: what scrolls away is counted from here (a round
         # without a question of yours would otherwise count the last one's lines too)
         self.shown, self.scrolled = 0, False
+        self.last_rows = []  # the summary stands between: the next table is drawn whole
         self.recent.clear()
         self.on_table.clear()
         self.said_why.clear()
 
-    def summary(self, repeats: bool = True) -> None:
-        """The round's summary and the standings (`repeats`: leave out what is still on screen)."""
+    def _shorten(self) -> bool:
+        """Tell the rest of the round (the sentences not yet shown: no question of yours comes
+        before its end) short, keeping it whole for the t key (a stretch that is short already
+        is told as it is); whether the round's end is told short (see stretch.brief_summary)."""
+        from rulekit.people.table.compact import compact
+        from rulekit.people.table.stretch import SHORT_FROM, short_story
+        deck = self.nar.zone_words(self.game.deck_zone)
+        whole = compact([replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], self.seat, deck,
+                        set(self.said_why))
+        said = frozenset(self.nar.said)  # what the rules said: the round's end says it again
+        if len(whole) > SHORT_FROM:
+            self.story = whole
+            self.buf = short_story(self.buf, self.seat, self._own_place, said)
+        else:
+            self.buf = [ln for ln in self.buf if ln.text not in said]
+        return True
+
+    def _own_place(self, zname: str) -> bool:
+        """Whether `zname` is one of the player's own places (a hand, captures, sets)."""
+        if not zname:
+            return False
+        base, idx = self.nar.zone_of(zname)
+        zd = self.nar.zone_defs.get(base)
+        return idx == self.seat and zd is not None and zd.kind == "player"
+
+    def tell_story(self) -> None:
+        """The turns last told short, in full (the t key at the round's pause, or at the question
+        they came before)."""
         self.screen.say("")
+        self.screen.say("The rest of the round, in full:" if self.asking is None
+                        else "Since your last answer, in full:", "heading")
+        for ln in self.story:
+            self.screen.say(ln.text, ln.kind, indent=0 if ln.kind in ("heading", "phase") else 2)
+
+    def summary(self, repeats: bool = True, brief: bool = False) -> None:
+        """The round's summary and the standings (`repeats`: leave out what is still on screen;
+        `brief`: the round's end told short, see stretch.brief_summary)."""
+        self.screen.say("")
+        if brief:
+            from rulekit.people.table.stretch import brief_summary
+            for ln in brief_summary(self.nar, self.seat):
+                self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
+                                indent=0 if ln.kind == "heading" else 2)
+            ranks = [ln.text for ln in self.nar.standings(changes=True) if ln.kind != "heading"]
+            legend = " (in brackets: this round's change)" if any(ln.endswith(")") for ln in ranks) else ""
+            self.screen.say("Standings: " + "; ".join(ranks) + legend + ".", "standings")
+            return
         pays = set(self.nar.pays_text())
         summary = unseen_together(self.nar.round_summary())
         # the hands are one list: told again whole unless every one of them is still on screen
@@ -309,6 +347,11 @@ class Table:
         best = max(chips)
         top = [s for s, c in enumerate(chips) if c == best]
         shown = chips_word(f"{best:+d}" if isinstance(best, int) else str(best))
+        start = self.game.start_chips
+        if start and isinstance(best, int):
+            # a game played with chips in hand: what the winner holds, and what that is up or down
+            d = best - start
+            shown = f"{chips_word(best)} ({'up ' + str(d) if d > 0 else 'down ' + str(-d) if d < 0 else 'even'})"
         who = _who(top, self.seat)
         self.screen.say("")
         played = f"Game over after {rounds} round{'s' if rounds != 1 else ''}."
@@ -328,93 +371,17 @@ class Table:
                 # the rules push the table up the screen: it comes back with the question
                 self.draw_table(self.asking)
             return True
+        if a == "t" and self.story and self.asking is None:
+            self.tell_story()  # at the pause after a round told short: the round as it was played
+            return True
+        if a == "t" and self.story:
+            self.tell_story()  # at a question after turns told short: those turns, then the table
         if a == "t":
             self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
             return True
         if a == "q":
             raise Quit()
         return False
-
-    def rules_text(self) -> None:
-        """The rules text of the current phase: its `text`, else its description, else its name."""
-        pid = self.nar.phase_id
-        phases = at(self.game.variant.tree, "round")
-        node = None
-        for ph in (phases.value if phases is not None and isinstance(phases.value, list) else []):
-            if isinstance(ph.value, dict) and "id" in ph.value and ph.value["id"].value == pid:
-                node = ph.value
-        name = self.nar.phase_names.get(pid, pid) or "Before the first phase"
-        self.screen.say("")
-        self.screen.say(f"Rules: {name}", "heading")
-        text = ""
-        try:
-            from rulekit.lang.rulestext import phase_text  # the players' text of the phase, when present
-            # the rules as this table plays them (its options), not the other house rules
-            text = phase_text(self.game.variant, pid, dict(self.game.options)) if pid else ""
-        except ImportError:
-            pass
-        if node is not None and not text:
-            for key in ("text", "description"):
-                if key in node and isinstance(node[key].value, str):
-                    text = node[key].value
-                    break
-        self.screen.block(text or self.game.variant.meta.summary or "(no rules text for this phase)")
-        self.screen.say(f"Keys: {KEYS}.", "note")
-
-    def draw_table(self, ctx: Any = None, full: bool = False) -> None:
-        """Everything on the table as this seat sees it: hands with values, piles, pots, chips, and
-        at a decision (`ctx`, the game state) the variant's own table lines (display.table)."""
-        nar = self.nar
-        self.screen.say("")
-        dealer = "you deal" if nar.dealer == self.seat else f"seat {nar.dealer} deals"
-        self.screen.say(f"The table — round {nar.round_no + 1}, {dealer}", "heading")
-        unseen: list[tuple[str, int]] = []  # other seats' hands of hidden cards only: told together, on one line
-        placed: dict[str, int] = {}  # a place told by the same words as one before it (a card being played
-        lines: list[str] = []        # onto the table) joins that place's line: one line a place
-        for zname, cards in nar.zones.items():
-            if nar.main_zone(zname) != zname:
-                continue
-            group = nar.group_cards(zname)
-            words = nar.zone_words(zname)
-            words = words[0].upper() + words[1:]
-            if zname == self.game.deck_zone:
-                if group:
-                    lines.append(f"{words}: {len(group)} card{'s' if len(group) != 1 else ''}")
-                continue
-            if not group:
-                continue
-            text, value = nar.zone_view(zname, full=full or ctx is None)
-            base, idx = nar.zone_of(zname)
-            zd = nar.zone_defs.get(base)
-            if idx is not None and idx != self.seat and zd is not None and zd.kind == "player" \
-                    and text in ("a hidden card", f"{len(group)} hidden cards"):
-                unseen.append((nar.seat(idx, upper=False), len(group)))
-                continue
-            if not full and zd is not None and zd.kind == "player" and zd.visibility == "public" \
-                    and len(group) > LONG_PILE and ctx is not None:
-                # a long open pile (captures) at a decision: its size and value; t lists it card by card
-                text = nar.pile_text(zname) or text  # nothing folds: every card by name
-            if words in placed and idx is None:
-                lines[placed[words]] += f"; being played onto it: {text}"
-                continue
-            placed[words] = len(lines)
-            lines.append(self._place_line(zname, text, value))
-        for text in lines:
-            self.screen.say(text, "table", 2)
-        self.on_table = {t + "." for t in lines}
-        self.table_height = len(lines) + 6  # the heading, pots, chips and the question's own lines
-        if unseen:
-            self.screen.say("Unseen hands: " + by_count(unseen), "table", 2)
-        for pot, v in nar.pots.items():
-            if v != 0:  # an empty pot (a settling pool between rounds) says nothing
-                self.screen.say(f"The {pot.replace('_', ' ')}: {chips_word(v)}", "table", 2)
-        if ctx is not None:
-            for text in table_lines(self.game, ctx, self.seat, nar.card_text) + reach_lines(
-                    self.game, ctx, self.seat, nar.card_text):
-                self.screen.say(text, "table", 2)
-        self.screen.say("Chips: " + ", ".join(
-            f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
-            for s, c in enumerate(nar.chips)), "table", 2)
 
     # -- the human's choices ---------------------------------------------------------
     def act(self, d: Decision) -> int:
@@ -450,21 +417,55 @@ class Table:
             # nothing to ask (one answer as you read it): no table, no pause; the story goes on
             return self._choose(*args)
         table = self._table_text(ctx)
-        self.flush(reserve=table.count("\n") + height)
+        if self.short:
+            # the deal just told is on the table drawn with the question: said short before it;
+            # the phase named last, just above the table, is named in its heading
+            from rulekit.people.table.stretch import laid_open, opening_short
+            self.buf = opening_short(laid_open(self.buf, self.seat, self.nar), self.seat, self._own_place)
+            # a sentence the table says word for word (its rules' lines) is said there
+            rows = set(self.rows)
+            self.buf = [ln for ln in self.buf if ln.text not in rows and ln.text.removesuffix(".") not in rows]
+            if self.buf and self.buf[-1].kind == "phase":
+                self.phase_here = self.buf.pop().text
+            from rulekit.people.table.compact import compact
+            told = compact(list(self.buf), self.seat, None, set(self.said_why))
+            if len(told) == 1 and told[0].kind == "heading" and self.buf[0].kind == "heading":
+                # a round that starts with your question: the table's heading names the round
+                self.buf = []
+                self.round_here = True
+            elif len(told) > MID_LONG:
+                # many turns of others since your last answer (yours all forced): told short,
+                # the table below shows where they left the cards; t tells them in full
+                from rulekit.people.table.stretch import mid_short
+                self.story = told
+                self.buf = mid_short(self.buf, self.seat, self._own_place)
+            table = self._table_text(ctx)
+        self.flush(reserve=table.count("\n") + height, question=True)
         # a question right after another with the table unchanged and nothing told between them
         # but your answer (the dealer asked about each bettor in turn): the table above still holds
         same = table == self.last_table and self.shown <= 1
+        # at a table that pauses, the table drawn at your last question a few lines above (your
+        # answer and a forced turn or two since) is drawn again by what changed on it
+        near = self.short and self.last_table and not self.scrolled and self.shown <= NEAR
+        before = frozenset(self.last_rows) if near else frozenset()
         self.recent.clear()
         self.shown = 0
         self.scrolled = False
         if not same:
-            self.draw_table(ctx)
+            self.kept = before
+            try:
+                self.draw_table(ctx)
+            finally:
+                self.kept = frozenset()
+            self.last_rows = list(self.rows)
         self.last_table = table
         self.asking = getattr(d, "ctx", None)
         try:
             return self._choose(*args)
         finally:
             self.asking = None
+            self.phase_here, self.round_here = "", False
+            self.story = []
 
     def _menu_height(self, args: tuple) -> int:
         """How many screen lines the question's first menu takes, its prompt line included, as
@@ -536,23 +537,29 @@ class Table:
                        {keeps[i] + leads[i] for i in range(j)}]
                 values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
                 kinds, offered = [kinds[j] for j in one], [offered[j] for j in one]
-            if len(values) > 1 and not asked:
-                self.screen.say(head, "prompt")
-                asked = True
             same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
                     for k in keeps}
-            again = [(head, "prompt", 0)]  # said again with the menu after a key (? or t)
+            alike_value = len(values) > 1 and len(same) == 1 and None not in same
+            said = head
+            if alike_value and self.short and not asked and not (len(values) > 1 and merged):
+                # at a table that pauses, the note that every answer is worth the same is on the
+                # question's own line
+                said = f"{head} — every choice keeps a hand that shows {next(iter(same))} (Enter for the first)"
+            if len(values) > 1 and not asked:
+                self.screen.say(said, "prompt")
+                asked = True
+            again = [(said, "prompt", 0)]  # said again with the menu after a key (? or t)
             if len(values) > 1 and merged:
                 why = choice.alike[param][1]
                 again.append((f"{why[:1].upper()}{why[1:]}.", "note", 2))
                 self.screen.say(*again[-1])
-            alike_value = len(values) > 1 and len(same) == 1 and None not in same
             if alike_value:
                 # every answer leaves a hand of the same value: said once, not on every line; the
                 # choice stays yours, and Enter alone takes the first
-                again.append((f"Every choice keeps a hand that shows {same.pop()}: press Enter for the first, "
-                              "or choose the cards you like.", "note", 2))
-                self.screen.say(*again[-1])
+                if said == head:
+                    again.append((f"Every choice keeps a hand that shows {same.pop()}: press Enter for the first, "
+                                  "or choose the cards you like.", "note", 2))
+                    self.screen.say(*again[-1])
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
                                                                    [a + b for a, b in zip(keeps, leads)], again,

@@ -1,4 +1,4 @@
-"""The table, round six (issue 24, a fresh playtester's notes): every capture pile's cards on the
+"""The table's piles and hands: every capture pile's cards on the
 table at a decision (the scoring ones by name, the rest counted), ..."""
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _table(rel: str, n: int, seed: int, human: int = 0, rounds: int = 1, options
     if paged:
         screen.console.soft_wrap = False
         screen.console.width = 100
-    table = Table(g, n, human, screen, pause=paged)
+    table = Table(g, n, human, screen, pause=paged, verbose=True)  # every turn told (the pager's tests)
     table.nar.rounds = rounds
     res = play(g, n, seed, make_agents(g, n, seed, "careful", human=human, human_agent=table), rounds=rounds,
                dealer=0, observe=table.observe)

@@ -1,4 +1,4 @@
-"""The table, round two (issue 24): what each choice leads to in the menu (`hints`), who deals
+"""The table's menus and reasons: what each choice leads to in the menu (`hints`), who deals
 next and why, payment reasons in hand names, and a readable showdown."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table, round four (issue 24's playtest): a round's recap tells every payment once, every
+"""A round's recap tells every payment once, every
 card turned face up is named, and words a player reads say who and why plainly."""
 from __future__ import annotations
 

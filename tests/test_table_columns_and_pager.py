@@ -1,4 +1,4 @@
-"""The table, round seven (issue 24, the eleventh playtest): the stakes in column order, a
+"""The table's columns and its pager: the stakes in column order, a
 column's cards in deal order with a hidden card in its place, ..."""
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def _told(rel: str, n: int, seed: int, human: int, answers: str = "1\n", rounds:
     if width is not None:
         screen.console.soft_wrap = False
         screen.console.width = width
-    table = Table(g, n, human, screen, pause=paged)
+    table = Table(g, n, human, screen, pause=paged, verbose=True)  # every turn told (the pager's tests)
     table.nar.rounds = rounds
     res = play(g, n, seed, make_agents(g, n, seed, policy, human=human, human_agent=table), rounds=rounds,
                dealer=0, observe=table.observe)
@@ -180,7 +180,7 @@ def _cli(tmp_path, args: list[str], answer: str = "1") -> str:
     import pytest
     pexpect = pytest.importorskip("pexpect")
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "XDG_STATE_HOME": str(tmp_path)}
-    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args], cwd=str(tmp_path), env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", *args, "--verbose"], cwd=str(tmp_path), env=env,
                           dimensions=(40, 100), encoding="utf-8", timeout=120)
     text = ""
     try:

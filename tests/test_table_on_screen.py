@@ -1,4 +1,4 @@
-"""The table, round five (issue 24, a fresh playtester's notes): Kakkuri's seven seats told one
+"""What stays on screen at the table: Kakkuri's seven seats told one
 line a turn with your last move on screen at every question, no empty heading, who turns a box
 card, prompts that match their menu, the standings naming who deals next, passes already paid."""
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_kakkuri_your_last_move_is_on_screen_at_every_question(tmp_path):
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "PYTHONIOENCODING": "utf-8",
            "XDG_STATE_HOME": str(tmp_path / "state")}
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kakkuri", "--human", "0", "--seed", "2",
-                                           "--rounds", "4"], cwd=ROOT, env=env, dimensions=(40, 100),
+                                           "--rounds", "4", "--verbose"], cwd=ROOT, env=env, dimensions=(40, 100),
                           encoding="utf-8", timeout=120)
     prompts = [r"Your choice \(1 to (\d+);", r"Press Enter (?:for round \d+|to go on)", pexpect.EOF]
     text, questions, paged, checked = "", 0, 0, 0
