@@ -65,7 +65,8 @@ def test_returns_equal_the_games_chip_changes_in_every_seeded_episode(vid):
         # the same game played by the callback runner with the same choices
         moves = env.env.moves
         n = env.env.players
-        expected = play(game, n, episode, [ScriptedAgent(moves)] * n, rounds=1, logging=False).chips
+        # the game's own seed, from the referee's Env (drawn from the reset's seed, never shown to a seat)
+        expected = play(game, n, env.env.seed, [ScriptedAgent(moves)] * n, rounds=1, logging=False).chips
         start = env.env._start_chips()
         assert [returns[a] for a in env.possible_agents] == [c - start for c in expected], (vid, episode)
 
