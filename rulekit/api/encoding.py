@@ -148,8 +148,8 @@ def list_bits(env: Any) -> int:
     most = 0
     if lists:
         import random
-        from rulekit.api.env import Env
-        probe = Env(env.game, seed=0, players=env.players, rounds=1, logging=False)
+        probe = type(env)(env.game, seed=0, players=env.players, rounds=1, logging=False)  # an Env
+
         for s in range(LIST_GAMES):
             probe.reset(s)
             rng = random.Random(s)

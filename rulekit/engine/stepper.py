@@ -26,7 +26,9 @@ from rulekit.engine.agents import Decision
 from rulekit.engine.game import Game
 from rulekit.engine.runner import GameResult, continue_game, decider, play
 
-__all__ = ["Stepper", "Inconsistent", "DealChain"]
+__all__ = ["Stepper", "Inconsistent", "DealChain", "REJECT_SHARE"]
+
+REJECT_SHARE = 4  # Stepper.sample spends 1/REJECT_SHARE of its tries on plain re-deals, the rest on repair
 
 
 class Inconsistent(Exception):
@@ -204,18 +206,29 @@ class Stepper:
         """A copy in which the cards `seat` has not seen are re-dealt at random among the places
         it cannot see, every move so far is the same action, and what happened in the open came
         out the same (the cards `seat` sees, pile sizes, chips, who acts, its legal actions): a
-        state `seat` cannot tell from this one. Deals that disagree are drawn again; raises
-        Inconsistent when `tries` deals all disagree."""
+        state `seat` cannot tell from this one. A quarter of `tries` goes to random re-deals
+        (evenly drawn among the deals that agree); if none agrees, the rest to repairing one
+        (rulekit.engine.dealsearch: constraint-aware, where the moves say much about the hidden
+        cards); raises Inconsistent when `tries` replays found none."""
         if self._snap is None:
             return self.clone()
         unseen, values, mine = self.unseen(seat), self.values[self._snap["moves"]:], self._public(seat)
-        for _ in range(tries):
+        rejection = max(1, tries // REJECT_SHARE)
+        for _ in range(rejection):
             perm = list(unseen)
             rng.shuffle(perm)
             other = self._redeal(seat, unseen, perm, values, mine)
             if other is not None:
                 return other
+        found = self._repaired(seat, rng, tries - rejection)
+        if found is not None:
+            return found[0]
         raise Inconsistent(f"no deal in {tries} tries agrees with the moves so far")
+
+    def _repaired(self, seat: int, rng: random.Random, tries: int) -> tuple["Stepper", list[int]] | None:
+        """A deal found by repair (rulekit.engine.dealsearch) and its cards slot by slot, or None."""
+        from rulekit.engine.dealsearch import repair
+        return repair(self, seat, rng, tries, Inconsistent)
 
     def deals(self, seat: int, rng: random.Random, model: Callable[[Decision], int | None] | None = None) -> "DealChain":
         """Deals `seat` cannot tell from this one, drawn one after another (see DealChain)."""
