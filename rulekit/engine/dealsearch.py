@@ -5,7 +5,8 @@ that fits, a turn that ended by itself had none, a play put down cards its playe
 random re-deals then agree with every move (in a Kakkuri round, often none in hundreds). A
 replayed deal that disagrees does so at a first move: up to there it agreed. `repair` walks
 from a random re-deal by swapping two unseen cards, one of them mostly from the hidden pile of
-the player whose move failed first (that pile is what the failing move is about), keeping a
+the place the first disagreement points at (a card the seat would have seen elsewhere, or
+the hidden pile of the player whose move failed), keeping a
 swap unless it makes the first disagreement come earlier (and now and then even so, so that the
 walk does not stay stuck), until a deal agrees with every move and with what the seat sees.
 
@@ -19,11 +20,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-__all__ = ["repair", "TARGET", "WORSE", "RESTART"]
+__all__ = ["repair", "TARGET", "WORSE", "RESTART", "FRESH"]
 
-TARGET = 0.8   # share of swaps that take one card from the pile of the player whose move failed first
+TARGET = 0.9   # share of swaps that take one card from the pile of the player whose move failed first
 WORSE = 0.05   # chance to keep a swap that makes the first disagreement come earlier
-RESTART = 25   # swaps without progress before the walk starts again from a fresh re-deal
+RESTART = 25   # swaps without progress before the walk goes back to the deal that went furthest
+FRESH = 0.3    # chance that it starts from a fresh re-deal instead
 
 
 def _piles(source: Any, seat: int) -> list[tuple[int | None, list[int]]]:
@@ -40,22 +42,69 @@ def _piles(source: Any, seat: int) -> list[tuple[int | None, list[int]]]:
     return out
 
 
+def _view(game: Any, ctx: Any, seat: int) -> list:
+    """What `seat` sees of the zones, pile by pile (a card where it sees one, else None)."""
+    out = []
+    for zname, z in game.variant.zones.items():
+        piles = [ctx.zones[zname]] if z.kind == "single" else ctx.zones[zname]
+        for i, pile in enumerate(piles):
+            idx = None if z.kind == "single" else i
+            out.append([c if game.visible(ctx, seat, zname, idx, c) else None for c in pile])
+    return out
+
+
+def _odd_cards(real: list, other: list) -> set[int]:
+    """The cards seen in one view where the other does not show them (both views of one seat)."""
+    odd: set[int] = set()
+    for a, b in zip(real, other):
+        if a == b:
+            continue
+        if len(a) != len(b):
+            odd.update(c for c in a + b if c is not None)
+        else:
+            odd.update(c for x, y in zip(a, b) if x != y for c in (x, y) if c is not None)
+    return odd
+
+
+def _cards(d: Any) -> set[int]:
+    """Every card named in a decision's legal actions."""
+    out: set[int] = set()
+
+    def walk(v: Any, t: str) -> None:
+        if t == "card":
+            out.add(v)
+        elif t.startswith("list<"):
+            for x in v:
+                walk(x, t[5:-1])
+    for a in d.actions:
+        for v, t in zip(a, d.choice.types):
+            walk(v, t)
+    return out
+
+
 def repair(source: Any, seat: int, rng: random.Random, tries: int,
-           inconsistent: type[Exception]) -> tuple[Any, list[int]] | None:
-    """(a Stepper re-dealt from `source` (a Stepper) that `seat` cannot tell from it, the deal:
-    the card dealt to each unseen slot, pile by pile as Stepper.unseen_piles lists them), found
-    in at most `tries` replays of the round; None if none was found. `inconsistent` is the
+           inconsistent: type[Exception]) -> tuple[Any, list[int], int]:
+    """(a Stepper re-dealt from `source` (a Stepper) that `seat` cannot tell from it, or None if
+    none was found in `tries` replays of the round; the deal: the card dealt to each unseen slot,
+    pile by pile as Stepper.unseen_piles lists them; the replays made). `inconsistent` is the
     exception a replay stops with (stepper.Inconsistent)."""
     snap = source._snap
-    if snap is None or tries < 1:
-        return None
+    if snap is None or tries < 2:
+        return None, [], 0
+    game = source.game
     values = source.values[snap["moves"]:]
     mine = source._public(seat)
-    # who decided each move of the round, on which choice: a re-deal must agree move by move
+    # the real round decision by decision: who decided on which choice, what the seat saw then
     seen: list[tuple[int, str]] = []
-    source._restart(list(values), source.relabel, lambda d, i: seen.append((d.player, d.choice.id)))
+    views: list[list] = []
+
+    def record(d: Any) -> None:
+        seen.append((d.player, d.choice.id))
+        views.append(_view(game, d.ctx, seat))
+    source._restart(list(values), source.relabel, None, record)
+    end_view = _view(game, source.ctx, seat)
     piles = _piles(source, seat)
-    back = list(range(len(source.game.card_ids)))
+    back = list(range(len(game.card_ids)))
     for a, b in enumerate(source.relabel or ()):
         back[b] = a  # a sample's cards traced back to the round's own shuffle
     unseen = [back[c] for _owner, pile in piles for c in pile]
@@ -68,52 +117,73 @@ def repair(source: Any, seat: int, rng: random.Random, tries: int,
             owner_slots.setdefault(owner, []).extend(slots[-1])
         at += len(pile)
     if len(unseen) < 2:
-        return None
+        return None, [], 1
 
-    def attempt(perm: list[int]) -> tuple[Any, int, set]:
+    def attempt(perm: list[int]) -> tuple[Any, int, list[int]]:
         """The re-deal `perm` (the card dealt to each slot) replayed: the Stepper if `seat` cannot
-        tell it from the real one, how many moves agreed, and the seats to blame for the first
-        disagreement (the one that should have decided and the one that did)."""
-        depth, blame = [0], set()
+        tell it from the real one, how many decisions agreed, and the slots to blame for the
+        first disagreement (where the cards lie that the seat saw in other places, else the
+        hidden cards of the seats that decided differently)."""
+        slot_of = {c: k for k, c in enumerate(perm)}
+        depth = [0]
+        blame: list[int] = []
 
-        def judge(d: Any, i: int) -> None:
-            if depth[0] >= len(seen) or seen[depth[0]] != (d.player, d.choice.id):
-                blame.add(d.player)
-                raise inconsistent("another seat or choice decides here than in the real round")
+        def blame_view(real: list, other: list) -> bool:
+            blame.extend(slot_of[c] for c in _odd_cards(real, other) if c in slot_of)
+            return real != other
+
+        def look(d: Any) -> None:
+            k = depth[0]
+            odd = blame_view(views[k], _view(game, d.ctx, seat)) if k < len(views) else True
+            if k >= len(seen) or seen[k] != (d.player, d.choice.id) or odd:
+                if not blame:  # a seat asked that was not: the cards that gave it something to do
+                    blame.extend(slot_of[c] for c in _cards(d) if c in slot_of)
+                if not blame:
+                    for p in {d.player, seen[k][0] if k < len(seen) else d.player}:
+                        blame.extend(owner_slots.get(p, ()))
+                raise inconsistent("the re-deal parts from the real round here")
             depth[0] += 1
-        relabel = list(range(len(source.game.card_ids)))
+        relabel = list(range(len(game.card_ids)))
         for a, b in zip(unseen, perm):
             relabel[a] = b
         try:
-            other = source._restart(values, relabel, judge)
+            other = source._restart(values, relabel, None, look)
         except inconsistent:
-            if depth[0] < len(seen):
-                blame.add(seen[depth[0]][0])
-            elif seen:
-                blame.add(seen[-1][0])
+            if not blame:  # a move not legal here: its player's hidden cards
+                k = min(depth[0], len(seen)) - 1 if depth[0] >= len(seen) else depth[0]
+                blame.extend(owner_slots.get(seen[k][0], ()) if seen else ())
             return None, depth[0], blame
         if other._public(seat) != mine:
-            # every move agreed, what followed did not: blame the last mover and who acts next
-            nxt = [None if x.pending is None else x.pending.player for x in (other, source)]
-            blame.update(p for p in (seen[-1][0] if seen else None, *nxt) if p is not None)
-            return None, depth[0], blame
+            blame_view(end_view, _view(game, other.ctx, seat))
+            if not blame:
+                nxt = [None if x.pending is None else x.pending.player for x in (other, source)]
+                for p in (seen[-1][0] if seen else None, *nxt):
+                    blame.extend(owner_slots.get(p, ()) if p is not None else ())
+            return None, depth[0] + 1, blame
         other.relabel = relabel
-        return other, depth[0], blame
+        return other, depth[0] + 1, blame
 
     perm = sorted(unseen)
     rng.shuffle(perm)
     other, depth, blame = attempt(perm)
-    stale = 0
-    for _ in range(tries - 1):
+    best = (depth, perm, blame)
+    stale, used = 0, 2  # the real round's replay, and this one
+    while used < tries:
         if other is not None:
-            return other, perm
-        if stale >= RESTART:  # stuck: start again from a fresh re-deal
-            new = sorted(unseen)
-            rng.shuffle(new)
-        else:
-            mine_slots = [k for p in blame for k in owner_slots.get(p, ())]
-            if mine_slots and rng.random() < TARGET:
-                i = rng.choice(mine_slots)
+            return other, perm, used
+        if stale >= RESTART:  # stuck: back to the deal that went furthest, or a fresh one
+            stale = 0
+            if rng.random() < FRESH:
+                perm = sorted(unseen)
+                rng.shuffle(perm)
+                other, depth, blame = attempt(perm)
+                used += 1
+                continue
+            depth, perm, blame = best
+            continue
+        if True:
+            if blame and rng.random() < TARGET:
+                i = rng.choice(blame)
             else:
                 i = rng.choice(rng.choice(slots))
             j = rng.randrange(len(perm) - 1)
@@ -123,9 +193,12 @@ def repair(source: Any, seat: int, rng: random.Random, tries: int,
             new = list(perm)
             new[i], new[j] = new[j], new[i]
         got, d, b = attempt(new)
-        if got is not None or d >= depth or stale >= RESTART or rng.random() < WORSE:
-            stale = 0 if (got is not None or d > depth or stale >= RESTART) else stale + 1
+        used += 1
+        if got is not None or d >= depth or rng.random() < WORSE:
+            stale = 0 if (got is not None or d > depth) else stale + 1
             perm, other, depth, blame = new, got, d, b
+            if d > best[0]:
+                best = (d, perm, blame)
         else:
             stale += 1
-    return None if other is None else (other, perm)
+    return other, perm, used
