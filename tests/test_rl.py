@@ -65,7 +65,8 @@ def test_returns_equal_the_games_chip_changes_in_every_seeded_episode(vid):
         # the same game played by the callback runner with the same choices
         moves = env.env.moves
         n = env.env.players
-        expected = play(game, n, episode, [ScriptedAgent(moves)] * n, rounds=1, logging=False).chips
+        # the game's own seed, from the referee's Env (drawn from the reset's seed, never shown to a seat)
+        expected = play(game, n, env.env.seed, [ScriptedAgent(moves)] * n, rounds=1, logging=False).chips
         start = env.env._start_chips()
         assert [returns[a] for a in env.possible_agents] == [c - start for c in expected], (vid, episode)
 
@@ -134,3 +135,39 @@ def test_a_bet_has_one_code_whatever_else_is_legal():
                 bets += 1
             inner.step(rng.randrange(len(codes)))
     assert bets > 0
+
+
+@pytest.mark.parametrize("vid", ["kakkuri", "dare"])
+def test_a_list_of_cards_has_one_code_at_every_decision(vid):
+    """Kakkuri's plays and Dare's sets: bit i of a code is the i-th card (by deck index) of the
+    seat's hand, so a code names the same cards of the hand at every decision, whatever else is legal."""
+    from rulekit.api.encoding import INT_RADIX, action_codes, list_bits
+    env = aec_env(vid)
+    inner = env.env
+    bits = list_bits(inner)
+    assert bits > 0
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(6):
+        inner.reset(seed)
+        while not inner.done:
+            d = inner._st.pending
+            codes = action_codes(inner, env.max_actions)
+            if d.choice.types[0].startswith("list<"):
+                hand = sorted(inner._st.ctx.zones["hand"][d.player])
+                for a, code in zip(d.actions, codes):
+                    assert code < env.max_actions
+                    rest = 1
+                    for t, v in zip(reversed(d.choice.types[1:]), reversed(a[1:])):
+                        assert t == "int"
+                        assert code % INT_RADIX == v + 1
+                        code //= INT_RADIX
+                        rest *= INT_RADIX
+                    assert code < 1 << bits
+                    chosen = {c for part in a[0] for c in (part if isinstance(part, (list, tuple)) else [part])}
+                    assert {hand[i] for i in range(bits) if code >> i & 1} == chosen
+                if vid == "kakkuri":  # every play puts down other cards: one code each
+                    assert len(set(codes)) == len(codes)
+                checked += 1
+            inner.step(rng.randrange(len(codes)))
+    assert checked > 20

@@ -16,10 +16,16 @@ start and length:
 Action codes: a decision's legal actions get codes that mean the same at every decision of a
 choice kind. Each parameter has a value code - a card its index in the deck (radix: the deck
 size), a yes/no 0 or 1 (radix 2), a whole number from -1 to 30 the number plus one (radix 32;
--1 often means "none") - and an action with several parameters is their mixed-radix number,
-the first parameter most significant (a bet of a chips on hand h: (h + 1) * 32 + a + 1). A
-choice with a list or text parameter, a number outside -1 to 30, or codes past the action
-space: the index into the legal actions.
+-1 often means "none"), a list of cards (Kakkuri's plays, Dare's sets) the cards it puts down as
+a multi-hot over the deciding seat's own pile, sorted by deck index: bit i is the i-th card of
+that pile (radix 2 ** `list_bits`, the largest such pile in seeded random games; the empty list
+is 0) - and an action with several parameters is their mixed-radix number, the first parameter
+most significant (a bet of a chips on hand h: (h + 1) * 32 + a + 1). Two legal actions that put
+down the same cards with the same other parameters (Dare's ways of grouping the same cards into
+sets, which the rules count as one answer) share a code, which takes the first of them. A choice
+with a text parameter, a number outside -1 to 30, a list of cards not all from one of the seat's
+piles or a pile larger than `list_bits`, or codes past the action space: the index into the
+legal actions.
 """
 from __future__ import annotations
 
@@ -104,34 +110,99 @@ def observation_vector(env: Any, seat: int) -> list[int]:
 
 
 INT_RADIX = 32  # codes for a whole-number parameter: values -1 to 30, coded as the value plus one
+LIST_GAMES = 8  # seeded random one-round games that size a list-of-cards code (list_bits)
+
+
+def _flat(v: Any) -> list[int]:
+    """The cards of a list-of-cards value (lists of lists flattened)."""
+    out: list[int] = []
+    for x in v:
+        if isinstance(x, (list, tuple)):
+            out += _flat(x)
+        else:
+            out.append(x)
+    return out
+
+
+def _own_pile(env: Any, d: Any, k: int) -> list[int] | None:
+    """The deciding seat's first own pile (player zones in order) that holds every card of
+    parameter `k` of every legal action, sorted by deck index; None if there is none."""
+    g, ctx = env.game, env._st.ctx
+    wanted = {c for a in d.actions for c in _flat(a[k])}
+    for zname, z in g.variant.zones.items():
+        if z.kind == "player":
+            pile = ctx.zones[zname][d.player]
+            if wanted <= set(pile):
+                return sorted(pile)
+    return None
+
+
+def list_bits(env: Any) -> int:
+    """Bits of a list-of-cards code: the largest own pile met at a list-of-cards decision in
+    LIST_GAMES seeded random one-round games (the same for every Env of this game and seats)."""
+    cached = env.__dict__.get("_list_bits")
+    if cached is not None:
+        return cached
+    lists = any(t.startswith("list<") and "card" in t
+                for kinds in env.game.choices.values() for ch in kinds for t in ch.types)
+    most = 0
+    if lists:
+        import random
+        probe = type(env)(env.game, seed=0, players=env.players, rounds=1, logging=False)  # an Env
+
+        for s in range(LIST_GAMES):
+            probe.reset(s)
+            rng = random.Random(s)
+            while not probe.done:
+                d = probe._st.pending
+                for k, t in enumerate(d.choice.types):
+                    if t.startswith("list<") and "card" in t:
+                        pile = _own_pile(probe, d, k)
+                        most = max(most, len(pile) if pile is not None else 0)
+                probe.step(rng.randrange(len(d.actions)))
+    env.__dict__["_list_bits"] = most
+    return most
 
 
 def action_codes(env: Any, size: int) -> list[int]:
-    """The codes of the pending decision's legal actions, in the order of `legal_actions()`."""
+    """The codes of the pending decision's legal actions, in the order of `legal_actions()`
+    (equal codes: actions the code does not tell apart; a step with it takes the first)."""
     d = env._st.pending
     if d is None:
         return []
-    radix = []
-    shift = []
-    for t in d.choice.types:
-        shift.append(1 if t == "int" else 0)
+    radix: list[int] = []
+    shift: list[Any] = []
+    for k, t in enumerate(d.choice.types):
         if t == "card":
             radix.append(len(env.game.card_ids))
+            shift.append(0)
         elif t == "bool":
             radix.append(2)
+            shift.append(0)
         elif t == "int":
             radix.append(INT_RADIX)
+            shift.append(1)
+        elif t.startswith("list<") and "card" in t:
+            bits = list_bits(env)
+            pile = _own_pile(env, d, k)
+            if pile is None or len(pile) > bits:
+                return list(range(len(d.actions)))
+            radix.append(1 << bits)
+            shift.append({c: 1 << i for i, c in enumerate(pile)})  # a card's bit in the pile
         else:
-            return list(range(len(d.actions)))  # lists, text: the index of the legal action
+            return list(range(len(d.actions)))  # text: the index of the legal action
     codes = []
     for a in d.actions:
         code = 0
         for r, k, v in zip(radix, shift, a):
-            v = int(v) + k
-            if not 0 <= v < r:
-                return list(range(len(d.actions)))
+            if type(k) is dict:
+                v = sum(k[c] for c in set(_flat(v)))
+            else:
+                v = int(v) + k
+                if not 0 <= v < r:
+                    return list(range(len(d.actions)))
             code = code * r + v
         codes.append(code)
-    if all(c < size for c in codes) and len(set(codes)) == len(codes):
+    if all(c < size for c in codes) and (len(set(codes)) == len(codes) or any(type(k) is dict for k in shift)):
         return codes
     return list(range(len(d.actions)))

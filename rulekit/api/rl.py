@@ -8,13 +8,16 @@
     ['action_mask', 'observation']
 
 Agents are named `seat_0` ... `seat_{n-1}` (the seats after the variant's seat draw, if any).
-An observation is the seat's `Env.observation_vector` (layout in rulekit.api.encoding and
-docs/guides/python.md); the action is an action code (rulekit.api.encoding: a card's deck
+An observation is the seat's `Env.observation_vector` as float32 (layout in rulekit.api.encoding
+and docs/guides/python.md; every entry within the bounds of `obs_bounds`, chips and variables
+clipped to +-OBS_LIMIT); the action is an action code (rulekit.api.encoding: a card's deck
 index, 0/1 for a yes/no, a number for a number choice, else the index of the legal action),
 and `action_mask` marks the legal codes. The action space has `max_actions` codes: by default
 the larger of the deck size and twice the largest code seen in seeded random games. Rewards
 are the chips each seat won or lost at each step; chips that moved before the first decision
 are paid with the first step: over a game they add up to the game's chip changes exactly.
+Seeding follows Gymnasium: a seeded reset seeds the later unseeded ones (DealSeeds); `infos`
+are empty (no seed: a seed gives the whole deal away).
 """
 from __future__ import annotations
 
@@ -28,10 +31,44 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ImportError("rulekit.api.rl needs the rl extra: pip install 'rulekit[rl]'") from exc
 
-from rulekit.api.encoding import action_codes
-from rulekit.api.env import Env
+from rulekit.api.encoding import action_codes, vector_layout
+from rulekit.api.env import Env, as_seed
+from rulekit.engine.runner import MAX_ROUNDS
 
-__all__ = ["RulekitAEC", "aec_env", "largest_action_count", "check_action", "spaces_for", "default_max_actions"]
+__all__ = ["RulekitAEC", "aec_env", "largest_action_count", "check_action", "spaces_for", "default_max_actions",
+           "obs_bounds", "float_observation", "DealSeeds", "OBS_LIMIT"]
+
+OBS_LIMIT = 1_000_000  # chips and variables are clipped to +-OBS_LIMIT (float32 holds them exactly)
+_DEAL_TAG = 0x72756C656B6974  # mixed into a reset's seed so that np_random's state says nothing of the deals
+
+
+class DealSeeds:
+    """The game seeds of an environment's episodes, Gymnasium's way: `seed(s)` (a whole number
+    or a NumPy Generator) restarts the sequence, `draw()` gives the next game's seed (from the
+    OS until the first seeded reset). A generator of its own: Gymnasium's `np_random`, seeded
+    from the same s, cannot be stepped back to a deal."""
+
+    def __init__(self) -> None:
+        self._rng: Any = None
+
+    def seed(self, seed: Any) -> int:
+        """Restart from `seed`; returns it as a whole number (for Gymnasium's own np_random)."""
+        s = as_seed(seed, "seed")
+        self._rng = np.random.default_rng([s, _DEAL_TAG])
+        return s
+
+    def _gen(self) -> Any:
+        if self._rng is None:
+            self._rng = np.random.default_rng()
+        return self._rng
+
+    def draw(self) -> int:
+        """The next game's seed."""
+        return int(self._gen().integers(0, 2 ** 63))
+
+    def role(self, n: int) -> int:
+        """A seat's place relative to the dealer, drawn evenly from 0 to n-1."""
+        return int(self._gen().integers(0, n))
 
 
 def largest_action_count(env: Env, games: int = 8, seed: int = 0) -> int:
@@ -59,10 +96,34 @@ def check_action(action: Any, codes: list[int], who: str) -> int:
     return codes.index(a)
 
 
+def obs_bounds(env: Env) -> tuple[Any, Any]:
+    """Each entry's least and greatest value in the float32 observation (by vector_layout's parts)."""
+    n_cards = len(env.game.card_ids)
+    lo, hi = [], []
+    for part, _start, k in vector_layout(env):
+        if part == "sizes":
+            a, b = 0, n_cards
+        elif part == "round":
+            a, b = 0, MAX_ROUNDS
+        elif part == "chips" or part.startswith("var:"):
+            a, b = -OBS_LIMIT, OBS_LIMIT
+        else:  # cards and one-hots
+            a, b = 0, 1
+        lo += [a] * k
+        hi += [b] * k
+    return np.asarray(lo, dtype=np.float32), np.asarray(hi, dtype=np.float32)
+
+
+def float_observation(env: Env, seat: int, space: Any) -> Any:
+    """`seat`'s observation vector as float32, clipped into `space`'s bounds."""
+    v = np.asarray(env.observation_vector(seat), dtype=np.float32)
+    return np.clip(v, space.low, space.high, out=v)
+
+
 def spaces_for(env: Env, max_actions: int) -> tuple[Any, Any]:
-    """The Gymnasium observation (vector) and action spaces of an Env."""
-    big = np.iinfo(np.int64)
-    return (spaces.Box(big.min, big.max, (env.vector_size(),), dtype=np.int64), spaces.Discrete(max_actions))
+    """The Gymnasium observation (float32 vector, finite bounds) and action spaces of an Env."""
+    lo, hi = obs_bounds(env)
+    return spaces.Box(lo, hi, dtype=np.float32), spaces.Discrete(max_actions)
 
 
 def default_max_actions(env: Env) -> int:
@@ -93,6 +154,7 @@ class RulekitAEC(AECEnv):
         self._obs_space = spaces.Dict({"observation": vec,
                                        "action_mask": spaces.Box(0, 1, (self.max_actions,), dtype=np.int8)})
         self.agents: list[str] = []
+        self._deals = DealSeeds()
 
     def observation_space(self, agent: str):
         return self._obs_space
@@ -102,8 +164,11 @@ class RulekitAEC(AECEnv):
 
     # -- AEC protocol ----------------------------------------------------------------
     def reset(self, seed: Any = None, options: dict | None = None) -> None:
-        """A new game: from `seed` (a whole number or a NumPy Generator), or a fresh deal when None."""
-        self.env.reset(seed)
+        """A new game; `seed` (a whole number or a NumPy Generator) seeds this and later unseeded
+        resets (Gymnasium's convention); without any seed so far, a fresh deal."""
+        if seed is not None:
+            self._deals.seed(seed)
+        self.env.reset(self._deals.draw())
         self.agents = list(self.possible_agents)
         # chips that moved before the first decision (antes, a dealer's fee) are paid with the
         # first step (PettingZoo's rewards come from steps); a game with no decision pays them here
@@ -139,7 +204,7 @@ class RulekitAEC(AECEnv):
         mask = np.zeros(self.max_actions, dtype=np.int8)
         if not self.env.done and self.env.current_player == seat:
             mask[self._codes()] = 1
-        return {"observation": np.asarray(self.env.observation_vector(seat), dtype=np.int64), "action_mask": mask}
+        return {"observation": float_observation(self.env, seat, self._obs_space["observation"]), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         if not self.agents:

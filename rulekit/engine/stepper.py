@@ -26,7 +26,9 @@ from rulekit.engine.agents import Decision
 from rulekit.engine.game import Game
 from rulekit.engine.runner import GameResult, continue_game, decider, play
 
-__all__ = ["Stepper", "Inconsistent", "DealChain"]
+__all__ = ["Stepper", "Inconsistent", "DealChain", "REJECT_SHARE"]
+
+REJECT_SHARE = 10  # Stepper.sample spends 1/REJECT_SHARE of its tries on plain re-deals, the rest on repair
 
 
 class Inconsistent(Exception):
@@ -60,9 +62,10 @@ class _Seat:
     name = "env"
 
     def __init__(self, stepper: "Stepper", replay: list | None = None, relabel: list[int] | None = None,
-                 judge: Callable[[Decision, int], None] | None = None):
+                 judge: Callable[[Decision, int], None] | None = None, look: Callable[[Decision], None] | None = None):
         self.relabel = relabel  # a sampled deal: a card chosen before is the card it became
         self.judge = judge  # told each replayed move (a sampler weighing how likely it was here)
+        self.look = look  # shown each replayed decision before its move is matched (a sampler's check)
         # weakly: a stepper nobody holds is freed, and its paused game with it (greenlet exit)
         self.stepper = weakref.ref(stepper)
         self.replay = replay or []
@@ -73,6 +76,8 @@ class _Seat:
         if self.pos < len(self.replay):
             want = self.replay[self.pos]
             self.pos += 1
+            if self.look is not None:
+                self.look(d)
             if isinstance(want, int):
                 i = want
             else:  # a move by value (sampled deals): the same action must be legal here
@@ -204,18 +209,30 @@ class Stepper:
         """A copy in which the cards `seat` has not seen are re-dealt at random among the places
         it cannot see, every move so far is the same action, and what happened in the open came
         out the same (the cards `seat` sees, pile sizes, chips, who acts, its legal actions): a
-        state `seat` cannot tell from this one. Deals that disagree are drawn again; raises
-        Inconsistent when `tries` deals all disagree."""
+        state `seat` cannot tell from this one. A tenth of `tries` goes to random re-deals
+        (evenly drawn among the deals that agree); if none agrees, the rest to repairing one
+        (rulekit.engine.dealsearch: constraint-aware, where the moves say much about the hidden
+        cards); raises Inconsistent when `tries` replays found none."""
         if self._snap is None:
             return self.clone()
         unseen, values, mine = self.unseen(seat), self.values[self._snap["moves"]:], self._public(seat)
-        for _ in range(tries):
+        rejection = max(1, tries // REJECT_SHARE)
+        for _ in range(rejection):
             perm = list(unseen)
             rng.shuffle(perm)
             other = self._redeal(seat, unseen, perm, values, mine)
             if other is not None:
                 return other
+        found = self._repaired(seat, rng, tries - rejection)[0]
+        if found is not None:
+            return found
         raise Inconsistent(f"no deal in {tries} tries agrees with the moves so far")
+
+    def _repaired(self, seat: int, rng: random.Random, tries: int) -> tuple["Stepper | None", list[int], int]:
+        """A deal found by repair in at most `tries` replays (None if none), its cards slot by
+        slot, and the replays made (rulekit.engine.dealsearch)."""
+        from rulekit.engine.dealsearch import repair
+        return repair(self, seat, rng, tries, Inconsistent)
 
     def deals(self, seat: int, rng: random.Random, model: Callable[[Decision], int | None] | None = None) -> "DealChain":
         """Deals `seat` cannot tell from this one, drawn one after another (see DealChain)."""
@@ -261,7 +278,8 @@ class Stepper:
                     out.append(hidden)
         return out
 
-    def _restart(self, replay: list, relabel: list[int] | None, judge: Callable | None = None) -> "Stepper":
+    def _restart(self, replay: list, relabel: list[int] | None, judge: Callable | None = None,
+                 look: Callable | None = None) -> "Stepper":
         snap = self._snap
         other = Stepper(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging, start=False)
         if snap is None:  # before the first round (a game with no decisions yet): start afresh
@@ -269,7 +287,7 @@ class Stepper:
             return other
         other.moves = self.moves[:snap["moves"]]
         other.values = self.values[:snap["moves"]]
-        seat = _Seat(other, replay, relabel, judge)
+        seat = _Seat(other, replay, relabel, judge, look)
         agents = [seat] * self.n
         log_moves = list(other.moves)
         decide = decider(self.game, agents, log_moves)
@@ -304,8 +322,8 @@ class DealChain:
 
     Rejection alone (`Stepper.sample`) keeps few deals where much has happened in the open (a
     dealer deciding after every column's forced draws: about 3 in 100 re-deals agree). The chain
-    starts from one deal found by rejection and tries BURN more fresh re-deals to learn how often
-    one agrees. Where they often do (at least one in EASY), each deal handed out follows up to
+    starts from one deal found by rejection (or by repair, rulekit.engine.dealsearch, where none
+    agrees) and tries BURN more fresh re-deals to learn how often one agrees. Where they often do (at least one in EASY), each deal handed out follows up to
     THIN fresh re-deals (nearly independent deals). Where they rarely do, it follows two local
     proposals instead: the current deal with two unseen cards swapped (one from a pile chosen
     evenly, so a hidden hand as often as the stock; or, one time in FRESH, a fresh re-deal), then
@@ -328,6 +346,8 @@ class DealChain:
     THIN = 4  # fresh re-deals tried between two deals handed out, at most
     FRESH = 4  # one local proposal in FRESH is a whole re-deal: the chain cannot stay stuck in one corner
     SLIP = 0.1  # the weight of a deal for each choice of another seat that the model would not make
+    REPAIR = 40  # replays a call may spend repairing a deal while no fresh re-deal has agreed ...
+    REPAIR_AFTER = 60  # ... once this many fresh re-deals have not (rejection keeps deals evenly drawn)
 
     def __init__(self, source: Stepper, seat: int, rng: random.Random,
                  model: Callable[[Decision], int | None] | None = None):
@@ -354,6 +374,7 @@ class DealChain:
         self.slips = 0                      # its others' choices that the model would not make
         self.fresh: Stepper | None = None   # the current deal, not yet handed out
         self.agree = 0.0                    # the share of fresh re-deals that agreed (burn-in)
+        self.failed = 0                     # fresh re-deals that disagreed before the first deal
         self.replays = 0
 
     def _try(self, perm: list[int]) -> tuple[Stepper | None, int]:
@@ -409,6 +430,15 @@ class DealChain:
             return self.source.clone()
         if self.perm is None:
             self._propose("fresh")
+            self.failed += self.perm is None
+            if self.perm is None and self.failed >= self.REPAIR_AFTER:
+                # hardly any re-deal agrees here: repair one (rulekit.engine.dealsearch)
+                found, perm, used = self.source._repaired(self.seat, self.rng, self.REPAIR)
+                self.replays += used
+                if found is not None:
+                    self.perm, self.fresh = perm, found
+                    if self.model is not None:  # its weight: the others' choices the model would not make
+                        self.fresh, self.slips = self._try(perm)
             if self.perm is None:
                 raise Inconsistent("this re-deal does not agree with what was seen")
             self.agree = sum(self._propose("fresh") for _ in range(self.BURN)) / self.BURN
