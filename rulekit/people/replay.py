@@ -64,9 +64,11 @@ def game_digest(log: dict) -> str:
 
 
 def depth_of(value: Any, limit: int) -> int:
-    """The nesting depth of lists and dicts in `value`, counted without recursion up to `limit`+1
-    (level by level: a million small events take well under a second)."""
-    level = [value] if type(value) is list or type(value) is dict else []
+    """The nesting depth of lists, tuples and dicts in `value` (subclasses too: the writer measures
+    the engine's own containers, such as its observed event list, and must count exactly what
+    JSON will write as arrays and objects), counted without recursion up to `limit`+1 (level by
+    level: a million small events take well under a second)."""
+    level = [value] if isinstance(value, _CONTAINERS) else []
     depth = 0
     while level:
         depth += 1
@@ -74,9 +76,12 @@ def depth_of(value: Any, limit: int) -> int:
             return depth
         nxt: list = []
         for v in level:
-            nxt += [x for x in (v.values() if type(v) is dict else v) if type(x) is list or type(x) is dict]
+            nxt += [x for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, _CONTAINERS)]
         level = nxt
     return depth
+
+
+_CONTAINERS = (list, tuple, dict)
 
 
 def build_log(game: Any, res: Any) -> dict:
