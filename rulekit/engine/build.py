@@ -585,9 +585,10 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
             warned += label_warnings(games[-1])
             if at(variant.tree, "stats") is not None and not local.diagnostics:
                 # the variant's own statistics compile against every configuration too
-                from rulekit.engine.statsdecl import compile_stats, variant_stats
+                from rulekit.engine.statsdecl import prepare
                 try:
-                    compile_stats(games[-1], variant_stats(games[-1]))
+                    # attached as simulate attaches them: the smoke round reads them within the same budget
+                    games[-1] = prepare(games[-1], None)
                 except RulekitError as exc:
                     local.extend(exc.diagnostics)
         errs.extend(local.diagnostics)
