@@ -452,17 +452,19 @@ def cases() -> list[Case]:
     add(Case("R", "long_option", ["play", ok, "-o", "tie=" + "x" * 100000], check=_short_err(5000)))
     add(Case("R", "long_house_option", ["play", ok, "--house", "h.yaml"],
              {"h.yaml": "target: oicho-kabu\noptions: {tie: " + "x" * 1_000_000 + "}\n"}, check=_short_err(5000)))
-    return out + _round3().cases(sys.modules[__name__])
+    here = sys.modules[__name__]
+    return out + _round("hostile_round3").cases(here) + _round("hostile_round4").cases(here)
 
 
-def _round3():
-    """benchmarks/hostile_round3.py: issue 28's classes (LET, TXT, STATS, UNI, OLD, SAVE, DASK)."""
+def _round(name: str):
+    """benchmarks/hostile_round3.py (issue 28's classes: LET, TXT, STATS, UNI, OLD, SAVE, DASK) or
+    hostile_round4.py (issue 41's: SEARCH, STATS2, HOUSE, FROMSIM, SAVE2, LOGS, VALIDATE)."""
     import importlib.util
-    mod = sys.modules.get("hostile_round3")
+    mod = sys.modules.get(name)
     if mod is None:
-        spec = importlib.util.spec_from_file_location("hostile_round3", Path(__file__).with_name("hostile_round3.py"))
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(name + ".py"))
         mod = importlib.util.module_from_spec(spec)
-        sys.modules["hostile_round3"] = mod
+        sys.modules[name] = mod
         spec.loader.exec_module(mod)
     return mod
 
@@ -613,7 +615,8 @@ def _print_table(results: list[Outcome]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("classes", nargs="*", help="classes to run (default all: A-R and LET TXT STATS UNI OLD SAVE DASK)")
+    ap.add_argument("classes", nargs="*", help="classes to run (default all: A-R, LET TXT STATS UNI OLD SAVE DASK, SEARCH STATS2 HOUSE FROMSIM "
+                    "SAVE2 LOGS VALIDATE)")
     ap.add_argument("--json", help="write every case's outcome here")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per case")
     ap.add_argument("--from-json", nargs="+", metavar="FILE",

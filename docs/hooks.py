@@ -36,7 +36,10 @@ _FOLDER_LINK = re.compile(r'(\b(?:href|src)=")((?![a-zA-Z][a-zA-Z0-9+.-]*:|/|#)[
 
 
 def _text(fragment: str) -> str:
-    return " ".join(html.unescape(_TAGS.sub(" ", fragment)).split())
+    """A fragment of a page as the search index keeps text: its words without tags, escaped as
+    HTML, since the theme shows entries as HTML (a variant's `<a href="javascript:...">`, written
+    as text on the page, must stay text in the search results; the theme's own entries escape too)."""
+    return html.escape(" ".join(html.unescape(_TAGS.sub(" ", fragment)).split()), quote=False)
 
 
 def on_config(config):

@@ -128,6 +128,9 @@ def simulate(game: GameLike, players: int | None = None, rounds: int = 1000, see
     _int("rounds", rounds, 1)
     _int("seed", seed, 0)
     _int("jobs", jobs, 1, 64)
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise TypeError(f"client: expected a dask.distributed Client (or None to run here), found "
+                        f"{type(client).__name__} {client!r}"[:200])
     if policy is None:
         from rulekit.engine.runner import default_policy
         policy = default_policy(g)  # as the command line does

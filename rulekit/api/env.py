@@ -83,6 +83,7 @@ class Bot:
         if name not in known:
             raise ValueError(f"bot: unknown policy {name!r}: expected one of {', '.join(known)}")
         self.name = name
+        seed = as_seed(seed, "bot seed")  # text or a float would seed a different stream, silently
         # the same agents rulekit.play makes (runner.make_agents): a bot seeded with
         # agent_seed(game_seed, seat) plays exactly as that seat's bot would there
         self._agent: Any = make_agent(env.game, name, seed)
@@ -159,6 +160,9 @@ class Env:
         cannot tell from this one (its observation is the same). For search (determinization).
         `rng` is a random.Random, a NumPy Generator or a seed. Raises rulekit.api.env.Inconsistent
         when no deal in `tries` agrees with the moves so far."""
+        if self._st.pending is None:
+            raise RuntimeError("sample_unseen: the game is over: there is no hidden card left to deal again "
+                               "(call reset() to play again)")
         seat = _whole(seat, "seat", 0, self.players - 1)
         if not isinstance(rng, random.Random):
             rng = random.Random(as_seed(rng) if rng is not None else None)

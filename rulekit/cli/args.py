@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import stat
 import sys
 from typing import IO, Callable
@@ -23,6 +24,30 @@ SCHEDULER_TIMEOUT = 3.0  # seconds to reach a Dask scheduler (rulekit.analysis.d
 
 class UsageError(Exception):
     """A command-line argument is wrong; the message names the argument."""
+
+
+# options whose value may start with a minus sign without being a number argparse knows
+# (--from-simulation -5:0, as the transcript of a simulated round writes it)
+DASH_VALUES = ("--from-simulation",)
+_DASH_VALUE = re.compile(r"-\d")  # a negative seed: the command checks the rest
+
+
+def join_dash_values(argv: list[str]) -> list[str]:
+    """`argv` with `--from-simulation -5:0` joined into `--from-simulation=-5:0`: argparse takes a
+    value that starts with '-' and is not a plain number for an option of its own."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return out + argv[i:]
+        if a in DASH_VALUES and i + 1 < len(argv) and _DASH_VALUE.match(argv[i + 1]):
+            out.append(f"{a}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
 
 
 def bounded_int(option: str, lo: int, hi: int) -> Callable[[str], int]:

@@ -251,9 +251,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (0 ok, 1 rule errors, 2 usage errors)."""
     parser = build_parser()
     from rulekit.people.terminal import inert_output
+    from rulekit.cli.args import join_dash_values
     try:
         with inert_output():  # argparse echoes arguments in its messages
-            args = parser.parse_args(argv)
+            args = parser.parse_args(join_dash_values(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
     if not getattr(args, "fn", None):

@@ -160,7 +160,7 @@ def _resume(args: argparse.Namespace) -> int:
     game, log = load_saved(args.resume, args.variant_file, house)
     run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
                log.get("rounds_requested"), args.log, house, trace=bool(getattr(args, "trace", False)),
-               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)))
+               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)), dealer=log.get("dealer"))
     run.resumer = Resumer(game, log, args.resume)
     return _play(run)
 

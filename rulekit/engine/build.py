@@ -452,6 +452,9 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
         if not errs.diagnostics:
             _check_game_ends(g, scope, errs)
+    if "rounds" in g and not errs.diagnostics:
+        game.extra["rounds_span"] = g["rounds"].span  # a length found wrong in play is reported here
+        _check_rounds(g, scope, errs)
     if "draw" in g and isinstance(g["draw"].value, dict):
         game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
@@ -625,9 +628,10 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
             warned += label_warnings(games[-1])
             if at(variant.tree, "stats") is not None and not local.diagnostics:
                 # the variant's own statistics compile against every configuration too
-                from rulekit.engine.statsdecl import compile_stats, variant_stats
+                from rulekit.engine.statsdecl import prepare
                 try:
-                    compile_stats(games[-1], variant_stats(games[-1]))
+                    # attached as simulate attaches them: the smoke round reads them within the same budget
+                    games[-1] = prepare(games[-1], None)
                 except RulekitError as exc:
                     local.extend(exc.diagnostics)
         errs.extend(local.diagnostics)
@@ -737,6 +741,30 @@ def _check_game_ends(g: dict, scope, errs: Collector) -> None:
     if g["end_when"].value is False or (ended is not None and ended.is_const and not ended.const):
         errs.add(error(g["end_when"].span, "E061", "game.end_when can never hold with these options, and the game "
                        "is open-ended (game.open_ended holds): it would never end", hint=hint))
+
+
+def _check_rounds(g: dict, scope, errs: Collector) -> None:
+    """A game.rounds known from the options alone (a number, `opt.rounds`) must be 1 to MAX_ROUNDS,
+    or 0 in a game open-ended under these options: a game of no rounds would play nothing."""
+    from rulekit.engine.runner import MAX_ROUNDS
+    from rulekit.lang.expr.compiler import compile_expr
+    plain = scope.with_locals({})
+    plain.codegen = False
+    v = g["rounds"].value
+    try:
+        c = compile_expr(v, plain, T.INT) if isinstance(v, str) else None
+    except Exception:  # noqa: BLE001 - compiled and reported with the rules already
+        return
+    value = c.const if c is not None and c.is_const else v if isinstance(v, int) and not isinstance(v, bool) else None
+    if not isinstance(value, int) or 1 <= value <= MAX_ROUNDS:
+        return
+    if value == 0 and "open_ended" in g:
+        o = g["open_ended"].value
+        opened = compile_expr(o, plain, T.BOOL) if isinstance(o, str) else None
+        if o is True or (opened is not None and opened.is_const and opened.const):
+            return
+    errs.add(error(g["rounds"].span, "E061", f"game.rounds is {value} with these options: expected 1 to {MAX_ROUNDS}",
+                   hint="a game of no rounds would play nothing" if value == 0 else ""))
 
 
 class _OptionsOnly:

@@ -14,7 +14,7 @@ class Ctx:
     __slots__ = ("zones", "vars", "chips", "seen", "loc", "n", "dealer", "next_dealer", "round_no",
                  "rng", "events", "logging", "records", "steps", "step_limit", "decide", "game",
                  "yaku_eval", "where", "stack", "budget", "depth", "yaku_cache",
-                 "seating", "relabel")
+                 "seating", "relabel", "spent")
 
     def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable | None, logging: bool):
         self.game = game
@@ -40,9 +40,15 @@ class Ctx:
         self.depth = 0  # nested procedure calls
         self.yaku_cache: dict = {}  # (table, cards, seat) -> hits, for tables that allow it; per round
         self.budget = 0  # set at the start of each round (expr.compiler.EVAL_BUDGET)
+        self.spent = 0  # budget units and steps used by the rounds (and redeals) before the current one
         self.seating: list[int] | None = None  # who sits where after a seat draw (runner.play)
         # card -> card applied to every shuffled zone (stepper's sampler re-deals unseen cards); None: off
         self.relabel: list[int] | None = None
+
+    def units(self, full: int) -> int:
+        """Budget units and loop steps this game has used so far (`full`: the budget each round
+        starts with): what a search bot's playouts are charged, in the rules' own cost model."""
+        return self.spent + full - self.budget + self.steps
 
     def log(self, event: dict) -> None:
         if self.logging:

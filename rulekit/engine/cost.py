@@ -13,7 +13,14 @@ from typing import Any
 MAX_KEPT = 100_000  # items and characters in one value kept between steps (rulekit.engine.steps.MAX_LIST)
 MAX_NEST = 32  # lists inside lists
 NESTED = (list, dict, tuple, str)
+_NESTED_SET = frozenset(NESTED)
 _TOO_BIG = "a value of more than {} items and characters (lists inside counted each time)"
+
+
+def flat(v: list) -> bool:
+    """True when no item of the list `v` is a list, dict, tuple or text (all of them looked at, in
+    C: a list whose first and last items are numbers may still hold a deep list in the middle)."""
+    return _NESTED_SET.isdisjoint(map(type, v))
 
 
 def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
@@ -23,14 +30,14 @@ def oversize(v: Any, limit: int = MAX_KEPT, nest: int = MAX_NEST) -> str | None:
         return f"text of {len(v)} characters (limit {limit})" if len(v) > limit else None
     if tv is not list and tv is not dict and tv is not tuple:
         return None
-    if tv is list and (not v or (type(v[0]) not in NESTED and type(v[-1]) not in NESTED)):
-        # a flat list (lists are of one type): its length is its size (the common case, kept fast)
+    if tv is list and flat(v):
+        # a flat list: its length is its size (the common case, kept fast)
         return f"a list of {len(v)} items (limit {limit})" if len(v) > limit else None
     if tv is list and type(v[0]) is list:
         # a list of flat lists (groups of cards, the common nested case): counted without the walk
         total = len(v)
         for x in v:
-            if type(x) is not list or (x and (type(x[0]) in NESTED or type(x[-1]) in NESTED)):
+            if type(x) is not list or not flat(x):
                 break
             total += len(x)
             if total > limit:

@@ -145,7 +145,7 @@ class Game:
         ctx.where, ctx.stack = "", None
         ctx.seen = [0] * len(self.card_ids)
         ctx.chips = [self.start_chips] * n
-        ctx.budget = EVAL_BUDGET
+        ctx.budget, ctx.spent = EVAL_BUDGET, 0
         self._empty_zones(ctx)
         try:
             for vname, v in self.variant.vars.items():
@@ -253,6 +253,7 @@ class Game:
         """Play one round on `ctx` (redealing on a misdeal)."""
         observer = self.observer
         for _attempt in range(MAX_REDEALS):
+            ctx.spent += EVAL_BUDGET - ctx.budget + ctx.steps  # what the last round (or deal) used: Ctx.units
             ctx.budget = EVAL_BUDGET
             self.reset_round(ctx)
             ctx.steps = 0

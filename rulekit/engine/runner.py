@@ -279,8 +279,10 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
             ctx.dealer = 0
     except RUNTIME_ERRORS as exc:
         raise located_error(exc, _game_span(game), "game settings") from None
-    if not isinstance(total, int) or not 0 <= total <= MAX_ROUNDS:
-        raise RuleError(error(_game_span(game), "E061", f"a game of {total} rounds: expected 0 to {MAX_ROUNDS} (game.rounds)"))
+    if not isinstance(total, int) or not (0 if rounds is not None else 1) <= total <= MAX_ROUNDS:
+        # a game of no rounds plays nothing: only a caller may ask for none (a replay of an empty log)
+        raise RuleError(error(game.extra.get("rounds_span") or _game_span(game), "E061",
+                              f"a game of {total} rounds: expected 1 to {MAX_ROUNDS} (game.rounds)"))
     return play_rounds_from(game, ctx, total, 0, deltas, on_round)
 
 

@@ -16,7 +16,16 @@ A decision costs at most MOVES x `budget` moves replayed or played out: `budget`
 up to MOVES moves (long rounds with many players get fewer playouts) or, with `short` above 1
 and where every action is compared on the same deals, up to `short` x `budget` shorter ones in
 the same moves (a banker's last choice before the showdown). So a decision costs about the
-same in any game. When no deal agrees, the base policy decides.
+same in any game. Moves are not all alike, though: a rule whose legal-action check or scoring
+is costly makes each move dear. So the playouts are also charged in the rules' own cost model,
+the evaluation budget a round is allowed (rulekit.lang.expr.scope.EVAL_BUDGET): a decision's
+replays and playouts may use at most UNITS x `budget` budget units, as much as one round at its
+limit at the default budget, and the bot stops drawing deals there. Both caps count work, not
+time, so a seed still fixes every choice. `seconds` adds a cap in time (checked between moves:
+a decision stops drawing deals once it has used them), for a person waiting at a table; with it
+a choice may depend on the machine's speed, but a game's log still replays exactly, since it
+records the choices made. When no deal agrees, or the caps leave too few deals to judge by,
+the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
@@ -27,12 +36,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import time
 from typing import Any
 
 from rulekit.engine.agents import Decision, PolicyAgent, RandomAgent
 from rulekit.engine.game import Game
 from rulekit.engine.runner import register_policy
 from rulekit.engine.stepper import DealChain, Inconsistent, Stepper
+from rulekit.lang.expr.scope import EVAL_BUDGET
 
 __all__ = ["SearchAgent", "DEFAULT_BUDGET"]
 
@@ -46,6 +57,14 @@ MIN_BATCHES = 4  # batches a comparison needs before the bot leaves the base pol
 MIN_DEALS = BATCH * MIN_BATCHES
 MIN_SCREEN = 4  # deals a screening of many actions needs before its best is tested at all
 MOVES = 50  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
+# budget units (the rules' cost model: lambda calls and items built) per playout of the budget, at
+# most: at the default budget a decision may use what one round may (EVAL_BUDGET), whatever the
+# rules do; the shipped games use a small part of it (benchmarks/search_strength.py prints it)
+UNITS = EVAL_BUDGET // DEFAULT_BUDGET
+
+
+class _Spent(Exception):
+    """A decision's caps (budget units or seconds) are used up: no more playouts for it."""
 
 
 _QUIET: dict[int, tuple[Game, Game]] = {}
@@ -68,12 +87,16 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, game: Game, seed: Any = 0, budget: int = DEFAULT_BUDGET, base: str | None = None,
-                 short: int = SHORT):
+                 short: int = SHORT, seconds: float | None = None):
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget: expected a whole number of playouts of at least 1, found {budget!r}")
         if isinstance(short, bool) or not isinstance(short, int) or short < 1:
             raise ValueError(f"short: expected a whole number of at least 1, found {short!r}")
-        self.budget, self.short = budget, short
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not 0 < seconds < math.inf):
+            raise ValueError(f"seconds: expected a number of seconds above 0 (or None: no time cap), found "
+                             f"{seconds!r}")
+        self.budget, self.short, self.seconds = budget, short, seconds
         self.base = base if base is not None else ("careful" if "careful" in game.policies else "random")
         self.rng = random.Random(str(seed))  # text: any seed (int or the runner's 'seed:seat') works alike
         self.fallback = self._base_agent(self.rng.getrandbits(63))
@@ -81,6 +104,10 @@ class SearchAgent:
         self.playouts = 0  # playouts run so far (benchmarks read these)
         self.tried = 0     # deals drawn so far, kept or not
         self.moves = 0     # moves replayed or played out for the last decision
+        self.units = 0     # budget units used by replays and playouts so far (the rules' cost model)
+        self.capped = 0    # decisions whose caps (units or seconds) stopped the playouts early
+        self._deadline: float | None = None  # the time the current decision must stop drawing deals
+        self._limit = 0    # the budget units the current batch of playouts may reach (in self.units)
 
     # -- told by runner.play -------------------------------------------------------------
     def watch(self, game: Game, n: int, seed: Any, moves: list, values: list) -> None:
@@ -118,6 +145,14 @@ class SearchAgent:
         k = len(d.actions)
         if k < 2:
             return 0
+        self._start()
+        capped = self.capped
+        try:
+            return self._choose(source, d, k)
+        finally:
+            self.capped = capped + (self.capped > capped)  # one decision counts once
+
+    def _choose(self, source: Stepper, d: Decision, k: int) -> int:
         base = self.fallback.act(d)
         base = base if isinstance(base, int) and 0 <= base < k else 0
         if k * MIN_DEALS <= self.budget:
@@ -142,18 +177,24 @@ class SearchAgent:
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
         """Mean chip change for `seat` after each of the `k` legal actions of `source`'s pending
         decision, over sampled deals; None when no deal agreeing with what was seen was found."""
+        self._start()
         rows = self.playouts_by_deal(source, seat, k)
         return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
+
+    def _start(self) -> None:
+        """A new decision: its time cap starts now."""
+        self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
                          actions: list[int] | None = None, chain: DealChain | None = None,
                          most: int | None = None) -> list[list[int]]:
         """For each sampled deal, `seat`'s chip change after each of `actions` (default: all `k`
         legal actions) of `source`'s pending decision. At most MOVES x `budget` moves replayed or
-        played (`budget` default the bot's; so a decision costs about the same in any game), in
+        played (`budget` default the bot's; so a decision costs about the same in any game) and
+        about UNITS x `budget` budget units (a deal under way when they run out is dropped), in
         at most `most` playouts (default the bot's `short` x `budget`: short playouts may get
-        more deals in the same work) and DRAWS re-deals tried per playout. Deals come from
-        `chain` (default a new one)."""
+        more deals in the same work) and DRAWS re-deals tried per playout, and none after the
+        decision's `seconds`. Deals come from `chain` (default a new one)."""
         budget = self.budget if budget is None else budget
         most = self.short * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
@@ -162,37 +203,67 @@ class SearchAgent:
         rows: list[list[int]] = []
         replays0, self.moves = chain.replays, 0
         prefix = source.round_moves
-        while (len(rows) < deals and chain.replays - replays0 < DRAWS * most
-               and self.moves + prefix * (chain.replays - replays0) < MOVES * budget):
-            try:
-                deal = chain.next()
-            except Inconsistent:
-                continue  # no deal agreeing with what the seat saw yet: the chain tries another
-            seed = self.rng.getrandbits(63)
-            r0 = deal.ctx.round_no
-            before = deal.ctx.chips[seat]
-            last = len(actions) - 1
-            rows.append([self._playout(deal if i == last else deal.clone(), a, seed, r0) - before
-                         for i, a in enumerate(actions)])
-            self.moves += last * prefix  # the clones' replays
+        # the chain's replays are charged to `source`; the clones' and playouts' as they go
+        spent0, units0 = source.spent, self.units
+        self._limit = units0 + UNITS * budget
+        chain.stop = lambda: self._check(source.spent - spent0)
+        try:
+            while (len(rows) < deals and chain.replays - replays0 < DRAWS * most
+                   and self.moves + prefix * (chain.replays - replays0) < MOVES * budget):
+                self._check(source.spent - spent0)
+                try:
+                    deal = chain.next()
+                except Inconsistent:
+                    continue  # no deal agreeing with what the seat saw yet: the chain tries another
+                seed = self.rng.getrandbits(63)
+                r0 = deal.ctx.round_no
+                before = deal.ctx.chips[seat]
+                last = len(actions) - 1
+                row = []
+                for i, a in enumerate(actions):
+                    st = deal if i == last else deal.clone()
+                    self.units += deal.spent
+                    deal.spent = 0
+                    row.append(self._playout(st, a, seed, r0, source.spent - spent0) - before)
+                rows.append(row)
+                self.moves += last * prefix  # the clones' replays
+        except _Spent:
+            self.capped += 1  # the deal under way is dropped: its actions were not all played out
+        finally:
+            chain.stop = None
+        self.units += source.spent - spent0
         self.moves += prefix * (chain.replays - replays0)
         self.playouts += len(rows) * len(actions)
         self.tried += chain.replays - replays0
         return rows
+
+    def _check(self, pending: int = 0) -> None:
+        """Raise _Spent when the budget units (with `pending` not yet added) or the seconds are used up."""
+        if self.units + pending >= self._limit or (self._deadline is not None and time.monotonic() >= self._deadline):
+            raise _Spent
 
     def _chain(self, source: Stepper, seat: int) -> DealChain:
         """Deals for `seat`, weighed by how likely the base policy made the others' choices."""
         model = None if self.base == "random" else PolicyAgent(self.base).preferred
         return source.deals(seat, self.rng, model)
 
-    def _playout(self, st: Stepper, first: int, seed: int, r0: int) -> int:
-        """Take action `first`, then the base policy everywhere to the round's end; the seat's chips."""
+    def _playout(self, st: Stepper, first: int, seed: int, r0: int, pending: int = 0) -> int:
+        """Take action `first`, then the base policy everywhere to the round's end; the seat's chips.
+        Its budget units are added to `units` move by move (raises _Spent past the caps; `pending`:
+        units used but not yet added)."""
         rng = random.Random(seed ^ 0x5EA5C4)
         agents: dict[int, Any] = {}
         seat = st.pending.player
+        u = st.ctx.units(EVAL_BUDGET)  # its replay is charged already (to the stepper it was copied from)
         st.step(first)
         self.moves += 1
-        while st.pending is not None and st.ctx.round_no == r0:
+        while True:
+            now = st.ctx.units(EVAL_BUDGET)
+            self.units += now - u
+            u = now
+            if st.pending is None or st.ctx.round_no != r0:
+                break
+            self._check(pending)
             self.moves += 1
             d = st.pending
             agent = agents.get(d.player)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
+from rulekit.engine.cost import MAX_NEST
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
 from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen
@@ -60,6 +61,10 @@ class ChoiceSteps:
             if not (T.is_list(t) or t == T.ANY):
                 self.errs.add(error(lnode.span, "E033", f"options {pname}: expected a list of values, found "
                                     f"{T.describe(t)}"))
+            elif T.elem(t).count("list<") > MAX_NEST:
+                # an action is written to the game log: it must stay within what a log may nest
+                self.errs.add(error(lnode.span, "E034", f"options {pname}: values are lists nested "
+                                    f"{T.elem(t).count('list<')} deep (limit {MAX_NEST})"))
             inner[pname] = T.elem(t)
             params.append((pname, fn, T.elem(t)))
         where = self.expr(d["where"], inner, T.BOOL, "where")[0] if "where" in d else None

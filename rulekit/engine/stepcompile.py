@@ -13,7 +13,7 @@ from rulekit.core.errors import Collector, RuleError, did_you_mean, error
 from rulekit.lang.expr import CompileError, Scope, ast, compile_expr
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
-from rulekit.engine.cost import NESTED, oversize
+from rulekit.engine.cost import flat, oversize
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.source import expr_span
@@ -510,7 +510,7 @@ class StepCompiler(ChoiceSteps):
                 raise RuleError(error(span, "E034", f"{key}: number too large (limit 10^30)"))
             if tv is list and len(v) > MAX_LIST:
                 raise RuleError(error(span, "E034", f"{key}: a list of {len(v)} items (limit {MAX_LIST})"))
-            if (tv is list and v and (type(v[0]) in NESTED or type(v[-1]) in NESTED)) or tv is str or tv is dict:
+            if (tv is list and not flat(v)) or tv is str or tv is dict:
                 # nested items and text count too (issue 12: text, shared and deep lists)
                 why = oversize(v)
                 if why is not None:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
-from rulekit.engine.cost import NESTED
+from rulekit.engine.cost import flat
 from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, too_many
 
 _NO_VALUE = object()  # a procedure that ended without a return step
@@ -153,11 +153,9 @@ class _Gen:
             self.emit(ind, f"if {tv} is int:")
             self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
             # a flat list within the bound needs no call (the common case); anything else is measured
-            nested = self.bind(NESTED)
             self.emit(ind, f"elif {tv} is list:")
-            self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or ({nv} and (type({nv}[0]) in {nested} or "
-                               f"type({nv}[-1]) in {nested})): {chk}({nv})")
-            self.emit(ind, f"elif {tv} is {self.bind(str)} or {tv} is {self.bind(dict)}: {chk}({nv})")
+            self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
+            self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
 
     def k_if(self, run, gen, ind):

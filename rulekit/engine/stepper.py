@@ -25,6 +25,7 @@ from greenlet import GreenletExit, greenlet, getcurrent
 from rulekit.engine.agents import Decision
 from rulekit.engine.game import Game
 from rulekit.engine.runner import GameResult, continue_game, decider, play
+from rulekit.lang.expr.scope import EVAL_BUDGET
 
 __all__ = ["Stepper", "Inconsistent", "DealChain", "REJECT_SHARE"]
 
@@ -125,6 +126,7 @@ class Stepper:
         self._g: Any = None
         self.relabel: list[int] | None = None  # a sample's re-deal (its clones deal the same)
         self.one_round = False  # a watcher's copies stop at the end of the round they are in
+        self.spent = 0  # budget units (Ctx.units) its copies used replaying the round (a search bot's cost)
         if start:
             seat = _Seat(self)
             on_round = self._weak_on_round()
@@ -307,7 +309,10 @@ class Stepper:
         total, start = snap["total"], snap["round"]
         other._g = greenlet(lambda: continue_game(game, ctx, seed, dealer, log_moves, deltas, total, start,
                                                   on_round, False))
-        other._run(None)
+        try:
+            other._run(None)
+        finally:
+            self.spent += ctx.units(EVAL_BUDGET)  # a fresh state: all it used was this replay
         if ctx.relabel is not None or len(set(self.game.cards_everywhere(other.ctx))) != len(
                 self.game.cards_everywhere(other.ctx)):
             # the round dealt no shuffled zone holding every re-dealt card: no sample from here
@@ -376,6 +381,7 @@ class DealChain:
         self.agree = 0.0                    # the share of fresh re-deals that agreed (burn-in)
         self.failed = 0                     # fresh re-deals that disagreed before the first deal
         self.replays = 0
+        self.stop: Callable[[], None] | None = None  # called before each replay: may raise to stop the chain
 
     def _try(self, perm: list[int]) -> tuple[Stepper | None, int]:
         """The deal `perm` replayed (None if the seat could tell) and its count of slips."""
@@ -389,6 +395,8 @@ class DealChain:
                     want = model(d)
                     if want is not None and want != i:
                         slips[0] += 1
+        if self.stop is not None:
+            self.stop()
         self.replays += 1
         return self.source._redeal(self.seat, self.unseen, perm, self.values, self.mine, judge), slips[0]
 
@@ -453,6 +461,8 @@ class DealChain:
             self._propose("pile")
         out, self.fresh = self.fresh, None
         if out is None:  # the proposals were refused: the current deal again, replayed afresh
+            if self.stop is not None:
+                self.stop()
             self.replays += 1
             out = self.source._redeal(self.seat, self.unseen, self.perm, self.values, self.mine)
         return out

@@ -64,9 +64,11 @@ def game_digest(log: dict) -> str:
 
 
 def depth_of(value: Any, limit: int) -> int:
-    """The nesting depth of lists and dicts in `value`, counted without recursion up to `limit`+1
-    (level by level: a million small events take well under a second)."""
-    level = [value] if type(value) is list or type(value) is dict else []
+    """The nesting depth of lists, tuples and dicts in `value` (subclasses too: the writer measures
+    the engine's own containers, such as its observed event list, and must count exactly what
+    JSON will write as arrays and objects), counted without recursion up to `limit`+1 (level by
+    level: a million small events take well under a second)."""
+    level = [value] if isinstance(value, _CONTAINERS) else []
     depth = 0
     while level:
         depth += 1
@@ -74,9 +76,12 @@ def depth_of(value: Any, limit: int) -> int:
             return depth
         nxt: list = []
         for v in level:
-            nxt += [x for x in (v.values() if type(v) is dict else v) if type(x) is list or type(x) is dict]
+            nxt += [x for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, _CONTAINERS)]
         level = nxt
     return depth
+
+
+_CONTAINERS = (list, tuple, dict)
 
 
 def build_log(game: Any, res: Any) -> dict:
@@ -259,6 +264,7 @@ def replay(game: Any, log: dict, where: str = "<log>") -> Any:
     if game.options != log["options"]:
         diff = sorted(k for k in set(game.options) | set(log["options"]) if game.options.get(k) != log["options"].get(k))
         raise _err(where, f"the log's options do not match the variant's: {', '.join(diff[:10])}")
+    check_fields(where, log, game)
     n = log["players"]
     logged = [e for e in log.get("events", ()) if e.get("t") == "choose" and not e.get("forced")]
     script = _CheckedScript(log["moves"], logged if len(logged) == len(log["moves"]) else None)
@@ -277,6 +283,41 @@ def replay(game: Any, log: dict, where: str = "<log>") -> Any:
         raise _err(where, f"the log has {len(log['moves'])} decisions but the game took {script.pos}: "
                    f"{len(log['moves']) - script.pos} decisions left over")
     return res
+
+
+def check_fields(where: str, log: dict, game: Any) -> None:
+    """Every field of a checked log or saved game against the rules of `game` (its schema gives
+    only the types): the table size one the game is for, the dealer, the human's seat and the
+    seating within that table (the seating a permutation of it), a stacked deck naming cards of
+    the game's deck, each at most once, on zones the game has, and no more whole rounds played
+    than were asked for. Raises E010 naming the field, what was expected and what was found."""
+    n = log["players"]
+    if n not in game.player_sizes():
+        raise _err(where, f"players: {n}, but {game.id} is for {game.sizes_text()} players", code="E010")
+    for key in ("dealer", "human"):
+        v = log.get(key)
+        if v is not None and not 0 <= v < n:
+            raise _err(where, f"{key}: seat {v}, expected a seat from 0 to {n - 1} ({n} players)", code="E010")
+    seating = log.get("seating")
+    if seating is not None and sorted(seating) != list(range(n)):
+        raise _err(where, f"seating: {json.dumps(seating)[:80]}, expected each seat from 0 to {n - 1} exactly once",
+                   code="E010")
+    stack = log.get("stack")
+    if stack:
+        named: set[str] = set()
+        for zone, cards in stack.items():
+            if zone not in game.variant.zones:
+                raise _err(where, f"stack: no zone '{zone[:100]}' in {game.id}", code="E010")
+            for cid in cards:
+                if cid not in game.card_index:
+                    raise _err(where, f"stack.{zone}: no card '{cid[:100]}' in the deck", code="E010")
+                if cid in named:
+                    raise _err(where, f"stack.{zone}: card '{cid}' is listed twice (each card is in the deck once)",
+                               code="E010")
+                named.add(cid)
+    asked = log.get("rounds_requested")
+    if asked is not None and log["rounds"] > asked:
+        raise _err(where, f"rounds: {log['rounds']} played, but rounds_requested is {asked}", code="E010")
 
 
 class _CheckedScript:

@@ -21,7 +21,7 @@ def _err(where: str, message: str, code: str = "E070", hint: str = "") -> Ruleki
 def load_saved(path: str, variant: str | None, house: tuple[str, ...]) -> tuple[Any, dict]:
     """The game and the checked log of a saved game (untrusted: read_log checks it all first)."""
     from rulekit.engine.build import build_game, load_variant
-    from rulekit.people.replay import locate_variant, read_log, variant_digest
+    from rulekit.people.replay import check_fields, locate_variant, read_log, variant_digest
     log = read_log(path)
     if not log.get("partial"):
         raise _err(path, f"this game is finished ({log['rounds']} round{'s' if log['rounds'] != 1 else ''} "
@@ -29,9 +29,6 @@ def load_saved(path: str, variant: str | None, house: tuple[str, ...]) -> tuple[
                    hint=f"replay it with: rulekit replay {path}")
     if "events" not in log:
         raise _err(path, "the saved game has no events: it cannot be checked while it is resumed", code="E010")
-    human = log.get("human")
-    if human is not None and human >= log["players"]:
-        raise _err(path, f"human: seat {human} at a table of {log['players']} players", code="E010")
     game = build_game(load_variant(locate_variant(log, variant, False), house=house), log["options"],
                       log.get("preset"), log["deck"])
     if variant_digest(game.variant.files) != log["variant_sha256"]:
@@ -42,10 +39,10 @@ def load_saved(path: str, variant: str | None, house: tuple[str, ...]) -> tuple[
         diff = sorted(k for k in set(game.options) | set(log["options"])
                       if game.options.get(k) != log["options"].get(k))
         raise _err(path, f"the saved game's options do not match the variant's: {', '.join(diff[:10])}")
-    meta = game.variant.meta
-    if not meta.players_min <= log["players"] <= meta.players_max:
-        raise _err(path, f"players: {log['players']}, but {meta.id} is for {meta.players_min} to "
-                   f"{meta.players_max} players", code="E010")
+    check_fields(path, log, game)
+    if log.get("stack"):
+        raise _err(path, "stack: this saved game was dealt from a stacked deck, which `rulekit play` cannot "
+                   "continue", code="E010")
     return game, log
 
 

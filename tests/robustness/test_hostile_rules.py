@@ -328,12 +328,30 @@ def test_deal_to_a_negative_seat(tmp_path, monkeypatch):
 
 
 def test_a_game_with_endless_rounds_stops(tmp_path, monkeypatch):
+    # a length that depends on the table is found when the game starts
     _play_expecting_error(tmp_path, monkeypatch, "endless_game", """
         round:
           - id: r
             steps:
               - add: {x: 1}
-        """, game="game:\n  start_chips: 100\n  rounds: \"10 ** 20\"\n", seconds=3.0)
+        """, game="game:\n  start_chips: 100\n  rounds: \"10 ** 20 * n_players\"\n", seconds=3.0)
+
+
+@pytest.mark.parametrize("rounds", ['"10 ** 20"', "0", '"0 - 3"'])
+def test_a_game_length_known_from_the_options_is_checked_with_the_file(tmp_path, monkeypatch, rounds):
+    # issue 41: a length outside 1 to 10,000 (0: a game that plays nothing) is refused at `rounds:`
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "length.yaml", variant_text(textwrap.dedent("""
+        round:
+          - id: r
+            steps:
+              - add: {x: 1}
+        """), "", f"game:\n  start_chips: 100\n  rounds: {rounds}\n"))
+    count("inputs")
+    with pytest.raises(RulekitError) as exc:
+        build_game(load_variant("length.yaml"))
+    assert_located(exc.value.diagnostics, "length.yaml", "E061")
+    assert "game.rounds" in exc.value.first.message and exc.value.first.span.line > 1
 
 
 def test_recursion_is_reported_at_the_call(tmp_path, monkeypatch):
