@@ -565,7 +565,8 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
     done: set[str] = set()
-    warned: list[Diagnostic] = []
+    from rulekit.engine.lint import appended_phase_warnings
+    warned: list[Diagnostic] = appended_phase_warnings(variant)
     for preset, deck_name in configs:
         try:
             opts = resolve_options(variant, None, preset)
