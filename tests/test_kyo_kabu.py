@@ -285,3 +285,16 @@ def test_kuppin_nine_then_one_still_counts_when_either_order_is_agreed():
             by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": False}]})
     assert o.result.records.get("yaku:kuppin") == 1
     assert o.chips == [1, -1]
+
+
+def test_payment_reasons_name_sorokabu_or_the_value_clause_by_clause():
+    # column 0: 5-5-5 (Sorokabu) against the dealer's 6-6-6 (the dealer's Sorokabu): both named as hands
+    top = ["6-1", "5-1", "1-2", "1-3", "1-4", "5-2", "6-2", "6-3"]
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": True}]})
+    whys = [e["why"] for e in o.events("pay")]
+    assert "column 1, three of a kind (Sorokabu) against the dealer's three of a kind (Sorokabu)" in whys
+    # column 0: 5 + 4 = 9 against the dealer's Kuppin (9 then 1): the column by its value
+    top = ["9-1", "4-1", "1-2", "1-3", "1-4", "1-1", "3-1"]
+    o = run(game(KYO, {"dealer_draw_rule": "player"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}], "dealer_third": [{"take": False}]})
+    assert [e["why"] for e in o.events("pay")] == ["column 1, 9 against the dealer's Kuppin"]
