@@ -7,6 +7,7 @@ from typing import Any
 
 from rulekit.lang.decks import Deck, deck_names, derive, load_deck
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
+from rulekit.engine.policydefs import described, policy_rules
 from rulekit.engine.seatdraw import SeatDraw
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
@@ -456,8 +457,7 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
     if pnode is None or not isinstance(pnode.value, dict):
         return out
     for pname, p in pnode.value.items():
-        rnode = p.value.get("rules") if isinstance(p.value, dict) else None
-        for r in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
+        for r in policy_rules(pnode, str(pname), errs):
             rd = r.value
             cid = str(rd["choice"].value) if "choice" in rd else ""
             if cid not in sc.choices:
@@ -477,6 +477,7 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
                 ch.policies.setdefault(pname, []).append((when, prefer))
         out[pname] = {}
         for key in ("description", "brief"):
+            p = described(pnode, str(pname), key)
             out[pname][key] = str(p.value.get(key).value) if isinstance(p.value, dict) and key in p.value else ""
             if "{" in out[pname][key]:
                 # {expression} parts (over the options): the words for the rules in play, filled in
