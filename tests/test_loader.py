@@ -193,14 +193,30 @@ def test_rule_of_the_child_using_a_removed_option_is_an_unknown_option(here):
     assert diags[0].message == "when: unknown option 'bonus'"
 
 
-def test_rule_of_the_parent_using_a_removed_option_is_located_in_the_parent(here):
+def test_rule_of_the_parent_using_a_removed_option_is_reported_at_the_removal(here):
     write(here, "base.yaml", PARENT)
     write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  hand_size: {remove: true}\n")
     diags = check_variant("child.yaml")
     line = line_of(PARENT, "count: opt.hand_size")
     col = PARENT.splitlines()[line - 1].index("hand_size") + 1
-    assert [(str(d.span), d.code) for d in diags] == [(f"base.yaml:{line}:{col}", "E031")]
+    # where the author can act: the removal, once; the parent's use is the note
+    assert [(str(d.span), d.code) for d in diags] == [("child.yaml:4:3", "E031")]
+    assert diags[0].message.startswith("'hand_size' is removed here, but base.yaml (which this file extends) "
+                                       "still uses it: ")
     assert "unknown option 'hand_size'" in diags[0].message
+    assert diags[0].hint.startswith(f"used at base.yaml:{line}:{col}")
+    with pytest.raises(RulekitError) as exc:  # building the game (play, simulate) says the same
+        build_game(load_variant("child.yaml"))
+    assert str(exc.value.first.span) == "child.yaml:4:3"
+
+
+def test_a_removed_name_used_twice_in_the_parent_is_one_error(here):
+    write(here, "base.yaml", PARENT.replace("    steps:\n      - for: p", "    when: opt.bonus\n    steps:\n      - for: p")
+          .replace("  - id: deal\n", "  - id: deal\n    when: opt.bonus\n"))
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  bonus: {remove: true}\n")
+    diags = check_variant("child.yaml")
+    assert [(str(d.span), d.code) for d in diags] == [("child.yaml:4:3", "E031")]
+    assert diags[0].hint.count("base.yaml:") == 2
 
 
 def test_removing_what_is_not_inherited_is_an_error(here):

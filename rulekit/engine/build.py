@@ -292,6 +292,9 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     d = make_deck(variant, deck_name, errs, opts)
     errs.raise_if_any()
     game = _compile(variant, d, deck_name, opts, errs, codegen)
+    if errs.diagnostics:
+        from rulekit.lang.removals import relocate
+        errs.diagnostics = relocate(errs.diagnostics, list(variant.tree.removals))
     errs.raise_if_any()
     game.preset = preset
     return game
@@ -614,7 +617,8 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
                                         for ch in chs):
             from rulekit.engine.lint import where_warnings
             warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes), build_game)
-    return sorted_diagnostics(errs.diagnostics + warnings + warned)
+    from rulekit.lang.removals import relocate
+    return sorted_diagnostics(relocate(errs.diagnostics + warnings + warned, list(variant.tree.removals)))
 
 
 def _seat_draw(node, sc) -> SeatDraw:

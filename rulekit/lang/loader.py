@@ -23,6 +23,8 @@ class Node:
     # a list item a child file added without `before:`/`after:`: the id of the inherited item it
     # then follows (validate warns when such a phase shares state with the phases before it)
     appended_after: str = ""
+    # on a merged file's root: the names its `remove: true` entries removed, with where (lang.removals)
+    removals: tuple = ()
 
 
 def annotate(src: Source, data: Any = None, path: tuple = ()) -> Node:
@@ -295,4 +297,6 @@ def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...
     if "abstract" not in tree.value and "abstract" in merged.value:
         merged.value.pop("abstract")
     merged.value.pop("extends", None)
+    from rulekit.lang.removals import removal_spans
+    merged.removals = tuple(removal_spans(tree)) + parent.removals
     return merged, files + pfiles
