@@ -1,6 +1,7 @@
 """Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from typing import Any
@@ -672,9 +673,16 @@ def _functions(tree, scope, errs: Collector) -> dict:
         try:
             compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
         except CompileError as exc:
+            out[name] = dataclasses.replace(out[name], broken=True)  # its calls say nothing more
             for p in exc.problems:
+                hint = p.hint
+                if p.code == "E031" and p.message.startswith("unknown name"):
+                    # the likely cause: a name the caller binds with let (a body never sees those)
+                    hint = (f"{hint}; " if hint and "quotes" not in hint else "") + \
+                        "a function's body sees its parameters, the options and the game's names, never " \
+                        "the names its caller binds with let or for: add the name to params and pass it"
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
-                               f"function {name}: {p.message}", hint=p.hint))
+                               f"function {name}: {p.message}", hint=hint))
     return out
 
 

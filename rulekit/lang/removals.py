@@ -36,6 +36,11 @@ def shown_path(file: str) -> str:
     return os.path.abspath(file) if file.startswith(os.path.join("..", "..")) else file
 
 
+def _names_file(file: str, d: Diagnostic) -> bool:
+    text = d.message + d.hint
+    return file in text or os.path.abspath(file) in text
+
+
 _QUOTED = re.compile(r"'([^']+)'")
 
 
@@ -49,7 +54,9 @@ def relocate(diags: list[Diagnostic], removals: list[tuple[str, Span]]) -> list[
     out = []
     for d in diags:
         names = [m for m in _QUOTED.findall(d.message) if m in where]
-        if d.severity == "error" and names and d.span.file != where[names[0]].file:
+        home = where[names[0]].file if names else ""
+        # (an error that already names the child's file says where to act: left as it is)
+        if d.severity == "error" and names and d.span.file != home and not _names_file(home, d):
             moved.setdefault(names[0], []).append(d)
         else:
             out.append(d)
