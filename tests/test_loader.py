@@ -483,3 +483,42 @@ def test_diff_reads_placement_as_changes(here):
     # two phases changed places: one of them reads as moved (the fewest moves that explain the order)
     assert moved in (["phase 'Show': moved, now first"], ["phase 'Deal': moved, now after 'Show'"])
     assert not any("only in" in ln or "new in" in ln for ln in moved)
+
+
+# --------------------------------------------------------------------------- finding variants by id
+
+
+def test_rulekit_path_adds_folders_searched_for_ids(here, monkeypatch):
+    from rulekit.lang.loader import command_name, default_search_path
+    mine = here / "my-games"
+    mine.mkdir()
+    write(mine, "base.yaml", PARENT)
+    write(mine, "child.yaml", "id: child\nextends: base\n")
+    other = here / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    with pytest.raises(RulekitError):
+        load_variant("child")  # not found: ./variants and the shipped ones only
+    monkeypatch.setenv("RULEKIT_PATH", str(mine))
+    assert default_search_path()[0] == str(mine)
+    v = load_variant("child")  # by id, and its parent by id, from the folder the variable names
+    assert v.meta.id == "child"
+    assert command_name("child", v.file) == "child"
+
+
+def test_a_file_outside_the_search_path_is_named_by_its_path(here):
+    from rulekit.lang.loader import command_name
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\n")
+    v = load_variant("child.yaml")
+    assert command_name(v.meta.id, v.file) == "child.yaml"  # `rulekit play child` would not find it
+    assert command_name("hana-awase", str(ROOT / "variants" / "hanafuda" / "hana-awase.yaml")) == "hana-awase"
+
+
+def test_the_rules_of_a_file_outside_variants_suggest_its_path(here):
+    import subprocess
+    import sys
+    write(here, "mine.yaml", (ROOT / "docs" / "tutorial" / "first-variant.yaml").read_text(encoding="utf-8"))
+    out = subprocess.run([sys.executable, "-m", "rulekit", "rules", "mine.yaml"], capture_output=True, text=True,
+                         cwd=here, timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}).stdout
+    assert "(to play it: rulekit play mine.yaml -o" in out and "rulekit play last-digit" not in out

@@ -194,9 +194,25 @@ def at(node: Node, *path) -> Node | None:
     return node
 
 
+SEARCH_ENV = "RULEKIT_PATH"
+
+
 def default_search_path() -> list[str]:
-    """Folders searched for a parent named by id: ./variants and the package's variants."""
-    return [os.path.join(os.getcwd(), "variants"), os.path.join(PROJECT_ROOT, "variants")]
+    """Folders searched for a variant named by id, in order: those of the RULEKIT_PATH
+    environment variable (separated as PATH is), ./variants, and the package's variants."""
+    extra = [f for f in os.environ.get(SEARCH_ENV, "").split(os.pathsep) if f.strip()]
+    return [os.path.abspath(f) for f in extra] + [os.path.join(os.getcwd(), "variants"),
+                                                  os.path.join(PROJECT_ROOT, "variants")]
+
+
+def command_name(vid: str, path: str) -> str:
+    """How a user names this variant on the command line: its id where the search path finds
+    this very file by it, else its path (relative to where the user stands)."""
+    found = find_variant(vid, None, default_search_path()) if vid else None
+    if found is not None and os.path.realpath(found) == os.path.realpath(path):
+        return vid
+    rel = os.path.relpath(path)
+    return os.path.abspath(path) if rel.startswith(os.path.join("..", "..")) else rel
 
 
 def find_variant(name: str, relative_to: str | None, search: list[str]) -> str | None:
