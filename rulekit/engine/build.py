@@ -565,7 +565,8 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         errs.extend(missing_text(variant))
         from rulekit.lang.vocabcheck import prose_problems
         errs.extend(prose_problems(variant))  # E092: program words in text for players
-    warnings = strict_warnings(variant) if strict else []
+    from rulekit.lang.handvalues import literal_hand_values
+    warnings = strict_warnings(variant) + literal_hand_values(variant) if strict else []
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
