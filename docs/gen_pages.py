@@ -39,7 +39,8 @@ guides = [("Write your first variant", "tutorial/first-variant.md"),
           ("Simulate and measure (for analysts)", "guides/analyst.md"),
           ("Use rulekit from Python", "guides/python.md"),
           ("Play at the table", "guides/table.md"),
-          ("Shorter rules: functions, let and other helpers", "guides/shorter-rules.md")]
+          ("Shorter rules: functions, let and other helpers", "guides/shorter-rules.md"),
+          ("Extending a variant, and editing one in your editor", "guides/extending.md")]
 # the rules sheets of the house files listed in mkdocs.yml (extra: rulekit_sheets), one page each
 sheet_files = ((mkdocs_gen_files.config.get("extra") or {}).get("rulekit_sheets") or [])
 for house in sheet_files:

@@ -290,3 +290,19 @@ def test_help_prints_the_expression_and_statistics_reference(capsys):
         assert f"  {key}: " in out
     assert "redealt" in out and "round_chips" in out and "delta method" in out
     assert main(["help", "nothing"]) == 2
+
+
+def test_help_format_prints_the_file_format_from_the_schema(capsys):
+    schema = load_schema("variant")
+    assert main(["help", "format"]) == 0
+    out = capsys.readouterr().out
+    for key in schema["properties"]:  # every top-level key, with its description
+        assert f"  {key}: " in out
+    for part in ("PHASE", "YAKUENTRY", "OPTION", "STEP", "POLICY"):
+        assert f"\n{part}\n" in out
+    assert schema["$defs"]["phase"]["properties"]["after"]["description"].split(".")[0] in " ".join(out.split())
+    assert main(["help", "format", "phase"]) == 0
+    one = capsys.readouterr().out
+    assert one.startswith("PHASE\n") and "  after: string." in one and "\nSTEP\n" not in one
+    assert main(["help", "format", "phse"]) == 2
+    assert "did you mean 'phase'" in capsys.readouterr().err

@@ -156,3 +156,70 @@ def test_pay_why_expression_errors_are_located(tmp_path):
     out = render_all(check_variant(_write(tmp_path, text)))
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "nosuch" in ln)
     assert f"last-digit.yaml:{line}:" in out and "why" in out and "nosuch" in out, out
+
+
+# --------------------------------------------------------------------------- texts written as parts
+
+PAY = '- pay: {from: dealer, to: p, amount: "opt.stake * m"}'
+
+
+def test_a_why_written_as_clauses_shows_only_the_clauses_that_hold(tmp_path):
+    ind = " " * 14
+    parts = (f'- pay:\n{ind}from: dealer\n{ind}to: p\n{ind}amount: "opt.stake * m"\n'
+             f'{ind}why:\n{ind}  - "{{total[p]}} against {{total[dealer]}}"\n'
+             f'{ind}  - {{when: "total[p] > total[dealer]", say: ", the higher"}}\n'
+             f'{ind}  - {{when: "total[p] < total[dealer]", say: ", the lower {{total[p]}}"}}\n')
+    text = BASE.replace(PAY, parts)
+    assert text != BASE
+    game = build_game(load_variant(_write(tmp_path, text)))
+    seen = set()
+    for seed in range(12):
+        res = play(game, 3, seed, make_agents(game, 3, seed))
+        for e in (e for e in res.events if e["t"] == "pay"):
+            seat = e["to"] if e["from"] == res.state.dealer else e["from"]
+            total = lambda s: sum(game.deck.cards[c].attrs["value"] for c in res.state.zones["hand"][s]) % 10  # noqa: E731
+            a, b = total(seat), total(res.state.dealer)
+            want = f"{a} against {b}" + (", the higher" if a > b else f", the lower {a}" if a < b else "")
+            assert e["why"] == want
+            seen.add((a > b, a < b))
+    assert {(True, False), (False, True)} <= seen  # both clauses were tried
+
+
+def test_a_part_that_is_neither_text_nor_clause_is_located(tmp_path):
+    text = BASE.replace(PAY, PAY[:-1] + ', why: ["a", [1, 2]]}')
+    out = render_all(check_variant(_write(tmp_path, text)))
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "[1, 2]" in ln)
+    assert f"last-digit.yaml:{line}:" in out and "error" in out, out
+
+
+def _texts(node, key="", out=None):
+    """Every say/why/you/text string of a variant file, with the key it is under."""
+    out = [] if out is None else out
+    if isinstance(node, dict):
+        for k, v in node.items():
+            _texts(v, str(k), out)
+    elif isinstance(node, list):
+        for v in node:
+            _texts(v, key, out)
+    elif isinstance(node, str) and key in ("say", "why", "you", "text"):
+        out.append((key, " ".join(node.split())))
+    return out
+
+
+def test_no_display_expression_in_the_shipped_variants_is_longer_than_200_characters():
+    import glob
+
+    import yaml
+
+    from rulekit.engine.steps import PLACEHOLDER
+    worst = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "variants", "*", "*.yaml"))):
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+        for key, text in _texts(data):
+            exprs = [m.group(1) for m in PLACEHOLDER.finditer(text)]
+            if exprs:  # a line for the table or the log (say, why) is measured whole, an {expression} alone
+                worst.append((len(text) if key != "text" else max(map(len, exprs)), os.path.basename(path), text))
+    longest = max(worst)
+    assert longest[0] <= 200, longest
+    assert len(worst) > 50  # the measure reads the files' display texts

@@ -498,3 +498,37 @@ def test_capture_piles_are_open_to_everyone():
     run_once(g_(), 3, [], seed=4, checks=check)
     piles = [pile for pile in seen if pile]
     assert piles and all("?" not in pile for pile in piles)
+
+
+# the Lightning on the table and three cards of one month beside it (issue 39: seen 3 times in
+# ~34,000 random rounds, 'rulekit play hiraya --from-simulation 0:3081 --policy random')
+THREE_AND_LIGHTNING = [LIGHTNING, "1-1", "1-2", "1-3", "4-1", "12-1"]
+
+
+def test_a_card_matching_three_takes_all_three_not_the_lightning():
+    top = deal_top(wild_hands(first0="1-4"), THREE_AND_LIGHTNING)
+    out = run_once(g_(), 3, top)
+    assert out.legal_at("wild_or_match") == []  # no choice: the seed leaves exactly two cards at the end
+    first = moves_to(out, "captures[0]")[:2]
+    assert first[0] == ["1-4"] and sorted(first[1]) == ["1-1", "1-2", "1-3"]
+    assert len(zones_at(out, "leftovers")["field"]) == 2  # the seed: two cards left at the end
+
+
+def _play_hint(g, top, card: str) -> str:
+    """The menu's hint for playing `card` at seat 0's first play."""
+    said = []
+
+    def check(ctx, choice, player, actions):
+        if choice.id == "play" and not said:
+            idx = ctx.game.card_ids.index(card)
+            said.append(choice.hint(ctx, next(a for a in actions if idx in a)).get("card", ""))
+    run_once(g, 3, top, checks=check)
+    return said[0]
+
+
+def test_the_menu_offers_the_lightning_to_a_card_matching_three_only_under_either():
+    top = deal_top(wild_hands(first0="1-4"), THREE_AND_LIGHTNING)
+    said = _play_hint(g_(), top, "1-4")
+    assert said.startswith("takes all three: ") and "Lightning" not in said, said
+    said = _play_hint(g_(wild_three_match="either"), top, "1-4")
+    assert said.startswith("takes all three: ") and said.endswith(", or the Lightning"), said

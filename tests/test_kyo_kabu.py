@@ -285,3 +285,48 @@ def test_kuppin_nine_then_one_still_counts_when_either_order_is_agreed():
             by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": False}]})
     assert o.result.records.get("yaku:kuppin") == 1
     assert o.chips == [1, -1]
+
+
+def test_payment_reasons_name_sorokabu_or_the_value_clause_by_clause():
+    # column 0: 5-5-5 (Sorokabu) against the dealer's 6-6-6 (the dealer's Sorokabu): both named as hands
+    top = ["6-1", "5-1", "1-2", "1-3", "1-4", "5-2", "6-2", "6-3"]
+    o = run(game(KYO), 2, top, by_choice={"bet": [stake(0, 1)], "dealer_third": [{"take": True}]})
+    whys = [e["why"] for e in o.events("pay")]
+    assert "column 1, three of a kind (Sorokabu) against the dealer's three of a kind (Sorokabu)" in whys
+    # column 0: 5 + 4 = 9 against the dealer's Kuppin (9 then 1): the column by its value
+    top = ["9-1", "4-1", "1-2", "1-3", "1-4", "1-1", "3-1"]
+    o = run(game(KYO, {"dealer_draw_rule": "player"}), 2, top,
+            by_choice={"bet": [stake(0, 1)], "third_card": [{"take": False}], "dealer_third": [{"take": False}]})
+    assert [e["why"] for e in o.events("pay")] == ["column 1, 9 against the dealer's Kuppin"]
+
+
+def test_simulations_meet_kuppin_and_sorokabu_at_their_exact_rates():
+    """Simulated careful play (6 players: five bettors, so a column is shared) meets the dealer's
+    Kuppin as often as the deck deals it and columns of three of a kind (Sorokabu)."""
+    import math
+
+    from rulekit.analysis.simulate import simulate
+    rounds = 4000
+    st = simulate(game(KYO), 6, rounds, seed=3, policy="careful")
+    kuppin = st.records.get("yaku:kuppin", 0)
+    # the dealer's first two cards 9 then 1, of the 36 cards left after the first field
+    p = (4 / 36) * (4 / 35)
+    z = (kuppin / rounds - p) / math.sqrt(p * (1 - p) / rounds)
+    assert abs(z) < 4, (kuppin, p * rounds)
+    assert st.records.get("yaku:sorokabu", 0) > 0 and st.records.get("yaku:dealer-sorokabu", 0) > 0
+
+
+def test_the_site_example_shows_a_shared_column_and_sorokabu():
+    import yaml
+
+    from rulekit.engine.runner import make_agents, play
+    from rulekit.engine.testing import variant_path
+    with open(variant_path(KYO), encoding="utf-8") as fh:
+        ex = yaml.safe_load(fh)["example"]
+    g = game(KYO)
+    n = ex["players"]
+    res = play(g, n, ex["seed"], make_agents(g, n, ex["seed"], "careful"), rounds=1, logging=True)
+    cols = [e["action"]["col"] for e in res.events if e["t"] == "choose" and e["choice"] == "bet"]
+    staked = [c for c in cols if c >= 0]
+    assert len(staked) > len(set(staked))  # two players on one column
+    assert any("Sorokabu" in e.get("why", "") for e in res.events if e["t"] == "pay")

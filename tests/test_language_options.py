@@ -167,3 +167,28 @@ def test_a_deck_by_table_size_plays_the_same_on_both_execution_paths(tmp_path):
         game = build_game(v, codegen=codegen)
         runs.append(play(game, 2, 11, make_agents(game, 2, 11), rounds=3).events)
     assert runs[0] == runs[1]
+
+
+def _broken_function_variant(tmp_path) -> tuple[str, str]:
+    """A body reading 'limit', a name its callers bind with let: called three times."""
+    p = variant(tmp_path,
+                ('            where: "not take or sum(hand[p], c -> c.value) % 10 <= 6"',
+                 '            where: "not take or lowish(p)"'),
+                ("yaku:\n", 'functions:\n  lowish:\n    params: [q]\n'
+                            '    body: "sum(hand[q], c -> c.value) % 10 <= limit"\nyaku:\n'),
+                ("          - if: take\n", '          - let: {limit: 6}\n'
+                                           '          - if: "take and lowish(p) and lowish(p + 0) and lowsh(p)"\n'))
+    return p, open(p, encoding="utf-8").read()
+
+
+def test_a_mistake_in_a_function_body_is_one_error_at_the_body_saying_the_cause(tmp_path):
+    p, text = _broken_function_variant(tmp_path)
+    diags = [d for d in check_variant(p) if d.severity == "error"]
+    body = next(i for i, ln in enumerate(text.splitlines(), 1) if "<= limit" in ln)
+    at_body = [d for d in diags if d.span.line == body]
+    assert len(at_body) == 1 and "unknown name 'limit'" in at_body[0].message
+    assert "never the names its caller binds with let" in at_body[0].hint
+    # the calls say nothing more; an independent mistake beside a call is still reported, with did-you-mean
+    others = [d for d in diags if d.span.line != body]
+    assert [(d.code, d.message.split(": ", 1)[1]) for d in others] == [("E031", "unknown function 'lowsh'")]
+    assert others[0].hint == "did you mean 'lowish'?"

@@ -193,14 +193,30 @@ def test_rule_of_the_child_using_a_removed_option_is_an_unknown_option(here):
     assert diags[0].message == "when: unknown option 'bonus'"
 
 
-def test_rule_of_the_parent_using_a_removed_option_is_located_in_the_parent(here):
+def test_rule_of_the_parent_using_a_removed_option_is_reported_at_the_removal(here):
     write(here, "base.yaml", PARENT)
     write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  hand_size: {remove: true}\n")
     diags = check_variant("child.yaml")
     line = line_of(PARENT, "count: opt.hand_size")
     col = PARENT.splitlines()[line - 1].index("hand_size") + 1
-    assert [(str(d.span), d.code) for d in diags] == [(f"base.yaml:{line}:{col}", "E031")]
+    # where the author can act: the removal, once; the parent's use is the note
+    assert [(str(d.span), d.code) for d in diags] == [("child.yaml:4:3", "E031")]
+    assert diags[0].message.startswith("'hand_size' is removed here, but base.yaml (which this file extends) "
+                                       "still uses it: ")
     assert "unknown option 'hand_size'" in diags[0].message
+    assert diags[0].hint.startswith(f"used at base.yaml:{line}:{col}")
+    with pytest.raises(RulekitError) as exc:  # building the game (play, simulate) says the same
+        build_game(load_variant("child.yaml"))
+    assert str(exc.value.first.span) == "child.yaml:4:3"
+
+
+def test_a_removed_name_used_twice_in_the_parent_is_one_error(here):
+    write(here, "base.yaml", PARENT.replace("    steps:\n      - for: p", "    when: opt.bonus\n    steps:\n      - for: p")
+          .replace("  - id: deal\n", "  - id: deal\n    when: opt.bonus\n"))
+    write(here, "child.yaml", "id: child\nextends: base.yaml\noptions:\n  bonus: {remove: true}\n")
+    diags = check_variant("child.yaml")
+    assert [(str(d.span), d.code) for d in diags] == [("child.yaml:4:3", "E031")]
+    assert diags[0].hint.count("base.yaml:") == 2
 
 
 def test_removing_what_is_not_inherited_is_an_error(here):
@@ -375,3 +391,134 @@ def test_spans_of_merged_tree_keep_their_file(here):
     assert at(tree, "yaku", "hand", 0, "value").span.file == "child.yaml"
     assert at(tree, "yaku", "hand", 0, "when").span.file == "base.yaml"
     assert at(tree, "round", 1, "steps").span.file == "base.yaml"
+
+
+# --------------------------------------------------------------------------- placement (before:/after:)
+
+
+def test_new_phase_placed_after_an_inherited_one(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nround:\n  - id: peek\n    after: deal\n"
+                              "    steps:\n      - say: a look\n")
+    v = load_variant("child.yaml")
+    assert [p["id"] for p in plain(at(v.tree, "round"))] == ["deal", "peek", "show"]
+    assert "after" not in plain(at(v.tree, "round"))[1]  # placement is not a rule of the phase
+    assert check_variant("child.yaml") == []
+
+
+def test_inherited_phase_moved_with_before(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nround:\n  - id: show\n    before: deal\n")
+    v = load_variant("child.yaml")
+    phases = plain(at(v.tree, "round"))
+    assert [p["id"] for p in phases] == ["show", "deal"]
+    assert phases[0]["name"] == "Show"  # moved, not replaced: its steps are inherited
+
+
+def test_new_yaku_placed_before_an_inherited_one(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nyaku:\n  hand:\n"
+                              "    - {id: trio, before: pair, when: 'count(cards) == 3', value: 2}\n")
+    v = load_variant("child.yaml")
+    assert [y["id"] for y in plain(at(v.tree, "yaku", "hand"))] == ["brights", "trio", "pair", "no-chaff"]
+
+
+def test_placement_after_an_unknown_id_is_located_with_did_you_mean(here):
+    write(here, "base.yaml", PARENT)
+    text = "id: child\nextends: base.yaml\nround:\n  - id: peek\n    after: dael\n    steps:\n      - say: a look\n"
+    write(here, "child.yaml", text)
+    err = first_error("child.yaml")
+    assert (str(err.span), err.code) == ("child.yaml:5:12", "E040")
+    assert err.message == "'peek': after: expected the id of an item of this list, found 'dael'"
+    assert "deal" in err.hint
+
+
+def test_placement_before_and_after_together_is_an_error(here):
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nround:\n  - {id: peek, before: show, after: deal}\n")
+    err = first_error("child.yaml")
+    assert err.code == "E040" and "not both" in err.message
+
+
+def test_placement_in_a_file_that_extends_nothing_is_an_error(here):
+    write(here, "solo.yaml", PARENT.replace("  - id: show\n", "  - id: show\n    after: deal\n"))
+    err = first_error("solo.yaml")
+    assert err.code == "E040" and "extends no other" in err.message
+    assert str(err.span).startswith(f"solo.yaml:{line_of(PARENT, '- id: show') + 1}:")
+
+
+def test_phase_appended_after_the_parents_last_warns_when_it_shares_state(here):
+    write(here, "base.yaml", PARENT)
+    child = "id: child\nextends: base.yaml\nround:\n  - id: peek\n    steps:\n      - reveal: 'hand[0]'\n"
+    write(here, "child.yaml", child)
+    diags = check_variant("child.yaml")
+    assert [(str(d.span), d.severity) for d in diags] == [("child.yaml:4:9", "warning")]
+    assert "after the inherited phase 'show'" in diags[0].message and "'hand'" in diags[0].message
+    assert "after: show" in diags[0].hint
+    write(here, "child.yaml", child.replace("- id: peek\n", "- id: peek\n    after: show\n"))
+    assert check_variant("child.yaml") == []  # said on purpose: no warning
+
+
+def test_the_field_multiplier_fixture_places_its_phase_and_yaku():
+    v = load_variant(str(FIX / "field-multiplier.yaml"))
+    ids = [p["id"] for p in plain(at(v.tree, "round"))]
+    assert ids[ids.index("misdeal") + 1] == "field" and ids.index("field") < ids.index("teyaku")
+    yaku = [y["id"] for y in plain(at(v.tree, "yaku", "dekiyaku"))]
+    assert yaku[yaku.index("all-august") + 1] == "moon-viewing"
+
+
+def test_diff_reads_placement_as_changes(here):
+    from rulekit.analysis.compare import diff_games
+    base = build_game(load_variant(str(ROOT / "variants" / "hanafuda" / "hana-awase.yaml")))
+    child = build_game(load_variant(str(FIX / "field-multiplier.yaml")))
+    lines = diff_games(base, child)
+    assert lines[0] == "phase 'Field multiplier': new in Hana-awase with a field multiplier, played after " \
+                       "'Misdeal check'"
+    assert not any("only in" in ln for ln in lines)  # nothing reads as removed
+    assert any(ln.startswith("yaku All of August [all-august] (dekiyaku): new in") and "listed after" in ln
+               for ln in lines)
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\nround:\n  - id: show\n    before: deal\n")
+    moved = diff_games(build_game(load_variant("base.yaml")), build_game(load_variant("child.yaml")))
+    # two phases changed places: one of them reads as moved (the fewest moves that explain the order)
+    assert moved in (["phase 'Show': moved, now first"], ["phase 'Deal': moved, now after 'Show'"])
+    assert not any("only in" in ln or "new in" in ln for ln in moved)
+
+
+# --------------------------------------------------------------------------- finding variants by id
+
+
+def test_rulekit_path_adds_folders_searched_for_ids(here, monkeypatch):
+    from rulekit.lang.loader import command_name, default_search_path
+    mine = here / "my-games"
+    mine.mkdir()
+    write(mine, "base.yaml", PARENT)
+    write(mine, "child.yaml", "id: child\nextends: base\n")
+    other = here / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    with pytest.raises(RulekitError):
+        load_variant("child")  # not found: ./variants and the shipped ones only
+    monkeypatch.setenv("RULEKIT_PATH", str(mine))
+    assert default_search_path()[0] == str(mine)
+    v = load_variant("child")  # by id, and its parent by id, from the folder the variable names
+    assert v.meta.id == "child"
+    assert command_name("child", v.file) == "child"
+
+
+def test_a_file_outside_the_search_path_is_named_by_its_path(here):
+    from rulekit.lang.loader import command_name
+    write(here, "base.yaml", PARENT)
+    write(here, "child.yaml", "id: child\nextends: base.yaml\n")
+    v = load_variant("child.yaml")
+    assert command_name(v.meta.id, v.file) == "child.yaml"  # `rulekit play child` would not find it
+    assert command_name("hana-awase", str(ROOT / "variants" / "hanafuda" / "hana-awase.yaml")) == "hana-awase"
+
+
+def test_the_rules_of_a_file_outside_variants_suggest_its_path(here):
+    import subprocess
+    import sys
+    write(here, "mine.yaml", (ROOT / "docs" / "tutorial" / "first-variant.yaml").read_text(encoding="utf-8"))
+    out = subprocess.run([sys.executable, "-m", "rulekit", "rules", "mine.yaml"], capture_output=True, text=True,
+                         cwd=here, timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}).stdout
+    assert "(to play it: rulekit play mine.yaml -o" in out and "rulekit play last-digit" not in out

@@ -139,3 +139,15 @@ def test_oicho_kabu_names_the_dead_card_as_players_do():
     nar = Narrator(load_game("kabufuda/oicho-kabu.yaml"), 3, viewer=1)
     assert nar.zone_words("dead[1]") == "your dead card"
     assert nar.zone_words("dead[2]") == "seat 2's dead card"
+
+
+def test_a_yaku_payment_names_only_the_yaku_it_pays_not_a_hand_paid_at_the_deal():
+    # Hiraya, seed 84, careful play: seat 1 is dealt the Hiraya hand (paid at the deal), then
+    # makes Grass Ribbons and Thirteen Cards; the {yaku} of the later payment names those two only
+    from rulekit.engine.testing import game as load
+    g = load("hanafuda/hiraya.yaml")
+    res = play(g, 3, 84, make_agents(g, 3, 84, "careful"), rounds=1, logging=True)
+    lines = narrate(g, res.events, 3)
+    assert "Seat 1 has Hiraya." in lines
+    paid = [ln for ln in lines if "from each opponent" in ln]
+    assert paid and all("(Grass Ribbons and Thirteen Cards, from each opponent)" in ln for ln in paid)

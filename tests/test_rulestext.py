@@ -116,3 +116,21 @@ def test_a_shared_procedures_choice_is_listed_at_every_step_that_makes_it():
     assert "contest" in choices("hanafuda/otoroku.yaml")["The dealer's choice of opponents"]
     kakkuri = choices("mekurifuda/kakkuri.yaml")
     assert "cede" in kakkuri["Players look at their hands; Utazu"] and "cede" in kakkuri["Payments"]
+
+
+def test_yaku_tables_have_their_own_headings():
+    from rulekit.engine.build import load_variant
+    from rulekit.engine.testing import variant_path
+    from rulekit.lang.rulestext import rules_doc, to_markdown, to_plain
+    doc = rules_doc(load_variant(variant_path("hanafuda/hana-awase.yaml")))
+    text = to_plain(doc)
+    tey, dek = "  Hand combinations, paid at the deal (teyaku):", "  Yaku among the captured cards (dekiyaku):"
+    assert tey in text and dek in text and text.index(tey) < text.index(dek)
+    between = text[text.index(tey):text.index(dek)]
+    assert "Six Chaff:" in between and "Five Brights" not in between
+    assert "Five Brights:" in text[text.index(dek):]
+    md = to_markdown(doc)
+    assert "### Hand combinations, paid at the deal (teyaku)" in md
+    # one table with text: no heading
+    one = rules_doc(load_variant(variant_path("kabufuda/dare.yaml")))
+    assert [t for t, _ in one.yaku_groups()] in ([""], [])

@@ -189,3 +189,75 @@ def test_loader_reports_schema_errors_at_the_key(tmp_path, monkeypatch):
     d = exc.value.first
     assert (str(d.span), d.code) == ("v.yaml:4:3", "E010")
     assert d.hint == "did you mean 'summary'?"
+
+
+# --------------------------------------------------------------------------- the schemas editors read
+
+HOUSE_FILES = sorted([*(ROOT / "docs" / "guides").glob("*.yaml"),
+                      *(ROOT / "tests" / "fixtures" / "house").glob("family*.yaml"),
+                      *(ROOT / "tests" / "fixtures" / "house").glob("conflict-*.yaml")])
+EDITED = ([(p, "variant") for p in VARIANT_FILES + VALID_FIXTURES + [ROOT / "docs" / "tutorial" / "first-variant.yaml"]]
+          + [(p, "deck") for p in DECK_FILES] + [(p, "house") for p in HOUSE_FILES])
+SCHEMA_ERROR_FIXTURES = [p for p in sorted((ROOT / "tests" / "fixtures" / "invalid").glob("*.yaml"))
+                         if b"error[E010]" in p.read_bytes().splitlines()[0]]
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$", re.M)
+
+
+def raw_errors(path: Path, kind: str) -> list[str]:
+    """The file as an editor sees it (the file alone, no parent merged) against the published schema."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(json.loads((ROOT / "schemas" / f"{kind}.schema.json").read_text()))
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(data)]
+
+
+@pytest.mark.parametrize("path,kind", EDITED, ids=lambda x: rel(x) if isinstance(x, Path) else x)
+def test_each_file_alone_is_valid_under_its_published_schema(path, kind):
+    # an extends child (hiraya.yaml, kyo-kabu.yaml, hana-mini-short.yaml) changes inherited
+    # options in part: the schema an editor reads must not call that an error
+    assert raw_errors(path, kind) == []
+
+
+def test_the_children_are_among_the_files_checked_alone():
+    children = [p for p, kind in EDITED if kind == "variant" and "\nextends:" in p.read_text(encoding="utf-8")]
+    assert {p.name for p in children} >= {"hiraya.yaml", "kyo-kabu.yaml", "hana-mini-short.yaml",
+                                          "field-multiplier.yaml"}
+
+
+@pytest.mark.parametrize("path", SCHEMA_ERROR_FIXTURES, ids=rel)
+def test_a_file_rulekit_refuses_at_the_schema_stage_is_refused_by_the_published_schema(path):
+    assert check_errors(path) and raw_errors(path, "variant")
+
+
+def check_errors(path: Path) -> list:
+    from rulekit.engine.build import check_variant
+    return [d for d in check_variant(str(path)) if d.code == "E010"]
+
+
+def test_a_whole_variant_still_needs_option_types_and_a_round():
+    broken = dict(MINIMAL, options={"tie": {"default": "push"}})
+    assert [e.message for e in errors_of(broken)] == ["'type' is a required property"]
+    assert [e.message for e in errors_of({k: v for k, v in MINIMAL.items() if k != "round"})] == \
+        ["'round' is a required property"]
+    child = {"extends": "x", "options": {"tie": {"default": "dealer"}}}  # a child may change a default only
+    assert errors_of(child) == []
+
+
+@pytest.mark.parametrize("path,kind", EDITED, ids=lambda x: rel(x) if isinstance(x, Path) else x)
+def test_each_file_names_its_schema_for_editors(path, kind):
+    m = MODELINE.search(path.read_text(encoding="utf-8"))
+    assert m, f"{rel(path)}: no '# yaml-language-server: $schema=...' line"
+    target = (path.parent / m.group(1)).resolve()
+    assert target == (ROOT / "schemas" / f"{kind}.schema.json").resolve()
+
+
+def test_check_jsonschema_accepts_every_shipped_file():
+    """The independent validator editors' tools and CI use (check-jsonschema, dev extra) agrees."""
+    pytest.importorskip("check_jsonschema")
+    import subprocess
+    import sys
+    for kind in ("variant", "deck", "house"):
+        files = [str(p) for p, k in EDITED if k == kind]
+        run = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile",
+                              str(ROOT / "schemas" / f"{kind}.schema.json"), *files],
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout + run.stderr

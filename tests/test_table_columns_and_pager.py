@@ -340,6 +340,9 @@ def test_a_hands_name_inside_a_sentence_starts_small_unless_it_is_a_proper_name(
     assert in_sentence("Three of a kind") == "three of a kind"
     assert in_sentence("Kuppin") == "Kuppin" and in_sentence("Poetry Ribbons") == "Poetry Ribbons"
     assert in_sentence("Dealer 9 and 1") == "Dealer 9 and 1"  # not a common word: kept as written
+    # a name with capitals after its first word is a name of its own: kept as written, every one alike
+    assert [in_sentence(n) for n in ("Three of a Month", "Four Brights", "One Ribbon")] == \
+        ["Three of a Month", "Four Brights", "One Ribbon"]
 
 
 def test_seats_before_and_after_you_doing_the_same_are_one_line():

@@ -74,6 +74,42 @@ def _shown(d: dict, k: str) -> str:
     return repr(d[k]) if k in d else "(not set)"
 
 
+def moved(before: list[str], after: list[str]) -> dict[str, str]:
+    """Items of both orders that changed place: {id: the id it now follows ('' for first)}.
+
+    The items kept in place are a longest common subsequence of the two orders; the rest moved."""
+    common = [i for i in before if i in set(after)]
+    now = [i for i in after if i in set(before)]
+    n, m = len(common), len(now)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for x in range(n - 1, -1, -1):
+        for y in range(m - 1, -1, -1):
+            best[x][y] = best[x + 1][y + 1] + 1 if common[x] == now[y] else max(best[x + 1][y], best[x][y + 1])
+    kept, x, y = set(), 0, 0
+    while x < n and y < m:
+        if common[x] == now[y]:
+            kept.add(common[x])
+            x, y = x + 1, y + 1
+        elif best[x + 1][y] >= best[x][y + 1]:
+            x += 1
+        else:
+            y += 1
+    return {i: (after[after.index(i) - 1] if after.index(i) else "") for i in now if i not in kept}
+
+
+def _where(ids: list[str], iid: str, nodes: dict[str, Node], verb: str = "played") -> str:
+    """'played after 'X'' (or 'played first') for item `iid` of an order."""
+    i = ids.index(iid)
+    if i == 0:
+        return f"{verb} first"
+    prev = ids[i - 1]
+    return f"{verb} after '{_label(nodes[prev]) or prev}'"
+
+
+def _moved_line(kind: str, name: str, prev: str, label: str) -> str:
+    return f"{kind} {name}: moved, now " + (f"after '{label or prev}'" if prev else "first")
+
+
 def diff_games(a: Game, b: Game) -> list[str]:
     """Readable rule differences from game A to game B (variants, presets, house rules, options)."""
     out: list[str] = []
@@ -105,11 +141,16 @@ def diff_games(a: Game, b: Game) -> list[str]:
                        + ("" if src == "the default" else f" ({src})"))
     pa = _items(a.variant.tree.value.get("round"))
     pb = _items(b.variant.tree.value.get("round"))
+    moves = moved(list(pa), list(pb))
     for pid in list(pa) + [p for p in pb if p not in pa]:
+        if pid in moves:
+            prev = moves[pid]
+            out.append(_moved_line("phase", f"'{_label(pb[pid]) or pid}'", prev, _label(pb[prev]) if prev else ""))
         if pid not in pb:
             out.append(f"phase '{_label(pa[pid]) or pid}': only in {la} ({_text(pa[pid]) or 'no description'})")
         elif pid not in pa:
-            out.append(f"phase '{_label(pb[pid]) or pid}': new in {lb}" + (f" — {_text(pb[pid])}" if _text(pb[pid]) else ""))
+            out.append(f"phase '{_label(pb[pid]) or pid}': new in {lb}, {_where(list(pb), pid, pb)}"
+                       + (f" — {_text(pb[pid])}" if _text(pb[pid]) else ""))
         elif plain(pa[pid]) != plain(pb[pid]):
             desc = _text(pb[pid])
             out.append(f"phase '{_label(pb[pid]) or pid}': played differently" + (f" — {desc}" if desc else ""))
@@ -120,15 +161,21 @@ def diff_games(a: Game, b: Game) -> list[str]:
     for table in sorted(set(ta) | set(tb)):
         ia = _items(ta.get(table))
         ib = _items(tb.get(table))
+        moves = moved(list(ia), list(ib))
         for yid in list(ia) + [y for y in ib if y not in ia]:
             label = _label(ib.get(yid) or ia[yid])
             name = f"{label} [{yid}]" if label else yid
+            if yid in moves:
+                prev = moves[yid]
+                out.append(_moved_line("yaku", f"{name} ({table})", prev, _label(ib[prev]) if prev else ""))
             if yid not in ib:
                 gone = _house_removal(b, table, yid)
                 out.append(f"yaku {name} ({table}): removed (house rules {gone})" if gone
                            else f"yaku {name} ({table}): only in {la}")
             elif yid not in ia:
-                out.append(f"yaku {name} ({table}): new in {lb} — {_text(ib[yid])}" + _house_span(b, ib[yid]))
+                ids = list(ib)
+                where = "" if ids[-1] == yid else f", {_where(ids, yid, ib, 'listed')}"
+                out.append(f"yaku {name} ({table}): new in {lb}{where} — {_text(ib[yid])}" + _house_span(b, ib[yid]))
             else:
                 pa_, pb_ = plain(ia[yid]), plain(ib[yid])
                 for key in ("value", "rank", "when", "claim", "group"):

@@ -83,7 +83,8 @@ def rules_lines(game: Any, width: int = 80) -> list[str]:
         # the usual readings alone, each rule's other readings in a section of their own (as the site)
         doc = rules_doc(v, Prose.page(v.options))
         if not doc.empty:
-            house = house_rules_plain(v, width, m.id)
+            from rulekit.lang.loader import command_name
+            house = house_rules_plain(v, width, command_name(m.id, v.file))
             return to_plain(doc, width).splitlines() + ([""] + house.splitlines() if house else [])
     out: list[str] = []
     wrap = lambda t, ind="": textwrap.wrap(" ".join(str(t).split()), width, initial_indent=ind,  # noqa: E731

@@ -7,6 +7,8 @@ import textwrap
 
 WIDTH = 100
 TOPICS = {"expressions": "the expression language: values, names, operators, functions",
+          "format": "the variant file format, key by key, from the published schema (help format PART: one part, "
+                    "e.g. phase, step, option, yakuEntry)",
           "statistics": "statistics files (simulate --stats): keys, names, interval methods"}
 
 
@@ -56,7 +58,7 @@ def expressions() -> str:
         for i in range(len(f.overloads)):
             out.append(f"  {f.signature(i)}")
         out += _wrap(f.doc + (f"  e.g. {f.example}" if f.example else ""), " " * 6)
-    out += ["", "See also: rulekit help statistics; the site's reference pages (file format, expressions)."]
+    out += ["", "See also: rulekit help format (the file format); rulekit help statistics."]
     return "\n".join(out)
 
 
@@ -85,6 +87,55 @@ def statistics() -> str:
     return "\n".join(out)
 
 
+def _kind_of(s: dict) -> str:
+    """A schema's kind in a few words: a type, a reference to another part, or alternatives."""
+    if "$ref" in s:
+        return s["$ref"].rsplit("/", 1)[-1]
+    if "enum" in s:
+        return "one of " + ", ".join(map(str, s["enum"]))
+    if isinstance(s.get("else"), dict) and isinstance(s.get("if"), dict):
+        return f"{_kind_of(s['else'])} (or {_kind_of(s['if'])})"
+    for alt in ("anyOf", "oneOf"):
+        if alt in s:
+            return " or ".join(_kind_of(x) for x in s[alt])
+    t = s.get("type", "")
+    if t == "array" and isinstance(s.get("items"), dict):
+        return f"list of {_kind_of(s['items'])}"
+    if t == "object" and isinstance(s.get("additionalProperties"), dict) and "properties" not in s:
+        return f"map of name -> {_kind_of(s['additionalProperties'])}"
+    return " or ".join(t) if isinstance(t, list) else str(t or "any")
+
+
+def _part(name: str, s: dict) -> list[str]:
+    """One part of the format: its description and its keys, each with its kind and description."""
+    out = [name.upper() if name else "A VARIANT FILE"]
+    out += _wrap(s.get("description", ""), "  ")
+    req = set(s.get("required", []))
+    for key, sub in (s.get("properties") or {}).items():
+        if not isinstance(sub, dict):
+            continue
+        mark = " (required)" if key in req else ""
+        out += _wrap(sub.get("description", ""), " " * 6, f"  {key}: {_kind_of(sub)}{mark}. ")
+    return out + [""]
+
+
+def file_format(part: str | None = None) -> str:
+    """The variant file format as plain text, from the published schema (schemas/variant.schema.json)."""
+    from rulekit.lang.schema import load_schema
+    schema = load_schema("variant")
+    defs = schema["$defs"]
+    if part is not None:
+        return "\n".join(_part(part, defs[part])).rstrip()
+    out = ["THE VARIANT FILE FORMAT (schemas/variant.schema.json; rulekit help format PART for one part)", ""]
+    out += _part("", schema)
+    for name, d in defs.items():
+        if isinstance(d, dict) and d.get("properties"):
+            out += _part(name, d)
+    out += ["Other parts: " + ", ".join(n for n, d in defs.items() if not (isinstance(d, dict) and d.get("properties"))),
+            "", "See also: rulekit help expressions; docs/guides/extending.md (editor completion from the schema)."]
+    return "\n".join(out)
+
+
 def cmd_help(args) -> int:
     """Print a topic's reference, or the topics."""
     topic = getattr(args, "topic", None)
@@ -98,5 +149,17 @@ def cmd_help(args) -> int:
         from rulekit.core.errors import did_you_mean
         return usage_error(f"no help topic '{topic}': expected one of {', '.join(TOPICS)}"
                            + (f" ({did_you_mean(topic, list(TOPICS))})" if did_you_mean(topic, list(TOPICS)) else ""))
+    part = getattr(args, "part", None)
+    if topic == "format":
+        from rulekit.lang.schema import load_schema
+        defs = load_schema("variant")["$defs"]
+        if part is not None and part not in defs:
+            from rulekit.cli.common import usage_error
+            from rulekit.core.errors import did_you_mean
+            hint = did_you_mean(part, list(defs))
+            return usage_error(f"no part '{part}' of the file format" + (f" ({hint})" if hint else "")
+                               + f": the parts are {', '.join(defs)}")
+        print(file_format(part))
+        return 0
     print(expressions() if topic == "expressions" else statistics())
     return 0

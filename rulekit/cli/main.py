@@ -216,9 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(sp)
     sp.set_defaults(fn=cmd_simulate)
 
-    sp = sub.add_parser("help", help="the expression or statistics reference in the terminal: help expressions, "
-                        "help statistics")
-    sp.add_argument("topic", nargs="?", help="expressions or statistics")
+    sp = sub.add_parser("help", help="the expression, file-format or statistics reference in the terminal: help "
+                        "expressions, help format [PART], help statistics")
+    sp.add_argument("topic", nargs="?", help="expressions, format or statistics")
+    sp.add_argument("part", nargs="?", help="with format: one part of the file (phase, step, option ...)")
     sp.set_defaults(fn=lambda a: __import__("rulekit.cli.helptext", fromlist=["cmd_help"]).cmd_help(a))
 
     sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")

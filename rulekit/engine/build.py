@@ -1,12 +1,14 @@
 """Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from typing import Any, Callable
 
 from rulekit.lang.decks import Deck, deck_names, derive, load_deck
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
+from rulekit.engine.policydefs import described, policy_rules
 from rulekit.engine.seatdraw import SeatDraw
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
@@ -299,6 +301,9 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     errs.raise_if_any()
     assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
     game = _compile(variant, d, deck_name, opts, errs, codegen)
+    if errs.diagnostics:
+        from rulekit.lang.removals import relocate
+        errs.diagnostics = relocate(errs.diagnostics, list(variant.tree.removals))
     errs.raise_if_any()
     game.preset = preset
     return game
@@ -499,8 +504,7 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
     if pnode is None or not isinstance(pnode.value, dict):
         return out
     for pname, p in pnode.value.items():
-        rnode = p.value.get("rules") if isinstance(p.value, dict) else None
-        for r in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
+        for r in policy_rules(pnode, str(pname), errs):
             rd = r.value
             cid = str(rd["choice"].value) if "choice" in rd else ""
             if cid not in sc.choices:
@@ -520,7 +524,8 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
                 ch.policies.setdefault(pname, []).append((when, prefer))
         out[pname] = {}
         for key in ("description", "brief"):
-            out[pname][key] = str(p.value[key].value) if isinstance(p.value, dict) and key in p.value else ""
+            p = described(pnode, str(pname), key)
+            out[pname][key] = str(p.value.get(key).value) if isinstance(p.value, dict) and key in p.value else ""
             if "{" in out[pname][key]:
                 # {expression} parts (over the options): the words for the rules in play, filled in
                 # once the game is built
@@ -603,12 +608,14 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         errs.extend(missing_text(variant))
         from rulekit.lang.vocabcheck import prose_problems
         errs.extend(prose_problems(variant))  # E092: program words in text for players
-    warnings = strict_warnings(variant) if strict else []
+    from rulekit.lang.handvalues import literal_hand_values
+    warnings = strict_warnings(variant) + literal_hand_values(variant) if strict else []
     configs: list[tuple[str | None, str]] = [(None, d) for d in variant.decks]
     configs += [(p, variant.presets[p].deck or variant.default_deck) for p in variant.presets]
     games = []
     done: set[str] = set()
-    warned: list[Diagnostic] = []
+    from rulekit.engine.lint import appended_phase_warnings
+    warned: list[Diagnostic] = appended_phase_warnings(variant)
     for preset, deck_name in configs:
         try:
             opts = resolve_options(variant, None, preset)
@@ -659,7 +666,8 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
     if strict and games and not [d for d in errs.diagnostics if d.severity == "error"]:
         from rulekit.engine.figures import literal_figure_warnings
         warned += literal_figure_warnings(variant, games[0], build_game)
-    return sorted_diagnostics(errs.diagnostics + warnings + warned)
+    from rulekit.lang.removals import relocate
+    return sorted_diagnostics(relocate(errs.diagnostics + warnings + warned, list(variant.tree.removals)))
 
 
 def _seat_draw(node, sc) -> SeatDraw:
@@ -715,9 +723,16 @@ def _functions(tree, scope, errs: Collector) -> dict:
         try:
             compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
         except CompileError as exc:
+            out[name] = dataclasses.replace(out[name], broken=True)  # its calls say nothing more
             for p in exc.problems:
+                hint = p.hint
+                if p.code == "E031" and p.message.startswith("unknown name"):
+                    # the likely cause: a name the caller binds with let (a body never sees those)
+                    hint = (f"{hint}; " if hint and "quotes" not in hint else "") + \
+                        "a function's body sees its parameters, the options and the game's names, never " \
+                        "the names its caller binds with let or for: add the name to params and pass it"
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
-                               f"function {name}: {p.message}", hint=p.hint))
+                               f"function {name}: {p.message}", hint=hint))
     return out
 
 

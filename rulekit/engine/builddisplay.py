@@ -6,6 +6,7 @@ from typing import Any
 
 from rulekit.engine.stepcompile import StepCompiler
 from rulekit.engine.steps import PLACEHOLDER
+from rulekit.engine.textparts import compile_clauses
 from rulekit.core.errors import Collector, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.loader import Node, at
@@ -86,7 +87,8 @@ def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
 def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
     """Compile `display.table`: lines the table shows a player at a decision, each a text with
     {expression} parts over the game state and `me` (the player's seat), shown `when` true, once
-    or once per value of a list (`for`/`in`). Each: (name or None, list fn, when fn, parts)."""
+    or once per value of a list (`for`/`in`). Each: (name or None, list fn, when fn, parts); a
+    `say` given as parts with their own `when` gives engine.textparts.Clause parts."""
     out: list[tuple] = []
     if node is None or not isinstance(node.value, list):
         return out
@@ -106,16 +108,24 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
         if "say" not in d:
             sc.errs.add(error(item.span, "E010", f"{where}: give 'say' (the text to show)"))
             continue
-        text = str(d["say"].value)
-        parts: list = []
-        pos = 0
-        for m in PLACEHOLDER.finditer(text):
-            parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
-            parts.append(sc.expr(Node(m.group(1), d["say"].span), dict(loc), None, f"{where}.say {{...}}"))
-            pos = m.end()
-        parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
-        out.append((name, each, when, tuple(parts)))
+        clauses = compile_clauses(d["say"], sc.errs, f"{where}.say", lambda t: _line_parts(t, loc, sc, where),
+                                  lambda w: sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0])
+        out.append((name, each, when, tuple(clauses) if clauses is not None
+                    else _line_parts(d["say"], loc, sc, where)))
     return out
+
+
+def _line_parts(node: Node, loc: dict[str, str], sc: StepCompiler, where: str) -> tuple:
+    """A `display.table` text: its plain parts and its compiled {expression} parts, in order."""
+    text = str(node.value)
+    parts: list = []
+    pos = 0
+    for m in PLACEHOLDER.finditer(text):
+        parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
+        parts.append(sc.expr(Node(m.group(1), node.span), dict(loc), None, f"{where}.say {{...}}"))
+        pos = m.end()
+    parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+    return tuple(parts)
 
 
 def display_reasons(variant: Variant) -> dict[str, str]:

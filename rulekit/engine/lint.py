@@ -92,3 +92,44 @@ def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int], b
     return [warning(span, f"choose {quiet[span].id}: its where never held in validation's rounds, so the "
                     "choice was always skipped (if_none: skip)", "check the where condition")
             for span, held in tally.items() if not held and span in quiet]
+
+
+_PROSE = ("text", "description", "name", "names")
+
+
+def _state_names(v: Any, state: set[str]) -> set[str]:
+    """The zones and variables a phase's steps name (prose for players left out)."""
+    import re
+    if isinstance(v, str):
+        return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", v)) & state
+    if isinstance(v, dict):
+        return set().union(*(_state_names(x, state) for k, x in v.items() if k not in _PROSE), set())
+    if isinstance(v, list):
+        return set().union(*(_state_names(x, state) for x in v), set())
+    return set()
+
+
+def appended_phase_warnings(variant: Variant) -> list[Diagnostic]:
+    """A phase a child file adds without before:/after: goes after the parent's last phase; when it
+    uses zones or variables the phases before it use too, it was most likely meant earlier."""
+    from rulekit.lang.loader import plain
+    rnode = at(variant.tree, "round")
+    if rnode is None or not isinstance(rnode.value, list):
+        return []
+    state = set(variant.zones) | set(variant.vars)
+    out = []
+    for i, ph in enumerate(rnode.value):
+        last = ph.appended_after
+        if not last or not isinstance(ph.value, dict) or "id" not in ph.value:
+            continue
+        earlier = set().union(*(_state_names(plain(p), state) for p in rnode.value[:i]), set())
+        shared = sorted(_state_names(plain(ph), state) & earlier)
+        if not shared:
+            continue
+        pid = ph.value["id"].value
+        out.append(warning(ph.value["id"].span, f"phase '{pid}' is added after the inherited phase '{last}', "
+                           f"the last one, so it is played after it; it uses {', '.join(map(repr, shared[:6]))}, "
+                           "which earlier phases use too",
+                           f"to play it earlier, add `after: <id of the phase it follows>` (or `before: <id>`); "
+                           f"to keep it last, add `after: {last}`"))
+    return out

@@ -15,6 +15,7 @@ from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, Recor
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
     from rulekit.lang.expr.scope import Scope
+from rulekit.engine.textparts import compile_clauses, joined
 
 from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
     product_too_big, render_value, too_many, too_many_actions, zone_label)
@@ -334,7 +335,12 @@ class ChoiceSteps:
     def _template(self, node, loc, what="why", join=", ", people=False):
         """A text with {expression} parts (a pay's `why`): a function giving the text for a state
         (a list of cards is named card by card, the last joined with `join`; with `people`, each
-        card by the `name(card index)` the caller passes, as its reader names cards)."""
+        card by the `name(card index)` the caller passes, as its reader names cards); a list of
+        parts is joined (engine.textparts)."""
+        clauses = compile_clauses(node, self.errs, what, lambda t: self._template(t, loc, what, join, people),
+                                  lambda w: self.expr(w, loc, T.BOOL, f"{what} when")[0])
+        if clauses is not None:
+            return joined(clauses)
         text = str(node.value)
         parts: list = []
         pos = 0
@@ -388,7 +394,7 @@ class ChoiceSteps:
             self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
             return noop_step
         reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
-        reason_fn = self._template(d["pay"], loc) if "{" in reason else None
+        reason_fn = self._template(d["pay"], loc) if "{" in reason or isinstance(d["pay"].value, list) else None
         span = node.span
         src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
         dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft

@@ -23,6 +23,7 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
 from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen
+from rulekit.engine.textparts import compile_clauses, joined
 
 
 class StepCompiler(ChoiceSteps):
@@ -200,7 +201,11 @@ class StepCompiler(ChoiceSteps):
 
     def _say_text(self, tnode, loc):
         """A `say` text: a function of the state giving it, its {expression} parts filled in
-        ({{ and }} stand for the braces themselves)."""
+        ({{ and }} stand for the braces themselves); a list of parts is joined (engine.textparts)."""
+        clauses = compile_clauses(tnode, self.errs, "say", lambda t: self._say_text(t, loc),
+                                  lambda w: self.expr(w, loc, T.BOOL, "say when")[0])
+        if clauses is not None:
+            return joined(clauses)
         text = str(tnode.value)
         parts: list = []
         pos = 0

@@ -20,6 +20,11 @@ class Node:
     span: Span
     key_span: Span | None = None
     style: str = ""
+    # a list item a child file added without `before:`/`after:`: the id of the inherited item it
+    # then follows (validate warns when such a phase shares state with the phases before it)
+    appended_after: str = ""
+    # on a merged file's root: the names its `remove: true` entries removed, with where (lang.removals)
+    removals: tuple = ()
 
 
 def annotate(src: Source, data: Any = None, path: tuple = ()) -> Node:
@@ -59,6 +64,43 @@ def _first_removal(node: Node) -> Node | None:
     return None
 
 
+PLACEMENT = ("before", "after")
+
+
+def _placement(item: Node) -> tuple[Node, str, Node | None]:
+    """An item without its `before:`/`after:` key, the word given ('' if none) and its value node."""
+    d = item.value
+    given = [w for w in PLACEMENT if w in d]
+    if not given:
+        return item, "", None
+    if len(given) > 1:
+        raise RulekitError(error(d["after"].key_span or d["after"].span, "E040",
+                                 "give before: or after:, not both", hint="an item goes in one place"))
+    word = given[0]
+    rest = Node({k: v for k, v in d.items() if k != word}, item.span, item.key_span, item.style)
+    return rest, word, d[word]
+
+
+def _first_placement(node: Node) -> Node | None:
+    """The key node of the first `before:`/`after:` of an item of a keyed list below `node`."""
+    if isinstance(node.value, list):
+        if _keyed(node.value):
+            for item in node.value:
+                for w in PLACEMENT:
+                    if w in item.value:
+                        return item.value[w]
+        for v in node.value:
+            found = _first_placement(v)
+            if found is not None:
+                return found
+    elif isinstance(node.value, dict):
+        for v in node.value.values():
+            found = _first_placement(v)
+            if found is not None:
+                return found
+    return None
+
+
 def _keyed(items: list[Node]) -> bool:
     # ids must be plain names to merge by (a list or a mapping given as an id is left to the schema)
     return bool(items) and all(isinstance(i.value, dict) and "id" in i.value
@@ -88,6 +130,7 @@ def merge(parent: Node, child: Node, strict: bool = True) -> Node:
             and _keyed(child.value):
         order = [i.value["id"].value for i in parent.value]
         by_id = {i.value["id"].value: i for i in parent.value}
+        last = str(order[-1]) if order else ""
         for item in child.value:
             iid = item.value["id"].value
             if "remove" in item.value and item.value["remove"].value is True:
@@ -97,13 +140,35 @@ def merge(parent: Node, child: Node, strict: bool = True) -> Node:
                                              hint=did_you_mean(str(iid), [str(x) for x in by_id])))
                 by_id.pop(iid, None)
                 continue
+            item, word, target = _placement(item)
             if iid in by_id:
                 by_id[iid] = merge(by_id[iid], item, strict)
             else:
-                order.append(iid)
                 by_id[iid] = item
+                if not word and iid not in order:
+                    order.append(iid)
+                    item.appended_after = last
+            if word and target is not None:
+                order = [i for i in order if i in by_id and i != iid]
+                order.insert(_place_at(order, iid, word, target), iid)
         return Node([by_id[i] for i in order if i in by_id], child.span, child.key_span)
     return child
+
+
+def _place_at(order: list, iid: Any, word: str, target: Node) -> int:
+    """Where `before: X`/`after: X` puts item `iid` in `order` (the ids so far, without it)."""
+    want = str(target.value) if isinstance(target.value, (str, int, bool)) else None
+    ids = [str(i) for i in order]
+    if want == str(iid):
+        raise RulekitError(error(target.span, "E040", f"'{iid}': {word}: names the item itself",
+                                 hint="name another item of the list"))
+    if want is None or want not in ids:
+        found = "nothing" if want is None else f"'{want}'"
+        raise RulekitError(error(target.span, "E040", f"'{iid}': {word}: expected the id of an item of this "
+                                 f"list, found {found}",
+                                 hint=did_you_mean(str(want), ids) or f"ids here: {', '.join(ids[:12])}"))
+    at_ = ids.index(want)
+    return at_ if word == "before" else at_ + 1
 
 
 def plain(node: Node) -> Any:
@@ -129,9 +194,25 @@ def at(node: Node, *path) -> Node | None:
     return node
 
 
+SEARCH_ENV = "RULEKIT_PATH"
+
+
 def default_search_path() -> list[str]:
-    """Folders searched for a parent named by id: ./variants and the package's variants."""
-    return [os.path.join(os.getcwd(), "variants"), os.path.join(PROJECT_ROOT, "variants")]
+    """Folders searched for a variant named by id, in order: those of the RULEKIT_PATH
+    environment variable (separated as PATH is), ./variants, and the package's variants."""
+    extra = [f for f in os.environ.get(SEARCH_ENV, "").split(os.pathsep) if f.strip()]
+    return [os.path.abspath(f) for f in extra] + [os.path.join(os.getcwd(), "variants"),
+                                                  os.path.join(PROJECT_ROOT, "variants")]
+
+
+def command_name(vid: str, path: str) -> str:
+    """How a user names this variant on the command line: its id where the search path finds
+    this very file by it, else its path (relative to where the user stands)."""
+    found = find_variant(vid, None, default_search_path()) if vid else None
+    if found is not None and os.path.realpath(found) == os.path.realpath(path):
+        return vid
+    rel = os.path.relpath(path)
+    return os.path.abspath(path) if rel.startswith(os.path.join("..", "..")) else rel
 
 
 def find_variant(name: str, relative_to: str | None, search: list[str]) -> str | None:
@@ -198,6 +279,11 @@ def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...
         if gone is not None:
             raise RulekitError(error(gone.key_span or gone.span, "E040", "remove: true deletes an inherited entry, "
                                      "but this variant extends no other"))
+        placed = _first_placement(tree)
+        if placed is not None:
+            raise RulekitError(error(placed.key_span or placed.span, "E040", "before:/after: place an item among "
+                                     "inherited ones, but this variant extends no other",
+                                     hint="write the items in the order they go"))
         return tree, files
     if not isinstance(ext.value, str) or not ext.value.strip() or not ext.value.isprintable():
         raise RulekitError(error(ext.span, "E010", "extends: expected a variant id or a relative .yaml path"))
@@ -227,4 +313,6 @@ def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...
     if "abstract" not in tree.value and "abstract" in merged.value:
         merged.value.pop("abstract")
     merged.value.pop("extends", None)
+    from rulekit.lang.removals import removal_spans
+    merged.removals = tuple(removal_spans(tree)) + parent.removals
     return merged, files + pfiles

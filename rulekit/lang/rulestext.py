@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekit.core.errors import Diagnostic, error
-from rulekit.lang.loader import Node
+from rulekit.lang.loader import Node, at
 from rulekit.lang.model import Variant
 from rulekit.lang.prose import Prose, reading, render, strip_marks, value_words
 
@@ -72,6 +72,20 @@ class RulesDoc:
     lead: str
     sections: tuple[Section, ...]
     yaku: tuple[Yaku, ...]
+    # the heading of each yaku table, where a game has several (display.yaku_tables, or the table's name)
+    table_titles: tuple[tuple[str, str], ...] = ()
+
+    def yaku_groups(self) -> list[tuple[str, list[Yaku]]]:
+        """The yaku with text, by table in file order, each with its heading ('' for a game
+        whose yaku with text are all in one table: no heading needed)."""
+        groups: dict[str, list[Yaku]] = {}
+        for y in self.yaku:
+            if y.text:
+                groups.setdefault(y.table, []).append(y)
+        titles = dict(self.table_titles)
+        if len(groups) < 2:
+            return [("", ys) for ys in groups.values()]
+        return [(titles.get(t) or t.replace("-", " ").replace("_", " ").capitalize(), ys) for t, ys in groups.items()]
 
     def section(self, key: str) -> Section | None:
         """The section with this key, or None."""
@@ -305,7 +319,11 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
             from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
             text = f"{MARK_OPEN}yaku.{table}.{yid}{MARK_MID}{text}{MARK_CLOSE}"
         yaku.append(Yaku(table, yid, name or yid, text))
-    return RulesDoc(variant.meta.names.get("en", variant.meta.id), _s(rv.get("lead")), tuple(sections), tuple(yaku))
+    tnode = at(variant.tree, "display", "yaku_tables")
+    titles = tuple((str(k), _s(v)) for k, v in tnode.value.items()) \
+        if tnode is not None and isinstance(tnode.value, dict) else ()
+    return RulesDoc(variant.meta.names.get("en", variant.meta.id), _s(rv.get("lead")), tuple(sections), tuple(yaku),
+                    titles)
 
 
 CARD_IN = re.compile(r"^\s*card\(\s*['\"]([^'\"]+)['\"]\s*\)\s+in\s+cards\s*$")
@@ -406,10 +424,11 @@ def to_markdown(doc: RulesDoc, level: int = 2, yaku: bool = True) -> str:
                 body.append(f"    - {text}")
             body.append("")
         if s.key == "hands" and yaku:
-            for y in doc.yaku:
-                if y.text:
-                    body.append(f"- **{y.name}**: {y.text}")
-            if doc.yaku:
+            for title, ys in doc.yaku_groups():
+                body += [f"{h}# {title}", ""] if title else []
+                body += [f"- **{y.name}**: {y.text}" for y in ys]
+                body.append("")
+            if doc.yaku and not any(y.text for y in doc.yaku):
                 body.append("")
         for item in s.items:
             body.append(f"- {item}")
@@ -448,10 +467,10 @@ def to_plain(doc: RulesDoc, width: int = 78) -> str:
                 body += para(text, "      ", "    - ")
             body.append("")
         if s.key == "hands":
-            for y in doc.yaku:
-                if y.text:
+            for title, ys in doc.yaku_groups():
+                body += [f"  {title}:"] if title else []
+                for y in ys:
                     body += para(f"{y.name}: {y.text}", "    ", "  - ")
-            if any(y.text for y in doc.yaku):
                 body.append("")
         for item in s.items:
             body += para(item, "    ", "  - ")

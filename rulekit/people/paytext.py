@@ -29,9 +29,11 @@ class PayText:
             v = self._values_of(dst if isinstance(dst, int) else src)
             words = words.replace("{value}", str(v)) if v is not None else words.split(": {value}")[0]
         if words is not None and "{yaku}" in words:
-            # {yaku}: the yaku this round of the seat paid (or paying a pot), by name
+            # {yaku}: the yaku the seat paid (or paying a pot) was last found to hold, by name: what
+            # this payment pays for, not a hand paid for earlier in the round (a teyaku at the deal)
             whose = dst if isinstance(dst, int) else src
-            names = [in_sentence(n) for y in self.yaku if y["player"] == whose for n in y["names"]]
+            found = [y for y in self.yaku if y["player"] == whose]
+            names = [in_sentence(n) for n in found[-1]["names"]] if found else []
             words = words.replace("{yaku}", join_words(names) if names else "a yaku")
         if words is not None:
             said = words.replace("{values}", values).strip(" ,;:") if "{values}" in words else words

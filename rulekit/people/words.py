@@ -39,10 +39,13 @@ def human_words(name: str) -> str:
 
 def in_sentence(name: str) -> str:
     """A hand's name as it reads inside a sentence: 'three of a kind' for 'Three of a kind' (a
-    common word starts it), a name of its own (one word, or an uncommon first word) as it is."""
+    common word starts a name otherwise in lower case); a name of its own as it is written: one
+    word, an uncommon first word, or a name with a capital after its first word ('Four Brights',
+    'Three of a Month', 'One Ribbon' alike)."""
     from rulekit.lang.prose import COMMON_FIRST_WORDS
-    first = name.split(" ", 1)[0]
-    return name[:1].lower() + name[1:] if first in COMMON_FIRST_WORDS and " " in name else name
+    first, _, rest = name.partition(" ")
+    titled = any(w[:1].isupper() for w in rest.split())
+    return name[:1].lower() + name[1:] if first in COMMON_FIRST_WORDS and rest and not titled else name
 
 
 def join_words(items: list[str]) -> str:

@@ -636,8 +636,8 @@ class VariantPage(MachineParts):
 
     def example(self) -> str:
         from rulekit.website.story import story_markdown
-        n = self.v.meta.players_default
         ex = self.tree.get("example") if isinstance(self.tree.get("example"), dict) else {}
+        n = int(ex.get("players", self.v.meta.players_default))
         seed = int(ex.get("seed", SEED))
         policy = self.example_policy()
         try:
@@ -649,7 +649,8 @@ class VariantPage(MachineParts):
         out = ["", "## A worked example {#example}", "",
                f"One round at a table of {n}, every player playing carefully: the way a sensible player "
                f"would.{shows}", "",
-               _block(cli_note(None, [f"rulekit play {self.e.id} --seed {seed} --policy {policy}"], "")), ""]
+               _block(cli_note(None, [f"rulekit play {self.e.id} --seed {seed} --policy {policy}"
+                                      + (f" --players {n}" if n != self.v.meta.players_default else "")], "")), ""]
         pics = {k: table_picture(self.g, z, lambda c: self.img(self.g.deck, self.base_deck, c, "rk-card rk-card--table"),
                                  "The table after this stage") for k, z in snaps.items()}
         out.append(story_markdown(self.g, n, res.events, res.chips, pics))

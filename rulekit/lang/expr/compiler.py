@@ -461,10 +461,19 @@ class _Compiler:
 
     def c_Call(self, node: ast.Call, loc):
         fdef = REGISTRY.get(node.func)
+        broken = (self.scope.functions or {}).get(node.func)
+        if fdef is None and broken is not None and getattr(broken, "broken", False):
+            # a variant function whose body is wrong: reported once, at the body; the arguments
+            # still get their own checks here
+            for a in node.args:
+                self.c(a, loc)
+            self.broken_call = True
+            return _raiser(f"{node.func}() cannot be worked out: its body has a mistake", node.start), T.ANY, _NC
         if fdef is None:
             if node.func in self.scope.globals or node.func in loc:
                 return self.fail(node, "E033", f"'{node.func}' is not a function", end=node.start + len(node.func))
-            return self.fail(node, "E031", f"unknown function '{node.func}'", did_you_mean(node.func, REGISTRY),
+            return self.fail(node, "E031", f"unknown function '{node.func}'",
+                             did_you_mean(node.func, [*REGISTRY, *(self.scope.functions or {})]),
                              end=node.start + len(node.func))
         arities = sorted({len(o) for o in fdef.overloads})
         for oi, params in enumerate(fdef.overloads):
@@ -730,7 +739,7 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
         raise CompileError(comp.problems)
     deps = _deps(node, comp.names)
     fast = None
-    if scope.codegen:
+    if scope.codegen and not getattr(comp, "broken_call", False):
         fast = generate(node, {i: (ty, _MARK if c is _NC else c) for i, (ty, c) in comp.info.items()},
                         comp.names, scope, fn)
     if k is not _NC:

@@ -29,6 +29,11 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
             return [card_text(ids[x]) for x in v if isinstance(x, int) and 0 <= x < len(ids)]
         return v
 
+    def line(parts: Any) -> str:
+        # a part with its own condition (a clause, engine.textparts) holds parts of its own
+        return "".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) if isinstance(p, tuple)
+                       else line(p.parts) if p.when is None or p.when(ctx) else "" for p in parts)
+
     for name, each, when, parts in game.extra.get("display_table") or []:
         try:
             ctx.loc = {"me": -1 if seat is None else seat}
@@ -37,7 +42,7 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
                 ctx.loc = {"me": -1 if seat is None else seat, **({name: v} if name else {})}
                 if when is not None and not when(ctx):
                     continue
-                out.append("".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) for p in parts))
+                out.append(line(parts))
         except Exception:  # a line that cannot be worked out here is not shown
             continue
         finally:
