@@ -85,7 +85,9 @@ def _set(devtools, name: str, value) -> None:
 
 
 def _marks(devtools) -> list[str]:
-    return devtools.js("[...document.querySelectorAll('article mark.rk-yt-changed')].map(m => m.textContent)")
+    """The marked words of the rules (the quick reference's marked lines apart)."""
+    return devtools.js("[...document.querySelectorAll('article mark.rk-yt-changed')]"
+                       ".filter(m => !m.closest('.rk-quick')).map(m => m.textContent)")
 
 
 # Several options of one paragraph (each pair is read by one piece of the rules)

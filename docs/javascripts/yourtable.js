@@ -144,13 +144,13 @@
     function swapIn(root, skip, list) {
       var map = textMap(root, skip), todo = [], taken = {};
       list.forEach(function (p) {
-        // the same words twice on the page (one choice made at two steps): each piece its own place, in
-        // the order of the rules, whether it changes or not
+        var r = pieceText(data, chosen, p);
+        if (!r.changed) return;
+        // the same words twice on the page (one choice made at two steps): each changed piece its own
+        // place (a text the page shows once goes to the piece that changes it)
         var at = p.page ? map.text.indexOf(p.page) : -1;
         while (at >= 0 && taken[at]) at = map.text.indexOf(p.page, at + 1);
         if (at >= 0) taken[at] = true;
-        var r = pieceText(data, chosen, p);
-        if (!r.changed) return;
         if (at < 0) {
           var now = r.segs.map(function (x) { return x[0]; }).join("");
           if (now !== data.texts[p.std].map(function (x) { return x[0]; }).join("")) unplaced.push(p.id);
