@@ -143,7 +143,9 @@
     var unplaced = [];  // changed pieces the page has no place for (the print view still has them)
     function swapIn(root, skip, list) {
       var map = textMap(root, skip), todo = [], taken = {};
-      list.forEach(function (p) {
+      // pieces with words first: a text the page shows once goes to the piece that still says something
+      var said = function (p) { return pieceText(data, chosen, p).segs.length ? 0 : 1; };
+      list.slice().sort(function (a, b) { return said(a) - said(b); }).forEach(function (p) {
         var r = pieceText(data, chosen, p);
         if (!r.changed) return;
         // the same words twice on the page (one choice made at two steps): each changed piece its own
@@ -153,7 +155,7 @@
         if (at >= 0) taken[at] = true;
         if (at < 0) {
           var now = r.segs.map(function (x) { return x[0]; }).join("");
-          if (now !== data.texts[p.std].map(function (x) { return x[0]; }).join("")) unplaced.push(p.id);
+          if (now && now !== data.texts[p.std].map(function (x) { return x[0]; }).join("")) unplaced.push(p.id);
           return;
         }
         todo.push({at: at, end: at + p.page.length - 1, r: r});
