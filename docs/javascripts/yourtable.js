@@ -132,7 +132,7 @@
     data.pieces.forEach(function (p) { byId[p.id] = p; });
     // the print view: a child of <body>, so printing it can leave out everything else
     document.querySelectorAll("body > .rk-ytp").forEach(function (old) { old.remove(); });
-    if (view) { document.body.appendChild(view); view.hidden = false; }
+    if (view) document.body.appendChild(view);  // still hidden: only the print stylesheet shows it
 
     function restore() {  // the page's own words back, nodes and all
       swaps.reverse().forEach(function (s) { s.span.replaceWith(s.orig); });
