@@ -85,7 +85,9 @@ def _set(devtools, name: str, value) -> None:
 
 
 def _marks(devtools) -> list[str]:
-    return devtools.js("[...document.querySelectorAll('article mark.rk-yt-changed')].map(m => m.textContent)")
+    """The marked words of the rules (the quick reference's marked lines apart)."""
+    return devtools.js("[...document.querySelectorAll('article mark.rk-yt-changed')]"
+                       ".filter(m => !m.closest('.rk-quick')).map(m => m.textContent)")
 
 
 # Several options of one paragraph (each pair is read by one piece of the rules)
@@ -162,6 +164,7 @@ PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
     ("otoroku", [("share", "3"), ("share_timing", "after_deal"), ("stones", "20"), ("dealer_max_cards", "five"),
                  ("rounds", "6")]),
     ("hiraya", [("rounds", "6"), ("bank", "150"), ("scoring", "additive"), ("fuke", "true")]),
+    ("hana-awase", [("rounds", "6"), ("teyaku", "chaff"), ("scoring", "additive")]),
 ])
 def test_print_these_rules_prints_this_tables_rules_on_at_most_two_pages(devtools, server, gid, changes):
     _open(devtools, server, gid)
@@ -169,6 +172,7 @@ def test_print_these_rules_prints_this_tables_rules_on_at_most_two_pages(devtool
         _set(devtools, name, value)
     devtools.js("document.querySelector('.rk-yt-name').value = 'The Saito table';"
                 "document.querySelector('.rk-yt-name').dispatchEvent(new Event('input')); 1")
+    assert devtools.js("getComputedStyle(document.querySelector('body > .rk-ytp')).display") == "none"  # screen
     # what the button does before the print dialog
     devtools.js("document.documentElement.classList.add('rk-yt-printing'); 1")
     devtools.call("Emulation.setEmulatedMedia", media="print")

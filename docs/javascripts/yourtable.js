@@ -132,7 +132,7 @@
     data.pieces.forEach(function (p) { byId[p.id] = p; });
     // the print view: a child of <body>, so printing it can leave out everything else
     document.querySelectorAll("body > .rk-ytp").forEach(function (old) { old.remove(); });
-    if (view) { document.body.appendChild(view); view.hidden = false; }
+    if (view) document.body.appendChild(view);  // still hidden: only the print stylesheet shows it
 
     function restore() {  // the page's own words back, nodes and all
       swaps.reverse().forEach(function (s) { s.span.replaceWith(s.orig); });
@@ -143,17 +143,19 @@
     var unplaced = [];  // changed pieces the page has no place for (the print view still has them)
     function swapIn(root, skip, list) {
       var map = textMap(root, skip), todo = [], taken = {};
-      list.forEach(function (p) {
-        // the same words twice on the page (one choice made at two steps): each piece its own place, in
-        // the order of the rules, whether it changes or not
+      // pieces with words first: a text the page shows once goes to the piece that still says something
+      var said = function (p) { return pieceText(data, chosen, p).segs.length ? 0 : 1; };
+      list.slice().sort(function (a, b) { return said(a) - said(b); }).forEach(function (p) {
+        var r = pieceText(data, chosen, p);
+        if (!r.changed) return;
+        // the same words twice on the page (one choice made at two steps): each changed piece its own
+        // place (a text the page shows once goes to the piece that changes it)
         var at = p.page ? map.text.indexOf(p.page) : -1;
         while (at >= 0 && taken[at]) at = map.text.indexOf(p.page, at + 1);
         if (at >= 0) taken[at] = true;
-        var r = pieceText(data, chosen, p);
-        if (!r.changed) return;
         if (at < 0) {
           var now = r.segs.map(function (x) { return x[0]; }).join("");
-          if (now !== data.texts[p.std].map(function (x) { return x[0]; }).join("")) unplaced.push(p.id);
+          if (now && now !== data.texts[p.std].map(function (x) { return x[0]; }).join("")) unplaced.push(p.id);
           return;
         }
         todo.push({at: at, end: at + p.page.length - 1, r: r});
