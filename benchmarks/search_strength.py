@@ -24,7 +24,7 @@ import time
 
 from rulekit import build_game
 from rulekit.engine.runner import agent_seed, make_agents, play, round_seed
-from rulekit.engine.search import DEFAULT_BUDGET, SHORT, SearchAgent
+from rulekit.engine.search import DEFAULT_BUDGET, SHORT, UNITS, SearchAgent
 
 GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 SEED = 2026
@@ -72,7 +72,7 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
     n = game.variant.meta.players_default
     careful, rand = [], []
     search: dict[int, list[int]] = {b: [] for b in budgets}
-    timing = {b: [0.0, 0.0, 0] for b in budgets}
+    timing = {b: [0.0, 0.0, 0, 0, 0] for b in budgets}  # seconds, CPU, decisions, budget units, capped
     for i in range(start, start + rounds):
         seed, k = round_seed(seed0, i), i % n
         base = _seat_delta(game, n, seed, make_agents(game, n, seed, "careful"), k)
@@ -87,14 +87,17 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
             timing[b][0] += bot.seconds
             timing[b][1] += bot.cpu
             timing[b][2] += bot.decisions
+            timing[b][3] += bot.agent.units
+            timing[b][4] += bot.agent.capped
     print(f"{gid} ({n} players, {rounds} paired rounds from round {start} of seed {seed0}, "
           f"seat k = round mod {n}, others careful)")
     print(f"  careful - random (chips/round): {_interval(rand)}")
     for b in budgets:
-        secs, cpu, dec = timing[b]
+        secs, cpu, dec, units, capped = timing[b]
         label = f"search({b}, short {short})" if short != SHORT else f"search({b})"
         print(f"  {label} - careful (chips/round): {_interval(search[b])}; "
-              f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions")
+              f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions; "
+              f"{units / max(dec, 1):,.0f} budget units per decision (cap {UNITS * b:,}), {capped} capped")
     print(flush=True)
 
 

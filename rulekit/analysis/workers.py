@@ -86,8 +86,14 @@ def ignore_sigint() -> None:
 def stop_now(pool: ProcessPoolExecutor) -> None:
     """Cancel queued chunks and end the worker processes at once."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         p.terminate()
     for p in procs:
         p.join(1.0)
+    # the pool's manager thread closes its wake-up pipe once it sees the workers gone; if that
+    # happens while the interpreter exits, the exit hook of concurrent.futures writes to the
+    # closed pipe and prints a traceback: let the thread finish first
+    if manager is not None:
+        manager.join(5.0)
