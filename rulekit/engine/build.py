@@ -66,7 +66,9 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         from rulekit.lang.house import apply_house, load_house
         houses = [load_house(h) for h in house]
         vid = tree.value["id"].value if "id" in tree.value else os.path.splitext(os.path.basename(path))[0]
+        removals = tree.removals
         tree, house_options = apply_house(tree, str(vid), houses)
+        tree.removals = removals
         files = files + [h.file for h in houses]
     data = plain(tree)
     errs = Collector()
