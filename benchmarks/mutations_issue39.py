@@ -2,7 +2,10 @@
 
     python benchmarks/mutations_issue39.py   (from the project root; restores every file)
 """
-import subprocess, sys
+import subprocess
+import sys
+from pathlib import Path
+
 muts = [
  ("variants/kabufuda/kyo-kabu.yaml", '''    - id: dealer-sorokabu
       names: {en: Dealer three of a kind, ja: ソロカブ, romaji: sorokabu}
@@ -20,12 +23,12 @@ muts = [
  ("variants/hanafuda/hana-awase.yaml", '''              - reveal: {zone: "hand[p]", to: none}''', '''              - say: kept open''', "hidden_again"),
 ]
 for path, old, new, k in muts:
-    src = open(path).read()
+    src = Path(path).read_text(encoding="utf-8")
     assert src.count(old) == 1, (path, old)
-    open(path, "w").write(src.replace(old, new))
+    Path(path).write_text(src.replace(old, new), encoding="utf-8")
     try:
         r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "tests/test_rule_mutations.py", "-k", k],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, check=False)
         print(k, "KILLED" if r.returncode != 0 else "SURVIVED", r.stdout.strip().splitlines()[-1])
     finally:
-        open(path, "w").write(src)
+        Path(path).write_text(src, encoding="utf-8")

@@ -1,13 +1,13 @@
 """`validate --strict` flags a yaku text that writes the yaku's value as a literal (rulekit.lang.handvalues)."""
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
 from rulekit.engine.build import check_variant
 
 from .conftest import ROOT
 
-BASE = open(os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml"), encoding="utf-8").read()
+BASE = (Path(ROOT) / "docs" / "tutorial" / "first-variant.yaml").read_text(encoding="utf-8")
 TEXT = '      text: "Two cards of the same value, with no third card. It beats every hand that is not a pair and is paid double."'
 
 
@@ -23,7 +23,7 @@ def test_a_value_written_as_a_number_is_flagged_where_it_is_written(tmp_path):
     assert len(found) == 1 and found[0].severity == "warning" and found[0].code == "W091"
     assert found[0].message.startswith("'2' states the value of yaku 'pair' (hand)")
     assert found[0].hint == "write {yaku.hand.pair} instead"
-    lines = open(found[0].span.file, encoding="utf-8").read().splitlines()
+    lines = Path(found[0].span.file).read_text(encoding="utf-8").splitlines()
     line = next(i for i, ln in enumerate(lines, 1) if "paid 2 stakes" in ln)
     assert (found[0].span.line, found[0].span.col) == (line, lines[line - 1].index("2 stakes") + 1)
 

@@ -2,14 +2,14 @@
 name, its own for those it does; an unknown base or a cycle is an error at the `extends`."""
 from __future__ import annotations
 
-import os
+from pathlib import Path
 
 from rulekit.engine.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
 
 from .conftest import ROOT
 
-BASE = open(os.path.join(ROOT, "docs", "tutorial", "first-variant.yaml"), encoding="utf-8").read()
+BASE = (Path(ROOT) / "docs" / "tutorial" / "first-variant.yaml").read_text(encoding="utf-8")
 POLICIES = """
 policies:
   stand:
@@ -75,8 +75,7 @@ def test_shipped_policies_that_extend_say_only_what_differs():
     for rel, name, base in (("kabufuda/kyo-kabu.yaml", "table", "careful"),
                             ("hanafuda/otoroku.yaml", "table", "careful"),
                             ("hanafuda/hiraya.yaml", "greedy", "careful")):
-        with open(os.path.join(ROOT, "variants", rel), encoding="utf-8") as fh:
-            pol = yaml.safe_load(fh)["policies"]
+        pol = yaml.safe_load((Path(ROOT) / "variants" / rel).read_text(encoding="utf-8"))["policies"]
         assert pol[name]["extends"] == base
         own = {r["choice"] for r in pol[name].get("rules") or []}
         repeated = [r for r in pol[base]["rules"] if r["choice"] in own and r in pol[name]["rules"]]

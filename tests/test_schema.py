@@ -193,11 +193,14 @@ def test_loader_reports_schema_errors_at_the_key(tmp_path, monkeypatch):
 
 # --------------------------------------------------------------------------- the schemas editors read
 
-HOUSE_FILES = sorted([*(ROOT / "docs" / "guides").glob("*.yaml"),
+ANALYST = ROOT / "docs" / "guides" / "analyst"
+HOUSE_FILES = sorted([*(ROOT / "docs" / "guides").glob("*.yaml"), *ANALYST.glob("*-house.yaml"),
                       *(ROOT / "tests" / "fixtures" / "house").glob("family*.yaml"),
                       *(ROOT / "tests" / "fixtures" / "house").glob("conflict-*.yaml")])
+STATS_FILES = sorted(p for p in ANALYST.glob("*.yaml") if p not in HOUSE_FILES)
 EDITED = ([(p, "variant") for p in VARIANT_FILES + VALID_FIXTURES + [ROOT / "docs" / "tutorial" / "first-variant.yaml"]]
-          + [(p, "deck") for p in DECK_FILES] + [(p, "house") for p in HOUSE_FILES])
+          + [(p, "deck") for p in DECK_FILES] + [(p, "house") for p in HOUSE_FILES]
+          + [(p, "stats") for p in STATS_FILES])
 SCHEMA_ERROR_FIXTURES = [p for p in sorted((ROOT / "tests" / "fixtures" / "invalid").glob("*.yaml"))
                          if b"error[E010]" in p.read_bytes().splitlines()[0]]
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$", re.M)
@@ -255,9 +258,23 @@ def test_check_jsonschema_accepts_every_shipped_file():
     pytest.importorskip("check_jsonschema")
     import subprocess
     import sys
-    for kind in ("variant", "deck", "house"):
+    for kind in ("variant", "deck", "house", "stats"):
         files = [str(p) for p, k in EDITED if k == kind]
         run = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile",
                               str(ROOT / "schemas" / f"{kind}.schema.json"), *files],
                              capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_published_statistics_schema_follows_the_variant_schema_and_simulate():
+    """schemas/stats.schema.json: the variant schema's `stats` section and the keys `simulate --stats` reads."""
+    published = json.loads((ROOT / "schemas" / "stats.schema.json").read_text(encoding="utf-8"))
+    defs = schema("variant")["$defs"]
+    for name, d in published["$defs"].items():
+        assert d == defs[name], name
+    assert published["properties"]["stats"] == {"$ref": "#/$defs/stats"} and published["required"] == ["stats"]
+    assert set(published["properties"]) == {"stats", "variant", "description", "stop_after"}
+    assert len(STATS_FILES) >= 5
+    from rulekit.engine.statsdecl import load_stats
+    for p in STATS_FILES:  # what the schema accepts, simulate reads
+        assert load_stats(str(p)).stats

@@ -68,7 +68,9 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         vid = tree.value["id"].value if "id" in tree.value else os.path.splitext(os.path.basename(path))[0]
         from rulekit.lang.house import players_problems
         player_errs = players_problems(tree, houses)  # reported with the option errors, all together
+        removals = tree.removals
         tree, house_options = apply_house(tree, str(vid), houses)
+        tree.removals = removals
         files = files + [h.file for h in houses]
     data = plain(tree)
     errs = Collector()

@@ -37,7 +37,7 @@ def policy_rules(pnode: Node, pname: str, errs: Collector, seen: tuple[str, ...]
 
 def described(pnode: Node, pname: str, key: str, depth: int = 0) -> Node:
     """The policy whose `description`/`brief` a policy shows: its own, else its base's."""
-    p = pnode.value[pname]
+    p: Node = pnode.value[pname]
     ext = p.value.get("extends") if isinstance(p.value, dict) else None
     if key in p.value or ext is None or str(ext.value) not in pnode.value or depth > len(pnode.value):
         return p

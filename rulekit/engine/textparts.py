@@ -6,8 +6,9 @@ clause that may yield nothing). The parts are joined in order, with nothing betw
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rulekit.core.errors import Collector, error
 from rulekit.lang.loader import Node
@@ -49,6 +50,6 @@ def compile_clauses(node: Node, errs: Collector, where: str, text: Callable[[Nod
 
 def joined(clauses: list[Clause]) -> Callable[..., str]:
     """One render function from clauses whose parts are render functions (ctx, *args) -> str."""
-    def render(ctx, *args):
+    def render(ctx: Any, *args: Any) -> str:
         return "".join(c.parts(ctx, *args) for c in clauses if c.when is None or c.when(ctx))
     return render

@@ -14,7 +14,7 @@ from rulekit.lang.model import Variant
 from rulekit.lang.prose import NUMBER_WORDS, PLACE
 
 
-def _locate(node: Node, pattern: re.Pattern) -> Span:
+def _locate(node: Node, pattern: re.Pattern[str]) -> Span:
     """Where the text's literal is written: from the text's own column on its first line (a
     flow mapping has the value before it), then on the lines a folded text continues on."""
     span = node.span
@@ -44,7 +44,7 @@ def _value(node: Node | None) -> int | None:
     return None
 
 
-def _value_words(spell: list[str]) -> re.Pattern:
+def _value_words(spell: list[str]) -> re.Pattern[str]:
     """The value said as a value: after 'worth', 'pays', 'paid', 'scores' ('pays you 20'), or before
     a unit ('20 points', 'two stakes', '3 times'); a count of cards ('Three cards') is no value."""
     n = "(" + "|".join(map(re.escape, spell)) + ")"

@@ -171,6 +171,25 @@ def _place_at(order: list, iid: Any, word: str, target: Node) -> int:
     return at_ if word == "before" else at_ + 1
 
 
+def removal_spans(node: Node) -> list[tuple[str, Span]]:
+    """Every `name: {remove: true}` and `{id: name, remove: true}` below a file's tree: (name, where)."""
+    out: list[tuple[str, Span]] = []
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n.value, dict):
+            if "remove" in n.value and "id" in n.value and n.value["remove"].value is True:
+                out.append((str(n.value["id"].value), n.value["id"].span))
+            for k, v in n.value.items():
+                if isinstance(v.value, dict) and set(v.value) == {"remove"} and v.value["remove"].value is True:
+                    out.append((str(k), v.key_span or v.span))
+                else:
+                    todo.append(v)
+        elif isinstance(n.value, list):
+            todo.extend(n.value)
+    return out
+
+
 def plain(node: Node) -> Any:
     """Strip spans: Node tree -> plain data."""
     if isinstance(node.value, dict):
@@ -313,6 +332,5 @@ def load_tree(path: str, search: list[str] | None = None, _chain: tuple[str, ...
     if "abstract" not in tree.value and "abstract" in merged.value:
         merged.value.pop("abstract")
     merged.value.pop("extends", None)
-    from rulekit.lang.removals import removal_spans
     merged.removals = tuple(removal_spans(tree)) + parent.removals
     return merged, files + pfiles

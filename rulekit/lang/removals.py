@@ -12,25 +12,6 @@ import re
 from rulekit.core.errors import Diagnostic, Span
 
 
-def removal_spans(node) -> list[tuple[str, Span]]:
-    """Every `name: {remove: true}` and `{id: name, remove: true}` below a file's tree: (name, where)."""
-    out: list[tuple[str, Span]] = []
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n.value, dict):
-            if "remove" in n.value and "id" in n.value and n.value["remove"].value is True:
-                out.append((str(n.value["id"].value), n.value["id"].span))
-            for k, v in n.value.items():
-                if isinstance(v.value, dict) and set(v.value) == {"remove"} and v.value["remove"].value is True:
-                    out.append((str(k), v.key_span or v.span))
-                else:
-                    todo.append(v)
-        elif isinstance(n.value, list):
-            todo.extend(n.value)
-    return out
-
-
 def shown_path(file: str) -> str:
     """A file as the user reads it: relative to where they stand, unless that climbs far out."""
     return os.path.abspath(file) if file.startswith(os.path.join("..", "..")) else file
@@ -45,7 +26,7 @@ _QUOTED = re.compile(r"'([^']+)'")
 
 
 def relocate(diags: list[Diagnostic], removals: list[tuple[str, Span]]) -> list[Diagnostic]:
-    """Errors located in a parent that name a name the child removed: one error at each such
+    """Errors located in a parent that name a name the child removed (loader.removal_spans): one error at each such
     removal, the parent's uses as the note; every other diagnostic unchanged."""
     if not removals:
         return diags

@@ -40,8 +40,8 @@ def human_words(name: str) -> str:
 def in_sentence(name: str) -> str:
     """A hand's name as it reads inside a sentence: 'three of a kind' for 'Three of a kind' (a
     common word starts a name otherwise in lower case); a name of its own as it is written: one
-    word, an uncommon first word, or a name with a capital after its first word ('Four Brights',
-    'Three of a Month', 'One Ribbon' alike)."""
+    word, an uncommon first word, or a name written in title case (an upper-case letter starting
+    a later word), every such name alike."""
     from rulekit.lang.prose import COMMON_FIRST_WORDS
     first, _, rest = name.partition(" ")
     titled = any(w[:1].isupper() for w in rest.split())
