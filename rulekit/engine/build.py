@@ -167,8 +167,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     for k, (val, span) in house_options.items():
         if k not in options:
             kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
-            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=did_you_mean(k, options)
-                           or f"options are: {', '.join(options) or '(none)'}"))
+            from rulekit.lang.house import option_hint
+            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=option_hint(k, val, options)))
             continue
         try:
             options[k].parse(val)
@@ -212,9 +212,9 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
         values[k] = variant.options[k].parse(v)
     for k, v in (given or {}).items():
         if k not in variant.options:
+            from rulekit.lang.house import option_hint
             errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",
-                           hint=did_you_mean(k, variant.options) or
-                           f"options are: {', '.join(variant.options) or '(none)'}"))
+                           hint=option_hint(k, v, variant.options)))
             continue
         try:
             values[k] = variant.options[k].parse(v)
