@@ -68,6 +68,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         player_errs = players_problems(tree, houses)  # reported with the option errors, all together
         tree, house_options = apply_house(tree, str(vid), houses)
         files = files + [h.file for h in houses]
+    from rulekit.lang.rulestext import own_values
+    tree = own_values(tree)  # a hand's {value} is its own: every reader of its text sees the hand's placeholder
     data = plain(tree)
     errs = Collector()
     try:
@@ -533,7 +535,8 @@ def check_house(path: str, strict: bool = False) -> list[Diagnostic]:
                 from rulekit.engine.runner import smoke_round
                 for n in sorted({variant.meta.players_min, variant.meta.players_default, variant.meta.players_max}):
                     smoke_round(game, n)
-        return sorted_diagnostics(errs.diagnostics)
+        from rulekit.lang.house import unsaid_hands
+        return sorted_diagnostics(errs.diagnostics + unsaid_hands(h, variant))
     except RulekitError as exc:
         return sorted_diagnostics(exc.diagnostics)
 

@@ -89,6 +89,28 @@ def option_hint(name: str, value: Any, options: dict) -> str:
     return "options of this game: " + "; ".join(listed) if listed else "this game has no options"
 
 
+def unsaid_hands(h: HouseRules, variant: Any) -> list:
+    """A warning for each hand the file adds that its sheet cannot state in words: no `text`, no
+    `description`, and a `when` that is not a list of cards (`cards:` is stated by itself)."""
+    from rulekit.lang.rulestext import hand_words
+    from rulekit.core.errors import Diagnostic
+    out = []
+    y = variant.tree.value.get("yaku") if isinstance(variant.tree.value, dict) else None
+    for (_y, table, yid), item in _yaku_keys(h).items():
+        if "when" not in item.value or "text" in item.value:
+            continue
+        entries = y.value.get(table) if y is not None and isinstance(y.value, dict) else None
+        merged = next((e for e in (entries.value if entries is not None else []) if isinstance(e.value, dict)
+                       and str(e.value["id"].value) == str(yid)), None)
+        if merged is not None and not hand_words(variant, merged, value_alone=False):
+            d = error(item.value["id"].span, "W051", f"the hand '{yid}' has no words for players: the sheet lists "
+                      "it without saying which cards make it",
+                      hint="add text: \"...\" (the hand in plain words; {value} is its value), or give its cards "
+                           "as cards: [NAME, NAME]")
+            out.append(Diagnostic(d.span, d.code, d.message, d.breadcrumbs, d.hint, "warning"))
+    return out
+
+
 def is_house_file(path: str) -> bool:
     """True when a YAML file is a house-rule file (it names a `target:` game and has no rules of its
     own: no `id`, `extends`, `round` or `meta`); False for anything else, even unreadable files."""

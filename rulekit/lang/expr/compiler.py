@@ -782,7 +782,7 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
 
 
 def _card_named(text: str, scope: Scope) -> str | None:
-    """The English name of a card written as bare words in an expression ('Full moon in cards'), or None."""
+    """The English name of a card written as bare words in an expression (NAME in cards), or None."""
     bare = re.sub(r"'[^']*'|\"[^\"]*\"", " ", text)
     for folded, ids in scope.card_names.items():
         if len(ids) != 1 or " " not in folded and len(folded) < 4:
