@@ -249,7 +249,11 @@ def sheet_markdown(sheet: Sheet) -> str:
     """The sheet as Markdown: changed words in bold with a footnote reference; every piece of text
     from a file escaped, so the Markdown renders no markup, link or image a file put there."""
     doc = map_doc(sheet.doc, md_inert)
-    doc = dataclasses.replace(doc, title=md_inert(doc.title))
+    doc = dataclasses.replace(  # names and titles come from files too (a house file names its hands)
+        doc, title=md_inert(doc.title),
+        yaku=tuple(dataclasses.replace(y, name=md_inert(y.name)) for y in doc.yaku),
+        sections=tuple(dataclasses.replace(sec, title=md_inert(sec.title), steps=tuple(
+            dataclasses.replace(st, title=md_inert(st.title)) for st in sec.steps)) for sec in doc.sections))
     doc = footnoted(dataclasses.replace(sheet, doc=doc), lambda w, n: f"**{w}**[^{n}]" if n else w)
     e = md_inert
     out = [f"# {e(sheet.title)}", ""]
