@@ -66,7 +66,7 @@ house/bad-value.yaml:4:8: error[E051]: house rules: option 'tie': expected one o
 house/unknown-option.yaml:4:3: error[E051]: house rules: unknown option 'ties'
    |   ties: dealer
    |   ^^^^
-  help: did you mean 'tie'?""",
+  help: did you mean 'tie' (who wins when a table hand and the dealer have the same…)?""",
     "schema-error": """\
 house/schema-error.yaml:3:1: error[E010]: unknown key 'option': expected one of name, target, note, options, yaku, game, players
    | option:
@@ -380,10 +380,10 @@ def test_cli_unknown_option_exits_1_with_suggestions():
     r = cli("play", "kyo-kabu", "-o", "nosuch=1")
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "error[E050]: unknown option 'nosuch' for kyo-kabu" in r.stderr
-    assert "help: options are: " in r.stderr and "tie" in r.stderr
+    assert "help: options of this game: " in r.stderr and "tie (who wins" in r.stderr
     r = cli("play", "kyo-kabu", "-o", "ties=dealer")
     assert r.returncode == 1
-    assert "help: did you mean 'tie'?" in r.stderr
+    assert "help: did you mean 'tie' (" in r.stderr
 
 
 def test_cli_bad_option_value_exits_1_listing_allowed_values():

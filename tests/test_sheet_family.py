@@ -38,7 +38,8 @@ def _family(tmp_path):
 
 
 def _flat(text: str) -> str:
-    return " ".join(text.replace("\ue003", " ").split())
+    """The sheet's words without its footnote numbers (a figure a house rule moved carries one)."""
+    return " ".join(re.sub(r" \[\d+\]", "", text.replace("\ue003", " ")).split())
 
 
 def test_deck_total_and_par_are_the_ones_the_engine_plays(tmp_path):
@@ -47,7 +48,9 @@ def test_deck_total_and_par_are_the_ones_the_engine_plays(tmp_path):
     from rulekit.engine.figures import game_figures
     figs = game_figures(game)
     assert figs["deck_points"] == 264 and figs["par"] == 88
-    text = _flat(sheet_text(make_sheet(game), 200))
+    raw = sheet_text(make_sheet(game), 200)
+    assert re.search(r"That makes 264 \[\d\] points", raw)  # marked as the house rule's doing
+    text = _flat(raw)
     assert "That makes 264 points in the deck" in text
     assert "Par is the deck's 264 points shared by three: 88." in text
     assert "card points minus par (88)" in text

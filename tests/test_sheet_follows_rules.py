@@ -34,7 +34,7 @@ from .conftest import playable, rel
 
 PLAYABLE = playable()
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
-_NUM = re.compile(r"(?<![\w.@{-])(\d{1,6})(?![\w.]|\s*%)")
+_NUM = re.compile(r"(?<![\w.@{-])(\d{1,6})(?!\w|\.\d|\s*%)")
 CASES: list[str] = []
 REFUSED: list[str] = []
 
@@ -144,7 +144,8 @@ def _first_valued(v, std):
     for table, entries in (plain(v.tree).get("yaku") or {}).items():
         for e in entries or []:
             if isinstance(e, dict) and isinstance(e.get("value"), int) and not isinstance(e.get("value"), bool) \
-                    and e.get("text") and "{value" in e["text"] and (table, e.get("id")) in listed:
+                    and e.get("text") and f"{{yaku.{table}.{e.get('id')}:" in e["text"] \
+                    and (table, e.get("id")) in listed:  # its {value}, as the loaded variant writes it
                 return table, e
     return None, None
 

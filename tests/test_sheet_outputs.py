@@ -19,6 +19,13 @@ note: >-
   <a href="javascript:alert(2)">here</a> &#106;avascript: <!-- hide the rest
 options:
   rounds: 6
+yaku:
+  dekiyaku:
+    - id: evil-hand
+      names: {en: "Evil [go](javascript:alert(4))"}
+      value: 5
+      cards: [Full moon]
+      text: "<script>alert(5)</script> ![x](http://evil.example/y.png)"
 """
 
 

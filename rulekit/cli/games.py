@@ -237,10 +237,14 @@ def family_effects(doc: dict, game: Any, sheet: Any) -> list[str]:
         if isinstance(r, dict) and r.get("name"):
             names[str(k)] = str(r["name"])
     seat = lambda s: "The dealer" if s == 0 else f"Seat {s}"  # noqa: E731 - seat 0 deals every compared round
-    out = [f"Each change was played on the same {total} deals as the standard rules, by players choosing "
-           f"at random, seat 0 dealing every round. Shown: the change in each player's {many} per round, "
-           f"with a range that holds the true figure 19 times in 20."]
-    for ch in doc["changes"]:
+    out = textwrap.wrap(f"Each change was played on the same {total} deals as the standard rules, by players "
+                        f"choosing at random, seat 0 dealing every round. Shown: the change in each player's {many} "
+                        f"per round, with a range that holds the true figure 19 times in 20.", 78)
+    def order(ch: dict) -> int:  # in the sheet's order (its footnote numbers), all together last
+        key = str(ch["change"]).rsplit(": ", 1)[-1].split("=", 1)[0].replace("-o ", "").strip()
+        return 10 ** 6 if ch["change"] == "all together" else number.get(key, 10 ** 5)
+
+    for ch in sorted(doc["changes"], key=order):
         label = str(ch["change"])
         if label == "all together":
             title = f"All {len(changes)} house rules together" if changes else "All the changes together"
@@ -253,12 +257,13 @@ def family_effects(doc: dict, game: Any, sheet: Any) -> list[str]:
                 title = f"[{number[key]}] {changes[number[key] - 1].what}"
             else:
                 title = label
-        out += ["", title]
+        out += [""] + textwrap.wrap(title, 78, subsequent_indent="    ")
         seats = ch["seats"]
         if all(abs(s["change"]) < 1e-12 and abs(s["high"] - s["low"]) < 1e-12 for s in seats):
-            out.append("  No change in a single round: it acts between rounds (the length of the game, who "
-                       "deals, a stock that runs out) or only together with another of these rules; compare whole "
-                       "games with rulekit simulate --games N --compare.")
+            out += textwrap.wrap("No change in a single round: it acts between rounds (the length of the game, "
+                                 "who deals, a stock that runs out) or only together with another of these rules; "
+                                 "compare whole games with rulekit simulate --games N --compare.", 78,
+                                 initial_indent="  ", subsequent_indent="  ")
             continue
         for s in seats:
             amt = s["change"]
@@ -268,5 +273,6 @@ def family_effects(doc: dict, game: Any, sheet: Any) -> list[str]:
         if moved:
             said = [f"{names.get(k, k.split(':', 1)[-1].replace('_', ' ').replace('-', ' '))} "
                     f"{v['base'] * 100:.1f}% -> {v['changed'] * 100:.1f}% of rounds" for k, v in moved]
-            out.append("  What happens more or less often: " + "; ".join(said) + ".")
+            out += textwrap.wrap("What happens more or less often: " + "; ".join(said) + ".", 78,
+                                 initial_indent="  ", subsequent_indent="    ")
     return out

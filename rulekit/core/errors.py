@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "E090": "rules text for players missing (validate --strict)",
     "E091": "rules text names an option, value or hand that cannot say it ({opt.NAME}, {rule.NAME}, {yaku.T.ID})",
     "E092": "rules text for players names a program word (an option key, zone, variable or code) instead of words",
+    "W051": "house-rule file: a hand it adds has no words for players (the sheet cannot say what makes it)",
     "W091": "rules text and rules may disagree (validate --strict: a literal option value, an unnamed option, "
             "an unexplained yaku column, an option nothing reads)",
 }

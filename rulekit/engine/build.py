@@ -72,6 +72,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         tree, house_options = apply_house(tree, str(vid), houses)
         tree.removals = removals
         files = files + [h.file for h in houses]
+    from rulekit.lang.rulestext import own_values
+    tree = own_values(tree)  # a hand's {value} is its own: every reader of its text sees the hand's placeholder
     data = plain(tree)
     errs = Collector()
     try:
@@ -170,8 +172,8 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     for k, (val, span) in house_options.items():
         if k not in options:
             kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
-            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=did_you_mean(k, options)
-                           or f"options are: {', '.join(options) or '(none)'}"))
+            from rulekit.lang.house import option_hint
+            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=option_hint(k, val, options)))
             continue
         try:
             options[k].parse(val)
@@ -215,9 +217,9 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
         values[k] = variant.options[k].parse(v)
     for k, v in (given or {}).items():
         if k not in variant.options:
+            from rulekit.lang.house import option_hint
             errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",
-                           hint=did_you_mean(k, variant.options) or
-                           f"options are: {', '.join(variant.options) or '(none)'}"))
+                           hint=option_hint(k, v, variant.options)))
             continue
         try:
             values[k] = variant.options[k].parse(v)
@@ -560,7 +562,8 @@ def check_house(path: str, strict: bool = False) -> list[Diagnostic]:
                 from rulekit.engine.runner import smoke_round
                 for n in sorted({variant.meta.players_min, variant.meta.players_default, variant.meta.players_max}):
                     smoke_round(game, n)
-        return sorted_diagnostics(errs.diagnostics)
+        from rulekit.lang.house import unsaid_hands
+        return sorted_diagnostics(errs.diagnostics + unsaid_hands(h, variant))
     except RulekitError as exc:
         return sorted_diagnostics(exc.diagnostics)
 

@@ -111,7 +111,7 @@ def figure_source(variant: Any, deck: str | None = None, game: Any = None,
 
 
 
-_NUMBER = re.compile(r"(?<![\w.@{-])(\d{1,6})(?![\w.]|\s*%)")
+_NUMBER = re.compile(r"(?<![\w.@{-])(\d{1,6})(?!\w|\.\d|\s*%)")
 
 
 def _alternatives(variant: Any) -> list[dict[str, Any]]:

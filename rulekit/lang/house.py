@@ -38,9 +38,16 @@ def load_house(path: str) -> HouseRules:
         raise RulekitError(error(tree.span, "E051", "a house-rule file must be a mapping with target:, "
                                  "options:, yaku: ..."))
     try:
-        errs.extend(schema_validate(src.data, load_schema("house"), src))
+        found = schema_validate(src.data, load_schema("house"), src)
     except FileNotFoundError:
-        pass
+        found = []
+    import dataclasses
+    for d in found:  # the deck is the command line's choice: say where it goes
+        if d.message.startswith("unknown key 'deck'"):
+            d = dataclasses.replace(d, message="a house-rule file does not choose the deck",
+                                    hint="give it on the command line: --deck NAME (rulekit show GAME lists the "
+                                         "decks the game accepts), or name it in a preset of the game")
+        errs.add(d)
     errs.raise_if_any()
     d = tree.value
     opts = {}
@@ -55,6 +62,53 @@ def load_house(path: str) -> HouseRules:
     return HouseRules(src.file, str(src.data.get("name", src.file)), str(src.data.get("target", "")),
                       str(src.data.get("note", "")), opts, overlay,
                       d["target"].span if "target" in d else tree.span, changes, keys)
+
+
+def _about(o: Any) -> str:
+    """An option in a few words: its label, else its description's first sentence, shortened."""
+    text = o.label or o.description.split(". ")[0].rstrip(".")
+    text = text[:1].lower() + text[1:] if text[1:2].islower() else text
+    return text if len(text) <= 60 else text[:57].rsplit(" ", 1)[0] + "…"
+
+
+def option_hint(name: str, value: Any, options: dict) -> str:
+    """Help for an option a game does not have: did-you-mean among the options that accept this
+    value (a suggestion that fails is no help), else every option with what it is in words."""
+    fits = {}
+    for k, o in options.items():
+        try:
+            o.parse(value)
+        except (ValueError, TypeError):
+            continue
+        fits[k] = o
+    hint = did_you_mean(name, fits) if value is not None else did_you_mean(name, options)
+    if hint:
+        o = options[hint.split("'")[1]] if "'" in hint else None
+        return hint[:-1] + (f" ({_about(o)})?" if o is not None else "?")
+    listed = [f"{k} ({_about(o)})" for k, o in options.items()]
+    return "options of this game: " + "; ".join(listed) if listed else "this game has no options"
+
+
+def unsaid_hands(h: HouseRules, variant: Any) -> list:
+    """A warning for each hand the file adds that its sheet cannot state in words: no `text`, no
+    `description`, and a `when` that is not a list of cards (`cards:` is stated by itself)."""
+    from rulekit.lang.rulestext import hand_words
+    from rulekit.core.errors import Diagnostic
+    out = []
+    y = variant.tree.value.get("yaku") if isinstance(variant.tree.value, dict) else None
+    for (_y, table, yid), item in _yaku_keys(h).items():
+        if "when" not in item.value or "text" in item.value:
+            continue
+        entries = y.value.get(table) if y is not None and isinstance(y.value, dict) else None
+        merged = next((e for e in (entries.value if entries is not None else []) if isinstance(e.value, dict)
+                       and str(e.value["id"].value) == str(yid)), None)
+        if merged is not None and not hand_words(variant, merged, value_alone=False):
+            d = error(item.value["id"].span, "W051", f"the hand '{yid}' has no words for players: the sheet lists "
+                      "it without saying which cards make it",
+                      hint="add text: \"...\" (the hand in plain words; {value} is its value), or give its cards "
+                           "as cards: [NAME, NAME]")
+            out.append(Diagnostic(d.span, d.code, d.message, d.breadcrumbs, d.hint, "warning"))
+    return out
 
 
 def is_house_file(path: str) -> bool:

@@ -332,6 +332,28 @@ CARD_IN = re.compile(r"^\s*card\(\s*['\"]([^'\"]+)['\"]\s*\)\s+in\s+cards\s*$")
 VALUE = re.compile(r"\{value(?::(words|digits|times))?\}")
 
 
+def own_values(tree: Node) -> Node:
+    """The tree with `{value}` in each hand's text written as that hand's `{yaku.TABLE.ID:digits}`
+    (`{value:words}` likewise), so any reader of the text renders the value in effect."""
+    y = tree.value.get("yaku") if isinstance(tree.value, dict) else None
+    if y is None or not isinstance(y.value, dict):
+        return tree
+    tables = {}
+    for table, entries in y.value.items():
+        items = []
+        for e in entries.value if isinstance(entries.value, list) else []:
+            t = e.value.get("text") if isinstance(e.value, dict) else None
+            if t is not None and isinstance(t.value, str) and "{value" in t.value and "id" in e.value:
+                key = f"{table}.{e.value['id'].value}"
+                text = VALUE.sub(lambda m: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", t.value)
+                e = Node({**e.value, "text": Node(text, t.span, t.key_span, t.style)}, e.span, e.key_span, e.style)
+            items.append(e)
+        tables[table] = Node(items, entries.span, entries.key_span, entries.style) \
+            if isinstance(entries.value, list) else entries
+    return Node({**tree.value, "yaku": Node(tables, y.span, y.key_span, y.style)}, tree.span, tree.key_span,
+                tree.style)
+
+
 def card_words(variant: Variant, refs: list[str]) -> str:
     """Cards named by id or English name, as players say them: 'the A and the B' with each card's English name."""
     from rulekit.lang.decks import load_deck
@@ -346,9 +368,10 @@ def card_words(variant: Variant, refs: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def hand_words(variant: Variant, e: Node) -> str:
+def hand_words(variant: Variant, e: Node, value_alone: bool = True) -> str:
     """A hand without text of its own, in words: its cards (the one-line `cards:` form) or its
-    description, and its value; '' when nothing can be said."""
+    description, and its value (its value alone when nothing else can be said, unless
+    `value_alone` is False: then '')."""
     d = e.value
     cards = d.get("cards")
     refs = [str(c.value) for c in cards.value] if cards is not None and isinstance(cards.value, list) else []
@@ -363,12 +386,12 @@ def hand_words(variant: Variant, e: Node) -> str:
         text = words[:1].upper() + words[1:] + "."
     else:
         text = _raw(d.get("description"))
-    if not text:
+    if not text and not value_alone:
         return ""
     v = d.get("value")
     if v is not None and isinstance(v.value, int) and not isinstance(v.value, bool):
         text += " Worth {value}."
-    return text
+    return text.strip()
 
 
 def missing_text(variant: Variant) -> list[Diagnostic]:
@@ -546,5 +569,5 @@ def phase_text(variant: Variant, phase_id: str, values: dict[str, Any] | None = 
     return ""
 
 
-__all__ = ["hand_words", "card_words", "yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
+__all__ = ["own_values", "hand_words", "card_words", "yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
            "to_plain", "phase_text", "phase_prompts"]

@@ -37,9 +37,12 @@ class Sheet:
     changes: tuple[Change, ...]
     doc: RulesDoc
     effects: tuple[str, ...] = ()  # lines of the paired-simulation effects, when asked for
+    moved_by: tuple[tuple[str, str], ...] = ()  # (fig.NAME, the change that moves that figure)
 
     def number(self, key: str) -> int:
-        """The footnote number of a change (1-based), 0 if the key is no change."""
+        """The footnote number of a change (1-based), 0 if the key is no change; a figure the
+        rules compute has the number of the change that moves it."""
+        key = dict(self.moved_by).get(key, key)
         return next((i for i, c in enumerate(self.changes, 1) if c.key == key), 0)
 
 
@@ -157,7 +160,28 @@ def make_sheet(game: Any, effects: tuple[str, ...] = ()) -> Sheet:
     doc = rules_doc(v, prose)
     title = v.meta.names.get("en", v.meta.id) + (f" ({v.meta.names['ja']})" if v.meta.names.get("ja") else "")
     houses = tuple((h.name, h.file, h.note) for h in v.house)
-    return Sheet(title, houses, tuple(changes), dataclasses.replace(doc, title=title), tuple(effects))
+    return Sheet(title, houses, tuple(changes), dataclasses.replace(doc, title=title), tuple(effects),
+                 _moved_by(figures, prose, changes, standard))
+
+
+def _moved_by(figures: Any, prose: Prose, changes: list[Change], standard: Any) -> tuple[tuple[str, str], ...]:
+    """For each figure this table's rules change, the change that moves it (an option alone, else
+    the house file's other edits): its words on the sheet carry that change's footnote."""
+    std = figures(prose.standard)
+    now = figures(prose.values)
+    moved = [k for k in now if k in std and now[k] != std[k]]
+    out: dict[str, str] = {}
+    for c in changes:
+        if c.key in prose.options and moved:
+            alone = figures({**prose.standard, c.key: prose.values[c.key]})
+            for k in moved:
+                if k not in out and alone.get(k) != std.get(k):
+                    out[k] = c.key
+    rest = next((c.key for c in changes if c.key.split(".", 1)[0] in ("yaku", "game", "players")), None)
+    for k in moved:
+        if k not in out and rest is not None:
+            out[k] = rest
+    return tuple((f"fig.{k}", key) for k, key in out.items())
 
 
 def map_doc(doc: RulesDoc, fn: Callable[[str], str]) -> RulesDoc:
@@ -225,7 +249,11 @@ def sheet_markdown(sheet: Sheet) -> str:
     """The sheet as Markdown: changed words in bold with a footnote reference; every piece of text
     from a file escaped, so the Markdown renders no markup, link or image a file put there."""
     doc = map_doc(sheet.doc, md_inert)
-    doc = dataclasses.replace(doc, title=md_inert(doc.title))
+    doc = dataclasses.replace(  # names and titles come from files too (a house file names its hands)
+        doc, title=md_inert(doc.title),
+        yaku=tuple(dataclasses.replace(y, name=md_inert(y.name)) for y in doc.yaku),
+        sections=tuple(dataclasses.replace(sec, title=md_inert(sec.title), steps=tuple(
+            dataclasses.replace(st, title=md_inert(st.title)) for st in sec.steps)) for sec in doc.sections))
     doc = footnoted(dataclasses.replace(sheet, doc=doc), lambda w, n: f"**{w}**[^{n}]" if n else w)
     e = md_inert
     out = [f"# {e(sheet.title)}", ""]

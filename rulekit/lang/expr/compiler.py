@@ -6,6 +6,8 @@ reachable: names resolve only to the scope given here and to the function regist
 """
 from __future__ import annotations
 
+import re
+
 import operator
 from fractions import Fraction
 from typing import Any, Callable
@@ -773,7 +775,28 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
             return Compiled(str(text), fn, t, True, v, fn, None, fn if scope.codegen else None, fn)
         raise CompileError([Problem(0, 1, "E033", f"expected an expression, found {type(text).__name__}")])
     try:
-        node = parse(text)
-    except ExprSyntaxError as exc:
-        raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message, exc.hint)]) from None
-    return compile_ast(node, scope, text, expect)
+        try:
+            node = parse(text)
+        except ExprSyntaxError as exc:
+            raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message, exc.hint)]) from None
+        return compile_ast(node, scope, text, expect)
+    except CompileError as exc:
+        named = _card_named(text, scope)
+        if named is None:
+            raise
+        # a card written by its name as bare words: say how a rule names a card
+        hint = f"a card is written card('{named}') (its id or English name in quotes), as in card('{named}') in cards"
+        raise CompileError([Problem(p.offset, p.length, p.code, p.message, hint) if p.code in ("E030", "E031")
+                            else p for p in exc.problems]) from None
+
+
+def _card_named(text: str, scope: Scope) -> str | None:
+    """The English name of a card written as bare words in an expression (NAME in cards), or None."""
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", " ", text)
+    for folded, ids in scope.card_names.items():
+        if len(ids) != 1 or " " not in folded and len(folded) < 4:
+            continue
+        m = re.search(r"(?<![\w.'])" + r"[\s-]+".join(map(re.escape, folded.split())) + r"(?![\w'])", bare, re.I)
+        if m:
+            return m.group(0)
+    return None

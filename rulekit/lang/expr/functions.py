@@ -439,8 +439,8 @@ def _seats_from(ctx, p):
     return [(p + i) % n for i in range(n)]
 
 
-@register("card", [("name:str",)], "card", "The card with this id in the deck in play (checked when loading).",
-          "card('1-1')")
+@register("card", [("name:str",)], "card", "The card with this id, or this English name when no other card "
+          "shares it, in the deck in play (checked when loading, with did-you-mean).", "card('1-1')")
 def _card(ctx, cid):  # pragma: no cover - resolved at compile time
     raise EvalError("card() is resolved when compiling")
 
