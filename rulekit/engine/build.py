@@ -1,22 +1,19 @@
 """Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
 from __future__ import annotations
 
-import dataclasses
 import os
-import re
 from typing import Any, Callable
 
 from rulekit.lang.decks import Deck, deck_names, derive, load_deck
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, policy_rules
-from rulekit.engine.seatdraw import SeatDraw
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
 from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
-from rulekit.lang.expr import Scope
 from rulekit.lang.expr import types as T
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
+from rulekit.engine.buildchecks import check_game_ends, check_rounds, compile_functions, group_of, player_sizes, seat_draw_of
 from rulekit.engine.builddisplay import (card_facts, display_names, display_parts, display_reach, display_reasons,
                                           zone_groups, zone_last, zone_yaku as yaku_of_zones)
 from rulekit.lang.loader import Node, at, load_tree, plain
@@ -384,7 +381,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     tree = variant.tree
     scope = variant_scope(variant, deck, opts)
     scope.codegen = codegen
-    scope.functions = _functions(tree, scope, errs)
+    scope.functions = compile_functions(tree, scope, errs)
     sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
     var_init: dict[str, Callable[[Any], Any]] = {}
     for vname, v in variant.vars.items():
@@ -412,7 +409,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
-                                             _group(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
+                                             group_of(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
                                              rank, str(ed["description"].value) if "description" in ed else ""))
     phases = []
     rnode = at(tree, "round")
@@ -456,16 +453,16 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
     pnode = at(tree, "players", "sizes")
     if pnode is not None:
-        game.extra["player_sizes"] = _player_sizes(pnode, scope, variant.meta, errs)
+        game.extra["player_sizes"] = player_sizes(pnode, scope, variant.meta, errs)
     if "open_ended" in g:
         game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
         if not errs.diagnostics:
-            _check_game_ends(g, scope, errs)
+            check_game_ends(g, scope, errs)
     if "rounds" in g and not errs.diagnostics:
         game.extra["rounds_span"] = g["rounds"].span  # a length found wrong in play is reported here
-        _check_rounds(g, scope, errs)
+        check_rounds(g, scope, errs)
     if "draw" in g and isinstance(g["draw"].value, dict):
-        game.extra["seat_draw"] = _seat_draw(g["draw"], sc)
+        game.extra["seat_draw"] = seat_draw_of(g["draw"], sc)
     game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
     game.extra["card_facts"] = facts  # display.value, .wild (the card pictures) and .sort (a held hand's order)
     game.extra["zone_yaku"] = zone_yaku
@@ -673,189 +670,3 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
         warned += literal_figure_warnings(variant, games[0], build_game)
     from rulekit.lang.removals import relocate
     return sorted_diagnostics(relocate(errs.diagnostics + warnings + warned, list(variant.tree.removals)))
-
-
-def _seat_draw(node, sc) -> SeatDraw:
-    """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
-    d = node.value
-    key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
-
-    def word(k: str, default: str) -> str:
-        return str(d[k].value) if k in d else default
-    return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
-
-
-def _functions(tree, scope, errs: Collector) -> dict:
-    """The variant's `functions:` (inherited like every block): parsed, and each body checked
-    once with its parameters as names of any type, so a mistake is reported where it is written."""
-    from rulekit.lang.expr import REGISTRY
-    from rulekit.lang.expr.compiler import compile_ast
-    from rulekit.lang.expr.inline import UserFunction
-    from rulekit.lang.expr.scope import CompileError
-    from rulekit.lang.expr.parser import ExprSyntaxError, parse
-    from rulekit.lang.source import expr_span
-    fnode = at(tree, "functions")
-    out: dict = {}
-    if fnode is None or not isinstance(fnode.value, dict):
-        return out
-    bodies = {}
-    for name, fn in fnode.value.items():
-        d = fn.value if isinstance(fn.value, dict) else {}
-        params = tuple(str(p.value) for p in d["params"].value) if "params" in d else ()
-        body = d.get("body")
-        if body is None or not isinstance(body.value, str):
-            continue
-        pnodes = d["params"].value if "params" in d and isinstance(d["params"].value, list) else []
-        seen: set = set()
-        for pn in pnodes:
-            if str(pn.value) in seen:
-                errs.add(error(pn.span, "E033", f"function '{name}': parameter '{pn.value}' is named twice",
-                               hint="give each parameter its own name"))
-            seen.add(str(pn.value))
-        if name in REGISTRY or name in ("opt", "let"):
-            errs.add(error(fn.key_span or fn.span, "E033", f"function '{name}': the name of a built-in "
-                           "function or word; choose another name"))
-            continue
-        try:
-            tree_ = parse(body.value)
-        except ExprSyntaxError as exc:
-            errs.add(error(expr_span(body.span, body.style, exc.offset), "E030", f"function {name}: {exc.message}"))
-            continue
-        out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
-        bodies[str(name)] = (body, params)
-    check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
-    for name, (body, params) in bodies.items():
-        try:
-            compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
-        except CompileError as exc:
-            out[name] = dataclasses.replace(out[name], broken=True)  # its calls say nothing more
-            for p in exc.problems:
-                hint = p.hint
-                if p.code == "E031" and p.message.startswith("unknown name"):
-                    # the likely cause: a name the caller binds with let (a body never sees those)
-                    hint = (f"{hint}; " if hint and "quotes" not in hint else "") + \
-                        "a function's body sees its parameters, the options and the game's names, never " \
-                        "the names its caller binds with let or for: add the name to params and pass it"
-                errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
-                               f"function {name}: {p.message}", hint=hint))
-    return out
-
-
-def _check_game_ends(g: dict, scope, errs: Collector) -> None:
-    """An open-ended game (game.open_ended holds under these options) must be able to end:
-    a game.end_when that is missing, or false whatever happens, is refused here rather than
-    played to the engine's limit of rounds."""
-    from rulekit.lang.expr.compiler import compile_expr
-    plain = scope.with_locals({})
-    plain.codegen = False
-    opened = compile_expr(g["open_ended"].value, plain, T.BOOL) if isinstance(g["open_ended"].value, str) \
-        else None
-    if not (g["open_ended"].value is True or (opened is not None and opened.is_const and opened.const)):
-        return
-    hint = "give the game a number of rounds, or choose options under which game.end_when can hold"
-    if "end_when" not in g:
-        errs.add(error(g["open_ended"].span, "E061", "the game is open-ended with these options (game.open_ended "
-                       "holds) and has no game.end_when: it would never end", hint=hint))
-        return
-    ended = compile_expr(g["end_when"].value, plain, T.BOOL) if isinstance(g["end_when"].value, str) else None
-    if g["end_when"].value is False or (ended is not None and ended.is_const and not ended.const):
-        errs.add(error(g["end_when"].span, "E061", "game.end_when can never hold with these options, and the game "
-                       "is open-ended (game.open_ended holds): it would never end", hint=hint))
-
-
-def _check_rounds(g: dict, scope, errs: Collector) -> None:
-    """A game.rounds known from the options alone (a number, `opt.rounds`) must be 1 to MAX_ROUNDS,
-    or 0 in a game open-ended under these options: a game of no rounds would play nothing."""
-    from rulekit.engine.runner import MAX_ROUNDS
-    from rulekit.lang.expr.compiler import compile_expr
-    plain = scope.with_locals({})
-    plain.codegen = False
-    v = g["rounds"].value
-    try:
-        c = compile_expr(v, plain, T.INT) if isinstance(v, str) else None
-    except Exception:  # noqa: BLE001 - compiled and reported with the rules already
-        return
-    value = c.const if c is not None and c.is_const else v if isinstance(v, int) and not isinstance(v, bool) else None
-    if not isinstance(value, int) or 1 <= value <= MAX_ROUNDS:
-        return
-    if value == 0 and "open_ended" in g:
-        o = g["open_ended"].value
-        opened = compile_expr(o, plain, T.BOOL) if isinstance(o, str) else None
-        if o is True or (opened is not None and opened.is_const and opened.const):
-            return
-    errs.add(error(g["rounds"].span, "E061", f"game.rounds is {value} with these options: expected 1 to {MAX_ROUNDS}",
-                   hint="a game of no rounds would play nothing" if value == 0 else ""))
-
-
-class _OptionsOnly:
-    """The state an expression of options only is evaluated in (before any game exists)."""
-
-    def __init__(self):
-        from rulekit.lang.expr.scope import EVAL_BUDGET
-        self.budget, self.loc, self.n, self.yaku_eval = EVAL_BUDGET, {}, 1, None
-
-
-def _player_sizes(node: Node, scope, meta, errs: Collector) -> tuple[int, ...]:
-    """players.sizes: an expression of options giving the table sizes the rules play (each
-    within players.min..max); () when it cannot be read (the error says why)."""
-    from rulekit.lang.expr.compiler import compile_expr
-    from rulekit.lang.expr.functions import EvalError
-    from rulekit.lang.expr.scope import CompileError
-    from rulekit.lang.source import expr_span
-    if not isinstance(node.value, str):
-        return ()
-    try:
-        comp = compile_expr(node.value, Scope(options=scope.options, codegen=False, functions=scope.functions),
-                            "list<int>")
-    except CompileError as exc:
-        for p in exc.problems:
-            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
-                           f"players.sizes: {p.message}",
-                           hint=p.hint or "players.sizes is read before a game starts: it may read options only"))
-        return ()
-    if not comp.is_const and comp.deps:
-        errs.add(error(node.span, "E033", "players.sizes: expected a list of numbers from options only, found "
-                       f"an expression reading {', '.join(sorted(comp.deps))}",
-                       hint="the table size is checked before a game starts, when only options are known"))
-        return ()
-    try:
-        value = comp.const if comp.is_const else comp.fn(_OptionsOnly())
-    except EvalError as exc:
-        errs.add(error(expr_span(node.span, node.style, exc.offset, exc.length), "E034", f"players.sizes: {exc.message}"))
-        return ()
-    sizes = tuple(sorted(set(int(x) for x in value)))
-    wrong = [x for x in sizes if not meta.players_min <= x <= meta.players_max]
-    if wrong or not sizes:
-        errs.add(error(node.span, "E033", f"players.sizes: expected sizes from {meta.players_min} to "
-                       f"{meta.players_max} (players.min..max), found {list(sizes)}"))
-        return ()
-    return sizes
-
-
-def _group(node: Node, scope, errs: Collector) -> str:
-    """A yaku's exclusive group: a plain name, or an expression over the options giving a name
-    ('' for no group), e.g. "if opt.strict then 'sets' else ''"."""
-    from rulekit.lang.expr.compiler import compile_expr
-    from rulekit.lang.expr.scope import CompileError
-    from rulekit.lang.expr.parser import ExprSyntaxError, parse
-    from rulekit.lang.source import expr_span
-    text = node.value
-    if not isinstance(text, str):
-        return str(text)
-    if re.fullmatch(r"[\w-]+", text):  # a plain name such as chaff-teyaku
-        return text
-    try:
-        parse(text)
-    except ExprSyntaxError:
-        return text
-    try:
-        comp = compile_expr(text, Scope(options=scope.options, codegen=False), T.STR)
-    except CompileError as exc:
-        for p in exc.problems:
-            errs.add(error(expr_span(node.span, node.style, p.offset, p.length), p.code,
-                           f"group: {p.message}", hint=p.hint or "a group may read options only"))
-        return ""
-    if not comp.is_const:
-        errs.add(error(node.span, "E033", "group: expected a name, or an expression of options only"))
-        return ""
-    return str(comp.const)
