@@ -70,7 +70,9 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
         tree.removals = removals
         files = files + [h.file for h in houses]
     from rulekit.lang.rulestext import own_values
+    removed = tree.removals
     tree = own_values(tree)  # a hand's {value} is its own: every reader of its text sees the hand's placeholder
+    tree.removals = removed  # what the file removed, kept for errors caused by a removal (lang.removals)
     data = plain(tree)
     errs = Collector()
     try:
