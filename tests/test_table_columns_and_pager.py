@@ -266,7 +266,7 @@ def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
     ('Every choice keeps a hand that shows 3.'), never under a bare 'Your choice:'."""
     # the high-card tie-break: the cards kept count, so the ways of laying down are asked
     text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n", options={"tie_break": "high_card"})
-    first, again = text.split("Your choice (1 to 4, Enter for 1; ? rules of this phase, t the table, q quit): t\n", 1)
+    first, again = text.split("Your choice (1 to 4, Enter for 1; ? rules of this phase, t the table, h the odds, q quit): t\n", 1)
     menu = first[first.rindex("Your turn: "):]
     again = again[again.index("Your turn: "):again.index("Your choice (")]
     assert menu == again, (menu, again)

@@ -29,19 +29,24 @@ def odds_lines(game: Any, odds: list, answers: list[tuple[int, str]]) -> list[st
 
     out = [f"What each answer makes likely, over {odds[0].deals} deals of the cards you cannot see "
            "(each answer played to the round's end, every seat playing carefully):"]
-    for i, words in answers:
-        o = odds[i]
-        parts = [f"{o.chips:+.1f} chips on average"]
-        ends = {k: v for k, v in o.ends.items() if v >= LEAST and k}
-        if ends:
-            parts.append("the round ends on " + ", ".join(f"{why(k)} {_pc(v)}" for k, v in ends.items()))
-        parts += [f"you are paid for {why(k)} {_pc(v)}" for k, v in o.won.items() if v >= LEAST]
-        parts += [f"you pay for {why(k)} {_pc(v)}" for k, v in o.lost.items() if v >= LEAST]
-        parts += [f"you make {names.get(k, human_words(k[1]))} {_pc(v)}" for k, v in o.mine.items() if v >= LEAST]
-        parts += [f"another seat makes {names.get(k, human_words(k[1]))} {_pc(v)}" for k, v in o.theirs.items()
-                  if v >= LEAST]
-        out.append(f"{words}: " + "; ".join(parts) + ".")
-    return out
+    told = [(words, _told(odds[i], why, names)) for i, words in answers]
+    if len(told) > 1 and len({t for _, t in told}) == 1:
+        return out + [f"Every answer alike: {told[0][1]}."]  # nothing to choose between them
+    return out + [f"{words}: {t}." for words, t in told]
+
+
+def _told(o: Any, why: Any, names: dict) -> str:
+    """One answer's figures in words ('+0.4 chips on average; you pay for Buta 35%')."""
+    parts = [f"{o.chips:+.1f} chips on average"]
+    ends = {k: v for k, v in o.ends.items() if v >= LEAST and k}
+    if ends:
+        parts.append("the round ends on " + ", ".join(f"{why(k)} {_pc(v)}" for k, v in ends.items()))
+    parts += [f"you are paid for {why(k)} {_pc(v)}" for k, v in o.won.items() if v >= LEAST]
+    parts += [f"you pay for {why(k)} {_pc(v)}" for k, v in o.lost.items() if v >= LEAST]
+    parts += [f"you make {names.get(k, human_words(k[1]))} {_pc(v)}" for k, v in o.mine.items() if v >= LEAST]
+    parts += [f"another seat makes {names.get(k, human_words(k[1]))} {_pc(v)}" for k, v in o.theirs.items()
+              if v >= LEAST]
+    return "; ".join(parts)
 
 
 def _pc(share: float) -> str:

@@ -12,7 +12,7 @@ from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.joins import yaku_told
-from rulekit.people.table.drawing import KEYS, TableView
+from rulekit.people.table.drawing import KEYS, WAIT_KEYS, TableView
 from rulekit.people.table.view import table_lines, unseen_together  # noqa: F401  (table_lines: part of this module's face)
 
 #: lines told since your last question that are still on a 40-line screen above the summary
@@ -192,7 +192,7 @@ class Table(TableView):
         """The lines your hand takes above a pause."""
         return sum(self.screen.height(t, 2) for t in self.own_hand_lines())
 
-    def wait(self, words: str, keys: str = KEYS) -> None:
+    def wait(self, words: str, keys: str = WAIT_KEYS) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
         while True:
             a = self.screen.ask(f"{words} ({keys}) ")
@@ -256,7 +256,7 @@ class Table(TableView):
         self.summary(brief=brief)
         if more and self.pause:
             self.wait(f"Press Enter for round {self.nar.round_no + 2}",
-                      KEYS.replace("t the table", "t the whole round") if brief else KEYS)
+                      WAIT_KEYS.replace("t the table", "t the whole round") if brief else WAIT_KEYS)
         self.story = []
         # a new round starts on a read screen: what scrolls away is counted from here (a round
         # without a question of yours would otherwise count the last one's lines too)
