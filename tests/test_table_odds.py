@@ -85,3 +85,42 @@ def test_h_at_the_table_shows_each_answer_with_its_chances_in_per_cent():
     lines = [ln for ln in block.splitlines() if ln.startswith("  ")]
     assert [ln.split(":")[0].strip() for ln in lines] == ["take another card", "stand"]
     assert "you pay for Buta" in lines[0] and "%" in lines[0] and "chips on average" in lines[1]
+
+
+def test_the_odds_of_feeding_a_yaku_in_a_capture_game():
+    """Hiraya, the stacked spot of test_table_threats: seat 0 weighs its second play. Leaving the
+    Cherry poetry ribbon on the table gives seat 1 (Pine and Plum poetry ribbons taken) Poetry
+    Ribbons far more often than any other play does."""
+    from .hanafuda_stack import HIRAYA, cached_game, deal_top
+    from .test_table_threats import FIELD, HANDS, PILE
+
+    class Weigh:
+        name = "weigh"
+
+        def __init__(self):
+            from rulekit.engine.agents import PolicyAgent
+            self.base, self.plays, self.odds = PolicyAgent("careful", 1), 0, None
+
+        def watch(self, g, n, seed, moves, values):
+            self.st = watcher(g, n, seed, moves, values)
+
+        def round_start(self, ctx, r, total, deltas):
+            self.st.at_round(ctx, r, total, deltas)
+
+        def act(self, d):
+            self.st.at_decision(d)
+            if d.player == 0 and d.choice.id == "play":
+                self.plays += 1
+                if self.plays == 2:
+                    self.odds, self.actions = answer_odds(self.st, deals=60, seed=3), d.legal
+            return self.base.act(d)
+
+    g = cached_game(HIRAYA)
+    w = Weigh()
+    # a plain stack: the sampler replays the round from its deal (a once-only stack would not deal it again)
+    play(g, 3, 1, [w] * 3, rounds=1, logging=True, dealer=0, stack={"deck": deal_top(HANDS, FIELD, PILE)})
+    assert w.odds and len(w.odds) == len(w.actions)
+    poetry = ("dekiyaku", "poetry-ribbons")
+    feeding = next(i for i, a in enumerate(w.actions) if a["card"] == "3-2")
+    others = [o.theirs.get(poetry, 0.0) for i, o in enumerate(w.odds) if i != feeding]
+    assert w.odds[feeding].theirs.get(poetry, 0.0) > 0.3 + max(others), (w.odds[feeding].theirs, others)
