@@ -22,7 +22,9 @@ from rulekit.engine.stepper import Inconsistent, Stepper
 
 __all__ = ["AnswerOdds", "answer_odds", "DEALS"]
 
-DEALS = 40  # deals drawn per question by default (every answer is played out in each)
+DEALS = 40  # deals drawn per question by default, at most (every answer is played out in each)
+PLAYOUTS = 150  # rounds played out per question by default, at most: many answers get fewer deals
+MIN_DEALS = 10  # ... but never fewer than this
 TRIES = 4  # re-deals tried per deal wanted, at most (a rare deal agreeing with what was seen)
 
 
@@ -44,17 +46,24 @@ class AnswerOdds:
     mine: dict[tuple[str, str], float]
     #: (yaku table, yaku id) -> share of deals in which another seat made it
     theirs: dict[tuple[str, str], float]
+    #: share of deals in which the seat came out of the round ahead, and behind
+    ahead: float = 0.0
+    behind: float = 0.0
 
 
-def answer_odds(source: Stepper, deals: int = DEALS, seed: Any = 0, policy: str | None = None) -> list[AnswerOdds]:
+def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy: str | None = None) -> list[AnswerOdds]:
     """For each legal action of `source`'s pending decision (a Stepper that logs its events, at a
     decision), what followed it over up to `deals` sampled deals the deciding seat cannot tell
-    from this one (fewer when too few agree with what it saw; [] when none does). `policy`: how
-    every seat plays after the answer (default the game's `careful`, else random)."""
+    from this one (fewer when too few agree with what it saw; [] when none does); `deals` by
+    default DEALS, or fewer so that the rounds played out stay within PLAYOUTS (at least
+    MIN_DEALS). `policy`: how every seat plays after the answer (default the game's `careful`,
+    else random)."""
     d = source.pending
     if d is None:
         raise ValueError("the game is over: no decision to weigh")
     seat, k = d.player, len(d.actions)
+    if deals is None:
+        deals = max(MIN_DEALS, min(DEALS, PLAYOUTS // max(k, 1)))
     base = policy if policy is not None else ("careful" if "careful" in source.game.policies else "random")
     rng = random.Random(f"odds:{seed}")
     chain = source.deals(seat, rng, None)
@@ -119,7 +128,8 @@ def _summed(action: int, runs: list[dict]) -> AnswerOdds:
         return {x: c / n for x, c in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))}
 
     return AnswerOdds(action, n, sum(r["chips"] for r in runs) / n, share("end"), share("won"), share("lost"),
-                      share("mine"), share("theirs"))
+                      share("mine"), share("theirs"), sum(r["chips"] > 0 for r in runs) / n,
+                      sum(r["chips"] < 0 for r in runs) / n)
 
 
 def watcher(game: Any, n: int, seed: Any, moves: list, values: list) -> Stepper:

@@ -37,16 +37,23 @@ def odds_lines(game: Any, odds: list, answers: list[tuple[int, str]]) -> list[st
 
 def _told(o: Any, why: Any, names: dict) -> str:
     """One answer's figures in words ('+0.4 chips on average; you pay for Buta 35%')."""
-    parts = [f"{o.chips:+.1f} chips on average"]
+    parts = [f"{o.chips:+.1f} chips on average (ahead {_pc(o.ahead)}, behind {_pc(o.behind)})"]
     ends = {k: v for k, v in o.ends.items() if v >= LEAST and k}
     if ends:
         parts.append("the round ends on " + ", ".join(f"{why(k)} {_pc(v)}" for k, v in ends.items()))
-    parts += [f"you are paid for {why(k)} {_pc(v)}" for k, v in o.won.items() if v >= LEAST]
-    parts += [f"you pay for {why(k)} {_pc(v)}" for k, v in o.lost.items() if v >= LEAST]
+    # payments by their named reason (a reason worked out with numbers, 'column 2, 7 against 3',
+    # is one case of many: the chances ahead and behind above tell them together)
+    parts += [f"you are paid for {why(k)} {_pc(v)}" for k, v in o.won.items() if v >= LEAST and not _worked(k)]
+    parts += [f"you pay for {why(k)} {_pc(v)}" for k, v in o.lost.items() if v >= LEAST and not _worked(k)]
     parts += [f"you make {names.get(k, human_words(k[1]))} {_pc(v)}" for k, v in o.mine.items() if v >= LEAST]
     parts += [f"another seat makes {names.get(k, human_words(k[1]))} {_pc(v)}" for k, v in o.theirs.items()
               if v >= LEAST]
     return "; ".join(parts)
+
+
+def _worked(reason: str) -> bool:
+    """Whether a payment's reason was worked out with numbers (not a name the rules give)."""
+    return any(ch.isdigit() for ch in reason)
 
 
 def _pc(share: float) -> str:
