@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from rulekit.engine.odds import answer_odds, watcher
 from rulekit.engine.runner import make_agents, play
 from rulekit.engine.testing import DrawTo, game
@@ -124,3 +126,25 @@ def test_the_odds_of_feeding_a_yaku_in_a_capture_game():
     feeding = next(i for i, a in enumerate(w.actions) if a["card"] == "3-2")
     others = [o.theirs.get(poetry, 0.0) for i, o in enumerate(w.odds) if i != feeding]
     assert w.odds[feeding].theirs.get(poetry, 0.0) > 0.3 + max(others), (w.odds[feeding].theirs, others)
+
+
+@pytest.mark.parametrize("rel,n,seed", [("kabufuda/dare.yaml", 4, 1), ("mekurifuda/kakkuri.yaml", 7, 2),
+                                        ("kabufuda/kyo-kabu.yaml", 5, 2), ("hanafuda/hiraya.yaml", 3, 2),
+                                        ("hanafuda/otoroku.yaml", 3, 3)])
+def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, seed):
+    g = game(rel)
+    out = io.StringIO()
+    table = Table(g, n, 1, Screen(io.StringIO("h\n1\n" * 3000), out), pause=False)
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+               observe=table.observe)
+    table.finish(res.chips, 1)
+    text = out.getvalue()
+    blocks = text.split("What each answer makes likely, over ")[1:]
+    assert blocks, text
+    for block in blocks:
+        head, _, rest = block.partition("\n")
+        deals = int(head.split(" ", 1)[0])
+        assert 10 <= deals <= 40
+        lines = rest.splitlines()
+        answers = lines[:next((k for k, ln in enumerate(lines) if not ln.startswith("  ")), len(lines))]
+        assert answers and all("chips on average (ahead " in ln and "%" in ln for ln in answers), answers
