@@ -266,7 +266,7 @@ def test_a_menu_shown_again_after_a_key_is_the_question_as_first_asked():
     ('Every choice keeps a hand that shows 3.'), never under a bare 'Your choice:'."""
     # the high-card tie-break: the cards kept count, so the ways of laying down are asked
     text = _told("kabufuda/dare.yaml", 4, 3, 1, "t\n1\n", options={"tie_break": "high_card"})
-    first, again = text.split("Your choice (1 to 4, Enter for 1; ? rules of this phase, t the table, q quit): t\n", 1)
+    first, again = text.split("Your choice (1 to 4, Enter for 1; ? rules of this phase, t the table, h the odds, q quit): t\n", 1)
     menu = first[first.rindex("Your turn: "):]
     again = again[again.index("Your turn: "):again.index("Your choice (")]
     assert menu == again, (menu, again)
@@ -357,12 +357,13 @@ def test_seats_before_and_after_you_doing_the_same_are_one_line():
 
 
 def test_your_forced_answers_say_why_once_a_round():
-    """Kakkuri: a run of forced passes gives the reason the first time in a round only."""
+    """Kakkuri: a run of forced passes gives the reason the first time in a round only (each is
+    still marked as forced: a bare 'You pass' would read as a free choice)."""
     text = _told("mekurifuda/kakkuri.yaml", 7, 5, 3, rounds=2)
     for rnd in re.split(r"^Round \d+ of", text, flags=re.M)[1:]:
         whys = re.findall(r"^  You .+, your only choice: (.+)\.$", rnd, re.M)
         assert len(whys) == len(set(whys)), whys
-    assert re.search(r"^  You pass and pay 1 chip to the pot\.$", text, re.M), text  # again, without why
+    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice\.$", text, re.M), text  # again, no why
 
 
 def test_the_same_answer_again_in_a_turn_is_counted_and_the_card_it_asked_for_not_told_again():

@@ -277,7 +277,7 @@ def _at_table(run: _Run) -> int:
         if game.extra.get("display_intro"):
             screen.say(inert(game.extra["display_intro"], keep_newlines=False), "note")
         screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
-                   "? rules of this phase, t the table, q quit (Ctrl-D too).", "note")
+                   "? rules of this phase, t the table, h the odds, q quit (Ctrl-D too).", "note")
     observe = table.observe
     if r is not None:
         screen.say(f"Continuing the saved game {run.resumed}: its moves are played again first.", "note")

@@ -45,6 +45,7 @@ class Narrator(PayText, Recap):
         self.came: dict[str, str] = {}  # the zone (base name) each card last came from
         self.seen: dict[str, int] = {}
         self.open: set[str] = set()  # cards others saw as they came to a seat's hand (dealt face up)
+        self.remembered: set[str] = set()  # the viewer's own cards that went where nobody sees them
         self.chips: list[Any] = [game.start_chips] * n
         self.dealer = 0
         self.round_no = -1
@@ -247,7 +248,9 @@ class Narrator(PayText, Recap):
         if not cards:
             return "empty", None
         where = {c: z for z in [zname] + self._parts(zname) for c in self.zones.get(z, [])}
-        shown = [c for c in cards if self.can_see(c, where[c])]
+        # (your own cards thrown in unseen too: you saw them; the engine's view of the seat does not
+        # keep them, so only what the table shows you names them)
+        shown = [c for c in cards if self.can_see(c, where[c]) or c in self.remembered]
         hidden = len(cards) - len(shown)
         base, idx = self._zone_of(zname)
         zd = self.zone_defs.get(base)
@@ -267,7 +270,7 @@ class Narrator(PayText, Recap):
             groups = sorted((sorted(cards[i:i + k], key=lambda c: order.get(c, -1)) for i in range(0, len(cards), k)),
                             key=lambda g: [order.get(c, -1) for c in g])
             return "; ".join(join_words([self.card_text(c) for c in g]) for g in groups), self.hand_value(zname, cards)
-        parts = self._in_place([self.can_see(c, where[c]) for c in cards], cards)
+        parts = self._in_place([self.can_see(c, where[c]) or c in self.remembered for c in cards], cards)
         return join_words(parts), (self.hand_value(zname, cards) if not hidden else None)
 
     def pile_text(self, zname: str) -> str | None:
@@ -431,6 +434,7 @@ class Narrator(PayText, Recap):
         self.zones[self.game.deck_zone] = [ids[i] for i in self.game.in_play(self.n)]
         self.arrived = {}  # the order cards came to their places this round
         self.seen = {}
+        self.remembered = set()
         self.open = set()
         if not redeal:
             self.round_start = list(self.chips)
@@ -511,14 +515,18 @@ class Narrator(PayText, Recap):
         for c in cards:
             self.arrived[c] = len(self.arrived)
         face = e.get("face")
-        own = self.viewer is not None and self._zone_of(e["from"])[1] == self.viewer
+        fb, fi = self._zone_of(e["from"])
+        fz = self.zone_defs.get(fb)
+        own = self.viewer is not None and fi == self.viewer and fz is not None and fz.kind == "player"
         for c, known in zip(cards, known_before):
             if face == "up":
                 self.seen[c] = ALL
             elif face == "down":
                 self.seen[c] = 0
-            elif own and known and self.seen.get(c, 0) != ALL:
-                self.seen[c] = self.seen.get(c, 0) | (1 << self.viewer)  # your own card: you still know it
+            elif own and known:
+                self.remembered.add(c)  # your own card gone out of sight: you still know it
+                continue
+            self.remembered.discard(c)  # moved on again: where it is now is told as anyone sees it
         for c in cards:
             self._arrive(c, self._zone_of(e["to"])[1])
         visible = [b or self.can_see(c, e["to"]) for c, b in zip(cards, known_before)]

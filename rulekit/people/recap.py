@@ -225,6 +225,9 @@ class Recap:
                                                      else 0, s))
         out = [Line("heading", "Standings:")]
         more = self.rounds is None or self.round_no + 1 < self.rounds
+        # the round's changes only where they differ from the standings (not after the first round)
+        start = self.game.start_chips or 0
+        changes = changes and any(r != start for r in self.round_start if isinstance(r, int))
         nxt = self.dealer if self.next_dealer is None else self.next_dealer
         for k, s in enumerate(order):
             # equal chips, equal place ('2. Seat 1: +0 chips; 2. Seat 2: +0 chips')

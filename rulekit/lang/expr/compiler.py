@@ -15,7 +15,7 @@ from typing import Any, Callable
 from rulekit.core.errors import did_you_mean
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, EvalError, hashable_value, normalised, built_size, minus_lists
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, YAKU_FUNCS, EvalError, hashable_value, normalised, built_size, minus_lists
 from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.expr.codegen import generate, may_hold_lists
@@ -556,7 +556,7 @@ class _Compiler:
                     return self.fail(node.args[0], "E040", problem, hint)
                 return (lambda ctx, v=idx: v), T.CARD, _NC
             return _raiser("bad card()", node.start, root), T.CARD, _NC
-        if node.func in ("yaku", "yaku_value", "yaku_rank"):
+        if node.func in YAKU_FUNCS:
             table = consts[0]
             if isinstance(table, str) and table not in self.scope.yaku_tables:
                 self.fail(node.args[0], "E040", f"no yaku table '{table}'",
@@ -711,7 +711,7 @@ def _deps(node: ast.Node, names: dict[int, str]) -> frozenset:
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and names.get(id(n)) == "global":
                 out.add(n.name)
-            elif isinstance(n, ast.Call) and n.func in ("yaku", "yaku_value", "yaku_rank"):
+            elif isinstance(n, ast.Call) and n.func in YAKU_FUNCS:
                 out.add("yaku()")
     except RecursionError:
         out.add("?")  # too deep to tell: treated as reading anything

@@ -419,7 +419,9 @@ def _partitions(xs, k, pred):
 # Seat arithmetic. Seats are numbered 0..n-1 anticlockwise, so the player on p's
 # right (the next to play in these games) is p + 1. These need the seat count from the
 # context, so they are "context functions": the compiler passes the context first.
-CONTEXT_FUNCS = {"right_of", "left_of", "seats_from", "card", "yaku", "yaku_value", "yaku_rank"}
+CONTEXT_FUNCS = {"right_of", "left_of", "seats_from", "card", "yaku", "yaku_value", "yaku_rank", "new_yaku"}
+#: the functions that evaluate a yaku table (its name checked when compiling; they read every rule)
+YAKU_FUNCS = ("yaku", "yaku_value", "yaku_rank", "new_yaku")
 
 
 @register("right_of", [("int",)], "int", "The seat on p's right: the next to play (anticlockwise).", "right_of(dealer)")
@@ -481,3 +483,21 @@ def _yaku_rank(ctx, table, cards, seat):
     _charge_yaku(ctx, cards)
     ys = ctx.yaku_eval(table, cards, seat)
     return max((y.rank for y in ys), default=0)
+
+
+@register("new_yaku", [("name:str", "list<card>", "card", "int")], "list<str>",
+          "Ids of the yaku of a table that these cards make for this seat with one card more and not "
+          "without it: the seat is one card (this one) from them when the list is not empty.",
+          "new_yaku('dekiyaku', captures[s], c, s)")
+def _new_yaku(ctx, table, cards, card, seat):
+    _charge_yaku(ctx, cards)
+    _charge_yaku(ctx, cards)
+    return new_yaku(ctx.yaku_eval, table, list(cards), card, seat)
+
+
+def new_yaku(yaku_eval: Callable, table: str, cards: list, card: Any, seat: int) -> list[str]:
+    """The yaku `cards + [card]` make for `seat` that `cards` alone do not (ids, in table order),
+    by `yaku_eval(table, cards, seat)` (a game state's): the one-card-from test of the table's
+    reach lines and of policies (nothing spent from a round's budget here)."""
+    have = {y.id for y in yaku_eval(table, cards, seat)}
+    return [y.id for y in yaku_eval(table, cards + [card], seat) if y.id not in have]

@@ -10,7 +10,8 @@ from rulekit.people.narrate import chips_word
 from rulekit.people.table.reach import reach_lines
 from rulekit.people.table.view import by_count, table_lines
 
-KEYS = "? rules of this phase, t the table, q quit"
+KEYS = "? rules of this phase, t the table, h the odds, q quit"  # at a question
+WAIT_KEYS = "? rules of this phase, t the table, q quit"  # at a pause (no answers to weigh)
 
 
 class TableView:
@@ -148,7 +149,9 @@ class TableView:
                 moved.append(c - nar.round_start[s])
             except (TypeError, IndexError):
                 moved.append(0)
-        since = any(isinstance(d, int) and d for d in moved)
+        # (not when every seat's chips are just this round's: the first round)
+        since = any(isinstance(d, int) and d for d in moved) and any(
+            d != c - (self.game.start_chips or 0) for c, d in zip(nar.chips, moved) if isinstance(c, int))
         self._row("Chips: " + ", ".join(
             f"{nar.seat(s, upper=False)} {nar.chips_text(c).removesuffix(' chips').removesuffix(' chip')}"
             + (f" ({d:+d})" if since and isinstance(d, int) and d else "")

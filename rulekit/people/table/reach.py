@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from rulekit.lang.expr.functions import new_yaku
 from rulekit.people.words import human_words, join_words
 
 #: one card short of a yaku with more cards than this that would make it: said by their number
@@ -43,9 +44,8 @@ def reach_lines(game: Any, ctx: Any, seat: int | None, card_text: Callable[[str]
             made.append(f"{who}, {join_words([names.get(y, y) for y in sorted(have, key=list(names).index)])}")
         near: dict[str, list[int]] = {}
         for c in pool:
-            for h in ctx.yaku_eval(table, pile + [c], s):
-                if h.id not in have:
-                    near.setdefault(h.id, []).append(c)
+            for y in new_yaku(ctx.yaku_eval, table, pile, c, s):  # the same test policies use
+                near.setdefault(y, []).append(c)
         parts = []
         for y in sorted(near, key=list(names).index):
             said = [card_text(game.card_ids[c]) + (", which you hold" if c in held and s != seat else "")

@@ -12,7 +12,7 @@ from rulekit.people.narrate import Line, Narrator, chips_word
 from rulekit.people.words import join_words
 from rulekit.people.table.screen import Screen
 from rulekit.people.table.joins import yaku_told
-from rulekit.people.table.drawing import KEYS, TableView
+from rulekit.people.table.drawing import KEYS, WAIT_KEYS, TableView
 from rulekit.people.table.view import table_lines, unseen_together  # noqa: F401  (table_lines: part of this module's face)
 
 #: lines told since your last question that are still on a 40-line screen above the summary
@@ -57,6 +57,9 @@ class Table(TableView):
         self.rows: list[str] = []  # the lines of the table last drawn
         self.last_rows: list[str] = []  # ... at your last question
         self.kept: frozenset[str] = frozenset()  # lines of the table still on screen: not drawn again
+        self.watcher: Any = None  # the game followed for the odds (h), when the runner lets the table watch
+        self.odds_seed: Any = 0
+        self.answers: list[tuple[int, str]] = []  # the question's answers as the menu words them (for h)
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
         # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
@@ -81,6 +84,30 @@ class Table(TableView):
         self.asking: Any = None  # the game state while the person is asked a question
         self.only = False  # the question just asked had one answer as the player reads it
         self.only_why = ""  # why its answers were all alike (a choice's `alike` say), if they were
+
+    # -- the game followed for the odds on request (told by runner.play) -------------
+    def watch(self, game: Any, n: int, seed: Any, moves: list, values: list) -> None:
+        """Follow the game about to be played, so that h can weigh each answer (rulekit.engine.odds)."""
+        from rulekit.engine.odds import watcher
+        self.watcher = watcher(game, n, seed, moves, values)
+        self.odds_seed = seed
+
+    def round_start(self, ctx: Any, r: int, total: int, deltas: list) -> None:
+        """Keep the state as a round starts: the deals the odds sample start from there."""
+        if self.watcher is not None:
+            self.watcher.at_round(ctx, r, total, deltas)
+
+    def tell_odds(self) -> None:
+        """The h key at a question: what the rules make likely for each answer."""
+        from rulekit.engine.odds import answer_odds
+        from rulekit.people.table.chances import odds_lines
+        if self.watcher is None or self.watcher.pending is None:
+            self.screen.say("No odds here: this table does not follow the game's moves.", "note", 2)
+            return
+        odds = answer_odds(self.watcher, seed=f"{self.odds_seed}:{len(self.watcher.moves)}")
+        self.screen.say("")
+        for k, line in enumerate(odds_lines(self.game, odds, self.answers)):
+            self.screen.say(line, "heading" if k == 0 else "table", 0 if k == 0 else 2)
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
@@ -165,7 +192,7 @@ class Table(TableView):
         """The lines your hand takes above a pause."""
         return sum(self.screen.height(t, 2) for t in self.own_hand_lines())
 
-    def wait(self, words: str, keys: str = KEYS) -> None:
+    def wait(self, words: str, keys: str = WAIT_KEYS) -> None:
         """Ask `words` until the player presses Enter (the keys ? and t are answered meanwhile)."""
         while True:
             a = self.screen.ask(f"{words} ({keys}) ")
@@ -229,7 +256,7 @@ class Table(TableView):
         self.summary(brief=brief)
         if more and self.pause:
             self.wait(f"Press Enter for round {self.nar.round_no + 2}",
-                      KEYS.replace("t the table", "t the whole round") if brief else KEYS)
+                      WAIT_KEYS.replace("t the table", "t the whole round") if brief else WAIT_KEYS)
         self.story = []
         # a new round starts on a read screen: what scrolls away is counted from here (a round
         # without a question of yours would otherwise count the last one's lines too)
@@ -379,6 +406,9 @@ class Table(TableView):
         if a == "t":
             self.draw_table(self.asking, full=True)  # at a question: its table lines too (stakes, maximum)
             return True
+        if a == "h" and self.asking is not None:
+            self.tell_odds()  # what each answer makes likely, then the question again
+            return True
         if a == "q":
             raise Quit()
         return False
@@ -411,6 +441,11 @@ class Table(TableView):
                 for keys, row in zip((alike(ctx, a) if alike is not None else {} for a in d.actions), words)]
         # the table and the first menu come before the question: measured as they will be shown
         # (a pause only when they and what is told before them would not fit one screen)
+        # each answer as the menu words it, once (h weighs them)
+        self.answers = list({"; ".join(w for w in row if w): i for i, row in reversed(list(enumerate(words)))}.items())
+        self.answers = sorted(((i, t) for t, i in self.answers), key=lambda it: it[0])
+        if self.watcher is not None:
+            self.watcher.at_decision(d)
         args = (d, choice, shown, (words, sigs), hints, index, labels, (prompt, asks), sets)
         height = self._menu_height(args)
         if not height:

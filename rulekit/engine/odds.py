@@ -1,0 +1,142 @@
+"""The odds of each answer at a decision, from what the deciding seat can see.
+
+Deals of the cards the seat has not seen are drawn among the places it cannot see, keeping only
+deals in which everything so far happens as it did in the open (the search bot's sampler,
+`Stepper.deals`); in each deal every answer is taken in turn and the round played to its end by
+the base policy at every seat (the game's `careful` policy where it has one), every answer with
+the same deal and the same policy seeds. What the round then did is counted from its events:
+the seat's chip change, how the round ended, the payments the seat made and received by their
+reason, and the yaku each seat made. Nothing here knows any game: outcomes are the rules' own
+ids (a round's end, a payment's `why`, a yaku's id), worded by whoever shows them.
+
+The work is bounded by a count of deals (`deals`), never by time, so a seed fixes the figures.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from rulekit.engine.agents import PolicyAgent, RandomAgent
+from rulekit.engine.stepper import Inconsistent, Stepper
+
+__all__ = ["AnswerOdds", "answer_odds", "DEALS"]
+
+DEALS = 40  # deals drawn per question by default, at most (every answer is played out in each)
+PLAYOUTS = 150  # rounds played out per question by default, at most: many answers get fewer deals
+MIN_DEALS = 10  # ... but never fewer than this
+TRIES = 4  # re-deals tried per deal wanted, at most (a rare deal agreeing with what was seen)
+
+
+@dataclass(frozen=True)
+class AnswerOdds:
+    """What followed one answer over `deals` sampled deals: the seat's mean chip change, and the
+    share of deals (0 to 1) in which each thing the rules name happened."""
+
+    action: int
+    deals: int
+    chips: float
+    #: how the round ended ('why' of its end; '' when the rules gave none) -> share of deals
+    ends: dict[str, float]
+    #: a payment's reason -> share of deals in which the seat received one for it
+    won: dict[str, float]
+    #: a payment's reason -> share of deals in which the seat paid one for it
+    lost: dict[str, float]
+    #: (yaku table, yaku id) -> share of deals in which the seat made it
+    mine: dict[tuple[str, str], float]
+    #: (yaku table, yaku id) -> share of deals in which another seat made it
+    theirs: dict[tuple[str, str], float]
+    #: share of deals in which the seat came out of the round ahead, and behind
+    ahead: float = 0.0
+    behind: float = 0.0
+
+
+def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy: str | None = None) -> list[AnswerOdds]:
+    """For each legal action of `source`'s pending decision (a Stepper that logs its events, at a
+    decision), what followed it over up to `deals` sampled deals the deciding seat cannot tell
+    from this one (fewer when too few agree with what it saw; [] when none does); `deals` by
+    default DEALS, or fewer so that the rounds played out stay within PLAYOUTS (at least
+    MIN_DEALS). `policy`: how every seat plays after the answer (default the game's `careful`,
+    else random)."""
+    d = source.pending
+    if d is None:
+        raise ValueError("the game is over: no decision to weigh")
+    seat, k = d.player, len(d.actions)
+    if deals is None:
+        deals = max(MIN_DEALS, min(DEALS, PLAYOUTS // max(k, 1)))
+    base = policy if policy is not None else ("careful" if "careful" in source.game.policies else "random")
+    rng = random.Random(f"odds:{seed}")
+    chain = source.deals(seat, rng, None)
+    rows: list[list[dict]] = []
+    tries = 0
+    while len(rows) < deals and tries < TRIES * deals:
+        tries += 1
+        try:
+            deal = chain.next()
+        except Inconsistent:
+            continue
+        pseed = rng.getrandbits(63)
+        rows.append([_playout(deal if a == k - 1 else deal.clone(), a, pseed, base) for a in range(k)])
+    return [_summed(a, [row[a] for row in rows]) for a in range(k)] if rows else []
+
+
+def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
+    """Take action `first`, then `base` everywhere to the round's end: what the round did."""
+    seat, r0 = st.pending.player, st.ctx.round_no
+    before, e0 = st.ctx.chips[seat], len(st.ctx.events)
+    ctx = st.ctx
+    rng = random.Random(seed)
+    agents: dict[int, Any] = {}
+    st.step(first)
+    while st.pending is not None and st.ctx.round_no == r0:
+        d = st.pending
+        ctx = st.ctx
+        agent = agents.get(d.player)
+        if agent is None:
+            s = rng.getrandbits(63)
+            agent = agents[d.player] = RandomAgent(s) if base == "random" else PolicyAgent(base, s)
+        i = agent.act(d)
+        st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
+    ctx = st.ctx if st.ctx is not None else ctx
+    out: dict = {"chips": ctx.chips[seat] - before, "end": None, "won": set(), "lost": set(), "mine": set(),
+                 "theirs": set()}
+    for e in ctx.events[e0:]:
+        t = e.get("t")
+        if t == "round":
+            break  # the next round began: its events are no part of this one
+        if t == "end_round":
+            out["end"] = str(e.get("why", ""))
+        elif t == "pay" and e.get("to") == seat:
+            out["won"].add(str(e.get("why", "")))
+        elif t == "pay" and e.get("from") == seat:
+            out["lost"].add(str(e.get("why", "")))
+        elif t == "yaku":
+            for y in e.get("yaku") or []:
+                out["mine" if e.get("player") == seat else "theirs"].add((str(e.get("table")), str(y)))
+    return out
+
+
+def _summed(action: int, runs: list[dict]) -> AnswerOdds:
+    n = len(runs)
+
+    def share(key: str) -> dict:
+        counts: dict = {}
+        for r in runs:
+            for x in ([r[key]] if key == "end" else r[key]):
+                if x is not None:
+                    counts[x] = counts.get(x, 0) + 1
+        return {x: c / n for x, c in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))}
+
+    return AnswerOdds(action, n, sum(r["chips"] for r in runs) / n, share("end"), share("won"), share("lost"),
+                      share("mine"), share("theirs"), sum(r["chips"] > 0 for r in runs) / n,
+                      sum(r["chips"] < 0 for r in runs) / n)
+
+
+def watcher(game: Any, n: int, seed: Any, moves: list, values: list) -> Stepper:
+    """A Stepper following a game played elsewhere (runner.play's move lists), logging the events
+    its copies make (answer_odds reads them) and without the game's statistics observer."""
+    import dataclasses
+    quiet = game if game.observer is None else dataclasses.replace(game, observer=None)
+    st = Stepper(quiet, n, seed, logging=True, start=False)
+    st.moves, st.values, st.one_round = moves, values, True
+    return st

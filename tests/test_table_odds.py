@@ -1,0 +1,150 @@
+"""The odds on request: for each answer, what the rules make likely, from deals of the cards the
+seat cannot see (rulekit.engine.odds.answer_odds, the h key at the table). Checked on stacked
+decks against the exact count, worked out by playing every card that could come."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from rulekit.engine.odds import answer_odds, watcher
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import DrawTo, game
+from rulekit.people.table import Screen, Table
+
+OTO = "hanafuda/otoroku.yaml"
+# seat 1 (the first bettor) holds Geese (8) face down and a Plum (2) face up: 10; seat 2 and the
+# dealer (seat 0) hold one card each, unseen
+TOP = ["8-1", "4-3", "6-3", "2-1"]
+
+
+class _Weigh(DrawTo):
+    """Seat 1's first question weighed (as the table's h does) before its answer: stand."""
+
+    def __init__(self, deals: int):
+        super().__init__({1: 2, 2: 2, 0: 2})
+        self.deals, self.odds, self.actions = deals, None, None
+
+    def watch(self, g, n, seed, moves, values):
+        self.st = watcher(g, n, seed, moves, values)
+
+    def round_start(self, ctx, r, total, deltas):
+        self.st.at_round(ctx, r, total, deltas)
+
+    def act(self, d):
+        self.st.at_decision(d)
+        if d.player == 1 and self.odds is None:
+            self.odds = answer_odds(self.st, deals=self.deals, seed=7)
+            self.actions = d.legal
+        return super().act(d)
+
+
+def _exact_buta_share() -> tuple[float, int]:
+    """Of the cards seat 1 cannot see, the share that puts it over the limit when it takes one:
+    every such card stacked as its next card and the round played."""
+    g = game(OTO)
+    buta = 0
+    tried = 0
+    mine = [TOP[0], TOP[3]]
+    for c in g.card_ids:
+        if c in mine:
+            continue
+        # any card seat 1 has not seen may come next (the others' face-down cards are unseen too)
+        others = [x for x in g.card_ids if x not in mine and x != c][:2]
+        top = [mine[0], *others, mine[1], c]
+        script = DrawTo({1: 3, 2: 2, 0: 2})
+        res = play(g, 3, 1, [script] * 3, rounds=1, logging=True, dealer=0, stack={"deck": top})
+        tried += 1
+        buta += any(e["t"] == "pay" and e["from"] == 1 and e.get("why") == "buta" for e in res.events)
+    return buta / tried, tried
+
+
+def test_the_chance_of_buta_when_you_take_a_card_is_the_share_of_cards_that_bust_you():
+    g = game(OTO)
+    agent = _Weigh(deals=400)
+    play(g, 3, 1, [agent] * 3, rounds=1, logging=True, dealer=0, stack={"deck": TOP})
+    assert agent.odds, "no deal agreed with what seat 1 saw"
+    take = next(i for i, a in enumerate(agent.actions) if a["hit"])
+    o = agent.odds[take]
+    assert o.deals == 400
+    exact, cards = _exact_buta_share()
+    assert cards == len(game(OTO).card_ids) - 2  # every card but seat 1's two
+    # 400 deals: a standard error of at most 2.5 points; the seed fixes the figure
+    assert abs(o.lost.get("buta", 0.0) - exact) < 0.1, (o.lost, exact)
+    stand = agent.odds[1 - take]
+    assert "buta" not in stand.lost  # standing on 10 never goes over
+
+
+def test_h_at_the_table_shows_each_answer_with_its_chances_in_per_cent():
+    g = game(OTO)
+    out = io.StringIO()
+    table = Table(g, 3, 1, Screen(io.StringIO("h\n2\n" + "1\n" * 50), out), pause=False)
+    play(g, 3, 1, make_agents(g, 3, 1, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe, stack={"deck": TOP})
+    text = out.getvalue()
+    block = text.split("What each answer makes likely, over ", 1)[1].split("Your turn", 1)[0]
+    assert block.startswith("40 deals of the cards you cannot see")
+    lines = [ln for ln in block.splitlines() if ln.startswith("  ")]
+    assert [ln.split(":")[0].strip() for ln in lines] == ["take another card", "stand"]
+    assert "you pay for Buta" in lines[0] and "%" in lines[0] and "chips on average" in lines[1]
+
+
+def test_the_odds_of_feeding_a_yaku_in_a_capture_game():
+    """Hiraya, the stacked spot of test_table_threats: seat 0 weighs its second play. Leaving the
+    Cherry poetry ribbon on the table gives seat 1 (Pine and Plum poetry ribbons taken) Poetry
+    Ribbons far more often than any other play does."""
+    from .hanafuda_stack import HIRAYA, cached_game, deal_top
+    from .test_table_threats import FIELD, HANDS, PILE
+
+    class Weigh:
+        name = "weigh"
+
+        def __init__(self):
+            from rulekit.engine.agents import PolicyAgent
+            self.base, self.plays, self.odds = PolicyAgent("careful", 1), 0, None
+
+        def watch(self, g, n, seed, moves, values):
+            self.st = watcher(g, n, seed, moves, values)
+
+        def round_start(self, ctx, r, total, deltas):
+            self.st.at_round(ctx, r, total, deltas)
+
+        def act(self, d):
+            self.st.at_decision(d)
+            if d.player == 0 and d.choice.id == "play":
+                self.plays += 1
+                if self.plays == 2:
+                    self.odds, self.actions = answer_odds(self.st, deals=60, seed=3), d.legal
+            return self.base.act(d)
+
+    g = cached_game(HIRAYA)
+    w = Weigh()
+    # a plain stack: the sampler replays the round from its deal (a once-only stack would not deal it again)
+    play(g, 3, 1, [w] * 3, rounds=1, logging=True, dealer=0, stack={"deck": deal_top(HANDS, FIELD, PILE)})
+    assert w.odds and len(w.odds) == len(w.actions)
+    poetry = ("dekiyaku", "poetry-ribbons")
+    feeding = next(i for i, a in enumerate(w.actions) if a["card"] == "3-2")
+    others = [o.theirs.get(poetry, 0.0) for i, o in enumerate(w.odds) if i != feeding]
+    assert w.odds[feeding].theirs.get(poetry, 0.0) > 0.3 + max(others), (w.odds[feeding].theirs, others)
+
+
+@pytest.mark.parametrize("rel,n,seed", [("kabufuda/dare.yaml", 4, 1), ("mekurifuda/kakkuri.yaml", 7, 2),
+                                        ("kabufuda/kyo-kabu.yaml", 5, 2), ("hanafuda/hiraya.yaml", 3, 2),
+                                        ("hanafuda/otoroku.yaml", 3, 3)])
+def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, seed):
+    g = game(rel)
+    out = io.StringIO()
+    table = Table(g, n, 1, Screen(io.StringIO("h\n1\n" * 3000), out), pause=False)
+    res = play(g, n, seed, make_agents(g, n, seed, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+               observe=table.observe)
+    table.finish(res.chips, 1)
+    text = out.getvalue()
+    blocks = text.split("What each answer makes likely, over ")[1:]
+    assert blocks, text
+    for block in blocks:
+        head, _, rest = block.partition("\n")
+        deals = int(head.split(" ", 1)[0])
+        assert 10 <= deals <= 40
+        lines = rest.splitlines()
+        answers = lines[:next((k for k, ln in enumerate(lines) if not ln.startswith("  ")), len(lines))]
+        assert answers and all("chips on average (ahead " in ln and "%" in ln for ln in answers), answers
