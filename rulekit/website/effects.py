@@ -17,10 +17,10 @@ from typing import Any
 from rulekit.lang.model import Variant
 from rulekit.website.stats import cache_digest, engine_files, fork_pool
 
-FORMAT = "effects-3"  # bump when the cached result's shape or the way it is computed changes
+FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
-MIN_ROUNDS = 120  # paired rounds every change plays at least
-STEP = 120  # then checked every STEP rounds: played on only while an interval is not yet tight
+MIN_ROUNDS = 100  # paired rounds every change plays at least
+STEP = 100  # then checked every STEP rounds: played on only while an interval is not yet tight
 TIGHT_SPREAD = 0.1  # an interval within a tenth of one round's spread (standard deviation) is tight
 
 
