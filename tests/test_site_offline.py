@@ -178,9 +178,11 @@ def test_links_from_the_file_system_open_pages(offline):
             assert os.path.isfile(target), (rel, link)
     # and a reader's click, in the browser, lands on the game's page
     offline.goto(_file_url("games/index.html"))
-    offline.js("document.querySelector('article a[href$=\"/index.html\"]').click()")
-    offline.wait_for("document.readyState === 'complete' && location.href.endsWith('/index.html')"
-                     " && !location.href.endsWith('/games/index.html')")
+    offline.events.clear()
+    offline.js("document.querySelector('article a[href$=\"/index.html\"]').click(); 1")
+    offline.wait_event("Page.loadEventFired", 60)  # the new page, loaded (not the old one, unloading)
+    here = offline.js("location.href")
+    assert here.startswith("file:") and here.endswith("/index.html") and not here.endswith("/games/index.html"), here
     assert offline.js("!!document.querySelector('article h1')")
     assert len(seen) > 10
 

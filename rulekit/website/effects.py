@@ -17,10 +17,11 @@ from typing import Any
 from rulekit.lang.model import Variant
 from rulekit.website.stats import cache_digest, engine_files, fork_pool
 
-FORMAT = "effects-2"  # bump when the cached result's shape or the way it is computed changes
+FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
-MIN_ROUNDS = 200  # paired rounds every change plays at least
+MIN_ROUNDS = 100  # paired rounds every change plays at least
 STEP = 100  # then checked every STEP rounds: played on only while an interval is not yet tight
+TIGHT_SPREAD = 0.1  # an interval within a tenth of one round's spread (standard deviation) is tight
 
 
 @dataclass(frozen=True)
@@ -102,28 +103,59 @@ def role_effects(base: list[list[float]], changed: list[list[float]]) -> dict:
             "base": {"dealer": base_d, "others": base_o}}
 
 
-def tight(res: dict) -> bool:
-    """Whether both roles' intervals are already tight: the effect known to within a quarter of its size, or
-    to within the last digit the page shows (an effect of none, in rounds that never changed, is tight)."""
-    return all(ci <= 0.005 or ci <= abs(m) / 4 for m, ci in (res["dealer"], res["others"]))
+def spread(base: list[list[float]]) -> dict[str, float]:
+    """How much one round's result varies under the default rules, per role (standard deviations)."""
+    n = len(base[0]) if base else 1
+    out = {}
+    for role, xs in (("dealer", [float(a[0]) for a in base]),
+                     ("others", [sum(float(a[s]) for s in range(1, n)) / max(1, n - 1) for a in base])):
+        m = sum(xs) / len(xs) if xs else 0.0
+        out[role] = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    return out
+
+
+def tight(res: dict, base_spread: dict[str, float] | None = None) -> bool:
+    """Whether both roles' intervals are already tight: the effect known to within a quarter of its size, to
+    within the last digit the page shows, or to within TIGHT_SPREAD of what one round's result varies by under
+    the default rules (an effect of none, in rounds that never changed, is tight)."""
+    sp = base_spread or {}
+    return all(ci <= 0.005 or ci <= abs(m) / 4 or ci <= TIGHT_SPREAD * sp.get(role, 0.0)
+               for role, (m, ci) in (("dealer", res["dealer"]), ("others", res["others"])))
+
+
+def _rounds(game: Any, n: int, start: int, stop: int, seed: int, policy: str):
+    """Each round's result per seat, rounds start..stop-1 on the seeds of analysis.compare.seeded_rounds (round i
+    gets the same shuffle and agents under any rules: the pairing), seat 0 dealing."""
+    from rulekit.engine.runner import make_agents, play, round_seed
+    for i in range(start, stop):
+        s = round_seed(seed, i)
+        yield list(play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, dealer=0).round_deltas[0])
 
 
 def _base_job(path: str, n: int, rounds: int, seed: int, policy: str) -> list[list]:
-    """Each round's result per seat under the default rules (runs in a worker process, once per variant)."""
+    """The first `rounds` rounds' results per seat under the default rules (runs in a worker process)."""
     from rulekit.engine.build import build_game, load_variant
-    from rulekit.analysis.compare import seeded_rounds
-    return [list(d) for d, _r in seeded_rounds(build_game(load_variant(path)), n, rounds, seed, policy)]
+    return list(_rounds(build_game(load_variant(path)), n, 0, rounds, seed, policy))
 
 
 def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
-         base: list[list] | None = None) -> dict[str, dict]:
+         base: list[list] | None = None) -> dict[str, dict]:  # base: the default rules' first rounds, if played
     """Play each change on the default rules' seeds (runs in a worker process): in steps of STEP rounds from
     MIN_ROUNDS on, stopping once the intervals are tight (`tight`), else after `rounds`."""
+    import gc
+    gc.freeze()  # what exists now lives through the job: the collector need not scan it (as simulate does)
+    try:
+        return _play_changes(path, n, rounds, seed, policy, todo, base)
+    finally:
+        gc.unfreeze()
+
+
+def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
+                  base: list[list] | None) -> dict[str, dict]:
     from rulekit.engine.build import build_game, load_variant
-    from rulekit.analysis.compare import seeded_rounds
     variant = load_variant(path)
-    if base is None:
-        base = _base_job(path, n, rounds, seed, policy)
+    base = list(base or [])
+    base_game = None
     out: dict[str, dict] = {}
     for key, option, value, preset in todo:
         ch = Change(key, option, value, preset)
@@ -132,10 +164,14 @@ def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tupl
             game = build_game(variant, opts, pre)
             pol = policy if policy in game.policies or policy == "random" else "random"
             played: list[list] = []
-            for d, _r in seeded_rounds(game, n, rounds, seed, pol):
-                played.append(list(d))
-                k = len(played)
-                if k >= MIN_ROUNDS and k % STEP == 0 and k < rounds and tight(role_effects(base[:k], played)):
+            for k in range(rounds):
+                if k == len(base):  # the default rules' rounds, played on as far as a change needs them
+                    base_game = base_game or build_game(variant)
+                    base += _rounds(base_game, n, k, min(rounds, k + STEP), seed, policy)
+                played += _rounds(game, n, k, k + 1, seed, pol)
+                done = k + 1
+                if done >= MIN_ROUNDS and done % STEP == 0 and done < rounds and \
+                        tight(role_effects(base[:done], played), spread(base[:MIN_ROUNDS])):
                     break
             out[key] = role_effects(base[:len(played)], played)
         except Exception as exc:  # noqa: BLE001 - shown on the page as "could not be played"
@@ -177,8 +213,8 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
                 pass
         pending[path] = (key, chs, n, policy)
     # the default rules' rounds: played once per variant, shared by all its changes
-    base = _run_all([(p, (_base_job, (p, n, rounds, seed, pol))) for p, (_k, _c, n, pol) in pending.items()],
-                    workers)
+    base = _run_all([(p, (_base_job, (p, n, min(rounds, MIN_ROUNDS), seed, pol)))
+                     for p, (_k, _c, n, pol) in pending.items()], workers)
     # a change that plays the same rules as the defaults, or as another change (a preset of one option), is
     # not played again: it takes the defaults' rounds, or the other change's result
     same: dict[str, dict[str, str | None]] = {}  # path -> change key -> key of the change it equals (None: the defaults)

@@ -1,0 +1,49 @@
+"""The rules site's cold build: CPU seconds (user + system, the build and its worker processes) of one
+`mkdocs build --strict -q` with an empty simulation cache, and the same build again with the cache warm.
+
+    python benchmarks/site_build.py            # from the project's root; about 2 x 40 CPU-s on a busy machine
+
+A figure, not a test: wall-clock and CPU times depend on the machine. Before issue 37 a cold build took
+90-91 CPU-s here (80-84 CPU-s as the issue measured it); the figure after is in the issue's closing note.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def build(cache: str, site: str) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one strict build with this simulation cache, into `site`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.time()
+    env = {**os.environ, "RULEKIT_SITE_CACHE": cache, "PYTHONPATH": ROOT}
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", site, "-f",
+                        os.path.join(ROOT, "mkdocs.yml")], cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.time() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"the build failed:\n{r.stderr[-3000:]}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def main() -> None:
+    work = tempfile.mkdtemp(prefix="rulekit-bench-site-")
+    try:
+        cache, site = os.path.join(work, "cache"), os.path.join(work, "site")
+        cpu, wall = build(cache, site)
+        print(f"cold build (empty simulation cache): {cpu:.1f} CPU-s (user+sys), {wall:.0f} s wall")
+        cpu2, wall2 = build(cache, site)
+        print(f"warm build (cache filled):           {cpu2:.1f} CPU-s (user+sys), {wall2:.0f} s wall")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
