@@ -13,6 +13,7 @@ from rulekit.engine.stepcompile import StepCompiler
 from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
 from rulekit.lang.expr import Scope
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.fastcode import FastCode
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
 from rulekit.engine.builddisplay import (card_facts, display_names, display_parts, display_reach, display_reasons,
@@ -344,7 +345,8 @@ def _constant(v: Any) -> Any:
     """A rule part left out of the file: a constant, which generated code inlines."""
     def fn(ctx: Any) -> Any:
         return v
-    fn.body, fn.consts, fn.slow, fn.deps = repr(v), (), fn, frozenset()  # type: ignore[attr-defined]
+    fn.fastcode = FastCode(repr(v), (), fn)  # type: ignore[attr-defined]
+    fn.deps = frozenset()  # type: ignore[attr-defined]
     return fn
 
 

@@ -16,9 +16,9 @@ raises the located error.
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from typing import Any, Callable
 
+from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import NESTED
@@ -75,16 +75,17 @@ class _Gen:
         `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
         the closure fallback gets them written to ctx.loc first."""
         out = self.new("v")
-        body = getattr(fn, "body", None)
-        if body is None:
+        code = fast_code(fn)
+        if code is None:
             for name, local in (subst or {}).items():
                 self.emit(ind, f"L[{self.bind(name)}] = {local}")
             self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
             return out
+        body = code.body
         if _LITERAL.match(body):
             return body  # a constant needs no temporary and cannot fail
         tag = self.new("e")
-        consts = fn.consts
+        consts = code.consts
         if subst:
             def local_of(m: re.Match) -> str:
                 k = consts[int(m.group(1))]
@@ -95,13 +96,13 @@ class _Gen:
             if m.group(1) == "K":
                 return self.bind(consts[int(m.group(2))])
             return f"{m.group(1)}{tag}_{m.group(2)}"
-        code = _TOKEN.sub(rename, body)
+        written = _TOKEN.sub(rename, body)
         self.emit(ind, "try:")
-        self.emit(ind + 1, f"{out} = {code}")
+        self.emit(ind + 1, f"{out} = {written}")
         self.emit(ind, "except ERRS:")
         for name, loc in (subst or {}).items():
             self.emit(ind + 1, f"L[{self.bind(name)}] = {loc}")
-        self.emit(ind + 1, f"{out} = {self.bind(fn.slow)}(ctx)")
+        self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
         return out
 
     def zone(self, getter: Callable, ind: int) -> str:
@@ -182,7 +183,7 @@ class _Gen:
         xs = self.expr(items, ind)
         x = self.new("x")
         # the closure loops over a copy, so the body cannot disturb it; a new list needs none
-        self.emit(ind, f"for {x} in {xs}:" if getattr(items, "fresh", False) else f"for {x} in list({xs}):")
+        self.emit(ind, f"for {x} in {xs}:" if getattr(fast_code(items), "fresh", False) else f"for {x} in list({xs}):")
         self.emit(ind + 1, "ctx.steps += 1")
         self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
@@ -327,7 +328,7 @@ class _Gen:
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
-        elif count is not None and getattr(count, "body", None) == "1":  # one card, the usual case
+        elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
             self.emit(ind, f"{got} = [{z}.pop()]")
         else:
@@ -555,8 +556,9 @@ def _shared_calls(fns: list[Any]) -> dict[str, int]:
     the same sorted values of the cards, say): each gets a MEMO slot."""
     counts: dict[str, int] = {}
     for fn in fns:
-        if getattr(fn, "node", None) is not None:
-            for key in call_keys(fn.node):
+        code = fast_code(fn)
+        if code is not None and code.node is not None:
+            for key in call_keys(code.node):
                 counts[key] = counts.get(key, 0) + 1
     shared = sorted(k for k, c in counts.items() if c > 1)
     return {k: i for i, k in enumerate(shared)}
@@ -564,12 +566,13 @@ def _shared_calls(fns: list[Any]) -> dict[str, int]:
 
 def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
     """The expression as generated code that shares the MEMO slots of its table."""
-    if not memo or getattr(fn, "node", None) is None or not set(call_keys(fn.node)) & memo.keys():
+    code = fast_code(fn)
+    if not memo or code is None or code.node is None or not set(call_keys(code.node)) & memo.keys():
         return fn
-    again = regenerate(fn, memo)
+    again = regenerate(code, memo)
     if again is None:
         return fn
-    return SimpleNamespace(body=again[0], consts=again[1], slow=fn.slow)
+    return FastCode(again[0], again[1], code.slow)
 
 
 def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str, Callable] | None = None) -> Callable:
