@@ -45,7 +45,7 @@ def test_generated_code_plays_exactly_like_the_closures(path, preset, deck):
     v = load_variant(path)
     fast = build_game(v, preset=preset, deck=deck)
     slow = build_game(v, preset=preset, deck=deck, codegen=False)
-    slow.extra["yaku_cacheable"] = {}  # the reference evaluates every yaku every time
+    slow.yaku_cacheable = {}  # the reference evaluates every yaku every time
     assert any(hasattr(ph.run, "source") for ph in fast.phases), "no phase runs on generated code"
     assert not any(hasattr(ph.run, "source") for ph in slow.phases)
     ps = fast.player_sizes()
@@ -152,7 +152,7 @@ def test_generated_yaku_tables_find_what_the_closures_find(path):
 def test_a_yaku_table_computes_a_shared_call_once():
     # Otoroku's teyaku sort the values of the same two cards in several yaku
     game = build_game(load_variant(os.path.join(VARIANTS, "hanafuda", "otoroku.yaml")))
-    assert "MEMO[" in game.extra["yaku_fns"]["teyaku"].source
+    assert game.yaku_fns is not None and "MEMO[" in game.yaku_fns["teyaku"].source
 
 
 def test_shared_calls_inside_functions_are_not_shared():

@@ -273,7 +273,7 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
             ctx.dealer = dealer % n
         elif game.first_dealer is not None:
             ctx.dealer = game.first_dealer(ctx) % n
-        elif game.extra.get("random_first_dealer"):
+        elif game.random_first_dealer:
             ctx.dealer = ctx.rng.randrange(n)
         else:
             ctx.dealer = 0
