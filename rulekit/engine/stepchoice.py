@@ -9,7 +9,7 @@ from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
-from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen
+from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, tag
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
@@ -175,8 +175,8 @@ class ChoiceSteps:
                      "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
                      **({"why": why} if why else {})})
         if len(params) <= 2:
-            choose.gen = ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
-                                   lambda n: too_many_actions(span, cid, n))
+            tag(choose, ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
+                                  lambda n: too_many_actions(span, cid, n)))
         return choose
 
     def _unordered(self, d, params) -> frozenset[str]:
@@ -421,7 +421,7 @@ class ChoiceSteps:
                 ctx.log(ev)
 
         if src_pot is None and dst_pot is None:
-            pay.gen = PayGen(amount, src, dst)
+            tag(pay, PayGen(amount, src, dst))
         return pay
 
     def s_record(self, node, d, loc):
@@ -435,7 +435,7 @@ class ChoiceSteps:
                 if who is not None:
                     ev["player"] = who(ctx)
                 ctx.log(ev)
-        record.gen = RecordGen(name)
+        tag(record, RecordGen(name))
         return record
 
     def s_claim(self, node, d, loc):
@@ -467,7 +467,7 @@ class ChoiceSteps:
                          "cards": [ctx.game.card_ids[c] for c in cs]})
             if as_:
                 ctx.loc[as_] = ids
-        claim.gen = ClaimGen(table, cards, who, as_)
+        tag(claim, ClaimGen(table, cards, who, as_))
         return claim
 
     def s_set_dealer(self, node, d, loc):
@@ -581,7 +581,7 @@ class ChoiceSteps:
                 if value is _NONE:
                     no_value(ctx)
                 saved[as_] = value
-        call.gen = CallGen(name, args_t, procs, span, too_deep, as_, no_value)
+        tag(call, CallGen(name, args_t, procs, span, too_deep, as_, no_value))
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:
