@@ -37,8 +37,18 @@ class ChoiceSteps:
     _compiling: set[str]
     loops: list[list[bool]]
     proc_now: str | None
+    choices: dict[str, list[Choice]]
+    vars: dict[str, Any]
+    proc_returns: dict[str, str]
 
     if TYPE_CHECKING:
+        def zone_ref(self, node: Node, loc: dict[str, str]) -> tuple[str, Callable[..., Any] | None]: ...
+
+        @staticmethod
+        def zone_getter(name: str, idx: Callable[..., Any] | None) -> Callable[..., Any]: ...
+
+        def crumbs(self) -> tuple[str, ...]: ...
+
         def expr(self, node: Node, loc: dict[str, str], expect: str | None = None,
                  what: str = "") -> tuple[Callable[..., Any], str]: ...
 
@@ -139,7 +149,7 @@ class ChoiceSteps:
                 return out
 
         quiet = where is not None and if_none == "skip"
-        choice.quiet_where = quiet  # a where that never holds would skip this choice silently
+        choice.quiet_where = quiet  # type: ignore[attr-defined]  # a where that never holds would skip this choice silently
 
         def choose(ctx):
             p = player(ctx)
@@ -514,7 +524,7 @@ class ChoiceSteps:
             za, zb = a(ctx), b(ctx)
             za[:], zb[:] = list(zb), list(za)
             if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
-                ctx.log({"t": "swap", "zones": [zone_label(*ra, ctx), zone_label(*rb, ctx)]})
+                ctx.log({"t": "swap", "zones": [zone_label(ra[0], ra[1], ctx), zone_label(rb[0], rb[1], ctx)]})
         return swap
 
     def s_call(self, node, d, loc):

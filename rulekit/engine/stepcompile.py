@@ -192,7 +192,7 @@ class StepCompiler(ChoiceSteps):
         def say(ctx):
             if ctx.logging:
                 e = {"t": "say", "text": render(ctx)}
-                if you is not None:
+                if you is not None and about is not None:  # (given together or not at all)
                     e["about"], e["you"] = about(ctx), you(ctx)
                 ctx.log(e)
         tag(say, SayGen())
@@ -431,7 +431,7 @@ class StepCompiler(ChoiceSteps):
             if everyone:
                 mask = ALL_SEATS
             else:
-                who = to(ctx)
+                who = to(ctx)  # type: ignore[misc]  # (set whenever not everyone)
                 who = [who] if isinstance(who, int) else who
                 mask = 0
                 for p in who:

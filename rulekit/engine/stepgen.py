@@ -278,14 +278,14 @@ class _Gen:
         else:
             self.emit(ind + 1, f"{self.bind(no_action)}({p})")
         self.emit(ind, "else:")
-        i = self.new("i")
+        ix = self.new("i")
         self.emit(ind + 1, f"if len({acts}) > 1:")
-        self.emit(ind + 2, f"{i} = ctx.decide({self.bind(choice)}, {p}, {acts})")
+        self.emit(ind + 2, f"{ix} = ctx.decide({self.bind(choice)}, {p}, {acts})")
         self.emit(ind + 1, "else:")
-        self.emit(ind + 2, f"{i} = 0")
+        self.emit(ind + 2, f"{ix} = 0")
         self.emit(ind + 2, f"if ctx.logging: {self.bind(log_forced)}(ctx, {p}, {acts}[0])")
         names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
-        self.emit(ind + 1, f"{names}, = {acts}[{i}]")
+        self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
 
     def unless_logging(self, run: Callable, ind: int) -> int:
         """With a log the step's closure runs (it writes the event); returns the indent of the
@@ -395,9 +395,9 @@ class _Gen:
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
         body = self.inline.get(name)
-        inlined = (body is not None and getattr(body, "gen", None) is not None and name not in self.inlining
-                   and len(self.inlining) < MAX_INLINE_DEPTH)
-        if inlined:
+        if getattr(body, "gen", None) is None or name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
+            body = None  # called, not written out
+        if body is not None:
             # the procedure's steps written out here, over its own locals: no call, no second preamble
             self.emit(ind + 1, f"L = {vals}")
             self.inlining.append(name)
@@ -415,7 +415,7 @@ class _Gen:
         self.emit(ind, "finally:")
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
-        if inlined:
+        if body is not None:
             self.emit(ind + 1, f"L = {saved}")
         if as_ is not None:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
