@@ -8,7 +8,13 @@ against the hand-written round; Env decisions per CPU-second (one-round episodes
 actions); the median CPU seconds of a Hiraya search-bot decision (decisions with one legal action
 are not counted).
 
+`--ops` prints instead the Python bytecode instructions executed per round of random play, per
+variant: a count that does not move with the machine's load (CPU seconds on a shared machine vary
+by 10% from run to run), to compare two versions of the engine exactly. It misses the work done
+inside C functions (list building, the random generator), so it complements CPU seconds.
+
     python benchmarks/cpu.py [--rounds N] [--no-cli] [--no-env] [--no-search]
+    python benchmarks/cpu.py --ops
 """
 from __future__ import annotations
 
@@ -122,6 +128,37 @@ def search_median(vid: str, rounds: int) -> tuple[float, int]:
     return statistics.median(times), len(times)
 
 
+def instructions_per_round(game, n: int, rounds: int) -> float:
+    """Python bytecode instructions executed per round of seeded random play (after a warm-up)."""
+    count = [0]
+
+    def local(frame, event, arg):
+        if event == "opcode":
+            count[0] += 1
+        return local
+
+    def start(frame, event, arg):
+        frame.f_trace_opcodes = True
+        return local
+    run_chunk(game, n, 1, 0, 3)
+    sys.settrace(start)
+    try:
+        run_chunk(game, n, 1, 0, rounds)
+    finally:
+        sys.settrace(None)
+    return count[0] / rounds
+
+
+def ops_report() -> None:
+    print(f"{'variant':14} {'players':>7} {'instructions/round':>18}")
+    for path in variants():
+        v = load_variant(path)
+        game = build_game(v)
+        n = BASELINES.get(v.meta.id, (None, v.meta.players_default))[1]
+        n = min(max(n, v.meta.players_min), v.meta.players_max)
+        print(f"{v.meta.id:14} {n:7} {instructions_per_round(game, n, 30):18.0f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3000, help="rounds a variant is simulated (default %(default)s)")
@@ -129,7 +166,11 @@ def main() -> None:
     ap.add_argument("--no-env", action="store_true")
     ap.add_argument("--no-search", action="store_true")
     ap.add_argument("--search-rounds", type=int, default=6)
+    ap.add_argument("--ops", action="store_true", help="bytecode instructions per round instead (load-independent)")
     args = ap.parse_args()
+    if args.ops:
+        ops_report()
+        return
     print(f"{'variant':14} {'players':>7} {'build CPU-s':>11} {'rounds/CPU-s':>12} {'baseline':>9} {'ratio':>6}")
     for path in variants():
         v = load_variant(path)

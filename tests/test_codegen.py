@@ -45,7 +45,7 @@ def test_generated_code_plays_exactly_like_the_closures(path, preset, deck):
     v = load_variant(path)
     fast = build_game(v, preset=preset, deck=deck)
     slow = build_game(v, preset=preset, deck=deck, codegen=False)
-    slow.extra["yaku_cacheable"] = {}  # the reference evaluates every yaku every time
+    slow.yaku_cacheable = {}  # the reference evaluates every yaku every time
     assert any(hasattr(ph.run, "source") for ph in fast.phases), "no phase runs on generated code"
     assert not any(hasattr(ph.run, "source") for ph in slow.phases)
     ps = fast.player_sizes()
@@ -73,7 +73,7 @@ def test_generated_code_logs_exactly_like_the_closures(path):
 
 ALLOWED = re.compile(r"^(C\d+|K\d+|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain"
                      r"|run|h|zones|vars|chips|seen|steps|step_limit|logging|decide|loc|n|dealer|round_no|"
-                     r"budget|depth|record|yaku_eval|id|append|extend|pop|reverse)$")
+                     r"budget|depth|record|yaku_eval|id|append|extend|pop|reverse|remove)$")
 
 
 def names_in(src: str) -> set[str]:
@@ -152,7 +152,7 @@ def test_generated_yaku_tables_find_what_the_closures_find(path):
 def test_a_yaku_table_computes_a_shared_call_once():
     # Otoroku's teyaku sort the values of the same two cards in several yaku
     game = build_game(load_variant(os.path.join(VARIANTS, "hanafuda", "otoroku.yaml")))
-    assert "MEMO[" in game.extra["yaku_fns"]["teyaku"].source
+    assert game.yaku_fns is not None and "MEMO[" in game.yaku_fns["teyaku"].source
 
 
 def test_shared_calls_inside_functions_are_not_shared():
@@ -163,6 +163,7 @@ def test_shared_calls_inside_functions_are_not_shared():
     from rulekit.engine.scope import variant_scope
     from rulekit.engine.game import YakuHit, add_grouped
     from rulekit.engine.stepgen import generate_yaku_table
+    from rulekit.lang.expr.fastcode import FastCode
     from rulekit.lang.expr import types as T
 
     game = build_game(load_variant(os.path.join(VARIANTS, "kabufuda", "kyo-kabu.yaml")))
@@ -178,7 +179,7 @@ def test_shared_calls_inside_functions_are_not_shared():
         comp = compile_expr(text, scope)
         when = comp.fast
         when.deps = comp.deps
-        zero = SimpleNamespace(body="0", consts=(), slow=lambda ctx: 0)
+        zero = FastCode("0", (), lambda ctx: 0)
         entries.append(SimpleNamespace(id=f"y{i}", group="", claim=None, when=when, value=zero, rank=zero))
     table = generate_yaku_table(entries, YakuHit, add_grouped, "<test>")
     assert table is not None and "MEMO[" in table.source
@@ -189,7 +190,7 @@ def test_shared_calls_inside_functions_are_not_shared():
     for _ in range(400):
         cards = rng.sample(range(len(game.card_ids)), rng.randrange(0, 5))
         ctx.loc = {"cards": cards, "seat": 0}
-        want = [e.id for e in entries if e.when.slow(ctx)]
+        want = [e.id for e in entries if e.when.fastcode.slow(ctx)]
         assert [h.id for h in table(ctx, cards, 0)] == want, [game.card_ids[c] for c in cards]
 
 

@@ -11,6 +11,7 @@ from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
 from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.fastcode import FastCode
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
 from rulekit.engine.buildchecks import check_game_ends, check_rounds, compile_functions, group_of, player_sizes, seat_draw_of
@@ -374,7 +375,8 @@ def _constant(v: Any) -> Any:
     """A rule part left out of the file: a constant, which generated code inlines."""
     def fn(ctx: Any) -> Any:
         return v
-    fn.body, fn.consts, fn.slow, fn.deps = repr(v), (), fn, frozenset()  # type: ignore[attr-defined]
+    fn.fastcode = FastCode(repr(v), (), fn)  # type: ignore[attr-defined]
+    fn.deps = frozenset()  # type: ignore[attr-defined]
     return fn
 
 
@@ -487,16 +489,16 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
             if describe is not None and not errs.diagnostics:
                 # a policy's words say only what applies under the options in play
                 pol[key] = " ".join(describe(game.new_ctx(variant.meta.players_default, 0, None)).split())
-    game.extra["random_first_dealer"] = "first_dealer" in g and g["first_dealer"].value == "random"
+    game.random_first_dealer = "first_dealer" in g and g["first_dealer"].value == "random"
     # a table whose rules read only the cards, the seat, options and what stays fixed for a
     # round may have its results remembered for the round
     fixed = {"dealer", "n_players", "seats", "round_no"}
-    game.extra["yaku_cacheable"] = {
+    game.yaku_cacheable = {
         t: all(getattr(f, "deps", {"?"}) <= fixed for y in es for f in (y.when, y.claim, y.value, y.rank)
                if f is not None)
         for t, es in yaku.items()}
     if codegen and not errs.diagnostics and yaku_fns_ok:
-        game.extra["yaku_fns"] = yaku_fns
+        game.yaku_fns = {t: f for t, f in yaku_fns.items() if f is not None}  # (all are: yaku_fns_ok)
     return game
 
 

@@ -15,6 +15,16 @@ from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, locat
 MAX_REDEALS = 100
 
 
+@dataclass
+class RoundPlans:
+    """What a game works out once and then uses every round (filled in when first needed)."""
+
+    card_index: dict[str, int] | None = None
+    in_play: dict[int, tuple[int, ...]] = field(default_factory=dict)  # table size -> cards in play
+    zones: list[tuple[str, str, int]] | None = None  # (zone, kind, count)
+    round_vars: list[tuple[str, str, int, bool, Callable[..., Any]]] | None = None  # (var, kind, count, pot, init)
+
+
 @dataclass(frozen=True)
 class YakuHit:
     """A yaku a collection of cards makes: id, value and rank for that seat."""
@@ -86,6 +96,12 @@ class Game:
     extra: dict = field(default_factory=dict)
     # reads declared statistics during play (rulekit.engine.statsdecl); None: nothing is read, no cost
     observer: Any = None
+    # the engine's own parts, set by rulekit.engine.build: each yaku table as generated code (None:
+    # the closures), which tables' results may be kept for a round, and `first_dealer: random`
+    yaku_fns: dict[str, Callable[..., list[YakuHit]]] | None = None
+    yaku_cacheable: dict[str, bool] = field(default_factory=dict)
+    random_first_dealer: bool = False
+    plans: RoundPlans = field(default_factory=RoundPlans)
 
     @property
     def id(self) -> str:
@@ -94,16 +110,14 @@ class Game:
     @property
     def card_index(self) -> dict[str, int]:
         """Card id -> index in this game's deck."""
-        if "card_index" not in self.extra:
-            self.extra["card_index"] = {cid: i for i, cid in enumerate(self.card_ids)}
-        return self.extra["card_index"]
+        if self.plans.card_index is None:
+            self.plans.card_index = {cid: i for i, cid in enumerate(self.card_ids)}
+        return self.plans.card_index
 
     def in_play(self, n: int) -> tuple[int, ...]:
         """The cards (deck indexes, in deck order) in play at a table of `n`: the deck's `remove`
         may take some out of play at some table sizes only."""
-        cache = self.extra.get("in_play")
-        if cache is None:
-            cache = self.extra["in_play"] = {}
+        cache = self.plans.in_play
         got = cache.get(n)
         if got is None:
             out = self.deck.out_of_play.get(n, frozenset())
@@ -156,9 +170,9 @@ class Game:
 
     def _empty_zones(self, ctx: Ctx) -> None:
         """Every zone empty (single zones a list, others a list of piles)."""
-        plan = self.extra.get("zone_plan")
+        plan = self.plans.zones
         if plan is None:  # worked out once per game: this runs every round
-            plan = self.extra["zone_plan"] = [(zname, z.kind, z.count) for zname, z in self.variant.zones.items()]
+            plan = self.plans.zones = [(zname, z.kind, z.count) for zname, z in self.variant.zones.items()]
         zones, n = ctx.zones, ctx.n
         for zname, kind, count in plan:
             zones[zname] = [] if kind == "single" else [[] for _ in range(n if kind == "player" else count)]
@@ -178,9 +192,9 @@ class Game:
         ctx.seen = [0] * len(self.card_ids)
         ctx.loc = {}
         ctx.yaku_cache = {}
-        plan = self.extra.get("round_vars")
+        plan = self.plans.round_vars
         if plan is None:  # worked out once per game: this runs every round
-            plan = self.extra["round_vars"] = [
+            plan = self.plans.round_vars = [
                 (vname, v.kind, v.count, v.pot, self.var_init[vname])
                 for vname, v in self.variant.vars.items() if v.scope == "round"]
         vs = ctx.vars
@@ -198,7 +212,7 @@ class Game:
     def yaku_eval_for(self, ctx: Ctx) -> Callable:
         """The function expressions call to evaluate yaku, bound to this game state."""
         evaluate = self._yaku_evaluator(ctx)
-        cacheable = self.extra.get("yaku_cacheable") or {}
+        cacheable = self.yaku_cacheable
         if not any(cacheable.values()):
             return evaluate
 
@@ -215,7 +229,7 @@ class Game:
         return yaku_eval_cached
 
     def _yaku_evaluator(self, ctx: Ctx) -> Callable:
-        generated = self.extra.get("yaku_fns")
+        generated = self.yaku_fns
         if generated:
             def yaku_eval_generated(table: str, cards: list, seat: int) -> list[YakuHit]:
                 return generated[table](ctx, cards, seat)

@@ -131,7 +131,7 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
     """The rules' callback at a decision: ask the seat's agent, check and record its answer (as an
     index in `moves`; as the action itself in `values` when given)."""
     def decide(choice, player, actions):
-        ctx = decide.ctx
+        ctx = decide.ctx  # type: ignore[attr-defined]  # (set by the caller once the state exists)
         if checks is not None:
             checks(ctx, choice, player, list(actions))
         agent = agents[player]
@@ -273,7 +273,7 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
             ctx.dealer = dealer % n
         elif game.first_dealer is not None:
             ctx.dealer = game.first_dealer(ctx) % n
-        elif game.extra.get("random_first_dealer"):
+        elif game.random_first_dealer:
             ctx.dealer = ctx.rng.randrange(n)
         else:
             ctx.dealer = 0

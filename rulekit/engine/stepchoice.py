@@ -10,7 +10,7 @@ from rulekit.lang.expr import types as T
 from rulekit.engine.cost import MAX_NEST
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
-from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen
+from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, tag
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
@@ -39,8 +39,18 @@ class ChoiceSteps:
     _compiling: set[str]
     loops: list[list[bool]]
     proc_now: str | None
+    choices: dict[str, list[Choice]]
+    vars: dict[str, Any]
+    proc_returns: dict[str, str]
 
     if TYPE_CHECKING:
+        def zone_ref(self, node: Node, loc: dict[str, str]) -> tuple[str, Callable[..., Any] | None]: ...
+
+        @staticmethod
+        def zone_getter(name: str, idx: Callable[..., Any] | None) -> Callable[..., Any]: ...
+
+        def crumbs(self) -> tuple[str, ...]: ...
+
         def expr(self, node: Node, loc: dict[str, str], expect: str | None = None,
                  what: str = "") -> tuple[Callable[..., Any], str]: ...
 
@@ -145,7 +155,7 @@ class ChoiceSteps:
                 return out
 
         quiet = where is not None and if_none == "skip"
-        choice.quiet_where = quiet  # a where that never holds would skip this choice silently
+        choice.quiet_where = quiet  # type: ignore[attr-defined]  # a where that never holds would skip this choice silently
 
         def choose(ctx):
             p = player(ctx)
@@ -181,8 +191,8 @@ class ChoiceSteps:
                      "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
                      **({"why": why} if why else {})})
         if len(params) <= 2:
-            choose.gen = ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
-                                   lambda n: too_many_actions(span, cid, n))
+            tag(choose, ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
+                                  lambda n: too_many_actions(span, cid, n)))
         return choose
 
     def _unordered(self, d, params) -> frozenset[str]:
@@ -432,7 +442,7 @@ class ChoiceSteps:
                 ctx.log(ev)
 
         if src_pot is None and dst_pot is None:
-            pay.gen = PayGen(amount, src, dst)
+            tag(pay, PayGen(amount, src, dst))
         return pay
 
     def s_record(self, node, d, loc):
@@ -446,7 +456,7 @@ class ChoiceSteps:
                 if who is not None:
                     ev["player"] = who(ctx)
                 ctx.log(ev)
-        record.gen = RecordGen(name)
+        tag(record, RecordGen(name))
         return record
 
     def s_claim(self, node, d, loc):
@@ -478,7 +488,7 @@ class ChoiceSteps:
                          "cards": [ctx.game.card_ids[c] for c in cs]})
             if as_:
                 ctx.loc[as_] = ids
-        claim.gen = ClaimGen(table, cards, who, as_)
+        tag(claim, ClaimGen(table, cards, who, as_))
         return claim
 
     def s_set_dealer(self, node, d, loc):
@@ -525,7 +535,7 @@ class ChoiceSteps:
             za, zb = a(ctx), b(ctx)
             za[:], zb[:] = list(zb), list(za)
             if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
-                ctx.log({"t": "swap", "zones": [zone_label(*ra, ctx), zone_label(*rb, ctx)]})
+                ctx.log({"t": "swap", "zones": [zone_label(ra[0], ra[1], ctx), zone_label(rb[0], rb[1], ctx)]})
         return swap
 
     def s_call(self, node, d, loc):
@@ -592,7 +602,7 @@ class ChoiceSteps:
                 if value is _NONE:
                     no_value(ctx)
                 saved[as_] = value
-        call.gen = CallGen(name, args_t, procs, span, too_deep, as_, no_value)
+        tag(call, CallGen(name, args_t, procs, span, too_deep, as_, no_value))
         return call
 
     def proc_param_types(self, name: str) -> dict[str, str]:

@@ -22,7 +22,7 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER,
     Run, failed_step, noop_step,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
-from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen
+from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen, tag
 from rulekit.engine.textparts import compile_clauses, joined
 
 
@@ -149,7 +149,7 @@ class StepCompiler(ChoiceSteps):
         def seq(ctx):
             for r in runs_t:
                 r(ctx)
-        seq.gen = SeqGen(runs_t)  # type: ignore[attr-defined]  # what rulekit.engine.stepgen writes out as code
+        tag(seq, SeqGen(runs_t))  # what rulekit.engine.stepgen writes out as code
         return seq
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
@@ -193,10 +193,10 @@ class StepCompiler(ChoiceSteps):
         def say(ctx):
             if ctx.logging:
                 e = {"t": "say", "text": render(ctx)}
-                if you is not None:
+                if you is not None and about is not None:  # (given together or not at all)
                     e["about"], e["you"] = about(ctx), you(ctx)
                 ctx.log(e)
-        say.gen = SayGen()
+        tag(say, SayGen())
         return say
 
     def _say_text(self, tnode, loc):
@@ -357,8 +357,8 @@ class StepCompiler(ChoiceSteps):
             raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
 
         if at is None:  # (`by` is told only in the log, which the closure writes)
-            move.gen = MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
-                               too_few_matching, cards_fn, not_in)
+            tag(move, MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
+                              too_few_matching, cards_fn, not_in))
         return move
 
     def s_deal(self, node, d, loc):
@@ -436,7 +436,7 @@ class StepCompiler(ChoiceSteps):
             if everyone:
                 mask = ALL_SEATS
             else:
-                who = to(ctx)
+                who = to(ctx)  # type: ignore[misc]  # (set whenever not everyone)
                 who = [who] if isinstance(who, int) else who
                 mask = 0
                 for p in who:
@@ -450,7 +450,7 @@ class StepCompiler(ChoiceSteps):
                 ids = ctx.game.card_ids
                 ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
 
-        reveal.gen = RevealGen(cards, everyone, to)
+        tag(reveal, RevealGen(cards, everyone, to))
         return reveal
 
     def s_let(self, node, d, loc):
@@ -472,7 +472,7 @@ class StepCompiler(ChoiceSteps):
             store = ctx.loc
             for name, fn in fns_t:
                 store[name] = fn(ctx)
-        let.gen = LetGen(fns_t)
+        tag(let, LetGen(fns_t))
         return let
 
     def _assign(self, node, d, loc, key, add: bool):
@@ -545,7 +545,7 @@ class StepCompiler(ChoiceSteps):
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
                                  "value": shown_value(v, t, ids, ctx)})
             return assign_shown  # no .gen: generated phases call it as it is
-        assign.gen = AssignGen(ops_t, add, check)  # type: ignore[attr-defined]
+        tag(assign, AssignGen(ops_t, add, check))
         return assign
 
     def s_set(self, node, d, loc):
@@ -564,7 +564,7 @@ class StepCompiler(ChoiceSteps):
                 then(ctx)
             else:
                 other(ctx)
-        if_.gen = IfGen(test, then, other)
+        tag(if_, IfGen(test, then, other))
         return if_
 
     def s_for(self, node, d, loc):
@@ -597,7 +597,7 @@ class StepCompiler(ChoiceSteps):
                     body(ctx)
                 except LoopBreak:
                     break
-        for_.gen = ForGen(var, items, body, span, breaks)
+        tag(for_, ForGen(var, items, body, span, breaks))
         return for_
 
     def s_repeat(self, node, d, loc):
@@ -634,7 +634,7 @@ class StepCompiler(ChoiceSteps):
                     return
                 if until is not None and until(ctx):
                     return
-        repeat.gen = RepeatGen(body, until, while_, limit, endless, breaks)
+        tag(repeat, RepeatGen(body, until, while_, limit, endless, breaks))
         return repeat
 
     def s_break(self, node, d, loc):

@@ -16,9 +16,9 @@ raises the located error.
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from typing import Any, Callable
 
+from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
@@ -75,16 +75,17 @@ class _Gen:
         `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
         the closure fallback gets them written to ctx.loc first."""
         out = self.new("v")
-        body = getattr(fn, "body", None)
-        if body is None:
+        code = fast_code(fn)
+        if code is None:
             for name, local in (subst or {}).items():
                 self.emit(ind, f"L[{self.bind(name)}] = {local}")
             self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
             return out
+        body = code.body
         if _LITERAL.match(body):
             return body  # a constant needs no temporary and cannot fail
         tag = self.new("e")
-        consts = fn.consts
+        consts = code.consts
         if subst:
             def local_of(m: re.Match) -> str:
                 k = consts[int(m.group(1))]
@@ -95,13 +96,13 @@ class _Gen:
             if m.group(1) == "K":
                 return self.bind(consts[int(m.group(2))])
             return f"{m.group(1)}{tag}_{m.group(2)}"
-        code = _TOKEN.sub(rename, body)
+        written = _TOKEN.sub(rename, body)
         self.emit(ind, "try:")
-        self.emit(ind + 1, f"{out} = {code}")
+        self.emit(ind + 1, f"{out} = {written}")
         self.emit(ind, "except ERRS:")
         for name, loc in (subst or {}).items():
             self.emit(ind + 1, f"L[{self.bind(name)}] = {loc}")
-        self.emit(ind + 1, f"{out} = {self.bind(fn.slow)}(ctx)")
+        self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
         return out
 
     def zone(self, getter: Callable, ind: int) -> str:
@@ -180,7 +181,7 @@ class _Gen:
         xs = self.expr(items, ind)
         x = self.new("x")
         # the closure loops over a copy, so the body cannot disturb it; a new list needs none
-        self.emit(ind, f"for {x} in {xs}:" if getattr(items, "fresh", False) else f"for {x} in list({xs}):")
+        self.emit(ind, f"for {x} in {xs}:" if getattr(fast_code(items), "fresh", False) else f"for {x} in list({xs}):")
         self.emit(ind + 1, "ctx.steps += 1")
         self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
@@ -275,14 +276,14 @@ class _Gen:
         else:
             self.emit(ind + 1, f"{self.bind(no_action)}({p})")
         self.emit(ind, "else:")
-        i = self.new("i")
+        ix = self.new("i")
         self.emit(ind + 1, f"if len({acts}) > 1:")
-        self.emit(ind + 2, f"{i} = ctx.decide({self.bind(choice)}, {p}, {acts})")
+        self.emit(ind + 2, f"{ix} = ctx.decide({self.bind(choice)}, {p}, {acts})")
         self.emit(ind + 1, "else:")
-        self.emit(ind + 2, f"{i} = 0")
+        self.emit(ind + 2, f"{ix} = 0")
         self.emit(ind + 2, f"if ctx.logging: {self.bind(log_forced)}(ctx, {p}, {acts}[0])")
         names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
-        self.emit(ind + 1, f"{names}, = {acts}[{i}]")
+        self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
 
     def unless_logging(self, run: Callable, ind: int) -> int:
         """With a log the step's closure runs (it writes the event); returns the indent of the
@@ -325,7 +326,7 @@ class _Gen:
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
-        elif count is not None and getattr(count, "body", None) == "1":  # one card, the usual case
+        elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
             self.emit(ind, f"{got} = [{z}.pop()]")
         else:
@@ -392,9 +393,9 @@ class _Gen:
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
         body = self.inline.get(name)
-        inlined = (body is not None and getattr(body, "gen", None) is not None and name not in self.inlining
-                   and len(self.inlining) < MAX_INLINE_DEPTH)
-        if inlined:
+        if getattr(body, "gen", None) is None or name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
+            body = None  # called, not written out
+        if body is not None:
             # the procedure's steps written out here, over its own locals: no call, no second preamble
             self.emit(ind + 1, f"L = {vals}")
             self.inlining.append(name)
@@ -412,7 +413,7 @@ class _Gen:
         self.emit(ind, "finally:")
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
-        if inlined:
+        if body is not None:
             self.emit(ind + 1, f"L = {saved}")
         if as_ is not None:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
@@ -553,8 +554,9 @@ def _shared_calls(fns: list[Any]) -> dict[str, int]:
     the same sorted values of the cards, say): each gets a MEMO slot."""
     counts: dict[str, int] = {}
     for fn in fns:
-        if getattr(fn, "node", None) is not None:
-            for key in call_keys(fn.node):
+        code = fast_code(fn)
+        if code is not None and code.node is not None:
+            for key in call_keys(code.node):
                 counts[key] = counts.get(key, 0) + 1
     shared = sorted(k for k, c in counts.items() if c > 1)
     return {k: i for i, k in enumerate(shared)}
@@ -562,12 +564,13 @@ def _shared_calls(fns: list[Any]) -> dict[str, int]:
 
 def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
     """The expression as generated code that shares the MEMO slots of its table."""
-    if not memo or getattr(fn, "node", None) is None or not set(call_keys(fn.node)) & memo.keys():
+    code = fast_code(fn)
+    if not memo or code is None or code.node is None or not set(call_keys(code.node)) & memo.keys():
         return fn
-    again = regenerate(fn, memo)
+    again = regenerate(code, memo)
     if again is None:
         return fn
-    return SimpleNamespace(body=again[0], consts=again[1], slow=fn.slow)
+    return FastCode(again[0], again[1], code.slow)
 
 
 def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str, Callable] | None = None) -> Callable:

@@ -4,7 +4,7 @@ closure as `run.gen` (a step without one runs as its closure)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, TypeVar
 
 from rulekit.core.errors import Span
 
@@ -148,3 +148,13 @@ class CallGen:
     too_deep: Fn
     as_: str | None
     no_value: Fn
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def tag(run: F, gen: Any) -> F:
+    """`run` with what the step generator needs to write it out (`run.gen`, one of the classes
+    above); the one place that sets it."""
+    run.gen = gen  # type: ignore[attr-defined]
+    return run

@@ -24,6 +24,7 @@ from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, MAX_RANGE, REGISTRY, EvalError, hashable_value, normalised, minus_lists
 from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
+from rulekit.lang.expr.fastcode import FastCode
 
 MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
 MAX_SOURCE = 6_000  # characters of generated source
@@ -574,13 +575,13 @@ def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
     return out
 
 
-def regenerate(fn: Callable, memo: dict[str, int]) -> tuple[str, tuple] | None:
+def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple] | None:
     """The body and constants of a generated expression again, with the calls named in `memo`
     computed once per evaluation of the function it is put in (yaku tables repeat them)."""
-    gen = CodeGen(fn.info, fn.names, fn.scope)
+    gen = CodeGen(code.info, code.names, code.scope)
     gen.memo = memo
     try:
-        return gen.g(fn.node), tuple(gen.consts)
+        return gen.g(code.node), tuple(gen.consts)
     except (Unsupported, RecursionError):
         return None
 
@@ -615,9 +616,7 @@ def generate(node: ast.Node, info: dict, names: dict, scope: Any, slow: Callable
     fn = namespace["_make"](*gen.consts, slow, FAST_ERRORS)
     fn.source = src  # for tests and debugging
     # what the step generator needs to inline this expression into a phase's code
-    fn.body, fn.consts, fn.slow = body, tuple(gen.consts), slow
-    fn.node, fn.info, fn.names, fn.scope = node, info, names, scope  # for regenerate()
-    fn.fresh = _fresh_list(node, info)
+    fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope, _fresh_list(node, info))
     return fn
 
 

@@ -19,6 +19,7 @@ from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, YAKU
 from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.expr.codegen import generate, may_hold_lists
+from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.inline import expand
 from rulekit.lang.expr.literals import literal_problems
 from rulekit.lang.expr.scope import (BUILDERS, EVAL_BUDGET, MAX_EXPONENT, MAX_INT, NC_MARK as _MARK, CompileError, Compiled, Fn,
@@ -771,7 +772,7 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
             if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
                 raise CompileError([Problem(0, 1, "E034", "number too large (limit 10^30)")])
             fn = lambda ctx, v=v: v  # noqa: E731
-            fn.body, fn.consts, fn.slow, fn.plain = repr(v), (), fn, fn  # generated code inlines it
+            fn.fastcode = FastCode(repr(v), (), fn)  # generated code inlines it
             return Compiled(str(text), fn, t, True, v, fn, None, fn if scope.codegen else None, fn)
         raise CompileError([Problem(0, 1, "E033", f"expected an expression, found {type(text).__name__}")])
     try:

@@ -1,0 +1,29 @@
+"""What a compiled expression carries so that generated code can write it out inline."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class FastCode:
+    """An expression as Python source over bound constants, and how to make it again.
+
+    `body` reads the constants as K0, K1 ... (`consts`), the state as `ctx` and the locals as `L`;
+    `slow` is the closure that evaluates it with located errors (run when `body` raises).
+    `node`, `info`, `names` and `scope` let rulekit.lang.expr.codegen.regenerate() write it again
+    (sharing calls across a yaku table); `fresh`: its value is always a new list."""
+
+    body: str
+    consts: tuple[Any, ...]
+    slow: Callable[..., Any]
+    node: Any = None
+    info: dict[int, Any] | None = None
+    names: dict[int, str] | None = None
+    scope: Any = None
+    fresh: bool = False
+
+
+def fast_code(fn: Any) -> FastCode | None:
+    """The FastCode a compiled expression carries (None: it runs only as a closure)."""
+    return fn if isinstance(fn, FastCode) else getattr(fn, "fastcode", None)
