@@ -530,7 +530,7 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
         out[pname] = {}
         for key in ("description", "brief"):
             p = described(pnode, str(pname), key)
-            out[pname][key] = str(p.value.get(key).value) if isinstance(p.value, dict) and key in p.value else ""
+            out[pname][key] = str(p.value[key].value) if isinstance(p.value, dict) and key in p.value else ""
             if "{" in out[pname][key]:
                 # {expression} parts (over the options): the words for the rules in play, filled in
                 # once the game is built

@@ -82,6 +82,7 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
 
 def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
     """Take action `first`, then `base` everywhere to the round's end: what the round did."""
+    assert st.pending is not None  # called only at a decision
     seat, r0 = st.pending.player, st.ctx.round_no
     before, e0 = st.ctx.chips[seat], len(st.ctx.events)
     ctx = st.ctx

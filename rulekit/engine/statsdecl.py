@@ -216,16 +216,17 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
                                "the seats' counts or means, not a ratio or groups (by)",
                                hint="write the difference as one mean, or drop ratio/by"))
         expect = parse_expect(d.expect, errs) if d.expect is not None else None
+        espan = d.expect.span if d.expect is not None else Span('', 0, 0)
         if expect is not None and d.kind == "count":
             # a count's value is the share of readings that count: a rate from 0 to 1 (a
             # difference of two rates with difference_from: from -1 to 1)
             lo = -1 if d.difference_from is not None else 0
             if not lo <= expect <= 1:
                 what = "a difference of two rates" if lo else "a rate (the share of readings that count)"
-                errs.add(error(d.expect.span, "E040", f"statistic '{d.name}': expect is {what}, from {lo} to 1; "
-                               f"found {str(d.expect.value)[:40]}"))
+                errs.add(error(espan, "E040", f"statistic '{d.name}': expect is {what}, from {lo} to 1; "
+                               f"found {str(d.expect.value if d.expect is not None else '')[:40]}"))
         if expect is not None and d.by is not None:
-            errs.add(error(d.expect.span, "E040", f"statistic '{d.name}': expect gives one value, but by makes "
+            errs.add(error(espan, "E040", f"statistic '{d.name}': expect gives one value, but by makes "
                            "a row for every value", hint="drop by, or write one statistic per value"))
         if d.point == "round":
             phase, where = None, "at the end of the round"

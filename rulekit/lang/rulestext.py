@@ -379,7 +379,7 @@ def hand_words(variant: Variant, e: Node, value_alone: bool = True) -> str:
     parts = _conjuncts(when) if when else []
     named = [CARD_IN.match(x) for x in parts]
     if parts and all(named):  # `card(NAME) in cards and ...`: the cards in words too
-        refs += [m.group(1) for m in named if m]  # type: ignore[union-attr]
+        refs += [m.group(1) for m in named if m]
         parts = []
     if refs and not parts:
         words = card_words(variant, refs)
