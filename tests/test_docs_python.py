@@ -10,7 +10,8 @@ from .conftest import ROOT
 
 GUIDE = os.path.join(ROOT, "docs", "guides", "python.md")
 BLOCKS = re.findall(r"```python\n(.*?)```", open(GUIDE, encoding="utf-8").read(), re.S)
-NEEDS = {"rulekit.api.rl": "pettingzoo", "dask.distributed": "dask.distributed"}
+NEEDS = {"rulekit.api.rl": "pettingzoo", "rulekit.api.single": "gymnasium", "dask.distributed": "dask.distributed",
+         "sb3_contrib": "sb3_contrib", "stable_baselines3": "stable_baselines3"}
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -18,7 +19,9 @@ NEEDS = {"rulekit.api.rl": "pettingzoo", "dask.distributed": "dask.distributed"}
 def test_example_runs(code, capsys):
     for marker, module in NEEDS.items():
         if marker in code:
-            pytest.importorskip(module, reason=f"the example needs {module} (an optional extra)")
+            extra = "train" if module in ("sb3_contrib", "stable_baselines3") else "an optional extra"
+            pytest.importorskip(module, reason=f"the example needs {module} ({extra}: pip install 'rulekit[train]')"
+                                if extra == "train" else f"the example needs {module} (an optional extra)")
     exec(compile(code, GUIDE, "exec"), {"__name__": "__guide__"})  # the docs' own code, not user input
     assert capsys.readouterr().out.strip(), "every example prints its result"
 
