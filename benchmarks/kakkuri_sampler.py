@@ -4,7 +4,9 @@ bot's deal chain gets a first deal: at every second decision of `--games` rounds
 `--policy` bots, with `--tries` tries (default: sample_unseen's own). Prints the share over all
 decisions and over those in the second half of their round, and the CPU seconds; asserts nothing.
 
-    python benchmarks/kakkuri_sampler.py [--games 20] [--tries 200] [--policy careful]
+    python benchmarks/kakkuri_sampler.py [--games 20] [--tries 200] [--policy careful] [--no-repair]
+
+--no-repair measures rejection alone (as before rulekit.engine.dealsearch), for comparison.
 """
 from __future__ import annotations
 
@@ -40,7 +42,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--tries", type=int, default=200)
     ap.add_argument("--policy", default="careful")
+    ap.add_argument("--no-repair", action="store_true")
     args = ap.parse_args()
+    if args.no_repair:
+        import rulekit.engine.stepper as stepper
+        stepper.REJECT_SHARE = 1  # every try a plain re-deal
+        stepper.Stepper._repaired = lambda self, seat, rng, tries: (None, [], 0)
     cases = rounds(args.games, args.policy)
     for what in ("sample_unseen", "search chain"):
         ok = n = late_ok = late_n = 0

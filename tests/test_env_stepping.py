@@ -172,8 +172,8 @@ def test_games_nobody_holds_any_more_are_freed():
 
 def test_sample_unseen_finds_deals_late_in_rounds_where_the_moves_say_much():
     # late in a Kakkuri round nearly every random re-deal disagrees with some move (who was asked,
-    # who passed, a turn that ended by itself): rejection alone found a deal at 46% of these
-    # decisions; the repair (rulekit.engine.dealsearch) finds one at 95%
+    # who passed, a turn that ended by itself): rejection alone found a deal at 42% of these
+    # decisions; with the repair (rulekit.engine.dealsearch) 95% (benchmarks/kakkuri_sampler.py)
     from rulekit.api.env import Inconsistent
     game = build_game(load_variant("kakkuri"))
     found = asked = 0
