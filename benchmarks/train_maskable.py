@@ -2,7 +2,7 @@
 `careful` policy on the same deals: the chips a round each wins in that seat (the other seats
 played by `careful` bots), their paired difference with a 95% interval, and training steps/s.
 The training code is the Python guide's example (docs/guides/python.md) with a larger budget.
-Prints figures; asserts nothing. Needs the train extra (pip install 'rulekit[train]').
+Prints figures; asserts nothing. Needs the rl and train extras (pip install 'rulekit[rl,train]').
 
     python benchmarks/train_maskable.py [--variant otoroku] [--cpu-seconds 180] [--rounds 2000]
 """

@@ -20,7 +20,7 @@ def test_example_runs(code, capsys):
     for marker, module in NEEDS.items():
         if marker in code:
             extra = "train" if module in ("sb3_contrib", "stable_baselines3") else "an optional extra"
-            pytest.importorskip(module, reason=f"the example needs {module} ({extra}: pip install 'rulekit[train]')"
+            pytest.importorskip(module, reason=f"the example needs {module} ({extra}: pip install 'rulekit[rl,train]')"
                                 if extra == "train" else f"the example needs {module} (an optional extra)")
     exec(compile(code, GUIDE, "exec"), {"__name__": "__guide__"})  # the docs' own code, not user input
     assert capsys.readouterr().out.strip(), "every example prints its result"
