@@ -12,6 +12,7 @@ GUIDE = os.path.join(ROOT, "docs", "guides", "python.md")
 BLOCKS = re.findall(r"```python\n(.*?)```", open(GUIDE, encoding="utf-8").read(), re.S)
 NEEDS = {"rulekit.api.rl": "pettingzoo", "rulekit.api.single": "gymnasium", "dask.distributed": "dask.distributed",
          "sb3_contrib": "sb3_contrib", "stable_baselines3": "stable_baselines3"}
+TRAIN = ("sb3_contrib", "stable_baselines3")  # the training examples: skipped, saying why, without them
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -19,9 +20,8 @@ NEEDS = {"rulekit.api.rl": "pettingzoo", "rulekit.api.single": "gymnasium", "das
 def test_example_runs(code, capsys):
     for marker, module in NEEDS.items():
         if marker in code:
-            extra = "train" if module in ("sb3_contrib", "stable_baselines3") else "an optional extra"
-            pytest.importorskip(module, reason=f"the example needs {module} ({extra}: pip install 'rulekit[rl,train]')"
-                                if extra == "train" else f"the example needs {module} (an optional extra)")
+            how = "the train extra: pip install 'rulekit[rl,train]'" if module in TRAIN else "an optional extra"
+            pytest.importorskip(module, reason=f"the example needs {module} ({how})")
     exec(compile(code, GUIDE, "exec"), {"__name__": "__guide__"})  # the docs' own code, not user input
     assert capsys.readouterr().out.strip(), "every example prints its result"
 
