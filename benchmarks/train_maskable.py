@@ -2,7 +2,7 @@
 `careful` policy on the same deals: the chips a round each wins in that seat (the other seats
 played by `careful` bots), their paired difference with a 95% interval, and training steps/s.
 The training code is the Python guide's example (docs/guides/python.md) with a larger budget.
-Prints figures; asserts nothing. Needs the train extra (pip install 'rulekit[train]').
+Prints figures; asserts nothing. Needs the rl and train extras (pip install 'rulekit[rl,train]').
 
     python benchmarks/train_maskable.py [--variant otoroku] [--cpu-seconds 180] [--rounds 2000]
 """
@@ -39,14 +39,12 @@ class CpuBudget(BaseCallback):
         return time.process_time() - self.start < self.seconds
 
 
-def play_round(vid: str, seed: int, role: int, seat: int, model, space, max_actions: int) -> int:
-    """Chips `seat` wins in one round from `seed` with `role`: the model (or careful, if None) in
+def play_round(game, seed: int, role: int, seat: int, model, space, max_actions: int) -> int:
+    """Chips `seat` wins in one round of `game` from `seed` with `role`: the model (or careful, if None) in
     that seat, careful bots elsewhere (seeded as the Gymnasium environment seeds them)."""
     from rulekit.api.encoding import action_codes
-    env = Env(vid, seed=seed, rounds=1, logging=False)
-    n = env.players
-    env.dealer = (seat - role) % n
-    env.reset(seed)
+    n = game.variant.meta.players_default
+    env = Env(game, seed=seed, rounds=1, dealer=(seat - role) % n, logging=False)
     bots = [env.bot("careful", agent_seed(seed, s)) for s in range(n)]
     while not env.done:
         p = env.current_player
@@ -80,8 +78,8 @@ def main() -> None:
     mine, careful = [], []
     for r in range(args.rounds):
         seed, role = 10 ** 6 + r, r % n  # deals never seen in training; every role as often
-        mine.append(play_round(args.variant, seed, role, 0, model, env.observation_space, env.max_actions))
-        careful.append(play_round(args.variant, seed, role, 0, None, env.observation_space, env.max_actions))
+        mine.append(play_round(env.env.game, seed, role, 0, model, env.observation_space, env.max_actions))
+        careful.append(play_round(env.env.game, seed, role, 0, None, env.observation_space, env.max_actions))
     d = np.asarray(mine, float) - np.asarray(careful, float)
     half = 1.96 * d.std(ddof=1) / math.sqrt(len(d))
     print(f"over {args.rounds} rounds (every role as often, careful bots in the other seats):")

@@ -218,7 +218,7 @@ def test_pettingzoo_infos_hold_no_seed_either():
 
 
 def test_plain_ppo_and_maskable_ppo_run():
-    pytest.importorskip("sb3_contrib", reason="the train extra (pip install 'rulekit[train]') is not installed")
+    pytest.importorskip("sb3_contrib", reason="the train extra (pip install 'rulekit[rl,train]') is not installed")
     from stable_baselines3 import PPO
     from sb3_contrib import MaskablePPO
     with warnings.catch_warnings():

@@ -89,6 +89,7 @@ class RulekitGym(gymnasium.Env):
         self._last = 0
         self._over = True  # no episode yet: step needs a reset first
         self._mask_now: np.ndarray | None = None
+        self._codes_now: list[int] | None = None
 
     def _role(self, role: Any, what: str) -> Any:
         n = self.env.players
@@ -100,17 +101,23 @@ class RulekitGym(gymnasium.Env):
         return int(role)
 
     # -- what the seat sees -----------------------------------------------------------
+    def _codes(self) -> list[int]:
+        """The pending decision's action codes (worked out once per decision)."""
+        if self._codes_now is None:
+            over = self._over or self.env.done
+            self._codes_now = [] if over else action_codes(self.env, self.max_actions)
+        return self._codes_now
+
     def action_masks(self) -> np.ndarray:
         """The legal action codes as booleans (sb3-contrib's MaskablePPO reads this)."""
         if self._mask_now is None:
             mask = np.zeros(self.max_actions, dtype=bool)
-            if not self._over and not self.env.done:
-                mask[action_codes(self.env, self.max_actions)] = True
+            mask[self._codes()] = True
             self._mask_now = mask
         return self._mask_now
 
     def _out(self) -> tuple[np.ndarray, dict]:
-        self._mask_now = None
+        self._mask_now = self._codes_now = None
         obs = float_observation(self.env, self.seat, self.observation_space)
         return obs, {"action_mask": self.action_masks().astype(np.int8)}
 
@@ -159,9 +166,8 @@ class RulekitGym(gymnasium.Env):
         """Play action code `action` for the seat, then the bots up to its next decision."""
         if self._over or self.env.done:
             raise RuntimeError("step: the episode is over: call reset() to play again")
-        codes = action_codes(self.env, self.max_actions)
         try:
-            i = check_action(action, codes, "step")
+            i = check_action(action, self._codes(), "step")
         except ValueError:
             if self.illegal == "raise" or not 0 <= int(action) < self.max_actions:
                 raise  # strict mode, or not even in the action space

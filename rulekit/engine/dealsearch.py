@@ -2,18 +2,21 @@
 
 Late in a round the moves say much about the hidden cards: a player who was asked had a card
 that fits, a turn that ended by itself had none, a play put down cards its player held. Few
-random re-deals then agree with every move (in a Kakkuri round, often none in hundreds). A
-replayed deal that disagrees does so at a first move: up to there it agreed. `repair` walks
-from a random re-deal by swapping two unseen cards, one of them mostly from the hidden pile of
-the place the first disagreement points at (a card the seat would have seen elsewhere, or
-the hidden pile of the player whose move failed), keeping a
-swap unless it makes the first disagreement come earlier (and now and then even so, so that the
-walk does not stay stuck), until a deal agrees with every move and with what the seat sees.
+random re-deals then agree with every move (late in a climbing game's round, often none in
+hundreds). A replayed deal that disagrees does so first at some decision: up to there it
+agreed. `repair` walks from a random re-deal by swapping two unseen cards, one of them mostly
+one the first disagreement points at - a card the seat would have seen in another place, a
+card that gave a seat a decision it did not have in the real round, else the hidden cards of
+the seat whose move was not legal - keeping a swap unless the first disagreement comes earlier
+(now and then even so). After RESTART swaps without progress it goes back to the deal that
+went furthest (or, one time in 1/FRESH, a fresh one); it stops at a deal that agrees with every
+move and with what the seat sees at the end.
 
 It knows nothing of any game: a disagreement is a move that is not legal in the re-deal, a
-decision taken by another seat or on another choice than in the real round, or what the seat
-sees at the end. The deals it finds agree with everything the seat knows, but are not drawn
-evenly among such deals (rejection, tried first by Stepper.sample, is).
+decision taken by another seat or on another choice than in the real round, or a view of the
+seat's that differs at a decision or at the end. The deals it finds agree with everything the
+seat knows but are not drawn evenly among such deals (rejection, tried first by
+Stepper.sample, is).
 """
 from __future__ import annotations
 
