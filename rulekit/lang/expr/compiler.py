@@ -6,13 +6,13 @@ reachable: names resolve only to the scope given here and to the function regist
 """
 from __future__ import annotations
 
-import re
 
 import operator
 from fractions import Fraction
 from typing import Any, Callable
 
 from rulekit.core.errors import did_you_mean
+from rulekit.lang.expr.cardnames import card_named
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, YAKU_FUNCS, EvalError, hashable_value, normalised, built_size, minus_lists
@@ -773,6 +773,7 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
                 raise CompileError([Problem(0, 1, "E034", "number too large (limit 10^30)")])
             fn = lambda ctx, v=v: v  # noqa: E731
             fn.fastcode = FastCode(repr(v), (), fn)  # generated code inlines it
+            fn.plain = fn  # as generated code has: the value without the fallback
             return Compiled(str(text), fn, t, True, v, fn, None, fn if scope.codegen else None, fn)
         raise CompileError([Problem(0, 1, "E033", f"expected an expression, found {type(text).__name__}")])
     try:
@@ -782,22 +783,10 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
             raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message, exc.hint)]) from None
         return compile_ast(node, scope, text, expect)
     except CompileError as exc:
-        named = _card_named(text, scope)
+        named = card_named(text, scope)
         if named is None:
             raise
         # a card written by its name as bare words: say how a rule names a card
         hint = f"a card is written card('{named}') (its id or English name in quotes), as in card('{named}') in cards"
         raise CompileError([Problem(p.offset, p.length, p.code, p.message, hint) if p.code in ("E030", "E031")
                             else p for p in exc.problems]) from None
-
-
-def _card_named(text: str, scope: Scope) -> str | None:
-    """The English name of a card written as bare words in an expression (NAME in cards), or None."""
-    bare = re.sub(r"'[^']*'|\"[^\"]*\"", " ", text)
-    for folded, ids in scope.card_names.items():
-        if len(ids) != 1 or " " not in folded and len(folded) < 4:
-            continue
-        m = re.search(r"(?<![\w.'])" + r"[\s-]+".join(map(re.escape, folded.split())) + r"(?![\w'])", bare, re.I)
-        if m:
-            return m.group(0)
-    return None
