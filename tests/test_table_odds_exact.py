@@ -3,6 +3,9 @@ of answer_odds (the h key at the table) beside the share worked out by stacking,
 card the deciding seat cannot see where the rules draw it, and playing the round out."""
 from __future__ import annotations
 
+import itertools
+
+from rulekit.engine.agents import PolicyAgent
 from rulekit.engine.odds import answer_odds, watcher
 from rulekit.engine.runner import play
 from rulekit.engine.testing import Script, game
@@ -82,3 +85,97 @@ def test_kyo_kabu_the_chance_a_third_card_makes_sorokabu_is_the_share_of_sevens_
     # 400 deals: a standard error of 1.2 points; the seed fixes the figure
     assert abs(w.odds[take].theirs.get(soro, 0.0) - exact) < 0.04, (w.odds[take].theirs, exact)
     assert soro not in w.odds[1 - take].theirs  # two cards are never three of a kind
+
+
+class _Then:
+    """Answers the first decisions asked as `moves` say (actions by their values), then plays the
+    game's careful policy: the enumeration's way of playing a round on from a stacked spot."""
+
+    name = "then"
+
+    def __init__(self, moves: list[dict], seed: int):
+        self.script, self.left, self.policy = Script(list(moves)), len(moves), PolicyAgent("careful", seed)
+
+    def act(self, d):
+        if self.left > 0:
+            self.left -= 1
+            return self.script.act(d)
+        return self.policy.act(d)
+
+
+def _dealt(res) -> list[str]:
+    """The round's cards in the order the stock gave them out (the stack that deals them again)."""
+    return [c for e in res.events if e["t"] == "move" and e["from"] == "deck" for c in e["cards"]]
+
+
+def _exact_late_spot(rel: str, n: int, order: list[str], seat: int, asked: list[dict], answer: dict,
+                     unseen: list[str], what) -> tuple[float, int]:
+    """The share of the arrangements of `unseen` (every order of them over their places in `order`)
+    in which `what(events)` holds, each round played as `asked` says up to the weighed decision,
+    `answer` there, then carefully to the end."""
+    g = game(rel)
+    places = [order.index(c) for c in unseen]
+    hits = total = 0
+    for j, perm in enumerate(itertools.permutations(unseen)):
+        top = list(order)
+        for p, c in zip(places, perm):
+            top[p] = c
+        agent = _Then([*asked, answer], j)
+        res = play(g, n, 1, [agent] * n, rounds=1, logging=True, dealer=0, stack={"deck": top})
+        total += 1
+        hits += bool(what(res.events))
+    return hits / total, total
+
+
+# Hiraya: the deal of seed 10, stacked; every seat plays its first card until seat 2's sixth play
+# (two cards left). Six cards are then unseen by
+# seat 2: the last card of seats 0 and 1 and the four left in the stock, two of which seat 2 draws.
+HIRAYA = "hanafuda/hiraya.yaml"
+HIRAYA_SEED = 10
+
+
+def test_hiraya_the_chance_of_a_yaku_that_hangs_on_the_draw_is_the_count_over_every_order_of_the_unseen():
+    g = game(HIRAYA)
+    first = play(g, 3, HIRAYA_SEED, [Script([])] * 3, rounds=1, logging=True, dealer=0)
+    order = _dealt(first)
+    assert len(order) == 48  # dealt once: no misdeal
+    asked = [e for e in first.events if e["t"] == "choose" and not e.get("forced")]
+    k = [i for i, e in enumerate(asked) if e["player"] == 2 and e["choice"] == "play"][5]
+
+    class Sixth(Weigh):
+        plays = 0
+
+        def act(self, d):
+            if d.player == 2 and d.choice.id == "play":
+                self.plays += 1
+                if self.plays < 6:
+                    self.st.at_decision(d)
+                    return self.script.act(d)
+            return super().act(d)
+
+    w = Sixth(Script([]), 2, "play", 400)
+    play(g, 3, 1, [w] * 3, rounds=1, logging=True, dealer=0, stack={"deck": order})
+    assert w.odds and len(w.actions) == 2 and all(o.deals == 400 for o in w.odds)
+    where: dict[str, str] = {}
+    for e in first.events[:first.events.index(asked[k])]:
+        if e["t"] == "move":
+            where.update({c: e["to"] for c in e["cards"]})
+    unseen = [c for c in order if where.get(c, "deck") in ("deck", "hand[0]", "hand[1]")]
+    assert len(unseen) == 6
+    before = [e["action"] for e in asked[:k]]
+    yaku = ("dekiyaku", "poetry-ribbons")
+
+    def made(events):
+        return any(e["t"] == "yaku" and e["player"] == 2 and yaku[1] in e["yaku"] for e in events)
+
+    def ahead(events):
+        return sum(e["amount"] * ((e["to"] == 2) - (e["from"] == 2)) for e in events if e["t"] == "pay") > 0
+
+    for i, answer in enumerate(w.actions):
+        exact, deals = _exact_late_spot(HIRAYA, 3, order, 2, before, answer, unseen, made)
+        assert deals == 720
+        assert 0 < exact < 1  # the spot is open: the draws decide
+        # 400 deals: a standard error of at most 2.5 points; the seed fixes the figure
+        assert abs(w.odds[i].mine.get(yaku, 0.0) - exact) < 0.1, (answer, w.odds[i].mine, exact)
+        exact_ahead, _ = _exact_late_spot(HIRAYA, 3, order, 2, before, answer, unseen, ahead)
+        assert abs(w.odds[i].ahead - exact_ahead) < 0.1, (answer, w.odds[i].ahead, exact_ahead)

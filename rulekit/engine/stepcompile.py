@@ -229,11 +229,13 @@ class StepCompiler(ChoiceSteps):
         def shuffle(ctx):
             z = get(ctx)
             shuffle_list(ctx.rng, z)
-            if ctx.relabel is not None:  # a sampled deal (rulekit.engine.stepper): unseen cards swapped
-                z[:] = [ctx.relabel[c] for c in z]
-                ctx.relabel = None  # once, at the round's deal; later shuffles move what it dealt
             if ctx.stack is not None and name in ctx.stack:
                 stack_cards(ctx, z, ctx.stack[name])
+            # a sampled deal (rulekit.engine.stepper): unseen cards renamed where the real deal put
+            # them, after any stack (stacking by name after would undo the renaming of stacked cards)
+            if ctx.relabel is not None:
+                z[:] = [ctx.relabel[c] for c in z]
+                ctx.relabel = None  # once, at the round's deal; later shuffles move what it dealt
             seen = ctx.seen
             for c in z:
                 seen[c] = 0
