@@ -168,6 +168,9 @@ def test_hiraya_the_chance_of_a_yaku_that_hangs_on_the_draw_is_the_count_over_ev
     def made(events):
         return any(e["t"] == "yaku" and e["player"] == 2 and yaku[1] in e["yaku"] for e in events)
 
+    # no payment before the question (no hand paid at the deal): the round's change is the answer's
+    assert not any(e["t"] == "pay" for e in first.events[:first.events.index(asked[k])])
+
     def ahead(events):
         return sum(e["amount"] * ((e["to"] == 2) - (e["from"] == 2)) for e in events if e["t"] == "pay") > 0
 
@@ -179,3 +182,50 @@ def test_hiraya_the_chance_of_a_yaku_that_hangs_on_the_draw_is_the_count_over_ev
         assert abs(w.odds[i].mine.get(yaku, 0.0) - exact) < 0.1, (answer, w.odds[i].mine, exact)
         exact_ahead, _ = _exact_late_spot(HIRAYA, 3, order, 2, before, answer, unseen, ahead)
         assert abs(w.odds[i].ahead - exact_ahead) < 0.1, (answer, w.odds[i].ahead, exact_ahead)
+
+
+
+# Dare, two players, the field 10 9 8 (key number 7): seat 1 (first to lay down) holds
+# 1 1 2 4 5 6 6 8 9 and lays down two sets, keeping three cards hidden; seat 0 (the dealer, last)
+# holds 2 3 4 5 5 5 7 8 10, two sets whichever way, keeping a hand worth 5.
+def test_dare_the_chance_of_taking_the_pot_at_the_showdown_is_the_share_of_the_hidden_hands_it_beats():
+    from .test_dare import V, X, Y, stack
+
+    top = stack({0: X, 1: Y})
+    w = _weighed(V, 2, top, Script([]), 0, "sets", 400)
+    g = game(V)
+    real = play(g, 2, 1, [Script([])] * 2, rounds=1, logging=True, dealer=0, stack={"deck": top})
+    laid = next(e["action"]["fam"] for e in real.events if e["t"] == "choose" and e["player"] == 1)
+    hand1 = top[0:18:2]  # dealt one at a time from the dealer's right: seat 1 first
+    kept = [c for c in hand1 if not any(c in s for s in laid)]
+    places = [top.index(c) for c in kept]
+    seen = set(top[1:18:2]) | set(top[18:]) | {c for s in laid for c in s}
+    unseen = [c for c in g.card_ids if c not in seen]
+    assert len(unseen) == 39 - 9 - 3 - 6  # seat 1's three kept cards and the 18 left in the stock
+
+    def same(fam):
+        return lambda a: sorted(map(sorted, a["fam"])) == sorted(map(sorted, fam))
+
+    answer = 0
+    ahead = alone = tried = agreeing = 0
+    for triple in itertools.combinations(unseen, 3):
+        deal = list(top)
+        for p, c in zip(places, triple):
+            deal[p] = c
+        script = Script([], {"sets": [same(laid), same(w.actions[answer]["fam"])]})
+        tried += 1
+        try:
+            res = play(g, 2, 1, [script] * 2, rounds=1, logging=True, dealer=0, stack={"deck": deal})
+        except AssertionError:
+            continue  # seat 1 could not have laid down those sets (or would have called Dare)
+        agreeing += 1
+        pays = [e for e in res.events if e["t"] == "pay" and e["to"] == 0]  # the antes are paid before
+        ahead += bool(pays)
+        alone += any(e["why"] == "the best showdown hand, worth 5" for e in pays)
+    exact, exact_alone = ahead / agreeing, alone / agreeing
+    assert tried == 1330 and 0 < agreeing < tried and 0 < exact_alone < exact < 1
+    o = w.odds[answer]
+    # 400 deals: a standard error of at most 2.5 points; the seed fixes the figure. Ahead of where
+    # the question found it (the antes paid): the pot taken or shared
+    assert abs(o.ahead - exact) < 0.1, (o.ahead, exact, agreeing)
+    assert abs(o.won.get("the best showdown hand, worth 5", 0.0) - exact_alone) < 0.1, (o.won, exact_alone)
