@@ -87,8 +87,9 @@ def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
 def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
     """Compile `display.table`: lines the table shows a player at a decision, each a text with
     {expression} parts over the game state and `me` (the player's seat), shown `when` true, once
-    or once per value of a list (`for`/`in`). Each: (name or None, list fn, when fn, parts); a
-    `say` given as parts with their own `when` gives engine.textparts.Clause parts."""
+    or once per value of a list (`for`/`in`). Each: (name or None, list fn, when fn, parts,
+    on request); a `say` given as parts with their own `when` gives engine.textparts.Clause
+    parts; `on_request` lines are shown only with the whole table (the t key)."""
     out: list[tuple] = []
     if node is None or not isinstance(node.value, list):
         return out
@@ -110,8 +111,9 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
             continue
         clauses = compile_clauses(d["say"], sc.errs, f"{where}.say", lambda t: _line_parts(t, loc, sc, where),
                                   lambda w: sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0])
+        asked = "on_request" in d and d["on_request"].value is True
         out.append((name, each, when, tuple(clauses) if clauses is not None
-                    else _line_parts(d["say"], loc, sc, where)))
+                    else _line_parts(d["say"], loc, sc, where), asked))
     return out
 
 

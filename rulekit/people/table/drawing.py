@@ -138,7 +138,7 @@ class TableView:
             if v != 0:  # an empty pot (a settling pool between rounds) says nothing
                 self._row(f"The {pot.replace('_', ' ')}: {chips_word(v)}")
         if ctx is not None:
-            for text in table_lines(self.game, ctx, self.seat, nar.card_text) + reach_lines(
+            for text in table_lines(self.game, ctx, self.seat, nar.card_text, full) + reach_lines(
                     self.game, ctx, self.seat, nar.card_text):
                 self._row(text)
         # chips paid or won since the round began (an ante, stakes) said with them: the standings

@@ -8,9 +8,9 @@ from typing import Any
 from rulekit.people.line import Line
 
 
-def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[str]:
+def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any, full: bool = False) -> list[str]:
     """The variant's `display.table` lines for `seat` in this game state (a line whose value
-    cannot be worked out is left out)."""
+    cannot be worked out is left out); lines shown on request only with `full`."""
     out: list[str] = []
     ids = game.card_ids
     saved = ctx.loc
@@ -34,7 +34,9 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any) -> list[s
         return "".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) if isinstance(p, tuple)
                        else line(p.parts) if p.when is None or p.when(ctx) else "" for p in parts)
 
-    for name, each, when, parts in game.extra.get("display_table") or []:
+    for name, each, when, parts, asked in game.extra.get("display_table") or []:
+        if asked and not full:
+            continue
         try:
             ctx.loc = {"me": -1 if seat is None else seat}
             values = list(each(ctx)) if each is not None else [None]
