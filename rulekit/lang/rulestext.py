@@ -62,6 +62,8 @@ class Section:
     text: str
     steps: tuple[PlayStep, ...] = ()
     items: tuple[str, ...] = ()  # Settling up: each payout's sentence
+    # each item's key, the same whatever the options (a table's sheet leaves some items out)
+    item_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,15 @@ def _conjuncts_fail(cond: str, values: dict | None) -> bool:
 HOUSE_LABEL = re.compile(r"^\s*House rules?(?: only)?(?:\s*\([^)]*\))?(?:,[^:]*)?:\s*", re.IGNORECASE)
 
 
+def _item_key(raw: str, taken: list[str]) -> str:
+    """A stable key for a payout sentence: its written text's digest (unique among `taken`)."""
+    import hashlib
+    key = hashlib.sha1(raw.encode("utf-8")).hexdigest()[:10]
+    while key in taken:
+        key += "+"
+    return key
+
+
 def _unlabel(text: str) -> str:
     m = HOUSE_LABEL.match(text)
     if not m:
@@ -276,6 +287,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     procs = _procs(tree)
     steps: list[PlayStep] = []
     payouts: list[str] = []
+    payout_keys: list[str] = []
     for ph in _phases(tree):
         d = ph.value
         if not p.alternatives and _holds(_raw(d.get("when")), p.values) is False:
@@ -292,6 +304,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
                 choices.append((_s(params.get("choose")) or _s(params.get("id")), text))
             elif text not in payouts:
                 payouts.append(text)
+                payout_keys.append(_item_key(_raw(params.get("text")), payout_keys))
         text = _s(d.get("text"))
         if text or choices:
             title = _s(d.get("name")) or _s(d.get("id")).replace("-", " ").capitalize()
@@ -302,7 +315,8 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     for key, title in SECTIONS:
         sections.append(Section(key, title, _s(rv.get(key)),
                                 tuple(steps) if key == "play" else (),
-                                tuple(payouts) if key == "settling" else ()))
+                                tuple(payouts) if key == "settling" else (),
+                                tuple(payout_keys) if key == "settling" else ()))
     yaku = []
     for table, e in _yaku_entries(tree):
         if not p.alternatives and _conjuncts_fail(_raw(e.value.get("when")), p.values):

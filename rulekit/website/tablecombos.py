@@ -89,6 +89,13 @@ def _split(key: str, text: str) -> dict[str, str]:
     return out
 
 
+def item_id(s: Any, j: int) -> str:
+    """The piece id of a section's j-th item: by its key (the same on a page and on a sheet that
+    leaves other items out), else by position."""
+    keys = getattr(s, "item_keys", ())
+    return f"item/{s.key}/{keys[j] if j < len(keys) else j}"
+
+
 def doc_pieces(doc: RulesDoc) -> dict[str, str]:
     """Every piece of a rules document, keyed by where it sits (stable across option values)."""
     out = _split("lead", doc.lead)
@@ -99,7 +106,7 @@ def doc_pieces(doc: RulesDoc) -> dict[str, str]:
             for c, t in st.choices:
                 out[f"step/{st.phase}/choice/{c}"] = t
         for j, item in enumerate(s.items):
-            out[f"item/{s.key}/{j}"] = item
+            out[item_id(s, j)] = item
     for y in doc.yaku:
         out[f"yaku/{y.table}/{y.id}"] = y.text
     return out
@@ -292,4 +299,4 @@ def _combo_text(v: Variant, render: Renderer, part: str, pid: str, std_vals: dic
     return template
 
 
-__all__ = ["Piece", "Renderer", "pieces", "doc_pieces", "domain", "flat", "segments", "LIMIT", "TOKEN"]
+__all__ = ["Piece", "Renderer", "pieces", "doc_pieces", "domain", "flat", "segments", "LIMIT", "TOKEN", "item_id"]
