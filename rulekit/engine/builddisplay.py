@@ -108,8 +108,9 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
         if "say" not in d:
             sc.errs.add(error(item.span, "E010", f"{where}: give 'say' (the text to show)"))
             continue
-        clauses = compile_clauses(d["say"], sc.errs, f"{where}.say", lambda t: _line_parts(t, loc, sc, where),
-                                  lambda w: sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0])
+        clauses = compile_clauses(d["say"], sc.errs, f"{where}.say", lambda t, loc=loc, where=where: _line_parts(t, loc, sc, where),
+                                  lambda w, loc=loc, where=where: sc.expr(w, dict(loc), T.BOOL,
+                                                                          f"{where}.say when")[0])
         out.append((name, each, when, tuple(clauses) if clauses is not None
                     else _line_parts(d["say"], loc, sc, where)))
     return out

@@ -327,7 +327,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
         own = _raw(e.value.get("text")) or hand_words(variant, e)
         key = f"{table}.{yid}"
         own_p = dataclasses.replace(p, extra_marks=p.extra_marks - {f"yaku.{key}"})  # the whole text is marked
-        text = render(VALUE.sub(lambda m: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", own), own_p)
+        text = render(VALUE.sub(lambda m, key=key: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", own), own_p)
         text = _unlabel(text) if not p.alternatives else text
         if f"yaku.{table}.{yid}" in p.extra_marks and text:
             from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
@@ -359,7 +359,7 @@ def own_values(tree: Node) -> Node:
             t = e.value.get("text") if isinstance(e.value, dict) else None
             if t is not None and isinstance(t.value, str) and "{value" in t.value and "id" in e.value:
                 key = f"{table}.{e.value['id'].value}"
-                text = VALUE.sub(lambda m: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", t.value)
+                text = VALUE.sub(lambda m, key=key: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", t.value)
                 e = Node({**e.value, "text": Node(text, t.span, t.key_span, t.style)}, e.span, e.key_span, e.style)
             items.append(e)
         tables[table] = Node(items, entries.span, entries.key_span, entries.style) \

@@ -20,7 +20,7 @@ from rulekit.engine.game import Game
 from rulekit.lang.model import OptionDef, Variant
 from rulekit.lang.prose import Prose, render, says, strip_marks, value_words
 from rulekit.lang.rulestext import SECTIONS, RulesDoc, rules_doc
-from rulekit.website.tablecombos import TOKEN, Piece, Renderer, doc_pieces, domain, flat, item_id, pieces, segments
+from rulekit.website.tablecombos import TOKEN, Renderer, doc_pieces, domain, flat, item_id, pieces, segments
 from rulekit.website.util import h
 
 
