@@ -16,12 +16,12 @@ start and length:
 Action codes: a decision's legal actions get codes that mean the same at every decision of a
 choice kind. Each parameter has a value code - a card its index in the deck (radix: the deck
 size), a yes/no 0 or 1 (radix 2), a whole number from -1 to 30 the number plus one (radix 32;
--1 often means "none"), a list of cards (Kakkuri's plays, Dare's sets) the cards it puts down as
+-1 often means "none"), a list of cards (a shedding game's plays, a hand's sets) the cards it puts down as
 a multi-hot over the deciding seat's own pile, sorted by deck index: bit i is the i-th card of
 that pile (radix 2 ** `list_bits`, the largest such pile in seeded random games; the empty list
 is 0) - and an action with several parameters is their mixed-radix number, the first parameter
 most significant (a bet of a chips on hand h: (h + 1) * 32 + a + 1). Two legal actions that put
-down the same cards with the same other parameters (Dare's ways of grouping the same cards into
+down the same cards with the same other parameters (the ways of grouping the same cards into
 sets, which the rules count as one answer) share a code, which takes the first of them. A choice
 with a text parameter, a number outside -1 to 30, a list of cards not all from one of the seat's
 piles or a pile larger than `list_bits`, or codes past the action space: the index into the

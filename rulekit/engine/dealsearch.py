@@ -2,7 +2,7 @@
 
 Late in a round the moves say much about the hidden cards: a player who was asked had a card
 that fits, a turn that ended by itself had none, a play put down cards its player held. Few
-random re-deals then agree with every move (in a Kakkuri round, often none in hundreds). A
+random re-deals then agree with every move (in a round of a shedding game, often none in hundreds). A
 replayed deal that disagrees does so at a first move: up to there it agreed. `repair` walks
 from a random re-deal by swapping two unseen cards, one of them mostly from the hidden pile of
 the place the first disagreement points at (a card the seat would have seen elsewhere, or

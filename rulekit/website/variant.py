@@ -233,7 +233,7 @@ class VariantPage(MachineParts):
         deck = self.g.deck
         text = self.section_text("equipment")
         out += [text or f"{md(choice.description or choice.name)} ({plural(len(deck.cards), 'card')}).", ""]
-        # the game's own word for its counters (rules.chips: stones in Otoroku)
+        # the game's own word for its counters (rules.chips), as the sheet says it
         words = (plain(self.v.tree).get("rules") or {}).get("chips")
         one, many = (str(words[0]), str(words[1])) if isinstance(words, list) and len(words) == 2 else ("chip", "chips")
         if self.g.start_chips and one not in text:
