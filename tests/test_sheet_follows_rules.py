@@ -16,7 +16,6 @@ cards, a hand removed, and the players' usual count where the rules allow anothe
 """
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -157,7 +156,7 @@ def test_house_edits_to_hands_and_players_show_on_the_sheet(path, tmp_path):
     problems: list[str] = []
     vid = v.meta.id
     table, entry = _first_valued(v, std)
-    tables = list((plain(v.tree).get("yaku") or {}))
+    tables = list(plain(v.tree).get("yaku") or {})
     edits = []
     if table:
         edits.append(("value", f"target: {vid}\nyaku:\n  {table}:\n    - id: {entry['id']}\n      value: 77\n"))

@@ -7,7 +7,6 @@ glyphs come from the font the project ships (docs/fonts/rulekit-ja.woff2), never
 """
 from __future__ import annotations
 
-import io
 import logging
 import os
 import re

@@ -21,7 +21,7 @@ from .conftest import ROOT
 VARIANTS = os.path.join(ROOT, "variants")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game(rel: str):
     return build_game(load_variant(os.path.join(VARIANTS, rel)))
 

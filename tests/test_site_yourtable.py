@@ -32,7 +32,7 @@ GAMES = {"otoroku": "hanafuda/otoroku.yaml", "hana-awase": "hanafuda/hana-awase.
          "hiraya": "hanafuda/hiraya.yaml"}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def small_site() -> str:
     """The site of the seed games Otoroku and Hiraya alone (a strict build, no statistics)."""
     tmp = tempfile.mkdtemp(prefix="rk-yourtable-site-")

@@ -182,3 +182,35 @@ def test_the_panels_texts_are_the_sheets_for_any_mix_of_options(gid):
             assert " ".join(got.split()) == flat(want.get(p["id"], "")), (gid, p["id"], values)
             compared += 1
     print(f"\n{gid}: {compared} pieces compared with the sheet over 12 random mixes of all {len(v.options)} options")
+
+
+def test_a_figure_the_rules_cannot_give_is_never_a_placeholder_nor_a_dependency():
+    """Kyō-Kabu cannot be built with rounds 0 (open-ended without a stock): the lead's player counts
+    ({fig.players_min}) are unknown there, so the lead neither reads `rounds` nor shows a placeholder."""
+    from rulekit.website.tablecombos import Renderer, pieces
+    v = load_variant("kyo-kabu")
+    render = Renderer(v)
+    assert any(t is None for t in render({**{k: o.parse(o.default) for k, o in v.options.items()}, "rounds": 0},
+                                         "doc").values())
+    found = {p.id: p for p in pieces(v, render, "doc")}
+    assert "rounds" not in found["lead/0.0"].deps
+    assert all("{fig." not in t for p in found.values() for t in [p.standard, *p.texts.values()])
+
+
+def test_an_item_the_standard_sheet_leaves_out_is_swapped_by_its_own_key():
+    """Hana-awase's additive-scoring payout is on the page (labelled as a house rule) but not on the
+    standard sheet: the panel keys it by its text, so choosing additive scoring swaps in that same item,
+    unlabelled, and no other item's words."""
+    from rulekit.lang.prose import Prose
+    from rulekit.lang.rulestext import rules_doc
+    from rulekit.website.tablecombos import Renderer, doc_pieces, flat, pieces
+    v = load_variant("hana-awase")
+    page = doc_pieces(rules_doc(v, Prose.page(v.options)))
+    pid = next(k for k, t in page.items() if k.startswith("item/") and "House rule (additive scoring)" in t)
+    piece = next(p for p in pieces(v, Renderer(v), "doc") if p.id == pid)
+    assert "scoring" in piece.deps and piece.standard == ""
+    key = "|".join("additive" if n == "scoring" else v.options[n].key(v.options[n].parse(v.options[n].default))
+                   for n in piece.deps)
+    text = flat(piece.texts[key])
+    assert text and "House rule" not in text
+    assert text.lower() in flat(page[pid]).lower()

@@ -228,7 +228,7 @@ def family_effects(doc: dict, game: Any, sheet: Any) -> list[str]:
     one, many = _chip_words(game)
     total = doc["count"]
     names = {}
-    for table, entries in game.yaku.items():
+    for entries in game.yaku.values():
         for y in entries:
             names[f"yaku:{y.id}"] = y.names.get("en") or y.id.replace("-", " ")
     from rulekit.lang.loader import plain

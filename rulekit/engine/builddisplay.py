@@ -2,6 +2,7 @@
 table at a decision (`display.table`), and the yaku a hand's value names."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from rulekit.engine.stepcompile import StepCompiler
@@ -109,8 +110,8 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
         if "say" not in d:
             sc.errs.add(error(item.span, "E010", f"{where}: give 'say' (the text to show)"))
             continue
-        clauses = compile_clauses(d["say"], sc.errs, f"{where}.say", lambda t: _line_parts(t, loc, sc, where),
-                                  lambda w: sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0])
+        clauses = compile_clauses(d["say"], sc.errs, f"{where}.say", functools.partial(_line_parts, loc=loc, sc=sc, where=where),
+                                  functools.partial(_when_of, loc=loc, sc=sc, where=where))
         asked = "on_request" in d and d["on_request"].value is True
         out.append((name, each, when, tuple(clauses) if clauses is not None
                     else _line_parts(d["say"], loc, sc, where), asked))
@@ -204,3 +205,8 @@ def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str,
             continue
         out[zname] = str(node.value)
     return out
+
+
+def _when_of(w: Node, loc: dict, sc: Any, where: str) -> Any:
+    """A display line's part's `when`, compiled over the line's names."""
+    return sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from rulekit.core.errors import Collector, RulekitError
+from rulekit.core.errors import RulekitError
 
 #: the built-in figures, with what they are (for `validate --strict` hints and the reference)
 BUILT_IN = {"players": "the number of players", "players_min": "the fewest players",

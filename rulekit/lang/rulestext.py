@@ -13,7 +13,7 @@ import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node, at
@@ -62,6 +62,8 @@ class Section:
     text: str
     steps: tuple[PlayStep, ...] = ()
     items: tuple[str, ...] = ()  # Settling up: each payout's sentence
+    # each item's key, the same whatever the options (a table's sheet leaves some items out)
+    item_keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,15 @@ def _conjuncts_fail(cond: str, values: dict | None) -> bool:
 HOUSE_LABEL = re.compile(r"^\s*House rules?(?: only)?(?:\s*\([^)]*\))?(?:,[^:]*)?:\s*", re.IGNORECASE)
 
 
+def _item_key(raw: str, taken: list[str]) -> str:
+    """A stable key for a payout sentence: its written text's digest (unique among `taken`)."""
+    import hashlib
+    key = hashlib.sha1(raw.encode("utf-8")).hexdigest()[:10]
+    while key in taken:
+        key += "+"
+    return key
+
+
 def _unlabel(text: str) -> str:
     m = HOUSE_LABEL.match(text)
     if not m:
@@ -276,6 +287,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     procs = _procs(tree)
     steps: list[PlayStep] = []
     payouts: list[str] = []
+    payout_keys: list[str] = []
     for ph in _phases(tree):
         d = ph.value
         if not p.alternatives and _holds(_raw(d.get("when")), p.values) is False:
@@ -292,6 +304,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
                 choices.append((_s(params.get("choose")) or _s(params.get("id")), text))
             elif text not in payouts:
                 payouts.append(text)
+                payout_keys.append(_item_key(_raw(params.get("text")), payout_keys))
         text = _s(d.get("text"))
         if text or choices:
             title = _s(d.get("name")) or _s(d.get("id")).replace("-", " ").capitalize()
@@ -302,7 +315,8 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
     for key, title in SECTIONS:
         sections.append(Section(key, title, _s(rv.get(key)),
                                 tuple(steps) if key == "play" else (),
-                                tuple(payouts) if key == "settling" else ()))
+                                tuple(payouts) if key == "settling" else (),
+                                tuple(payout_keys) if key == "settling" else ()))
     yaku = []
     for table, e in _yaku_entries(tree):
         if not p.alternatives and _conjuncts_fail(_raw(e.value.get("when")), p.values):
@@ -313,7 +327,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
         own = _raw(e.value.get("text")) or hand_words(variant, e)
         key = f"{table}.{yid}"
         own_p = dataclasses.replace(p, extra_marks=p.extra_marks - {f"yaku.{key}"})  # the whole text is marked
-        text = render(VALUE.sub(lambda m: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", own), own_p)
+        text = render(VALUE.sub(_value_ref(key), own), own_p)
         text = _unlabel(text) if not p.alternatives else text
         if f"yaku.{table}.{yid}" in p.extra_marks and text:
             from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
@@ -345,7 +359,7 @@ def own_values(tree: Node) -> Node:
             t = e.value.get("text") if isinstance(e.value, dict) else None
             if t is not None and isinstance(t.value, str) and "{value" in t.value and "id" in e.value:
                 key = f"{table}.{e.value['id'].value}"
-                text = VALUE.sub(lambda m: "{yaku." + key + ":" + (m.group(1) or "digits") + "}", t.value)
+                text = VALUE.sub(_value_ref(key), t.value)
                 e = Node({**e.value, "text": Node(text, t.span, t.key_span, t.style)}, e.span, e.key_span, e.style)
             items.append(e)
         tables[table] = Node(items, entries.span, entries.key_span, entries.style) \
@@ -571,3 +585,10 @@ def phase_text(variant: Variant, phase_id: str, values: dict[str, Any] | None = 
 
 __all__ = ["own_values", "hand_words", "card_words", "yaku_values", "SECTIONS", "RulesDoc", "Section", "PlayStep", "Yaku", "rules_doc", "missing_text", "to_markdown",
            "to_plain", "phase_text", "phase_prompts"]
+
+
+def _value_ref(key: str) -> Callable[[re.Match[str]], str]:
+    """A hand's `{value...}` rewritten to the placeholder of hand `key` (TABLE.ID), same format."""
+    def sub(m: re.Match[str]) -> str:
+        return "{yaku." + key + ":" + (m.group(1) or "digits") + "}"
+    return sub

@@ -32,6 +32,8 @@ TOKEN = "\u2063{}\u2063"
 _PARA = re.compile(r"\n[ \t]*\n")
 _ITEM = re.compile(r"\n(?=[ \t]*(?:[-*+]|\d+[.)])\s)")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+#: a placeholder the renderer left as written (a figure of rules that cannot be built under these values)
+_UNFILLED = re.compile(r"\{(?:fig|yaku|opt|rule)\.[^{}\s]*\}")
 _EMPH = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|(?<![\w_])_(?=\S)|(?<=\S)_(?![\w_])")
 
 
@@ -87,6 +89,13 @@ def _split(key: str, text: str) -> dict[str, str]:
     return out
 
 
+def item_id(s: Any, j: int) -> str:
+    """The piece id of a section's j-th item: by its key (the same on a page and on a sheet that
+    leaves other items out), else by position."""
+    keys = getattr(s, "item_keys", ())
+    return f"item/{s.key}/{keys[j] if j < len(keys) else j}"
+
+
 def doc_pieces(doc: RulesDoc) -> dict[str, str]:
     """Every piece of a rules document, keyed by where it sits (stable across option values)."""
     out = _split("lead", doc.lead)
@@ -97,7 +106,7 @@ def doc_pieces(doc: RulesDoc) -> dict[str, str]:
             for c, t in st.choices:
                 out[f"step/{st.phase}/choice/{c}"] = t
         for j, item in enumerate(s.items):
-            out[f"item/{s.key}/{j}"] = item
+            out[item_id(s, j)] = item
     for y in doc.yaku:
         out[f"yaku/{y.table}/{y.id}"] = y.text
     return out
@@ -119,7 +128,9 @@ class Renderer:
         key = (part, tuple(sorted((k, repr(v)) for k, v in values.items())))
         if key not in self.cache:
             if part == "doc":
-                self.cache[key] = doc_pieces(rules_doc(self.variant, Prose.sheet(self.variant.options, values)))
+                got = doc_pieces(rules_doc(self.variant, Prose.sheet(self.variant.options, values)))
+                # a piece with a placeholder left unfilled is unknown under these values (None), never shown
+                self.cache[key] = {k: (None if _UNFILLED.search(t) else t) for k, t in got.items()}
             else:
                 try:
                     self.cache[key] = self.quick(values) if self.quick else {}
@@ -200,6 +211,8 @@ def pieces(v: Variant, render: Renderer, part: str) -> list[Piece]:
                 if pid not in std and pid not in seen_ids:
                     seen_ids.append(pid)
             for pid in set(got) | set(std):
+                if got.get(pid, "") is None or std.get(pid, "") is None:
+                    continue  # unknown under these values: not a sign that the piece reads the option
                 if got.get(pid, "") != std.get(pid, "") and name not in deps.setdefault(pid, []):
                     deps[pid].append(name)
     if part == "doc":  # an option whose words only matter under another's value (every {N} rounds, when rotating)
@@ -232,7 +245,7 @@ def pieces(v: Variant, render: Renderer, part: str) -> list[Piece]:
             if text is not None:
                 texts["|".join(keys)] = text
         exact = {n: [k for k in doms[i][0] if k != "*"] for i, n in enumerate(names) if v.options[n].type == "int"}
-        out.append(Piece(pid, std.get(pid, ""), names, texts, full, exact))
+        out.append(Piece(pid, std.get(pid) or "", names, texts, full, exact))
     return out
 
 
@@ -248,6 +261,8 @@ def _pairs(v: Variant, render: Renderer, std_vals: dict, deps: dict[str, list[st
                 for vb in _test_values(ob)[:3] if ob.type == "int" else _test_values(ob):
                     got = render({**std_vals, a: va, b: vb}, "doc")
                     for pid in set(got) | set(base):
+                        if got.get(pid, "") is None or base.get(pid, "") is None:
+                            continue
                         if got.get(pid, "") != base.get(pid, "") and a in deps.get(pid, ()) \
                                 and b not in deps[pid]:
                             deps[pid].append(b)
@@ -259,7 +274,7 @@ def _combo_text(v: Variant, render: Renderer, part: str, pid: str, std_vals: dic
     tokens = {n: i for i, (n, x) in enumerate(zip(names, vals)) if x == "*"}
     if not tokens:
         got = render({**std_vals, **dict(zip(names, vals))}, part)
-        return None if got is None else got.get(pid, "")
+        return None if got is None else got.get(pid, "")  # None: unknown, the script says it changed
     picks = {}
     for n, k in tokens.items():
         o = v.options[n]
@@ -275,6 +290,8 @@ def _combo_text(v: Variant, render: Renderer, part: str, pid: str, std_vals: dic
     if got is None or check is None:
         return None
     template = got.get(pid, "")
+    if template is None or check.get(pid, "") is None:
+        return None  # a figure the rules cannot give at these values: no template, never a placeholder
     for n, num in first.items():
         template = re.sub(rf"(?<!\d){num}(?!\d)", TOKEN.format(n), template)
     if _fill(template, tokens, second) != check.get(pid, ""):
@@ -282,4 +299,4 @@ def _combo_text(v: Variant, render: Renderer, part: str, pid: str, std_vals: dic
     return template
 
 
-__all__ = ["Piece", "Renderer", "pieces", "doc_pieces", "domain", "flat", "segments", "LIMIT", "TOKEN"]
+__all__ = ["Piece", "Renderer", "pieces", "doc_pieces", "domain", "flat", "segments", "LIMIT", "TOKEN", "item_id"]

@@ -233,8 +233,11 @@ class VariantPage(MachineParts):
         deck = self.g.deck
         text = self.section_text("equipment")
         out += [text or f"{md(choice.description or choice.name)} ({plural(len(deck.cards), 'card')}).", ""]
-        if self.g.start_chips and "chip" not in text:
-            out += [f"Each player starts with {self.g.start_chips} chips.", ""]
+        # the game's own word for its counters (rules.chips), as the sheet says it
+        words = (plain(self.v.tree).get("rules") or {}).get("chips")
+        one, many = (str(words[0]), str(words[1])) if isinstance(words, list) and len(words) == 2 else ("chip", "chips")
+        if self.g.start_chips and one not in text:
+            out += [f"Each player starts with {plural(self.g.start_chips, one, many)}.", ""]
         # the key to the card pictures sits with the cards it explains: each picture in the rules
         # carries its own words under it, so a reader needs the key only to read the marks
         guide = self.reading_guide(choice.base).strip()

@@ -20,7 +20,7 @@ from rulekit.engine.game import Game
 from rulekit.lang.model import OptionDef, Variant
 from rulekit.lang.prose import Prose, render, says, strip_marks, value_words
 from rulekit.lang.rulestext import SECTIONS, RulesDoc, rules_doc
-from rulekit.website.tablecombos import TOKEN, Piece, Renderer, doc_pieces, domain, flat, pieces, segments
+from rulekit.website.tablecombos import TOKEN, Renderer, doc_pieces, domain, flat, item_id, pieces, segments
 from rulekit.website.util import h
 
 
@@ -207,7 +207,7 @@ def print_view(v: Variant, doc: RulesDoc, quick: dict[str, str]) -> str:
                 f"<li><strong>{h(y.name)}</strong>: {_p('span', f'yaku/{y.table}/{y.id}', std.get(f'yaku/{y.table}/{y.id}', ''))}</li>"
                 for y in doc.yaku) + "</ul>")
         if s.items:
-            body.append("<ul>" + "".join(f"<li>{_p('span', f'item/{s.key}/{j}', std.get(f'item/{s.key}/{j}', ''))}</li>"
+            body.append("<ul>" + "".join(f"<li>{_p('span', item_id(s, j), std.get(item_id(s, j), ''))}</li>"
                                          for j in range(len(s.items))) + "</ul>")
         if body:
             out.append(f'<p class="rk-ytp-h2">{h(titles.get(s.key, s.title))}</p>' + "".join(body))
