@@ -17,9 +17,9 @@ import json
 import os
 import re
 import stat
-import tempfile
 from typing import IO, Any
 
+from rulekit.core.atomic import write_atomic
 from rulekit.core.errors import RuleError, RulekitError, Span, error
 
 LOG_VERSION = 2
@@ -113,27 +113,7 @@ def write_log_file(game: Any, res: Any, path: str) -> None:
     """Write a game's log to `path` atomically: a temporary file in the same folder, then renamed
     over `path`, so a crash or Ctrl-C while writing never leaves a partly written or empty log."""
     text = log_text(game, res)  # built first: an error here leaves the file as it was
-    folder = os.path.dirname(os.path.abspath(path))
-    try:  # the new file gets the old one's permissions, or those a newly created file would get
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=".rulekit-", suffix=".tmp", dir=folder)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, text)
 
 
 def _no_constant(name: str) -> Any:
