@@ -195,3 +195,25 @@ def write(folder: Path, name: str, text: str | bytes) -> Path:
 def variant_files() -> list[Path]:
     """Shipped variants and the valid fixtures (the inputs the mutation fuzzer starts from)."""
     return sorted(VARIANTS.rglob("*.yaml")) + sorted((FIXTURES / "valid").glob("*.yaml"))
+
+
+def picked_cases(corpus: Any, classes: Any, pick: dict[str, set[str]]) -> list[Any]:
+    """The corpus cases of `classes` as pytest params: every case, or only `pick[cls]` where given."""
+    import pytest
+    return [pytest.param(case, id=f"{case.cls}-{case.name}") for case in corpus.cases()
+            if case.cls in classes and (case.cls not in pick or case.name in pick[case.cls])]
+
+
+def assert_ends_cleanly(corpus: Any, case: Any, strict: bool = True) -> None:
+    """Run one corpus case as a user would; it ends in time, inert and bounded (`strict`: no control
+    character either, and it is not accepted silently)."""
+    count("inputs")
+    o = corpus.run(case, hang=60.0)
+    assert not o.hang, f"{case.name}: still running after 60 s"
+    assert not o.traceback, f"{case.name}: a Python traceback reached the user"
+    assert not o.escapes, f"{case.name}: an escape character reached the terminal"
+    assert o.peak < corpus.BIG, f"{case.name}: {o.peak / 1e6:.0f} MB"
+    if strict:
+        assert not o.controls, f"{case.name}: a control or format character reached the terminal"
+        assert not o.silent, f"{case.name}: accepted silently (exit 0)"
+    assert o.problem is None, f"{case.name}: {o.problem}"

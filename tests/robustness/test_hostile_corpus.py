@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from .helpers import count
+from .helpers import assert_ends_cleanly
 
 corpus = sys.modules["hostile_corpus"]  # loaded once by helpers (benchmarks/hostile_corpus.py)
 
@@ -33,10 +33,4 @@ def _cases():
 
 @pytest.mark.parametrize("case", list(_cases()))
 def test_hostile_case_ends_cleanly(case):
-    count("inputs")
-    o = corpus.run(case, hang=60.0)
-    assert not o.hang, f"{case.name}: still running after 60 s"
-    assert not o.traceback, f"{case.name}: a Python traceback reached the user"
-    assert not o.escapes, f"{case.name}: an escape character reached the terminal"
-    assert o.peak < corpus.BIG, f"{case.name}: {o.peak / 1e6:.0f} MB"
-    assert o.problem is None, f"{case.name}: {o.problem}"
+    assert_ends_cleanly(corpus, case, strict=False)

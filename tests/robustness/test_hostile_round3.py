@@ -19,7 +19,7 @@ from rulekit.lang.expr import EvalError, compile_expr
 from rulekit.lang.expr.functions import walked
 
 from .exprs import SCOPE, fresh_ctx
-from .helpers import count
+from .helpers import assert_ends_cleanly, count, picked_cases
 
 corpus = sys.modules["hostile_corpus"]  # loaded once by helpers (benchmarks/hostile_corpus.py)
 
@@ -33,22 +33,9 @@ PICK = {
 CLASSES = ("LET", "TXT", "STATS", "UNI", "OLD", "SAVE", "DASK")
 
 
-def _cases():
-    for case in corpus.cases():
-        if case.cls in CLASSES and (case.cls not in PICK or case.name in PICK[case.cls]):
-            yield pytest.param(case, id=f"{case.cls}-{case.name}")
-
-
-@pytest.mark.parametrize("case", list(_cases()))
+@pytest.mark.parametrize("case", picked_cases(corpus, CLASSES, PICK))
 def test_round3_case_ends_cleanly(case):
-    count("inputs")
-    o = corpus.run(case, hang=60.0)
-    assert not o.hang, f"{case.name}: still running after 60 s"
-    assert not o.traceback, f"{case.name}: a Python traceback reached the user"
-    assert not o.escapes and not o.controls, f"{case.name}: a control or format character reached the terminal"
-    assert o.peak < corpus.BIG, f"{case.name}: {o.peak / 1e6:.0f} MB"
-    assert not o.silent, f"{case.name}: accepted silently (exit 0)"
-    assert o.problem is None, f"{case.name}: {o.problem}"
+    assert_ends_cleanly(corpus, case)
 
 
 # -- UNI: the terminal guard ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from rulekit.engine.runner import make_agents, play
 from rulekit.engine.search import UNITS, SearchAgent
 from rulekit.lang.expr.scope import EVAL_BUDGET
 
-from .helpers import MEMORY_LIMIT, ROOT, count, measure, write
+from .helpers import MEMORY_LIMIT, ROOT, assert_ends_cleanly, count, measure, picked_cases, write
 
 corpus = sys.modules["hostile_corpus"]  # loaded once by helpers (benchmarks/hostile_corpus.py)
 round4 = corpus._round("hostile_round4")
@@ -35,22 +35,9 @@ PICK = {
 }
 
 
-def _cases():
-    for case in corpus.cases():
-        if case.cls in CLASSES and (case.cls not in PICK or case.name in PICK[case.cls]):
-            yield pytest.param(case, id=f"{case.cls}-{case.name}")
-
-
-@pytest.mark.parametrize("case", list(_cases()))
+@pytest.mark.parametrize("case", picked_cases(corpus, CLASSES, PICK))
 def test_round4_case_ends_cleanly(case):
-    count("inputs")
-    o = corpus.run(case, hang=60.0)
-    assert not o.hang, f"{case.name}: still running after 60 s"
-    assert not o.traceback, f"{case.name}: a Python traceback reached the user"
-    assert not o.escapes and not o.controls, f"{case.name}: a control or format character reached the terminal"
-    assert o.peak < corpus.BIG, f"{case.name}: {o.peak / 1e6:.0f} MB"
-    assert not o.silent, f"{case.name}: accepted silently (exit 0)"
-    assert o.problem is None, f"{case.name}: {o.problem}"
+    assert_ends_cleanly(corpus, case)
 
 
 # -- SEARCH: a decision's cost is capped in the rules' own cost model ------------------------------
