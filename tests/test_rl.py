@@ -101,39 +101,37 @@ def test_a_step_after_the_game_is_over_says_so():
         env.step(0)
 
 
-def test_action_codes_mean_the_same_card_at_every_decision():
+def _decisions(vid, seeds, rng_seed):
+    """Every decision of random play over `seeds`: (inner env, pending decision, its action codes),
+    stepped on by a random legal action after each is looked at."""
     from rulekit.api.encoding import action_codes
-    env = aec_env("hana-awase")
+    env = aec_env(vid)
     inner = env.env
-    rng = random.Random(5)
-    seen = 0
-    for seed in range(3):
+    rng = random.Random(rng_seed)
+    for seed in range(seeds):
         inner.reset(seed)
         while not inner.done:
-            d = inner._st.pending
             codes = action_codes(inner, env.max_actions)
-            if d.choice.types == ("card",):
-                assert codes == [a[0] for a in d.actions]  # a card's code is its index in the deck
-                seen += 1
+            yield inner, inner._st.pending, codes
             inner.step(rng.randrange(len(codes)))
+
+
+def test_action_codes_mean_the_same_card_at_every_decision():
+    seen = 0
+    for _inner, d, codes in _decisions("hana-awase", 3, 5):
+        if d.choice.types == ("card",):
+            assert codes == [a[0] for a in d.actions]  # a card's code is its index in the deck
+            seen += 1
     assert seen > 0
 
 
 def test_a_bet_has_one_code_whatever_else_is_legal():
-    from rulekit.api.encoding import INT_RADIX, action_codes
-    env = aec_env("kyo-kabu")
-    inner = env.env
-    rng = random.Random(2)
+    from rulekit.api.encoding import INT_RADIX
     bets = 0
-    for seed in range(5):
-        inner.reset(seed)
-        while not inner.done:
-            d = inner._st.pending
-            codes = action_codes(inner, env.max_actions)
-            if d.choice.id == "bet":
-                assert codes == [(h + 1) * INT_RADIX + a + 1 for h, a in d.actions]
-                bets += 1
-            inner.step(rng.randrange(len(codes)))
+    for _inner, d, codes in _decisions("kyo-kabu", 5, 2):
+        if d.choice.id == "bet":
+            assert codes == [(h + 1) * INT_RADIX + a + 1 for h, a in d.actions]
+            bets += 1
     assert bets > 0
 
 
@@ -141,33 +139,26 @@ def test_a_bet_has_one_code_whatever_else_is_legal():
 def test_a_list_of_cards_has_one_code_at_every_decision(vid):
     """Kakkuri's plays and Dare's sets: bit i of a code is the i-th card (by deck index) of the
     seat's hand, so a code names the same cards of the hand at every decision, whatever else is legal."""
-    from rulekit.api.encoding import INT_RADIX, action_codes, list_bits
+    from rulekit.api.encoding import INT_RADIX, list_bits
     env = aec_env(vid)
-    inner = env.env
-    bits = list_bits(inner)
+    bits = list_bits(env.env)
     assert bits > 0
-    rng = random.Random(3)
     checked = 0
-    for seed in range(6):
-        inner.reset(seed)
-        while not inner.done:
-            d = inner._st.pending
-            codes = action_codes(inner, env.max_actions)
-            if d.choice.types[0].startswith("list<"):
-                hand = sorted(inner._st.ctx.zones["hand"][d.player])
-                for a, code in zip(d.actions, codes):
-                    assert code < env.max_actions
-                    rest = 1
-                    for t, v in zip(reversed(d.choice.types[1:]), reversed(a[1:])):
-                        assert t == "int"
-                        assert code % INT_RADIX == v + 1
-                        code //= INT_RADIX
-                        rest *= INT_RADIX
-                    assert code < 1 << bits
-                    chosen = {c for part in a[0] for c in (part if isinstance(part, (list, tuple)) else [part])}
-                    assert {hand[i] for i in range(bits) if code >> i & 1} == chosen
-                if vid == "kakkuri":  # every play puts down other cards: one code each
-                    assert len(set(codes)) == len(codes)
-                checked += 1
-            inner.step(rng.randrange(len(codes)))
+    for inner, d, codes in _decisions(vid, 6, 3):
+        if d.choice.types[0].startswith("list<"):
+            hand = sorted(inner._st.ctx.zones["hand"][d.player])
+            for a, code in zip(d.actions, codes):
+                assert code < env.max_actions
+                rest = 1
+                for t, v in zip(reversed(d.choice.types[1:]), reversed(a[1:])):
+                    assert t == "int"
+                    assert code % INT_RADIX == v + 1
+                    code //= INT_RADIX
+                    rest *= INT_RADIX
+                assert code < 1 << bits
+                chosen = {c for part in a[0] for c in (part if isinstance(part, (list, tuple)) else [part])}
+                assert {hand[i] for i in range(bits) if code >> i & 1} == chosen
+            if vid == "kakkuri":  # every play puts down other cards: one code each
+                assert len(set(codes)) == len(codes)
+            checked += 1
     assert checked > 20
