@@ -264,13 +264,18 @@ def test_hostile_rule_stops_under_random_play(tmp_path, monkeypatch, name):
 
 # -- engine limits found by this suite (each was a bug, now fixed) ------------------------------------
 
+def _write_variant(tmp_path, monkeypatch, name: str, body: str, vars_extra: str = "",
+                   game: str = "game:\n  start_chips: 100\n") -> str:
+    """Write a small hostile variant as `name`.yaml in tmp_path (the working directory); its file name."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, f"{name}.yaml", variant_text(textwrap.dedent(body), vars_extra, game))
+    count("inputs")
+    return f"{name}.yaml"
+
+
 def _play_expecting_error(tmp_path, monkeypatch, name: str, body: str, vars_extra: str = "",
                           game: str = "game:\n  start_chips: 100\n", seconds: float = 5.0) -> RulekitError:
-    monkeypatch.chdir(tmp_path)
-    text = variant_text(textwrap.dedent(body), vars_extra, game)
-    write(tmp_path, f"{name}.yaml", text)
-    count("inputs")
-    g = build_game(load_variant(f"{name}.yaml"))
+    g = build_game(load_variant(_write_variant(tmp_path, monkeypatch, name, body, vars_extra, game)))
     try:
         with alarm(seconds):
             res = play(g, 3, 1, make_agents(g, 3, 1))
@@ -292,16 +297,13 @@ def test_a_pot_cannot_go_negative(tmp_path, monkeypatch):
 
 
 def test_set_on_a_pot_does_not_create_chips(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    write(tmp_path, "set_pot.yaml", variant_text(textwrap.dedent("""
+    diags = check_variant(_write_variant(tmp_path, monkeypatch, "set_pot", """
         round:
           - id: r
             steps:
               - set: {pot: 50}
               - pay: {from_pot: pot, to: 0}
-        """), ""))
-    count("inputs")
-    diags = check_variant("set_pot.yaml")
+        """))
     assert diags and diags[0].code == "E042" and "pot" in diags[0].message, diags
 
 
@@ -340,16 +342,14 @@ def test_a_game_with_endless_rounds_stops(tmp_path, monkeypatch):
 @pytest.mark.parametrize("rounds", ['"10 ** 20"', "0", '"0 - 3"'])
 def test_a_game_length_known_from_the_options_is_checked_with_the_file(tmp_path, monkeypatch, rounds):
     # issue 41: a length outside 1 to 10,000 (0: a game that plays nothing) is refused at `rounds:`
-    monkeypatch.chdir(tmp_path)
-    write(tmp_path, "length.yaml", variant_text(textwrap.dedent("""
+    path = _write_variant(tmp_path, monkeypatch, "length", """
         round:
           - id: r
             steps:
               - add: {x: 1}
-        """), "", f"game:\n  start_chips: 100\n  rounds: {rounds}\n"))
-    count("inputs")
+        """, "", f"game:\n  start_chips: 100\n  rounds: {rounds}\n")
     with pytest.raises(RulekitError) as exc:
-        build_game(load_variant("length.yaml"))
+        build_game(load_variant(path))
     assert_located(exc.value.diagnostics, "length.yaml", "E061")
     assert "game.rounds" in exc.value.first.message and exc.value.first.span.line > 1
 
