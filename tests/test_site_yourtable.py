@@ -26,6 +26,7 @@ import time
 import pytest
 
 from .conftest import ROOT
+from .siteproject import project_copy
 from .test_site_browser import ARTIFACTS, QuietHandler, browser, devtools  # noqa: F401 - fixtures
 
 GAMES = {"otoroku": "hanafuda/otoroku.yaml", "hana-awase": "hanafuda/hana-awase.yaml",
@@ -36,14 +37,7 @@ GAMES = {"otoroku": "hanafuda/otoroku.yaml", "hana-awase": "hanafuda/hana-awase.
 def small_site() -> str:
     """The site of the seed games Otoroku and Hiraya alone (a strict build, no statistics)."""
     tmp = tempfile.mkdtemp(prefix="rk-yourtable-site-")
-    root = os.path.join(tmp, "proj")
-    os.makedirs(os.path.join(root, "variants"))
-    shutil.copy(os.path.join(ROOT, "mkdocs.yml"), root)
-    shutil.copytree(os.path.join(ROOT, "docs"), os.path.join(root, "docs"))
-    shutil.copytree(os.path.join(ROOT, "schemas"), os.path.join(root, "schemas"))
-    os.symlink(os.path.join(ROOT, "rulekit"), os.path.join(root, "rulekit"))
-    for rel in GAMES.values():
-        shutil.copy(os.path.join(ROOT, "variants", rel), os.path.join(root, "variants"))
+    root = project_copy(tmp, [os.path.join(ROOT, "variants", rel) for rel in GAMES.values()])
     out = os.path.join(tmp, "site")
     env = dict(os.environ, RULEKIT_SITE_ROUNDS="0", RULEKIT_SITE_EFFECT_ROUNDS="0",
                RULEKIT_SITE_CACHE=os.path.join(tmp, "cache"), PYTHONPATH=ROOT)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html.parser
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ import pytest
 
 from ..conftest import ROOT
 from .helpers import count
+from ..siteproject import project_copy
 
 MARK = "rk25pwn"
 PAYLOADS = [
@@ -110,13 +110,7 @@ class Scan(html.parser.HTMLParser):
 
 def _project(tmp: str, variant_text: str) -> str:
     """A copy of the project with the given variant (and its parent) as the only games."""
-    root = os.path.join(tmp, "proj")
-    os.makedirs(os.path.join(root, "variants"))
-    shutil.copy(os.path.join(ROOT, "mkdocs.yml"), root)
-    shutil.copytree(os.path.join(ROOT, "docs"), os.path.join(root, "docs"))
-    shutil.copytree(os.path.join(ROOT, "schemas"), os.path.join(root, "schemas"))
-    os.symlink(os.path.join(ROOT, "rulekit"), os.path.join(root, "rulekit"))
-    shutil.copy(os.path.join(ROOT, "variants", "kabufuda", "oicho-kabu.yaml"), os.path.join(root, "variants"))
+    root = project_copy(tmp, [os.path.join(ROOT, "variants", "kabufuda", "oicho-kabu.yaml")])
     with open(os.path.join(root, "variants", "evil.yaml"), "w", encoding="utf-8") as fh:
         fh.write(variant_text)
     return root
