@@ -51,17 +51,22 @@ class AnswerOdds:
     behind: float = 0.0
 
 
-def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy: str | None = None) -> list[AnswerOdds]:
+def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy: str | None = None,
+                actions: list[int] | None = None) -> list[AnswerOdds]:
     """For each legal action of `source`'s pending decision (a Stepper that logs its events, at a
-    decision), what followed it over up to `deals` sampled deals the deciding seat cannot tell
-    from this one (fewer when too few agree with what it saw; [] when none does); `deals` by
-    default DEALS, or fewer so that the rounds played out stay within PLAYOUTS (at least
-    MIN_DEALS). `policy`: how every seat plays after the answer (default the game's `careful`,
-    else random)."""
+    decision), or each of `actions` (indices of legal actions, in that order), what followed it
+    over up to `deals` sampled deals the deciding seat cannot tell from this one (fewer when too
+    few agree with what it saw; [] when none does); `deals` by default DEALS, or fewer so that
+    the rounds played out stay within PLAYOUTS (at least MIN_DEALS). `policy`: how every seat
+    plays after the answer (default the game's `careful`, else random)."""
     d = source.pending
     if d is None:
         raise ValueError("the game is over: no decision to weigh")
-    seat, k = d.player, len(d.actions)
+    seat = d.player
+    which = list(range(len(d.actions))) if actions is None else list(actions)
+    if not which or any(not 0 <= a < len(d.actions) for a in which):
+        raise ValueError(f"actions: expected indices of the {len(d.actions)} legal actions, found {actions}")
+    k = len(which)
     if deals is None:
         deals = max(MIN_DEALS, min(DEALS, PLAYOUTS // max(k, 1)))
     base = policy if policy is not None else ("careful" if "careful" in source.game.policies else "random")
@@ -76,8 +81,8 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
         except Inconsistent:
             continue
         pseed = rng.getrandbits(63)
-        rows.append([_playout(deal if a == k - 1 else deal.clone(), a, pseed, base) for a in range(k)])
-    return [_summed(a, [row[a] for row in rows]) for a in range(k)] if rows else []
+        rows.append([_playout(deal if j == k - 1 else deal.clone(), a, pseed, base) for j, a in enumerate(which)])
+    return [_summed(a, [row[j] for row in rows]) for j, a in enumerate(which)] if rows else []
 
 
 def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
