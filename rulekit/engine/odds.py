@@ -9,7 +9,8 @@ the seat's chip change, how the round ended, the payments the seat made and rece
 reason, and the yaku each seat made. Nothing here knows any game: outcomes are the rules' own
 ids (a round's end, a payment's `why`, a yaku's id), worded by whoever shows them.
 
-The work is bounded by a count of deals (`deals`), never by time, so a seed fixes the figures.
+The work is bounded by a count of deals (`deals`), or by default by a count of moves made
+(WORK), never by time, so a seed fixes the figures.
 """
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ from typing import Any
 
 from rulekit.engine.agents import PolicyAgent, RandomAgent
 from rulekit.engine.stepper import Inconsistent, Stepper
+from rulekit.lang.expr.scope import EVAL_BUDGET
 
-__all__ = ["AnswerOdds", "answer_odds", "DEALS"]
+__all__ = ["AnswerOdds", "answer_odds", "MOST", "WORK"]
 
-DEALS = 40  # deals drawn per question by default, at most (every answer is played out in each)
-PLAYOUTS = 150  # rounds played out per question by default, at most: many answers get fewer deals
+MOST = 80  # deals drawn per question by default, at most (every answer is played out in each)
+PLAYOUTS = 300  # rounds played out per question by default, at most: many answers get fewer deals
+WORK = 1_200_000  # work units per question by default (replays and playouts): fewer deals where rounds are long
 MIN_DEALS = 10  # ... but never fewer than this
 TRIES = 4  # re-deals tried per deal wanted, at most (a rare deal agreeing with what was seen)
 
@@ -49,6 +52,9 @@ class AnswerOdds:
     #: share of deals in which the seat came out of the round ahead, and behind
     ahead: float = 0.0
     behind: float = 0.0
+    #: whether the deals were drawn apart (fresh re-deals), not one from another (a Markov chain
+    #: where few re-deals agree: successive deals are alike, so they tell less than their count)
+    apart: bool = True
 
 
 def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy: str | None = None,
@@ -56,8 +62,8 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
     """For each legal action of `source`'s pending decision (a Stepper that logs its events, at a
     decision), or each of `actions` (indices of legal actions, in that order), what followed it
     over up to `deals` sampled deals the deciding seat cannot tell from this one (fewer when too
-    few agree with what it saw; [] when none does); `deals` by default DEALS, or fewer so that
-    the rounds played out stay within PLAYOUTS (at least MIN_DEALS). `policy`: how every seat
+    few agree with what it saw; [] when none does); by default up to MOST deals, as many as
+    WORK units of work (replays and playouts) allow, at least MIN_DEALS. `policy`: how every seat
     plays after the answer (default the game's `careful`, else random)."""
     d = source.pending
     if d is None:
@@ -67,22 +73,32 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
     if not which or any(not 0 <= a < len(d.actions) for a in which):
         raise ValueError(f"actions: expected indices of the {len(d.actions)} legal actions, found {actions}")
     k = len(which)
+    # by default as many deals as WORK units allow (the engine's count of its work, replays and
+    # playouts): more where rounds end soon; counted in units, not seconds, so the seed still
+    # fixes the figures
+    budget = WORK if deals is None else None
     if deals is None:
-        deals = max(MIN_DEALS, min(DEALS, PLAYOUTS // max(k, 1)))
+        deals = max(MIN_DEALS, min(MOST, PLAYOUTS // k))
     base = policy if policy is not None else ("careful" if "careful" in source.game.policies else "random")
     rng = random.Random(f"odds:{seed}")
     chain = source.deals(seat, rng, None)
     rows: list[list[dict]] = []
-    tries = 0
+    tries = work = 0
+    spent0 = source.spent  # the chain's replays are charged to `source`
     while len(rows) < deals and tries < TRIES * deals:
+        if budget is not None and len(rows) >= MIN_DEALS and work + source.spent - spent0 >= budget:
+            break
         tries += 1
         try:
             deal = chain.next()
         except Inconsistent:
             continue
         pseed = rng.getrandbits(63)
-        rows.append([_playout(deal if j == k - 1 else deal.clone(), a, pseed, base) for j, a in enumerate(which)])
-    return [_summed(a, [row[j] for row in rows]) for j, a in enumerate(which)] if rows else []
+        copies = [deal.clone() for _ in range(k - 1)] + [deal]  # the clones' replays charged to `deal`
+        rows.append([_playout(copies[j], a, pseed, base) for j, a in enumerate(which)])
+        work += deal.spent + sum(r["units"] for r in rows[-1])
+    apart = chain.agree * chain.EASY >= 1
+    return [_summed(a, [row[j] for row in rows], apart) for j, a in enumerate(which)] if rows else []
 
 
 def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
@@ -93,6 +109,7 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
     ctx = st.ctx
     rng = random.Random(seed)
     agents: dict[int, Any] = {}
+    u0 = st.ctx.units(EVAL_BUDGET)
     st.step(first)
     while st.pending is not None and st.ctx.round_no == r0:
         d = st.pending
@@ -104,7 +121,7 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
         i = agent.act(d)
         st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
     ctx = st.ctx if st.ctx is not None else ctx
-    out: dict = {"chips": ctx.chips[seat] - before, "end": None, "won": set(), "lost": set(), "mine": set(),
+    out: dict = {"chips": ctx.chips[seat] - before, "units": ctx.units(EVAL_BUDGET) - u0, "end": None, "won": set(), "lost": set(), "mine": set(),
                  "theirs": set()}
     for e in ctx.events[e0:]:
         t = e.get("t")
@@ -122,7 +139,7 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
     return out
 
 
-def _summed(action: int, runs: list[dict]) -> AnswerOdds:
+def _summed(action: int, runs: list[dict], apart: bool = True) -> AnswerOdds:
     n = len(runs)
 
     def share(key: str) -> dict:
@@ -135,7 +152,7 @@ def _summed(action: int, runs: list[dict]) -> AnswerOdds:
 
     return AnswerOdds(action, n, sum(r["chips"] for r in runs) / n, share("end"), share("won"), share("lost"),
                       share("mine"), share("theirs"), sum(r["chips"] > 0 for r in runs) / n,
-                      sum(r["chips"] < 0 for r in runs) / n)
+                      sum(r["chips"] < 0 for r in runs) / n, apart)
 
 
 def watcher(game: Any, n: int, seed: Any, moves: list, values: list) -> Stepper:
