@@ -78,6 +78,9 @@ class Table(TableView):
         self.on_table: set[str] = set()
         self.table_height = 0
         self.said_why: set[str] = set()  # why you had no choice, told once a round
+        # the places where the rules showed you alone a card this round (the column you staked
+        # on): yours as your hand is, so a round told short still tells you what came to them
+        self.looked: set[str] = set()
         self.drawn: dict = {}  # the draw for seats, told once the seats are known
         self.shown = 0  # lines told since then
         self.scrolled = False  # some of them scrolled away since then
@@ -114,6 +117,9 @@ class Table(TableView):
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
+        if e.get("t") == "reveal" and self.seat is not None and e.get("to") == [self.seat]:
+            cards = set(e.get("cards") or ())
+            self.looked.update(self.nar.main_zone(z) for z, held in self.nar.zones.items() if cards & set(held))
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
         if e.get("t") == "seating" and self.player is not None:
@@ -267,6 +273,7 @@ class Table(TableView):
         self.recent.clear()
         self.on_table.clear()
         self.said_why.clear()
+        self.looked.clear()
 
     def _shorten(self) -> bool:
         """Tell the rest of the round (the sentences not yet shown: no question of yours comes
@@ -289,6 +296,8 @@ class Table(TableView):
         """Whether `zname` is one of the player's own places (a hand, captures, sets)."""
         if not zname:
             return False
+        if self.nar.main_zone(zname) in self.looked:
+            return True
         base, idx = self.nar.zone_of(zname)
         zd = self.nar.zone_defs.get(base)
         return idx == self.seat and zd is not None and zd.kind == "player"
