@@ -88,7 +88,7 @@ def test_h_at_the_table_shows_each_answer_with_its_chances_in_per_cent():
     assert block.startswith("80 deals of the cards you cannot see")
     assert "a share may be off by about 11 points" in block.splitlines()[0]
     lines = block.splitlines()[1:]
-    answers = [ln for ln in lines if ln.startswith("  ") and not ln.startswith("    ")]
+    answers = [ln for ln in lines if ln.startswith("  ") and not ln.startswith("    ") and "chips on average" in ln]
     # numbered as the menu numbers them, each with what the rules name on the line below
     assert [ln.split(":")[0].strip() for ln in answers] == ["1) take another card", "2) stand"]
     below = lines[lines.index(answers[0]) + 1]
@@ -155,7 +155,8 @@ def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, 
         assert 10 <= deals <= 80
         lines = rest.splitlines()
         lines = lines[:next((k for k, ln in enumerate(lines) if not ln.startswith("  ")), len(lines))]
-        answers = [ln for ln in lines if not ln.startswith("    ") and not ln.startswith("  Each answer is weighed")]
+        answers = [ln for ln in lines if not ln.startswith("    ") and not ln.startswith("  Each answer is weighed")
+                   and not ln.startswith("  Their chances of coming out ahead")]
         assert answers and all("chips on average (ahead " in ln and "%" in ln for ln in answers), answers
         # no more lines than a screen of 40 holds with the question below it
         assert len(lines) <= 24, lines
@@ -179,3 +180,25 @@ def test_h_in_kakkuri_gives_the_exact_chance_of_a_turn_without_a_card_within_its
     shown = int(below.split("played no card this turn ", 1)[1].split("%", 1)[0])
     exact, _ = _exact_kakkuri_pass_share()
     assert abs(shown - 100 * exact) <= margin, (below, exact, margin)
+
+
+def test_h_says_when_the_answers_differ_by_less_than_chance_could_make():
+    """Kakkuri's blind exchange (no card seen): keeping and exchanging are alike to the seat, and h
+    says their difference is within what chance could make, instead of letting noise read as advice."""
+    g = game("mekurifuda/kakkuri.yaml")
+    out = io.StringIO()
+    table = Table(g, 7, 1, Screen(io.StringIO("h\n1\n" + "1\n" * 200), out), pause=False)
+    play(g, 7, 3, make_agents(g, 7, 3, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe)
+    block = out.getvalue().split("What each answer makes likely, over ", 1)[1].split("Your turn", 1)[0]
+    assert "1) keep the hand: " in block and "2) exchange hands with the dealer: " in block
+    assert "Their chances of coming out ahead differ by less than that: chance alone could make" in block
+    # where one answer is plainly apart (passing is never ahead), it is not said
+    g = game("kabufuda/kyo-kabu.yaml")
+    out = io.StringIO()
+    table = Table(g, 5, 1, Screen(io.StringIO("h\n" + "1\n" * 200), out), pause=False)
+    play(g, 5, 2, make_agents(g, 5, 2, "careful", human=1, human_agent=table), rounds=1, dealer=0,
+         observe=table.observe)
+    block = out.getvalue().split("What each answer makes likely, over ", 1)[1].split("Your turn", 1)[0]
+    assert "5) pass: +0.0 chips on average (ahead 0%, behind 0%)." in block
+    assert "Their chances of coming out ahead" not in block

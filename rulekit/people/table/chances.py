@@ -10,6 +10,8 @@ from rulekit.people.words import human_words
 
 #: shares below this are left out of an answer's line (noise of a few deals)
 LEAST = 0.05
+#: a payment made at least this often after every answer is left out (it tells no answer apart)
+ALWAYS = 0.95
 
 
 def odds_lines(game: Any, odds: list, answers: list[tuple[int, str]], later: list[str] | None = None) -> list[str]:
@@ -35,12 +37,19 @@ def odds_lines(game: Any, odds: list, answers: list[tuple[int, str]], later: lis
     margin = round(98 / math.sqrt(n if getattr(odds[0], "apart", True) else n / 2))
     out = [f"What each answer makes likely, over {n} deals of the cards you cannot see (each answer played "
            f"to the round's end, every seat playing carefully; a share may be off by about {margin} points):"]
+    if len(odds) > 1 and 100 * (max(o.ahead for o in odds) - min(o.ahead for o in odds)) < margin:
+        # differences that chance alone could make: said, so that noise is not read as advice
+        out.append("  Their chances of coming out ahead differ by less than that: chance alone could make the difference.")
     fixed = {w for w in later or [] if w}
     if len(fixed) == 1:
         out.append(f"  Each answer is weighed with {fixed.pop()} for what is asked next.")
     elif fixed:
         out.append("  Each answer is weighed with the first choice of what is asked next.")
-    told = [(words, o, _told(o, why, names)) for (_, words), o in zip(answers, odds)]
+    # what happens in every deal whatever the answer (a settlement every seat goes through) tells
+    # nothing about the answer: left out
+    always = {(kind, k) for kind in ("won", "lost") for k in getattr(odds[0], kind)
+              if all(getattr(o, kind).get(k, 0.0) >= ALWAYS for o in odds)} if len(odds) > 1 else set()
+    told = [(words, o, _told(o, why, names, always)) for (_, words), o in zip(answers, odds)]
     if len(told) > 1 and len({t for _, _, t in told}) == 1:
         head, rest = told[0][2]
         return out + [f"  Every answer alike: {head}."] + ([f"    {rest}."] if rest else [])
@@ -70,7 +79,7 @@ def odds_lines(game: Any, odds: list, answers: list[tuple[int, str]], later: lis
     return out + lines
 
 
-def _told(o: Any, why: Any, names: dict) -> tuple[str, str]:
+def _told(o: Any, why: Any, names: dict, always: set = frozenset()) -> tuple[str, str]:
     """One answer's figures in words: its chips ('+0.4 chips on average (ahead 40%, behind 35%)'),
     and what the rules name ('payments to you: Buta 35%; ...'), '' when nothing reaches LEAST."""
     head = f"{o.chips:+.1f} chips on average (ahead {_pc(o.ahead)}, behind {_pc(o.behind)})"
@@ -80,8 +89,9 @@ def _told(o: Any, why: Any, names: dict) -> tuple[str, str]:
         parts.append("the round ends on " + ", ".join(f"{why(k)} {_pc(v)}" for k, v in ends.items()))
     # payments by their named reason (a reason worked out with numbers, 'column 2, 7 against 3',
     # is one case of many: the chances ahead and behind above tell them together)
-    won = [f"{why(k)} {_pc(v)}" for k, v in o.won.items() if v >= LEAST and not _worked(k)]
-    lost = [f"{why(k)} {_pc(v)}" for k, v in o.lost.items() if v >= LEAST and not _worked(k)]
+    won = [f"{why(k)} {_pc(v)}" for k, v in o.won.items() if v >= LEAST and not _worked(k) and ("won", k) not in always]
+    lost = [f"{why(k)} {_pc(v)}" for k, v in o.lost.items() if v >= LEAST and not _worked(k)
+            and ("lost", k) not in always]
     if won:
         parts.append("payments to you: " + ", ".join(won))
     if lost:
