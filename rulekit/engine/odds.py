@@ -22,11 +22,12 @@ from rulekit.engine.agents import PolicyAgent, RandomAgent
 from rulekit.engine.stepper import Inconsistent, Stepper
 from rulekit.lang.expr.scope import EVAL_BUDGET
 
-__all__ = ["AnswerOdds", "answer_odds", "MOST", "WORK"]
+__all__ = ["AnswerOdds", "answer_odds", "MOST", "WORK", "MOVES"]
 
 MOST = 80  # deals drawn per question by default, at most (every answer is played out in each)
 PLAYOUTS = 300  # rounds played out per question by default, at most: many answers get fewer deals
-WORK = 1_200_000  # work units per question by default (replays and playouts): fewer deals where rounds are long
+WORK = 900_000  # work units per question by default (replays and playouts): fewer deals where rounds are long
+MOVES = 900  # ... and moves made (each costs the engine a step whatever its expressions cost)
 MIN_DEALS = 10  # ... but never fewer than this
 TRIES = 4  # re-deals tried per deal wanted, at most (a rare deal agreeing with what was seen)
 
@@ -73,9 +74,9 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
     if not which or any(not 0 <= a < len(d.actions) for a in which):
         raise ValueError(f"actions: expected indices of the {len(d.actions)} legal actions, found {actions}")
     k = len(which)
-    # by default as many deals as WORK units allow (the engine's count of its work, replays and
-    # playouts): more where rounds end soon; counted in units, not seconds, so the seed still
-    # fixes the figures
+    # by default as many deals as WORK units (the engine's count of its work) and MOVES moves
+    # allow, replays and playouts: more where rounds end soon; counted so, not in seconds, so the
+    # seed still fixes the figures
     budget = WORK if deals is None else None
     if deals is None:
         deals = max(MIN_DEALS, min(MOST, PLAYOUTS // k))
@@ -83,10 +84,12 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
     rng = random.Random(f"odds:{seed}")
     chain = source.deals(seat, rng, None)
     rows: list[list[dict]] = []
-    tries = work = 0
+    tries = work = moves = 0
     spent0 = source.spent  # the chain's replays are charged to `source`
+    prefix = source.round_moves  # the moves a replay of the round so far makes (each deal, each clone)
     while len(rows) < deals and tries < TRIES * deals:
-        if budget is not None and len(rows) >= MIN_DEALS and work + source.spent - spent0 >= budget:
+        if budget is not None and len(rows) >= MIN_DEALS and (
+                work + source.spent - spent0 >= budget or moves + prefix * chain.replays >= MOVES):
             break
         tries += 1
         try:
@@ -97,6 +100,7 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
         copies = [deal.clone() for _ in range(k - 1)] + [deal]  # the clones' replays charged to `deal`
         rows.append([_playout(copies[j], a, pseed, base) for j, a in enumerate(which)])
         work += deal.spent + sum(r["units"] for r in rows[-1])
+        moves += sum(r["steps"] for r in rows[-1]) + prefix * (k - 1)
     apart = chain.agree * chain.EASY >= 1
     return [_summed(a, [row[j] for row in rows], apart) for j, a in enumerate(which)] if rows else []
 
@@ -111,7 +115,9 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
     agents: dict[int, Any] = {}
     u0 = st.ctx.units(EVAL_BUDGET)
     st.step(first)
+    steps = 1
     while st.pending is not None and st.ctx.round_no == r0:
+        steps += 1
         d = st.pending
         ctx = st.ctx
         agent = agents.get(d.player)
@@ -121,7 +127,7 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
         i = agent.act(d)
         st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
     ctx = st.ctx if st.ctx is not None else ctx
-    out: dict = {"chips": ctx.chips[seat] - before, "units": ctx.units(EVAL_BUDGET) - u0, "end": None, "won": set(), "lost": set(), "mine": set(),
+    out: dict = {"chips": ctx.chips[seat] - before, "units": ctx.units(EVAL_BUDGET) - u0, "steps": steps, "end": None, "won": set(), "lost": set(), "mine": set(),
                  "theirs": set()}
     for e in ctx.events[e0:]:
         t = e.get("t")
