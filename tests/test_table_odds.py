@@ -202,3 +202,23 @@ def test_h_says_when_the_answers_differ_by_less_than_chance_could_make():
     block = out.getvalue().split("What each answer makes likely, over ", 1)[1].split("Your turn", 1)[0]
     assert "5) pass: +0.0 chips on average (ahead 0%, behind 0%)." in block
     assert "Their chances of coming out ahead" not in block
+
+
+def test_the_same_odds_through_the_api_for_bots_and_analysts():
+    """Env.odds: one AnswerOdds per legal action, in their order, fixed by the seed, leaving the
+    game where it was."""
+    from rulekit import Env
+    env = Env("kyo-kabu", seed=3)
+    careful = [env.bot("careful", s) for s in range(env.players)]
+    while not env.done and env.pending.choice != "third_card":
+        env.step(careful[env.current_player].act(env))
+    seat, before = env.current_player, env.observation(env.current_player)
+    odds = env.odds(deals=30, seed=1)
+    assert [o.action for o in odds] == list(range(len(env.legal_actions()))) and all(o.deals == 30 for o in odds)
+    assert all(0 <= o.ahead + o.behind <= 1 for o in odds)
+    assert env.odds(deals=30, seed=1) == odds and env.observation(seat) == before
+    assert env.odds(deals=30, seed=2) != odds  # another seed, other deals
+    while not env.done:
+        env.step(careful[env.current_player].act(env))
+    with pytest.raises(RuntimeError, match="the game is over"):
+        env.odds()
