@@ -229,3 +229,80 @@ def test_dare_the_chance_of_taking_the_pot_at_the_showdown_is_the_share_of_the_h
     # the question found it (the antes paid): the pot taken or shared
     assert abs(o.ahead - exact) < 0.1, (o.ahead, exact, agreeing)
     assert abs(o.won.get("the best showdown hand, worth 5", 0.0) - exact_alone) < 0.1, (o.won, exact_alone)
+
+
+# Kakkuri, seven players, seat 0 deals and holds Dragon of Clubs and Two of Coins (the two wild
+# cards), Maid of Cups (10), Horse of Swords and Horse of Cups (11) and Five of Swords; the box
+# turns King of Swords, then King of Cups (12: any card may follow). Seat 0 plays both wilds, the
+# 10 and the Horse of Swords; nobody can follow an 11 (no wild and no King unseen outside the
+# box: the two Kings left must be in the box), so all six pass and seat 0 turns the King of Cups.
+# Its question: the Horse of Cups or the Five. After the Horse the others must pass again and seat
+# 0 turns the next box card: the Five goes out on a 4 or a King, else seat 0 pays for a turn
+# without a card.
+KAKKURI = "mekurifuda/kakkuri.yaml"
+
+
+def _kakkuri_spot():
+    from .test_kakkuri import Plan, cards, deal_top, ids, kk
+    g = kk()
+    hand, box = ids("c1 o2 u10 s11 u11 s5"), ids("s12 u12 c12 o12")
+    top, _, full_box = deal_top(g, {0: hand}, box=box)
+    before = [cards("c1"), cards("o2"), cards("u10"), cards("s11")]
+    return g, top, hand, full_box, before, Plan, cards, ids, deal_top
+
+
+def _exact_kakkuri_pass_share() -> tuple[float, int]:
+    """The chance that seat 0, playing the Horse of Cups, pays for a turn without a card: every
+    card it cannot see stacked in turn as the box's third card and the round played; each weighed
+    by how many deals of the other unseen cards agree with what seat 0 saw (the two Kings left in
+    the box, and no hand holding all three Utazu cards, else the round had ended at the deal)."""
+    from math import factorial
+    g, _, hand, _, before, Plan, cards, ids, deal_top = _kakkuri_spot()
+    seen = set(hand) | set(ids("s12 u12"))
+    kings = set(ids("c12 o12"))
+    utazu = set(ids("s1 u1 o1"))
+    unseen = [c for c in g.card_ids if c not in seen]
+    assert len(unseen) == 40
+    weight_sum = passed = 0
+    for c in unseen:
+        left = kings - {c}  # Kings that must fill the box's last three places
+        places = 3 * 2 if len(left) == 2 else 3
+        rest = 39 - len(left)  # the others fill the other places: 36 in hands, 3 - len(left) in the box
+        # arrangements with all three Utazu cards in one hand: the hand, their places in it, the rest
+        bad = 0 if c in utazu else 6 * (6 * 5 * 4) * factorial(rest - 3)
+        weight = places * (factorial(rest) - bad)
+        box = ids("s12 u12") + [c] + sorted(left) + [x for x in unseen if x != c and x not in kings][:3 - len(left)]
+        top, _, _ = deal_top(g, {0: hand}, box=box)
+        plan = Plan({("play", 0): [*before, cards("u11")]})
+        res = play(g, 7, 1, [plan] * 7, rounds=1, logging=True, dealer=0, stack={"deck": top})
+        after = res.events[next(i for i, e in enumerate(res.events)
+                                if e["t"] == "choose" and e["action"].get("cards") == ids("u11")):]
+        weight_sum += weight
+        passed += weight * any(e["t"] == "pay" and e["from"] == 0 and e["why"] == "pass" for e in after)
+    return passed / weight_sum, len(unseen)
+
+
+def test_kakkuri_the_chance_of_a_turn_without_a_card_is_the_weighed_share_of_box_cards_that_do_not_fit():
+    g, top, hand, _, before, Plan, cards, ids, _ = _kakkuri_spot()
+
+    class Fifth(Weigh):
+        plays = 0
+
+        def act(self, d):
+            if d.player == 0 and d.choice.id == "play" and len(d.legal) > 1:
+                self.plays += 1
+                if self.plays < 5:
+                    self.st.at_decision(d)
+                    return self.script.act(d)
+            return super().act(d)
+
+    w = Fifth(Plan({("play", 0): [*before, cards("u11")]}), 0, "play", 400)
+    play(g, 7, 1, [w] * 7, rounds=1, logging=True, dealer=0, stack={"deck": top})
+    assert w.odds and all(o.deals == 400 for o in w.odds)
+    horse = next(i for i, a in enumerate(w.actions) if a["cards"] == ids("u11"))
+    exact, cards_tried = _exact_kakkuri_pass_share()
+    assert cards_tried == 40
+    # the Five goes out on any of the two Kings (half the deals) or the four 4s: a little over half
+    assert 0.4 < exact < 0.5, exact
+    # 400 deals: a standard error of 2.5 points; the seed fixes the figure
+    assert abs(w.odds[horse].lost.get("pass", 0.0) - exact) < 0.1, (w.odds[horse].lost, exact)

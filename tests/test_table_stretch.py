@@ -158,3 +158,23 @@ def test_the_winner_of_a_game_with_chips_in_hand_is_told_what_they_hold_and_thei
     table = Table(g, 4, 1, Screen(io.StringIO(""), out), pause=False)
     table.finish([19, 21, 20, 20], 12)
     assert "The winner is you (seat 1), with 21 chips (up 1)." in out.getvalue()
+
+
+def test_a_round_told_short_still_tells_what_came_to_the_column_you_staked_on():
+    """Kyō-Kabu, two players: seat 1 stakes on the column of the 7, whose hidden card is a 6 (13:
+    worth 3, so a third card is taken for it, no question) and the third card a 2 (5). Told short,
+    the round still says the card seat 1 alone saw there and the card that came to it."""
+    g = game("kabufuda/kyo-kabu.yaml")
+    # the first field (5, 6, 7, 8) is set out before the stack: the dealer's first card, the four
+    # hidden cards, the third card for column 3
+    top = ["2-1", "1-1", "1-2", "6-1", "1-3", "2-2"]
+    out = io.StringIO()
+    table = Table(g, 2, 1, Screen(io.StringIO("3\n1\n" + "\n1\n1\n" * 40), out), pause=True)
+    play(g, 2, 1, make_agents(g, 2, 1, "careful", human=1, human_agent=table), rounds=2, dealer=0,
+         observe=table.observe, stack={"deck": top})
+    text = out.getvalue()
+    told = text.split("You choose: column 3 (the 7), 1 chip.", 1)[1].split("End of round 1.", 1)[0]
+    assert "The rest of the round, in full" not in told  # told short: the whole story is t away
+    assert re.search(r"You see Six — column 3 is now Seven and Six, which shows 3\.", told), told
+    assert re.search(r"Two goes from the deck to column 3 face up: column 3 now shows 5\.", told), told
+    assert "Seat 0 (dealer) takes a third card" not in told and "stands" not in told  # the dealer's turn: left out

@@ -171,6 +171,16 @@ class Env:
         other._st = self._st.sample(seat, rng, tries)
         return other
 
+    def odds(self, deals: int | None = None, seed: Any = 0) -> list:
+        """What each legal action of the pending decision makes likely, from what the deciding
+        seat can see (the table's h key): one rulekit.engine.odds.AnswerOdds per action, in the
+        order of legal_actions(), over up to `deals` sampled deals (by default as many as the
+        table's budget allows); [] when no deal agrees with what the seat saw. The seed fixes it."""
+        from rulekit.engine.odds import answer_odds
+        if self._st.pending is None:
+            raise RuntimeError("odds: the game is over: there is no decision to weigh (call reset() to play again)")
+        return answer_odds(self._st, deals=None if deals is None else _whole(deals, "deals", 1, 100_000), seed=seed)
+
     def bot(self, name: str = "random", seed: int = 0) -> Bot:
         """A built-in bot as an agent for this Env: `env.step(env.bot('careful').act(env))`."""
         return Bot(self, name, seed)

@@ -267,8 +267,9 @@ class Stepper:
         """The cards in play that `seat` cannot see now and has not seen this round."""
         return sorted(c for pile in self.unseen_piles(seat) for c in pile)
 
-    def unseen_piles(self, seat: int) -> list[list[int]]:
-        """The cards of `unseen(seat)`, pile by pile (each hand, the stock, ...), piles without any left out."""
+    def unseen_piles(self, seat: int, shared: list[bool] | None = None) -> list[list[int]]:
+        """The cards of `unseen(seat)`, pile by pile (each hand, the stock, ...), piles without any
+        left out; `shared`, when given, is filled with whether each pile is nobody's (a stock, a box)."""
         g, ctx = self.game, self.ctx
         out = []
         for zname, z in g.variant.zones.items():
@@ -278,6 +279,8 @@ class Stepper:
                 hidden = [c for c in pile if not g.visible(ctx, seat, zname, idx, c)]
                 if hidden:
                     out.append(hidden)
+                    if shared is not None:
+                        shared.append(z.kind == "single")
         return out
 
     def _restart(self, replay: list, relabel: list[int] | None, judge: Callable | None = None,
@@ -332,8 +335,8 @@ class DealChain:
     THIN fresh re-deals (nearly independent deals). Where they rarely do, it follows two local
     proposals instead: the current deal with two unseen cards swapped (one from a pile chosen
     evenly, so a hidden hand as often as the stock; or, one time in FRESH, a fresh re-deal), then
-    the unseen cards of one pile (mostly the stock) shuffled among themselves, so what is drawn
-    next changes at every deal; BURN local proposals come before the first deal. The chain moves
+    the unseen cards of every stock shuffled within it (where there is none, or the seat could
+    tell, of one pile chosen by its size), so what is drawn next changes at every deal; BURN local proposals come before the first deal. The chain moves
     to a proposal only if the seat could not tell it from the real game; a stay counts as a deal.
 
     With a `model` (what another seat would choose at a decision, or None where it cannot say),
@@ -362,7 +365,8 @@ class DealChain:
         # (pile by pile); `self.unseen[s]` is the card of the round's own shuffle that lies in
         # slot s (a sample's cards traced back), which the re-deal renames perm[s]. Slots, not
         # card names, keep the chain the same whichever agreeing deal it starts from.
-        piles = source.unseen_piles(seat) if snap else []
+        shared: list[bool] = []
+        piles = source.unseen_piles(seat, shared) if snap else []
         back = list(range(len(source.game.card_ids)))
         for a, b in enumerate(source.relabel or ()):
             back[b] = a
@@ -373,6 +377,9 @@ class DealChain:
             self.slots.append(list(range(start, start + len(pile))))
             start += len(pile)
         self.piles = [p for p in self.slots if len(p) > 1]  # the piles a shuffle can change
+        # ... of which nobody's (a stock, a box): their order so far told nothing, so shuffling
+        # them all at every deal costs no agreement and changes what is drawn next
+        self.stocks = [p for p, s in zip(self.slots, shared) if s and len(p) > 1]
         self.values = source.values[snap["moves"]:] if snap else []
         self.mine = source._public(seat) if snap else None
         self.perm: list[int] | None = None  # the current deal (None: none found yet)
@@ -407,15 +414,22 @@ class DealChain:
             kind = "fresh"
         if self.perm is None or len(perm) < 2 or kind == "fresh":
             self.rng.shuffle(perm)
-        elif kind == "pile":
+        elif kind in ("pile", "piles"):
             if not self.piles:
                 return False
             perm = list(self.perm)
-            places = self.rng.choices(self.piles, weights=[len(p) for p in self.piles])[0]
-            cards = [perm[i] for i in places]
-            self.rng.shuffle(cards)
-            for i, c in zip(places, cards):
-                perm[i] = c
+            # 'piles': every stock shuffled within itself at once, so what is drawn next changes
+            # at every deal even where the stock is a small pile among big hands (a box of six
+            # beside six hands of six); 'pile': one pile, hand or stock, chosen by its size
+            if kind == "piles" and not self.stocks:
+                return False
+            chosen = self.stocks if kind == "piles" else \
+                self.rng.choices(self.piles, weights=[len(p) for p in self.piles])
+            for places in chosen:
+                cards = [perm[i] for i in places]
+                self.rng.shuffle(cards)
+                for i, c in zip(places, cards):
+                    perm[i] = c
         else:
             # one card from a pile chosen evenly (a hidden hand as often as the stock), the other
             # from anywhere: the chance of a swap is the same from either end, so it is symmetric
@@ -430,6 +444,12 @@ class DealChain:
         if self.perm is None or slips <= self.slips or self.rng.random() < self.SLIP ** (slips - self.slips):
             self.perm, self.fresh, self.slips = perm, other, slips
         return True
+
+    def _shuffle(self) -> None:
+        """The local shuffle: every stock at once where there are also hands to keep (a box
+        beside hidden hands), else (or if the seat could tell) one pile chosen by its size."""
+        if not (self.stocks and self.stocks != self.piles and self._propose("piles")):
+            self._propose("pile")
 
     def next(self) -> Stepper:
         """The next deal of the chain, a Stepper of its own; raises Inconsistent while no agreeing
@@ -452,13 +472,16 @@ class DealChain:
             self.agree = sum(self._propose("fresh") for _ in range(self.BURN)) / self.BURN
             if self.agree * self.EASY < 1:
                 for k in range(self.BURN):  # move away from the first deal, which rejection chose
-                    self._propose("pile" if k % 2 else "swap")
+                    if k % 2 == 0:
+                        self._propose("swap")
+                    else:
+                        self._shuffle()
         elif self.agree * self.EASY >= 1:
             for _ in range(min(self.THIN, math.ceil(1 / self.agree))):
                 self._propose("fresh")
         else:
             self._propose("swap")
-            self._propose("pile")
+            self._shuffle()
         out, self.fresh = self.fresh, None
         if out is None:  # the proposals were refused: the current deal again, replayed afresh
             if self.stop is not None:

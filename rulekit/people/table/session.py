@@ -60,6 +60,7 @@ class Table(TableView):
         self.watcher: Any = None  # the game followed for the odds (h), when the runner lets the table watch
         self.odds_seed: Any = 0
         self.answers: list[tuple[int, str]] = []  # the question's answers as the menu words them (for h)
+        self.answers_later: list[str] = []  # each one's answers to the parts asked after it, where h fixed them
         self.player = seat  # the player; a draw for seats (game.draw) may seat them elsewhere
         self.nar = Narrator(game, n, seat)
         # the cards a question names ('Contest seat 1, who shows A and B face up?') read as the
@@ -77,6 +78,9 @@ class Table(TableView):
         self.on_table: set[str] = set()
         self.table_height = 0
         self.said_why: set[str] = set()  # why you had no choice, told once a round
+        # the places where the rules showed you alone a card this round (the column you staked
+        # on): yours as your hand is, so a round told short still tells you what came to them
+        self.looked: set[str] = set()
         self.drawn: dict = {}  # the draw for seats, told once the seats are known
         self.shown = 0  # lines told since then
         self.scrolled = False  # some of them scrolled away since then
@@ -104,14 +108,18 @@ class Table(TableView):
         if self.watcher is None or self.watcher.pending is None:
             self.screen.say("No odds here: this table does not follow the game's moves.", "note", 2)
             return
-        odds = answer_odds(self.watcher, seed=f"{self.odds_seed}:{len(self.watcher.moves)}")
+        odds = answer_odds(self.watcher, seed=f"{self.odds_seed}:{len(self.watcher.moves)}",
+                           actions=[i for i, _ in self.answers] or None)
         self.screen.say("")
-        for k, line in enumerate(odds_lines(self.game, odds, self.answers)):
-            self.screen.say(line, "heading" if k == 0 else "table", 0 if k == 0 else 2)
+        for k, line in enumerate(odds_lines(self.game, odds, self.answers, self.answers_later)):
+            self.screen.say(line.lstrip(), "heading" if k == 0 else "table", 0 if k == 0 else len(line) - len(line.lstrip()))
 
     # -- events ------------------------------------------------------------------
     def observe(self, e: dict) -> None:
         """Show one event as it happens (after the previous round's summary when a round starts)."""
+        if e.get("t") == "reveal" and self.seat is not None and e.get("to") == [self.seat]:
+            cards = set(e.get("cards") or ())
+            self.looked.update(self.nar.main_zone(z) for z, held in self.nar.zones.items() if cards & set(held))
         if e.get("t") == "round" and self.nar.round_no >= 0 and e["round"] != self.nar.round_no:
             self.end_of_round(more=True)
         if e.get("t") == "seating" and self.player is not None:
@@ -265,6 +273,7 @@ class Table(TableView):
         self.recent.clear()
         self.on_table.clear()
         self.said_why.clear()
+        self.looked.clear()
 
     def _shorten(self) -> bool:
         """Tell the rest of the round (the sentences not yet shown: no question of yours comes
@@ -287,6 +296,8 @@ class Table(TableView):
         """Whether `zname` is one of the player's own places (a hand, captures, sets)."""
         if not zname:
             return False
+        if self.nar.main_zone(zname) in self.looked:
+            return True
         base, idx = self.nar.zone_of(zname)
         zd = self.nar.zone_defs.get(base)
         return idx == self.seat and zd is not None and zd.kind == "player"
@@ -596,6 +607,8 @@ class Table(TableView):
                                   "or choose the cards you like.", "note", 2))
                     self.screen.say(*again[-1])
                 keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
+            if len(values) > 1:
+                self._weigh_menu(d, remaining, k, (values, kinds, offered), (words, sigs), labels.get(param))
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
                                                                    [a + b for a, b in zip(keeps, leads)], again,
                                                                    enter_first=alike_value)
@@ -605,6 +618,25 @@ class Table(TableView):
         # every answer read the same, or kept the same cards: nothing was asked
         self.only = not asked
         return remaining[0]
+
+    def _weigh_menu(self, d: Decision, remaining: list[int], k: int, menu: tuple[list, list, list],
+                    read: tuple[list, list], labels: dict | None) -> None:
+        """What h weighs at this menu (part `k` of the answer): each entry once, by the first
+        action it stands for (the first answer to any part asked after it), worded as the menu
+        words it; `self.answers_later` says whether later parts were fixed that way."""
+        values, kinds, offered = menu
+        words, sigs = read
+        param = d.choice.params[k]
+        texts = [self.nar.value_text(param, v, labels) for v in values]
+        # a menu's entries numbered as it numbers them; numbers typed ('3 chips') read as they are
+        numbered = not all(type(v) is int and t.startswith(str(v)) for v, t in zip(values, texts))
+        self.answers = []
+        for j, text in enumerate(texts):
+            i = next(i for i in remaining if sigs[i][k] == kinds[j] and words[i][k] == offered[j])
+            self.answers.append((i, f"{j + 1}) {text}" if numbered else text))
+        self.answers_later = [" ".join(w for w in words[i][k + 1:] if w) for i, _ in self.answers]
+        if not any(len({sigs[i][m] for i in remaining}) > 1 for m in range(k + 1, len(d.choice.params))):
+            self.answers_later = []
 
     def _keeps(self, values: list[Any]) -> list[str]:
         """For choices of several of your own cards (sets to lay down, cards to play together):
