@@ -22,6 +22,22 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+#: how the command line spells each argument the engine names neutrally (rulekit.core.errors.argument)
+FLAGS = {"policy": "--policy", "options": "-o", "preset": "--preset", "deck": "--deck"}
+
+
+def in_cli_words(diags):
+    """Diagnostics with the engine's neutral argument locations (`<policy>`) named by their flags
+    (`--policy:1:1`), as a user of the command line typed them."""
+    from dataclasses import replace
+    from rulekit.core.errors import Span, argument_of
+    out = []
+    for d in diags:
+        name = argument_of(d.span)
+        out.append(d if name is None else replace(d, span=Span(FLAGS[name], 1, 1)))
+    return out
+
+
 def usage_error(msg: str) -> int:
     """Print `rulekit: error: MSG` (inert, one line) and return the usage exit code."""
     from rulekit.core.inert import inert

@@ -72,8 +72,11 @@ def _under(game) -> str:
     return " with these rules" if len(game.player_sizes()) < meta.players_max - meta.players_min + 1 else ""
 
 
-def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
+def cmd_play(args: argparse.Namespace, game_of: Any = None, variant_files: Any = None) -> int:
     """Play the variant (a whole game by default) and print it, or seat a human at the table."""
+    if game_of is None or variant_files is None:  # as the command registry runs it
+        from rulekit.cli import common
+        return cmd_play(args, common.game_from_args, common.variant_files)
     if getattr(args, "resume", None) is not None:
         return _resume(args)
     if args.variant is None:

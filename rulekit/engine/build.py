@@ -9,7 +9,8 @@ from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, policy_rules
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
-from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
+from rulekit.core.errors import (Collector, Diagnostic, RulekitError, Span, argument, did_you_mean, error,
+                                  sorted_diagnostics)
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.core.gcpause import gc_paused
@@ -202,14 +203,14 @@ def _check_players(tree: Node, meta: Meta, errs: Collector) -> None:
                        "min/max too"))
 
 
-def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
-                    where: str = "-o") -> dict[str, Any]:
+def resolve_options(variant: Variant, given: dict[str, Any] | None = None,
+                    preset: str | None = None) -> dict[str, Any]:
     """Defaults, then the preset, then the given values; raise RulekitError on unknown/bad ones."""
     errs = Collector()
     values = {name: o.parse(o.default) for name, o in variant.options.items()}
     if preset is not None:
         if preset not in variant.presets:
-            raise RulekitError(error(Span(where, 1, 1), "E050", f"unknown preset '{preset}' for {variant.meta.id}",
+            raise RulekitError(error(argument("preset"), "E050", f"unknown preset '{preset}' for {variant.meta.id}",
                                      hint=did_you_mean(preset, variant.presets)))
         for k, v in variant.presets[preset].options.items():
             values[k] = variant.options[k].parse(v)
@@ -218,13 +219,13 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
     for k, v in (given or {}).items():
         if k not in variant.options:
             from rulekit.lang.house import option_hint
-            errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",
+            errs.add(error(argument("options"), "E050", f"unknown option '{k}' for {variant.meta.id}",
                            hint=option_hint(k, v, variant.options)))
             continue
         try:
             values[k] = variant.options[k].parse(v)
         except ValueError as exc:
-            errs.add(error(Span(where, 1, 1), "E050", f"option '{k}': {exc}"))
+            errs.add(error(argument("options"), "E050", f"option '{k}': {exc}"))
     errs.raise_if_any()
     return values
 
@@ -234,7 +235,7 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
     (whose expressions may read opt.<name>: the option values given, else the defaults)."""
     choice = variant.decks.get(name)
     if choice is None:
-        errs.add(error(Span("--deck", 1, 1), "E040", f"{variant.meta.id} has no deck '{name}'",
+        errs.add(error(argument("deck"), "E040", f"{variant.meta.id} has no deck '{name}'",
                        hint=did_you_mean(name, variant.decks) or f"decks: {', '.join(variant.decks)}"))
         return None
     base = load_deck(choice.base)
