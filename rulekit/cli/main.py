@@ -55,6 +55,10 @@ def cmd_show(args) -> int:
     import yaml
     from rulekit.lang.loader import plain
     game = game_from_args(args)
+    if args.compiled:
+        from rulekit.engine.listing import listing
+        print(listing(game), end="")
+        return EXIT_OK
     v = game.variant
     data = plain(v.tree)
     print(f"# {v.meta.names.get('en', v.meta.id)} ({v.meta.names.get('ja', '')}) — resolved from "

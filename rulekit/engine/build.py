@@ -456,6 +456,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
                 policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    game.procedures = dict(sc.procs)
     pnode = at(tree, "players", "sizes")
     if pnode is not None:
         game.extra["player_sizes"] = player_sizes(pnode, scope, variant.meta, errs)

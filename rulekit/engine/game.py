@@ -100,6 +100,7 @@ class Game:
     # the closures), which tables' results may be kept for a round, and `first_dealer: random`
     yaku_fns: dict[str, Callable[..., list[YakuHit]]] | None = None
     yaku_cacheable: dict[str, bool] = field(default_factory=dict)
+    procedures: dict[str, Callable] = field(default_factory=dict)  # each procedure as it runs (rulekit show --compiled)
     random_first_dealer: bool = False
     plans: RoundPlans = field(default_factory=RoundPlans)
 
