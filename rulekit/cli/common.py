@@ -77,7 +77,7 @@ def game_from_args(args):
     variant = load_variant(path, house=tuple(getattr(args, "house", None) or ()))
     opts = parse_options(args.option)
     game = build_game(variant, opts, args.preset, args.deck)
-    game.extra["cli_options"] = opts
+    game.extra.cli_options = opts
     return game
 
 
@@ -97,4 +97,4 @@ def header(args, game, n: int, names: list[str], mode: str) -> dict:
     return {"version": JSON_VERSION, "mode": mode, "variant": game.id, "deck": game.deck_name,
             "options": {k: (v if isinstance(v, (bool, int, float, str)) else str(v)) for k, v in game.options.items()},
             "preset": args.preset, "house": list(args.house or ()), "seed": args.seed, "players": n,
-            "policies": names, "stats_file": args.stats, "stop_after": game.extra.get("stop_after")}
+            "policies": names, "stats_file": args.stats, "stop_after": game.extra.stop_after}

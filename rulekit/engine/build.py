@@ -1,10 +1,12 @@
 """Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any, Callable
 
 from rulekit.lang.decks import Deck, derive, load_deck
+from rulekit.engine.extras import Display
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, policy_rules
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
@@ -333,37 +335,34 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
             sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
-    game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
-                policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
-    game.procedures = dict(sc.procs)
+    game = Game(variant=variant, deck=deck, deck_name=deck_name, options=opts, card_ids=tuple(c.id for c in deck.cards),
+                phases=phases, yaku=yaku, choices=sc.choices, policies=policies, rounds=rounds,
+                first_dealer=first_dealer, end_when=end_when, start_chips=start_chips, deck_zone=deck_zone,
+                var_init=var_init, procedures=dict(sc.procs))
+    extra = game.extra
     pnode = at(tree, "players", "sizes")
     if pnode is not None:
-        game.extra["player_sizes"] = player_sizes(pnode, scope, variant.meta, errs)
+        extra.player_sizes = player_sizes(pnode, scope, variant.meta, errs)
     if "open_ended" in g:
-        game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+        extra.open_ended = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
         if not errs.diagnostics:
             check_game_ends(g, scope, errs)
     if "rounds" in g and not errs.diagnostics:
-        game.extra["rounds_span"] = g["rounds"].span  # a length found wrong in play is reported here
+        extra.rounds_span = g["rounds"].span  # a length found wrong in play is reported here
         check_rounds(g, scope, errs)
     if "draw" in g and isinstance(g["draw"].value, dict):
-        game.extra["seat_draw"] = seat_draw_of(g["draw"], sc)
-    game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
-    game.extra["card_facts"] = facts  # display.value, .wild (the card pictures) and .sort (a held hand's order)
-    game.extra["zone_yaku"] = zone_yaku
-    game.extra["display_table"] = display_table
-    game.extra["display_reasons"] = display_reasons(variant)
-    game.extra["display_names"] = display_names(variant)
-    game.extra["display_reach"] = display_reach(variant, yaku, errs)
-    game.extra["zone_groups"] = zone_groups(variant)
-    game.extra["zone_last"] = zone_last(variant)
-    game.extra["functions"] = scope.functions  # statistics and other late readers see them too
+        extra.seat_draw = seat_draw_of(g["draw"], sc)
+    extra.display = Display(zone_show=zone_show, card_show=card_show, card_facts=facts, zone_yaku=zone_yaku,
+                            table=display_table, reasons=display_reasons(variant), names=display_names(variant),
+                            reach=display_reach(variant, yaku, errs), zone_groups=zone_groups(variant),
+                            zone_last=zone_last(variant))
+    extra.functions = scope.functions  # statistics and other late readers see them too
     inode = at(tree, "display", "intro")
     intro = sc._template(inode, {}, "display.intro") if inode is not None else None
-    game.extra["display_intro"] = ""
     if intro is not None and not errs.diagnostics:
         # said on the first screen at the table, under the options in play ('' says nothing)
-        game.extra["display_intro"] = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
+        said = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
+        extra.display = dataclasses.replace(extra.display, intro=said)
     for pol in policies.values():
         for key in ("description", "brief"):
             describe = pol.pop("describe_" + key, None)

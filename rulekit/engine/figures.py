@@ -50,7 +50,7 @@ def game_figures(game: Any, n: int | None = None) -> dict[str, Any]:
         num = _number(val)
         if num is not None:
             out[name] = num
-    fns = game.extra.get("functions") or {}
+    fns = game.extra.functions
     zero = [name for name, f in fns.items() if not getattr(f, "params", ())]
     if zero:
         from rulekit.engine.scope import variant_scope

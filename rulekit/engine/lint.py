@@ -80,7 +80,7 @@ def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int], b
     if not quiet:
         return []
     tally: dict = {}
-    game.extra["where_tally"] = tally
+    game.extra.caches.where_tally = tally
     for n in sizes:
         for seed in range(3):
             try:

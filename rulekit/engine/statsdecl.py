@@ -192,7 +192,7 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
     errs = Collector()
     phase_ids = [p.id for p in game.phases]
     scope = variant_scope(game.variant, game.deck, game.options)
-    scope.functions = game.extra.get("functions") or {}  # a statistic sees what the rules see
+    scope.functions = game.extra.functions  # a statistic sees what the rules see
     sc = StepCompiler(scope, game.variant.zones, game.variant.vars, errs, node_at(game.variant.tree, "procedures"))
     dealt = deal_phase(game)
     chips_type = scope.globals["chips"].type if "chips" in scope.globals else T.list_of(T.NUM)
@@ -427,8 +427,7 @@ def instrument(game: Any, stats: list[Compiled], stop_after: str | None = None) 
             if _stop:
                 raise EndRound("stop_after")
         phases.append(Phase(ph.id, ph.name, ph.when, run, ph.span))
-    extra = dict(game.extra)
-    extra["stop_after"] = stop_after
+    extra = dataclasses.replace(game.extra, stop_after=stop_after)
     return dataclasses.replace(game, phases=phases, observer=obs, extra=extra)
 
 
