@@ -294,9 +294,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
-                yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
-                                             group_of(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
-                                             rank, str(ed["description"].value) if "description" in ed else ""))
+                yaku[table].append(YakuEntry(
+                    id=str(ed["id"].value), names=plain(ed["names"]) if "names" in ed else {},
+                    group=group_of(ed["group"], scope, errs) if "group" in ed else "", when=when, claim=claim,
+                    value=value, rank=rank, description=str(ed["description"].value) if "description" in ed else ""))
     phases = []
     rnode = at(tree, "round")
     for ph in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):

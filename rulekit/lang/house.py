@@ -59,9 +59,9 @@ def load_house(path: str) -> HouseRules:
     overlay = Node({k: d[k] for k in OVERLAY_KEYS if k in d}, tree.span)
     changes = tuple(f"option {k} = {v[0]}" for k, v in opts.items()) + tuple(
         f"{k} changed" for k in OVERLAY_KEYS if k in d)
-    return HouseRules(src.file, str(src.data.get("name", src.file)), str(src.data.get("target", "")),
-                      str(src.data.get("note", "")), opts, overlay,
-                      d["target"].span if "target" in d else tree.span, changes, keys)
+    return HouseRules(file=src.file, name=str(src.data.get("name", src.file)), target=str(src.data.get("target", "")),
+                      note=str(src.data.get("note", "")), options=opts, overlay=overlay,
+                      target_span=d["target"].span if "target" in d else tree.span, changes=changes, option_keys=keys)
 
 
 def _about(o: Any) -> str:
