@@ -295,6 +295,8 @@ def cases() -> list[Case]:
     add(Case("K", "house_note_play", ["play", str(ROOT / house_target), "--house", "h.yaml"],
              {"h.yaml": f"target: oicho-kabu\nname: {esc}\nnote: {esc}\noptions: {{}}\n"}, expect=(0,)))
     add(Case("K", "record", ["play", v], {v: steps(f"- record: {esc}")}, expect=(0,)))
+    add(Case("K", "compiled_show", ["show", v, "--compiled"],  # the generated Python, printed: inert too
+             {v: steps(f"- say: {esc}", f"- record: {esc}")}, expect=(0,)))
     add(Case("K", "end_round", ["play", v], {v: steps(f"- end_round: {esc}")}, expect=(0,)))
     add(Case("K", "yaku_name", ["play", v],
              {v: steps('- claim: {table: t, cards: "[]", player: 0, as: got}')

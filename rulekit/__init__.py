@@ -50,7 +50,7 @@ def _policy_names(game: "Game", n: int, spec: Any, name: str = "policy") -> list
     try:
         return seat_policies(game, n, spec)
     except RulekitError as exc:
-        raise ValueError(f"{name}: {exc.diagnostics[0].message.replace('--policy: ', '')}") from None
+        raise ValueError(f"{name}: {exc.diagnostics[0].message}") from None
 
 
 def load_variant(game: str | os.PathLike[str], house: Sequence[str] = ()) -> "Variant":

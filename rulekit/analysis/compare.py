@@ -45,7 +45,7 @@ def option_source(game: Game, name: str) -> str:
         src = f"preset '{game.preset}'"
     if name in game.variant.house_options:
         src = "house rules " + ", ".join(str(h.options[name][1]) for h in game.variant.house if name in h.options)
-    if game.extra.get("cli_options") and name in game.extra["cli_options"]:
+    if game.extra.cli_options and name in game.extra.cli_options:
         src = "-o on the command line"
     return src
 

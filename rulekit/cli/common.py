@@ -22,6 +22,22 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+#: how the command line spells each argument the engine names neutrally (rulekit.core.errors.argument)
+FLAGS = {"policy": "--policy", "options": "-o", "preset": "--preset", "deck": "--deck"}
+
+
+def in_cli_words(diags):
+    """Diagnostics with the engine's neutral argument locations (`<policy>`) named by their flags
+    (`--policy:1:1`), as a user of the command line typed them."""
+    from dataclasses import replace
+    from rulekit.core.errors import Span, argument_of
+    out = []
+    for d in diags:
+        name = argument_of(d.span)
+        out.append(d if name is None else replace(d, span=Span(FLAGS[name], 1, 1)))
+    return out
+
+
 def usage_error(msg: str) -> int:
     """Print `rulekit: error: MSG` (inert, one line) and return the usage exit code."""
     from rulekit.core.inert import inert
@@ -61,7 +77,7 @@ def game_from_args(args):
     variant = load_variant(path, house=tuple(getattr(args, "house", None) or ()))
     opts = parse_options(args.option)
     game = build_game(variant, opts, args.preset, args.deck)
-    game.extra["cli_options"] = opts
+    game.extra.cli_options = opts
     return game
 
 
@@ -81,4 +97,4 @@ def header(args, game, n: int, names: list[str], mode: str) -> dict:
     return {"version": JSON_VERSION, "mode": mode, "variant": game.id, "deck": game.deck_name,
             "options": {k: (v if isinstance(v, (bool, int, float, str)) else str(v)) for k, v in game.options.items()},
             "preset": args.preset, "house": list(args.house or ()), "seed": args.seed, "players": n,
-            "policies": names, "stats_file": args.stats, "stop_after": game.extra.get("stop_after")}
+            "policies": names, "stats_file": args.stats, "stop_after": game.extra.stop_after}

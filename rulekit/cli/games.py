@@ -150,9 +150,12 @@ def _check_not_input(path: str | None, files: list[str]) -> None:
                              "choose another file for the sheet")
 
 
-def cmd_rules(args: Any, game_of) -> int:
+def cmd_rules(args: Any, game_of: Any = None) -> int:
     """A game's rules for players: the game's own page text, or with --house/-o/--preset (or any
     --format/--output) the sheet of that table's game, house rules stated as the rules."""
+    if game_of is None:  # as the command registry runs it
+        from rulekit.cli.common import game_from_args
+        return cmd_rules(args, game_from_args)
     from rulekit.cli.args import check_replaceable
     path = getattr(args, "output", None)
     if path is not None:

@@ -5,12 +5,18 @@ Heavy modules are imported inside each command so `rulekit --help` starts fast.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
-from rulekit.cli.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, game_from_args, usage_error, variant_files
+from rulekit.cli.common import (EXIT_ERRORS, EXIT_OK, EXIT_USAGE, game_from_args, in_cli_words, usage_error,
+                                variant_files)
 from rulekit.cli.args import MAX_PLAY_ROUNDS, MAX_PLAYERS, MAX_SEED, bounded_int
+
+DESCRIPTION = "Traditional Japanese card games written down as YAML: validate, show, play and simulate them."
+
 
 def cmd_validate(args) -> int:
     from rulekit.engine.build import check_variant
@@ -49,6 +55,10 @@ def cmd_show(args) -> int:
     import yaml
     from rulekit.lang.loader import plain
     game = game_from_args(args)
+    if args.compiled:
+        from rulekit.engine.listing import listing
+        print(listing(game), end="")
+        return EXIT_OK
     v = game.variant
     data = plain(v.tree)
     print(f"# {v.meta.names.get('en', v.meta.id)} ({v.meta.names.get('ja', '')}) — resolved from "
@@ -85,21 +95,6 @@ def cmd_decks(args) -> int:
         tags = f" [{', '.join(sorted(c.tags))}]" if c.tags else ""
         print(f"{c.id:8} " + " ".join(f"{str(c.attrs[a]):>10}" for a in attrs) + f"  {c.name}{tags}")
     return EXIT_OK
-
-
-def cmd_play(args) -> int:
-    from rulekit.cli.play import cmd_play as play_cmd
-    return play_cmd(args, game_from_args, variant_files)
-
-
-def cmd_simulate(args) -> int:
-    from rulekit.cli.simulate import cmd_simulate as run
-    return run(args)
-
-
-def cmd_policies(args) -> int:
-    from rulekit.cli.simulate import cmd_policies as run
-    return run(args)
 
 
 def cmd_diff(args) -> int:
@@ -139,35 +134,34 @@ def cmd_replay(args) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rulekit", description="Traditional Japanese card games written down as "
-                                "YAML: validate, show, play and simulate them.")
-    p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+def game_args(sp: argparse.ArgumentParser, optional: bool = False) -> None:
+    """The arguments that name a game and its rules: variant, -o, --preset, --deck, --house."""
+    sp.add_argument("variant", nargs="?" if optional else None,
+                    help="variant file or id (a path, or the file name without .yaml); for play, also a folder")
+    sp.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="set a house-rule option")
+    sp.add_argument("--preset", help="a named rule set of the variant")
+    sp.add_argument("--deck", help="play with another of the variant's decks")
+    sp.add_argument("--house", action="append", metavar="FILE",
+                    help="a house-rule file (repeat to stack several, applied in order)")
 
-    def game_args(sp, optional=False):
-        sp.add_argument("variant", nargs="?" if optional else None,
-                        help="variant file or id (a path, or the file name without .yaml); for play, also a folder")
-        sp.add_argument("-o", "--option", action="append", metavar="NAME=VALUE", help="set a house-rule option")
-        sp.add_argument("--preset", help="a named rule set of the variant")
-        sp.add_argument("--deck", help="play with another of the variant's decks")
-        sp.add_argument("--house", action="append", metavar="FILE",
-                        help="a house-rule file (repeat to stack several, applied in order)")
 
-    sp = sub.add_parser("validate", help="check variant files; exit 1 when any has errors")
+def _validate_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("paths", nargs="+", help="files or folders")
     sp.add_argument("--strict", action="store_true", help="also play a round with every deck and preset, and require rules text for players, in words (E090, E091, E092)")
-    sp.set_defaults(fn=cmd_validate)
 
-    sp = sub.add_parser("show", help="print the resolved rules of a variant")
+
+def _show_args(sp: argparse.ArgumentParser) -> None:
     game_args(sp)
-    sp.set_defaults(fn=cmd_show)
+    sp.add_argument("--compiled", action="store_true",
+                    help="print the Python the engine generated from the rules instead, each part headed by the "
+                         "file and line it came from (for authors)")
 
-    sp = sub.add_parser("decks", help="list the decks, or the cards of one deck")
+
+def _decks_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("name", nargs="?")
-    sp.set_defaults(fn=cmd_decks)
 
-    sp = sub.add_parser("play", help="play a whole game with a readable transcript, or at the table with --human")
+
+def _play_args(sp: argparse.ArgumentParser) -> None:
     game_args(sp, optional=True)
     sp.add_argument("--seed", type=bounded_int("--seed", -MAX_SEED, MAX_SEED),
                     help="the game's seed (default: a random one, printed)")
@@ -194,12 +188,13 @@ def build_parser() -> argparse.ArgumentParser:
                     "or by --log when a game stopped) with its own settings")
     sp.add_argument("--variant", dest="variant_file", metavar="FILE",
                     help="with --resume: the variant file or id of the saved game (default: its id)")
-    sp.set_defaults(fn=cmd_play)
 
-    sp = sub.add_parser("list", help="the games you can play, with players and deck")
-    sp.set_defaults(fn=lambda a: __import__("rulekit.cli.games", fromlist=["cmd_list"]).cmd_list(a))
 
-    sp = sub.add_parser("rules", help="a game's rules: in the terminal, or your table's sheet as Markdown or HTML")
+def _no_args(sp: argparse.ArgumentParser) -> None:
+    """A command without arguments of its own."""
+
+
+def _rules_args(sp: argparse.ArgumentParser) -> None:
     game_args(sp)
     sp.add_argument("--format", choices=("text", "markdown", "md", "html"), default="text",
                     help="text for the terminal (default), markdown (or md), or html (one self-contained printable file)")
@@ -208,35 +203,30 @@ def build_parser() -> argparse.ArgumentParser:
                     help="add what the house rules do, each alone and all together (paired simulation, 95%% intervals)")
     sp.add_argument("--effect-rounds", type=bounded_int("--effect-rounds", 100, 1_000_000), default=2000,
                     metavar="N", help="rounds simulated for --effects (default 2000)")
-    sp.set_defaults(fn=lambda a: __import__("rulekit.cli.games", fromlist=["cmd_rules"]).cmd_rules(a, game_from_args))
 
-    sp = sub.add_parser("simulate", help="simulate many rounds or whole games and report statistics")
+
+def _simulate_args(sp: argparse.ArgumentParser) -> None:
     game_args(sp)
     from rulekit.cli.simulate import add_arguments
     add_arguments(sp)
-    sp.set_defaults(fn=cmd_simulate)
 
-    sp = sub.add_parser("help", help="the expression, file-format or statistics reference in the terminal: help "
-                        "expressions, help format [PART], help statistics")
+
+def _help_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("topic", nargs="?", help="expressions, format or statistics")
     sp.add_argument("part", nargs="?", help="with format: one part of the file (phase, step, option ...)")
-    sp.set_defaults(fn=lambda a: __import__("rulekit.cli.helptext", fromlist=["cmd_help"]).cmd_help(a))
 
-    sp = sub.add_parser("policies", help="the policies (ways of playing) a game ships, with descriptions")
-    game_args(sp)
-    sp.set_defaults(fn=cmd_policies)
 
-    sp = sub.add_parser("diff", help="rule differences between two variants, or a variant and its changes")
+def _diff_args(sp: argparse.ArgumentParser) -> None:
     game_args(sp)
     sp.add_argument("other", nargs="?", help="second variant (default: the first without -o/--preset/--house)")
-    sp.set_defaults(fn=cmd_diff)
 
-    sp = sub.add_parser("explain", help="one rule's value and the file and line that set it")
+
+def _explain_args(sp: argparse.ArgumentParser) -> None:
     game_args(sp)
     sp.add_argument("path", help="dotted path, list items by id: options.tie, yaku.<table>.<yaku id>.value")
-    sp.set_defaults(fn=cmd_explain)
 
-    sp = sub.add_parser("replay", help="replay a JSON log and check it matches")
+
+def _replay_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("log")
     sp.add_argument("--quiet", action="store_true")
     sp.add_argument("--variant", metavar="FILE", help="the variant file or id to replay with (default: the "
@@ -244,8 +234,70 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--house", action="append", metavar="FILE", help="house-rule files the game was played with")
     sp.add_argument("--trust-log-path", action="store_true",
                     help="read the variant from the path written in the log (only for logs you trust)")
-    sp.set_defaults(fn=cmd_replay)
-    return p
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: its name and one-line help (the parser and the site's reference page read
+    both), how its arguments are declared, and the function that runs it."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: str  # "module:function" taking the parsed arguments; imported when it runs (a fast --help)
+
+    def runner(self) -> Callable[[argparse.Namespace], int]:
+        """The function that runs the command."""
+        module, fn = self.run.split(":")
+        return getattr(importlib.import_module(module), fn)  # type: ignore[no-any-return]
+
+
+#: every command, in the order `rulekit --help` and the reference page list them
+COMMANDS: tuple[Command, ...] = (
+    Command("validate", "check variant files; exit 1 when any has errors", _validate_args,
+            "rulekit.cli.main:cmd_validate"),
+    Command("show", "print the resolved rules of a variant (or, with --compiled, the Python generated from them)",
+            _show_args, "rulekit.cli.main:cmd_show"),
+    Command("decks", "list the decks, or the cards of one deck", _decks_args, "rulekit.cli.main:cmd_decks"),
+    Command("play", "play a whole game with a readable transcript, or at the table with --human", _play_args,
+            "rulekit.cli.play:cmd_play"),
+    Command("list", "the games you can play, with players and deck", _no_args, "rulekit.cli.games:cmd_list"),
+    Command("rules", "a game's rules: in the terminal, or your table's sheet as Markdown or HTML", _rules_args,
+            "rulekit.cli.games:cmd_rules"),
+    Command("simulate", "simulate many rounds or whole games and report statistics", _simulate_args,
+            "rulekit.cli.simulate:cmd_simulate"),
+    Command("help", "the expression, file-format or statistics reference in the terminal: help "
+            "expressions, help format [PART], help statistics", _help_args, "rulekit.cli.helptext:cmd_help"),
+    Command("policies", "the policies (ways of playing) a game ships, with descriptions", game_args,
+            "rulekit.cli.simulate:cmd_policies"),
+    Command("diff", "rule differences between two variants, or a variant and its changes", _diff_args,
+            "rulekit.cli.main:cmd_diff"),
+    Command("explain", "one rule's value and the file and line that set it", _explain_args,
+            "rulekit.cli.main:cmd_explain"),
+    Command("replay", "replay a JSON log and check it matches", _replay_args, "rulekit.cli.main:cmd_replay"),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command in COMMANDS."""
+    return _parsers()[0]
+
+
+def command_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Each command's own parser by name (the site's reference page lists their arguments)."""
+    return _parsers()[1]
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    p = argparse.ArgumentParser(prog="rulekit", description=DESCRIPTION)
+    p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    out = {}
+    for c in COMMANDS:
+        sp = out[c.name] = sub.add_parser(c.name, help=c.help)
+        c.arguments(sp)
+        sp.set_defaults(command_of=c)
+    return p, out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -258,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(join_dash_values(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
-    if not getattr(args, "fn", None):
+    if not getattr(args, "command_of", None):
         parser.print_help()
         return EXIT_USAGE
     args.argv = list(sys.argv[1:] if argv is None else argv)  # the command as given (simulate records it)
@@ -266,11 +318,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rulekit.core.errors import RulekitError, render_all
     try:
         with inert_output():  # whatever a command prints, the terminal shows it literally
-            return args.fn(args)
+            return args.command_of.runner()(args)
     except UsageError as exc:
         return usage_error(str(exc))
     except RulekitError as exc:
-        print(render_all(exc.diagnostics), file=sys.stderr)
+        print(render_all(in_cli_words(exc.diagnostics)), file=sys.stderr)
         return EXIT_ERRORS
     except SystemExit as exc:
         if isinstance(exc.code, str):  # SystemExit("rulekit: error: ..."): one line, exit 1

@@ -72,8 +72,11 @@ def _under(game) -> str:
     return " with these rules" if len(game.player_sizes()) < meta.players_max - meta.players_min + 1 else ""
 
 
-def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
+def cmd_play(args: argparse.Namespace, game_of: Any = None, variant_files: Any = None) -> int:
     """Play the variant (a whole game by default) and print it, or seat a human at the table."""
+    if game_of is None or variant_files is None:  # as the command registry runs it
+        from rulekit.cli import common
+        return cmd_play(args, common.game_from_args, common.variant_files)
     if getattr(args, "resume", None) is not None:
         return _resume(args)
     if args.variant is None:
@@ -199,7 +202,7 @@ def _rounds_total(run: _Run) -> int | None:
         return run.rounds
     try:
         ctx = run.game.new_ctx(run.n, run.seed, None, False)
-        open_ended = run.game.extra.get("open_ended")
+        open_ended = run.game.extra.open_ended
         if open_ended is not None and open_ended(ctx):
             return None  # played until the players stop (or the end condition)
         return int(run.game.rounds(ctx))
@@ -266,7 +269,7 @@ def _at_table(run: _Run) -> int:
         screen.say(f"{name}: {run.n} players{rounds}, {replay}.", "heading")
         screen.say(opponents_words(game, run.policy).replace("Your opponents play", "The players play", 1), "note")
     else:
-        spec = game.extra.get("seat_draw")
+        spec = game.extra.seat_draw
         if spec is not None and spec.seating == "by_draw":
             # the draw decides the seats: a seat asked for is not yet the seat sat at
             screen.say(f"{name}: {run.n} players{rounds}. Where you sit is drawn for (you asked for seat "
@@ -274,8 +277,8 @@ def _at_table(run: _Run) -> int:
         else:
             screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
         screen.say(opponents_words(game, run.policy), "note")
-        if game.extra.get("display_intro"):
-            screen.say(inert(game.extra["display_intro"], keep_newlines=False), "note")
+        if game.extra.display.intro:
+            screen.say(inert(game.extra.display.intro, keep_newlines=False), "note")
         screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
                    "? rules of this phase, t the table, h the odds, q quit (Ctrl-D too).", "note")
     observe = table.observe

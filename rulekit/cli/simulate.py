@@ -103,7 +103,7 @@ def cmd_simulate(args) -> int:
             except UsageError as exc:
                 return usage_error(str(exc))
     game = prepare(game_from_args(args), args.stats)
-    if args.games and game.extra.get("stop_after"):
+    if args.games and game.extra.stop_after:
         return usage_error("--games plays whole games: a statistics file with stop_after cuts every round short; "
                       "drop stop_after or simulate single rounds")
     from rulekit.cli.common import seat_count
@@ -133,8 +133,8 @@ def cmd_simulate(args) -> int:
         print(f"policies: {policy_line(names)}" + ("" if explicit else
               f" - the game's default{'' if names[0] == 'random' else '; --policy random for random play'}"),
               file=out)
-    if game.observer is not None or game.extra.get("stop_after"):
-        stop = game.extra.get("stop_after")
+    if game.observer is not None or game.extra.stop_after:
+        stop = game.extra.stop_after
         print(f"statistics: {inert(args.stats) if args.stats else 'from the variant'}"
               + (f"; every round ends after phase '{inert(stop)}' (chip results not reported)" if stop else ""),
               file=out)
@@ -202,7 +202,7 @@ def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: T
     doc = header(args, game, n, names, kind)
     if partial:
         doc.update({"partial": True, "asked": args.games if args.games else args.rounds})
-    stop = game.extra.get("stop_after")
+    stop = game.extra.stop_after
     if kind == "games":
         data = merged.to_json()
         print(games_report(game, data), file=out)

@@ -26,6 +26,23 @@ class Span:
 
 UNKNOWN = Span("<unknown>", 0, 0)
 
+#: the values given to the engine rather than read from a file, by their Python API names
+ARGUMENTS = ("policy", "options", "preset", "deck")
+
+
+def argument(name: str) -> Span:
+    """Where a problem in a value given to the engine is (`policy`, `options`, `preset` or `deck`):
+    `<name>` at line 0. Each front end names it in its own words (the command line: --policy, -o)."""
+    if name not in ARGUMENTS:
+        raise ValueError(f"argument: expected one of {', '.join(ARGUMENTS)}, found {name!r}")
+    return Span(f"<{name}>", 0, 0)
+
+
+def argument_of(span: Span) -> str | None:
+    """The argument `span` locates (see argument()), or None for a place in a file."""
+    name = span.file[1:-1] if span.line == 0 and span.file.startswith("<") and span.file.endswith(">") else ""
+    return name if name in ARGUMENTS else None
+
 # Stable error codes: tests and users may rely on them. Never renumber.
 CODES: dict[str, str] = {
     "E001": "file cannot be read or decoded",

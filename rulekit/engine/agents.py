@@ -30,10 +30,10 @@ class Decision:
     ctx: Any
     choice: Any
     player: int
-    actions: list[tuple]
+    actions: list[tuple[Any, ...]]
 
     @property
-    def legal(self) -> list[dict]:
+    def legal(self) -> list[dict[Any, Any]]:
         """Legal actions as dicts {parameter: value} with cards shown by id."""
         ids = self.game.card_ids
         return [{p: render(v, t, ids) for p, t, v in zip(self.choice.params, self.choice.types, a)}
@@ -41,28 +41,29 @@ class Decision:
 
     def words(self, name: Callable[[int], str] | None = None) -> tuple[str, dict[str, str]]:
         """The prompt and the per-parameter questions, cards named by `name(card index)` if given."""
-        return self.choice.words(self.ctx, name)
+        words: tuple[str, dict[str, str]] = self.choice.words(self.ctx, name)
+        return words
 
     @property
     def prompt(self) -> str:
         """The choice's prompt as the chooser reads it now ({expression} parts filled in)."""
-        return self.choice.words(self.ctx)[0]
+        return self.words()[0]
 
     @property
     def asks(self) -> dict[str, str]:
         """The choice's per-parameter questions as the chooser reads them now."""
-        return self.choice.words(self.ctx)[1]
+        return self.words()[1]
 
     @property
-    def observation(self) -> dict:
+    def observation(self) -> dict[Any, Any]:
         """What the chooser may see (never hidden cards), as fresh plain JSON data: changing it
         cannot change the game, and `json.dumps` always works on it."""
-        obs = json_safe(self.game.observation(self.ctx, self.player))
+        obs: dict[Any, Any] = json_safe(self.game.observation(self.ctx, self.player))
         obs["choice"] = self.choice.id
         obs["prompt"] = self.prompt
         return obs
 
-    def describe(self, action: tuple) -> str:
+    def describe(self, action: tuple[Any, ...]) -> str:
         """A readable one-line form of an action, cards by name."""
         parts = []
         for p, t, v in zip(self.choice.params, self.choice.types, action):
@@ -91,7 +92,7 @@ def json_safe(v: Any) -> Any:
 
 def _names(v: Any, t: str, game: Any) -> str:
     if t == "card":
-        return game.card_name(v)
+        return str(game.card_name(v))
     if t.startswith("list<"):
         return "[" + ", ".join(_names(x, t[5:-1], game) for x in v) + "]"
     return str(v).lower() if isinstance(v, bool) else str(v)
@@ -207,7 +208,7 @@ class FunctionAgent:
 
     name = "python"
 
-    def __init__(self, fn: Callable[[dict, list[dict]], Any]):
+    def __init__(self, fn: Callable[[dict[Any, Any], list[dict[Any, Any]]], Any]):
         self.fn = fn
 
     def act(self, d: Decision) -> int:
@@ -215,7 +216,7 @@ class FunctionAgent:
         return to_index(self.fn(d.observation, json_safe(legal)), legal, d)
 
 
-def to_index(answer: Any, legal: list[dict], d: Decision) -> int:
+def to_index(answer: Any, legal: list[dict[Any, Any]], d: Decision) -> int:
     """An agent's answer (index or action dict) as a legal index; IllegalAction otherwise."""
     if isinstance(answer, dict):
         for i, a in enumerate(legal):

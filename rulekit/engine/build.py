@@ -1,15 +1,18 @@
 """Variant file -> Variant model -> compiled Game, reporting every error of the file at once."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any, Callable
 
-from rulekit.lang.decks import Deck, deck_names, derive, load_deck
+from rulekit.lang.decks import Deck, derive, load_deck
+from rulekit.engine.extras import Display
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, policy_rules
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
-from rulekit.core.errors import Collector, Diagnostic, RulekitError, Span, did_you_mean, error, sorted_diagnostics
+from rulekit.core.errors import (Collector, Diagnostic, RulekitError, argument, did_you_mean, error,
+                                  sorted_diagnostics)
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.core.gcpause import gc_paused
@@ -18,25 +21,11 @@ from rulekit.engine.buildchecks import check_game_ends, check_rounds, compile_fu
 from rulekit.engine.builddisplay import (card_facts, display_names, display_parts, display_reach, display_reasons,
                                           zone_groups, zone_last, zone_yaku as yaku_of_zones)
 from rulekit.lang.loader import Node, at, load_tree, plain
-from rulekit.lang.model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
-from rulekit.lang.schema import load_schema, validate as schema_validate
+from rulekit.lang.model import Meta, Variant
+from rulekit.engine import variantparts as vp
 from rulekit.lang.source import Source
 
 _VAR_TYPES = {"int": 0, "bool": False, "str": ""}
-
-
-def _span_of(tree: Node):
-    def span_of(path: tuple, is_key: bool) -> Span:
-        node = tree
-        for p in path:
-            nxt = at(node, p)
-            if nxt is None:
-                break
-            node = nxt
-        if is_key and node is not tree and node.key_span is not None:
-            return node.key_span
-        return node.span
-    return span_of
 
 
 def _variant_path(name: str) -> str:
@@ -58,130 +47,23 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     the schema's errors and the rules' errors in one run)."""
     path = _variant_path(path)
     tree, files = load_tree(path, search)
-    house_options: dict = {}
-    houses = []
-    if house:
-        from rulekit.lang.house import apply_house, load_house
-        houses = [load_house(h) for h in house]
-        vid = tree.value["id"].value if "id" in tree.value else os.path.splitext(os.path.basename(path))[0]
-        from rulekit.lang.house import players_problems
-        player_errs = players_problems(tree, houses)  # reported with the option errors, all together
-        removals = tree.removals
-        tree, house_options = apply_house(tree, str(vid), houses)
-        tree.removals = removals
-        files = files + [h.file for h in houses]
-    from rulekit.lang.rulestext import own_values
-    removed = tree.removals
-    tree = own_values(tree)  # a hand's {value} is its own: every reader of its text sees the hand's placeholder
-    tree.removals = removed  # what the file removed, kept for errors caused by a removal (lang.removals)
-    data = plain(tree)
+    housed = vp.with_house(tree, files, path, house)
+    tree = vp.own_values_tree(housed.tree)
+    data = vp.schema_checked(tree, schema_errors)
     errs = Collector()
-    try:
-        schema = load_schema("variant")
-    except FileNotFoundError:
-        schema = None
-    if schema:
-        errs.extend(schema_validate(data, schema, None, span_of=_span_of(tree)))
-        if schema_errors is not None:
-            schema_errors.extend(errs.diagnostics)
-            errs = Collector()
-        errs.raise_if_any()
-    meta_d = data.get("meta") or {}
-    players = data.get("players") or {}
-    pmin = int(players.get("min", 2))
-    pmax = int(players.get("max", pmin))
-    meta = Meta(
-        id=str(data.get("id") or os.path.splitext(os.path.basename(path))[0]),
-        names=dict(meta_d.get("names") or {}),
-        family=str(meta_d.get("family", "")),
-        summary=str(meta_d.get("summary", "")),
-        sources=tuple(meta_d.get("sources") or ()),
-        players_min=pmin, players_max=pmax,
-        players_default=int(players.get("default", pmin)),
-        abstract=bool(data.get("abstract", False)),
-        extra={k: v for k, v in meta_d.items() if k not in ("names", "family", "summary", "sources")},
-    )
-    options = {}
-    for name, o in (data.get("options") or {}).items():
-        onode = at(tree, "options", name)
-        vals = o.get("values") or {}
-        values = tuple((str(k), str(v)) for k, v in vals.items()) if isinstance(vals, dict) else \
-            tuple((str(v), "") for v in vals)
-        unit = o.get("unit") or ""
-        unit = (str(unit[0]), str(unit[-1])) if isinstance(unit, list) and unit else (str(unit), str(unit))
-        says = tuple((str(k).lower() if isinstance(k, bool) else str(k), str(v))
-                     for k, v in (o.get("says") or {}).items())
-        od = OptionDef(name, o.get("type", "choice" if values else "bool"), o.get("default"),
-                       str(o.get("description", "")), values, o.get("min"), o.get("max"), str(o.get("source", "")),
-                       onode.key_span if onode else None, says, unit, str(o.get("label", "")))
-        try:
-            od.parse(od.default)
-        except ValueError as exc:
-            errs.add(error(_here(tree, "options", name, "default").span, "E050", f"option '{name}': default {exc}"))
-        options[name] = od
-    presets = {}
-    for name, p in (data.get("presets") or {}).items():
-        presets[name] = Preset(name, str(p.get("description", "")), dict(p.get("options") or {}), p.get("deck"))
-        for oname, val in (p.get("options") or {}).items():
-            onode = _here(tree, "presets", name, "options", oname)
-            if oname not in options:
-                errs.add(error(onode.key_span or onode.span, "E050", f"preset '{name}': unknown option '{oname}'",
-                               hint=did_you_mean(oname, options)))
-            else:
-                try:
-                    options[oname].parse(val)
-                except ValueError as exc:
-                    errs.add(error(onode.span, "E050", f"preset '{name}': option '{oname}': {exc}"))
-    decks = {}
-    for name, dspec in (data.get("decks") or {}).items():
-        dspec = dspec or {}
-        base = dspec.get("from", name)
-        decks[name] = DeckChoice(name, base, dspec, str(dspec.get("description", "")))
-        if base not in deck_names():
-            dn = at(tree, "decks", name, "from") or _here(tree, "decks", name)
-            errs.add(error(dn.span if dn.span else tree.span, "E040", f"deck '{name}': no shipped deck '{base}'",
-                           hint=did_you_mean(base, deck_names())))
-    default_deck = str(data.get("deck") or (next(iter(decks)) if decks else ""))
-    if not meta.abstract and default_deck not in decks:
-        dn = at(tree, "deck") or tree
-        errs.add(error(dn.span, "E040", f"deck: '{default_deck}' is not one of this variant's decks",
-                       hint=did_you_mean(default_deck, decks)))
-    for name, p in presets.items():
-        if p.deck is not None and p.deck not in decks:
-            dn = _here(tree, "presets", name, "deck")
-            errs.add(error(dn.span, "E040", f"preset '{name}': no deck '{p.deck}'", hint=did_you_mean(p.deck, decks)))
-    zones = {}
-    for name, z in (data.get("zones") or {}).items():
-        z = z or {}
-        kind = "player" if z.get("per") == "player" else "count" if "count" in z else "single"
-        zones[name] = ZoneDef(name, kind, int(z.get("count", 0)), str(z.get("visibility", "hidden")),
-                              str(z.get("description", "")), str(z.get("label", "")), str(z.get("part_of", "")))
-    vars_ = {}
-    for name, v in (data.get("vars") or {}).items():
-        v = v or {}
-        kind = "player" if v.get("per") == "player" else "count" if "count" in v else "single"
-        vars_[name] = VarDef(name, kind, int(v.get("count", 0)), v.get("init", 0), str(v.get("scope", "round")),
-                             bool(v.get("pot", False)), str(v.get("description", "")), bool(v.get("overdraft", False)),
-                             str(v.get("visibility", "")))
-        if name in zones:
-            vn = _here(tree, "vars", name)
-            errs.add(error(vn.key_span or vn.span, "E042", f"'{name}' is both a zone and a variable"))
+    meta = vp.meta_of(data, path)
+    options = vp.options_of(data, tree, errs)
+    presets = vp.presets_of(data, tree, options, errs)
+    decks = vp.decks_of(data, tree, errs)
+    default_deck = vp.default_deck_of(data, tree, meta, decks, presets, errs)
+    zones = vp.zones_of(data)
+    vars_ = vp.vars_of(data, tree, zones, errs)
     _check_players(tree, meta, errs)
-    if house:
-        errs.extend(player_errs)
-    for k, (val, span) in house_options.items():
-        if k not in options:
-            kspan = next((h.option_keys[k] for h in reversed(houses) if k in h.option_keys), span)
-            from rulekit.lang.house import option_hint
-            errs.add(error(kspan, "E051", f"house rules: unknown option '{k}'", hint=option_hint(k, val, options)))
-            continue
-        try:
-            options[k].parse(val)
-        except ValueError as exc:
-            errs.add(error(span, "E051", f"house rules: option '{k}': {exc}"))
+    vp.house_option_errors(housed, options, errs)
     errs.raise_if_any()
-    variant = Variant(meta, options, presets, decks, default_deck, zones, vars_, tree, tuple(files), path,
-                      {k: v for k, (v, _s) in house_options.items()}, tuple(houses))
+    variant = Variant(meta=meta, options=options, presets=presets, decks=decks, default_deck=default_deck,
+                      zones=zones, vars=vars_, tree=tree, files=tuple(housed.files), file=path,
+                      house_options={k: v for k, (v, _s) in housed.options.items()}, house=housed.houses)
     from rulekit.engine.figures import figure_source
     from rulekit.lang.prose import register_figures
     register_figures(options, lambda: figure_source(variant, build=build_game))  # {fig.NAME}, built when first read
@@ -202,14 +84,14 @@ def _check_players(tree: Node, meta: Meta, errs: Collector) -> None:
                        "min/max too"))
 
 
-def resolve_options(variant: Variant, given: dict[str, Any] | None = None, preset: str | None = None,
-                    where: str = "-o") -> dict[str, Any]:
+def resolve_options(variant: Variant, given: dict[str, Any] | None = None,
+                    preset: str | None = None) -> dict[str, Any]:
     """Defaults, then the preset, then the given values; raise RulekitError on unknown/bad ones."""
     errs = Collector()
     values = {name: o.parse(o.default) for name, o in variant.options.items()}
     if preset is not None:
         if preset not in variant.presets:
-            raise RulekitError(error(Span(where, 1, 1), "E050", f"unknown preset '{preset}' for {variant.meta.id}",
+            raise RulekitError(error(argument("preset"), "E050", f"unknown preset '{preset}' for {variant.meta.id}",
                                      hint=did_you_mean(preset, variant.presets)))
         for k, v in variant.presets[preset].options.items():
             values[k] = variant.options[k].parse(v)
@@ -218,13 +100,13 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None, prese
     for k, v in (given or {}).items():
         if k not in variant.options:
             from rulekit.lang.house import option_hint
-            errs.add(error(Span(where, 1, 1), "E050", f"unknown option '{k}' for {variant.meta.id}",
+            errs.add(error(argument("options"), "E050", f"unknown option '{k}' for {variant.meta.id}",
                            hint=option_hint(k, v, variant.options)))
             continue
         try:
             values[k] = variant.options[k].parse(v)
         except ValueError as exc:
-            errs.add(error(Span(where, 1, 1), "E050", f"option '{k}': {exc}"))
+            errs.add(error(argument("options"), "E050", f"option '{k}': {exc}"))
     errs.raise_if_any()
     return values
 
@@ -234,7 +116,7 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
     (whose expressions may read opt.<name>: the option values given, else the defaults)."""
     choice = variant.decks.get(name)
     if choice is None:
-        errs.add(error(Span("--deck", 1, 1), "E040", f"{variant.meta.id} has no deck '{name}'",
+        errs.add(error(argument("deck"), "E040", f"{variant.meta.id} has no deck '{name}'",
                        hint=did_you_mean(name, variant.decks) or f"decks: {', '.join(variant.decks)}"))
         return None
     base = load_deck(choice.base)
@@ -412,9 +294,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
                 claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
                 value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
-                yaku[table].append(YakuEntry(str(ed["id"].value), plain(ed["names"]) if "names" in ed else {},
-                                             group_of(ed["group"], scope, errs) if "group" in ed else "", when, claim, value,
-                                             rank, str(ed["description"].value) if "description" in ed else ""))
+                yaku[table].append(YakuEntry(
+                    id=str(ed["id"].value), names=plain(ed["names"]) if "names" in ed else {},
+                    group=group_of(ed["group"], scope, errs) if "group" in ed else "", when=when, claim=claim,
+                    value=value, rank=rank, description=str(ed["description"].value) if "description" in ed else ""))
     phases = []
     rnode = at(tree, "round")
     for ph in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):
@@ -453,36 +336,34 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
             sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
-    game = Game(variant, deck, deck_name, opts, tuple(c.id for c in deck.cards), phases, yaku, sc.choices,
-                policies, rounds, first_dealer, end_when, start_chips, deck_zone, var_init)
+    game = Game(variant=variant, deck=deck, deck_name=deck_name, options=opts, card_ids=tuple(c.id for c in deck.cards),
+                phases=phases, yaku=yaku, choices=sc.choices, policies=policies, rounds=rounds,
+                first_dealer=first_dealer, end_when=end_when, start_chips=start_chips, deck_zone=deck_zone,
+                var_init=var_init, procedures=dict(sc.procs))
+    extra = game.extra
     pnode = at(tree, "players", "sizes")
     if pnode is not None:
-        game.extra["player_sizes"] = player_sizes(pnode, scope, variant.meta, errs)
+        extra.player_sizes = player_sizes(pnode, scope, variant.meta, errs)
     if "open_ended" in g:
-        game.extra["open_ended"] = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
+        extra.open_ended = sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")[0]
         if not errs.diagnostics:
             check_game_ends(g, scope, errs)
     if "rounds" in g and not errs.diagnostics:
-        game.extra["rounds_span"] = g["rounds"].span  # a length found wrong in play is reported here
+        extra.rounds_span = g["rounds"].span  # a length found wrong in play is reported here
         check_rounds(g, scope, errs)
     if "draw" in g and isinstance(g["draw"].value, dict):
-        game.extra["seat_draw"] = seat_draw_of(g["draw"], sc)
-    game.extra["zone_show"], game.extra["card_show"] = zone_show, card_show
-    game.extra["card_facts"] = facts  # display.value, .wild (the card pictures) and .sort (a held hand's order)
-    game.extra["zone_yaku"] = zone_yaku
-    game.extra["display_table"] = display_table
-    game.extra["display_reasons"] = display_reasons(variant)
-    game.extra["display_names"] = display_names(variant)
-    game.extra["display_reach"] = display_reach(variant, yaku, errs)
-    game.extra["zone_groups"] = zone_groups(variant)
-    game.extra["zone_last"] = zone_last(variant)
-    game.extra["functions"] = scope.functions  # statistics and other late readers see them too
+        extra.seat_draw = seat_draw_of(g["draw"], sc)
+    extra.display = Display(zone_show=zone_show, card_show=card_show, card_facts=facts, zone_yaku=zone_yaku,
+                            table=display_table, reasons=display_reasons(variant), names=display_names(variant),
+                            reach=display_reach(variant, yaku, errs), zone_groups=zone_groups(variant),
+                            zone_last=zone_last(variant))
+    extra.functions = scope.functions  # statistics and other late readers see them too
     inode = at(tree, "display", "intro")
     intro = sc._template(inode, {}, "display.intro") if inode is not None else None
-    game.extra["display_intro"] = ""
     if intro is not None and not errs.diagnostics:
         # said on the first screen at the table, under the options in play ('' says nothing)
-        game.extra["display_intro"] = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
+        said = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
+        extra.display = dataclasses.replace(extra.display, intro=said)
     for pol in policies.values():
         for key in ("description", "brief"):
             describe = pol.pop("describe_" + key, None)

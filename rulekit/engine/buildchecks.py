@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 
 from rulekit.engine.seatdraw import SeatDraw
 from rulekit.core.errors import Collector, error
@@ -11,7 +12,7 @@ from rulekit.lang.expr import types as T
 from rulekit.lang.loader import Node, at
 
 
-def seat_draw_of(node, sc) -> SeatDraw:
+def seat_draw_of(node: Node, sc: Any) -> SeatDraw:
     """`game.draw`: the draw before the first round (key over the drawn card `c`)."""
     d = node.value
     key = sc.expr(d["key"], {"c": T.CARD}, T.NUM, "draw key")[0] if "key" in d else (lambda ctx: 0)
@@ -21,7 +22,7 @@ def seat_draw_of(node, sc) -> SeatDraw:
     return SeatDraw(key, word("deals", "lowest"), word("seating", "by_draw"), word("ties", "redraw"), node.span)
 
 
-def compile_functions(tree, scope, errs: Collector) -> dict:
+def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]:
     """The variant's `functions:` (inherited like every block): parsed, and each body checked
     once with its parameters as names of any type, so a mistake is reported where it is written."""
     from rulekit.lang.expr import REGISTRY
@@ -31,7 +32,7 @@ def compile_functions(tree, scope, errs: Collector) -> dict:
     from rulekit.lang.expr.parser import ExprSyntaxError, parse
     from rulekit.lang.source import expr_span
     fnode = at(tree, "functions")
-    out: dict = {}
+    out: dict[Any, Any] = {}
     if fnode is None or not isinstance(fnode.value, dict):
         return out
     bodies = {}
@@ -42,7 +43,7 @@ def compile_functions(tree, scope, errs: Collector) -> dict:
         if body is None or not isinstance(body.value, str):
             continue
         pnodes = d["params"].value if "params" in d and isinstance(d["params"].value, list) else []
-        seen: set = set()
+        seen: set[Any] = set()
         for pn in pnodes:
             if str(pn.value) in seen:
                 errs.add(error(pn.span, "E033", f"function '{name}': parameter '{pn.value}' is named twice",
@@ -77,7 +78,7 @@ def compile_functions(tree, scope, errs: Collector) -> dict:
     return out
 
 
-def check_game_ends(g: dict, scope, errs: Collector) -> None:
+def check_game_ends(g: dict[Any, Any], scope: Any, errs: Collector) -> None:
     """An open-ended game (game.open_ended holds under these options) must be able to end:
     a game.end_when that is missing, or false whatever happens, is refused here rather than
     played to the engine's limit of rounds."""
@@ -99,7 +100,7 @@ def check_game_ends(g: dict, scope, errs: Collector) -> None:
                        "is open-ended (game.open_ended holds): it would never end", hint=hint))
 
 
-def check_rounds(g: dict, scope, errs: Collector) -> None:
+def check_rounds(g: dict[Any, Any], scope: Any, errs: Collector) -> None:
     """A game.rounds known from the options alone (a number, `opt.rounds`) must be 1 to MAX_ROUNDS,
     or 0 in a game open-ended under these options: a game of no rounds would play nothing."""
     from rulekit.engine.runner import MAX_ROUNDS
@@ -126,12 +127,13 @@ def check_rounds(g: dict, scope, errs: Collector) -> None:
 class _OptionsOnly:
     """The state an expression of options only is evaluated in (before any game exists)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from rulekit.lang.expr.scope import EVAL_BUDGET
-        self.budget, self.loc, self.n, self.yaku_eval = EVAL_BUDGET, {}, 1, None
+        self.budget, self.n, self.yaku_eval = EVAL_BUDGET, 1, None
+        self.loc: dict[str, Any] = {}
 
 
-def player_sizes(node: Node, scope, meta, errs: Collector) -> tuple[int, ...]:
+def player_sizes(node: Node, scope: Any, meta: Any, errs: Collector) -> tuple[int, ...]:
     """players.sizes: an expression of options giving the table sizes the rules play (each
     within players.min..max); () when it cannot be read (the error says why)."""
     from rulekit.lang.expr.compiler import compile_expr
@@ -168,7 +170,7 @@ def player_sizes(node: Node, scope, meta, errs: Collector) -> tuple[int, ...]:
     return sizes
 
 
-def group_of(node: Node, scope, errs: Collector) -> str:
+def group_of(node: Node, scope: Any, errs: Collector) -> str:
     """A yaku's exclusive group: a plain name, or an expression over the options giving a name
     ('' for no group), e.g. "if opt.strict then 'sets' else ''"."""
     from rulekit.lang.expr.compiler import compile_expr

@@ -16,7 +16,7 @@ from rulekit.lang.model import Variant
 _VAR_TYPES = {"int": 0, "bool": False, "str": ""}
 
 
-def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any, list[tuple]]:
+def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], Any, list[tuple[Any, ...]]]:
     """Compile what the table shows: each zone's `show` value (over `cards`, `seat`) and the
     value after a card's name (`display.card`, over `c`); errors located in the file."""
     tree = variant.tree
@@ -69,10 +69,10 @@ def card_facts(variant: Variant, sc: StepCompiler) -> dict[str, Any]:
     return out
 
 
-def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
+def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str) -> Any:
     """A text with {expression} parts: a function of the game state giving the text."""
     text = str(node.value)
-    parts: list = []
+    parts: list[Any] = []
     pos = 0
     for m in PLACEHOLDER.finditer(text):
         parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
@@ -80,18 +80,18 @@ def text_template(node: Node, loc: dict[str, str], sc: StepCompiler, what: str):
         pos = m.end()
     parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
 
-    def render(ctx):
+    def render(ctx: Any) -> str:
         return "".join(p if isinstance(p, str) else str(p(ctx)) for p in parts)
     return render
 
 
-def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
+def display_table(node: Node | None, sc: StepCompiler) -> list[tuple[Any, ...]]:
     """Compile `display.table`: lines the table shows a player at a decision, each a text with
     {expression} parts over the game state and `me` (the player's seat), shown `when` true, once
     or once per value of a list (`for`/`in`). Each: (name or None, list fn, when fn, parts,
     on request); a `say` given as parts with their own `when` gives engine.textparts.Clause
     parts; `on_request` lines are shown only with the whole table (the t key)."""
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     if node is None or not isinstance(node.value, list):
         return out
     for i, item in enumerate(node.value):
@@ -118,10 +118,10 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple]:
     return out
 
 
-def _line_parts(node: Node, loc: dict[str, str], sc: StepCompiler, where: str) -> tuple:
+def _line_parts(node: Node, loc: dict[str, str], sc: StepCompiler, where: str) -> tuple[Any, ...]:
     """A `display.table` text: its plain parts and its compiled {expression} parts, in order."""
     text = str(node.value)
-    parts: list = []
+    parts: list[Any] = []
     pos = 0
     for m in PLACEHOLDER.finditer(text):
         parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
@@ -207,6 +207,6 @@ def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str,
     return out
 
 
-def _when_of(w: Node, loc: dict, sc: Any, where: str) -> Any:
+def _when_of(w: Node, loc: dict[Any, Any], sc: Any, where: str) -> Any:
     """A display line's part's `when`, compiled over the line's names."""
     return sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0]

@@ -16,13 +16,13 @@ class Ctx:
                  "yaku_eval", "where", "stack", "budget", "depth", "yaku_cache",
                  "seating", "relabel", "spent")
 
-    def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable | None, logging: bool):
+    def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable[..., Any] | None, logging: bool):
         self.game = game
         self.n = n
         self.rng = rng
         self.decide = decide
         self.logging = logging
-        self.events: list[dict] = []
+        self.events: list[dict[Any, Any]] = []
         self.records: dict[str, int] = {}
         self.loc: dict[str, Any] = {}
         self.zones: dict[str, Any] = {}
@@ -38,7 +38,7 @@ class Ctx:
         self.where = ""
         self.stack: dict[str, list[str]] | None = None
         self.depth = 0  # nested procedure calls
-        self.yaku_cache: dict = {}  # (table, cards, seat) -> hits, for tables that allow it; per round
+        self.yaku_cache: dict[Any, Any] = {}  # (table, cards, seat) -> hits, for tables that allow it; per round
         self.budget = 0  # set at the start of each round (expr.compiler.EVAL_BUDGET)
         self.spent = 0  # budget units and steps used by the rounds (and redeals) before the current one
         self.seating: list[int] | None = None  # who sits where after a seat draw (runner.play)
@@ -50,7 +50,7 @@ class Ctx:
         starts with): what a search bot's playouts are charged, in the rules' own cost model."""
         return self.spent + full - self.budget + self.steps
 
-    def log(self, event: dict) -> None:
+    def log(self, event: dict[Any, Any]) -> None:
         if self.logging:
             self.events.append(event)
 

@@ -17,7 +17,7 @@ _NESTED_SET = frozenset(NESTED)
 _TOO_BIG = "a value of more than {} items and characters (lists inside counted each time)"
 
 
-def flat(v: list) -> bool:
+def flat(v: list[Any]) -> bool:
     """True when no item of the list `v` is a list, dict, tuple or text (all of them looked at, in
     C: a list whose first and last items are numbers may still hold a deep list in the middle)."""
     return _NESTED_SET.isdisjoint(map(type, v))

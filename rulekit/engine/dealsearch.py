@@ -45,7 +45,7 @@ def _piles(source: Any, seat: int) -> list[tuple[int | None, list[int]]]:
     return out
 
 
-def _view(game: Any, ctx: Any, seat: int) -> list:
+def _view(game: Any, ctx: Any, seat: int) -> list[Any]:
     """What `seat` sees of the zones, pile by pile (a card where it sees one, else None)."""
     out = []
     for zname, z in game.variant.zones.items():
@@ -56,7 +56,7 @@ def _view(game: Any, ctx: Any, seat: int) -> list:
     return out
 
 
-def _odd_cards(real: list, other: list) -> set[int]:
+def _odd_cards(real: list[Any], other: list[Any]) -> set[int]:
     """The cards seen in one view where the other does not show them (both views of one seat)."""
     odd: set[int] = set()
     for a, b in zip(real, other):
@@ -99,7 +99,7 @@ def repair(source: Any, seat: int, rng: random.Random, tries: int,
     mine = source._public(seat)
     # the real round decision by decision: who decided on which choice, what the seat saw then
     seen: list[tuple[int, str]] = []
-    views: list[list] = []
+    views: list[list[Any]] = []
 
     def record(d: Any) -> None:
         seen.append((d.player, d.choice.id))
@@ -131,7 +131,7 @@ def repair(source: Any, seat: int, rng: random.Random, tries: int,
         depth = [0]
         blame: list[int] = []
 
-        def blame_view(real: list, other: list) -> bool:
+        def blame_view(real: list[Any], other: list[Any]) -> bool:
             blame.extend(slot_of[c] for c in _odd_cards(real, other) if c in slot_of)
             return real != other
 

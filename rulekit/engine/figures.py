@@ -50,7 +50,7 @@ def game_figures(game: Any, n: int | None = None) -> dict[str, Any]:
         num = _number(val)
         if num is not None:
             out[name] = num
-    fns = game.extra.get("functions") or {}
+    fns = game.extra.functions
     zero = [name for name, f in fns.items() if not getattr(f, "params", ())]
     if zero:
         from rulekit.engine.scope import variant_scope
@@ -76,12 +76,12 @@ class FigureSource:
         self.variant = variant
         self.deck = deck
         self.build = build  # build_game (rulekit.engine.build), given by the caller: no import circle
-        self.cache: dict[tuple, dict[str, Any]] = {}
-        self.games: dict[tuple, Any] = {}
+        self.cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.games: dict[tuple[Any, ...], Any] = {}
         if game is not None:
             self.games[self._key(dict(game.options))] = game
 
-    def _key(self, values: dict) -> tuple:
+    def _key(self, values: dict[Any, Any]) -> tuple[Any, ...]:
         return tuple(sorted((k, repr(v)) for k, v in values.items() if k in self.variant.options))
 
     def __call__(self, values: dict[str, Any], n: int | None = None) -> dict[str, Any]:
@@ -102,7 +102,7 @@ class FigureSource:
 
 
 def figure_source(variant: Any, deck: str | None = None, game: Any = None,
-                  build: Any = None) -> Callable[[dict, int | None], dict]:
+                  build: Any = None) -> Callable[[dict[Any, Any], int | None], dict[Any, Any]]:
     """A function (option values, seats or None) -> figures, for `Prose(figures=...)`; `build` is
     rulekit.engine.build.build_game (figures under other option values build the game again)."""
     return FigureSource(variant, deck, game, build)
@@ -157,7 +157,7 @@ def _about(variant: Any, name: str) -> str:
     return (str(f.get("description", "")) if isinstance(f, dict) else "") + (v.description if v else "") + " " + name
 
 
-def literal_figure_warnings(variant: Any, game: Any, build: Any) -> list:
+def literal_figure_warnings(variant: Any, game: Any, build: Any) -> list[Any]:
     """W091 for a number in players' text that is a figure of the rules a house rule can change
     (`validate --strict`): located, with the `{fig.NAME}` to write instead."""
     from rulekit.core.errors import Diagnostic, error

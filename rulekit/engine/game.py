@@ -10,6 +10,7 @@ from rulekit.core.errors import RuleError, Span, error
 from rulekit.lang.model import Variant
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.context import Ctx
+from rulekit.engine.extras import Extra
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100
@@ -93,13 +94,14 @@ class Game:
     var_init: dict[str, Callable]
     preset: str | None = None
     house: tuple[str, ...] = ()
-    extra: dict = field(default_factory=dict)
+    extra: Extra = field(default_factory=Extra)  # display, what build read from game:, caches (engine.extras)
     # reads declared statistics during play (rulekit.engine.statsdecl); None: nothing is read, no cost
     observer: Any = None
     # the engine's own parts, set by rulekit.engine.build: each yaku table as generated code (None:
     # the closures), which tables' results may be kept for a round, and `first_dealer: random`
     yaku_fns: dict[str, Callable[..., list[YakuHit]]] | None = None
     yaku_cacheable: dict[str, bool] = field(default_factory=dict)
+    procedures: dict[str, Callable] = field(default_factory=dict)  # each procedure as it runs (rulekit show --compiled)
     random_first_dealer: bool = False
     plans: RoundPlans = field(default_factory=RoundPlans)
 
@@ -127,7 +129,7 @@ class Game:
     def player_sizes(self) -> tuple[int, ...]:
         """The table sizes these rules play: players.sizes under the game's options, else min..max."""
         meta = self.variant.meta
-        return self.extra.get("player_sizes") or tuple(range(meta.players_min, meta.players_max + 1))
+        return self.extra.player_sizes or tuple(range(meta.players_min, meta.players_max + 1))
 
     def sizes_text(self) -> str:
         """The table sizes in words: '2 to 7', '7 or 8', '4, 6 or 8'."""
@@ -340,10 +342,10 @@ class Game:
     def visible_vars(self, ctx: Ctx, seat: int) -> dict[str, Any]:
         """The variables `seat` may see (engine.varvis): public ones whole, its own slot of 'owner'
         ones (None in the other slots), hidden ones not at all."""
-        vis = self.extra.get("var_visibility")
+        vis = self.extra.caches.var_visibility
         if vis is None:
             from rulekit.engine.varvis import var_visibility
-            vis = self.extra["var_visibility"] = var_visibility(self.variant)
+            vis = self.extra.caches.var_visibility = var_visibility(self.variant)
         out: dict[str, Any] = {}
         for k, v in ctx.vars.items():
             how = vis.get(k, "public")

@@ -67,7 +67,7 @@ def label_warnings(game: Any) -> list[Diagnostic]:
     return out
 
 
-def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int], build_game: Any) -> list[Diagnostic]:
+def where_warnings(variant: Any, deck_name: str, opts: dict[Any, Any], sizes: list[int], build_game: Any) -> list[Diagnostic]:
     """A choice with `where` and `if_none: skip` whose where never held in validation's rounds:
     the choice was reached but never offered (played on the closures, which keep the tally;
     `build_game` is rulekit.engine.build's, passed in so this module does not import it)."""
@@ -79,8 +79,8 @@ def where_warnings(variant: Any, deck_name: str, opts: dict, sizes: list[int], b
     quiet = {ch.span: ch for chs in game.choices.values() for ch in chs if getattr(ch, "quiet_where", False)}
     if not quiet:
         return []
-    tally: dict = {}
-    game.extra["where_tally"] = tally
+    tally: dict[Any, Any] = {}
+    game.extra.caches.where_tally = tally
     for n in sizes:
         for seed in range(3):
             try:

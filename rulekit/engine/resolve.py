@@ -10,7 +10,7 @@ from rulekit.lang.model import Variant
 GameLike = Union[str, "os.PathLike[str]", Variant, Game]
 
 
-def as_variant(game: GameLike, house: tuple | list = (), argname: str = "game") -> Variant:
+def as_variant(game: GameLike, house: tuple[Any, ...] | list[Any] = (), argname: str = "game") -> Variant:
     """The Variant named by `game` (id, path or Variant); a Game gives the variant it was built from."""
     if isinstance(game, Game):
         return game.variant
@@ -25,7 +25,7 @@ def as_variant(game: GameLike, house: tuple | list = (), argname: str = "game") 
 
 
 def as_game(game: GameLike, options: dict[str, Any] | None = None, preset: str | None = None,
-            deck: str | None = None, house: tuple | list = (), argname: str = "game") -> Game:
+            deck: str | None = None, house: tuple[Any, ...] | list[Any] = (), argname: str = "game") -> Game:
     """The Game named by `game`, built with these options; a built Game is returned as it is
     (giving options with a Game is a ValueError: they were fixed when it was built)."""
     if isinstance(game, Game):
@@ -39,7 +39,7 @@ def as_game(game: GameLike, options: dict[str, Any] | None = None, preset: str |
     return build_game(as_variant(game, house, argname), options, preset, deck)
 
 
-def rebuild_args(game: Game) -> tuple:
+def rebuild_args(game: Game) -> tuple[Any, ...]:
     """(path, options, preset, deck, house files): enough for another process to build the same game."""
     v = game.variant
     return (v.file, dict(game.options), game.preset, game.deck_name, tuple(v.house))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, to_index
-from rulekit.core.errors import RuleError, RulekitError, Span, did_you_mean, error
+from rulekit.core.errors import RuleError, RulekitError, Span, argument, did_you_mean, error
 from rulekit.core.inert import inert
 from rulekit.core.numbers import parse_int
 from rulekit.engine.game import Game
@@ -93,7 +93,7 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
     """Each seat's policy from a spec: 'careful' (every seat), '0=careful,1=random', or both
     ('random,0=careful': seat 0 careful, the others random); unknown names raise E050."""
     known = [*BUILTIN_POLICIES, *game.policies]
-    where = Span("--policy", 1, 1)
+    where = argument("policy")
     default, per = "random", {}
     for part in (p.strip() for p in str(spec).split(",")):
         if not part:
@@ -102,7 +102,7 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
             seat_s, name = (x.strip() for x in part.split("=", 1))
             seat = parse_int(seat_s, signed=False)
             if seat is None or not 0 <= seat < n:
-                raise RulekitError(error(where, "E050", f"--policy: '{inert(seat_s, limit=40)}' is not a seat: "
+                raise RulekitError(error(where, "E050", f"'{inert(seat_s, limit=40)}' is not a seat: "
                                          f"expected 0 to {n - 1}"))
             per[seat] = name
         else:

@@ -57,10 +57,10 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
     return scope
 
 
-def _every_card_id(variant: Variant) -> frozenset:
+def _every_card_id(variant: Variant) -> frozenset[Any]:
     """The card ids of every deck the variant can be played with (their shipped bases)."""
     from rulekit.lang.decks import load_deck
-    out: set = set()
+    out: set[Any] = set()
     for choice in variant.decks.values():
         try:
             out.update(c.id for c in load_deck(choice.base).cards)

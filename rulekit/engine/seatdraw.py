@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from rulekit.core.errors import RuleError, Span, error
 
@@ -19,14 +19,14 @@ class SeatDraw:
     dealer is drawn); `ties` is 'redraw' (a tie that matters sends everyone back to draw).
     """
 
-    key: Callable
+    key: Callable[..., Any]
     deals: str
     seating: str
     ties: str
     span: Span
 
 
-def draw_for_seats(game, ctx, spec: SeatDraw) -> tuple[int, list[int]]:
+def draw_for_seats(game: Any, ctx: Any, spec: SeatDraw) -> tuple[int, list[int]]:
     """Play the draw on `ctx` (seeded by its generator, logged); return (dealer seat, seating).
 
     `seating[s]` is the player who sits at seat s; with seating by_draw the dealer sits at seat 0.

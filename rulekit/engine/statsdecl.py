@@ -47,7 +47,7 @@ class StatsSpec:
     file: str = ""
 
 
-def _file_schema() -> dict:
+def _file_schema() -> dict[Any, Any]:
     """The schema of a statistics file: the variant schema's `stats` section plus a few keys."""
     v = load_schema("variant")
     return {"$schema": v.get("$schema"), "$defs": v["$defs"], "type": "object", "required": ["stats"],
@@ -96,7 +96,7 @@ def variant_stats(game: Any) -> StatsSpec:
     return StatsSpec(parse_section(node_at(game.variant.tree, "stats")), file=game.variant.file)
 
 
-def _steps_deal(node: Node | None, piles: set[str], procs: dict, seen: set[str]) -> bool:
+def _steps_deal(node: Node | None, piles: set[str], procs: dict[Any, Any], seen: set[str]) -> bool:
     """Whether steps (at any depth, through procedure calls) deal cards: a `deal` step, or a
     `move` into a zone of several piles (a player's zone or a numbered zone)."""
     if node is None:
@@ -150,24 +150,24 @@ class Compiled:
 
     name: str
     kind: str  # count, mean or ratio
-    fn: Callable
-    when: Callable | None
+    fn: Callable[..., Any]
+    when: Callable[..., Any] | None
     phase: str | None  # None: at the end of the round
     per_seat: bool
     description: str
     span: Span
     where: str  # "after the deal (end of phase 'deal')" ...
-    over: Callable | None = None
-    by: Callable | None = None
+    over: Callable[..., Any] | None = None
+    by: Callable[..., Any] | None = None
     by_text: str = ""
-    diff: Callable | None = None  # the seat the others are compared with
+    diff: Callable[..., Any] | None = None  # the seat the others are compared with
     diff_text: str = ""
     expect: Fraction | None = None
     uses_redealt: bool = False  # read twice at a phase: the attempt's fate is known only later
     uses_round_chips: bool = False
 
 
-def _mentions(nodes: tuple, name: str) -> bool:
+def _mentions(nodes: tuple[Any, ...], name: str) -> bool:
     """Whether any of these expression nodes names `name` (by its text: a mention in a string only
     costs a second reading)."""
     pat = re.compile(rf"\b{name}\b")
@@ -192,7 +192,7 @@ def compile_stats(game: Any, spec: StatsSpec) -> list[Compiled]:
     errs = Collector()
     phase_ids = [p.id for p in game.phases]
     scope = variant_scope(game.variant, game.deck, game.options)
-    scope.functions = game.extra.get("functions") or {}  # a statistic sees what the rules see
+    scope.functions = game.extra.functions  # a statistic sees what the rules see
     sc = StepCompiler(scope, game.variant.zones, game.variant.vars, errs, node_at(game.variant.tree, "procedures"))
     dealt = deal_phase(game)
     chips_type = scope.globals["chips"].type if "chips" in scope.globals else T.list_of(T.NUM)
@@ -285,7 +285,7 @@ class Observer:
         self.pending: dict[int, Any] = {}
         self.acc: dict[Any, list[list[float]]] = {}
         self.attempt = 0
-        self.chips0: list = []
+        self.chips0: list[Any] = []
         self.reset()
 
     def reset(self) -> None:
@@ -305,7 +305,7 @@ class Observer:
             self.chips0 = list(ctx.chips)
         self.attempt += 1
 
-    def _values(self, ctx: Any, st: Compiled, loc: dict) -> list:
+    def _values(self, ctx: Any, st: Compiled, loc: dict[Any, Any]) -> list[Any]:
         """One reading of `st` per slot: None (skipped) or (group key, value[, denominator])."""
         fn, when, over, by = st.fn, st.when, st.over, st.by
         ctx.loc = loc
@@ -314,7 +314,7 @@ class Observer:
                 return [None]
             return [(_key(by(ctx)) if by is not None else None, float(fn(ctx)),
                      *((float(over(ctx)),) if over is not None else ()))]
-        vals: list = []
+        vals: list[Any] = []
         for s in range(ctx.n):
             loc["seat"] = s
             if when is not None and not when(ctx):
@@ -397,7 +397,7 @@ class Observer:
         self._commit(False)
         self.attempt = 0
 
-    def take(self) -> dict:
+    def take(self) -> dict[Any, Any]:
         """The sums so far ({name or (name, group): [[readings, sum, sum of squares(, ratio sums)] per
         slot]}), and start afresh."""
         out = self.acc
@@ -420,15 +420,14 @@ def instrument(game: Any, stats: list[Compiled], stop_after: str | None = None) 
             phases.append(ph)
             continue
 
-        def run(ctx, _run=ph.run, _mine=mine, _stop=stop):
+        def run(ctx: Any, _run: Callable[..., Any] = ph.run, _mine: Any = mine, _stop: Any = stop) -> None:
             _run(ctx)
             if _mine:
                 obs.read(ctx, _mine)
             if _stop:
                 raise EndRound("stop_after")
         phases.append(Phase(ph.id, ph.name, ph.when, run, ph.span))
-    extra = dict(game.extra)
-    extra["stop_after"] = stop_after
+    extra = dataclasses.replace(game.extra, stop_after=stop_after)
     return dataclasses.replace(game, phases=phases, observer=obs, extra=extra)
 
 

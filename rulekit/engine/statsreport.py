@@ -63,14 +63,14 @@ def _json_key(k: Any) -> Any:
     return str(k)
 
 
-def _order(k: Any) -> tuple:
+def _order(k: Any) -> tuple[Any, ...]:
     """Groups in a stable order: numbers by value, then text."""
     if isinstance(k, (int, float, Fraction)) and not isinstance(k, bool):
         return (0, float(k), "")
     return (1, 0.0, str(k))
 
 
-def _z(row: dict, expect: Fraction, rate: bool) -> None:
+def _z(row: dict[Any, Any], expect: Fraction, rate: bool) -> None:
     """Add expected, z and the |z| > 3 flag to a row (a rate's standard error under the expected value)."""
     p0 = float(expect)
     n = row["readings"]
@@ -82,7 +82,7 @@ def _z(row: dict, expect: Fraction, rate: bool) -> None:
     row.update({"expected": p0, "z": z if math.isfinite(z) else None, "flag": not math.isfinite(z) or abs(z) > 3})
 
 
-def _row(kind: str, slot: list, seat: Any, total: float | None = None) -> dict:
+def _row(kind: str, slot: list[Any], seat: Any, total: float | None = None) -> dict[Any, Any]:
     """One row of figures from a slot of sums."""
     n = slot[0]
     if kind == "ratio":
@@ -101,7 +101,7 @@ def _row(kind: str, slot: list, seat: Any, total: float | None = None) -> dict:
     return {"seat": seat, "readings": int(n), "value": m, "low": lo, "high": hi}
 
 
-def summarise(stats: list, acc: dict) -> list[dict]:
+def summarise(stats: list[Any], acc: dict[Any, Any]) -> list[dict[Any, Any]]:
     """Each statistic's figures per slot (and per group with `by`): readings, value, 95% interval,
     and z when an exact value is expected (JSON-ready)."""
     out = []
@@ -137,7 +137,7 @@ def summarise(stats: list, acc: dict) -> list[dict]:
     return out
 
 
-def _fmt(kind: str, r: dict) -> str:
+def _fmt(kind: str, r: dict[Any, Any]) -> str:
     """The figures of one row, aligned."""
     if kind in ("rate", "histogram"):
         base = f"{r['value']:.5f}  [{r['low']:.5f}, {r['high']:.5f}]"
@@ -156,7 +156,7 @@ def _fmt(kind: str, r: dict) -> str:
     return f"{base}  {tail}{z}"
 
 
-def report(summary: list[dict]) -> str:
+def report(summary: list[dict[Any, Any]]) -> str:
     """The statistics as a readable table, with the interval methods named."""
     from rulekit.core.inert import inert
     lines = [f"statistics (95% intervals: {METHODS}):"]

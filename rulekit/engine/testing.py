@@ -18,7 +18,7 @@ def variant_path(rel: str) -> str:
     return os.path.join(ROOT, "variants", rel)
 
 
-def game(rel: str, options: dict | None = None, deck: str | None = None, preset: str | None = None) -> Game:
+def game(rel: str, options: dict[Any, Any] | None = None, deck: str | None = None, preset: str | None = None) -> Game:
     """Build a shipped variant with option values."""
     return build_game(load_variant(variant_path(rel)), options, preset, deck)
 
@@ -31,7 +31,7 @@ class Script:
     def __init__(self, moves: list[Any], by_choice: dict[str, list[Any]] | None = None):
         self.moves = list(moves)
         self.by_choice = {k: list(v) for k, v in (by_choice or {}).items()}
-        self.seen: list[tuple[str, int, list[dict]]] = []
+        self.seen: list[tuple[str, int, list[dict[Any, Any]]]] = []
 
     def act(self, d: Decision) -> int:
         legal = d.legal
@@ -65,7 +65,7 @@ class DrawTo(Script):
     per-player zone counted; every other decision follows the Script rules.
     """
 
-    def __init__(self, size: dict[int, int], by_choice: dict | None = None,
+    def __init__(self, size: dict[int, int], by_choice: dict[Any, Any] | None = None,
                  choices: tuple[str, ...] = ("draw", "dealer_draw"), param: str = "hit", zone: str = "hand"):
         super().__init__([], by_choice)
         self.size = dict(size)
@@ -95,17 +95,17 @@ class Outcome:
     def chips(self) -> list[int]:
         return self.result.chips
 
-    def events(self, kind: str) -> list[dict]:
+    def events(self, kind: str) -> list[dict[Any, Any]]:
         return [e for e in self.result.events if e["t"] == kind]
 
-    def legal_at(self, choice: str) -> list[list[dict]]:
+    def legal_at(self, choice: str) -> list[list[dict[Any, Any]]]:
         """Every legal-action list offered at decisions with this choice id."""
         return [legal for cid, _p, legal in self.script.seen if cid == choice]
 
 
 def run(g: Game, players: int, top: list[str], moves: list[Any] | None = None,
         by_choice: dict[str, list[Any]] | None = None, zone: str = "deck", dealer: int = 0, rounds: int = 1,
-        seed: int = 1, checks: Callable | None = None) -> Outcome:
+        seed: int = 1, checks: Callable[..., Any] | None = None) -> Outcome:
     """Play with `top` stacked on `zone` after each shuffle and every seat following the script."""
     script = Script(moves or [], by_choice)
     res = play(g, players, seed, [script] * players, rounds=rounds, logging=True, dealer=dealer,

@@ -35,7 +35,7 @@ def _names(v: Any) -> set[str]:
     return out
 
 
-def _bindings(v: Any, around: frozenset, env: dict[str, str], out: list) -> dict[str, str]:
+def _bindings(v: Any, around: frozenset[Any], env: dict[str, str], out: list[Any]) -> dict[str, str]:
     """Append (name bound, names read to bind it) to `out` for every set/add/let/for in a step
     tree; `around` are the names read by the conditions and loops enclosing the step, `env` maps
     the `let`/`for` names in scope to a name of their own (a loop's `p` is not another loop's

@@ -59,19 +59,19 @@ def load_house(path: str) -> HouseRules:
     overlay = Node({k: d[k] for k in OVERLAY_KEYS if k in d}, tree.span)
     changes = tuple(f"option {k} = {v[0]}" for k, v in opts.items()) + tuple(
         f"{k} changed" for k in OVERLAY_KEYS if k in d)
-    return HouseRules(src.file, str(src.data.get("name", src.file)), str(src.data.get("target", "")),
-                      str(src.data.get("note", "")), opts, overlay,
-                      d["target"].span if "target" in d else tree.span, changes, keys)
+    return HouseRules(file=src.file, name=str(src.data.get("name", src.file)), target=str(src.data.get("target", "")),
+                      note=str(src.data.get("note", "")), options=opts, overlay=overlay,
+                      target_span=d["target"].span if "target" in d else tree.span, changes=changes, option_keys=keys)
 
 
 def _about(o: Any) -> str:
     """An option in a few words: its label, else its description's first sentence, shortened."""
     text = o.label or o.description.split(". ")[0].rstrip(".")
     text = text[:1].lower() + text[1:] if text[1:2].islower() else text
-    return text if len(text) <= 60 else text[:57].rsplit(" ", 1)[0] + "…"
+    return str(text) if len(text) <= 60 else str(text[:57].rsplit(" ", 1)[0]) + "…"
 
 
-def option_hint(name: str, value: Any, options: dict) -> str:
+def option_hint(name: str, value: Any, options: dict[Any, Any]) -> str:
     """Help for an option a game does not have: did-you-mean among the options that accept this
     value (a suggestion that fails is no help), else every option with what it is in words."""
     fits = {}
@@ -89,7 +89,7 @@ def option_hint(name: str, value: Any, options: dict) -> str:
     return "options of this game: " + "; ".join(listed) if listed else "this game has no options"
 
 
-def unsaid_hands(h: HouseRules, variant: Any) -> list:
+def unsaid_hands(h: HouseRules, variant: Any) -> list[Any]:
     """A warning for each hand the file adds that its sheet cannot state in words: no `text`, no
     `description`, and a `when` that is not a list of cards (`cards:` is stated by itself)."""
     from rulekit.lang.rulestext import hand_words
@@ -122,7 +122,7 @@ def is_house_file(path: str) -> bool:
     return isinstance(d, dict) and "target" in d and not any(k in d for k in ("id", "extends", "round", "meta"))
 
 
-def _yaku_keys(h: HouseRules) -> dict[tuple, Node]:
+def _yaku_keys(h: HouseRules) -> dict[tuple[Any, ...], Node]:
     """("yaku", table, yaku id) -> the item, for every yaku the file changes, adds or removes."""
     out = {}
     y = h.overlay.value.get("yaku")
@@ -164,7 +164,7 @@ def _check_yaku_targets(tree: Node, h: HouseRules, errs: Collector) -> None:
                                "to add a new yaku, give it its cards (cards: [a card's id or English name, ...]) or a `when:` condition, and a value"))
 
 
-def players_problems(tree: Node, houses: list[HouseRules]) -> list:
+def players_problems(tree: Node, houses: list[HouseRules]) -> list[Any]:
     """A house file may choose players only among the counts the rules support (their deals, par and
     hands are written for those): an error at each min or max outside the variant's range, naming it.
     (A usual count outside the file's own min..max is the variant's check, E042.)"""
@@ -190,7 +190,7 @@ def apply_house(tree: Node, variant_id: str, houses: list[HouseRules]) -> tuple[
     """Merge house overlays in order onto a variant tree; report wrong targets and conflicts."""
     errs = Collector()
     options: dict[str, tuple[Any, Span, str]] = {}
-    touched: dict[tuple, tuple[Span, str, Any]] = {}  # what a file changed: where, which file, to what
+    touched: dict[tuple[Any, ...], tuple[Span, str, Any]] = {}  # what a file changed: where, which file, to what
     applied: set[str] = set()
     for h in houses:
         if h.target != variant_id:

@@ -24,10 +24,10 @@ class Node:
     # then follows (validate warns when such a phase shares state with the phases before it)
     appended_after: str = ""
     # on a merged file's root: the names its `remove: true` entries removed, with where (lang.removals)
-    removals: tuple = ()
+    removals: tuple[Any, ...] = ()
 
 
-def annotate(src: Source, data: Any = None, path: tuple = ()) -> Node:
+def annotate(src: Source, data: Any = None, path: tuple[Any, ...] = ()) -> Node:
     """Wrap parsed data in Nodes carrying spans."""
     if path == ():
         data = src.data
@@ -88,7 +88,8 @@ def _first_placement(node: Node) -> Node | None:
             for item in node.value:
                 for w in PLACEMENT:
                     if w in item.value:
-                        return item.value[w]
+                        placed: Node = item.value[w]
+                        return placed
         for v in node.value:
             found = _first_placement(v)
             if found is not None:
@@ -155,7 +156,7 @@ def merge(parent: Node, child: Node, strict: bool = True) -> Node:
     return child
 
 
-def _place_at(order: list, iid: Any, word: str, target: Node) -> int:
+def _place_at(order: list[Any], iid: Any, word: str, target: Node) -> int:
     """Where `before: X`/`after: X` puts item `iid` in `order` (the ids so far, without it)."""
     want = str(target.value) if isinstance(target.value, (str, int, bool)) else None
     ids = [str(i) for i in order]
@@ -199,17 +200,19 @@ def plain(node: Node) -> Any:
     return node.value
 
 
-def at(node: Node, *path) -> Node | None:
+def at(node: Node, *path: Any) -> Node | None:
     """The node at a path below `node`, or None."""
     for p in path:
+        nxt: Node | None
         if isinstance(node.value, dict) and isinstance(p, str):
-            node = node.value.get(p)
+            nxt = node.value.get(p)
         elif isinstance(node.value, list) and isinstance(p, int) and 0 <= p < len(node.value):
-            node = node.value[p]
+            nxt = node.value[p]
         else:
             return None
-        if node is None:
+        if nxt is None:
             return None
+        node = nxt
     return node
 
 

@@ -103,7 +103,7 @@ class DeckChoice:
 
     name: str
     base: str
-    spec: dict
+    spec: dict[Any, Any]
     description: str = ""
 
 
@@ -115,12 +115,12 @@ class Meta:
     names: dict[str, str]
     family: str
     summary: str
-    sources: tuple[dict, ...]
+    sources: tuple[dict[Any, Any], ...]
     players_min: int
     players_max: int
     players_default: int
     abstract: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -138,4 +138,4 @@ class Variant:
     files: tuple[str, ...]
     file: str
     house_options: dict[str, Any] = field(default_factory=dict)
-    house: tuple = ()
+    house: tuple[Any, ...] = ()

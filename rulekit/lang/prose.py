@@ -46,8 +46,8 @@ class Prose:
     standard: dict[str, Any]
     alternatives: bool = True  # the game's own rules: every step told, whatever the options
     asides: bool = True  # with alternatives: "(house rule: ...)" after a {rule.NAME}
-    extra_marks: frozenset = field(default_factory=frozenset)  # keys marked whatever their value
-    yaku_values: dict = field(default_factory=dict)  # "TABLE.ID" -> the yaku's value, for {yaku.TABLE.ID}
+    extra_marks: frozenset[Any] = field(default_factory=frozenset)  # keys marked whatever their value
+    yaku_values: dict[Any, Any] = field(default_factory=dict)  # "TABLE.ID" -> the yaku's value, for {yaku.TABLE.ID}
     # (option values, seats or None) -> {figure: number}, for {fig.NAME} (rulekit.engine.figures);
     # None: the source registered for these options when the variant was loaded
     figures: Any = None
@@ -141,7 +141,7 @@ def _mark(key: str, words: str) -> str:
 
 
 def _fill(text: str, p: Prose, override: dict[str, Any] | None = None, mark: bool = True) -> str:
-    def sub(m: re.Match) -> str:
+    def sub(m: re.Match[str]) -> str:
         whole = m.group(0)
         if whole in ("{{", "}}"):
             return whole[0]
@@ -201,11 +201,11 @@ def times_words(v: Any) -> str:
 
 
 #: (options dict, factory of its figure source) of the variants loaded last (rulekit.engine.build)
-_SOURCES: list[list] = []
+_SOURCES: list[list[Any]] = []
 _MAX_SOURCES = 48
 
 
-def register_figures(options: dict, factory: Any) -> None:
+def register_figures(options: dict[Any, Any], factory: Any) -> None:
     """Say where the figures of the variant whose options are `options` come from: `factory()` gives
     a figure source (rulekit.engine.figures), made the first time a text needs a figure."""
     _SOURCES.insert(0, [options, factory, None])
@@ -226,7 +226,8 @@ def figures_of(p: Prose, values: dict[str, Any], seats: int | None = None) -> di
     if src is None:
         return {}
     try:
-        return src(values, seats)
+        figures: dict[str, Any] = src(values, seats)
+        return figures
     except Exception:  # noqa: BLE001 - rules that cannot be built under these values state no figure
         return {}
 

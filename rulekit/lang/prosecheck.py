@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 from rulekit.core.errors import Diagnostic, Span, error
 from rulekit.lang.loader import Node, plain
@@ -69,10 +69,10 @@ def _option_says(tree: Node) -> Iterator[tuple[str, Node]]:
                 yield str(name), n
 
 
-def player_texts(tree: Node) -> list[tuple[dict, Node]]:
+def player_texts(tree: Node) -> list[tuple[dict[Any, Any], Node]]:
     """Every players' text of a variant with the option values it speaks under: ({}, node) for
     rules text, columns and hands; ({NAME: value key}, node) for an option's `says:` sentence."""
-    out: list[tuple[dict, Node]] = [({}, n) for _k, n in list(_texts(tree)) + list(_columns(tree))]
+    out: list[tuple[dict[Any, Any], Node]] = [({}, n) for _k, n in list(_texts(tree)) + list(_columns(tree))]
     o = tree.value.get("options") if isinstance(tree.value, dict) else None
     for name, od in (o.value.items() if o is not None and isinstance(o.value, dict) else ()):
         s = od.value.get("says") if isinstance(od.value, dict) else None
@@ -157,7 +157,7 @@ def figure_names(variant: Variant) -> list[str]:
     return names
 
 
-def _literals(o) -> list[str]:
+def _literals(o: Any) -> list[str]:
     """The ways prose might state an int option's default as a literal: '10 chips', 'twelve rounds'."""
     one, many = o.unit
     if not many:

@@ -13,7 +13,7 @@ import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node, at
@@ -126,7 +126,7 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, ">=": lambda a
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b}
 
 
-def _test(cond: str, values: dict) -> bool | None:
+def _test(cond: str, values: dict[Any, Any]) -> bool | None:
     m = _OPT_TEST.match(cond)
     if m is None or m.group(2) not in values:
         return None
@@ -166,7 +166,7 @@ def _conjuncts(cond: str) -> list[str]:
     return parts + [text[start:]]
 
 
-def _holds(cond: str, values: dict | None) -> bool | None:
+def _holds(cond: str, values: dict[Any, Any] | None) -> bool | None:
     """Whether a condition on options holds for these option values: a simple test (`opt.x`,
     `not opt.x`, `opt.x == 'v'`, `opt.x != 'v'`, `opt.n > 0`), or tests joined by `and` (False as soon
     as one test fails, whatever the rest says). None when it cannot be told or no values are given."""
@@ -178,7 +178,7 @@ def _holds(cond: str, values: dict | None) -> bool | None:
     return True if results and all(r is True for r in results) else None
 
 
-def _conjuncts_fail(cond: str, values: dict | None) -> bool:
+def _conjuncts_fail(cond: str, values: dict[Any, Any] | None) -> bool:
     """True when a top-level `and` part of a condition is an option test that fails for these
     values (the rest may read the cards): what a hand's `when` says about the table's rules."""
     if values is None or not cond:
@@ -208,7 +208,8 @@ def _unlabel(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str], values: dict | None = None):
+def _walk(steps: Node | None, procs: dict[str, Node], seen: set[str],
+          values: dict[Any, Any] | None = None) -> Iterator[Any]:
     """Every choose and pay step below `steps`, following procedure calls once each.
 
     With `values` (a table's own game), the branch of an `if` on an option that does not hold
@@ -251,7 +252,7 @@ def _phases(tree: dict[str, Node]) -> list[Node]:
     return [ph for ph in r.value if isinstance(ph.value, dict)] if r is not None and isinstance(r.value, list) else []
 
 
-def _yaku_entries(tree: dict[str, Node]):
+def _yaku_entries(tree: dict[str, Node]) -> Iterator[Any]:
     y = tree.get("yaku")
     if y is None or not isinstance(y.value, dict):
         return
@@ -525,8 +526,9 @@ def house_rules_plain(variant: Variant, width: int = 78, game: str = "GAME") -> 
     if not opts:
         return ""
     p = Prose.page(opts)
-    wrap = lambda t, ind: textwrap.wrap(" ".join(t.split()), width, initial_indent=ind,  # noqa: E731
-                                        subsequent_indent=" " * len(ind) + ("  " if ind.strip() == "" else ""))
+    def wrap(t: str, ind: str) -> list[str]:
+        return textwrap.wrap(" ".join(t.split()), width, initial_indent=ind,
+                             subsequent_indent=" " * len(ind) + ("  " if ind.strip() == "" else ""))
     out = ["House rules", "-----------"]
     out += textwrap.wrap(f"The rules above are the usual ones. A table agrees on these {len(opts)} points before "
                          "the first deal:", width) + [""]

@@ -19,13 +19,14 @@ MAX_UNKNOWN_KEYS = 20  # unknown keys reported one by one per mapping (then one 
 
 
 @functools.cache
-def load_schema(name: str) -> dict:
+def load_schema(name: str) -> dict[Any, Any]:
     """Load `schemas/<name>.schema.json` from the project (or the installed package)."""
     for folder in (os.path.join(ROOT, "schemas"), os.path.join(PACKAGE_DIR, "schemas")):
         path = os.path.join(folder, f"{name}.schema.json")
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as fh:
-                return json.load(fh)
+                schema: dict[Any, Any] = json.load(fh)
+                return schema
     raise FileNotFoundError(f"schema {name} not found")
 
 
@@ -47,7 +48,7 @@ def _kind(v: Any) -> str:
     return type(v).__name__
 
 
-def _message(err: jsonschema.ValidationError) -> tuple[str, str, list]:
+def _message(err: jsonschema.ValidationError) -> tuple[str, str, list[Any]]:
     """A reader's message for one schema error, a hint, and the path to point at."""
     path = list(err.absolute_path)
     v = err.validator
@@ -93,12 +94,12 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, str, list]:
     return err.message, "", path
 
 
-def _extra_keys(err: jsonschema.ValidationError) -> list:
+def _extra_keys(err: jsonschema.ValidationError) -> list[Any]:
     allowed = err.schema.get("properties") or {}
     return [k for k in err.instance if k not in allowed]
 
 
-def _unknown_key(err: jsonschema.ValidationError, key: Any) -> tuple[str, str, list]:
+def _unknown_key(err: jsonschema.ValidationError, key: Any) -> tuple[str, str, list[Any]]:
     allowed = list((err.schema.get("properties") or {}).keys())
     pats = err.schema.get("patternProperties")
     want = ", ".join(allowed) if allowed else "keys matching " + ", ".join(pats or [])
@@ -107,13 +108,14 @@ def _unknown_key(err: jsonschema.ValidationError, key: Any) -> tuple[str, str, l
 
 
 def _missing_key(err: jsonschema.ValidationError) -> str:
-    return err.message.split("'")[1] if "'" in err.message else err.message
+    message: str = err.message
+    return message.split("'")[1] if "'" in message else message
 
 
-def _messages(errors: list) -> list[tuple[str, str, list]]:
+def _messages(errors: list[Any]) -> list[tuple[str, str, list[Any]]]:
     """Messages for all errors: one per unknown key; a missing key that is only misspelt
     (an unknown key of the same mapping is close to it) is reported once, as the unknown key."""
-    unknown: dict[tuple, list] = {}
+    unknown: dict[tuple[Any, ...], list[Any]] = {}
     for err in errors:
         if err.validator == "additionalProperties" and "propertyNames" not in err.absolute_schema_path:
             unknown.setdefault(tuple(err.absolute_path), []).extend(_extra_keys(err))
@@ -137,7 +139,7 @@ def _messages(errors: list) -> list[tuple[str, str, list]]:
 _VALIDATORS: dict[int, Any] = {}
 
 
-def _validator(schema: dict) -> Any:
+def _validator(schema: dict[Any, Any]) -> Any:
     """One validator per schema object: it keeps its resolved references between files."""
     v = _VALIDATORS.get(id(schema))
     if v is None or v.schema is not schema:
@@ -145,8 +147,8 @@ def _validator(schema: dict) -> Any:
     return v
 
 
-def validate(data: Any, schema: dict, src: Any, path_prefix: tuple = (),
-             span_of: Callable[[tuple, bool], Span] | None = None) -> list[Diagnostic]:
+def validate(data: Any, schema: dict[Any, Any], src: Any, path_prefix: tuple[Any, ...] = (),
+             span_of: Callable[[tuple[Any, ...], bool], Span] | None = None) -> list[Diagnostic]:
     """All schema errors of `data`, located via the source map (`src.span`/`key_spans`)."""
     validator = _validator(schema)
     out = []
@@ -169,7 +171,7 @@ def validate(data: Any, schema: dict, src: Any, path_prefix: tuple = (),
     return out
 
 
-def _crumbs(data: Any, path: list) -> list[str]:
+def _crumbs(data: Any, path: list[Any]) -> list[str]:
     """Breadcrumbs naming items by their id, pre-commit style."""
     crumbs = []
     cur = data

@@ -17,7 +17,7 @@ class PayText:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
         line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
         reason = []
-        words = (self.game.extra.get("display_reasons") or {}).get(why)  # the variant's words for it
+        words = self.game.extra.display.reasons.get(why)  # the variant's words for it
         # the hands' values where the variant's words put {values}; without words for the reason,
         # after it unless it gives its own numbers ('column 2, 7 against 3')
         vs = (None, None)
@@ -48,7 +48,7 @@ class PayText:
         if not isinstance(seat, int):
             return None
         for zname, zd in self.zone_defs.items():
-            if zd.kind != "player" or zname not in (self.game.extra.get("zone_show") or {}):
+            if zd.kind != "player" or zname not in self.game.extra.display.zone_show:
                 continue
             full = f"{zname}[{seat}]"
             text, value = self.zone_view(full)

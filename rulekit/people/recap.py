@@ -93,7 +93,7 @@ class Recap:
 
     def end_heading(self) -> Line:
         """'End of round 2 (the showdown).'"""
-        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        ended = self.game.extra.display.reasons.get(self.ended) or human_words(self.ended)
         return Line("heading", f"End of round {self.round_no + 1}" + (f" ({ended})" if ended else "") + ".")
 
     def outcome_lines(self, during: bool = True) -> list[Line]:

@@ -69,7 +69,7 @@ def _option_where(game: Any, name: str) -> tuple[str, str]:
     for h in v.house:
         if name in h.options:
             where, house = str(h.options[name][1]), h.name
-    if name in (game.extra.get("cli_options") or {}):
+    if name in (game.extra.cli_options or {}):
         where, house = "-o on the command line", ""
     return where, house
 

@@ -104,7 +104,7 @@ def seats_words(seats: list[int], you: int | None = None) -> str:
 
 def draw_sentence(game: Any, e: dict, name: Any) -> str:
     """A 'draw' event in words: who drew which card, and whether a tie makes everyone draw again."""
-    spec = game.extra.get("seat_draw")
+    spec = game.extra.seat_draw
     what = "the seats and the deal" if spec is not None and spec.seating == "by_draw" else "the deal"
     # drawing for seats, players are not yet seats (numbered from 1); drawing for the deal only, they are
     who = "player {}" if spec is not None and spec.seating == "by_draw" else "seat {}"
@@ -115,7 +115,7 @@ def draw_sentence(game: Any, e: dict, name: Any) -> str:
 
 def seating_sentence(game: Any, e: dict) -> str:
     """A 'seating' event in words: who deals first, and (seated by the draw) who sits where."""
-    spec = game.extra.get("seat_draw")
+    spec = game.extra.seat_draw
     card = f"the {spec.deals} card" if spec is not None else "the draw"
     if spec is not None and spec.seating == "by_draw":
         seats = join_words([f"player {p + 1} at seat {s}" for s, p in enumerate(e["players"])])

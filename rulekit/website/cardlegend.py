@@ -31,10 +31,10 @@ def _eval(game: Any, ctx: Any, fn: Any, i: int) -> Any:
 
 def game_card_facts(game: Any, n: int) -> dict[str, CardFact]:
     """Each card of the game's deck (by id) as the game counts it, under its default options."""
-    facts = game.extra.get("card_facts") or {}
+    facts = game.extra.display.card_facts
     value_fn = facts.get("value")
     wild_fn = facts.get("wild")
-    shown = game.extra.get("card_show")
+    shown = game.extra.display.card_show
     if value_fn is None and wild_fn is None and shown is None:
         return {}
     ctx = game.new_ctx(n, 0, None, False)

@@ -270,22 +270,21 @@ def deck_page(name: str, pictures, root: str) -> str:
 # -- the command line ------------------------------------------------------------------------
 
 def cli_page() -> str:
-    from rulekit.cli.main import build_parser
+    from rulekit.cli.main import COMMANDS, DESCRIPTION, command_parsers
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"
     try:
-        p = build_parser()
-        sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
-        helps = {a.dest: a.help for a in sub._choices_actions}
-        out = ["# Command line", "", md(p.description or ""), "",
+        parsers = command_parsers()
+        helps = {c.name: c.help for c in COMMANDS}  # the command line's own registry
+        out = ["# Command line", "", md(DESCRIPTION), "",
                "Installed as `rulekit` (or `python -m rulekit`). This page is generated from the program's own "
                "argument parser. A variant may be named by its file or by its id (the file name without `.yaml`), looked up under "
                "`./variants` and the shipped variants. Exit status: 0 ok, 1 rule errors, 2 usage errors.", "",
                "| command | what it does |", "|---|---|"]
-        for name in sub.choices:
-            out.append(f"| [`{name}`](#{slug('cmd-' + name)}) | {md(helps.get(name, ''))} |")
+        for name in helps:
+            out.append(f"| [`{name}`](#{slug('cmd-' + name)}) | {md(helps[name])} |")
         out.append("")
-        for name, sp in sub.choices.items():
+        for name, sp in parsers.items():
             out += [f"## rulekit {name} {{#{slug('cmd-' + name)}}}", "", md(helps.get(name, "")), "",
                     "```text", sp.format_usage().strip(), "```", "",
                     "| argument | meaning | default |", "|---|---|---|"]

@@ -20,7 +20,7 @@ CLASSES = "ABCDEFGHIJKLMNOPQR"
 PER_CLASS = 5  # the first cases of each class (the corpus script runs them all), and these:
 EXTRA = {"events_edited", "extra_decisions", "version_unknown", "moves_changed_redigested", "variant_passwd",
          "fifo", "dev_zero", "jobs_1000", "human_99", "rounds_trillion_sim", "json_full", "log_dir",
-         "abs_path_any_yaml", "long_key", "house_note", "prompt", "house_opt_int", "diff_set_int"}
+         "abs_path_any_yaml", "long_key", "house_note", "prompt", "house_opt_int", "diff_set_int", "compiled_show"}
 
 
 def _cases():

@@ -22,7 +22,7 @@ class AttrDef:
     name: str
     type: str
     description: str = ""
-    values: tuple = ()
+    values: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,12 @@ def deck_names() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".yaml"))
 
 
-def card_scope(deck: Deck, options: dict | None = None, players: bool = False, functions: dict | None = None,
-               unseen: dict | None = None) -> Scope:
+def card_scope(deck: Deck, options: dict[Any, Any] | None = None, players: bool = False, functions: dict[Any, Any] | None = None,
+               unseen: dict[Any, Any] | None = None) -> Scope:
     """An expression scope where `c` is a card of `deck` (for derivations and filters); a
     variant's deck also sees the game's option values as opt.<name>, n_players and the
     variant's functions; `unseen` names what it cannot read (and why) for clear errors."""
-    attrs: dict[str, tuple[str, tuple]] = {}
+    attrs: dict[str, tuple[str, tuple[Any, ...]]] = {}
     for a in deck.attributes.values():
         attrs[a.name] = (a.type, tuple(c.attrs[a.name] for c in deck.cards))
     attrs["tags"] = ("list<str>", tuple(sorted(c.tags) for c in deck.cards))
@@ -82,18 +82,18 @@ def card_scope(deck: Deck, options: dict | None = None, players: bool = False, f
 class _Eval:
     __slots__ = ("loc", "n", "yaku_eval", "budget")
 
-    def __init__(self):
+    def __init__(self) -> None:
         from rulekit.lang.expr.scope import EVAL_BUDGET
         self.budget = EVAL_BUDGET
-        self.loc: dict = {}
+        self.loc: dict[Any, Any] = {}
         self.n = 1
         self.yaku_eval = None
 
 
 def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what: str,
-                  style: str = "", options: dict | None = None,
-                  players: tuple[int, int] | None = None, functions: dict | None = None,
-                  unseen: dict | None = None) -> dict[int, list] | list | None:
+                  style: str = "", options: dict[Any, Any] | None = None,
+                  players: tuple[int, int] | None = None, functions: dict[Any, Any] | None = None,
+                  unseen: dict[Any, Any] | None = None) -> dict[int, list[Any]] | list[Any] | None:
     """Evaluate an expression over `c` for every card of `deck`; None after reporting errors.
 
     With `players` (the table sizes, lowest and highest) the expression may read n_players:
@@ -173,9 +173,9 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
                 tuple(data.get("sources", ())), None, src.file)
 
 
-def derive(parent: Deck, spec: dict, src: Source, errs: Collector, path: tuple,
-           options: dict | None = None, players: tuple[int, int] | None = None, functions: dict | None = None,
-           unseen: dict | None = None) -> Deck:
+def derive(parent: Deck, spec: dict[Any, Any], src: Source, errs: Collector, path: tuple[Any, ...],
+           options: dict[Any, Any] | None = None, players: tuple[int, int] | None = None, functions: dict[Any, Any] | None = None,
+           unseen: dict[Any, Any] | None = None) -> Deck:
     """Apply a derivation (remove / attributes / set / map) to a deck; used by decks and variants
     (whose expressions may read the game's options, and whose `remove` may read n_players: the
     cards it removes at some table sizes only stay in the deck, out of play at those sizes)."""
