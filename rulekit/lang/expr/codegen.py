@@ -433,13 +433,23 @@ def _source(gen: CodeGen, body: str, located: bool) -> str:
             f"    return fast\n")
 
 
+_MAKERS: dict[str, Callable] = {}  # source -> its _make(): expressions of one shape share it
+
+
 def _build(src: str, consts: list[Any], *extra: Any) -> Callable:
-    code = compile_cached(src, "<rulekit expression>")
-    if code is None:  # pragma: no cover - the generator nests no deeper than Python allows
-        raise RecursionError("generated code refused")
-    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
-    exec(code, namespace)  # noqa: S102 - source made only of this module's tokens (see docstring)
-    fn: Callable = namespace["_make"](*consts, *extra)
+    """The function `src` makes from these constants (compiled and run once per distinct source)."""
+    make = _MAKERS.get(src)
+    if make is None:
+        code = compile_cached(src, "<rulekit expression>")
+        if code is None:  # pragma: no cover - the generator nests no deeper than Python allows
+            raise RecursionError("generated code refused")
+        namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
+        exec(code, namespace)  # noqa: S102 - source made only of this module's tokens (see docstring)
+        make = namespace["_make"]
+        if len(_MAKERS) >= _CODE_CACHE_SIZE:
+            _MAKERS.clear()
+        _MAKERS[src] = make
+    fn: Callable = make(*consts, *extra)
     fn.source = src  # type: ignore[attr-defined]  # for tests, debugging and `show --compiled`
     return fn
 
