@@ -349,16 +349,16 @@ class CodeGen:
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
             args = [a if not may_hold_lists(self.type_of(n.body) if lam else T.elem(self.type_of(n))) else
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
-        if not self.located:
-            if fname == "count" and len(args) == 1:
-                return f"len({args[0]})"
-            if fname == "range":  # checked, built and charged in one call
-                return f"H_range(ctx, {', '.join(args)})"
-        if fname in CONTEXT_FUNCS:
-            args.insert(0, "ctx")
-        call = f"{self.const(fdef.impl)}({', '.join(args)})"
-        if fname in BUILDERS:
-            call = f"H_built(ctx, {call})"
+        if fname == "count" and len(args) == 1:
+            call = f"len({args[0]})"
+        elif fname == "range":  # checked, built and charged in one call
+            call = f"H_range(ctx, {', '.join(args)})"
+        else:
+            if fname in CONTEXT_FUNCS:
+                args.insert(0, "ctx")
+            call = f"{self.const(fdef.impl)}({', '.join(args)})"
+            if fname in BUILDERS:
+                call = f"H_built(ctx, {call})"
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
         return call

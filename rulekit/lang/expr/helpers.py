@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from rulekit.lang.expr.functions import FREE_SCAN, MAX_RANGE, EvalError, charge_fn, charge_walk, hashable_value
+from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, EvalError, charge_fn, charge_walk, hashable_value
 from rulekit.lang.expr.functions import minus_lists, normalised
 from rulekit.lang.expr.scope import EVAL_BUDGET, MAX_EXPONENT, MAX_INT
 
@@ -158,15 +158,15 @@ def H_built(ctx, xs):
     return xs
 
 
+_RANGE = REGISTRY["range"].impl
+
+
 def H_range(ctx, a, b=None):
-    """range() as the registry computes it, charged to the budget; too long a range fails (the
-    located code then calls the registry's range(), which says why)."""
-    if b is None:
-        a, b = 0, a
-    if b - a > MAX_RANGE:
-        raise ValueError("range too long")
-    r = [*range(a, b)]
-    _spend(ctx, len(r), BUILD, None)
+    """range() of the registry (which bounds its length), charged to the budget."""
+    r = _RANGE(a) if b is None else _RANGE(a, b)
+    ctx.budget -= len(r)  # as H_built: a list just built
+    if ctx.budget < 0:
+        raise Fail(BUILD)
     return r
 
 
