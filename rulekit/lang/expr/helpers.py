@@ -163,11 +163,7 @@ _RANGE = REGISTRY["range"].impl
 
 def H_range(ctx, a, b=None):
     """range() of the registry (which bounds its length), charged to the budget."""
-    r = _RANGE(a) if b is None else _RANGE(a, b)
-    ctx.budget -= len(r)  # as H_built: a list just built
-    if ctx.budget < 0:
-        raise Fail(BUILD)
-    return r
+    return H_built(ctx, _RANGE(a) if b is None else _RANGE(a, b))
 
 
 def H_join(ctx, a, b, site=None):
