@@ -409,16 +409,18 @@ def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple] | None
         return None
 
 
-def _source(gen: CodeGen, body: str, located: bool) -> str:
-    """The module text making the function(s) of one expression from its constants."""
+def _source(gen: CodeGen, body: str, kind: str) -> str:
+    """The module text making one function of an expression from its constants: `fast` (which
+    runs `SLOW`, its located code, when it fails), `plain` (the fast code alone, for tests) or
+    `located`."""
     kparams = "".join(f"K{i}, " for i in range(len(gen.consts)))
     subs = "".join(f"    def {name}({params}):\n        return {code}\n" for name, params, code in gen.subs)
-    if located:
+    if kind != "fast":
         return (f"def _make({kparams}):\n{subs}"
-                f"    def located(ctx):\n"
+                f"    def {kind}(ctx):\n"
                 f"        L = ctx.loc\n"
                 f"        return {body}\n"
-                f"    return located\n")
+                f"    return {kind}\n")
     return (f"def _make({kparams}SLOW, ERRS):\n{subs}"
             f"    def fast(ctx):\n"
             f"        L = ctx.loc\n"
@@ -426,10 +428,6 @@ def _source(gen: CodeGen, body: str, located: bool) -> str:
             f"            return {body}\n"
             f"        except ERRS:\n"
             f"            return SLOW(ctx)\n"
-            f"    def plain(ctx):\n"
-            f"        L = ctx.loc\n"
-            f"        return {body}\n"
-            f"    fast.plain = plain\n"
             f"    return fast\n")
 
 
@@ -467,7 +465,21 @@ class Located:
             node, info, names, scope, root = self.args
             gen = CodeGen(info, names, scope, root, located=True)
             body = gen.g(node)
-            self.fn = _build(_source(gen, body, True), gen.consts)
+            self.fn = _build(_source(gen, body, "located"), gen.consts)
+        return self.fn(ctx)
+
+
+class Plain:
+    """The fast code of an expression without its fall-back to the located code (tests run it to
+    see that the fast code alone gives the value); compiled the first time it is called."""
+
+    def __init__(self, gen: CodeGen, body: str):
+        self.src, self.consts = _source(gen, body, "plain"), gen.consts
+        self.fn: Callable | None = None
+
+    def __call__(self, ctx: Any) -> Any:
+        if self.fn is None:
+            self.fn = _build(self.src, self.consts)
         return self.fn(ctx)
 
 
@@ -478,8 +490,9 @@ def generate(node: ast.Node, info: dict, names: dict, scope: Any, root: Any) -> 
     gen = CodeGen(info, names, scope)
     body = gen.g(node)
     slow = Located(node, info, names, scope, root)
-    fn = _build(_source(gen, body, False), gen.consts, slow, FAST_ERRORS)
+    fn = _build(_source(gen, body, "fast"), gen.consts, slow, FAST_ERRORS)
     fn.slow = slow  # type: ignore[attr-defined]
+    fn.plain = Plain(gen, body)  # type: ignore[attr-defined]
     if not gen.subs and len(body) <= MAX_SOURCE:
         fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope,  # type: ignore[attr-defined]
                                _fresh_list(node, info))
