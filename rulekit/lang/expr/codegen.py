@@ -1,33 +1,40 @@
-"""Generate a fast Python function for a checked expression (the closure stays the reference).
+"""Generate Python code for a checked expression: the one evaluator of the expression language.
 
-The closure compiler checks and types an expression and records what it found per node;
-this module turns the same tree into the source of one Python function, so evaluation is
-one call instead of a call per node. Safety comes from what the source may contain: only
-names this module writes (`ctx`, `L`, `K0`.., `H_..`, `_p0`..), Python operators, and
-whole-number literals. Every string, card table, option value and function of a variant is
-passed in as a bound constant `Kn`, never written into the source, so no text from a
-variant file can become code. Anything this module does not translate leaves the
-expression on its closure.
+The checker (rulekit.lang.expr.compiler) types an expression and records what it found per node;
+this module turns the tree into the source of Python functions, so evaluation is one call instead
+of a call per node. Each operator is written once: as a Python operator, or as a helper of
+rulekit.lang.expr.helpers that the code calls.
 
-When the generated function raises, the closure is run on the same state: it raises the
-same error, located in the expression text, so both paths report identically.
+The same generator writes each expression twice. The fast code is what runs; where it fails it
+runs the located code, written the same way with each failing part passing its place in the text
+(a `Site`) to its helper and each call worked out under `H_at`, so the error names the part of
+the rule that failed, as written. Trees deeper than Python's parser allows are cut into helper
+functions (`_s0`, ...), each holding a slice of the tree.
+
+Safety comes from what the source may contain: only names this module writes (`ctx`, `L`,
+`K0`.., `H_..`, `_p0`.., `_t0`.., `_s0`..), Python operators, and whole-number literals. Every
+string, card table, option value, site and function of a variant is passed in as a bound constant
+`Kn`, never written into the source, so no text from a variant file can become code.
 """
 from __future__ import annotations
 
 import dataclasses
 import re
-from fractions import Fraction
 from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, MAX_RANGE, REGISTRY, EvalError, hashable_value, normalised, minus_lists
-from rulekit.lang.expr.functions import WALKERS, charge_fn, charge_walk
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, REGISTRY, WALKERS
 from rulekit.lang.expr.fastcode import FastCode
+from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
-MAX_DEPTH = 40  # deeper trees stay on closures (Python's own parser nests less deeply)
-MAX_SOURCE = 6_000  # characters of generated source
+__all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
+           "compile_cached", "generate", "may_hold_lists", "regenerate"]
+
+MAX_DEPTH = 40  # nesting of fast code in one function; deeper slices go to helper functions
+LOCATED_DEPTH = 12  # the same for located code (each level nests a call and a lambda)
+MAX_SOURCE = 6_000  # characters of an expression's code that a phase's generated code may inline
 
 # Functions whose lambda is called once per item: the budget is spent up front, per item.
 PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "any", "all", "distinct",
@@ -39,105 +46,7 @@ INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
 
 
 class Unsupported(Exception):
-    """The expression uses something this generator leaves to the closure compiler."""
-
-
-class _Big(Exception):
-    """A number outside +-10^30 (the closure then reports it where it happened)."""
-
-
-class _Budget(Exception):
-    """The evaluation budget ran out (the closure then reports it where it happened)."""
-
-
-def H_int(v):
-    """A whole number within the engine's bound, or _Big."""
-    if -MAX_INT <= v <= MAX_INT:
-        return v
-    raise _Big()
-
-
-def H_big():
-    """Raise _Big (used where an expression cannot hold a statement)."""
-    raise _Big()
-
-
-def H_num(v):
-    """Any number normalised (whole fractions become ints) and bounded."""
-    v = normalised(v)
-    tv = type(v)
-    if tv is int:
-        if -MAX_INT <= v <= MAX_INT:
-            return v
-        raise _Big()
-    if tv is Fraction:
-        if abs(v.numerator) <= MAX_INT and v.denominator <= MAX_INT:
-            return v
-        raise _Big()
-    raise TypeError("not a number")
-
-
-def H_sum_int(xs):
-    """sum() of whole numbers (not booleans), bounded; anything else is left to the closure."""
-    s = sum(xs)
-    if type(s) is int and -MAX_INT <= s <= MAX_INT:
-        return s
-    raise TypeError("not whole numbers")
-
-
-def H_spend(ctx, xs):
-    """Charge the budget one unit per item a lambda will be called on; returns xs."""
-    ctx.budget -= len(xs)
-    if ctx.budget < 0:
-        raise _Budget()
-    return xs
-
-
-H_UNSET = object()  # an empty MEMO slot
-
-
-def H_memo(memo, i, thunk):
-    """Compute a shared subexpression and keep it in its MEMO slot."""
-    v = memo[i] = thunk()
-    return v
-
-
-def H_tick(ctx):
-    """Spend one unit of budget (a function called once per combination); True."""
-    ctx.budget -= 1
-    if ctx.budget < 0:
-        raise _Budget()
-    return True
-
-
-def H_built(ctx, xs):
-    """Charge the budget for a list just built (its items and theirs); returns it."""
-    n = len(xs)
-    if n and type(xs[0]) is list:  # functions.built_size, inlined: this runs for every list built
-        n += sum(map(len, xs))
-    ctx.budget -= n
-    if ctx.budget < 0:
-        raise _Budget()
-    return xs
-
-
-def H_range(ctx, a, b=None):
-    """range() as the registry computes it, charged to the budget; too long a range raises."""
-    if b is None:
-        a, b = 0, a
-    if b - a > MAX_RANGE:
-        raise ValueError("range too long")  # the closure then reports it where it happened
-    r = [*range(a, b)]
-    ctx.budget -= len(r)
-    if ctx.budget < 0:
-        raise _Budget()
-    return r
-
-
-def H_join(ctx, a, b):
-    """`a + b` on lists: a new list, charged to the budget."""
-    r = list(a) + list(b)
-    return H_built(ctx, r)
+    """Code that cannot be written as asked (a shared-call rewrite that would need a helper function)."""
 
 
 def may_hold_lists(t: str) -> bool:
@@ -145,138 +54,25 @@ def may_hold_lists(t: str) -> bool:
     return t in (T.ANY, T.MAP) or (T.is_list(t) and (T.elem(t) in (T.ANY, T.MAP) or T.is_list(T.elem(t))))
 
 
-def H_walk(ctx, v):
-    """`v` after its walk is charged (lists of shared lists compared, hashed or scanned)."""
-    return charge_walk(ctx, v)
-
-
-def H_walkfn(ctx, f):
-    """A function whose results are charged by their walk (the keys distinct and count_by hash)."""
-    return charge_fn(ctx, f)
-
-
-def H_eq(ctx, a, b):
-    """`a == b` on values that may hold lists: charged by the walk of a."""
-    return charge_walk(ctx, a) == b
-
-
-def H_minus(ctx, a, b):
-    """`a - b` on lists: the items of a that are not in b; charged by both lengths (and walks)."""
-    charge_walk(ctx, a)
-    charge_walk(ctx, b)
-    ctx.budget -= len(a) + len(b)
-    if ctx.budget < 0:
-        raise _Budget()
-    return minus_lists(a, b)
-
-
-def H_anyadd(ctx, a, b):
-    """`a + b` on values of unknown type: lists and text charged by their size before joining."""
-    if type(a) in (list, str) or type(b) in (list, str):
-        ctx.budget -= (len(a) if hasattr(a, "__len__") else 0) + (len(b) if hasattr(b, "__len__") else 0)
-        if ctx.budget < 0:
-            raise _Budget()
-        return a + b
-    return H_num(a + b)
-
-
-def H_anysub(ctx, a, b):
-    """`a - b` on values of unknown type: lists removed in linear time and charged."""
-    if type(a) is list:
-        return H_minus(ctx, a, b)
-    return H_num(a - b)
-
-
-def H_scan(ctx, xs):
-    """The list or text an `in` test scans, charged by its length (short ones free); returns xs."""
-    n = len(xs)
-    if n and type(xs[0]) in (list, tuple, dict):
-        charge_walk(ctx, xs)
-    if n > FREE_SCAN:
-        ctx.budget -= n
-        if ctx.budget < 0:
-            raise _Budget()
-    return xs
-
-
-def H_div(a, b):
-    """`/`: an exact fraction (a whole number when it is one), bounded."""
-    return H_num(Fraction(a) / Fraction(b))
-
-
-def H_mul(a, b):
-    """`*` on numbers only, bounded."""
-    if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
-        raise TypeError("'*' needs two numbers")
-    return H_num(a * b)
-
-
-def H_floordiv(a, b):
-    """`//` with fractions normalised."""
-    r = a // b
-    return r if type(r) is int else normalised(r)
-
-
-def H_mod(a, b):
-    """`%` with fractions normalised."""
-    r = a % b
-    return r if type(r) is int else normalised(r)
-
-
-def H_pow(a, b):
-    """`**` within the exponent limits, bounded."""
-    if not isinstance(b, int) or b < 0 or b > 64 or (isinstance(a, Fraction) and abs(a) != 1 and b > 8):
-        raise ValueError("bad exponent")
-    return H_num(a ** b)
-
-
-def H_mapget(m, k):
-    """`m[k]` on a map: 0 for a missing key (lists as keys are compared as tuples)."""
-    try:
-        return m[tuple(k) if isinstance(k, list) else k]
-    except KeyError:
-        return 0
-
-
-_FLAT_NOT = (list, tuple, dict)  # items charge_walk would walk
-
-
-def H_member(ctx, x, xs):
-    """`x in xs` where xs may be a map keyed by lists; a list or text scan is charged by its length."""
-    if type(xs) is list and (not xs or type(xs[0]) not in _FLAT_NOT):  # a flat list: the usual case
-        if len(xs) > FREE_SCAN:
-            ctx.budget -= len(xs)
-            if ctx.budget < 0:
-                raise _Budget()
-        return x in xs
-    if type(xs) is dict:
-        if type(x) is list:
-            x = hashable_value(charge_walk(ctx, x))
-    elif charge_walk(ctx, xs) is not None and len(xs) > FREE_SCAN:
-        ctx.budget -= len(xs)
-        if ctx.budget < 0:
-            raise _Budget()
-    return x in xs
-
-
-HELPERS = {name: fn for name, fn in globals().items() if name.startswith("H_")}
-FAST_ERRORS = (EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
-               ZeroDivisionError, _Big, _Budget)  # not RecursionError: retrying deep recursion would multiply it
-
-
 class CodeGen:
-    """Translate one checked expression tree into Python source over bound constants."""
+    """Translate one checked expression tree into Python source over bound constants: fast code,
+    or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
-    def __init__(self, info: dict[int, tuple[str, Any]], names: dict[int, str], scope: Any):
-        self.info = info  # id(node) -> (type, constant or NC) as the closure compiler found them
+    def __init__(self, info: dict[int, tuple[str, Any]], names: dict[int, str], scope: Any,
+                 root: Any = None, located: bool = False):
+        self.info = info  # id(node) -> (type, constant or NC) as the checker found them
         self.names = names  # id(Name node) -> 'loc' | 'global'
         self.scope = scope
+        self.root = root
+        self.located = located
         self.consts: list[Any] = []
         self.index: dict[int, int] = {}  # id(constant) -> its number
         self.params: dict[str, str] = {}  # lambda parameter -> Python name
         self.n_params = 0
         self.n_temps = 0
         self.depth = 0
+        self.max_depth = LOCATED_DEPTH if located else MAX_DEPTH
+        self.subs: list[tuple[str, str, str]] = []  # helper functions: name, parameters, body
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
         self.in_memo = False
 
@@ -291,16 +87,23 @@ class CodeGen:
             self.consts.append(v)  # keeps v alive, so its id stays its own
         return f"K{i}"
 
+    def site(self, node: ast.Node, part: ast.Node | None = None, fname: str = "") -> str:
+        """`, Kn`: the Site of `node` (and of its right operand or index) for located code; '' for fast code."""
+        if not self.located:
+            return ""
+        p = part or node
+        return ", " + self.const(Site(node.start, node.end - node.start, p.start, p.end - p.start, self.root, fname))
+
     def g(self, node: ast.Node) -> str:
         self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise Unsupported("too deep")
         try:
             t, k = self.info.get(id(node), (T.ANY, NC_MARK))
             if k is not NC_MARK:
                 if isinstance(k, list):
-                    return f"[*{self.const(tuple(k))}]"  # a fresh list each time, as the closure gives
+                    return f"[*{self.const(tuple(k))}]"  # a fresh list each time
                 return self.const(k)
+            if self.depth > self.max_depth:
+                return self.split(node)
             method = getattr(self, "g_" + type(node).__name__, None)
             if method is None:
                 raise Unsupported(type(node).__name__)
@@ -317,6 +120,21 @@ class CodeGen:
             return f"(MEMO[{slot}] if MEMO[{slot}] is not H_UNSET else H_memo(MEMO, {slot}, lambda: {code}))"
         finally:
             self.depth -= 1
+
+    def split(self, node: ast.Node) -> str:
+        """`node` as a call of a helper function of its own: no single function nests too deeply
+        for Python, however deep the tree (the lambda parameters in reach are passed along)."""
+        if self.memo is not None:
+            raise Unsupported("too deep to share calls")
+        saved, self.depth = self.depth, 0
+        try:
+            code = self.g(node)
+        finally:
+            self.depth = saved
+        name = f"_s{len(self.subs)}"
+        params = ", ".join(["ctx", "L", *self.params.values()])
+        self.subs.append((name, params, code))
+        return f"{name}({params})"
 
     def memo_slot(self, node: ast.Node) -> int | None:
         """The MEMO slot computing `node` once per use of the generated function, if it has one:
@@ -373,7 +191,9 @@ class CodeGen:
     def g_Index(self, node: ast.Index) -> str:
         obj, idx = self.g(node.obj), self.g(node.index)
         if self.type_of(node.obj) == T.MAP:
-            return f"H_mapget({obj}, {idx})"
+            return f"H_mapget({obj}, {idx}{self.site(node)})"
+        if self.located:
+            return f"H_index({obj}, {idx}{self.site(node, node.index)})"
         return f"{obj}[{idx}]"
 
     def g_Unary(self, node: ast.Unary) -> str:
@@ -404,15 +224,16 @@ class CodeGen:
                 return f"(bool({left}) {op} bool({right}))"
             return f"({left} {op} {right})"
         left, right = self.g(node.left), self.g(node.right)
+        at = self.site(node, node.right)
         if op in ("in", "not in"):
             if rt in (T.MAP, T.ANY):
                 neg = "not " if op == "not in" else ""
-                return f"({neg}H_member(ctx, {left}, {right}))"
+                return f"({neg}H_member(ctx, {left}, {right}{at}))"
             if _CONST_LIST.match(right) and not may_hold_lists(T.elem(rt)):  # a list written in the rule: its length is the rule's own
                 return f"({left} {op} {right})"
-            return f"({left} {op} H_scan(ctx, {right}))"
+            return f"({left} {op} H_scan(ctx, {right}{at}))"
         if op in ("==", "!=") and may_hold_lists(lt) and may_hold_lists(rt):
-            return f"({'' if op == '==' else 'not '}H_eq(ctx, {left}, {right}))"
+            return f"({'' if op == '==' else 'not '}H_eq(ctx, {left}, {right}{at}))"
         if op in ("==", "!=", "<", "<=", ">", ">="):
             return f"({left} {op} {right})"
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
@@ -421,37 +242,33 @@ class CodeGen:
                 joined = self.consts[int(a.group(1))] + self.consts[int(b.group(1))]
                 if len(joined) <= 1000:
                     return f"[*{self.const(joined)}]"
-            return f"H_join(ctx, {left}, {right})"
+            return f"H_join(ctx, {left}, {right}{at})"
         if op == "-" and T.is_list(lt):
-            return f"H_minus(ctx, {left}, {right})"
-        if op == "/":
-            return f"H_div({left}, {right})"
-        if op == "*":
-            return f"H_mul({left}, {right})"
-        if op == "**":
-            return f"H_pow({left}, {right})"
+            return f"H_minus(ctx, {left}, {right}{at})"
+        if op in ("/", "*", "**"):
+            return f"H_{_NAMED[op]}({left}, {right}{at})"
         both_int = lt == T.INT and rt == T.INT
         if op in ("//", "%"):
-            if both_int:
+            if both_int and not self.located:  # Python's own operator; a zero fails to the located code
                 return f"({left} {op} {right})"
-            return f"H_{'floordiv' if op == '//' else 'mod'}({left}, {right})"
+            return f"H_{_NAMED[op]}({left}, {right}{at})"
         if op in ("+", "-"):
-            if both_int and self.in_memo:
-                return f"H_int({left} {op} {right})"
+            if both_int and (self.in_memo or self.located):
+                return f"H_int({left} {op} {right}{at})"
             if both_int:
                 t = f"_t{self.n_temps}"
                 self.n_temps += 1
                 return f"({t} if {-MAX_INT} <= ({t} := {left} {op} {right}) <= {MAX_INT} else H_big())"
             if T.ANY in (lt, rt):  # may be lists or text at run time: charged by size first
-                return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right})"
-            return f"H_num({left} {op} {right})"
+                return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right}{at})"
+            return f"H_num({left} {op} {right}{at})"
         raise Unsupported(op)
 
     def g_Let(self, node: ast.Let) -> str:
         value = self.g(node.value)
         name, body = self.lambda_body(ast.Lambda(node.start, node.end, node.name, node.body))
-        # one unit of budget per let, as the closures spend
-        return f"(lambda {name}: {body} if H_tick(ctx) else None)({value})"
+        # one unit of budget per let, as for a call of a function 'x -> ...'
+        return f"(lambda {name}: {body} if H_tick(ctx{self.site(node)}) else None)({value})"
 
     def lambda_body(self, node: ast.Lambda) -> tuple[str, str]:
         """The Python name given to a lambda's parameter, and the code of its body."""
@@ -468,12 +285,12 @@ class CodeGen:
                 self.params[node.param] = saved
 
     def lam(self, node: ast.Node, tick: bool = False) -> str:
-        """A Python lambda; with `tick`, each call spends one unit of budget (as the closures do)."""
+        """A Python lambda; with `tick`, each call spends one unit of budget."""
         if not isinstance(node, ast.Lambda):
             raise Unsupported("lambda")
         name, body = self.lambda_body(node)
         if tick:
-            return f"(lambda {name}: {body} if H_tick(ctx) else None)"
+            return f"(lambda {name}: {body} if H_tick(ctx{self.site(node)}) else None)"
         return f"(lambda {name}: {body})"
 
     def inline_loop(self, fname: str, fdef, node: ast.Call) -> str | None:
@@ -489,7 +306,7 @@ class CodeGen:
             return f"H_built(ctx, [{p} {loop} if {body}])"
         if fname == "map":
             return f"H_built(ctx, [{body} {loop}])"
-        if fname in ("any", "all"):  # a generator, so they stop early as the closures do
+        if fname in ("any", "all"):  # a generator, so they stop early
             return f"{self.const(fdef.impl)}(({body} {loop}))"
         if fname == "sum" and self.type_of(node) == T.INT:
             return f"H_sum_int([{body} {loop}])"
@@ -498,29 +315,29 @@ class CodeGen:
     def g_Call(self, node: ast.Call) -> str:
         fname = node.func
         fdef = REGISTRY.get(fname)
-        if fdef is None:
-            raise Unsupported(fname)
+        if fdef is None:  # a variant function whose body has a mistake (reported at its body)
+            return f"H_raise({self.const(f'{fname}() cannot be worked out: its body has a mistake')}, {node.start})"
         if fname == "card":
             cid = self.const_of(node.args[0])
             idx = self.scope.card_index(cid)[0] if isinstance(cid, str) else None
             if idx is None:
-                raise Unsupported("card")
+                return f"H_raise({self.const('bad card()')}, {node.start})"
             return self.const(idx)
         params = next(p for p in fdef.overloads if len(p) == len(node.args))
         lambdas = [p.startswith("fn(") for p in params]
-        per_call = any(lambdas) and fname not in PER_ITEM  # subsets/partitions: once per combination
+        per_call = any(lambdas) and (fname not in PER_ITEM or self.located)  # subsets/partitions: once per combination
         consts = [self.const_of(a) for a in node.args]
         if not any(lambdas) and fname not in CONTEXT_FUNCS and all(k is not NC_MARK for k in consts):
             # a pure function of constants (e.g. range(4)) is computed once, here
             try:
                 v = fdef.impl(*consts)
-            except Exception:  # noqa: BLE001 - left for run time, where the closure reports it
+            except Exception:  # noqa: BLE001 - left for run time, where the located code reports it
                 v = NC_MARK
             if isinstance(v, list) and len(v) <= 1000:
                 return f"[*{self.const(tuple(v))}]"
             if type(v) in (int, bool, str) and (type(v) is not int or -MAX_INT <= v <= MAX_INT):
                 return self.const(v)
-        if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
+        if not self.located and fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             inline = self.inline_loop(fname, fdef, node)
             if inline is not None:
                 return inline
@@ -533,15 +350,21 @@ class CodeGen:
             args = [a if not may_hold_lists(self.type_of(n.body) if lam else T.elem(self.type_of(n))) else
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
-            return f"len({args[0]})"
-        if fname == "range":  # checked, built and charged in one call
-            return f"H_range(ctx, {', '.join(args)})"
-        if fname in CONTEXT_FUNCS:
-            args.insert(0, "ctx")
-        call = f"{self.const(fdef.impl)}({', '.join(args)})"
-        if fname in BUILDERS:
-            return f"H_built(ctx, {call})"
+            call = f"len({args[0]})"
+        elif fname == "range":  # checked, built and charged in one call
+            call = f"H_range(ctx, {', '.join(args)})"
+        else:
+            if fname in CONTEXT_FUNCS:
+                args.insert(0, "ctx")
+            call = f"{self.const(fdef.impl)}({', '.join(args)})"
+            if fname in BUILDERS:
+                call = f"H_built(ctx, {call})"
+        if self.located:  # the arguments too: what fails while the call is worked out is placed at it
+            return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
         return call
+
+
+_NAMED = {"/": "div", "*": "mul", "**": "pow", "//": "floordiv", "%": "mod"}
 
 
 def canon(node: Any) -> str:
@@ -578,7 +401,7 @@ def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
 def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple] | None:
     """The body and constants of a generated expression again, with the calls named in `memo`
     computed once per evaluation of the function it is put in (yaku tables repeat them)."""
-    gen = CodeGen(code.info, code.names, code.scope)
+    gen = CodeGen(code.info or {}, code.names or {}, code.scope)
     gen.memo = memo
     try:
         return gen.g(code.node), tuple(gen.consts)
@@ -586,37 +409,93 @@ def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple] | None
         return None
 
 
-def generate(node: ast.Node, info: dict, names: dict, scope: Any, slow: Callable) -> Callable | None:
-    """A fast function for `node` falling back to `slow` (the closure) on any error; None if unsupported."""
+def _source(gen: CodeGen, body: str, kind: str) -> str:
+    """The module text making one function of an expression from its constants: `fast` (which
+    runs `SLOW`, its located code, when it fails), `plain` (the fast code alone, for tests) or
+    `located`."""
+    kparams = "".join(f"K{i}, " for i in range(len(gen.consts)))
+    subs = "".join(f"    def {name}({params}):\n        return {code}\n" for name, params, code in gen.subs)
+    if kind != "fast":
+        return (f"def _make({kparams}):\n{subs}"
+                f"    def {kind}(ctx):\n"
+                f"        L = ctx.loc\n"
+                f"        return {body}\n"
+                f"    return {kind}\n")
+    return (f"def _make({kparams}SLOW, ERRS):\n{subs}"
+            f"    def fast(ctx):\n"
+            f"        L = ctx.loc\n"
+            f"        try:\n"
+            f"            return {body}\n"
+            f"        except ERRS:\n"
+            f"            return SLOW(ctx)\n"
+            f"    return fast\n")
+
+
+_MAKERS: dict[str, Callable] = {}  # source -> its _make(): expressions of one shape share it
+
+
+def _build(src: str, consts: list[Any], *extra: Any) -> Callable:
+    """The function `src` makes from these constants (compiled and run once per distinct source)."""
+    make = _MAKERS.get(src)
+    if make is None:
+        code = compile_cached(src, "<rulekit expression>")
+        if code is None:  # pragma: no cover - the generator nests no deeper than Python allows
+            raise RecursionError("generated code refused")
+        namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
+        exec(code, namespace)  # noqa: S102 - source made only of this module's tokens (see docstring)
+        make = namespace["_make"]
+        if len(_MAKERS) >= _CODE_CACHE_SIZE:
+            _MAKERS.clear()
+        _MAKERS[src] = make
+    fn: Callable = make(*consts, *extra)
+    fn.source = src  # type: ignore[attr-defined]  # for tests, debugging and `show --compiled`
+    return fn
+
+
+class Located:
+    """The located code of an expression, generated the first time it is needed (after the
+    fast code failed): it raises the failure as an EvalError placed in the expression text."""
+
+    def __init__(self, node: ast.Node, info: dict, names: dict, scope: Any, root: Any):
+        self.args = (node, info, names, scope, root)
+        self.fn: Callable | None = None
+
+    def __call__(self, ctx: Any) -> Any:
+        if self.fn is None:
+            node, info, names, scope, root = self.args
+            gen = CodeGen(info, names, scope, root, located=True)
+            body = gen.g(node)
+            self.fn = _build(_source(gen, body, "located"), gen.consts)
+        return self.fn(ctx)
+
+
+class Plain:
+    """The fast code of an expression without its fall-back to the located code (tests run it to
+    see that the fast code alone gives the value); compiled the first time it is called."""
+
+    def __init__(self, gen: CodeGen, body: str):
+        self.src, self.consts = _source(gen, body, "plain"), gen.consts
+        self.fn: Callable | None = None
+
+    def __call__(self, ctx: Any) -> Any:
+        if self.fn is None:
+            self.fn = _build(self.src, self.consts)
+        return self.fn(ctx)
+
+
+def generate(node: ast.Node, info: dict, names: dict, scope: Any, root: Any) -> Callable:
+    """The function evaluating `node`: fast code that, when it fails, runs the located code (its
+    `.slow`), so every error is an EvalError placed in the text. It carries `.fastcode` (what a
+    phase's generated code needs to write it inline) unless it is too big or cut into helpers."""
     gen = CodeGen(info, names, scope)
-    try:
-        body = gen.g(node)
-    except (Unsupported, RecursionError):
-        return None
-    if len(body) > MAX_SOURCE:
-        return None
-    kparams = ", ".join(f"K{i}" for i in range(len(gen.consts)))
-    src = (f"def _make({kparams}{', ' if kparams else ''}SLOW, ERRS):\n"
-           f"    def fast(ctx):\n"
-           f"        L = ctx.loc\n"
-           f"        try:\n"
-           f"            return {body}\n"
-           f"        except ERRS:\n"
-           f"            return SLOW(ctx)\n"
-           f"    def plain(ctx):\n"
-           f"        L = ctx.loc\n"
-           f"        return {body}\n"
-           f"    fast.plain = plain\n"
-           f"    return fast\n")
-    code = compile_cached(src, "<rulekit expression>")
-    if code is None:
-        return None
-    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
-    exec(code, namespace)  # noqa: S102 - source made only of this module's tokens (see docstring)
-    fn = namespace["_make"](*gen.consts, slow, FAST_ERRORS)
-    fn.source = src  # for tests and debugging
-    # what the step generator needs to inline this expression into a phase's code
-    fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope, _fresh_list(node, info))
+    body = gen.g(node)
+    slow = Located(node, info, names, scope, root)
+    fn = _build(_source(gen, body, "fast"), gen.consts, slow, FAST_ERRORS)
+    fn.slow = slow  # type: ignore[attr-defined]
+    fn.plain = Plain(gen, body)  # type: ignore[attr-defined]
+    if not gen.subs and len(body) <= MAX_SOURCE:
+        fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope,  # type: ignore[attr-defined]
+                               _fresh_list(node, info))
     return fn
 
 
@@ -651,7 +530,3 @@ def compile_cached(src: str, filename: str) -> Any:
             _CODE_CACHE.clear()
         _CODE_CACHE[src] = code
     return code
-
-
-# The only builtins generated code can reach (it names no others; this closes the door anyway).
-SAFE_BUILTINS = {"len": len, "range": range, "bool": bool, "list": list, "tuple": tuple, "type": type, "int": int}

@@ -10,7 +10,7 @@ class FastCode:
     """An expression as Python source over bound constants, and how to make it again.
 
     `body` reads the constants as K0, K1 ... (`consts`), the state as `ctx` and the locals as `L`;
-    `slow` is the closure that evaluates it with located errors (run when `body` raises).
+    `slow` is its located code, which raises errors placed in the text (run when `body` raises).
     `node`, `info`, `names` and `scope` let rulekit.lang.expr.codegen.regenerate() write it again
     (sharing calls across a yaku table); `fresh`: its value is always a new list."""
 
@@ -25,5 +25,5 @@ class FastCode:
 
 
 def fast_code(fn: Any) -> FastCode | None:
-    """The FastCode a compiled expression carries (None: it runs only as a closure)."""
+    """The FastCode a compiled expression carries (None: it is only called, never written inline)."""
     return fn if isinstance(fn, FastCode) else getattr(fn, "fastcode", None)

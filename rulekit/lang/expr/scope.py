@@ -1,4 +1,4 @@
-"""What the closure compiler and the code generator share: bounds, the scope an expression is
+"""What the checker and the code generator share: bounds, the scope an expression is
 checked against, compile problems, the compiled result, and the mark of a non-constant."""
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Scope:
     card_ids: dict[str, int] = field(default_factory=dict)
     yaku_tables: frozenset[str] = frozenset()
     locals: dict[str, str] = field(default_factory=dict)
-    codegen: bool = True  # also generate Python code for expressions (rulekit.lang.expr.codegen)
+    codegen: bool = True  # offer expressions' code to the phases' generated code (Compiled.fast)
     functions: dict[str, Any] = field(default_factory=dict)  # the variant's `functions:` (see expand)
     unseen: dict[str, str] = field(default_factory=dict)  # names of the variant this context cannot read -> why
     option_values: dict[str, tuple] = field(default_factory=dict)  # choice option -> its values
@@ -100,8 +100,8 @@ class Compiled:
     const: Any = None
     raw: Fn | None = None  # fn without the safety net, for callers that add their own
     root: Root | None = None  # run-time errors carry it; callers fill in where the text stands
-    fast: Fn | None = None  # generated code for raw (same results; falls back to raw on errors)
-    reference: Fn | None = None  # fn computed by the closures alone (tests compare the two)
+    fast: Fn | None = None  # raw, offered to phases' generated code to inline (None: scope.codegen off)
+    reference: Fn | None = None  # fn on the located code alone (tests compare it with the fast code)
     deps: frozenset = frozenset()  # the scope's global names it reads; "yaku()" if it evaluates yaku
 
 

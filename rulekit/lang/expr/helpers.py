@@ -1,0 +1,335 @@
+"""The operators of the expression language that need more than one Python operator, each written
+once, as the functions generated code calls (rulekit.lang.expr.codegen).
+
+Every helper takes an optional `site` (where its node stands in the expression text). Without it
+(the fast code) a failure raises `Fail`, which is cheap and not yet placed; the generated function
+then runs its located twin, which passes each helper its site, so the same helper raises the
+same failure as an EvalError at the right part of the text. The checker folds constants with the
+same helpers (fold_binary), so compile-time and run-time arithmetic cannot differ.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, EvalError, charge_fn, charge_walk, hashable_value
+from rulekit.lang.expr.functions import minus_lists, normalised
+from rulekit.lang.expr.scope import EVAL_BUDGET, MAX_EXPONENT, MAX_INT
+
+BIG = "number too large (limit 10^30)"
+TICK = ("evaluation budget exhausted: the rules compute too much in one round "
+        f"(limit {EVAL_BUDGET} function calls)")
+BUILD = f"evaluation budget exhausted: the rules build too many values in one round (limit {EVAL_BUDGET})"
+SCAN = f"evaluation budget exhausted: the rules scan too many values in one round (limit {EVAL_BUDGET})"
+
+
+class Fail(Exception):
+    """An operator's failure not yet placed in the text: its message, and the part of its node it
+    concerns ('node', or 'part': a binary operator's right operand, an index)."""
+
+    def __init__(self, message: str, part: str = "node"):
+        super().__init__(message)
+        self.message = message
+        self.part = part
+
+
+@dataclass(frozen=True, eq=False)
+class Site:
+    """Where a node stands in its expression's text (its span, and its right operand's or index's
+    span), so a failure there becomes an EvalError located as the rule's author wrote it."""
+
+    start: int
+    length: int
+    pstart: int
+    plength: int
+    root: Any
+    fname: str = ""  # a call's function name
+
+    def error(self, message: str, part: str = "node") -> EvalError:
+        if part == "node":
+            return EvalError(message, self.start, self.length, self.root)
+        return EvalError(message, self.pstart, self.plength, self.root)
+
+    def relocate(self, exc: Exception) -> EvalError:
+        """An error raised while a call was worked out, placed at the call."""
+        if isinstance(exc, Fail):
+            return self.error(exc.message, exc.part)
+        if isinstance(exc, EvalError):
+            if exc.root is not None:
+                return exc
+            if exc.offset == 0 and exc.length == 1:
+                return EvalError(exc.message, self.start, self.length, self.root)
+            return EvalError(exc.message, exc.offset, exc.length, self.root)
+        return EvalError(f"{self.fname}(): {exc}", self.start, self.length, self.root)
+
+
+def fail(site: Site | None, message: str, part: str = "node") -> Exception:
+    """The failure to raise: located at `site` when there is one."""
+    return Fail(message, part) if site is None else site.error(message, part)
+
+
+def _walk(ctx: Any, v: Any, site: Site | None) -> Any:
+    """charge_walk(ctx, v), its failure placed at `site`."""
+    try:
+        return charge_walk(ctx, v)
+    except EvalError as exc:
+        if site is None:
+            raise
+        raise site.error(exc.message) from None
+
+
+def _spend(ctx: Any, n: int, message: str, site: Site | None) -> None:
+    """The one place budget is charged: n units, failing with `message` once it is spent."""
+    ctx.budget -= n
+    if ctx.budget < 0:
+        raise fail(site, message)
+
+
+def H_int(v, site=None):
+    """A whole number within the engine's bound."""
+    if -MAX_INT <= v <= MAX_INT:
+        return v
+    raise fail(site, BIG)
+
+
+def H_big(site=None):
+    """Fail for a number out of bounds (used where an expression cannot hold a statement)."""
+    raise fail(site, BIG)
+
+
+def H_num(v, site=None):
+    """Any number normalised (whole fractions become ints) and bounded."""
+    v = normalised(v)
+    tv = type(v)
+    if tv is int:
+        if -MAX_INT <= v <= MAX_INT:
+            return v
+        raise fail(site, BIG)
+    if tv is Fraction:
+        if abs(v.numerator) <= MAX_INT and v.denominator <= MAX_INT:
+            return v
+        raise fail(site, BIG)
+    return v  # not a number (text or lists of unknown type): bounded where it is built
+
+
+def H_sum_int(xs):
+    """sum() of whole numbers (not booleans), bounded; anything else is left to the located code,
+    which calls the registry's sum()."""
+    s = sum(xs)
+    if type(s) is int and -MAX_INT <= s <= MAX_INT:
+        return s
+    raise TypeError("not whole numbers")
+
+
+def H_spend(ctx, xs):
+    """Charge the budget one unit per item a lambda will be called on; returns xs."""
+    ctx.budget -= len(xs)  # _spend, written out: this runs for every list a function goes through
+    if ctx.budget < 0:
+        raise Fail(TICK)
+    return xs
+
+
+H_UNSET = object()  # an empty MEMO slot
+
+
+def H_memo(memo, i, thunk):
+    """Compute a shared subexpression and keep it in its MEMO slot."""
+    v = memo[i] = thunk()
+    return v
+
+
+def H_tick(ctx, site=None):
+    """Spend one unit of budget (a function called, a let bound); True."""
+    ctx.budget -= 1  # _spend, written out: this runs for every call of a function argument
+    if ctx.budget < 0:
+        raise fail(site, TICK)
+    return True
+
+
+def H_built(ctx, xs):
+    """Charge the budget for a list just built (its items and theirs); returns it."""
+    n = len(xs)
+    if n and type(xs[0]) is list:  # functions.built_size, inlined: this runs for every list built
+        n += sum(map(len, xs))
+    ctx.budget -= n  # _spend, written out: this runs for every list built
+    if ctx.budget < 0:
+        raise Fail(BUILD)
+    return xs
+
+
+_RANGE = REGISTRY["range"].impl
+
+
+def H_range(ctx, a, b=None):
+    """range() of the registry (which bounds its length), charged to the budget."""
+    r = _RANGE(a) if b is None else _RANGE(a, b)
+    ctx.budget -= len(r)  # H_built, written out for a list of numbers: range() is called often
+    if ctx.budget < 0:
+        raise Fail(BUILD)
+    return r
+
+
+def H_join(ctx, a, b, site=None):
+    """`a + b` on lists: a new list, charged to the budget."""
+    r = list(a) + list(b)
+    _spend(ctx, len(r), BUILD, site)
+    return r
+
+
+def H_walk(ctx, v):
+    """`v` after its walk is charged (lists of shared lists compared, hashed or scanned)."""
+    return charge_walk(ctx, v)
+
+
+def H_walkfn(ctx, f):
+    """A function whose results are charged by their walk (the keys distinct and count_by hash)."""
+    return charge_fn(ctx, f)
+
+
+def H_eq(ctx, a, b, site=None):
+    """`a == b` on values that may hold lists: charged by the walk of a."""
+    return _walk(ctx, a, site) == b
+
+
+def H_minus(ctx, a, b, site=None):
+    """`a - b` on lists: the items of a that are not in b; charged by both lengths (and walks)."""
+    _walk(ctx, a, site)
+    _walk(ctx, b, site)
+    _spend(ctx, len(a) + len(b), BUILD, site)
+    return minus_lists(a, b)
+
+
+def H_anyadd(ctx, a, b, site=None):
+    """`a + b` on values of unknown type: lists and text charged by their size before joining."""
+    if type(a) in (list, str) or type(b) in (list, str):
+        _spend(ctx, (len(a) if hasattr(a, "__len__") else 0) + (len(b) if hasattr(b, "__len__") else 0),
+               BUILD, site)
+        return a + b
+    return H_num(a + b, site)
+
+
+def H_anysub(ctx, a, b, site=None):
+    """`a - b` on values of unknown type: lists removed in linear time and charged."""
+    if type(a) is list:
+        return H_minus(ctx, a, b, site)
+    return H_num(a - b, site)
+
+
+def H_scan(ctx, xs, site=None):
+    """The list or text an `in` test scans, charged by its length (short ones free); returns xs."""
+    n = len(xs)
+    if n and type(xs[0]) in (list, tuple, dict):
+        _walk(ctx, xs, site)
+    if n > FREE_SCAN:
+        _spend(ctx, n, SCAN, site)
+    return xs
+
+
+def H_div(a, b, site=None):
+    """`/`: an exact fraction (a whole number when it is one), bounded."""
+    if b == 0:
+        raise fail(site, "division by zero", "part")
+    return H_num(Fraction(a) / Fraction(b), site)
+
+
+def H_mul(a, b, site=None):
+    """`*` on numbers only, bounded."""
+    if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
+        raise fail(site, "'*' needs two numbers")
+    return H_num(a * b, site)
+
+
+def H_floordiv(a, b, site=None):
+    """`//` with fractions normalised."""
+    if b == 0:
+        raise fail(site, "division by zero", "part")
+    r = a // b
+    return r if type(r) is int else normalised(r)
+
+
+def H_mod(a, b, site=None):
+    """`%` with fractions normalised."""
+    if b == 0:
+        raise fail(site, "division by zero", "part")
+    r = a % b
+    return r if type(r) is int else normalised(r)
+
+
+def H_pow(a, b, site=None):
+    """`**` within the exponent limits, bounded."""
+    if not isinstance(b, int) or b < 0 or b > MAX_EXPONENT:
+        raise fail(site, f"exponent must be a whole number from 0 to {MAX_EXPONENT}, found {b}", "part")
+    if isinstance(a, Fraction) and abs(a) != 1 and b > 8:
+        raise fail(site, "a fraction's exponent may be at most 8", "part")
+    return H_num(a ** b, site)
+
+
+def H_mapget(m, k, site=None):
+    """`m[k]` on a map: 0 for a missing key (lists as keys are compared as tuples)."""
+    try:
+        return m[tuple(k) if isinstance(k, list) else k]
+    except KeyError:
+        return 0
+    except TypeError:
+        raise fail(site, "only maps can be looked up by key") from None
+
+
+def H_index(xs, i, site=None):
+    """`xs[i]` on a list, saying which index is out of range (the fast code subscripts directly)."""
+    try:
+        return xs[i]
+    except (IndexError, TypeError):
+        size = len(xs) if isinstance(xs, (list, tuple)) else 0
+        raise fail(site, f"index {i} out of range (list has {size} items)", "part") from None
+
+
+_FLAT_NOT = (list, tuple, dict)  # items charge_walk would walk
+
+
+def H_member(ctx, x, xs, site=None):
+    """`x in xs` where xs may be a map keyed by lists; a list or text scan is charged by its length."""
+    if type(xs) is list and (not xs or type(xs[0]) not in _FLAT_NOT):  # a flat list: the usual case
+        if len(xs) > FREE_SCAN:
+            _spend(ctx, len(xs), SCAN, site)
+        return x in xs
+    if type(xs) is dict:
+        if type(x) is list:
+            x = hashable_value(_walk(ctx, x, site))
+    elif _walk(ctx, xs, site) is not None and len(xs) > FREE_SCAN:
+        _spend(ctx, len(xs), SCAN, site)
+    return x in xs
+
+
+CALL_ERRORS = (Fail, EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)
+
+
+def H_at(site, thunk):
+    """Work out a function call (arguments included), its errors placed at the call."""
+    try:
+        return thunk()
+    except CALL_ERRORS as exc:
+        raise site.relocate(exc) from None
+
+
+def H_raise(message, offset):
+    """Fail at once (a call of a variant function whose body has a mistake)."""
+    raise EvalError(message, offset, 1, None)
+
+
+_FOLD: dict[str, Callable[[Any, Any], Any]] = {
+    "/": H_div, "*": H_mul, "**": H_pow, "//": H_floordiv, "%": H_mod,
+    "+": lambda a, b: H_num(a + b), "-": lambda a, b: H_num(a - b)}
+
+
+def fold_binary(op: str, a: Any, b: Any) -> Any:
+    """An arithmetic operator on two constants, as generated code computes it (raises Fail)."""
+    return _FOLD[op](a, b)
+
+
+HELPERS = {name: fn for name, fn in globals().items() if name.startswith("H_")}
+FAST_ERRORS = (Fail, EvalError, TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError,
+               ZeroDivisionError)  # not RecursionError: retrying deep recursion would multiply it
+
+# The only builtins generated code can reach (it names no others; this closes the door anyway).
+SAFE_BUILTINS = {"len": len, "range": range, "bool": bool, "list": list, "tuple": tuple, "type": type, "int": int}

@@ -1,0 +1,104 @@
+"""One evaluator for expressions: the generated code (rulekit.lang.expr.codegen).
+
+The checker folds constants with the same operator helpers the generated code calls, failures of
+the fast code are reported by the located code the same generator writes, and trees deeper than
+Python can nest are cut into helper functions instead of being left to another interpreter.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from rulekit.lang.expr import CompileError, EvalError, Scope, compile_expr
+from rulekit.lang.expr.codegen import HELPERS, SAFE_BUILTINS
+from rulekit.lang.expr.scope import EVAL_BUDGET
+
+from .test_codegen import ALLOWED, names_in
+
+SCOPE = Scope(locals={"a": "int", "b": "int", "xs": "list<int>"})
+
+
+def ctx(**loc):
+    return SimpleNamespace(loc=loc, budget=EVAL_BUDGET)
+
+
+def outcome(fn, c):
+    try:
+        return ("value", fn(c))
+    except EvalError as exc:
+        return ("error", exc.message)
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/", "//", "%", "**"])
+@pytest.mark.parametrize("a,b", [(7, 2), (-7, 3), (10 ** 29, 10), (3, 0), (2, 70), (0, 0), (10 ** 20, 10 ** 20)])
+def test_folded_constants_and_run_time_agree(op, a, b):
+    """`7 / 2` folded while checking and `a / b` worked out at run time: the same value, or the
+    same message (a compile problem for the constant, an evaluation error for the variables)."""
+    run = outcome(compile_expr(f"a {op} b", SCOPE).fn, ctx(a=a, b=b))
+    try:
+        comp = compile_expr(f"({a}) {op} ({b})", SCOPE)
+    except CompileError as exc:
+        folded = ("error", exc.problems[0].message)
+    else:
+        assert comp.is_const
+        folded = ("value", comp.const)
+    assert folded == run
+
+
+def test_a_failure_is_reported_where_it_happened_in_the_text():
+    text = "a + sum(map(xs, x -> 10 // (x - 2)))"
+    comp = compile_expr(text, SCOPE)
+    assert comp.fn(ctx(a=1, xs=[5, 3])) == 1 + 3 + 10
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=1, xs=[5, 2]))
+    assert err.value.message == "division by zero"
+    assert text[err.value.offset:err.value.offset + err.value.length] == "x - 2"
+    with pytest.raises(EvalError) as err:
+        compile_expr("xs[a + 5]", SCOPE).fn(ctx(a=1, xs=[1]))
+    assert err.value.message == "index 6 out of range (list has 1 items)" and err.value.offset == 3
+
+
+def test_the_budget_is_spent_where_the_rule_computes_too_much():
+    text = "any(range(100), i -> count(range(100), j -> i < j) > 200)"
+    comp = compile_expr(text, SCOPE)
+    c = ctx()
+    c.budget = 500
+    with pytest.raises(EvalError) as err:
+        comp.fn(c)
+    assert err.value.message.startswith("evaluation budget exhausted: the rules compute too much")
+    # the located code runs on what the fast code left: the first function it calls is charged
+    assert text[err.value.offset:err.value.offset + err.value.length] == text[16:-1]
+    assert err.value.root is comp.root
+
+
+def test_a_deep_tree_is_cut_into_helper_functions():
+    """A sum of 300 terms nests 300 deep: its code is cut into helpers, and an error deep
+    inside it is still placed at the part of the text that failed."""
+    text = " + ".join(["a"] * 299 + ["xs[b]"])
+    comp = compile_expr(text, SCOPE)
+    src = comp.raw.source
+    assert "def _s0(" in src and src.count("def _s") >= 300 // 40
+    assert comp.fn(ctx(a=1, b=0, xs=[5])) == 299 + 5
+    assert not hasattr(comp.raw, "fastcode")  # too big to write inline into a phase
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=1, b=3, xs=[5]))
+    assert err.value.message == "index 3 out of range (list has 1 items)"
+    assert text[err.value.offset:err.value.offset + err.value.length] == "b"
+    assert "def _s0(" in comp.raw.slow.fn.source
+
+
+@pytest.mark.parametrize("text", [
+    "count([s, 'a\"b', \"__import__('os')\"], x -> x == s) + xs[a]",
+    "let t = [s, '\\n    import os'] in xs[count(t) + a]",
+])
+def test_located_code_holds_only_generator_names(text):
+    """The located code is written like the fast code: the variant's text only as constants."""
+    from rulekit.lang.expr import Global
+    scope = Scope(globals={"s": Global("str", lambda c: "abc")}, locals={"a": "int", "xs": "list<int>"})
+    comp = compile_expr(text, scope)
+    with pytest.raises(EvalError):
+        comp.fn(ctx(a=9, xs=[]))
+    for src in (comp.raw.source, comp.raw.slow.fn.source):
+        stray = {n for n in names_in(src) if not ALLOWED.match(n) and n not in HELPERS and n not in SAFE_BUILTINS}
+        assert not stray, src
