@@ -61,6 +61,8 @@ MOVES = 50  # moves replayed or played out per playout of the budget, at most (l
 # most: at the default budget a decision may use what one round may (EVAL_BUDGET), whatever the
 # rules do; the shipped games use a small part of it (benchmarks/search_strength.py prints it)
 UNITS = EVAL_BUDGET // DEFAULT_BUDGET
+MAX_SECONDS = 3600.0  # the longest time cap a decision may be given ('search:seconds=...')
+MAX_BUDGET = 100 * DEFAULT_BUDGET  # the largest budget 'search:budget=...' may give
 
 
 class _Spent(Exception):
@@ -107,6 +109,7 @@ class SearchAgent:
         self.units = 0     # budget units used by replays and playouts so far (the rules' cost model)
         self.capped = 0    # decisions whose caps (units or seconds) stopped the playouts early
         self._deadline: float | None = None  # the time the current decision must stop drawing deals
+        self.clock = time.monotonic  # seconds, for the time cap (a test gives a fake clock)
         self._limit = 0    # the budget units the current batch of playouts may reach (in self.units)
 
     # -- told by runner.play -------------------------------------------------------------
@@ -183,7 +186,7 @@ class SearchAgent:
 
     def _start(self) -> None:
         """A new decision: its time cap starts now."""
-        self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        self._deadline = None if self.seconds is None else self.clock() + self.seconds
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
                          actions: list[int] | None = None, chain: DealChain | None = None,
@@ -239,7 +242,7 @@ class SearchAgent:
 
     def _check(self, pending: int = 0) -> None:
         """Raise _Spent when the budget units (with `pending` not yet added) or the seconds are used up."""
-        if self.units + pending >= self._limit or (self._deadline is not None and time.monotonic() >= self._deadline):
+        if self.units + pending >= self._limit or (self._deadline is not None and self.clock() >= self._deadline):
             raise _Spent
 
     def _chain(self, source: Stepper, seat: int) -> DealChain:
@@ -320,4 +323,31 @@ T95 = [(1, 6.314), (2, 2.920), (3, 2.353), (4, 2.132), (5, 2.015), (6, 1.943), (
        (9, 1.833), (10, 1.812), (12, 1.782), (15, 1.753), (20, 1.725), (30, 1.697), (60, 1.671), (120, 1.658), (10**9, 1.645)]
 
 
-register_policy("search", lambda game, seed: SearchAgent(game, seed))
+OPTIONS = {"seconds": "a number of seconds above 0 (the time cap of a decision)",
+           "budget": "a whole number of playouts of at least 1 (a decision's work)"}
+
+
+def search_options(text: str) -> dict[str, Any]:
+    """The keyword arguments of 'search:' options ('seconds=0.5', 'budget=50:seconds=1'); ValueError
+    naming the option, what was expected and what was found."""
+    out: dict[str, Any] = {}
+    for part in text.split(":"):
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if key not in OPTIONS or not eq:
+            raise ValueError(f"expected options KEY=VALUE after 'search:', separated by ':', with KEY one of "
+                             f"{', '.join(OPTIONS)}, found '{part}'")
+        if key in out:
+            raise ValueError(f"{key} is given twice")
+        try:
+            number: float = int(value) if key == "budget" else float(value)
+        except ValueError:
+            number = math.nan
+        most = MAX_BUDGET if key == "budget" else MAX_SECONDS
+        if not (1 <= number <= most if key == "budget" else 0 < number <= most):
+            expected = f"{OPTIONS[key]}, at most {most:g}"
+            raise ValueError(f"{key}: expected {expected}, found '{value}'")
+        out[key] = number
+    return out
+
+
+register_policy("search", lambda game, seed, **opts: SearchAgent(game, seed, **opts), search_options)
