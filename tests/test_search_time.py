@@ -1,4 +1,5 @@
-"""The search bot's time cap: honoured on a fake clock, set from the command line with checked options."""
+"""The search bot's time cap (honoured on a fake clock, set from the command line with checked options)
+and its early stop when the deals settle a comparison."""
 from __future__ import annotations
 
 import pytest
@@ -101,3 +102,19 @@ def test_the_command_line_refuses_a_bad_time_cap_before_playing(capsys):
     code = main(["play", "otoroku", "--seed", "1", "--rounds", "1", "--policy", "search:seconds=soon"])
     err = capsys.readouterr().err
     assert code != 0 and "search:seconds=soon" in err and "found 'soon'" in err and "Traceback" not in err
+
+
+def test_deals_that_settle_a_comparison_stop_it_and_only_those():
+    from rulekit.engine.search import WIN, choose, settled
+    same = [[3, 3, 3]] * MIN_DEALS  # every action ends the same in every deal
+    assert settled(same, 1) and not settled(same[:-1], 1)  # never before MIN_DEALS deals
+    worse = [[0, -5 - i % 3, -4 - i % 2] for i in range(MIN_DEALS)]  # the others always lose chips
+    assert settled(worse, 0) and choose(worse, 0) == 0
+    far = [[0, 10 + i % 3] for i in range(MIN_DEALS)]  # one action far ahead in every batch
+    assert settled(far, 0) and choose(far, 0) == 1
+    # a lead `choose` would take, but not by WIN times its margin: more deals may undo it
+    near = [[0, 3 if i // 5 % 2 else 1] for i in range(MIN_DEALS)]  # batches of 5 deals: ahead 1, 3, 1, 3
+    assert choose(near, 0) == 1 and not settled(near, 0)
+    noisy = [[0, 9 if i % 7 == 0 else -1] for i in range(MIN_DEALS)]  # one action might yet be better
+    assert not settled(noisy, 0)
+    assert WIN > 1

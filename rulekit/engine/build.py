@@ -15,8 +15,8 @@ from rulekit.lang.expr.fastcode import FastCode
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
 from rulekit.engine.buildchecks import check_game_ends, check_rounds, compile_functions, group_of, player_sizes, seat_draw_of
-from rulekit.engine.builddisplay import (card_facts, display_names, display_parts, display_reach, display_reasons,
-                                          zone_groups, zone_last, zone_yaku as yaku_of_zones)
+from rulekit.engine.builddisplay import (card_facts, display_names, display_opponents, display_parts, display_reach,
+                                          display_reasons, zone_groups, zone_last, zone_yaku as yaku_of_zones)
 from rulekit.lang.loader import Node, at, load_tree, plain
 from rulekit.lang.model import DeckChoice, Meta, OptionDef, Preset, Variant, VarDef, ZoneDef
 from rulekit.lang.schema import load_schema, validate as schema_validate
@@ -474,6 +474,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     game.extra["display_reasons"] = display_reasons(variant)
     game.extra["display_names"] = display_names(variant)
     game.extra["display_reach"] = display_reach(variant, yaku, errs)
+    game.extra["display_opponents"] = display_opponents(variant, policies, errs)
     game.extra["zone_groups"] = zone_groups(variant)
     game.extra["zone_last"] = zone_last(variant)
     game.extra["functions"] = scope.functions  # statistics and other late readers see them too

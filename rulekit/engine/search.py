@@ -56,6 +56,8 @@ BATCHES = 10  # with more than BATCH x BATCHES deals, longer batches: this many 
 MIN_BATCHES = 4  # batches a comparison needs before the bot leaves the base policy's choice
 MIN_DEALS = BATCH * MIN_BATCHES
 MIN_SCREEN = 4  # deals a screening of many actions needs before its best is tested at all
+EARLY = True  # a comparison stops drawing deals once they settle it (see settled)
+WIN = 2.0  # how much more than `choose` asks a lead must be to stop early (see settled)
 MOVES = 50  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
 # budget units (the rules' cost model: lambda calls and items built) per playout of the budget, at
 # most: at the default budget a decision may use what one round may (EVAL_BUDGET), whatever the
@@ -159,7 +161,7 @@ class SearchAgent:
         base = self.fallback.act(d)
         base = base if isinstance(base, int) and 0 <= base < k else 0
         if k * MIN_DEALS <= self.budget:
-            return choose(self.playouts_by_deal(source, d.player, k), base)
+            return choose(self.playouts_by_deal(source, d.player, k, settle=base if EARLY else None), base)
         chain = self._chain(source, d.player)
         # the screening and its test keep to their share of `budget` playouts even when short: a
         # handful of deals more per action among dozens cannot settle a choice, they only make
@@ -174,7 +176,8 @@ class SearchAgent:
         if means[best] <= means[base]:
             return base
         rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - share,
-                                     actions=[base, best], chain=chain, most=self.budget - share)
+                                     actions=[base, best], chain=chain, most=self.budget - share,
+                                     settle=0 if EARLY else None)
         return best if choose(rows, 0) == 1 else base
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
@@ -190,14 +193,15 @@ class SearchAgent:
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
                          actions: list[int] | None = None, chain: DealChain | None = None,
-                         most: int | None = None) -> list[list[int]]:
+                         most: int | None = None, settle: int | None = None) -> list[list[int]]:
         """For each sampled deal, `seat`'s chip change after each of `actions` (default: all `k`
         legal actions) of `source`'s pending decision. At most MOVES x `budget` moves replayed or
         played (`budget` default the bot's; so a decision costs about the same in any game) and
         about UNITS x `budget` budget units (a deal under way when they run out is dropped), in
         at most `most` playouts (default the bot's `short` x `budget`: short playouts may get
         more deals in the same work) and DRAWS re-deals tried per playout, and none after the
-        decision's `seconds`. Deals come from `chain` (default a new one)."""
+        decision's `seconds`. Deals come from `chain` (default a new one). With `settle`, the
+        index in `actions` of the base choice, it stops once the deals settle the comparison."""
         budget = self.budget if budget is None else budget
         most = self.short * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
@@ -230,6 +234,8 @@ class SearchAgent:
                     row.append(self._playout(st, a, seed, r0, source.spent - spent0) - before)
                 rows.append(row)
                 self.moves += last * prefix  # the clones' replays
+                if settle is not None and len(rows) % BATCH == 0 and settled(rows, settle):
+                    break
         except _Spent:
             self.capped += 1  # the deal under way is dropped: its actions were not all played out
         finally:
@@ -300,13 +306,40 @@ def choose(rows: list[list[int]], base: int) -> int:
     best = max(range(k), key=lambda a: (means[a], -a))
     if best == base:
         return base
-    diffs = [r[best] - r[base] for r in rows]
+    m, var, b = _batched([r[best] - r[base] for r in rows])
+    return best if m > 0 and m * m * b > t95(b - 1) ** 2 * var else base
+
+
+def _batched(diffs: list[int]) -> tuple[float, float, int]:
+    """The mean, variance and number of the batch means of `diffs` (see choose)."""
     size = max(BATCH, len(diffs) // BATCHES)
     batches = [sum(diffs[i:i + size]) / size for i in range(0, len(diffs) - size + 1, size)]
     b = len(batches)
     m = sum(batches) / b
-    var = sum((x - m) ** 2 for x in batches) / (b - 1)
-    return best if m > 0 and m * m * b > t95(b - 1) ** 2 * var else base
+    return m, sum((x - m) ** 2 for x in batches) / (b - 1), b
+
+
+def settled(rows: list[list[int]], base: int) -> bool:
+    """Whether more deals would hardly change `choose(rows, base)`, so a decision may stop early:
+    with at least MIN_DEALS deals, every other action is clearly no better than `base` (the
+    upper one-sided 95% bound of its paired difference at or below zero: most often, every
+    action ends the same), or the best one beats it by far more than `choose` asks (WIN times
+    the bound's width: one look among several must not pass for evidence)."""
+    if len(rows) < MIN_DEALS:
+        return False
+    k = len(rows[0])
+    means = [sum(r[a] for r in rows) / len(rows) for a in range(k)]
+    best = max(range(k), key=lambda a: (means[a], -a))
+    if best != base:
+        m, var, b = _batched([r[best] - r[base] for r in rows])
+        if m > 0 and m * m * b > (WIN * t95(b - 1)) ** 2 * var:
+            return True
+    for a in range(k):
+        if a != base:
+            m, var, b = _batched([r[a] - r[base] for r in rows])
+            if m > 0 or m * m * b < t95(b - 1) ** 2 * var:
+                return False  # its bound is above zero: more deals might show it better
+    return True
 
 
 def t95(df: int) -> float:
