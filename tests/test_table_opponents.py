@@ -44,7 +44,7 @@ def test_every_seed_games_table_policy_is_a_policy_it_can_play(gid):
 def test_hiraya_chooses_search_opponents_and_the_first_screen_says_so(tmp_path):
     assert table_policy(build_game("hiraya")).startswith("search:")
     screen = _first_screen(tmp_path, "hiraya")
-    assert "Your opponents think ahead" in screen and "at most half a second a choice" in screen
+    assert "Your opponents think ahead" in screen and "at most 0.5 seconds a choice" in screen
     assert "This table chooses them for Hiraya" in screen and "--policy careful gives quicker" in screen
     # the seed fixes the deals; a clock in the choices is said, and what keeps the game exactly
     assert "the same deals with --seed 3" in screen and "--log FILE keeps this game" in screen

@@ -219,12 +219,8 @@ def opponents_words(game: Any, policy: str) -> str:
 
 
 def _seconds_words(seconds: float) -> str:
-    """'half a second', 'a second', '1.5 seconds', '0.3 seconds'."""
-    if seconds == 0.5:
-        return "half a second"
-    if seconds == 1:
-        return "a second"
-    return f"{seconds:g} seconds"
+    """'a second', '1.5 seconds', '0.5 seconds'."""
+    return "a second" if seconds == 1 else f"{seconds:g} seconds"
 
 
 def _table_choice_words(game: Any, run: _Run) -> str:

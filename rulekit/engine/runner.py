@@ -57,7 +57,8 @@ BUILTIN_POLICIES = {"random": "Picks uniformly at random among the legal actions
                               "see at random in ways that agree with what it has seen, plays each choice to the "
                               "end of the round with the game's careful policy (random where there is none), and "
                               "leaves the careful choice only for one that clearly wins more on average (100 "
-                              "playouts a decision, about a second or less). Its weaknesses: it judges each "
+                              "playouts a decision, about a second or less; search:seconds=S caps a decision "
+                              "at S seconds, search:budget=N sets the playouts). Its weaknesses: it judges each "
                               "deal as if it then knew every card, looks only one decision ahead and expects "
                               "the others to play carefully, so bluffs and long plans escape it.",
                     }
