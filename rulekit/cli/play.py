@@ -307,7 +307,7 @@ def _at_table(run: _Run) -> int:
         # a simulated round says which one it is and how to see it again (--from-simulation)
         replay = run.origin or f"seed {run.seed} (replay with --seed {run.seed})"
         screen.say(f"{name}: {run.n} players{rounds}, {replay}.", "heading")
-        screen.say(opponents_words(game, run.policy).replace("Your opponents play", "The players play", 1), "note")
+        screen.say(opponents_words(game, run.policy).replace("Your opponents", "The players", 1), "note")
     else:
         spec = game.extra.get("seat_draw")
         if spec is not None and spec.seating == "by_draw":

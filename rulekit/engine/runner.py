@@ -137,7 +137,8 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
         try:
             policy_options(spec_name)
         except ValueError as exc:
-            raise RulekitError(error(where, "E050", f"--policy '{inert(spec_name, limit=60)}': {inert(str(exc), limit=200)}")) from None
+            said = f"--policy '{inert(spec_name, limit=60)}': {inert(str(exc), limit=200)}"
+            raise RulekitError(error(where, "E050", said)) from None
     return [per.get(s, default) for s in range(n)]
 
 

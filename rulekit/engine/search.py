@@ -11,7 +11,9 @@ is between actions, not between deals). It takes the action with the best mean c
 its seat when that beats the base policy's own choice clearly (the paired difference above zero
 at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
 does not make it play worse than the base policy. With many actions, part of the budget
-screens them all and the rest tests only the best against the base choice, on new deals.
+screens them all and the rest tests only the best against the base choice, on new deals. A
+comparison stops drawing deals once they settle it (see `settled`: every other action clearly
+no better, or one far ahead).
 A decision costs at most MOVES x `budget` moves replayed or played out: `budget` playouts of
 up to MOVES moves (long rounds with many players get fewer playouts) or, with `short` above 1
 and where every action is compared on the same deals, up to `short` x `budget` shorter ones in
@@ -22,10 +24,10 @@ the evaluation budget a round is allowed (rulekit.lang.expr.scope.EVAL_BUDGET): 
 replays and playouts may use at most UNITS x `budget` budget units, as much as one round at its
 limit at the default budget, and the bot stops drawing deals there. Both caps count work, not
 time, so a seed still fixes every choice. `seconds` adds a cap in time (checked between moves:
-a decision stops drawing deals once it has used them), for a person waiting at a table; with it
-a choice may depend on the machine's speed, but a game's log still replays exactly, since it
-records the choices made. When no deal agrees, or the caps leave too few deals to judge by,
-the base policy decides.
+a decision stops drawing deals once it has used them), for a person waiting at a table
+(`--policy search:seconds=0.5`; see search_options); with it a choice may depend on the
+machine's speed, but a game's log still replays exactly, since it records the choices made.
+When no deal agrees, or the caps leave too few deals to judge by, the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
