@@ -95,3 +95,11 @@ def test_a_saved_game_with_opponents_on_a_clock_resumes_from_their_saved_answers
     out = capsys.readouterr().out
     assert "Back where you left the game" in out
     assert resumer and not any(asked)  # the clocked bots were not asked again while the saved moves were played
+
+
+@pytest.mark.parametrize("gid, marked", [("hiraya", "search"), ("otoroku", "table"), ("dare", "careful")])
+def test_the_policy_list_marks_what_the_tables_opponents_play(gid, marked, capsys):
+    from rulekit.cli.main import main
+    assert main(["policies", gid]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if "played by your opponents at the table" in ln]
+    assert len(lines) == 1 and lines[0].strip().startswith(f"{marked}: ")
