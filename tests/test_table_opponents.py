@@ -41,20 +41,20 @@ def test_every_seed_games_table_policy_is_a_policy_it_can_play(gid):
         assert "search" not in spec
 
 
-def test_hiraya_chooses_search_opponents_and_the_first_screen_says_so(tmp_path):
-    assert table_policy(build_game("hiraya")).startswith("search:")
-    screen = _first_screen(tmp_path, "hiraya")
+def test_kakkuri_chooses_search_opponents_and_the_first_screen_says_so(tmp_path):
+    assert table_policy(build_game("kakkuri")).startswith("search:")
+    screen = _first_screen(tmp_path, "kakkuri")
     assert "Your opponents think ahead" in screen and "at most 0.5 seconds a choice" in screen
-    assert "This table chooses them for Hiraya" in screen and "--policy careful gives quicker" in screen
+    assert "This table chooses them for Kakkuri" in screen and "--policy careful gives quicker" in screen
     # the seed fixes the deals; a clock in the choices is said, and what keeps the game exactly
     assert "the same deals with --seed 3" in screen and "--log FILE keeps this game" in screen
     assert "seconds=" not in screen and "'search'" not in screen  # no policy spec shown to the player
 
 
 def test_opponents_the_player_names_are_not_called_the_tables_choice(tmp_path):
-    screen = _first_screen(tmp_path, "hiraya", "--policy", "careful")
+    screen = _first_screen(tmp_path, "kakkuri", "--policy", "careful")
     assert "This table chooses" not in screen and "replay this game with --seed 3" in screen
-    screen = _first_screen(tmp_path, "hiraya", "--policy", "search:seconds=1.5")
+    screen = _first_screen(tmp_path, "kakkuri", "--policy", "search:seconds=1.5")
     assert "at most 1.5 seconds a choice" in screen and "This table chooses" not in screen
 
 
@@ -70,10 +70,15 @@ def test_a_saved_game_with_opponents_on_a_clock_resumes_from_their_saved_answers
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.chdir(tmp_path)
-    log = str(tmp_path / "h.json")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 2 + "q\n"))
-    assert main(["play", "hiraya", "--seed", "5", "--rounds", "1", "--human", "0", "--log", log]) == 0
+    log = str(tmp_path / "k.json")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))  # seat 6 is asked last: the bots chose before
+    assert main(["play", "kakkuri", "--seed", "5", "--rounds", "1", "--human", "6", "--log", log]) == 0
     assert "The game is saved in" in capsys.readouterr().out
+    import json
+    with open(log, encoding="utf-8") as fh:
+        saved = json.load(fh)
+    assert saved["policy"].startswith("search:seconds=")
+    assert any(e["t"] == "choose" and e["player"] != 6 and e["of"] > 1 for e in saved["events"])
     asked: list[bool] = []  # for each search decision: was the saved game still being played again?
     real_act = SearchAgent.act
 
@@ -97,7 +102,7 @@ def test_a_saved_game_with_opponents_on_a_clock_resumes_from_their_saved_answers
     assert resumer and not any(asked)  # the clocked bots were not asked again while the saved moves were played
 
 
-@pytest.mark.parametrize("gid, marked", [("hiraya", "search"), ("otoroku", "table"), ("dare", "careful")])
+@pytest.mark.parametrize("gid, marked", [("kakkuri", "search"), ("otoroku", "table"), ("hiraya", "careful")])
 def test_the_policy_list_marks_what_the_tables_opponents_play(gid, marked, capsys):
     from rulekit.cli.main import main
     assert main(["policies", gid]) == 0
