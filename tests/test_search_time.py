@@ -118,3 +118,14 @@ def test_deals_that_settle_a_comparison_stop_it_and_only_those():
     noisy = [[0, 9 if i % 7 == 0 else -1] for i in range(MIN_DEALS)]  # one action might yet be better
     assert not settled(noisy, 0)
     assert WIN > 1
+
+
+def test_an_env_bot_takes_the_same_options():
+    env = _at_real_choice("otoroku", 4)
+    bot = env.bot("search:budget=30:seconds=2", 1)
+    assert (bot._agent.budget, bot._agent.seconds) == (30, 2.0)
+    assert 0 <= bot.act(env) < len(env.legal_actions())
+    with pytest.raises(ValueError, match="seconds: expected .* found 'x'"):
+        env.bot("search:seconds=x")
+    with pytest.raises(ValueError, match="takes no options"):
+        env.bot("careful:seconds=1")
