@@ -13,6 +13,7 @@ work shares the machine; decisions with one legal action are not counted).
     .venv/bin/python benchmarks/search_strength.py --budgets 10,100 --rounds 60 --games otoroku
     .venv/bin/python benchmarks/search_strength.py --games kakkuri --rounds 600 --start 600  # rounds 600-1199
     .venv/bin/python benchmarks/search_strength.py --games kyo-kabu --seed 7  # rounds not used for the report
+    .venv/bin/python benchmarks/search_strength.py --games hiraya --seconds 0.5  # with the table's time cap
 
 Runs over separate ranges of rounds (--start) combine exactly: each line prints n, mean and sd.
 """
@@ -67,7 +68,8 @@ def _interval(xs: list[int]) -> str:
     return f"{m:+.3f} [{m - h:+.3f}, {m + h:+.3f}] ({mark}; n {len(xs)}, mean {m:+.5f}, sd {sd:.5f})"
 
 
-def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = SEED, short: int = SHORT) -> None:
+def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = SEED, short: int = SHORT,
+        seconds: float | None = None) -> None:
     game = build_game(gid)
     n = game.variant.meta.players_default
     careful, rand = [], []
@@ -82,7 +84,8 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
         rand.append(base - _seat_delta(game, n, seed, agents, k))
         for b in budgets:
             agents = make_agents(game, n, seed, "careful")
-            bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b, short=short))
+            bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b, short=short,
+                                                       seconds=seconds))
             search[b].append(_seat_delta(game, n, seed, agents, k) - base)
             timing[b][0] += bot.seconds
             timing[b][1] += bot.cpu
@@ -95,6 +98,7 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
     for b in budgets:
         secs, cpu, dec, units, capped = timing[b]
         label = f"search({b}, short {short})" if short != SHORT else f"search({b})"
+        label = label if seconds is None else f"{label[:-1]}, at most {seconds:g} s)"
         print(f"  {label} - careful (chips/round): {_interval(search[b])}; "
               f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions; "
               f"{units / max(dec, 1):,.0f} budget units per decision (cap {UNITS * b:,}), {capped} capped")
@@ -111,10 +115,12 @@ def main() -> None:
                     "try a change on another seed first, so the report's rounds are not the ones it was tuned on)")
     ap.add_argument("--short", type=int, default=SHORT, help="SearchAgent's short: up to this many times the "
                     "budget's playouts when they are short, in the same moves (default %(default)s)")
+    ap.add_argument("--seconds", type=float, default=None, help="SearchAgent's time cap a decision (default none; "
+                    "the table's is rulekit.cli.play.TABLE_SECONDS): strength under the clock, on this machine")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     for gid in args.games.split(","):
-        run(gid, args.rounds, budgets, args.start, args.seed, args.short)
+        run(gid, args.rounds, budgets, args.start, args.seed, args.short, args.seconds)
 
 
 if __name__ == "__main__":

@@ -219,8 +219,8 @@ def test_with_many_actions_the_best_screened_one_is_tested_against_the_base_choi
     assert k > 6  # a stake of any size on any column
 
     class Recording(SearchAgent):
-        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None):
-            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most)
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None, settle=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most, settle)
             self.calls.append((actions, len(rows)))
             return rows
 
@@ -244,8 +244,8 @@ def test_a_budget_that_gives_every_action_enough_deals_compares_them_all_at_once
     k = len(env.legal_actions())
 
     class Recording(SearchAgent):
-        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None):
-            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most)
+        def playouts_by_deal(self, source, seat, k, budget=None, actions=None, chain=None, most=None, settle=None):
+            rows = super().playouts_by_deal(source, seat, k, budget, actions, chain, most, settle)
             self.calls.append((actions, len(rows)))
             return rows
 

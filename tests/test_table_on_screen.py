@@ -40,10 +40,11 @@ pexpect = pytest.importorskip("pexpect")
 
 
 def test_kakkuri_your_last_move_is_on_screen_at_every_question(tmp_path):
+    # careful opponents: the same game every run (the table's search opponents play on a clock)
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "LINES": "40", "PYTHONIOENCODING": "utf-8",
            "XDG_STATE_HOME": str(tmp_path / "state")}
     child = pexpect.spawn(sys.executable, ["-m", "rulekit", "play", "kakkuri", "--human", "0", "--seed", "2",
-                                           "--rounds", "4", "--verbose"], cwd=ROOT, env=env, dimensions=(40, 100),
+                                           "--rounds", "4", "--verbose", "--policy", "careful"], cwd=ROOT, env=env, dimensions=(40, 100),
                           encoding="utf-8", timeout=120)
     prompts = [r"Your choice \(1 to (\d+);", r"Press Enter (?:for round \d+|to go on)", pexpect.EOF]
     text, questions, paged, checked = "", 0, 0, 0

@@ -21,9 +21,12 @@ from .conftest import ROOT
 
 
 def _evening(game_id: str, seed: int) -> str:
-    """`yes 1 | rulekit play GAME --human 1 --seed SEED`: all it printed."""
+    """`yes 1 | rulekit play GAME --human 1 --seed SEED --policy careful`: all it printed (careful
+    opponents: the table's search opponents in Kakkuri play on a clock, so their evening is not
+    the same from one run to the next, and takes minutes)."""
     env = {**os.environ, "NO_COLOR": "1"}
-    r = subprocess.run([sys.executable, "-m", "rulekit", "play", game_id, "--human", "1", "--seed", str(seed)],
+    r = subprocess.run([sys.executable, "-m", "rulekit", "play", game_id, "--human", "1", "--seed", str(seed),
+                        "--policy", "careful"],
                        input="1\n" * 3000, capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     return r.stdout

@@ -25,7 +25,7 @@ import secrets
 
 from rulekit.engine.agents import json_safe, to_index
 from rulekit.engine.game import Game
-from rulekit.engine.runner import BUILTIN_POLICIES, MAX_ROUNDS, GameResult, make_agent
+from rulekit.engine.runner import BUILTIN_POLICIES, MAX_ROUNDS, GameResult, make_agent, policy_options
 from rulekit.engine.search import SearchAgent
 from rulekit.engine.stepper import Inconsistent, Stepper
 
@@ -80,8 +80,9 @@ class Bot:
 
     def __init__(self, env: "Env", name: str, seed: int = 0):
         known = [*BUILTIN_POLICIES, *env.game.policies]
-        if name not in known:
+        if name.partition(":")[0] not in known:  # a policy may carry options: 'search:seconds=0.5'
             raise ValueError(f"bot: unknown policy {name!r}: expected one of {', '.join(known)}")
+        policy_options(name)  # ValueError naming the option, what was expected and what was found
         self.name = name
         seed = as_seed(seed, "bot seed")  # text or a float would seed a different stream, silently
         # the same agents rulekit.play makes (runner.make_agents): a bot seeded with

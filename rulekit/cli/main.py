@@ -172,8 +172,9 @@ def _play_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--human", type=bounded_int("--human", 0, MAX_PLAYERS - 1), metavar="SEAT",
                     help="you play this seat at the terminal")
     sp.add_argument("--policy", "--opponents", dest="policy",
-                    help="how the other seats play: the game's careful policy (the default), random, first, or "
-                         "another policy of the game (see `rulekit policies GAME`)")
+                    help="how the other seats play: random, first, search, or a policy of the game (see `rulekit "
+                         "policies GAME`, which marks the table's default; watched games: careful); "
+                         "search:seconds=S caps the search bot's thought at S seconds a choice")
     sp.add_argument("--trace", action="store_true",
                     help="without --human: print the engine's event trace (for authors) instead of the story")
     sp.add_argument("--verbose", action="store_true",

@@ -17,6 +17,22 @@ from rulekit.core.errors import RulekitError
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 MAX_SEED = 10**9
+# the time cap of a search opponent's decision at the table, unless the game's display.opponents
+# sets one: the cap is checked between moves, so the wait ends a little after it (the 95th
+# percentile under a second on a small shared machine: benchmarks/table_wait.py prints it)
+TABLE_SECONDS = 0.5
+
+
+def table_policy(game: Any) -> str:
+    """The policy of the bots a person plays against when --policy names none: the game's
+    display.opponents, else its `table` policy (how people play it), else its careful policy,
+    else random; a search opponent thinks for at most TABLE_SECONDS a choice unless told otherwise."""
+    spec = game.extra.display.opponents or next((p for p in ("table", "careful") if p in game.policies),
+                                                       "random")
+    name, _, opts = spec.partition(":")
+    if name == "search" and "seconds=" not in opts:
+        spec = f"{spec}:seconds={TABLE_SECONDS:g}"
+    return spec
 
 
 def _usage(msg: str) -> int:
@@ -52,6 +68,7 @@ class _Run:
     dealer: int | None = None  # a simulated single round: seat 0 deals (--from-simulation)
     origin: str | None = None  # how to play this game again, when --seed alone would not
     verbose: bool = False  # at the table: every turn told as it happens (--verbose)
+    chosen_for_table: bool = False  # the opponents are the table's choice for this game (no --policy)
 
     def fields(self) -> dict[str, Any]:
         from rulekit.people.savegame import save_fields
@@ -112,13 +129,18 @@ def cmd_play(args: argparse.Namespace, game_of: Any = None, variant_files: Any =
     if getattr(args, "from_simulation", None) is not None:
         return _from_simulation(args, game, n)
     seed = args.seed if args.seed is not None else secrets.randbelow(MAX_SEED)
-    # the bots a person plays against play the game's `table` policy (how people play it, where
-    # the game gives one), else its documented careful policy (watched games too), unless told otherwise
-    mine = ("table", "careful") if args.human is not None else ("careful",)
-    policy = args.policy or next((p for p in mine if p in game.policies), "random")
+    # the bots a person plays against play as the table_policy says, unless told otherwise; watched
+    # games are played by the game's documented careful policy
+    if args.policy is not None:
+        policy = args.policy
+    elif args.human is not None:
+        policy = table_policy(game)
+    else:
+        policy = "careful" if "careful" in game.policies else "random"
     return _play(_Run(game, n, seed, args.human, policy, args.rounds, args.log,
                       tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False)),
-                      verbose=bool(getattr(args, "verbose", False))))
+                      verbose=bool(getattr(args, "verbose", False)),
+                      chosen_for_table=args.human is not None and args.policy is None))
 
 
 def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
@@ -180,10 +202,13 @@ def opponents_words(game: Any, policy: str) -> str:
         return "Your opponents play at random (any legal move)."
     if policy == "first":
         return "Your opponents always take the first legal move."
-    if policy == "search":
+    if policy.partition(":")[0] == "search":
+        from rulekit.engine.runner import policy_options
+        seconds = policy_options(policy)[1].get("seconds")
+        cap = "about a second or less a choice" if seconds is None else f"at most {_seconds_words(seconds)} a choice"
         return ("Your opponents think ahead: at each choice they try every option in many deals of the "
                 "cards they cannot see, played out carefully, and take the one that clearly wins more "
-                "(about a second or less a choice).")
+                f"({cap}).")
     from rulekit.core.inert import inert
     pol = game.policies.get(policy, {})
     how = {"careful": "carefully", "table": "as people at a table do"}.get(policy, f"by the policy '{policy}'")
@@ -194,6 +219,24 @@ def opponents_words(game: Any, policy: str) -> str:
     # The description is a whole sentence of its own ("How a careful player plays: ..."), so it follows
     # a full stop rather than a colon (a colon would read "play carefully: How a careful player plays:").
     return f"Your opponents play {how}." + (f" {desc}" if desc else "")
+
+
+def _seconds_words(seconds: float) -> str:
+    """'a second', '1.5 seconds', '0.5 seconds'."""
+    return "a second" if seconds == 1 else f"{seconds:g} seconds"
+
+
+def _table_choice_words(game: Any, run: _Run) -> str:
+    """The first screen's word that the opponents are the table's choice for this game, and the
+    quicker other choice ('' when the player chose them, or they are the usual careful ones)."""
+    if not run.chosen_for_table or run.policy.partition(":")[0] != "search":
+        return ""
+    other = next((p for p in ("table", "careful") if p in game.policies), "random")
+    from rulekit.core.inert import inert
+    name = inert(game.variant.meta.names.get("en", game.variant.meta.id), keep_newlines=False)
+    how = {"careful": "playing carefully", "table": "playing as people at a table do"}.get(other, "playing at random")
+    return (f"This table chooses them for {name}, where thinking ahead plays clearly better than {how}; "
+            f"--policy {other} gives quicker, simpler opponents.")
 
 
 def _rounds_total(run: _Run) -> int | None:
@@ -267,7 +310,7 @@ def _at_table(run: _Run) -> int:
         # a simulated round says which one it is and how to see it again (--from-simulation)
         replay = run.origin or f"seed {run.seed} (replay with --seed {run.seed})"
         screen.say(f"{name}: {run.n} players{rounds}, {replay}.", "heading")
-        screen.say(opponents_words(game, run.policy).replace("Your opponents play", "The players play", 1), "note")
+        screen.say(opponents_words(game, run.policy).replace("Your opponents", "The players", 1), "note")
     else:
         spec = game.extra.seat_draw
         if spec is not None and spec.seating == "by_draw":
@@ -277,9 +320,15 @@ def _at_table(run: _Run) -> int:
         else:
             screen.say(f"{name}: {run.n} players, you are seat {run.human}{rounds}.", "heading")
         screen.say(opponents_words(game, run.policy), "note")
+        if _table_choice_words(game, run):
+            screen.say(_table_choice_words(game, run), "note")
         if game.extra.display.intro:
             screen.say(inert(game.extra.display.intro, keep_newlines=False), "note")
-        screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
+        replay = f"replay this game with --seed {run.seed}"
+        if "seconds=" in run.policy:  # a clock in the choices: the seed fixes the deals, the log the choices
+            replay = (f"the same deals with --seed {run.seed} (opponents on a clock may choose otherwise; "
+                      "--log FILE keeps this game to replay exactly)")
+        screen.say(f"Seed {run.seed}: {replay}. Keys at any question: "
                    "? rules of this phase, t the table, h the odds, q quit (Ctrl-D too).", "note")
     observe = table.observe
     if r is not None:

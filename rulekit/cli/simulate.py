@@ -306,9 +306,15 @@ def cmd_policies(args) -> int:
     game = game_from_args(args)
     print(f"policies of {inert(game.variant.meta.names.get('en', game.id))} (use with --policy NAME, or per seat "
           "0=NAME,1=NAME):")
+    from rulekit.cli.play import table_policy
+    at_table = table_policy(game).partition(":")[0]  # the opponents of `play --human` without --policy
+
+    def mark(name: str) -> str:
+        return "; played by your opponents at the table" if name == at_table else ""
     for name, p in game.policies.items():
-        print(f"  {inert(name)}: {inert(' '.join(str(p.get('description') or '(no description)').split()))}")
+        words = inert(' '.join(str(p.get('description') or '(no description)').split()))
+        print(f"  {inert(name)}: {words}" + (f" ({mark(name)[2:]})" if mark(name) else ""))
     for name, desc in BUILTIN_POLICIES.items():
-        print(f"  {name}: {desc} (built in)")
+        print(f"  {name}: {desc} (built in{mark(name)})")
     return 0
 

@@ -18,8 +18,8 @@ from rulekit.lang.expr.fastcode import FastCode
 from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
 from rulekit.engine.buildchecks import check_game_ends, check_rounds, compile_functions, group_of, player_sizes, seat_draw_of
-from rulekit.engine.builddisplay import (card_facts, display_names, display_parts, display_reach, display_reasons,
-                                          zone_groups, zone_last, zone_yaku as yaku_of_zones)
+from rulekit.engine.builddisplay import (card_facts, display_names, display_opponents, display_parts, display_reach,
+                                          display_reasons, zone_groups, zone_last, zone_yaku as yaku_of_zones)
 from rulekit.lang.loader import Node, at, load_tree, plain
 from rulekit.lang.model import Meta, Variant
 from rulekit.engine import variantparts as vp
@@ -356,7 +356,8 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     extra.display = Display(zone_show=zone_show, card_show=card_show, card_facts=facts, zone_yaku=zone_yaku,
                             table=display_table, reasons=display_reasons(variant), names=display_names(variant),
                             reach=display_reach(variant, yaku, errs), zone_groups=zone_groups(variant),
-                            zone_last=zone_last(variant))
+                            zone_last=zone_last(variant),
+                            opponents=display_opponents(variant, policies, errs))
     extra.functions = scope.functions  # statistics and other late readers see them too
     inode = at(tree, "display", "intro")
     intro = sc._template(inode, {}, "display.intro") if inode is not None else None

@@ -172,6 +172,28 @@ def display_reach(variant: Variant, yaku_tables: Any, errs: Collector) -> tuple[
     return (str(zone.value), str(table.value)) if ok and zone is not None and table is not None else None
 
 
+def display_opponents(variant: Variant, policies: dict[str, dict[str, Any]], errs: Collector) -> str | None:
+    """`display.opponents`: the policy the table's bots play when the player names none (a
+    built-in one or the game's; None: the table's usual choice); errors located."""
+    from rulekit.engine.runner import BUILTIN_POLICIES, policy_options
+    node = at(variant.tree, "display", "opponents")
+    if node is None:
+        return None
+    known = [*BUILTIN_POLICIES, *policies]
+    spec = str(node.value)
+    name = spec.partition(":")[0]
+    if not isinstance(node.value, str) or name not in known:
+        errs.add(error(node.span, "E040", f"display.opponents: expected a policy ({', '.join(known)}), "
+                       f"found '{spec}'", hint=did_you_mean(name, known)))
+        return None
+    try:
+        policy_options(spec)
+    except ValueError as exc:
+        errs.add(error(node.span, "E040", f"display.opponents: {exc}"))
+        return None
+    return spec
+
+
 def _zone_counts(variant: Variant, key: str) -> dict[str, int]:
     """Each zone's positive whole-number setting `key` (the schema checks its type)."""
     out = {}

@@ -30,6 +30,7 @@ class Display:
     zone_groups: dict[str, Any] = field(default_factory=dict)  # zone -> how its cards are grouped
     zone_last: dict[str, Any] = field(default_factory=dict)  # zone -> its top card is told
     intro: str = ""  # said on the first screen at the table ('' says nothing)
+    opponents: str | None = None  # display.opponents: the policy the table's bots play unless told otherwise
 
 
 @dataclass
@@ -88,7 +89,7 @@ class Extra:
 #: each old string key -> (part, field)
 KEYS: dict[str, tuple[str, str]] = {
     **{k: ("display", k) for k in ("zone_show", "card_show", "card_facts", "zone_yaku", "zone_groups", "zone_last")},
-    **{f"display_{k}": ("display", k) for k in ("table", "reasons", "names", "reach", "intro")},
+    **{f"display_{k}": ("display", k) for k in ("table", "reasons", "names", "reach", "intro", "opponents")},
     **{k: ("", k) for k in ("player_sizes", "open_ended", "rounds_span", "seat_draw", "functions", "cli_options",
                            "stop_after")},
     **{k: ("caches", k) for k in ("var_visibility", "where_tally")},

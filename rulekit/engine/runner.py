@@ -57,29 +57,50 @@ BUILTIN_POLICIES = {"random": "Picks uniformly at random among the legal actions
                               "see at random in ways that agree with what it has seen, plays each choice to the "
                               "end of the round with the game's careful policy (random where there is none), and "
                               "leaves the careful choice only for one that clearly wins more on average (100 "
-                              "playouts a decision, about a second or less). Its weaknesses: it judges each "
+                              "playouts a decision, about a second or less; search:seconds=S caps a decision "
+                              "at S seconds, search:budget=N sets the playouts). Its weaknesses: it judges each "
                               "deal as if it then knew every card, looks only one decision ahead and expects "
                               "the others to play carefully, so bluffs and long plans escape it.",
                     }
 
 # built-in policies made by a module above this one (rulekit.engine.search registers 'search'):
 # name -> make(game, seed) returning an agent
-POLICY_MAKERS: dict[str, Callable[[Game, Any], Any]] = {}
+POLICY_MAKERS: dict[str, Callable[..., Any]] = {}
+# built-in policies that take options after their name ('search:seconds=0.5'): name -> options(text),
+# the keyword arguments of its maker, raising ValueError with the option, expected and found
+POLICY_OPTIONS: dict[str, Callable[[str], dict[str, Any]]] = {}
 
 
-def register_policy(name: str, make: Callable[[Game, Any], Any]) -> None:
-    """Make the built-in policy `name` (listed in BUILTIN_POLICIES) with `make(game, seed)`."""
+def register_policy(name: str, make: Callable[..., Any],
+                    options: Callable[[str], dict[str, Any]] | None = None) -> None:
+    """Make the built-in policy `name` (listed in BUILTIN_POLICIES) with `make(game, seed, **opts)`,
+    `opts` read by `options` from the text after 'name:' (none without `options`)."""
     POLICY_MAKERS[name] = make
+    if options is not None:
+        POLICY_OPTIONS[name] = options
+
+
+def policy_options(name: str) -> tuple[str, dict[str, Any]]:
+    """A policy as written ('search:seconds=0.5') split into its name and its options' keyword
+    arguments; ValueError for options of a policy that takes none, or bad ones."""
+    base, colon, text = name.partition(":")
+    if not colon:
+        return name, {}
+    if base not in POLICY_OPTIONS:
+        raise ValueError(f"policy '{base}' takes no options: expected '{base}' alone, found '{name}'")
+    return base, POLICY_OPTIONS[base](text)
 
 
 def make_agent(game: Game, name: str, seed: Any) -> Any:
-    """The agent of one seat playing policy `name` (built in or the variant's), seeded with `seed`."""
+    """The agent of one seat playing policy `name` (built in or the variant's, with any options:
+    'search:seconds=0.5'), seeded with `seed`."""
     if name == "random":
         return RandomAgent(seed)
     if name == "first":
         return FirstLegalAgent()
-    if name in POLICY_MAKERS:
-        return POLICY_MAKERS[name](game, seed)
+    base, opts = policy_options(name)
+    if base in POLICY_MAKERS:
+        return POLICY_MAKERS[base](game, seed, **opts)
     return PolicyAgent(name, seed)
 
 
@@ -91,14 +112,15 @@ def default_policy(game: Game) -> str:
 
 def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
     """Each seat's policy from a spec: 'careful' (every seat), '0=careful,1=random', or both
-    ('random,0=careful': seat 0 careful, the others random); unknown names raise E050."""
+    ('random,0=careful': seat 0 careful, the others random); a policy may carry options after a
+    colon ('search:seconds=0.5', '1=search:budget=50:seconds=1'); unknown names or bad options raise E050."""
     known = [*BUILTIN_POLICIES, *game.policies]
     where = argument("policy")
     default, per = "random", {}
     for part in (p.strip() for p in str(spec).split(",")):
         if not part:
             continue
-        if "=" in part:
+        if "=" in part and (":" not in part or part.index("=") < part.index(":")):  # 'search:seconds=1' is no seat
             seat_s, name = (x.strip() for x in part.split("=", 1))
             seat = parse_int(seat_s, signed=False)
             if seat is None or not 0 <= seat < n:
@@ -107,10 +129,16 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
             per[seat] = name
         else:
             default = part
-    for name in [default, *per.values()]:
+    for spec_name in [default, *per.values()]:
+        name = spec_name.partition(":")[0]
         if name not in known:
             raise RulekitError(error(where, "E050", f"unknown policy '{name}': expected one of {', '.join(known)}",
                                      hint=did_you_mean(name, known)))
+        try:
+            policy_options(spec_name)
+        except ValueError as exc:
+            said = f"--policy '{inert(spec_name, limit=60)}': {inert(str(exc), limit=200)}"
+            raise RulekitError(error(where, "E050", said)) from None
     return [per.get(s, default) for s in range(n)]
 
 

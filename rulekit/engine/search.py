@@ -11,7 +11,9 @@ is between actions, not between deals). It takes the action with the best mean c
 its seat when that beats the base policy's own choice clearly (the paired difference above zero
 at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
 does not make it play worse than the base policy. With many actions, part of the budget
-screens them all and the rest tests only the best against the base choice, on new deals.
+screens them all and the rest tests only the best against the base choice, on new deals. A
+comparison stops drawing deals once they settle it (see `settled`: every other action clearly
+no better, or one far ahead).
 A decision costs at most MOVES x `budget` moves replayed or played out: `budget` playouts of
 up to MOVES moves (long rounds with many players get fewer playouts) or, with `short` above 1
 and where every action is compared on the same deals, up to `short` x `budget` shorter ones in
@@ -22,10 +24,10 @@ the evaluation budget a round is allowed (rulekit.lang.expr.scope.EVAL_BUDGET): 
 replays and playouts may use at most UNITS x `budget` budget units, as much as one round at its
 limit at the default budget, and the bot stops drawing deals there. Both caps count work, not
 time, so a seed still fixes every choice. `seconds` adds a cap in time (checked between moves:
-a decision stops drawing deals once it has used them), for a person waiting at a table; with it
-a choice may depend on the machine's speed, but a game's log still replays exactly, since it
-records the choices made. When no deal agrees, or the caps leave too few deals to judge by,
-the base policy decides.
+a decision stops drawing deals once it has used them), for a person waiting at a table
+(`--policy search:seconds=0.5`; see search_options); with it a choice may depend on the
+machine's speed, but a game's log still replays exactly, since it records the choices made.
+When no deal agrees, or the caps leave too few deals to judge by, the base policy decides.
 
 Known weaknesses: each deal is solved as if the bot then knew every card (strategy fusion),
 later decisions are the base policy's rather than the bot's own (one step of look-ahead), and it
@@ -56,11 +58,15 @@ BATCHES = 10  # with more than BATCH x BATCHES deals, longer batches: this many 
 MIN_BATCHES = 4  # batches a comparison needs before the bot leaves the base policy's choice
 MIN_DEALS = BATCH * MIN_BATCHES
 MIN_SCREEN = 4  # deals a screening of many actions needs before its best is tested at all
+EARLY = True  # a comparison stops drawing deals once they settle it (see settled)
+WIN = 2.0  # how much more than `choose` asks a lead must be to stop early (see settled)
 MOVES = 50  # moves replayed or played out per playout of the budget, at most (long rounds get fewer playouts)
 # budget units (the rules' cost model: lambda calls and items built) per playout of the budget, at
 # most: at the default budget a decision may use what one round may (EVAL_BUDGET), whatever the
 # rules do; the shipped games use a small part of it (benchmarks/search_strength.py prints it)
 UNITS = EVAL_BUDGET // DEFAULT_BUDGET
+MAX_SECONDS = 3600.0  # the longest time cap a decision may be given ('search:seconds=...')
+MAX_BUDGET = 100 * DEFAULT_BUDGET  # the largest budget 'search:budget=...' may give
 
 
 class _Spent(Exception):
@@ -107,6 +113,7 @@ class SearchAgent:
         self.units = 0     # budget units used by replays and playouts so far (the rules' cost model)
         self.capped = 0    # decisions whose caps (units or seconds) stopped the playouts early
         self._deadline: float | None = None  # the time the current decision must stop drawing deals
+        self.clock = time.monotonic  # seconds, for the time cap (a test gives a fake clock)
         self._limit = 0    # the budget units the current batch of playouts may reach (in self.units)
 
     # -- told by runner.play -------------------------------------------------------------
@@ -156,7 +163,7 @@ class SearchAgent:
         base = self.fallback.act(d)
         base = base if isinstance(base, int) and 0 <= base < k else 0
         if k * MIN_DEALS <= self.budget:
-            return choose(self.playouts_by_deal(source, d.player, k), base)
+            return choose(self.playouts_by_deal(source, d.player, k, settle=base if EARLY else None), base)
         chain = self._chain(source, d.player)
         # the screening and its test keep to their share of `budget` playouts even when short: a
         # handful of deals more per action among dozens cannot settle a choice, they only make
@@ -171,7 +178,8 @@ class SearchAgent:
         if means[best] <= means[base]:
             return base
         rows = self.playouts_by_deal(source, d.player, k, budget=self.budget - share,
-                                     actions=[base, best], chain=chain, most=self.budget - share)
+                                     actions=[base, best], chain=chain, most=self.budget - share,
+                                     settle=0 if EARLY else None)
         return best if choose(rows, 0) == 1 else base
 
     def evaluate(self, source: Stepper, seat: int, k: int) -> list[float] | None:
@@ -183,18 +191,19 @@ class SearchAgent:
 
     def _start(self) -> None:
         """A new decision: its time cap starts now."""
-        self._deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        self._deadline = None if self.seconds is None else self.clock() + self.seconds
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
                          actions: list[int] | None = None, chain: DealChain | None = None,
-                         most: int | None = None) -> list[list[int]]:
+                         most: int | None = None, settle: int | None = None) -> list[list[int]]:
         """For each sampled deal, `seat`'s chip change after each of `actions` (default: all `k`
         legal actions) of `source`'s pending decision. At most MOVES x `budget` moves replayed or
         played (`budget` default the bot's; so a decision costs about the same in any game) and
         about UNITS x `budget` budget units (a deal under way when they run out is dropped), in
         at most `most` playouts (default the bot's `short` x `budget`: short playouts may get
         more deals in the same work) and DRAWS re-deals tried per playout, and none after the
-        decision's `seconds`. Deals come from `chain` (default a new one)."""
+        decision's `seconds`. Deals come from `chain` (default a new one). With `settle`, the
+        index in `actions` of the base choice, it stops once the deals settle the comparison."""
         budget = self.budget if budget is None else budget
         most = self.short * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
@@ -227,6 +236,8 @@ class SearchAgent:
                     row.append(self._playout(st, a, seed, r0, source.spent - spent0) - before)
                 rows.append(row)
                 self.moves += last * prefix  # the clones' replays
+                if settle is not None and len(rows) % BATCH == 0 and settled(rows, settle):
+                    break
         except _Spent:
             self.capped += 1  # the deal under way is dropped: its actions were not all played out
         finally:
@@ -239,7 +250,7 @@ class SearchAgent:
 
     def _check(self, pending: int = 0) -> None:
         """Raise _Spent when the budget units (with `pending` not yet added) or the seconds are used up."""
-        if self.units + pending >= self._limit or (self._deadline is not None and time.monotonic() >= self._deadline):
+        if self.units + pending >= self._limit or (self._deadline is not None and self.clock() >= self._deadline):
             raise _Spent
 
     def _chain(self, source: Stepper, seat: int) -> DealChain:
@@ -297,13 +308,40 @@ def choose(rows: list[list[int]], base: int) -> int:
     best = max(range(k), key=lambda a: (means[a], -a))
     if best == base:
         return base
-    diffs = [r[best] - r[base] for r in rows]
+    m, var, b = _batched([r[best] - r[base] for r in rows])
+    return best if m > 0 and m * m * b > t95(b - 1) ** 2 * var else base
+
+
+def _batched(diffs: list[int]) -> tuple[float, float, int]:
+    """The mean, variance and number of the batch means of `diffs` (see choose)."""
     size = max(BATCH, len(diffs) // BATCHES)
     batches = [sum(diffs[i:i + size]) / size for i in range(0, len(diffs) - size + 1, size)]
     b = len(batches)
     m = sum(batches) / b
-    var = sum((x - m) ** 2 for x in batches) / (b - 1)
-    return best if m > 0 and m * m * b > t95(b - 1) ** 2 * var else base
+    return m, sum((x - m) ** 2 for x in batches) / (b - 1), b
+
+
+def settled(rows: list[list[int]], base: int) -> bool:
+    """Whether more deals would hardly change `choose(rows, base)`, so a decision may stop early:
+    with at least MIN_DEALS deals, every other action is clearly no better than `base` (the
+    upper one-sided 95% bound of its paired difference at or below zero: most often, every
+    action ends the same), or the best one beats it by far more than `choose` asks (WIN times
+    the bound's width: one look among several must not pass for evidence)."""
+    if len(rows) < MIN_DEALS:
+        return False
+    k = len(rows[0])
+    means = [sum(r[a] for r in rows) / len(rows) for a in range(k)]
+    best = max(range(k), key=lambda a: (means[a], -a))
+    if best != base:
+        m, var, b = _batched([r[best] - r[base] for r in rows])
+        if m > 0 and m * m * b > (WIN * t95(b - 1)) ** 2 * var:
+            return True
+    for a in range(k):
+        if a != base:
+            m, var, b = _batched([r[a] - r[base] for r in rows])
+            if m > 0 or m * m * b < t95(b - 1) ** 2 * var:
+                return False  # its bound is above zero: more deals might show it better
+    return True
 
 
 def t95(df: int) -> float:
@@ -320,4 +358,31 @@ T95 = [(1, 6.314), (2, 2.920), (3, 2.353), (4, 2.132), (5, 2.015), (6, 1.943), (
        (9, 1.833), (10, 1.812), (12, 1.782), (15, 1.753), (20, 1.725), (30, 1.697), (60, 1.671), (120, 1.658), (10**9, 1.645)]
 
 
-register_policy("search", lambda game, seed: SearchAgent(game, seed))
+OPTIONS = {"seconds": "a number of seconds above 0 (the time cap of a decision)",
+           "budget": "a whole number of playouts of at least 1 (a decision's work)"}
+
+
+def search_options(text: str) -> dict[str, Any]:
+    """The keyword arguments of 'search:' options ('seconds=0.5', 'budget=50:seconds=1'); ValueError
+    naming the option, what was expected and what was found."""
+    out: dict[str, Any] = {}
+    for part in text.split(":"):
+        key, eq, value = (x.strip() for x in part.partition("="))
+        if key not in OPTIONS or not eq:
+            raise ValueError(f"expected options KEY=VALUE after 'search:', separated by ':', with KEY one of "
+                             f"{', '.join(OPTIONS)}, found '{part}'")
+        if key in out:
+            raise ValueError(f"{key} is given twice")
+        try:
+            number: float = int(value) if key == "budget" else float(value)
+        except ValueError:
+            number = math.nan
+        most = MAX_BUDGET if key == "budget" else MAX_SECONDS
+        if not (1 <= number <= most if key == "budget" else 0 < number <= most):
+            expected = f"{OPTIONS[key]}, at most {most:g}"
+            raise ValueError(f"{key}: expected {expected}, found '{value}'")
+        out[key] = number
+    return out
+
+
+register_policy("search", lambda game, seed, **opts: SearchAgent(game, seed, **opts), search_options)

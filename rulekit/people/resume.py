@@ -132,7 +132,9 @@ class Resumer:
         if not 0 <= want < len(d.actions):
             raise _err(self.path, f"{where}: the saved answer {want + 1} is not one of the {len(d.actions)} "
                        "legal actions")
-        if agent is not None and agent is not self.table:
+        if agent is not None and agent is not self.table and getattr(agent, "seconds", None) is None:
+            # (a bot on a clock, the table's search opponents, may choose otherwise now: it is not
+            # asked, its saved answer stands, as in `rulekit replay`)
             got = agent.act(d)
             if not isinstance(got, int) or isinstance(got, bool) or not 0 <= got < len(d.actions):
                 got = to_index(got, d.legal, d)
