@@ -70,10 +70,17 @@ def test_a_suggested_option_takes_the_value_given(tmp_path):
     assert err.hint == "did you mean 'rotate_every' (rounds between changes of dealer)?"
 
 
-def test_deck_in_a_house_file_points_to_the_command_line(tmp_path):
+def test_deck_in_a_house_file_points_to_the_command_line(tmp_path, capsys):
     path = _house(tmp_path, "target: otoroku\ndeck: kabufuda\n")
     err, = _errors(path)
-    assert err.span.line == 2 and "does not choose the deck" in err.message and "--deck NAME" in err.hint
+    # the engine's words are neutral: it names the argument, the command line says its flag
+    assert err.span.line == 2 and "does not choose the deck" in err.message and err.settle_with == "deck"
+    assert "when the game is played" in err.hint and "--deck" not in err.hint
+    from rulekit.cli.main import main
+    assert main(["validate", path]) == 1
+    said = capsys.readouterr().err
+    assert f"{path}:2:1" in said and "does not choose the deck" in said
+    assert "on the command line: --deck NAME (rulekit show GAME lists the decks the game accepts)" in said
 
 
 def test_players_only_within_the_counts_the_rules_support(tmp_path):

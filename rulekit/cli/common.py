@@ -24,17 +24,27 @@ def parse_options(pairs: Sequence[str] | None) -> dict[str, str]:
 
 #: how the command line spells each argument the engine names neutrally (rulekit.core.errors.argument)
 FLAGS = {"policy": "--policy", "options": "-o", "preset": "--preset", "deck": "--deck"}
+#: what a hint adds for a problem settled with an argument (Diagnostic.settle_with)
+SETTLE_WITH = {"policy": "--policy NAME (rulekit show GAME lists the game's policies)",
+               "options": "-o NAME=VALUE (rulekit show GAME lists the game's options)",
+               "preset": "--preset NAME (rulekit show GAME lists the game's presets)",
+               "deck": "--deck NAME (rulekit show GAME lists the decks the game accepts)"}
 
 
 def in_cli_words(diags):
     """Diagnostics with the engine's neutral argument locations (`<policy>`) named by their flags
-    (`--policy:1:1`), as a user of the command line typed them."""
+    (`--policy:1:1`), as a user of the command line typed them, and the flag that settles a
+    problem (Diagnostic.settle_with) said in its hint."""
     from dataclasses import replace
     from rulekit.core.errors import Span, argument_of
     out = []
     for d in diags:
         name = argument_of(d.span)
-        out.append(d if name is None else replace(d, span=Span(FLAGS[name], 1, 1)))
+        if name is not None:
+            d = replace(d, span=Span(FLAGS[name], 1, 1))
+        if d.settle_with in SETTLE_WITH:
+            d = replace(d, hint=f"{d.hint}; on the command line: {SETTLE_WITH[d.settle_with]}")
+        out.append(d)
     return out
 
 

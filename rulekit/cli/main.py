@@ -39,7 +39,7 @@ def cmd_validate(args) -> int:
             diags = check_variant(f, strict=args.strict)
         errors = [d for d in diags if d.severity == "error"]
         if diags:
-            print(render_all(diags), file=sys.stderr)
+            print(render_all(in_cli_words(diags)), file=sys.stderr)
         what = " (house rules)" if house else ""
         if errors:
             bad += 1

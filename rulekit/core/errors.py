@@ -85,6 +85,9 @@ class Diagnostic:
     breadcrumbs: tuple[str, ...] = ()
     hint: str = ""
     severity: str = "error"
+    # the argument (see argument()) a user settles this problem with: each front end adds its own
+    # words for it to the hint (the command line: --deck NAME)
+    settle_with: str = ""
 
     def render(self, source_line: str | None = None) -> str:
         """`file:line:col: error[code]: message`, then the source line and a caret.

@@ -37,8 +37,8 @@ def _variant_path(name: str) -> str:
 
 
 @gc_paused
-def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple = (),
-                 schema_errors: list | None = None) -> Variant:
+def load_variant(path: str, search: list[str] | None = None, house: list[str] | tuple[str, ...] = (),
+                 schema_errors: list[Diagnostic] | None = None) -> Variant:
     """Read a variant file (and its parents and house-rule files), check it, build the model.
 
     `path` is a file, or the id of a variant under ./variants or the shipped variants
@@ -111,7 +111,7 @@ def resolve_options(variant: Variant, given: dict[str, Any] | None = None,
     return values
 
 
-def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None = None) -> Deck | None:
+def make_deck(variant: Variant, name: str, errs: Collector, options: dict[str, Any] | None = None) -> Deck | None:
     """The deck a variant plays with under `name`: a shipped deck and the variant's derivation
     (whose expressions may read opt.<name>: the option values given, else the defaults)."""
     choice = variant.decks.get(name)
@@ -127,7 +127,7 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
     node = at(variant.tree, "decks", name)
 
     # derive() locates errors through a Source; give it one built from the tree's spans
-    def fill(n: Node, path: tuple):
+    def fill(n: Node, path: tuple[Any, ...]) -> None:
         src.spans[path] = n.span
         src.styles[path] = n.style
         if isinstance(n.value, dict):
@@ -146,13 +146,13 @@ def make_deck(variant: Variant, name: str, errs: Collector, options: dict | None
                   parsed_functions(variant.tree), unseen)
 
 
-def parsed_functions(tree) -> dict:
+def parsed_functions(tree: Node) -> dict[str, Any]:
     """The variant's `functions:` parsed, silently skipping broken ones (the rules' compile
     reports them, located, in _functions)."""
     from rulekit.lang.expr.inline import UserFunction
     from rulekit.lang.expr.parser import ExprSyntaxError, parse
     fnode = at(tree, "functions")
-    out: dict = {}
+    out: dict[str, Any] = {}
     if fnode is None or not isinstance(fnode.value, dict):
         return out
     for name, fn in fnode.value.items():
@@ -195,7 +195,7 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     return game
 
 
-def _yaku_when(ed: dict) -> Node:
+def _yaku_when(ed: dict[str, Node]) -> Node:
     """A yaku's condition: its `when`, and with the one-line `cards:` form every listed card among
     the cards (a name or id is checked by card(), located at the list)."""
     if "cards" not in ed:
@@ -209,7 +209,7 @@ def _yaku_when(ed: dict) -> Node:
     return Node(cond, cn.span)
 
 
-def _rank(sc: StepCompiler, ed: dict, loc: dict) -> Any:
+def _rank(sc: StepCompiler, ed: dict[str, Node], loc: dict[str, Any]) -> Any:
     """A yaku's rank; it may read `value`, the yaku's own value (`rank: value` ranks a table by
     value without writing each value twice). Checked as written (errors located in it), then
     compiled as `let value = (<value>) in (<rank>)`."""
@@ -226,7 +226,7 @@ def _rank(sc: StepCompiler, ed: dict, loc: dict) -> Any:
                    "rank")[0]
 
 
-def _names_read(text: str) -> set:
+def _names_read(text: str) -> set[str]:
     """The plain names an expression reads (not attributes such as c.value)."""
     from rulekit.lang.expr import ast
     from rulekit.lang.expr.parser import parse
@@ -262,7 +262,7 @@ def _constant(v: Any) -> Any:
     return fn
 
 
-def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Collector,
+def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any], errs: Collector,
              codegen: bool = False) -> Game:
     tree = variant.tree
     scope = variant_scope(variant, deck, opts)
@@ -306,7 +306,8 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
         sc.phase = pid
         when = sc.expr(pd["when"], {}, T.BOOL, "when")[0] if "when" in pd else None
         run = sc.block(pd.get("steps"), {})
-        phases.append(Phase(pid, str(pd["name"].value) if "name" in pd else pid, when, run, ph.span))
+        phases.append(Phase(id=pid, name=str(pd["name"].value) if "name" in pd else pid, when=when, run=run,
+                            span=ph.span))
     sc.phase = ""
     for name in sc.proc_nodes:  # report errors in procedures nobody calls too
         sc.compile_proc(name)
@@ -330,8 +331,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
         steps_of = dict(sc.procs)  # each procedure's compiled steps, which calls may write out in place
-        phases = [Phase(ph.id, ph.name, ph.when, generate_run(ph.run, f"<phase {ph.id}>", steps_of), ph.span)
-                  for ph in phases]
+        phases = [dataclasses.replace(ph, run=generate_run(ph.run, f"<phase {ph.id}>", steps_of)) for ph in phases]
         for name in list(sc.procs):
             sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
@@ -384,9 +384,9 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict, errs: Col
     return game
 
 
-def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict]:
+def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict[str, Any]]:
     """Compile YAML policies against the scope of each choice they name."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     pnode = at(variant.tree, "policies")
     if pnode is None or not isinstance(pnode.value, dict):
         return out
@@ -457,7 +457,7 @@ def _with_rules_errors(path: str, diagnostics: list[Diagnostic]) -> list[Diagnos
     rules' pass cannot read at all keeps the schema's errors alone."""
     if not diagnostics or any(d.code in ("E001", "E002", "E003", "E004") for d in diagnostics):
         return diagnostics  # not read, or not parsed: nothing more to check
-    found: list = []
+    found: list[Diagnostic] = []
     more = Collector()
     try:
         variant = load_variant(path, schema_errors=found)

@@ -15,6 +15,11 @@ from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, locat
 
 MAX_REDEALS = 100
 
+# a compiled expression or step list: it reads (and steps change) one game state
+CtxFn = Callable[[Ctx], Any]
+# evaluates a yaku table for some cards and a seat: (table, cards, seat) -> hits
+YakuEval = Callable[[str, list[int], int], list["YakuHit"]]
+
 
 @dataclass
 class RoundPlans:
@@ -55,10 +60,10 @@ class YakuEntry:
     id: str
     names: dict[str, str]
     group: str
-    when: Callable
-    claim: Callable | None
-    value: Callable
-    rank: Callable
+    when: CtxFn
+    claim: CtxFn | None
+    value: CtxFn
+    rank: CtxFn
     description: str = ""
 
 
@@ -68,8 +73,8 @@ class Phase:
 
     id: str
     name: str
-    when: Callable | None
-    run: Callable
+    when: CtxFn | None
+    run: CtxFn
     span: Span
 
 
@@ -85,13 +90,13 @@ class Game:
     phases: list[Phase]
     yaku: dict[str, list[YakuEntry]]
     choices: dict[str, list[Choice]]
-    policies: dict[str, dict]
-    rounds: Callable
-    first_dealer: Callable | None
-    end_when: Callable | None
+    policies: dict[str, dict[str, Any]]
+    rounds: CtxFn
+    first_dealer: CtxFn | None
+    end_when: CtxFn | None
     start_chips: int
     deck_zone: str
-    var_init: dict[str, Callable]
+    var_init: dict[str, CtxFn]
     preset: str | None = None
     house: tuple[str, ...] = ()
     extra: Extra = field(default_factory=Extra)  # display, what build read from game:, caches (engine.extras)
@@ -101,7 +106,7 @@ class Game:
     # the closures), which tables' results may be kept for a round, and `first_dealer: random`
     yaku_fns: dict[str, Callable[..., list[YakuHit]]] | None = None
     yaku_cacheable: dict[str, bool] = field(default_factory=dict)
-    procedures: dict[str, Callable] = field(default_factory=dict)  # each procedure as it runs (rulekit show --compiled)
+    procedures: dict[str, CtxFn] = field(default_factory=dict)  # each procedure as it runs (rulekit show --compiled)
     random_first_dealer: bool = False
     plans: RoundPlans = field(default_factory=RoundPlans)
 
@@ -140,7 +145,7 @@ class Game:
         return card.name
 
     # -- state ---------------------------------------------------------------
-    def new_ctx(self, n: int, seed: int, decide: Callable | None, logging: bool = False) -> Ctx:
+    def new_ctx(self, n: int, seed: int, decide: Callable[..., Any] | None, logging: bool = False) -> Ctx:
         """A fresh game state for `n` seats with its own seeded random generator."""
         if n not in self.player_sizes():
             raise RuleError(error(Span(self.variant.file, 1, 1), "E050",
@@ -179,7 +184,7 @@ class Game:
         for zname, kind, count in plan:
             zones[zname] = [] if kind == "single" else [[] for _ in range(n if kind == "player" else count)]
 
-    def _init_var(self, ctx: Ctx, vname: str, n: int):
+    def _init_var(self, ctx: Ctx, vname: str, n: int) -> Any:
         v = self.variant.vars[vname]
         value = self.var_init[vname](ctx)
         if v.kind == "single":
@@ -211,14 +216,14 @@ class Game:
             # (per-seat and per-index variables start with the same value in every slot)
             vs[vname] = value if kind == "single" else [value] * (n if kind == "player" else count)
 
-    def yaku_eval_for(self, ctx: Ctx) -> Callable:
+    def yaku_eval_for(self, ctx: Ctx) -> YakuEval:
         """The function expressions call to evaluate yaku, bound to this game state."""
         evaluate = self._yaku_evaluator(ctx)
         cacheable = self.yaku_cacheable
         if not any(cacheable.values()):
             return evaluate
 
-        def yaku_eval_cached(table: str, cards: list, seat: int) -> list[YakuHit]:
+        def yaku_eval_cached(table: str, cards: list[int], seat: int) -> list[YakuHit]:
             # the table reads nothing that changes during a round: the same cards and seat give
             # the same yaku, so a hand claimed after it was assessed is not evaluated twice
             if not cacheable.get(table):
@@ -230,15 +235,15 @@ class Game:
             return hits
         return yaku_eval_cached
 
-    def _yaku_evaluator(self, ctx: Ctx) -> Callable:
+    def _yaku_evaluator(self, ctx: Ctx) -> YakuEval:
         generated = self.yaku_fns
         if generated:
-            def yaku_eval_generated(table: str, cards: list, seat: int) -> list[YakuHit]:
+            def yaku_eval_generated(table: str, cards: list[int], seat: int) -> list[YakuHit]:
                 return generated[table](ctx, cards, seat)
             return yaku_eval_generated
         tables = self.yaku
 
-        def yaku_eval(table: str, cards: list, seat: int) -> list[YakuHit]:
+        def yaku_eval(table: str, cards: list[int], seat: int) -> list[YakuHit]:
             # yaku see only `cards` and `seat` as locals; the caller's locals are put back after
             saved = ctx.loc
             ctx.loc = {"cards": cards, "seat": seat}
@@ -314,7 +319,7 @@ class Game:
                     out.extend(pile)
         return out
 
-    def pots_total(self, ctx: Ctx):
+    def pots_total(self, ctx: Ctx) -> Any:
         return sum(ctx.vars[v] for v, d in self.variant.vars.items() if d.pot)
 
     def visible(self, ctx: Ctx, seat: int, zname: str, index: int | None, card: int) -> bool:
@@ -326,7 +331,7 @@ class Game:
             return True
         return bool(ctx.seen[card] & (1 << seat)) or ctx.seen[card] == -1
 
-    def observation(self, ctx: Ctx, seat: int) -> dict:
+    def observation(self, ctx: Ctx, seat: int) -> dict[str, Any]:
         """What `seat` can see: card ids where visible, '?' where not; variables; chips."""
         ids = self.card_ids
         zones: dict[str, Any] = {}

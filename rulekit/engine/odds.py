@@ -83,7 +83,7 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
     base = policy if policy is not None else ("careful" if "careful" in source.game.policies else "random")
     rng = random.Random(f"odds:{seed}")
     chain = source.deals(seat, rng, None)
-    rows: list[list[dict]] = []
+    rows: list[list[dict[str, Any]]] = []
     tries = work = moves = 0
     spent0 = source.spent  # the chain's replays are charged to `source`
     prefix = source.round_moves  # the moves a replay of the round so far makes (each deal, each clone)
@@ -105,7 +105,7 @@ def answer_odds(source: Stepper, deals: int | None = None, seed: Any = 0, policy
     return [_summed(a, [row[j] for row in rows], apart) for j, a in enumerate(which)] if rows else []
 
 
-def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
+def _playout(st: Stepper, first: int, seed: int, base: str) -> dict[str, Any]:
     """Take action `first`, then `base` everywhere to the round's end: what the round did."""
     assert st.pending is not None  # called only at a decision
     seat, r0 = st.pending.player, st.ctx.round_no
@@ -127,7 +127,7 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
         i = agent.act(d)
         st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
     ctx = st.ctx if st.ctx is not None else ctx
-    out: dict = {"chips": ctx.chips[seat] - before, "units": ctx.units(EVAL_BUDGET) - u0, "steps": steps, "end": None, "won": set(), "lost": set(), "mine": set(),
+    out: dict[str, Any] = {"chips": ctx.chips[seat] - before, "units": ctx.units(EVAL_BUDGET) - u0, "steps": steps, "end": None, "won": set(), "lost": set(), "mine": set(),
                  "theirs": set()}
     for e in ctx.events[e0:]:
         t = e.get("t")
@@ -145,11 +145,11 @@ def _playout(st: Stepper, first: int, seed: int, base: str) -> dict:
     return out
 
 
-def _summed(action: int, runs: list[dict], apart: bool = True) -> AnswerOdds:
+def _summed(action: int, runs: list[dict[str, Any]], apart: bool = True) -> AnswerOdds:
     n = len(runs)
 
-    def share(key: str) -> dict:
-        counts: dict = {}
+    def share(key: str) -> dict[Any, float]:
+        counts: dict[Any, int] = {}
         for r in runs:
             for x in ([r[key]] if key == "end" else r[key]):
                 if x is not None:
@@ -161,7 +161,7 @@ def _summed(action: int, runs: list[dict], apart: bool = True) -> AnswerOdds:
                       sum(r["chips"] < 0 for r in runs) / n, apart)
 
 
-def watcher(game: Any, n: int, seed: Any, moves: list, values: list) -> Stepper:
+def watcher(game: Any, n: int, seed: Any, moves: list[int], values: list[tuple[Any, ...]]) -> Stepper:
     """A Stepper following a game played elsewhere (runner.play's move lists), logging the events
     its copies make (answer_odds reads them) and without the game's statistics observer."""
     import dataclasses

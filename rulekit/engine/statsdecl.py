@@ -407,7 +407,6 @@ class Observer:
 
 def instrument(game: Any, stats: list[Compiled], stop_after: str | None = None) -> Any:
     """A copy of `game` that reads `stats` while it plays (and ends rounds after `stop_after`)."""
-    from rulekit.engine.game import Phase
     from rulekit.engine.steps import EndRound
     if not stats and stop_after is None:
         return game
@@ -426,7 +425,7 @@ def instrument(game: Any, stats: list[Compiled], stop_after: str | None = None) 
                 obs.read(ctx, _mine)
             if _stop:
                 raise EndRound("stop_after")
-        phases.append(Phase(ph.id, ph.name, ph.when, run, ph.span))
+        phases.append(dataclasses.replace(ph, run=run))
     extra = dataclasses.replace(game.extra, stop_after=stop_after)
     return dataclasses.replace(game, phases=phases, observer=obs, extra=extra)
 

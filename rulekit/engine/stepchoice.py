@@ -342,7 +342,8 @@ class ChoiceSteps:
                for k, v in nodes.items()}
         return lambda ctx, name=None: {k: f(ctx, name) for k, f in fns.items()}
 
-    def _template(self, node, loc, what="why", join=", ", people=False):
+    def _template(self, node: Node, loc: dict[str, Any], what: str = "why", join: str = ", ",
+                  people: bool = False) -> Callable[..., str]:
         """A text with {expression} parts (a pay's `why`): a function giving the text for a state
         (a list of cards is named card by card, the last joined with `join`; with `people`, each
         card by the `name(card index)` the caller passes, as its reader names cards); a list of

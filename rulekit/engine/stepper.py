@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import weakref
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from greenlet import GreenletExit, greenlet, getcurrent
 
@@ -62,7 +62,7 @@ class _Seat:
 
     name = "env"
 
-    def __init__(self, stepper: "Stepper", replay: list | None = None, relabel: list[int] | None = None,
+    def __init__(self, stepper: "Stepper", replay: Sequence[int | tuple[Any, ...]] | None = None, relabel: list[int] | None = None,
                  judge: Callable[[Decision, int], None] | None = None, look: Callable[[Decision], None] | None = None):
         self.relabel = relabel  # a sampled deal: a card chosen before is the card it became
         self.judge = judge  # told each replayed move (a sampler weighing how likely it was here)
@@ -93,6 +93,7 @@ class _Seat:
             if self.judge is not None:
                 self.judge(d, i)
         else:
+            assert st is not None  # the stepper is alive: it switched to this game to step it
             parent = st._g.parent
             del st  # no strong reference from the paused game: a stepper nobody holds can be freed
             try:
@@ -102,6 +103,7 @@ class _Seat:
                 # the stepper was dropped mid-game: play() need not describe the game it abandons
                 stop.partial_game = False
                 raise
+        assert st is not None  # (as above: it switched back here with the answer)
         st.moves.append(i)
         st.values.append(d.actions[i])
         return i
@@ -118,11 +120,11 @@ class Stepper:
                  logging: bool = True, start: bool = True):
         self.game, self.n, self.seed, self.rounds, self.dealer, self.logging = game, n, seed, rounds, dealer, logging
         self.moves: list[int] = []      # every move as an index (the log's moves)
-        self.values: list[tuple] = []   # every move as the action itself (for sampled deals)
+        self.values: list[tuple[Any, ...]] = []   # every move as the action itself (for sampled deals)
         self.pending: Decision | None = None
         self.result: GameResult | None = None
         self.ctx: Any = None
-        self._snap: dict | None = None
+        self._snap: dict[str, Any] | None = None
         self._g: Any = None
         self.relabel: list[int] | None = None  # a sample's re-deal (its clones deal the same)
         self.one_round = False  # a watcher's copies stop at the end of the round they are in
@@ -134,18 +136,18 @@ class Stepper:
                                             dealer=dealer, on_round=on_round, digest=False))
             self._run(None)
 
-    def _weak_on_round(self) -> Callable:
+    def _weak_on_round(self) -> Callable[[Any, int, int, list[list[int]]], None]:
         """`_on_round` for the running game without a strong reference back to this stepper."""
         ref = weakref.ref(self)
 
-        def on_round(ctx: Any, r: int, total: int, deltas: list) -> None:
+        def on_round(ctx: Any, r: int, total: int, deltas: list[list[int]]) -> None:
             st = ref()
             if st is not None:
                 st._on_round(ctx, r, total, deltas)
         return on_round
 
     # -- running ---------------------------------------------------------------------
-    def _on_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
+    def _on_round(self, ctx: Any, r: int, total: int, deltas: list[list[int]]) -> None:
         """Keep the state as round `r` starts (what clone and sample start from)."""
         if self.one_round:
             total = r + 1
@@ -181,7 +183,7 @@ class Stepper:
         self._run(i)
 
     @classmethod
-    def watching(cls, game: Game, n: int, seed: Any, moves: list, values: list) -> "Stepper":
+    def watching(cls, game: Game, n: int, seed: Any, moves: list[int], values: list[tuple[Any, ...]]) -> "Stepper":
         """A Stepper that follows a game played elsewhere (by runner.play, whose move lists it
         shares): told each round's start (`at_round`) and each decision (`at_decision`), it can
         clone and sample from there; its copies play to the end of that round only."""
@@ -189,7 +191,7 @@ class Stepper:
         st.moves, st.values, st.one_round = moves, values, True
         return st
 
-    def at_round(self, ctx: Any, r: int, total: int, deltas: list) -> None:
+    def at_round(self, ctx: Any, r: int, total: int, deltas: list[list[int]]) -> None:
         """The watched game starts round `r`: keep its state (copies start from here)."""
         self._on_round(ctx, r, total, deltas)
 
@@ -240,8 +242,8 @@ class Stepper:
         """Deals `seat` cannot tell from this one, drawn one after another (see DealChain)."""
         return DealChain(self, seat, rng, model)
 
-    def _redeal(self, seat: int, unseen: list[int], perm: list[int], values: list, mine: tuple,
-                judge: Callable | None = None) -> "Stepper | None":
+    def _redeal(self, seat: int, unseen: list[int], perm: list[int], values: Sequence[tuple[Any, ...]],
+                mine: tuple[Any, ...] | None, judge: Callable[[Decision, int], None] | None = None) -> "Stepper | None":
         """This round replayed with card unseen[i] dealt as perm[i]; None if `seat` could tell."""
         relabel = list(range(len(self.game.card_ids)))
         for a, b in zip(unseen, perm):
@@ -255,7 +257,7 @@ class Stepper:
         other.relabel = relabel
         return other
 
-    def _public(self, seat: int) -> tuple:
+    def _public(self, seat: int) -> tuple[Any, ...]:
         """What a sample must agree on: the cards `seat` sees where it sees them, every pile's size,
         chips, who is to act on which choice, and the seat's own legal actions."""
         ctx, d = self.ctx, self.pending
@@ -283,13 +285,13 @@ class Stepper:
                         shared.append(z.kind == "single")
         return out
 
-    def _restart(self, replay: list, relabel: list[int] | None, judge: Callable | None = None,
-                 look: Callable | None = None) -> "Stepper":
+    def _restart(self, replay: Sequence[int | tuple[Any, ...]], relabel: list[int] | None,
+                 judge: Callable[[Decision, int], None] | None = None,
+                 look: Callable[[Decision], None] | None = None) -> "Stepper":
         snap = self._snap
-        other = Stepper(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging, start=False)
         if snap is None:  # before the first round (a game with no decisions yet): start afresh
-            other.__init__(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging)
-            return other
+            return Stepper(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging)
+        other = Stepper(self.game, self.n, self.seed, self.rounds, self.dealer, self.logging, start=False)
         other.moves = self.moves[:snap["moves"]]
         other.values = self.values[:snap["moves"]]
         seat = _Seat(other, replay, relabel, judge, look)
@@ -488,4 +490,5 @@ class DealChain:
                 self.stop()
             self.replays += 1
             out = self.source._redeal(self.seat, self.unseen, self.perm, self.values, self.mine)
+            assert out is not None  # the deal agreed when it was chosen, and a replay is deterministic
         return out

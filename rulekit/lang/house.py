@@ -42,11 +42,11 @@ def load_house(path: str) -> HouseRules:
     except FileNotFoundError:
         found = []
     import dataclasses
-    for d in found:  # the deck is the command line's choice: say where it goes
+    for d in found:  # the deck is chosen when the game is played: say where it goes
         if d.message.startswith("unknown key 'deck'"):
             d = dataclasses.replace(d, message="a house-rule file does not choose the deck",
-                                    hint="give it on the command line: --deck NAME (rulekit show GAME lists the "
-                                         "decks the game accepts), or name it in a preset of the game")
+                                    hint="choose it when the game is played, among the decks the game accepts, "
+                                         "or name it in a preset of the game", settle_with="deck")
         errs.add(d)
     errs.raise_if_any()
     d = tree.value

@@ -5,9 +5,10 @@ import copy
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, NoReturn, Protocol, cast
 
 import yaml
+from yaml.error import Mark
 
 from rulekit.core.errors import Collector, RulekitError, Span, error, remember_source
 
@@ -21,7 +22,7 @@ MAX_ENTRIES = 1_000  # items of one list or mapping (the shipped files have at m
 MAX_VARIANT_VALUES = 50_000  # values in one variant or house-rule file (the shipped ones hold at most 1,700):
 # every value may be an expression to compile and check, and validation must stay within seconds
 
-Path = tuple  # a path into the data: keys and list indexes
+Path = tuple[Any, ...]  # a path into the data: keys and list indexes
 # libyaml scans and parses in C when PyYAML has it (much faster on big or hostile files); the
 # pure-Python parser gives the same events.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -63,9 +64,32 @@ _MERGE_TAG, _STR_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str"
 # The tree is built here from the parser's events, iteratively, so nesting, size and alias
 # expansion are checked as the events arrive, before any work is wasted.
 _HELPER = yaml.SafeLoader("")  # resolves plain scalars' tags and constructs scalar values only
+# (PyYAML's resolver is untyped: what it is called with and gives back, a tag)
+_resolve: Callable[[type[yaml.Node], str | None, Any], str] = _HELPER.resolve
 
 
-def _mark_span(file: str, start, end=None, scalar: bool = False) -> Span:
+class _Mark(Protocol):
+    """Where an event stands (yaml's Mark, in C or in Python): 0-based line and column."""
+
+    line: int
+    column: int
+
+
+class _Event(Protocol):
+    """What the builder reads of a parser event. PyYAML types events loosely (an Event has only
+    marks); node events (scalar, alias, mapping and sequence starts) carry these, and the builder
+    reads them only once the event's class says it is one."""
+
+    start_mark: Mark  # (libyaml's marks have the same fields)
+    end_mark: Mark
+    anchor: str | None
+    tag: str | None
+    implicit: Any  # a scalar's (plain, quoted) pair; a collection's flag
+    value: str
+    style: str | None
+
+
+def _mark_span(file: str, start: _Mark, end: _Mark | None = None, scalar: bool = False) -> Span:
     length = 1
     if scalar and end is not None and end.line == start.line:
         length = max(1, end.column - start.column)
@@ -86,7 +110,8 @@ class _Frame:
     __slots__ = ("is_map", "value", "path", "depth", "key", "has_key", "skip", "anchor", "order_start",
                  "count_start", "height", "bad", "span")
 
-    def __init__(self, is_map, path, depth, anchor, order_start, count_start, bad, span):
+    def __init__(self, is_map: bool, path: Path | None, depth: int, anchor: str | None, order_start: int,
+                 count_start: int, bad: bool, span: Span):
         self.is_map = is_map
         self.value: Any = {} if is_map else []
         self.path = path  # None: not recorded (inside a rejected key or a rejected tag)
@@ -110,11 +135,13 @@ class _Builder:
         self.out = out
         self.errs = errs
         self.count = 0
-        self.order: list[tuple] = []  # recorded paths in document order (to copy aliased subtrees)
-        self.anchors: dict[str, tuple] = {}  # name -> (value, paths, size, height, root path, span)
+        self.order: list[Path] = []  # recorded paths in document order (to copy aliased subtrees)
+        # name -> (value, paths, size, height, root path, span)
+        self.anchors: dict[str, tuple[Any, list[Path], int, int, Path | None, Span]] = {}
         self.open_anchors: set[str] = set()
+        self.root: Any = None
 
-    def fatal(self, span: Span, message: str, code: str = "E004"):
+    def fatal(self, span: Span, message: str, code: str = "E004") -> NoReturn:
         raise RulekitError(error(span, code, message))
 
     def tick(self, n: int, span: Span) -> None:
@@ -124,14 +151,14 @@ class _Builder:
                 self.fatal(span, f"document expands to more than {MAX_NODES} values (alias bomb?)")
             self.fatal(span, f"document has more than {MAX_NODES} values")
 
-    def record(self, path, span: Span) -> None:
+    def record(self, path: Path | None, span: Span) -> None:
         if path is not None:
             self.out.spans[path] = span
             self.order.append(path)
 
     # -- where the next value goes ----------------------------------------------
     @staticmethod
-    def child_path(parent: _Frame | None):
+    def child_path(parent: _Frame | None) -> Path | None:
         if parent is None:
             return ()
         if parent.path is None:
@@ -142,7 +169,8 @@ class _Builder:
             return parent.path + (parent.key,)
         return parent.path + (len(parent.value),)
 
-    def place(self, stack: list, value: Any, height: int, span: Span, is_scalar_key: bool, merge: bool = False):
+    def place(self, stack: list[_Frame], value: Any, height: int, span: Span, is_scalar_key: bool,
+              merge: bool = False) -> None:
         """Put a finished value into the open collection (or make it the document)."""
         if not stack:
             self.root = value
@@ -189,7 +217,7 @@ class _Builder:
         parent.skip = False
 
     # -- scalars -----------------------------------------------------------------
-    def scalar(self, ev, span: Span, path) -> tuple[Any, bool]:
+    def scalar(self, ev: _Event, span: Span, path: Path | None) -> tuple[Any, bool]:
         """The value of a scalar event, and whether it is a merge key ('<<')."""
         value = ev.value
         tag = ev.tag
@@ -198,7 +226,7 @@ class _Builder:
         if tag is None or tag == "!":
             if ev.style and len(value) <= MAX_SCALAR:
                 return value, False  # quoted or block text: a string, nothing to resolve
-            tag = _HELPER.resolve(yaml.ScalarNode, value, ev.implicit)
+            tag = _resolve(yaml.ScalarNode, value, ev.implicit)
         if tag == _MERGE_TAG:
             return value, True
         if tag not in _STD_TAGS:
@@ -230,12 +258,13 @@ class _Builder:
         stack: list[_Frame] = []
         file = self.file
         docs = 0
-        first_doc = None
+        first_doc: _Mark | None = None
         skip = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
         ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
         ScalarEvent, AliasEvent = yaml.ScalarEvent, yaml.AliasEvent
-        for ev in yaml.parse(text, Loader=_Loader):
-            cls = ev.__class__
+        for event in yaml.parse(text, Loader=_Loader):
+            cls = event.__class__
+            ev = cast(_Event, event)  # its fields are read below only as its class allows
             if cls is not ScalarEvent:
                 if cls in skip:
                     continue
@@ -245,6 +274,7 @@ class _Builder:
                         first_doc = ev.start_mark
                         continue
                     cm = first_doc
+                    assert cm is not None  # set by the first document start
                     raise RulekitError(error(_mark_span(file, ev.start_mark), "E002",
                                              "YAML syntax error: but found another document (expected a single "
                                              f"document in the stream that starts at line {cm.line + 1}, column "
@@ -313,7 +343,7 @@ class _Builder:
             is_map = cls is yaml.MappingStartEvent
             tag = ev.tag
             if tag is None or tag == "!":
-                tag = _HELPER.resolve(yaml.MappingNode if is_map else yaml.SequenceNode, None, ev.implicit)
+                tag = _resolve(yaml.MappingNode if is_map else yaml.SequenceNode, None, ev.implicit)
             bad = False
             if tag not in _STD_TAGS:
                 self.errs.add(error(span, "E004", f"YAML tag '{tag}' is not allowed; expected plain data "
