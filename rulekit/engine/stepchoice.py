@@ -10,7 +10,8 @@ from rulekit.lang.expr import types as T
 from rulekit.engine.cost import MAX_NEST
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
-from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, tag
+from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, SetDealerGen, StopGen, SwapGen,
+    tag)
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
@@ -441,9 +442,8 @@ class ChoiceSteps:
                     ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
                 ctx.log(ev)
 
-        if src_pot is None and dst_pot is None:
-            tag(pay, PayGen(amount, src, dst))
-        return pay
+        return tag(pay, PayGen(amount if "amount" in d else None, src, dst, src_pot, dst_pot, src_overdraft,
+                               dst_overdraft))
 
     def s_record(self, node, d, loc):
         name = str(d.get("name", d["record"]).value)
@@ -503,7 +503,7 @@ class ChoiceSteps:
                 if why is not None:
                     e["why"] = why(ctx)
                 ctx.log(e)
-        return set_dealer
+        return tag(set_dealer, SetDealerGen(fn))
 
     def s_end_round(self, node, d, loc):
         why = str(d["end_round"].value) if d["end_round"].value not in (None, True) else ""
@@ -512,7 +512,7 @@ class ChoiceSteps:
             if ctx.logging:
                 ctx.log({"t": "end_round", "why": why})
             raise EndRound()
-        return end_round
+        return tag(end_round, StopGen(EndRound, ()))
 
     def s_redeal(self, node, d, loc):
         why = str(d["redeal"].value) if d["redeal"].value not in (None, True) else ""
@@ -521,7 +521,7 @@ class ChoiceSteps:
             if ctx.logging:
                 ctx.log({"t": "redeal", "why": why})
             raise Redeal(why)
-        return redeal
+        return tag(redeal, StopGen(Redeal, (why,)))
 
     def s_swap(self, node, d, loc):
         spec = d["swap"]
@@ -536,7 +536,7 @@ class ChoiceSteps:
             za[:], zb[:] = list(zb), list(za)
             if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
                 ctx.log({"t": "swap", "zones": [zone_label(ra[0], ra[1], ctx), zone_label(rb[0], rb[1], ctx)]})
-        return swap
+        return tag(swap, SwapGen(a, b))
 
     def s_call(self, node, d, loc):
         pnode = d.get("proc", d["call"])

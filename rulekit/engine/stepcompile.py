@@ -22,7 +22,8 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER,
     Run, failed_step, noop_step,
     shown_value, shuffle_list, stack_cards, too_many, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
-from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen, tag
+from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
+    RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen, tag)
 from rulekit.engine.textparts import compile_clauses, joined
 
 
@@ -242,7 +243,7 @@ class StepCompiler(ChoiceSteps):
             if ctx.logging:
                 ids = ctx.game.card_ids
                 ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
-        return shuffle
+        return tag(shuffle, ShuffleGen(get))
 
     def s_cut(self, node, d, loc):
         name, idx = self.zone_ref(d["cut"], loc)
@@ -254,7 +255,7 @@ class StepCompiler(ChoiceSteps):
                 k = ctx.rng.randrange(1, len(z))
                 z[:] = z[k:] + z[:k]
                 ctx.log({"t": "cut", "zone": name, "at": k})
-        return cut
+        return tag(cut, CutGen(get, name))
 
     def _count(self, d, key, loc):
         if key not in d:
@@ -358,10 +359,9 @@ class StepCompiler(ChoiceSteps):
         def not_in(ctx, c: int):
             raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
 
-        if at is None:  # (`by` is told only in the log, which the closure writes)
-            tag(move, MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
-                              too_few_matching, cards_fn, not_in))
-        return move
+        # (`by` is told only in the log, which the closure writes)
+        return tag(move, MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
+                                 too_few_matching, cards_fn, not_in, at))
 
     def s_deal(self, node, d, loc):
         src, si = self.zone_ref(d.get("from", Node("deck", node.span)), loc)
@@ -374,9 +374,10 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         dst = to.value
         get_src = self.zone_getter(src, si)
-        count = self._count(d, "count", loc) or (lambda ctx: 1)
-        players, _ = self.expr(d["players"], loc, "list<int>", "players") if "players" in d else \
-            ((lambda ctx: [(ctx.dealer + 1 + i) % ctx.n for i in range(ctx.n)]), "list<int>")
+        written_count = self._count(d, "count", loc)
+        count = written_count or (lambda ctx: 1)
+        written_players = self.expr(d["players"], loc, "list<int>", "players")[0] if "players" in d else None
+        players = written_players or (lambda ctx: [(ctx.dealer + 1 + i) % ctx.n for i in range(ctx.n)])
         face = d["face"].value if "face" in d else None
         span = node.span
 
@@ -402,7 +403,7 @@ class StepCompiler(ChoiceSteps):
                 if face:
                     ev["face"] = face  # a reader needs it to know who saw the cards
                 ctx.log(ev)
-        return deal
+        return tag(deal, DealGen(get_src, dst, written_count, written_players, face))
 
     def s_reveal(self, node, d, loc):
         if "cards" in d:
@@ -423,7 +424,7 @@ class StepCompiler(ChoiceSteps):
                 if ctx.logging:
                     ids = ctx.game.card_ids
                     ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
-            return hide
+            return tag(hide, HideGen(cards))
         if not everyone:
             to, tt = self.expr(to_node, loc, None, "to")
             if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):
@@ -650,7 +651,7 @@ class StepCompiler(ChoiceSteps):
         def break_(ctx):
             if cond is None or cond(ctx):
                 raise LoopBreak()
-        return break_
+        return tag(break_, BreakGen(cond))
 
     def s_return(self, node, d, loc):
         if self.proc_now is None:
@@ -666,4 +667,4 @@ class StepCompiler(ChoiceSteps):
 
         def return_(ctx):
             raise ProcReturn(fn(ctx))
-        return return_
+        return tag(return_, ReturnGen(fn))

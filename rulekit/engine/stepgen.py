@@ -1,17 +1,18 @@
 """Generate one Python function per phase and procedure from its compiled step closures.
 
-StepCompiler builds closures and tags the common step kinds with what they are made of
-(`run.gen`, one dataclass per kind: rulekit.engine.stepkinds). This module writes those steps
-out as straight-line Python - loops, tests and assignments over `ctx` - with each expression's
+StepCompiler builds closures and tags every step kind with what it is made of (`run.gen`, one
+dataclass per kind: rulekit.engine.stepkinds). This module writes those steps out as
+straight-line Python - loops, tests and assignments over `ctx` - with each expression's
 generated code inlined (and procedures written out where they are called), so a round costs a
 few calls instead of a call per step and per expression node. It only ever writes its own
 tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
 and expression code is itself made of bound constants (see rulekit.lang.expr.codegen).
 
-The closures remain the reference. A step without a tag, a step that logs (ctx.logging),
-and every error path run the step's closure or raiser, so messages and event logs are the
-closures' own. An expression whose generated code raises is re-run by its closure, which
-raises the located error.
+What still runs the step's closure: a step that logs (ctx.logging), a shuffle or cut of a
+stacked or sampled deal, and every error path (the closure redoes the step on an unchanged
+state and raises its located error), so messages and event logs are the closures' own. An
+expression whose generated code raises is re-run by its closure, which raises the located
+error. A phase too big to generate (MAX_LINES) runs on its closures.
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, too_many
+from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, shuffle_list,
+    too_many)
 
 _NO_VALUE = object()  # a procedure that ended without a return step
 
@@ -326,6 +328,10 @@ class _Gen:
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
+        elif gen.at is not None:
+            i = self.expr(gen.at, ind)
+            self.emit(ind, f"if not 0 <= {i} < len({z}): {self.bind(run)}(ctx)")  # raises the located error
+            self.emit(ind, f"{got} = [{z}.pop(len({z}) - 1 - {i})]")
         elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
             self.emit(ind, f"{got} = [{z}.pop()]")
@@ -420,18 +426,36 @@ class _Gen:
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run, gen, ind):
-        amount, src, dst = gen.amount, gen.src, gen.dst
         ind = self.unless_logging(run, ind)
-        a = self.expr(amount, ind)
+        if gen.amount is None:
+            a = self.new("a")
+            self.emit(ind, f"{a} = V[{self.bind(gen.src_pot)}]")  # the whole pot
+        else:
+            a = self.expr(gen.amount, ind)
         self.emit(ind, f"if {a} != 0:")
         ind += 1
-        f = self.expr(src, ind)
-        self.emit(ind, f"if not 0 <= {f} < ctx.n: {self.bind(run)}(ctx)")
-        self.emit(ind, f"ctx.chips[{f}] -= {a}")
-        t = self.expr(dst, ind)
-        # a bad seat: undo, and let the closure redo the step and raise its located error
-        self.emit(ind, f"if not 0 <= {t} < ctx.n: ctx.chips[{f}] += {a}; {self.bind(run)}(ctx)")
-        self.emit(ind, f"ctx.chips[{t}] += {a}")
+        # a bad seat or an overdrawn pot: undo, and let the closure redo the step and raise its
+        # located error
+        if gen.src_pot is not None:
+            sp = f"V[{self.bind(gen.src_pot)}]"
+            self.emit(ind, f"{sp} -= {a}")
+            undo = f"{sp} += {a}"
+            if not gen.src_overdraft:
+                self.emit(ind, f"if {sp} < 0: {undo}; {self.bind(run)}(ctx)")
+        else:
+            f = self.expr(gen.src, ind)
+            self.emit(ind, f"if not 0 <= {f} < ctx.n: {self.bind(run)}(ctx)")
+            self.emit(ind, f"ctx.chips[{f}] -= {a}")
+            undo = f"ctx.chips[{f}] += {a}"
+        if gen.dst_pot is not None:
+            dp = f"V[{self.bind(gen.dst_pot)}]"
+            self.emit(ind, f"{dp} += {a}")
+            if not gen.dst_overdraft:
+                self.emit(ind, f"if {dp} < 0: {dp} -= {a}; {undo}; {self.bind(run)}(ctx)")
+        else:
+            t = self.expr(gen.dst, ind)
+            self.emit(ind, f"if not 0 <= {t} < ctx.n: {undo}; {self.bind(run)}(ctx)")
+            self.emit(ind, f"ctx.chips[{t}] += {a}")
 
     def k_claim(self, run, gen, ind):
         table, cards, who, as_ = gen.table, gen.cards, gen.who, gen.as_
@@ -444,6 +468,90 @@ class _Gen:
         self.emit(ind, f"for {h} in {ids}: ctx.record('yaku:' + {h})")
         if as_:
             self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
+
+    def k_shuffle(self, run, gen, ind):
+        # a stacked deck or a sampled deal (rare: tests, the search bot) is the closure's
+        self.emit(ind, "if LOG or ctx.stack is not None or ctx.relabel is not None:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        self.emit(ind, "else:")
+        z = self.new("z")
+        self.emit(ind + 1, f"{z} = {self.zone(gen.zone, ind + 1)}")
+        self.emit(ind + 1, f"{self.bind(shuffle_list)}(ctx.rng, {z})")
+        c = self.new("c")
+        self.emit(ind + 1, f"for {c} in {z}: SEEN[{c}] = 0")
+
+    def k_cut(self, run, gen, ind):
+        self.emit(ind, "if LOG or ctx.stack is not None:")
+        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        self.emit(ind, "else:")
+        z, k = self.new("z"), self.new("k")
+        self.emit(ind + 1, f"{z} = {self.zone(gen.zone, ind + 1)}")
+        self.emit(ind + 1, f"if len({z}) > 1:")
+        self.emit(ind + 2, f"{k} = ctx.rng.randrange(1, len({z}))")
+        self.emit(ind + 2, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
+
+    def k_deal(self, run, gen, ind):
+        ind = self.unless_logging(run, ind)
+        z, hands, p = self.new("z"), self.new("hs"), self.new("p")
+        self.emit(ind, f"{z} = {self.zone(gen.src, ind)}")
+        if gen.players is None:  # from the dealer's left, everyone
+            order = self.new("ord")
+            self.emit(ind, f"{order} = [(DEALER + 1 + {p}) % N for {p} in range(N)]")
+        else:
+            order = self.expr(gen.players, ind)
+        self.emit(ind, f"{hands} = Z[{self.bind(gen.dst)}]")
+        k = "1" if gen.count is None else self.expr(gen.count, ind)
+        # too few cards or a bad seat: the closure redoes the step and raises its located error
+        self.emit(ind, f"if {k} * len({order}) > len({z}): {self.bind(run)}(ctx)")
+        self.emit(ind, f"for {p} in {order}:")
+        self.emit(ind + 1, f"if not 0 <= {p} < N: {self.bind(run)}(ctx)")
+        inner = ind
+        if k != "1":
+            self.emit(ind, f"for {self.new('r')} in range({k}):")
+            inner += 1
+        c = self.new("c")
+        self.emit(inner, f"for {p} in {order}:")
+        if gen.face == "up":
+            self.emit(inner + 1, f"{c} = {z}.pop()")
+            self.emit(inner + 1, f"{hands}[{p}].append({c})")
+            self.emit(inner + 1, f"SEEN[{c}] = {ALL_SEATS}")
+        else:
+            self.emit(inner + 1, f"{hands}[{p}].append({z}.pop())")
+
+    def k_hide(self, run, gen, ind):
+        ind = self.unless_logging(run, ind)
+        cs, c = self.new("cs"), self.new("c")
+        self.emit(ind, f"{cs} = {self.zone(gen.cards, ind)}")
+        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = 0")
+
+    def k_swap(self, run, gen, ind):
+        ind = self.unless_logging(run, ind)
+        a, b = self.new("za"), self.new("zb")
+        self.emit(ind, f"{a} = {self.zone(gen.a, ind)}")
+        self.emit(ind, f"{b} = {self.zone(gen.b, ind)}")
+        self.emit(ind, f"{a}[:], {b}[:] = list({b}), list({a})")
+
+    def k_set_dealer(self, run, gen, ind):
+        ind = self.unless_logging(run, ind)
+        v = self.expr(gen.seat, ind)
+        self.emit(ind, f"ctx.next_dealer = {v} % N")
+
+    def k_stop(self, run, gen, ind):
+        self.emit(ind, f"if LOG: {self.bind(run)}(ctx)")  # logs, then raises
+        args = ", ".join(self.bind(a) for a in gen.args)
+        self.emit(ind, f"raise {self.bind(gen.exc)}({args})")
+
+    def k_break_(self, run, gen, ind):
+        if gen.cond is None:
+            self.emit(ind, f"raise {self.bind(LoopBreak)}()")
+            return
+        c = self.expr(gen.cond, ind)
+        self.emit(ind, f"if {c}: raise {self.bind(LoopBreak)}()")
+
+    def k_return_(self, run, gen, ind):
+        v = self.expr(gen.value, ind)
+        self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
 
 
 

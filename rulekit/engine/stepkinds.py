@@ -1,6 +1,6 @@
-"""What each common step kind is made of, as the step compiler built it: the parts
+"""What each step kind is made of, as the step compiler built it: the parts
 rulekit.engine.stepgen writes out as Python. One frozen dataclass per kind, kept on the step's
-closure as `run.gen` (a step without one runs as its closure)."""
+closure as `run.gen` (every kind has one; the closure serves logging and error paths)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -96,6 +96,7 @@ class MoveGen:
     too_few_matching: Fn
     cards: Fn | None = None  # `cards:` the very cards to move (a card or a list)
     not_in: Fn | None = None  # raises the located error for a card that is not in the zone
+    at: Fn | None = None  # `at:` the one card at this position from the top
 
 
 @dataclass(frozen=True)
@@ -123,10 +124,83 @@ class RevealGen:
 
 @dataclass(frozen=True)
 class PayGen:
+    """Chips from a seat or pot to a seat or pot (a pot's name where it is one, else a seat's
+    expression); with no amount written, the whole source pot."""
+
     kind: ClassVar[str] = "pay"
-    amount: Fn
-    src: Fn
-    dst: Fn
+    amount: Fn | None
+    src: Fn | None
+    dst: Fn | None
+    src_pot: str | None = None
+    dst_pot: str | None = None
+    src_overdraft: bool = False
+    dst_overdraft: bool = False
+
+
+@dataclass(frozen=True)
+class ShuffleGen:
+    kind: ClassVar[str] = "shuffle"
+    zone: Fn  # the zone's getter
+
+
+@dataclass(frozen=True)
+class CutGen:
+    kind: ClassVar[str] = "cut"
+    zone: Fn
+    name: str
+
+
+@dataclass(frozen=True)
+class DealGen:
+    """Cards from the top of a zone, `count` at a time round `players` (None: the default count,
+    one, and order, from the dealer's left)."""
+
+    kind: ClassVar[str] = "deal"
+    src: Fn  # the source zone's getter
+    dst: str
+    count: Fn | None
+    players: Fn | None
+    face: Any
+
+
+@dataclass(frozen=True)
+class HideGen:
+    kind: ClassVar[str] = "hide"
+    cards: Fn
+
+
+@dataclass(frozen=True)
+class SwapGen:
+    kind: ClassVar[str] = "swap"
+    a: Fn  # the two zones' getters
+    b: Fn
+
+
+@dataclass(frozen=True)
+class SetDealerGen:
+    kind: ClassVar[str] = "set_dealer"
+    seat: Fn
+
+
+@dataclass(frozen=True)
+class StopGen:
+    """A step that ends the round or redeals it: its exception raised with these arguments."""
+
+    kind: ClassVar[str] = "stop"
+    exc: type
+    args: tuple
+
+
+@dataclass(frozen=True)
+class BreakGen:
+    kind: ClassVar[str] = "break_"
+    cond: Fn | None
+
+
+@dataclass(frozen=True)
+class ReturnGen:
+    kind: ClassVar[str] = "return_"
+    value: Fn
 
 
 @dataclass(frozen=True)
