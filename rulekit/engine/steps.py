@@ -171,13 +171,24 @@ def shuffle_list(rng: Any, z: list) -> None:
     Python 3.11's random.shuffle, written out so that it costs one call per card less, and so
     that a seed gives the same deal on any Python version."""
     getrandbits = rng.getrandbits
-    for i in range(len(z) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    # (i, bits to draw a number up to i) for each position, worked out once per zone size
+    plan = _SHUFFLE_PLANS.get(len(z)) or _shuffle_plan(len(z))
+    for i, k in plan:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         z[i], z[j] = z[j], z[i]
+
+
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
+    """The positions a shuffle of `size` cards swaps, top down, each with the bits its draw takes."""
+    plan = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    if len(_SHUFFLE_PLANS) < 1000:  # zone sizes are few; a bound all the same
+        _SHUFFLE_PLANS[size] = plan
+    return plan
 
 
 UNSPAN = Span("<rule>", 0, 0)
