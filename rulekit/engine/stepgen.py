@@ -17,6 +17,8 @@ error. A phase too big to generate (MAX_LINES) runs on its closures.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from operator import itemgetter
 from typing import Any, Callable
 
 from rulekit.lang.expr.fastcode import FastCode, fast_code
@@ -477,8 +479,7 @@ class _Gen:
         z = self.new("z")
         self.emit(ind + 1, f"{z} = {self.zone(gen.zone, ind + 1)}")
         self.emit(ind + 1, f"{self.bind(shuffle_list)}(ctx.rng, {z})")
-        c = self.new("c")
-        self.emit(ind + 1, f"for {c} in {z}: SEEN[{c}] = 0")
+        self.emit(ind + 1, f"{self.bind(unseen)}(SEEN, {z})")
 
     def k_cut(self, run, gen, ind):
         self.emit(ind, "if LOG or ctx.stack is not None:")
@@ -559,6 +560,9 @@ class _TooBig(Exception):
     pass
 
 
+_start = itemgetter(2)  # where a group of Pairs starts
+
+
 class Pairs:
     """The legal actions of a two-parameter choice as a read-only sequence of (a, b) tuples,
     kept as (a, [b ...]) groups: a random agent only needs the count and the one it picks."""
@@ -577,15 +581,23 @@ class Pairs:
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        for a, bs, start in self.groups:
-            if i < start + len(bs):
-                return (a, bs[i - start])
-        raise IndexError(i)  # pragma: no cover - the count says otherwise
+        groups = self.groups
+        g = bisect_right(groups, i, key=_start) - 1  # the last group starting at or before i
+        a, bs, start = groups[g]
+        return (a, bs[i - start])
 
     def __iter__(self):
         for a, bs, _start in self.groups:
             for b in bs:
                 yield (a, b)
+
+
+def unseen(seen: list[int], cards: list[int]) -> None:
+    """No seat has seen these cards any more (a shuffled zone); in C when none was seen (a round's
+    first shuffle)."""
+    if any(map(seen.__getitem__, cards)):
+        for c in cards:
+            seen[c] = 0
 
 
 def _getter(name: str, idx: Callable | None) -> Callable:
