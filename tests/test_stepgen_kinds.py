@@ -102,6 +102,8 @@ def test_every_step_kind_generated_does_what_its_closure_does(tmp_path, logging)
     ("- pay: {from: 0, to: 9, amount: 1}", "pay: to seat 9"),
     ("- pay: {from: 7, to: 0, amount: 1}", "pay: from seat 7"),
     ("- move: {from: deck, to: \"hand[0]\", at: 99}", "no card at position 99 from the top"),
+    ("- repeat: [{let: {x: 1}}]\n        until: \"false\"\n        max: 5", "did not end after 5 turns (limit 5)"),
+    ("- let: {x: \"10 / (count(deck) - count(deck))\"}", "division by zero"),
 ])
 @pytest.mark.parametrize("logging", [False, True])
 def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_path, step, words, logging):
@@ -113,4 +115,4 @@ def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=logging)
         got.append(str(exc.value))
     assert got[0] == got[1]
-    assert words in got[0] and "every.yaml:21:9:" in got[0]
+    assert words in got[0] and "every.yaml:21:" in got[0]

@@ -18,12 +18,12 @@ from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.source import expr_span
 
-from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, LoopBreak, ProcReturn,
-    Run, failed_step, noop_step,
-    shown_value, shuffle_list, stack_cards, too_many, zone_label)
+from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
+    shown_value, shuffle_list, stack_cards, zone_getter, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
     RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen, tag)
+from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
 
@@ -103,14 +103,7 @@ class StepCompiler(ChoiceSteps):
                                 f"{'player' if zdef.kind == 'player' else 'index'}: write {base.name}[...]"))
         return base.name, None
 
-    @staticmethod
-    def zone_getter(name: str, idx: Callable | None) -> Callable:
-        if idx is None:
-            get = lambda ctx: ctx.zones[name]  # noqa: E731
-        else:
-            get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
-        get.zone = (name, idx)  # type: ignore[attr-defined]  # the step generator reads the zone directly
-        return get
+    zone_getter = staticmethod(zone_getter)
 
     def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
         try:
@@ -145,13 +138,7 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         if len(runs) == 1:
             return runs[0]
-        runs_t = tuple(runs)
-
-        def seq(ctx):
-            for r in runs_t:
-                r(ctx)
-        tag(seq, SeqGen(runs_t))  # what rulekit.engine.stepgen writes out as code
-        return seq
+        return Step(SeqGen(tuple(runs)))  # its code: rulekit.engine.stepgen
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
         """Compile one step (a mapping whose first known key names its kind)."""
@@ -469,14 +456,7 @@ class StepCompiler(ChoiceSteps):
                                     "variable or constant of that name; choose another name"))
             loc[name] = t
             fns.append((name, fn))
-        fns_t = tuple(fns)
-
-        def let(ctx):
-            store = ctx.loc
-            for name, fn in fns_t:
-                store[name] = fn(ctx)
-        tag(let, LetGen(fns_t))
-        return let
+        return Step(LetGen(tuple(fns)))
 
     def _assign(self, node, d, loc, key, add: bool):
         spec = d[key]
@@ -547,7 +527,7 @@ class StepCompiler(ChoiceSteps):
                         v = ctx.vars[var] if i is None else ctx.vars[var][i]
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
                                  "value": shown_value(v, t, ids, ctx)})
-            return assign_shown  # no .gen: generated phases call it as it is
+            return tag(assign_shown, AssignGen(ops_t, add, check, logs=True))
         tag(assign, AssignGen(ops_t, add, check))
         return assign
 
@@ -562,13 +542,7 @@ class StepCompiler(ChoiceSteps):
         then = self.block(d.get("then"), loc)
         other = self.block(d.get("else"), loc)
 
-        def if_(ctx):
-            if test(ctx):
-                then(ctx)
-            else:
-                other(ctx)
-        tag(if_, IfGen(test, then, other))
-        return if_
+        return Step(IfGen(test, then, other))
 
     def s_for(self, node, d, loc):
         var = d["for"].value
@@ -584,24 +558,7 @@ class StepCompiler(ChoiceSteps):
         self.loops.append([False])
         body = self.block(d.get("do"), {**loc, var: T.elem(it)})
         breaks = self.loops.pop()[0]
-        span = node.span
-
-        def for_(ctx):
-            store = ctx.loc
-            for x in list(items(ctx)):
-                ctx.steps += 1
-                if ctx.steps > ctx.step_limit:
-                    too_many(ctx, span)
-                store[var] = x
-                if not breaks:
-                    body(ctx)
-                    continue
-                try:
-                    body(ctx)
-                except LoopBreak:
-                    break
-        tag(for_, ForGen(var, items, body, span, breaks))
-        return for_
+        return Step(ForGen(var, items, body, node.span, breaks))
 
     def s_repeat(self, node, d, loc):
         self.loops.append([False])
@@ -619,26 +576,7 @@ class StepCompiler(ChoiceSteps):
             raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
                                   f"{n - 1} turns (limit {limit}); check its until/while condition"))
 
-        def repeat(ctx):
-            n = 0
-            while True:
-                if while_ is not None and not while_(ctx):
-                    return
-                n += 1
-                ctx.steps += 1
-                if n > limit or ctx.steps > ctx.step_limit:
-                    raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
-                                          f"{n - 1} turns (limit {limit}); check its until/while condition"))
-                try:
-                    body(ctx)
-                except LoopBreak:
-                    if not breaks:
-                        raise
-                    return
-                if until is not None and until(ctx):
-                    return
-        tag(repeat, RepeatGen(body, until, while_, limit, endless, breaks))
-        return repeat
+        return Step(RepeatGen(body, until, while_, limit, endless, breaks))
 
     def s_break(self, node, d, loc):
         if not self.loops:
@@ -647,11 +585,7 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         self.loops[-1][0] = True
         cond = None if d["break"].value is True else self.expr(d["break"], loc, T.BOOL, "break")[0]
-
-        def break_(ctx):
-            if cond is None or cond(ctx):
-                raise LoopBreak()
-        return tag(break_, BreakGen(cond))
+        return Step(BreakGen(cond))
 
     def s_return(self, node, d, loc):
         if self.proc_now is None:
@@ -664,7 +598,4 @@ class StepCompiler(ChoiceSteps):
             self.errs.add(error(d["return"].span, "E033", f"return: procedure {self.proc_now} returns "
                                 f"{T.describe(have)} elsewhere, here {T.describe(t)}", crumbs=self.crumbs()))
         self.proc_returns[self.proc_now] = t if have is None else (T.unify(have, t) or have)
-
-        def return_(ctx):
-            raise ProcReturn(fn(ctx))
-        return tag(return_, ReturnGen(fn))
+        return Step(ReturnGen(fn))

@@ -26,7 +26,7 @@ from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, shuffle_list,
-    too_many)
+    too_many, zone_getter)
 
 _NO_VALUE = object()  # a procedure that ended without a return step
 
@@ -54,6 +54,10 @@ class _Gen:
         # and those being written out now (a procedure calling itself is called, not inlined)
         self.inline: dict[str, Callable] = {}
         self.inlining: list[str] = []
+        # one step on its own (Step): the steps inside it are called, not written out; `slow`:
+        # every expression called as it is (when Python refuses the code written with them)
+        self.shallow = False
+        self.slow = False
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -70,7 +74,7 @@ class _Gen:
 
     def emit(self, ind: int, line: str) -> None:
         self.lines.append("    " * ind + line)
-        if len(self.lines) > MAX_LINES:
+        if len(self.lines) > MAX_LINES and not self.shallow:
             raise _TooBig()
 
     def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None) -> str:
@@ -79,7 +83,7 @@ class _Gen:
         `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
         the closure fallback gets them written to ctx.loc first."""
         out = self.new("v")
-        code = fast_code(fn)
+        code = None if self.slow else fast_code(fn)
         if code is None:
             for name, local in (subst or {}).items():
                 self.emit(ind, f"L[{self.bind(name)}] = {local}")
@@ -123,11 +127,15 @@ class _Gen:
     # -- steps -----------------------------------------------------------------
     def run(self, run: Callable, ind: int) -> None:
         gen = getattr(run, "gen", None)
-        if gen is None:
+        if gen is None or self.shallow:
             if getattr(run, "__name__", "") != "noop_step":
                 self.emit(ind, f"{self.bind(run)}(ctx)")
             return
-        getattr(self, "k_" + gen.kind)(run, gen, ind)
+        self.write(run, ind)
+
+    def write(self, run: Callable, ind: int) -> None:
+        """The code of one step (a tagged closure or a Step)."""
+        getattr(self, "k_" + run.gen.kind)(run, run.gen, ind)
 
     def k_seq(self, run, gen, ind):
         for r in gen.runs:
@@ -140,6 +148,8 @@ class _Gen:
 
     def k_assign(self, run, gen, ind):
         ops, add, check = gen.ops, gen.add, gen.check
+        if gen.logs:
+            ind = self.unless_logging(run, ind)
         chk = self.bind(check)
         for var, idx, fn in ops:
             v = self.expr(fn, ind)
@@ -560,6 +570,40 @@ class _TooBig(Exception):
     pass
 
 
+class Step:
+    """A step whose one implementation is the code this module writes (control flow: seq, let, if,
+    for, repeat, break, return). Inside a generated phase it is written out in place; run on its
+    own (a phase too big to generate, a game built without codegen) it is generated once, on
+    first use, with the steps inside it called."""
+
+    __slots__ = ("gen", "fn")
+
+    def __init__(self, gen: Any) -> None:
+        self.gen = gen
+        self.fn: Callable | None = None
+
+    def __call__(self, ctx: Any) -> None:
+        fn = self.fn
+        if fn is None:
+            fn = self.fn = generate_step(self)
+        fn(ctx)
+
+
+def generate_step(step: Step) -> Callable:
+    """The function doing what one step does, the steps inside it called."""
+    for slow in (False, True):
+        g = _Gen()
+        g.shallow, g.slow = True, slow
+        g.write(step, 1)
+        if not g.lines:
+            g.emit(1, "pass")
+        fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs},
+                    f"<step {step.gen.kind}>")
+        if fn is not None:
+            return fn
+    raise RecursionError("a step Python cannot compile")  # pragma: no cover - calls and names only
+
+
 _start = itemgetter(2)  # where a group of Pairs starts
 
 
@@ -601,8 +645,7 @@ def unseen(seen: list[int], cards: list[int]) -> None:
 
 
 def _getter(name: str, idx: Callable | None) -> Callable:
-    from rulekit.engine.stepcompile import StepCompiler
-    return StepCompiler.zone_getter(name, idx)
+    return zone_getter(name, idx)
 
 
 # Parts of the state that stay the same objects (or values) for a whole round: a generated
@@ -611,6 +654,7 @@ _ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "loggi
                 "n": "N"}
 _FIXED = re.compile(r"\bctx\.(" + "|".join(_ROUND_FIXED) + r")\b")
 FIXED_LOCALS = (", ".join(_ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in _ROUND_FIXED))
+_HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
 def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable | None:
@@ -708,6 +752,5 @@ def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str
         if not inline:
             return run
         return generate_run(run, label)
-    header = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"
-    fn = _build(g, header, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
+    fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

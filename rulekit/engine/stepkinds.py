@@ -35,6 +35,7 @@ class AssignGen:
     ops: tuple[tuple[str, Fn | None, Fn], ...]  # (variable, index expression or None, value expression)
     add: bool  # `add:` rather than `set:`
     check: Fn  # raises the located error for a value out of bounds
+    logs: bool = False  # `show: true`: with a log, the closure runs (it writes the new values)
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,17 @@ def render_value(v, t: str, ids, ctx=None):
     return render(v, t, ids)
 
 
+def zone_getter(name: str, idx: Callable | None) -> Callable:
+    """A function of the state giving zone `name` (its pile `idx(ctx)` when given); it carries
+    `.zone = (name, idx)` so the step generator reads the zone directly."""
+    if idx is None:
+        get = lambda ctx: ctx.zones[name]  # noqa: E731
+    else:
+        get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
+    get.zone = (name, idx)  # type: ignore[attr-defined]
+    return get
+
+
 def zone_label(name: str, idx, ctx) -> str:
     return name if idx is None else f"{name}[{idx(ctx)}]"
 
