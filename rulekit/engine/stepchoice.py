@@ -16,16 +16,16 @@ from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, Reco
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
     from rulekit.lang.expr.scope import Scope
+from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
-from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
-    product_too_big, render_value, too_many, too_many_actions, zone_label)
+from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
+    product_too_big, render_value, too_many_actions, zone_label)
 
 
 MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
 MAX_LABEL_VALUES = 4  # `{value}`s in one label
 
-_NONE = object()  # a procedure that returned no value
 
 class ChoiceSteps:
     """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
@@ -580,30 +580,7 @@ class ChoiceSteps:
             raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
                                   f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))
 
-        def call(ctx):
-            values = {k: fn(ctx) for k, fn in args_t}
-            saved = ctx.loc
-            ctx.steps += 1
-            if ctx.steps > ctx.step_limit:
-                too_many(ctx, span)
-            ctx.loc = values
-            ctx.depth += 1
-            if ctx.depth > MAX_CALL_DEPTH:
-                too_deep(ctx)
-            value = _NONE
-            try:
-                procs[name](ctx)
-            except ProcReturn as ret:
-                value = ret.value
-            finally:
-                ctx.depth -= 1
-                ctx.loc = saved
-            if as_ is not None:
-                if value is _NONE:
-                    no_value(ctx)
-                saved[as_] = value
-        tag(call, CallGen(name, args_t, procs, span, too_deep, as_, no_value))
-        return call
+        return Step(CallGen(name, args_t, procs, span, too_deep, as_, no_value))  # its code: engine.stepgen
 
     def proc_param_types(self, name: str) -> dict[str, str]:
         if name not in self.proc_params:

@@ -504,17 +504,7 @@ class StepCompiler(ChoiceSteps):
                 if why is not None:
                     raise RuleError(error(span, "E034", f"{key}: {why}"))
             return v
-
-        def assign(ctx):
-            vs = ctx.vars
-            for var, idx, fn in ops_t:
-                v = fn(ctx)
-                if idx is None:
-                    vs[var] = check(vs[var] + v if add else v)
-                else:
-                    arr = vs[var]
-                    i = idx(ctx)
-                    arr[i] = check(arr[i] + v if add else v)
+        assign = Step(AssignGen(ops_t, add, check))  # its code: rulekit.engine.stepgen
         if show:
             shown = tuple((var, idx, t) for (var, idx, _fn), t in zip(ops_t, types))
 
@@ -528,7 +518,6 @@ class StepCompiler(ChoiceSteps):
                         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
                                  "value": shown_value(v, t, ids, ctx)})
             return tag(assign_shown, AssignGen(ops_t, add, check, logs=True))
-        tag(assign, AssignGen(ops_t, add, check))
         return assign
 
     def s_set(self, node, d, loc):
