@@ -133,9 +133,10 @@ class _Gen:
             return
         self.write(run, ind)
 
-    def write(self, run: Callable, ind: int) -> None:
+    def write(self, run: Any, ind: int) -> None:
         """The code of one step (a tagged closure or a Step)."""
-        getattr(self, "k_" + run.gen.kind)(run, run.gen, ind)
+        gen = run.gen
+        getattr(self, "k_" + gen.kind)(run, gen, ind)
 
     def k_seq(self, run, gen, ind):
         for r in gen.runs:
