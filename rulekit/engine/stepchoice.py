@@ -20,7 +20,7 @@ from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
 from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
-    product_too_big, render_value, too_many_actions, zone_label)
+    product_too_big, render_value, too_many_actions)
 
 
 MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
@@ -448,16 +448,7 @@ class ChoiceSteps:
     def s_record(self, node, d, loc):
         name = str(d.get("name", d["record"]).value)
         who = self.expr(d["player"], loc, T.INT, "player")[0] if "player" in d else None
-
-        def record(ctx):
-            ctx.record(name)
-            if ctx.logging:
-                ev = {"t": "record", "name": name}
-                if who is not None:
-                    ev["player"] = who(ctx)
-                ctx.log(ev)
-        tag(record, RecordGen(name))
-        return record
+        return Step(RecordGen(name, who))  # its code (and log event): rulekit.engine.stepgen
 
     def s_claim(self, node, d, loc):
         tnode = d.get("table", d["claim"])
@@ -495,33 +486,15 @@ class ChoiceSteps:
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
         # `why` beside it: the reason players are told with the next dealer, in the rules' words
         why = self._template(d["why"], loc, "why") if "why" in d else None
-
-        def set_dealer(ctx):
-            ctx.next_dealer = fn(ctx) % ctx.n
-            if ctx.logging:
-                e = {"t": "next_dealer", "seat": ctx.next_dealer}
-                if why is not None:
-                    e["why"] = why(ctx)
-                ctx.log(e)
-        return tag(set_dealer, SetDealerGen(fn))
+        return Step(SetDealerGen(fn, why))
 
     def s_end_round(self, node, d, loc):
         why = str(d["end_round"].value) if d["end_round"].value not in (None, True) else ""
-
-        def end_round(ctx):
-            if ctx.logging:
-                ctx.log({"t": "end_round", "why": why})
-            raise EndRound()
-        return tag(end_round, StopGen(EndRound, ()))
+        return Step(StopGen(EndRound, (), "end_round", why))
 
     def s_redeal(self, node, d, loc):
         why = str(d["redeal"].value) if d["redeal"].value not in (None, True) else ""
-
-        def redeal(ctx):
-            if ctx.logging:
-                ctx.log({"t": "redeal", "why": why})
-            raise Redeal(why)
-        return tag(redeal, StopGen(Redeal, (why,)))
+        return Step(StopGen(Redeal, (why,), "redeal", why))
 
     def s_swap(self, node, d, loc):
         spec = d["swap"]
@@ -529,14 +502,7 @@ class ChoiceSteps:
             self.errs.add(error(spec.span, "E010", "swap: expected a list of two zones, e.g. [hand[p], hand[dealer]]"))
             return noop_step
         ra, rb = self.zone_ref(spec.value[0], loc), self.zone_ref(spec.value[1], loc)
-        a, b = self.zone_getter(*ra), self.zone_getter(*rb)
-
-        def swap(ctx):
-            za, zb = a(ctx), b(ctx)
-            za[:], zb[:] = list(zb), list(za)
-            if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
-                ctx.log({"t": "swap", "zones": [zone_label(ra[0], ra[1], ctx), zone_label(rb[0], rb[1], ctx)]})
-        return tag(swap, SwapGen(a, b))
+        return Step(SwapGen(self.zone_getter(*ra), self.zone_getter(*rb), (ra, rb)))
 
     def s_call(self, node, d, loc):
         pnode = d.get("proc", d["call"])

@@ -19,7 +19,7 @@ from rulekit.lang.loader import Node, plain
 from rulekit.lang.source import expr_span
 
 from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
-    shown_value, shuffle_list, stack_cards, zone_getter, zone_label)
+    shown_value, zone_getter, zone_label)
 from rulekit.engine.stepchoice import ChoiceSteps
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
     RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen, tag)
@@ -214,35 +214,13 @@ class StepCompiler(ChoiceSteps):
         name, idx = self.zone_ref(d["shuffle"], loc)
         get = self.zone_getter(name, idx)
 
-        def shuffle(ctx):
-            z = get(ctx)
-            shuffle_list(ctx.rng, z)
-            if ctx.stack is not None and name in ctx.stack:
-                stack_cards(ctx, z, ctx.stack[name])
-            # a sampled deal (rulekit.engine.stepper): unseen cards renamed where the real deal put
-            # them, after any stack (stacking by name after would undo the renaming of stacked cards)
-            if ctx.relabel is not None:
-                z[:] = [ctx.relabel[c] for c in z]
-                ctx.relabel = None  # once, at the round's deal; later shuffles move what it dealt
-            seen = ctx.seen
-            for c in z:
-                seen[c] = 0
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
-        return tag(shuffle, ShuffleGen(get))
+        return Step(ShuffleGen(get, name))  # its code (and log event): rulekit.engine.stepgen
 
     def s_cut(self, node, d, loc):
         name, idx = self.zone_ref(d["cut"], loc)
         get = self.zone_getter(name, idx)
 
-        def cut(ctx):
-            z = get(ctx)
-            if len(z) > 1 and (ctx.stack is None or name not in ctx.stack):
-                k = ctx.rng.randrange(1, len(z))
-                z[:] = z[k:] + z[:k]
-                ctx.log({"t": "cut", "zone": name, "at": k})
-        return tag(cut, CutGen(get, name))
+        return Step(CutGen(get, name))
 
     def _count(self, d, key, loc):
         if key not in d:
@@ -362,35 +340,18 @@ class StepCompiler(ChoiceSteps):
         dst = to.value
         get_src = self.zone_getter(src, si)
         written_count = self._count(d, "count", loc)
-        count = written_count or (lambda ctx: 1)
+        # (none written: one card each, from the dealer's left)
         written_players = self.expr(d["players"], loc, "list<int>", "players")[0] if "players" in d else None
-        players = written_players or (lambda ctx: [(ctx.dealer + 1 + i) % ctx.n for i in range(ctx.n)])
         face = d["face"].value if "face" in d else None
         span = node.span
 
-        def deal(ctx):
-            z = get_src(ctx)
-            order = players(ctx)
-            hands = ctx.zones[dst]
-            k = count(ctx)
-            if k * len(order) > len(z):
-                raise RuleError(error(span, "E041", f"deal: {k} cards to each of {len(order)} players needs "
-                                      f"{k * len(order)} cards, zone '{src}' has {len(z)}"))
-            for p in order:
-                if not 0 <= p < ctx.n:
-                    raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {ctx.n - 1}"))
-            for _ in range(k):
-                for p in order:
-                    c = z.pop()
-                    hands[p].append(c)
-                    if face == "up":
-                        ctx.seen[c] = ALL_SEATS
-            if ctx.logging:
-                ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
-                if face:
-                    ev["face"] = face  # a reader needs it to know who saw the cards
-                ctx.log(ev)
-        return tag(deal, DealGen(get_src, dst, written_count, written_players, face))
+        def too_few(k: int, players: int, have: int):
+            raise RuleError(error(span, "E041", f"deal: {k} cards to each of {players} players needs "
+                                  f"{k * players} cards, zone '{src}' has {have}"))
+
+        def no_seat(p: int, n: int):
+            raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {n - 1}"))
+        return Step(DealGen(get_src, src, dst, written_count, written_players, face, too_few, no_seat))
 
     def s_reveal(self, node, d, loc):
         if "cards" in d:
@@ -403,15 +364,7 @@ class StepCompiler(ChoiceSteps):
         to = None
         if to_node is not None and to_node.value == "none":
             # hidden again (a hand shown, then picked up): only those the zone lets see it see it now
-            def hide(ctx):
-                cs = cards(ctx)
-                cs = [cs] if isinstance(cs, int) else cs
-                for c in cs:
-                    ctx.seen[c] = 0
-                if ctx.logging:
-                    ids = ctx.game.card_ids
-                    ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
-            return tag(hide, HideGen(cards))
+            return Step(HideGen(cards))
         if not everyone:
             to, tt = self.expr(to_node, loc, None, "to")
             if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):

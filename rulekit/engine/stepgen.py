@@ -25,8 +25,9 @@ from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, shuffle_list,
-    too_many, zone_getter)
+from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, log_cut, log_deal,
+    log_hide, log_next_dealer, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
+    zone_getter)
 
 _NO_VALUE = object()  # a procedure that ended without a return step
 
@@ -371,8 +372,9 @@ class _Gen:
         self.emit(ind + 1, f"{self.bind(run)}(ctx)")
 
     def k_record(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
-        self.emit(ind, f"ctx.record({self.bind(gen.name)})")
+        name = self.bind(gen.name)
+        self.emit(ind, f"ctx.record({name})")
+        self.emit(ind, f"if LOG: {self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
 
     def k_reveal(self, run, gen, ind):
         cards, everyone, to = gen.cards, gen.everyone, gen.to
@@ -483,27 +485,25 @@ class _Gen:
             self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
 
     def k_shuffle(self, run, gen, ind):
-        # a stacked deck or a sampled deal (rare: tests, the search bot) is the closure's
-        self.emit(ind, "if LOG or ctx.stack is not None or ctx.relabel is not None:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
         z = self.new("z")
-        self.emit(ind + 1, f"{z} = {self.zone(gen.zone, ind + 1)}")
-        self.emit(ind + 1, f"{self.bind(shuffle_list)}(ctx.rng, {z})")
-        self.emit(ind + 1, f"{self.bind(unseen)}(SEEN, {z})")
+        self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
+        self.emit(ind, f"{self.bind(shuffle_list)}(ctx.rng, {z})")
+        # a stacked deck (tests, examples) and a sampled deal (the search bot), in that order
+        self.emit(ind, f"if ctx.stack is not None: {self.bind(stack_named)}(ctx, {z}, {self.bind(gen.name)})")
+        self.emit(ind, f"if ctx.relabel is not None: {self.bind(relabel)}(ctx, {z})")
+        self.emit(ind, f"{self.bind(unseen)}(SEEN, {z})")
+        self.emit(ind, f"if LOG: {self.bind(log_shuffle)}(ctx, {self.bind(gen.name)}, {z})")
 
     def k_cut(self, run, gen, ind):
-        self.emit(ind, "if LOG or ctx.stack is not None:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
         z, k = self.new("z"), self.new("k")
-        self.emit(ind + 1, f"{z} = {self.zone(gen.zone, ind + 1)}")
-        self.emit(ind + 1, f"if len({z}) > 1:")
-        self.emit(ind + 2, f"{k} = ctx.rng.randrange(1, len({z}))")
-        self.emit(ind + 2, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
+        name = self.bind(gen.name)
+        self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
+        self.emit(ind, f"if len({z}) > 1 and (ctx.stack is None or {name} not in ctx.stack):")
+        self.emit(ind + 1, f"{k} = ctx.rng.randrange(1, len({z}))")
+        self.emit(ind + 1, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
+        self.emit(ind + 1, f"if LOG: {self.bind(log_cut)}(ctx, {name}, {k})")
 
     def k_deal(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
         z, hands, p = self.new("z"), self.new("hs"), self.new("p")
         self.emit(ind, f"{z} = {self.zone(gen.src, ind)}")
         if gen.players is None:  # from the dealer's left, everyone
@@ -513,10 +513,9 @@ class _Gen:
             order = self.expr(gen.players, ind)
         self.emit(ind, f"{hands} = Z[{self.bind(gen.dst)}]")
         k = "1" if gen.count is None else self.expr(gen.count, ind)
-        # too few cards or a bad seat: the closure redoes the step and raises its located error
-        self.emit(ind, f"if {k} * len({order}) > len({z}): {self.bind(run)}(ctx)")
+        self.emit(ind, f"if {k} * len({order}) > len({z}): {self.bind(gen.too_few)}({k}, len({order}), len({z}))")
         self.emit(ind, f"for {p} in {order}:")
-        self.emit(ind + 1, f"if not 0 <= {p} < N: {self.bind(run)}(ctx)")
+        self.emit(ind + 1, f"if not 0 <= {p} < N: {self.bind(gen.no_seat)}({p}, N)")
         inner = ind
         if k != "1":
             self.emit(ind, f"for {self.new('r')} in range({k}):")
@@ -529,28 +528,32 @@ class _Gen:
             self.emit(inner + 1, f"SEEN[{c}] = {ALL_SEATS}")
         else:
             self.emit(inner + 1, f"{hands}[{p}].append({z}.pop())")
+        self.emit(ind, f"if LOG: {self.bind(log_deal)}(ctx, {self.bind(gen.src_name)}, {self.bind(gen.dst)}, {k}, "
+                       f"{order}, {self.bind(gen.face)})")
 
     def k_hide(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
         cs, c = self.new("cs"), self.new("c")
         self.emit(ind, f"{cs} = {self.zone(gen.cards, ind)}")
         self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = 0")
+        self.emit(ind, f"if LOG: {self.bind(log_hide)}(ctx, {cs})")
 
     def k_swap(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
         a, b = self.new("za"), self.new("zb")
         self.emit(ind, f"{a} = {self.zone(gen.a, ind)}")
         self.emit(ind, f"{b} = {self.zone(gen.b, ind)}")
         self.emit(ind, f"{a}[:], {b}[:] = list({b}), list({a})")
+        (an, ai), (bn, bi) = gen.labels
+        self.emit(ind, f"if LOG: {self.bind(log_swap)}(ctx, {self.bind(an)}, {self.bind(ai)}, {self.bind(bn)}, "
+                       f"{self.bind(bi)})")
 
     def k_set_dealer(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
         v = self.expr(gen.seat, ind)
         self.emit(ind, f"ctx.next_dealer = {v} % N")
+        self.emit(ind, f"if LOG: {self.bind(log_next_dealer)}(ctx, {self.bind(gen.why)})")
 
     def k_stop(self, run, gen, ind):
-        self.emit(ind, f"if LOG: {self.bind(run)}(ctx)")  # logs, then raises
+        self.emit(ind, f"if LOG: {self.bind(log_stop)}(ctx, {self.bind(gen.event)}, {self.bind(gen.why)})")
         args = ", ".join(self.bind(a) for a in gen.args)
         self.emit(ind, f"raise {self.bind(gen.exc)}({args})")
 

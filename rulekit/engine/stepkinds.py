@@ -113,6 +113,7 @@ class RecordGen:
 
     kind: ClassVar[str] = "record"
     name: str
+    who: Fn | None = None  # the seat it is about, told in the log
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class PayGen:
 class ShuffleGen:
     kind: ClassVar[str] = "shuffle"
     zone: Fn  # the zone's getter
+    name: str
 
 
 @dataclass(frozen=True)
@@ -158,10 +160,13 @@ class DealGen:
 
     kind: ClassVar[str] = "deal"
     src: Fn  # the source zone's getter
+    src_name: str
     dst: str
     count: Fn | None
     players: Fn | None
     face: Any
+    too_few: Fn  # raise the located errors: (count, players, cards there)
+    no_seat: Fn  # (seat, seats)
 
 
 @dataclass(frozen=True)
@@ -175,12 +180,14 @@ class SwapGen:
     kind: ClassVar[str] = "swap"
     a: Fn  # the two zones' getters
     b: Fn
+    labels: tuple  # (zone, index expression or None) of each, as the log names them
 
 
 @dataclass(frozen=True)
 class SetDealerGen:
     kind: ClassVar[str] = "set_dealer"
     seat: Fn
+    why: Fn | None  # the reason told with it, in the rules' words
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,8 @@ class StopGen:
     kind: ClassVar[str] = "stop"
     exc: type
     args: tuple
+    event: str  # the log event's kind
+    why: str
 
 
 @dataclass(frozen=True)

@@ -259,6 +259,65 @@ def zone_label(name: str, idx, ctx) -> str:
     return name if idx is None else f"{name}[{idx(ctx)}]"
 
 
+# -- the log events of steps generated with their logging (rulekit.engine.stepgen) --------------
+def log_shuffle(ctx: Any, name: str, z: list) -> None:
+    ids = ctx.game.card_ids
+    ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
+
+
+def log_cut(ctx: Any, name: str, k: int) -> None:
+    ctx.log({"t": "cut", "zone": name, "at": k})
+
+
+def log_deal(ctx: Any, src: str, dst: str, k: int, order: list, face: Any) -> None:
+    ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
+    if face:
+        ev["face"] = face  # a reader needs it to know who saw the cards
+    ctx.log(ev)
+
+
+def log_hide(ctx: Any, cs: list) -> None:
+    ids = ctx.game.card_ids
+    ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
+
+
+def log_swap(ctx: Any, a: str, ai: Callable | None, b: str, bi: Callable | None) -> None:
+    # zones by their resolved names (hand[3]), so a reader can follow the cards
+    ctx.log({"t": "swap", "zones": [zone_label(a, ai, ctx), zone_label(b, bi, ctx)]})
+
+
+def log_next_dealer(ctx: Any, why: Callable | None) -> None:
+    e = {"t": "next_dealer", "seat": ctx.next_dealer}
+    if why is not None:
+        e["why"] = why(ctx)
+    ctx.log(e)
+
+
+def log_stop(ctx: Any, kind: str, why: str) -> None:
+    ctx.log({"t": kind, "why": why})
+
+
+def log_record(ctx: Any, name: str, who: Callable | None) -> None:
+    ev = {"t": "record", "name": name}
+    if who is not None:
+        ev["player"] = who(ctx)
+    ctx.log(ev)
+
+
+def stack_named(ctx: Any, z: list, name: str) -> None:
+    """A stacked deck's cards for zone `name` on top of it, when it has any (tests, examples)."""
+    if name in ctx.stack:
+        stack_cards(ctx, z, ctx.stack[name])
+
+
+def relabel(ctx: Any, z: list) -> None:
+    """A sampled deal (rulekit.engine.stepper): unseen cards renamed where the real deal put them,
+    after any stack (stacking by name after would undo the renaming of stacked cards); once, at
+    the round's deal: later shuffles move what it dealt."""
+    z[:] = [ctx.relabel[c] for c in z]
+    ctx.relabel = None
+
+
 def label_key(x: Any) -> str:
     """A label's key as the text of the value it names (true/false lower-case, as in YAML)."""
     return "true" if x is True else "false" if x is False else str(x)
