@@ -397,11 +397,10 @@ class ChoiceSteps:
     def s_pay(self, node, d, loc):
         src, src_pot = self._seat_or_pot(d, "from", loc)
         dst, dst_pot = self._seat_or_pot(d, "to", loc)
+        amount = None  # the whole pot (from a pot only)
         if "amount" in d:
             amount, _ = self.expr(d["amount"], loc, T.NUM, "amount")
-        elif src_pot is not None:
-            amount = lambda ctx: ctx.vars[src_pot]  # noqa: E731 - the whole pot by default
-        else:
+        elif src_pot is None:
             self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
             return noop_step
         reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
@@ -410,40 +409,16 @@ class ChoiceSteps:
         src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
         dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft
 
-        def pay(ctx):
-            a = amount(ctx)
-            if a == 0:
-                return
-            if src_pot is not None:
-                ctx.vars[src_pot] -= a
-                who_from = src_pot
-                if ctx.vars[src_pot] < 0 and not src_overdraft:
-                    raise RuleError(error(span, "E061", f"pay: pot '{src_pot}' would go below 0 (it held "
-                                          f"{ctx.vars[src_pot] + a}, {a} asked); declare overdraft: true for a bank"))
+        def fail(case: str, x: Any, a: Any, n: int):
+            if case == "src_pot":  # (x: what the pot holds now, the amount taken out)
+                msg = f"pay: pot '{src_pot}' would go below 0 (it held {x + a}, {a} asked); declare overdraft: true for a bank"
+            elif case == "dst_pot":
+                msg = f"pay: pot '{dst_pot}' would go below 0 (a negative payment of {a}); declare overdraft: true for a bank"
             else:
-                who_from = src(ctx)
-                if not 0 <= who_from < ctx.n:
-                    raise RuleError(error(span, "E061", f"pay: from seat {who_from}, but seats are 0 to {ctx.n - 1}"))
-                ctx.chips[who_from] -= a
-            if dst_pot is not None:
-                ctx.vars[dst_pot] += a
-                who_to = dst_pot
-                if ctx.vars[dst_pot] < 0 and not dst_overdraft:
-                    raise RuleError(error(span, "E061", f"pay: pot '{dst_pot}' would go below 0 (a negative "
-                                          f"payment of {a}); declare overdraft: true for a bank"))
-            else:
-                who_to = dst(ctx)
-                if not 0 <= who_to < ctx.n:
-                    raise RuleError(error(span, "E061", f"pay: to seat {who_to}, but seats are 0 to {ctx.n - 1}"))
-                ctx.chips[who_to] += a
-            if ctx.logging:
-                ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
-                if reason:
-                    ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
-                ctx.log(ev)
-
-        return tag(pay, PayGen(amount if "amount" in d else None, src, dst, src_pot, dst_pot, src_overdraft,
-                               dst_overdraft))
+                msg = f"pay: {case} seat {x}, but seats are 0 to {n - 1}"
+            raise RuleError(error(span, "E061", msg))
+        return Step(PayGen(amount, src, dst, src_pot, dst_pot, src_overdraft, dst_overdraft,
+                           reason, reason_fn, fail))  # its code (and log event): rulekit.engine.stepgen
 
     def s_record(self, node, d, loc):
         name = str(d.get("name", d["record"]).value)
@@ -465,22 +440,7 @@ class ChoiceSteps:
         if as_:
             loc[as_] = "list<str>"
 
-        def claim(ctx):
-            p = who(ctx)
-            cs = cards(ctx)
-            ys = ctx.yaku_eval(table, cs, p)
-            ids = [y.id for y in ys]
-            for y in ids:
-                ctx.record(f"yaku:{y}")
-            if ctx.logging and ids:
-                # the cards say whose hand it is (a column's, a player's) where `player` is only
-                # the seat the yaku were evaluated for
-                ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids,
-                         "cards": [ctx.game.card_ids[c] for c in cs]})
-            if as_:
-                ctx.loc[as_] = ids
-        tag(claim, ClaimGen(table, cards, who, as_))
-        return claim
+        return Step(ClaimGen(table, cards, who, as_))  # its code (and log event): rulekit.engine.stepgen
 
     def s_set_dealer(self, node, d, loc):
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")

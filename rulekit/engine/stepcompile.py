@@ -18,8 +18,8 @@ from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.source import expr_span
 
-from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
-    shown_value, zone_getter, zone_label)
+from rulekit.engine.steps import (MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
+    shown_value, zone_getter)
 from rulekit.engine.stepchoice import ChoiceSteps
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
     RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen, tag)
@@ -178,14 +178,7 @@ class StepCompiler(ChoiceSteps):
                                 "say: give both 'you' (the line for the seat it is about) and 'about' (that seat)"))
             you = about = None
 
-        def say(ctx):
-            if ctx.logging:
-                e = {"t": "say", "text": render(ctx)}
-                if you is not None and about is not None:  # (given together or not at all)
-                    e["about"], e["you"] = about(ctx), you(ctx)
-                ctx.log(e)
-        tag(say, SayGen())
-        return say
+        return Step(SayGen(render, about, you))  # its code (and log event): rulekit.engine.stepgen
 
     def _say_text(self, tnode, loc):
         """A `say` text: a function of the state giving it, its {expression} parts filled in
@@ -234,7 +227,6 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         src, si = self.zone_ref(d["from"], loc)
         dst, di = self.zone_ref(d["to"], loc)
-        get_src, get_dst = self.zone_getter(src, si), self.zone_getter(dst, di)
         count = self._count(d, "count", loc)
         at = self._count(d, "at", loc)
         cards_fn = None
@@ -252,81 +244,21 @@ class StepCompiler(ChoiceSteps):
         by = self._count(d, "by", loc)  # the seat who moves the cards, told to the players
         span = node.span
 
-        def take(ctx) -> list[int]:
-            z = get_src(ctx)
-            if cards_fn is not None:
-                got = cards_fn(ctx)
-                got = [got] if isinstance(got, int) else list(got)
-                for c in got:
-                    try:
-                        z.remove(c)
-                    except ValueError:
-                        raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone "
-                                              f"'{src}'")) from None
-                return got
-            if where is not None:
-                want = count(ctx) if count is not None else len(z)
-                picked: list[int] = []
-                ctx.loc["c"] = None
-                for i in range(len(z) - 1, -1, -1):
-                    if len(picked) >= want:
-                        break
-                    ctx.loc["c"] = z[i]
-                    if where(ctx):
-                        picked.append(i)
-                if len(picked) < want and count is not None:
-                    raise RuleError(error(span, "E061", f"move: zone '{src}' has only {len(picked)} matching "
-                                          f"cards, {want} needed"))
-                return [z.pop(i) for i in picked]
-            if at is not None:
-                i = at(ctx)
-                if not 0 <= i < len(z):
-                    raise RuleError(error(span, "E061", f"move: zone '{src}' has {len(z)} cards, no card at "
-                                          f"position {i} from the top"))
-                return [z.pop(len(z) - 1 - i)]
-            n = count(ctx) if count is not None else len(z)
-            if n > len(z) or n < 0:
-                raise RuleError(error(span, "E041", f"move: zone '{src}' has {len(z)} cards, {n} needed"))
-            if n == 0:
-                return []
-            got = z[-n:]
-            del z[-n:]
-            got.reverse()  # the top card moves first
-            return got
-
         def too_few(have: int, want: int):
             raise RuleError(error(span, "E041", f"move: zone '{src}' has {have} cards, {want} needed"))
 
         def too_few_matching(have: int, want: int):
             raise RuleError(error(span, "E061", f"move: zone '{src}' has only {have} matching cards, {want} needed"))
 
-        def move(ctx):
-            got = take(ctx)
-            dz = get_dst(ctx)
-            if bottom:
-                dz[0:0] = got
-            else:
-                dz.extend(got)
-            if face is not None:
-                seen = ctx.seen
-                v = ALL_SEATS if face == "up" else 0
-                for c in got:
-                    seen[c] = v
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ev = {"t": "move", "from": zone_label(src, si, ctx), "to": zone_label(dst, di, ctx),
-                      "cards": [ids[c] for c in got]}
-                if face:
-                    ev["face"] = face
-                if by is not None:
-                    ev["by"] = by(ctx)
-                ctx.log(ev)
+        def no_card_at(have: int, i: int):
+            raise RuleError(error(span, "E061", f"move: zone '{src}' has {have} cards, no card at position {i} "
+                                  "from the top"))
+
         def not_in(ctx, c: int):
             raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
 
-        # (`by` is told only in the log, which the closure writes)
-        return tag(move, MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
-                                 too_few_matching, cards_fn, not_in, at))
+        return Step(MoveGen(src, si, dst, di, count, where, face, bottom, too_few, too_few_matching, cards_fn,
+                            not_in, at, no_card_at, by))  # its code (and log event): rulekit.engine.stepgen
 
     def s_deal(self, node, d, loc):
         src, si = self.zone_ref(d.get("from", Node("deck", node.span)), loc)
@@ -373,28 +305,9 @@ class StepCompiler(ChoiceSteps):
 
         span = node.span
 
-        def reveal(ctx):
-            cs = cards(ctx)
-            cs = [cs] if isinstance(cs, int) else cs
-            if everyone:
-                mask = ALL_SEATS
-            else:
-                who = to(ctx)  # type: ignore[misc]  # (set whenever not everyone)
-                who = [who] if isinstance(who, int) else who
-                mask = 0
-                for p in who:
-                    if not 0 <= p < ctx.n:
-                        raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {ctx.n - 1}"))
-                    mask |= 1 << p
-            seen = ctx.seen
-            for c in cs:
-                seen[c] |= mask
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
-
-        tag(reveal, RevealGen(cards, everyone, to))
-        return reveal
+        def no_seat(p: int, n: int):
+            raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {n - 1}"))
+        return Step(RevealGen(cards, everyone, to, no_seat))  # its code (and log event): engine.stepgen
 
     def s_let(self, node, d, loc):
         spec = d["let"]

@@ -26,7 +26,7 @@ from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, log_cut, log_deal,
-    log_hide, log_next_dealer, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
+    log_hide, log_move, log_next_dealer, log_pay, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
     zone_getter)
 
 _NO_VALUE = object()  # a procedure that ended without a return step
@@ -312,7 +312,6 @@ class _Gen:
     def k_move(self, run, gen, ind):
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
         face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
-        ind = self.unless_logging(run, ind)
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
@@ -344,7 +343,7 @@ class _Gen:
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
         elif gen.at is not None:
             i = self.expr(gen.at, ind)
-            self.emit(ind, f"if not 0 <= {i} < len({z}): {self.bind(run)}(ctx)")  # raises the located error
+            self.emit(ind, f"if not 0 <= {i} < len({z}): {self.bind(gen.no_card_at)}(len({z}), {i})")
             self.emit(ind, f"{got} = [{z}.pop(len({z}) - 1 - {i})]")
         elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
@@ -366,10 +365,13 @@ class _Gen:
         if face is not None:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
+        self.emit(ind, f"if LOG: {self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
+                       f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
 
     def k_say(self, run, gen, ind):
-        self.emit(ind, "if LOG:")  # the closure does nothing else
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        # nothing happens without a log
+        self.emit(ind, f"if LOG: {self.bind(log_say)}(ctx, {self.bind(gen.render)}, {self.bind(gen.about)}, "
+                       f"{self.bind(gen.you)})")
 
     def k_record(self, run, gen, ind):
         name = self.bind(gen.name)
@@ -378,23 +380,24 @@ class _Gen:
 
     def k_reveal(self, run, gen, ind):
         cards, everyone, to = gen.cards, gen.everyone, gen.to
-        ind = self.unless_logging(run, ind)
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
         self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         mask = self.new("m")
         if everyone:
             self.emit(ind, f"{mask} = {ALL_SEATS}")
+            who = self.bind("all")
         else:
             who = self.expr(to, ind)
             self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
             self.emit(ind, f"{mask} = 0")
             q = self.new("q")
             self.emit(ind, f"for {q} in {who}:")
-            self.emit(ind + 1, f"if not 0 <= {q} < ctx.n: {self.bind(run)}(ctx)")  # raises the located error
+            self.emit(ind + 1, f"if not 0 <= {q} < N: {self.bind(gen.no_seat)}({q}, N)")
             self.emit(ind + 1, f"{mask} |= 1 << {q}")
         c = self.new("c")
-        self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
+        self.emit(ind, f"for {c} in {cs}: SEEN[{c}] |= {mask}")
+        self.emit(ind, f"if LOG: {self.bind(log_reveal)}(ctx, {cs}, {who})")
 
     def k_call(self, run, gen, ind):
         name, args, procs, span, too_deep, as_, no_value = (gen.name, gen.args, gen.procs, gen.span, gen.too_deep,
@@ -441,7 +444,6 @@ class _Gen:
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
         if gen.amount is None:
             a = self.new("a")
             self.emit(ind, f"{a} = V[{self.bind(gen.src_pot)}]")  # the whole pot
@@ -449,38 +451,37 @@ class _Gen:
             a = self.expr(gen.amount, ind)
         self.emit(ind, f"if {a} != 0:")
         ind += 1
-        # a bad seat or an overdrawn pot: undo, and let the closure redo the step and raise its
-        # located error
+        fail = self.bind(gen.fail)
         if gen.src_pot is not None:
-            sp = f"V[{self.bind(gen.src_pot)}]"
-            self.emit(ind, f"{sp} -= {a}")
-            undo = f"{sp} += {a}"
+            f = self.bind(gen.src_pot)
+            self.emit(ind, f"V[{f}] -= {a}")
             if not gen.src_overdraft:
-                self.emit(ind, f"if {sp} < 0: {undo}; {self.bind(run)}(ctx)")
+                self.emit(ind, f"if V[{f}] < 0: {fail}({self.bind('src_pot')}, V[{f}], {a}, N)")
         else:
             f = self.expr(gen.src, ind)
-            self.emit(ind, f"if not 0 <= {f} < ctx.n: {self.bind(run)}(ctx)")
-            self.emit(ind, f"ctx.chips[{f}] -= {a}")
-            undo = f"ctx.chips[{f}] += {a}"
+            self.emit(ind, f"if not 0 <= {f} < N: {fail}({self.bind('from')}, {f}, {a}, N)")
+            self.emit(ind, f"CH[{f}] -= {a}")
         if gen.dst_pot is not None:
-            dp = f"V[{self.bind(gen.dst_pot)}]"
-            self.emit(ind, f"{dp} += {a}")
+            t = self.bind(gen.dst_pot)
+            self.emit(ind, f"V[{t}] += {a}")
             if not gen.dst_overdraft:
-                self.emit(ind, f"if {dp} < 0: {dp} -= {a}; {undo}; {self.bind(run)}(ctx)")
+                self.emit(ind, f"if V[{t}] < 0: {fail}({self.bind('dst_pot')}, V[{t}], {a}, N)")
         else:
             t = self.expr(gen.dst, ind)
-            self.emit(ind, f"if not 0 <= {t} < ctx.n: {undo}; {self.bind(run)}(ctx)")
-            self.emit(ind, f"ctx.chips[{t}] += {a}")
+            self.emit(ind, f"if not 0 <= {t} < N: {fail}({self.bind('to')}, {t}, {a}, N)")
+            self.emit(ind, f"CH[{t}] += {a}")
+        self.emit(ind, f"if LOG: {self.bind(log_pay)}(ctx, {f}, {t}, {a}, {self.bind(gen.reason)}, "
+                       f"{self.bind(gen.reason_fn)})")
 
     def k_claim(self, run, gen, ind):
         table, cards, who, as_ = gen.table, gen.cards, gen.who, gen.as_
-        ind = self.unless_logging(run, ind)
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
         ids = self.new("y")
         self.emit(ind, f"{ids} = [h.id for h in ctx.yaku_eval({self.bind(table)}, {cs}, {p})]")
         h = self.new("h")
         self.emit(ind, f"for {h} in {ids}: ctx.record('yaku:' + {h})")
+        self.emit(ind, f"if LOG and {ids}: {self.bind(log_yaku)}(ctx, {self.bind(table)}, {p}, {ids}, {cs})")
         if as_:
             self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
 

@@ -98,6 +98,8 @@ class MoveGen:
     cards: Fn | None = None  # `cards:` the very cards to move (a card or a list)
     not_in: Fn | None = None  # raises the located error for a card that is not in the zone
     at: Fn | None = None  # `at:` the one card at this position from the top
+    no_card_at: Fn | None = None  # raises the located error for a position past the zone's bottom
+    by: Fn | None = None  # the seat who moves the cards, told in the log
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,9 @@ class SayGen:
     """A line told to the players: nothing happens without a log."""
 
     kind: ClassVar[str] = "say"
+    render: Fn  # the text
+    about: Fn | None  # the seat it is about, and the line as that player reads it
+    you: Fn | None
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class RevealGen:
     cards: Fn
     everyone: bool
     to: Fn | None
+    no_seat: Fn  # raises the located error: (seat, seats)
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,9 @@ class PayGen:
     dst_pot: str | None = None
     src_overdraft: bool = False
     dst_overdraft: bool = False
+    reason: str = ""  # the reason told in the log (`reason_fn` when it has {expression}s)
+    reason_fn: Fn | None = None
+    fail: Fn | None = None  # raises the located errors: (case, seat or pot's value, amount, seats)
 
 
 @dataclass(frozen=True)

@@ -304,6 +304,43 @@ def log_record(ctx: Any, name: str, who: Callable | None) -> None:
     ctx.log(ev)
 
 
+def log_move(ctx: Any, src: str, si: Callable | None, dst: str, di: Callable | None, got: list, face: Any,
+             by: Callable | None) -> None:
+    ids = ctx.game.card_ids
+    ev = {"t": "move", "from": zone_label(src, si, ctx), "to": zone_label(dst, di, ctx), "cards": [ids[c] for c in got]}
+    if face:
+        ev["face"] = face
+    if by is not None:
+        ev["by"] = by(ctx)
+    ctx.log(ev)
+
+
+def log_reveal(ctx: Any, cs: list, who: Any) -> None:
+    ids = ctx.game.card_ids
+    ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": who})
+
+
+def log_say(ctx: Any, render: Callable, about: Callable | None, you: Callable | None) -> None:
+    e = {"t": "say", "text": render(ctx)}
+    if you is not None and about is not None:  # (given together or not at all)
+        e["about"], e["you"] = about(ctx), you(ctx)
+    ctx.log(e)
+
+
+def log_yaku(ctx: Any, table: str, p: int, ids: list, cs: list) -> None:
+    # the cards say whose hand it is (a column's, a player's) where `player` is only the seat the
+    # yaku were evaluated for
+    card_ids = ctx.game.card_ids
+    ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids, "cards": [card_ids[c] for c in cs]})
+
+
+def log_pay(ctx: Any, who_from: Any, who_to: Any, a: Any, reason: str, reason_fn: Callable | None) -> None:
+    ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
+    if reason:
+        ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
+    ctx.log(ev)
+
+
 def stack_named(ctx: Any, z: list, name: str) -> None:
     """A stacked deck's cards for zone `name` on top of it, when it has any (tests, examples)."""
     if name in ctx.stack:
