@@ -1,9 +1,11 @@
-"""Compile the rule steps of a variant (YAML nodes) into closures `run(ctx)`.
+"""Compile the rule steps of a variant (YAML nodes) into steps `run(ctx)`.
 
-Each step kind is one small method; control flow (end of round, redeal) uses exceptions
-so the hot path is plain function calls. Every runtime problem is raised as a RuleError
-located at the step (and the expression token) that caused it. Decisions, payments and
-procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
+Each step kind is one small method: it checks the step, compiles its expressions and returns
+what the step is made of as a `Step` (rulekit.engine.stepgen writes its code), with raisers for
+the errors it can meet at run time, each located at the step (expressions locate their own at
+the token). Control flow (end of round, redeal, break, return) uses exceptions. Decisions,
+payments and procedure calls are compiled by the mixin in `rulekit.engine.stepchoice` (a
+decision, alone, still as a closure).
 """
 from __future__ import annotations
 

@@ -1,19 +1,23 @@
-"""Generate one Python function per phase and procedure from its compiled step closures.
+"""Generate one Python function per phase and procedure from its compiled steps.
 
-StepCompiler builds closures and tags every step kind with what it is made of (`run.gen`, one
-dataclass per kind: rulekit.engine.stepkinds). This module writes those steps out as
-straight-line Python - loops, tests and assignments over `ctx` - with each expression's
-generated code inlined (and procedures written out where they are called), so a round costs a
-few calls instead of a call per step and per expression node. It only ever writes its own
-tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
-and expression code is itself made of bound constants (see rulekit.lang.expr.codegen).
+StepCompiler records what each step is made of (`.gen`, one dataclass per kind:
+rulekit.engine.stepkinds). This module writes those steps out as straight-line Python - loops,
+tests and assignments over `ctx` - with each expression's generated code inlined (and
+procedures written out where they are called), so a round costs a few calls instead of a call
+per step and per expression node. It only ever writes its own tokens: every zone name, variable
+name, string, span and callable is a bound constant `Cn`, and expression code is itself made of
+bound constants (see rulekit.lang.expr.codegen).
 
-What still runs the step's closure: a step that logs (ctx.logging), a shuffle or cut of a
-stacked or sampled deal, and every error path (the closure redoes the step on an unchanged
-state and raises its located error), so messages and event logs are the closures' own. An
-expression whose generated code raises is re-run by its closure, which raises the located
-error. A phase too big to generate (MAX_LINES) runs on its closures.
-"""
+For every step kind but `choose` (and a set/add with `show:`, whose log line a closure writes),
+this code is the step's one implementation: its log events (rulekit.engine.steps.log_*) and its
+located errors (raisers made by the compiler, called with the values found) included. A `Step`
+run on its own - in a phase too big to generate (MAX_LINES), or a game built without codegen -
+is generated once, on first use, with the steps inside it called. `choose` keeps its closure
+(the reference for three parameters and more, and validation's tally of `where`); the
+generated code of a one- or two-parameter choice calls it nowhere. An expression whose
+generated code raises is re-run by its closure (rulekit.lang.expr), which raises the located
+error.
+""""""
 from __future__ import annotations
 
 import re

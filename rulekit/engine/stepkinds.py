@@ -1,6 +1,7 @@
 """What each step kind is made of, as the step compiler built it: the parts
 rulekit.engine.stepgen writes out as Python. One frozen dataclass per kind, kept on the step's
-closure as `run.gen` (every kind has one; the closure serves logging and error paths)."""
+`Step` (rulekit.engine.stepgen) or, for `choose` and a set/add with `show:`, on the step's closure
+as `run.gen`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
