@@ -17,7 +17,7 @@ is generated once, on first use, with the steps inside it called. `choose` keeps
 generated code of a one- or two-parameter choice calls it nowhere. An expression whose
 generated code raises is re-run by its closure (rulekit.lang.expr), which raises the located
 error.
-""""""
+"""
 from __future__ import annotations
 
 import re
