@@ -116,3 +116,46 @@ def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_
         got.append(str(exc.value))
     assert got[0] == got[1]
     assert words in got[0] and "every.yaml:21:" in got[0]
+
+
+THREE = '''
+      - choose: three
+        player: 0
+        options: {a: "range(2)", b: "range(3)", c: "range(2)"}
+        where: "a + b + c > 1"
+      - say: "{a} {b} {c}"
+'''
+
+
+class _Counting:
+    """Takes the last action, noting how many there were at each decision of `three`."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.counts = []
+
+    def act(self, d):
+        if d.choice.id == "three":
+            self.counts.append((len(d.actions), list(d.actions)))
+        return len(d.actions) - 1
+
+
+def test_a_choice_of_three_parameters_lists_every_combination_where_holds(tmp_path):
+    import itertools
+    want = [(a, b, c) for a, b, c in itertools.product(range(2), range(3), range(2)) if a + b + c > 1]
+    for codegen in (True, False):
+        g = build(tmp_path, THREE, codegen)
+        agent = _Counting()
+        res = play(g, 5, 1, [agent] + make_agents(g, 5, 1)[1:], rounds=1, logging=True)
+        assert agent.counts == [(len(want), want)]
+        assert {"t": "say", "text": "1 2 1"} in res.events  # the last one, taken
+
+
+def test_a_choice_of_three_parameters_stops_at_the_limit_of_actions(tmp_path):
+    steps = THREE.replace('"range(2)", b: "range(3)", c: "range(2)"', '"range(30)", b: "range(30)", c: "range(30)"')
+    for codegen in (True, False):
+        g = build(tmp_path, steps, codegen, check=False)
+        with pytest.raises(RuleError) as exc:
+            play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
+        assert "more than 20000 legal actions (20001 so far)" in str(exc.value)

@@ -10,8 +10,7 @@ from rulekit.lang.expr import types as T
 from rulekit.engine.cost import MAX_NEST
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
-from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, SetDealerGen, StopGen, SwapGen,
-    tag)
+from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, SetDealerGen, StopGen, SwapGen)
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
@@ -19,8 +18,8 @@ if TYPE_CHECKING:
 from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
-from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
-    product_too_big, render_value, too_many_actions)
+from rulekit.engine.steps import (MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
+    render_value, too_many_actions)
 
 
 MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
@@ -97,89 +96,13 @@ class ChoiceSteps:
         names = tuple(p[0] for p in params)
         span, phase = node.span, self.phase
 
-        if len(params) == 1:
-            pname, lst, _ = params[0]
-
-            def enumerate_actions(ctx):
-                xs = lst(ctx)
-                if len(xs) > MAX_ACTIONS and where is None:  # the same limit as for two parameters
-                    too_many_actions(span, cid, len(xs))
-                if where is None:
-                    return [(v,) for v in xs]
-                store = ctx.loc
-                out = []
-                for v in xs:
-                    store[pname] = v
-                    if where(ctx):
-                        out.append((v,))
-                if len(out) > MAX_ACTIONS:
-                    too_many_actions(span, cid, len(out))
-                return out
-        elif len(params) == 2:
-            (n0, l0, _t0), (n1, l1, _t1) = params
-
-            def enumerate_actions(ctx):
-                store = ctx.loc
-                out = []
-                for v0 in l0(ctx):
-                    store[n0] = v0
-                    xs1 = l1(ctx)
-                    ctx.budget -= len(xs1)  # the product is scanned even when `where` keeps nothing
-                    if ctx.budget < 0:
-                        product_too_big(span, cid)
-                    for v1 in xs1:
-                        store[n1] = v1
-                        if where is None or where(ctx):
-                            out.append((v0, v1))
-                    if len(out) > MAX_ACTIONS:
-                        too_many_actions(span, cid, len(out))
-                return out
-        else:
-            def enumerate_actions(ctx):
-                out: list[tuple] = []
-                store = ctx.loc
-
-                def rec(i, acc):
-                    if i == len(params):
-                        if where is None or where(ctx):
-                            out.append(tuple(acc))
-                        return
-                    pname, lst, _ = params[i]
-                    for v in lst(ctx):
-                        store[pname] = v
-                        acc.append(v)
-                        rec(i + 1, acc)
-                        acc.pop()
-                        if len(out) > MAX_ACTIONS:
-                            too_many_actions(span, cid, len(out))
-                rec(0, [])
-                return out
-
         quiet = where is not None and if_none == "skip"
         choice.quiet_where = quiet  # type: ignore[attr-defined]  # a where that never holds would skip this choice silently
 
-        def choose(ctx):
-            p = player(ctx)
-            actions = enumerate_actions(ctx)
-            if quiet:
-                tally = ctx.game.extra.get("where_tally")
-                if tally is not None:  # validation's rounds: note whether the where ever held
-                    tally[span] = tally.get(span, False) or bool(actions)
-            ctx.steps += 1
-            if not actions:
-                if if_none == "skip":
-                    return
-                raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
-                                      f"'{phase}'; add if_none: skip or fix the options/where"))
-            if len(actions) > 1:
-                i = ctx.decide(choice, p, actions)
-            else:
-                i = 0  # a forced move asks nobody; the log still shows it
-                if ctx.logging:
-                    log_forced(ctx, p, actions[0])
-            store = ctx.loc
-            for k, v in zip(names, actions[i]):
-                store[k] = v
+        def note_where(ctx, held: bool):
+            tally = ctx.game.extra.get("where_tally")
+            if tally is not None:  # validation's rounds (rulekit.engine.lint): note whether the where ever held
+                tally[span] = tally.get(span, False) or held
 
         def no_action(p):
             raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
@@ -191,10 +114,8 @@ class ChoiceSteps:
             ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
                      "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
                      **({"why": why} if why else {})})
-        if len(params) <= 2:
-            tag(choose, ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
-                                  lambda n: too_many_actions(span, cid, n)))
-        return choose
+        return Step(ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
+                              lambda n: too_many_actions(span, cid, n), note_where if quiet else None))
 
     def _unordered(self, d, params) -> frozenset[str]:
         """choose `unordered`: the parameters whose card lists are sets (order means nothing)."""

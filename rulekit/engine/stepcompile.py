@@ -4,8 +4,7 @@ Each step kind is one small method: it checks the step, compiles its expressions
 what the step is made of as a `Step` (rulekit.engine.stepgen writes its code), with raisers for
 the errors it can meet at run time, each located at the step (expressions locate their own at
 the token). Control flow (end of round, redeal, break, return) uses exceptions. Decisions,
-payments and procedure calls are compiled by the mixin in `rulekit.engine.stepchoice` (a
-decision, alone, still as a closure).
+payments and procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
 """
 from __future__ import annotations
 

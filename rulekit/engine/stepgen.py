@@ -8,15 +8,13 @@ per step and per expression node. It only ever writes its own tokens: every zone
 name, string, span and callable is a bound constant `Cn`, and expression code is itself made of
 bound constants (see rulekit.lang.expr.codegen).
 
-For every step kind but `choose` (and a set/add with `show:`, whose log line a closure writes),
-this code is the step's one implementation: its log events (rulekit.engine.steps.log_*) and its
-located errors (raisers made by the compiler, called with the values found) included. A `Step`
-run on its own - in a phase too big to generate (MAX_LINES), or a game built without codegen -
-is generated once, on first use, with the steps inside it called. `choose` keeps its closure
-(the reference for three parameters and more, and validation's tally of `where`); the
-generated code of a one- or two-parameter choice calls it nowhere. An expression whose
-generated code raises is re-run by its closure (rulekit.lang.expr), which raises the located
-error.
+For every step kind but a set/add with `show:` (whose log line a closure around the generated
+step writes), this code is the step's one implementation: its log events
+(rulekit.engine.steps.log_*) and its located errors (raisers made by the compiler, called with
+the values found) included. A `Step` run on its own - in a phase too big to generate
+(MAX_LINES), or a game built without codegen - is generated once, on first use, with the steps
+inside it called. An expression whose generated code raises is re-run by its closure
+(rulekit.lang.expr), which raises the located error.
 """
 from __future__ import annotations
 
@@ -267,7 +265,15 @@ class _Gen:
             self.emit(depth + 1, f"L[{self.bind(pname)}] = {v}")
             depth += 1
         tup = "(" + ", ".join(loops) + ",)"
-        if where is not None:
+        if len(params) > 2:
+            # three parameters and more: the limit checked as each action is listed
+            if where is not None:
+                w = self.expr(where, depth)
+                self.emit(depth, f"if {w}:")
+                depth += 1
+            self.emit(depth, f"{acts}.append({tup})")
+            self.emit(depth, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        elif where is not None:
             w = self.expr(where, depth)
             self.emit(depth, f"if {w}: {acts}.append({tup})")
         else:
@@ -289,6 +295,8 @@ class _Gen:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
         else:  # one parameter (or more): the limit of the closures, once the actions are listed
             self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        if gen.note_where is not None:  # validation's rounds: whether the where ever held
+            self.emit(ind, f"{self.bind(gen.note_where)}(ctx, len({acts}) > 0)")
         self.emit(ind, "ctx.steps += 1")
         self.emit(ind, f"if not {acts}:")
         if if_none == "skip":

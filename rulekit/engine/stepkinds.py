@@ -1,7 +1,7 @@
 """What each step kind is made of, as the step compiler built it: the parts
 rulekit.engine.stepgen writes out as Python. One frozen dataclass per kind, kept on the step's
-`Step` (rulekit.engine.stepgen) or, for `choose` and a set/add with `show:`, on the step's closure
-as `run.gen`."""
+`Step` (rulekit.engine.stepgen) or, for a set/add with `show:`, on the closure that logs it, as
+`run.gen`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -70,7 +70,7 @@ class RepeatGen:
 
 @dataclass(frozen=True)
 class ChooseGen:
-    """A decision of one or two parameters."""
+    """A decision among the values of its parameters (every combination, where `where` holds)."""
 
     kind: ClassVar[str] = "choose"
     player: Fn
@@ -81,6 +81,7 @@ class ChooseGen:
     no_action: Fn
     log_forced: Fn
     too_many: Fn
+    note_where: Fn | None = None  # (ctx, held): validation's tally of a `where` with if_none: skip
 
 
 @dataclass(frozen=True)
