@@ -23,7 +23,7 @@ from rulekit.engine.steps import (MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS
     shown_value, zone_getter)
 from rulekit.engine.stepchoice import ChoiceSteps
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
-    RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen, tag)
+    RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen)
 from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
@@ -372,19 +372,9 @@ class StepCompiler(ChoiceSteps):
                     raise RuleError(error(span, "E034", f"{key}: {why}"))
             return v
         assign = Step(AssignGen(ops_t, add, check))  # its code: rulekit.engine.stepgen
-        if show:
+        if show:  # a transcript line per target: its new value
             shown = tuple((var, idx, t) for (var, idx, _fn), t in zip(ops_t, types))
-
-            def assign_shown(ctx):
-                assign(ctx)
-                if ctx.logging:  # a transcript line per target: its new value
-                    ids = ctx.game.card_ids
-                    for var, idx, t in shown:
-                        i = idx(ctx) if idx is not None else None
-                        v = ctx.vars[var] if i is None else ctx.vars[var][i]
-                        ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
-                                 "value": shown_value(v, t, ids, ctx)})
-            return tag(assign_shown, AssignGen(ops_t, add, check, logs=True))
+            return Step(AssignGen(ops_t, add, check, shown))
         return assign
 
     def s_set(self, node, d, loc):

@@ -8,8 +8,7 @@ per step and per expression node. It only ever writes its own tokens: every zone
 name, string, span and callable is a bound constant `Cn`, and expression code is itself made of
 bound constants (see rulekit.lang.expr.codegen).
 
-For every step kind but a set/add with `show:` (whose log line a closure around the generated
-step writes), this code is the step's one implementation: its log events
+For every step kind this code is the step's one implementation: its log events
 (rulekit.engine.steps.log_*) and its located errors (raisers made by the compiler, called with
 the values found) included. A `Step` run on its own - in a phase too big to generate
 (MAX_LINES), or a game built without codegen - is generated once, on first use, with the steps
@@ -28,7 +27,7 @@ from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, log_cut, log_deal,
-    log_hide, log_move, log_next_dealer, log_pay, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
+    log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
     zone_getter)
 
 _NO_VALUE = object()  # a procedure that ended without a return step
@@ -152,8 +151,6 @@ class _Gen:
 
     def k_assign(self, run, gen, ind):
         ops, add, check = gen.ops, gen.add, gen.check
-        if gen.logs:
-            ind = self.unless_logging(run, ind)
         chk = self.bind(check)
         for var, idx, fn in ops:
             v = self.expr(fn, ind)
@@ -176,6 +173,8 @@ class _Gen:
             self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
             self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
+        if gen.shown:
+            self.emit(ind, f"if LOG: {self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
 
     def k_if(self, run, gen, ind):
         test, then, other = gen.test, gen.then, gen.other
@@ -312,14 +311,6 @@ class _Gen:
         self.emit(ind + 2, f"if ctx.logging: {self.bind(log_forced)}(ctx, {p}, {acts}[0])")
         names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
         self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
-
-    def unless_logging(self, run: Callable, ind: int) -> int:
-        """With a log the step's closure runs (it writes the event); returns the indent of the
-        generated code that runs without one."""
-        self.emit(ind, "if ctx.logging:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
-        return ind + 1
 
     def k_move(self, run, gen, ind):
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where

@@ -1,11 +1,10 @@
 """What each step kind is made of, as the step compiler built it: the parts
 rulekit.engine.stepgen writes out as Python. One frozen dataclass per kind, kept on the step's
-`Step` (rulekit.engine.stepgen) or, for a set/add with `show:`, on the closure that logs it, as
-`run.gen`."""
+`Step` (rulekit.engine.stepgen) as `.gen`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, Callable, ClassVar
 
 from rulekit.core.errors import Span
 
@@ -36,7 +35,7 @@ class AssignGen:
     ops: tuple[tuple[str, Fn | None, Fn], ...]  # (variable, index expression or None, value expression)
     add: bool  # `add:` rather than `set:`
     check: Fn  # raises the located error for a value out of bounds
-    logs: bool = False  # `show: true`: with a log, the closure runs (it writes the new values)
+    shown: tuple = ()  # `show: true`: (variable, index expression or None, type) told in the log
 
 
 @dataclass(frozen=True)
@@ -244,12 +243,3 @@ class CallGen:
     as_: str | None
     no_value: Fn
 
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def tag(run: F, gen: Any) -> F:
-    """`run` with what the step generator needs to write it out (`run.gen`, one of the classes
-    above); the one place that sets it."""
-    run.gen = gen  # type: ignore[attr-defined]
-    return run

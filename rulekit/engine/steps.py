@@ -341,6 +341,15 @@ def log_pay(ctx: Any, who_from: Any, who_to: Any, a: Any, reason: str, reason_fn
     ctx.log(ev)
 
 
+def log_set(ctx: Any, shown: tuple) -> None:
+    """A transcript line per variable set (`show: true`): its new value."""
+    ids = ctx.game.card_ids
+    for var, idx, t in shown:
+        i = idx(ctx) if idx is not None else None
+        v = ctx.vars[var] if i is None else ctx.vars[var][i]
+        ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]", "value": shown_value(v, t, ids, ctx)})
+
+
 def stack_named(ctx: Any, z: list, name: str) -> None:
     """A stacked deck's cards for zone `name` on top of it, when it has any (tests, examples)."""
     if name in ctx.stack:
