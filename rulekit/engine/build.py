@@ -174,9 +174,10 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
                deck: str | None = None, codegen: bool | None = None) -> Game:
     """Compile a variant for one deck and one set of option values; raise on any error.
 
-    With codegen (the default; RULEKIT_CODEGEN=0 turns it off) the rules also run as generated
-    Python (rulekit.engine.stepgen); without, on the closures alone - the same results, slower
-    (tests compare the two)."""
+    With codegen (the default; RULEKIT_CODEGEN=0 turns it off) each phase and procedure runs as
+    one generated Python function (rulekit.engine.stepgen); without, step by step (each step
+    generated on its own, calling the steps inside it; expressions on their closures) - the same
+    results, slower (tests compare the two)."""
     opts = resolve_options(variant, options, preset)
     if codegen is None:
         codegen = os.environ.get("RULEKIT_CODEGEN", "1") != "0"

@@ -29,6 +29,7 @@ class RoundPlans:
     in_play: dict[int, tuple[int, ...]] = field(default_factory=dict)  # table size -> cards in play
     zones: list[tuple[str, str, int]] | None = None  # (zone, kind, count)
     round_vars: list[tuple[str, str, int, bool, Callable[..., Any]]] | None = None  # (var, kind, count, pot, init)
+    game_vars: list[str] | None = None  # the game-scope variables, in order
 
 
 @dataclass(frozen=True)
@@ -155,25 +156,32 @@ class Game:
         self.restart(ctx)
         return ctx
 
-    def restart(self, ctx: Ctx, seed: int | None = None) -> None:
+    def restart(self, ctx: Ctx, seed: int | None = None, round_next: bool = False) -> None:
         """Put `ctx` back at the start of a game (reseeded when a seed is given): what new_ctx
-        gives, reusing its objects (simulations restart one state for every round)."""
+        gives, reusing its objects (simulations restart one state for every round).
+
+        `round_next`: a round starts at once (play_round resets zones and seen-masks itself), so
+        they are left as they are here."""
         if seed is not None:
             ctx.rng.seed(seed)
         n = ctx.n
         ctx.events, ctx.records, ctx.loc, ctx.vars, ctx.yaku_cache = [], {}, {}, {}, {}
         ctx.dealer = ctx.next_dealer = ctx.round_no = ctx.steps = ctx.depth = 0
         ctx.where, ctx.stack = "", None
-        ctx.seen = [0] * len(self.card_ids)
         ctx.chips = [self.start_chips] * n
         ctx.budget, ctx.spent = EVAL_BUDGET, 0
-        self._empty_zones(ctx)
-        try:
-            for vname, v in self.variant.vars.items():
-                if v.scope == "game":
+        if not round_next:
+            ctx.seen = [0] * len(self.card_ids)
+            self._empty_zones(ctx)
+        plan = self.plans.game_vars
+        if plan is None:  # worked out once per game: simulations restart every round
+            plan = self.plans.game_vars = [vname for vname, v in self.variant.vars.items() if v.scope == "game"]
+        if plan:
+            try:
+                for vname in plan:
                     ctx.vars[vname] = self._init_var(ctx, vname, n)
-        except RUNTIME_ERRORS as exc:
-            raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
+            except RUNTIME_ERRORS as exc:
+                raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
 
     def _empty_zones(self, ctx: Ctx) -> None:
         """Every zone empty (single zones a list, others a list of piles)."""

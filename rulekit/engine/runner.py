@@ -483,7 +483,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         else:
             for seat, agent in enumerate(agents):
                 agent.rng.__init__(agent_seed(s, seat))
-            game.restart(ctx, s)
+            game.restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
         deltas = _play_rounds(game, ctx, 1, dealer, [])
         stats.add_round(deltas[0], ctx.records)

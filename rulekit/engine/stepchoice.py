@@ -10,21 +10,21 @@ from rulekit.lang.expr import types as T
 from rulekit.engine.cost import MAX_NEST
 from rulekit.lang.expr.functions import charge_text
 from rulekit.lang.loader import Node, plain
-from rulekit.engine.stepkinds import CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, tag
+from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, RecordGen, SetDealerGen, StopGen, SwapGen)
 
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
     from rulekit.lang.expr.scope import Scope
+from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
-from rulekit.engine.steps import (MAX_ACTIONS, MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, ProcReturn, Redeal, failed_step, label_key, noop_step,
-    product_too_big, render_value, too_many, too_many_actions, zone_label)
+from rulekit.engine.steps import (MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
+    render_value, too_many_actions)
 
 
 MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
 MAX_LABEL_VALUES = 4  # `{value}`s in one label
 
-_NONE = object()  # a procedure that returned no value
 
 class ChoiceSteps:
     """Step kinds choose, pay, record, claim, set_dealer, end_round, redeal, swap and call."""
@@ -96,89 +96,13 @@ class ChoiceSteps:
         names = tuple(p[0] for p in params)
         span, phase = node.span, self.phase
 
-        if len(params) == 1:
-            pname, lst, _ = params[0]
-
-            def enumerate_actions(ctx):
-                xs = lst(ctx)
-                if len(xs) > MAX_ACTIONS and where is None:  # the same limit as for two parameters
-                    too_many_actions(span, cid, len(xs))
-                if where is None:
-                    return [(v,) for v in xs]
-                store = ctx.loc
-                out = []
-                for v in xs:
-                    store[pname] = v
-                    if where(ctx):
-                        out.append((v,))
-                if len(out) > MAX_ACTIONS:
-                    too_many_actions(span, cid, len(out))
-                return out
-        elif len(params) == 2:
-            (n0, l0, _t0), (n1, l1, _t1) = params
-
-            def enumerate_actions(ctx):
-                store = ctx.loc
-                out = []
-                for v0 in l0(ctx):
-                    store[n0] = v0
-                    xs1 = l1(ctx)
-                    ctx.budget -= len(xs1)  # the product is scanned even when `where` keeps nothing
-                    if ctx.budget < 0:
-                        product_too_big(span, cid)
-                    for v1 in xs1:
-                        store[n1] = v1
-                        if where is None or where(ctx):
-                            out.append((v0, v1))
-                    if len(out) > MAX_ACTIONS:
-                        too_many_actions(span, cid, len(out))
-                return out
-        else:
-            def enumerate_actions(ctx):
-                out: list[tuple] = []
-                store = ctx.loc
-
-                def rec(i, acc):
-                    if i == len(params):
-                        if where is None or where(ctx):
-                            out.append(tuple(acc))
-                        return
-                    pname, lst, _ = params[i]
-                    for v in lst(ctx):
-                        store[pname] = v
-                        acc.append(v)
-                        rec(i + 1, acc)
-                        acc.pop()
-                        if len(out) > MAX_ACTIONS:
-                            too_many_actions(span, cid, len(out))
-                rec(0, [])
-                return out
-
         quiet = where is not None and if_none == "skip"
         choice.quiet_where = quiet  # type: ignore[attr-defined]  # a where that never holds would skip this choice silently
 
-        def choose(ctx):
-            p = player(ctx)
-            actions = enumerate_actions(ctx)
-            if quiet:
-                tally = ctx.game.extra.get("where_tally")
-                if tally is not None:  # validation's rounds: note whether the where ever held
-                    tally[span] = tally.get(span, False) or bool(actions)
-            ctx.steps += 1
-            if not actions:
-                if if_none == "skip":
-                    return
-                raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
-                                      f"'{phase}'; add if_none: skip or fix the options/where"))
-            if len(actions) > 1:
-                i = ctx.decide(choice, p, actions)
-            else:
-                i = 0  # a forced move asks nobody; the log still shows it
-                if ctx.logging:
-                    log_forced(ctx, p, actions[0])
-            store = ctx.loc
-            for k, v in zip(names, actions[i]):
-                store[k] = v
+        def note_where(ctx, held: bool):
+            tally = ctx.game.extra.get("where_tally")
+            if tally is not None:  # validation's rounds (rulekit.engine.lint): note whether the where ever held
+                tally[span] = tally.get(span, False) or held
 
         def no_action(p):
             raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
@@ -190,10 +114,8 @@ class ChoiceSteps:
             ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
                      "action": {k: render_value(v, t, ids, ctx) for k, t, v in zip(names, choice.types, action)},
                      **({"why": why} if why else {})})
-        if len(params) <= 2:
-            tag(choose, ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
-                                  lambda n: too_many_actions(span, cid, n)))
-        return choose
+        return Step(ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
+                              lambda n: too_many_actions(span, cid, n), note_where if quiet else None))
 
     def _unordered(self, d, params) -> frozenset[str]:
         """choose `unordered`: the parameters whose card lists are sets (order means nothing)."""
@@ -397,11 +319,10 @@ class ChoiceSteps:
     def s_pay(self, node, d, loc):
         src, src_pot = self._seat_or_pot(d, "from", loc)
         dst, dst_pot = self._seat_or_pot(d, "to", loc)
+        amount = None  # the whole pot (from a pot only)
         if "amount" in d:
             amount, _ = self.expr(d["amount"], loc, T.NUM, "amount")
-        elif src_pot is not None:
-            amount = lambda ctx: ctx.vars[src_pot]  # noqa: E731 - the whole pot by default
-        else:
+        elif src_pot is None:
             self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
             return noop_step
         reason = str(d["pay"].value) if d["pay"].value not in (None, True) else ""
@@ -410,55 +331,21 @@ class ChoiceSteps:
         src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
         dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft
 
-        def pay(ctx):
-            a = amount(ctx)
-            if a == 0:
-                return
-            if src_pot is not None:
-                ctx.vars[src_pot] -= a
-                who_from = src_pot
-                if ctx.vars[src_pot] < 0 and not src_overdraft:
-                    raise RuleError(error(span, "E061", f"pay: pot '{src_pot}' would go below 0 (it held "
-                                          f"{ctx.vars[src_pot] + a}, {a} asked); declare overdraft: true for a bank"))
+        def fail(case: str, x: Any, a: Any, n: int):
+            if case == "src_pot":  # (x: what the pot holds now, the amount taken out)
+                msg = f"pay: pot '{src_pot}' would go below 0 (it held {x + a}, {a} asked); declare overdraft: true for a bank"
+            elif case == "dst_pot":
+                msg = f"pay: pot '{dst_pot}' would go below 0 (a negative payment of {a}); declare overdraft: true for a bank"
             else:
-                who_from = src(ctx)
-                if not 0 <= who_from < ctx.n:
-                    raise RuleError(error(span, "E061", f"pay: from seat {who_from}, but seats are 0 to {ctx.n - 1}"))
-                ctx.chips[who_from] -= a
-            if dst_pot is not None:
-                ctx.vars[dst_pot] += a
-                who_to = dst_pot
-                if ctx.vars[dst_pot] < 0 and not dst_overdraft:
-                    raise RuleError(error(span, "E061", f"pay: pot '{dst_pot}' would go below 0 (a negative "
-                                          f"payment of {a}); declare overdraft: true for a bank"))
-            else:
-                who_to = dst(ctx)
-                if not 0 <= who_to < ctx.n:
-                    raise RuleError(error(span, "E061", f"pay: to seat {who_to}, but seats are 0 to {ctx.n - 1}"))
-                ctx.chips[who_to] += a
-            if ctx.logging:
-                ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
-                if reason:
-                    ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
-                ctx.log(ev)
-
-        if src_pot is None and dst_pot is None:
-            tag(pay, PayGen(amount, src, dst))
-        return pay
+                msg = f"pay: {case} seat {x}, but seats are 0 to {n - 1}"
+            raise RuleError(error(span, "E061", msg))
+        return Step(PayGen(amount, src, dst, src_pot, dst_pot, src_overdraft, dst_overdraft,
+                           reason, reason_fn, fail))  # its code (and log event): rulekit.engine.stepgen
 
     def s_record(self, node, d, loc):
         name = str(d.get("name", d["record"]).value)
         who = self.expr(d["player"], loc, T.INT, "player")[0] if "player" in d else None
-
-        def record(ctx):
-            ctx.record(name)
-            if ctx.logging:
-                ev = {"t": "record", "name": name}
-                if who is not None:
-                    ev["player"] = who(ctx)
-                ctx.log(ev)
-        tag(record, RecordGen(name))
-        return record
+        return Step(RecordGen(name, who))  # its code (and log event): rulekit.engine.stepgen
 
     def s_claim(self, node, d, loc):
         tnode = d.get("table", d["claim"])
@@ -475,54 +362,21 @@ class ChoiceSteps:
         if as_:
             loc[as_] = "list<str>"
 
-        def claim(ctx):
-            p = who(ctx)
-            cs = cards(ctx)
-            ys = ctx.yaku_eval(table, cs, p)
-            ids = [y.id for y in ys]
-            for y in ids:
-                ctx.record(f"yaku:{y}")
-            if ctx.logging and ids:
-                # the cards say whose hand it is (a column's, a player's) where `player` is only
-                # the seat the yaku were evaluated for
-                ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids,
-                         "cards": [ctx.game.card_ids[c] for c in cs]})
-            if as_:
-                ctx.loc[as_] = ids
-        tag(claim, ClaimGen(table, cards, who, as_))
-        return claim
+        return Step(ClaimGen(table, cards, who, as_))  # its code (and log event): rulekit.engine.stepgen
 
     def s_set_dealer(self, node, d, loc):
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
         # `why` beside it: the reason players are told with the next dealer, in the rules' words
         why = self._template(d["why"], loc, "why") if "why" in d else None
-
-        def set_dealer(ctx):
-            ctx.next_dealer = fn(ctx) % ctx.n
-            if ctx.logging:
-                e = {"t": "next_dealer", "seat": ctx.next_dealer}
-                if why is not None:
-                    e["why"] = why(ctx)
-                ctx.log(e)
-        return set_dealer
+        return Step(SetDealerGen(fn, why))
 
     def s_end_round(self, node, d, loc):
         why = str(d["end_round"].value) if d["end_round"].value not in (None, True) else ""
-
-        def end_round(ctx):
-            if ctx.logging:
-                ctx.log({"t": "end_round", "why": why})
-            raise EndRound()
-        return end_round
+        return Step(StopGen(EndRound, (), "end_round", why))
 
     def s_redeal(self, node, d, loc):
         why = str(d["redeal"].value) if d["redeal"].value not in (None, True) else ""
-
-        def redeal(ctx):
-            if ctx.logging:
-                ctx.log({"t": "redeal", "why": why})
-            raise Redeal(why)
-        return redeal
+        return Step(StopGen(Redeal, (why,), "redeal", why))
 
     def s_swap(self, node, d, loc):
         spec = d["swap"]
@@ -530,14 +384,7 @@ class ChoiceSteps:
             self.errs.add(error(spec.span, "E010", "swap: expected a list of two zones, e.g. [hand[p], hand[dealer]]"))
             return noop_step
         ra, rb = self.zone_ref(spec.value[0], loc), self.zone_ref(spec.value[1], loc)
-        a, b = self.zone_getter(*ra), self.zone_getter(*rb)
-
-        def swap(ctx):
-            za, zb = a(ctx), b(ctx)
-            za[:], zb[:] = list(zb), list(za)
-            if ctx.logging:  # zones by their resolved names (hand[3]), so a reader can follow the cards
-                ctx.log({"t": "swap", "zones": [zone_label(ra[0], ra[1], ctx), zone_label(rb[0], rb[1], ctx)]})
-        return swap
+        return Step(SwapGen(self.zone_getter(*ra), self.zone_getter(*rb), (ra, rb)))
 
     def s_call(self, node, d, loc):
         pnode = d.get("proc", d["call"])
@@ -581,30 +428,7 @@ class ChoiceSteps:
             raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
                                   f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))
 
-        def call(ctx):
-            values = {k: fn(ctx) for k, fn in args_t}
-            saved = ctx.loc
-            ctx.steps += 1
-            if ctx.steps > ctx.step_limit:
-                too_many(ctx, span)
-            ctx.loc = values
-            ctx.depth += 1
-            if ctx.depth > MAX_CALL_DEPTH:
-                too_deep(ctx)
-            value = _NONE
-            try:
-                procs[name](ctx)
-            except ProcReturn as ret:
-                value = ret.value
-            finally:
-                ctx.depth -= 1
-                ctx.loc = saved
-            if as_ is not None:
-                if value is _NONE:
-                    no_value(ctx)
-                saved[as_] = value
-        tag(call, CallGen(name, args_t, procs, span, too_deep, as_, no_value))
-        return call
+        return Step(CallGen(name, args_t, procs, span, too_deep, as_, no_value))  # its code: engine.stepgen
 
     def proc_param_types(self, name: str) -> dict[str, str]:
         if name not in self.proc_params:

@@ -1,9 +1,10 @@
-"""Compile the rule steps of a variant (YAML nodes) into closures `run(ctx)`.
+"""Compile the rule steps of a variant (YAML nodes) into steps `run(ctx)`.
 
-Each step kind is one small method; control flow (end of round, redeal) uses exceptions
-so the hot path is plain function calls. Every runtime problem is raised as a RuleError
-located at the step (and the expression token) that caused it. Decisions, payments and
-procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
+Each step kind is one small method: it checks the step, compiles its expressions and returns
+what the step is made of as a `Step` (rulekit.engine.stepgen writes its code), with raisers for
+the errors it can meet at run time, each located at the step (expressions locate their own at
+the token). Control flow (end of round, redeal, break, return) uses exceptions. Decisions,
+payments and procedure calls are compiled by the mixin in `rulekit.engine.stepchoice`.
 """
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.loader import Node, plain
 from rulekit.lang.source import expr_span
 
-from rulekit.engine.steps import (ALL_SEATS, MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, LoopBreak, ProcReturn,
-    Run, failed_step, noop_step,
-    shown_value, shuffle_list, stack_cards, too_many, zone_label)
+from rulekit.engine.steps import (MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
+    shown_value, zone_getter)
 from rulekit.engine.stepchoice import ChoiceSteps
-from rulekit.engine.stepkinds import AssignGen, ForGen, IfGen, LetGen, MoveGen, RepeatGen, RevealGen, SayGen, SeqGen, tag
+from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
+    RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, ShuffleGen)
+from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
 
@@ -102,14 +104,7 @@ class StepCompiler(ChoiceSteps):
                                 f"{'player' if zdef.kind == 'player' else 'index'}: write {base.name}[...]"))
         return base.name, None
 
-    @staticmethod
-    def zone_getter(name: str, idx: Callable | None) -> Callable:
-        if idx is None:
-            get = lambda ctx: ctx.zones[name]  # noqa: E731
-        else:
-            get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
-        get.zone = (name, idx)  # type: ignore[attr-defined]  # the step generator reads the zone directly
-        return get
+    zone_getter = staticmethod(zone_getter)
 
     def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
         try:
@@ -144,13 +139,7 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         if len(runs) == 1:
             return runs[0]
-        runs_t = tuple(runs)
-
-        def seq(ctx):
-            for r in runs_t:
-                r(ctx)
-        tag(seq, SeqGen(runs_t))  # what rulekit.engine.stepgen writes out as code
-        return seq
+        return Step(SeqGen(tuple(runs)))  # its code: rulekit.engine.stepgen
 
     def step(self, node: Node, loc: dict[str, str]) -> Run:
         """Compile one step (a mapping whose first known key names its kind)."""
@@ -190,14 +179,7 @@ class StepCompiler(ChoiceSteps):
                                 "say: give both 'you' (the line for the seat it is about) and 'about' (that seat)"))
             you = about = None
 
-        def say(ctx):
-            if ctx.logging:
-                e = {"t": "say", "text": render(ctx)}
-                if you is not None and about is not None:  # (given together or not at all)
-                    e["about"], e["you"] = about(ctx), you(ctx)
-                ctx.log(e)
-        tag(say, SayGen())
-        return say
+        return Step(SayGen(render, about, you))  # its code (and log event): rulekit.engine.stepgen
 
     def _say_text(self, tnode, loc):
         """A `say` text: a function of the state giving it, its {expression} parts filled in
@@ -226,35 +208,13 @@ class StepCompiler(ChoiceSteps):
         name, idx = self.zone_ref(d["shuffle"], loc)
         get = self.zone_getter(name, idx)
 
-        def shuffle(ctx):
-            z = get(ctx)
-            shuffle_list(ctx.rng, z)
-            if ctx.stack is not None and name in ctx.stack:
-                stack_cards(ctx, z, ctx.stack[name])
-            # a sampled deal (rulekit.engine.stepper): unseen cards renamed where the real deal put
-            # them, after any stack (stacking by name after would undo the renaming of stacked cards)
-            if ctx.relabel is not None:
-                z[:] = [ctx.relabel[c] for c in z]
-                ctx.relabel = None  # once, at the round's deal; later shuffles move what it dealt
-            seen = ctx.seen
-            for c in z:
-                seen[c] = 0
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
-        return shuffle
+        return Step(ShuffleGen(get, name))  # its code (and log event): rulekit.engine.stepgen
 
     def s_cut(self, node, d, loc):
         name, idx = self.zone_ref(d["cut"], loc)
         get = self.zone_getter(name, idx)
 
-        def cut(ctx):
-            z = get(ctx)
-            if len(z) > 1 and (ctx.stack is None or name not in ctx.stack):
-                k = ctx.rng.randrange(1, len(z))
-                z[:] = z[k:] + z[:k]
-                ctx.log({"t": "cut", "zone": name, "at": k})
-        return cut
+        return Step(CutGen(get, name))
 
     def _count(self, d, key, loc):
         if key not in d:
@@ -268,7 +228,6 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         src, si = self.zone_ref(d["from"], loc)
         dst, di = self.zone_ref(d["to"], loc)
-        get_src, get_dst = self.zone_getter(src, si), self.zone_getter(dst, di)
         count = self._count(d, "count", loc)
         at = self._count(d, "at", loc)
         cards_fn = None
@@ -286,82 +245,21 @@ class StepCompiler(ChoiceSteps):
         by = self._count(d, "by", loc)  # the seat who moves the cards, told to the players
         span = node.span
 
-        def take(ctx) -> list[int]:
-            z = get_src(ctx)
-            if cards_fn is not None:
-                got = cards_fn(ctx)
-                got = [got] if isinstance(got, int) else list(got)
-                for c in got:
-                    try:
-                        z.remove(c)
-                    except ValueError:
-                        raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone "
-                                              f"'{src}'")) from None
-                return got
-            if where is not None:
-                want = count(ctx) if count is not None else len(z)
-                picked: list[int] = []
-                ctx.loc["c"] = None
-                for i in range(len(z) - 1, -1, -1):
-                    if len(picked) >= want:
-                        break
-                    ctx.loc["c"] = z[i]
-                    if where(ctx):
-                        picked.append(i)
-                if len(picked) < want and count is not None:
-                    raise RuleError(error(span, "E061", f"move: zone '{src}' has only {len(picked)} matching "
-                                          f"cards, {want} needed"))
-                return [z.pop(i) for i in picked]
-            if at is not None:
-                i = at(ctx)
-                if not 0 <= i < len(z):
-                    raise RuleError(error(span, "E061", f"move: zone '{src}' has {len(z)} cards, no card at "
-                                          f"position {i} from the top"))
-                return [z.pop(len(z) - 1 - i)]
-            n = count(ctx) if count is not None else len(z)
-            if n > len(z) or n < 0:
-                raise RuleError(error(span, "E041", f"move: zone '{src}' has {len(z)} cards, {n} needed"))
-            if n == 0:
-                return []
-            got = z[-n:]
-            del z[-n:]
-            got.reverse()  # the top card moves first
-            return got
-
         def too_few(have: int, want: int):
             raise RuleError(error(span, "E041", f"move: zone '{src}' has {have} cards, {want} needed"))
 
         def too_few_matching(have: int, want: int):
             raise RuleError(error(span, "E061", f"move: zone '{src}' has only {have} matching cards, {want} needed"))
 
-        def move(ctx):
-            got = take(ctx)
-            dz = get_dst(ctx)
-            if bottom:
-                dz[0:0] = got
-            else:
-                dz.extend(got)
-            if face is not None:
-                seen = ctx.seen
-                v = ALL_SEATS if face == "up" else 0
-                for c in got:
-                    seen[c] = v
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ev = {"t": "move", "from": zone_label(src, si, ctx), "to": zone_label(dst, di, ctx),
-                      "cards": [ids[c] for c in got]}
-                if face:
-                    ev["face"] = face
-                if by is not None:
-                    ev["by"] = by(ctx)
-                ctx.log(ev)
+        def no_card_at(have: int, i: int):
+            raise RuleError(error(span, "E061", f"move: zone '{src}' has {have} cards, no card at position {i} "
+                                  "from the top"))
+
         def not_in(ctx, c: int):
             raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
 
-        if at is None:  # (`by` is told only in the log, which the closure writes)
-            tag(move, MoveGen(src, si, dst, di, count, where, face, bottom, too_few,
-                              too_few_matching, cards_fn, not_in))
-        return move
+        return Step(MoveGen(src, si, dst, di, count, where, face, bottom, too_few, too_few_matching, cards_fn,
+                            not_in, at, no_card_at, by))  # its code (and log event): rulekit.engine.stepgen
 
     def s_deal(self, node, d, loc):
         src, si = self.zone_ref(d.get("from", Node("deck", node.span)), loc)
@@ -374,35 +272,19 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         dst = to.value
         get_src = self.zone_getter(src, si)
-        count = self._count(d, "count", loc) or (lambda ctx: 1)
-        players, _ = self.expr(d["players"], loc, "list<int>", "players") if "players" in d else \
-            ((lambda ctx: [(ctx.dealer + 1 + i) % ctx.n for i in range(ctx.n)]), "list<int>")
+        written_count = self._count(d, "count", loc)
+        # (none written: one card each, from the dealer's left)
+        written_players = self.expr(d["players"], loc, "list<int>", "players")[0] if "players" in d else None
         face = d["face"].value if "face" in d else None
         span = node.span
 
-        def deal(ctx):
-            z = get_src(ctx)
-            order = players(ctx)
-            hands = ctx.zones[dst]
-            k = count(ctx)
-            if k * len(order) > len(z):
-                raise RuleError(error(span, "E041", f"deal: {k} cards to each of {len(order)} players needs "
-                                      f"{k * len(order)} cards, zone '{src}' has {len(z)}"))
-            for p in order:
-                if not 0 <= p < ctx.n:
-                    raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {ctx.n - 1}"))
-            for _ in range(k):
-                for p in order:
-                    c = z.pop()
-                    hands[p].append(c)
-                    if face == "up":
-                        ctx.seen[c] = ALL_SEATS
-            if ctx.logging:
-                ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
-                if face:
-                    ev["face"] = face  # a reader needs it to know who saw the cards
-                ctx.log(ev)
-        return deal
+        def too_few(k: int, players: int, have: int):
+            raise RuleError(error(span, "E041", f"deal: {k} cards to each of {players} players needs "
+                                  f"{k * players} cards, zone '{src}' has {have}"))
+
+        def no_seat(p: int, n: int):
+            raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {n - 1}"))
+        return Step(DealGen(get_src, src, dst, written_count, written_players, face, too_few, no_seat))
 
     def s_reveal(self, node, d, loc):
         if "cards" in d:
@@ -415,15 +297,7 @@ class StepCompiler(ChoiceSteps):
         to = None
         if to_node is not None and to_node.value == "none":
             # hidden again (a hand shown, then picked up): only those the zone lets see it see it now
-            def hide(ctx):
-                cs = cards(ctx)
-                cs = [cs] if isinstance(cs, int) else cs
-                for c in cs:
-                    ctx.seen[c] = 0
-                if ctx.logging:
-                    ids = ctx.game.card_ids
-                    ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
-            return hide
+            return Step(HideGen(cards))
         if not everyone:
             to, tt = self.expr(to_node, loc, None, "to")
             if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):
@@ -432,28 +306,9 @@ class StepCompiler(ChoiceSteps):
 
         span = node.span
 
-        def reveal(ctx):
-            cs = cards(ctx)
-            cs = [cs] if isinstance(cs, int) else cs
-            if everyone:
-                mask = ALL_SEATS
-            else:
-                who = to(ctx)  # type: ignore[misc]  # (set whenever not everyone)
-                who = [who] if isinstance(who, int) else who
-                mask = 0
-                for p in who:
-                    if not 0 <= p < ctx.n:
-                        raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {ctx.n - 1}"))
-                    mask |= 1 << p
-            seen = ctx.seen
-            for c in cs:
-                seen[c] |= mask
-            if ctx.logging:
-                ids = ctx.game.card_ids
-                ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": "all" if everyone else who})
-
-        tag(reveal, RevealGen(cards, everyone, to))
-        return reveal
+        def no_seat(p: int, n: int):
+            raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {n - 1}"))
+        return Step(RevealGen(cards, everyone, to, no_seat))  # its code (and log event): engine.stepgen
 
     def s_let(self, node, d, loc):
         spec = d["let"]
@@ -468,14 +323,7 @@ class StepCompiler(ChoiceSteps):
                                     "variable or constant of that name; choose another name"))
             loc[name] = t
             fns.append((name, fn))
-        fns_t = tuple(fns)
-
-        def let(ctx):
-            store = ctx.loc
-            for name, fn in fns_t:
-                store[name] = fn(ctx)
-        tag(let, LetGen(fns_t))
-        return let
+        return Step(LetGen(tuple(fns)))
 
     def _assign(self, node, d, loc, key, add: bool):
         spec = d[key]
@@ -523,31 +371,10 @@ class StepCompiler(ChoiceSteps):
                 if why is not None:
                     raise RuleError(error(span, "E034", f"{key}: {why}"))
             return v
-
-        def assign(ctx):
-            vs = ctx.vars
-            for var, idx, fn in ops_t:
-                v = fn(ctx)
-                if idx is None:
-                    vs[var] = check(vs[var] + v if add else v)
-                else:
-                    arr = vs[var]
-                    i = idx(ctx)
-                    arr[i] = check(arr[i] + v if add else v)
-        if show:
+        assign = Step(AssignGen(ops_t, add, check))  # its code: rulekit.engine.stepgen
+        if show:  # a transcript line per target: its new value
             shown = tuple((var, idx, t) for (var, idx, _fn), t in zip(ops_t, types))
-
-            def assign_shown(ctx):
-                assign(ctx)
-                if ctx.logging:  # a transcript line per target: its new value
-                    ids = ctx.game.card_ids
-                    for var, idx, t in shown:
-                        i = idx(ctx) if idx is not None else None
-                        v = ctx.vars[var] if i is None else ctx.vars[var][i]
-                        ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]",
-                                 "value": shown_value(v, t, ids, ctx)})
-            return assign_shown  # no .gen: generated phases call it as it is
-        tag(assign, AssignGen(ops_t, add, check))
+            return Step(AssignGen(ops_t, add, check, shown))
         return assign
 
     def s_set(self, node, d, loc):
@@ -561,13 +388,7 @@ class StepCompiler(ChoiceSteps):
         then = self.block(d.get("then"), loc)
         other = self.block(d.get("else"), loc)
 
-        def if_(ctx):
-            if test(ctx):
-                then(ctx)
-            else:
-                other(ctx)
-        tag(if_, IfGen(test, then, other))
-        return if_
+        return Step(IfGen(test, then, other))
 
     def s_for(self, node, d, loc):
         var = d["for"].value
@@ -583,24 +404,7 @@ class StepCompiler(ChoiceSteps):
         self.loops.append([False])
         body = self.block(d.get("do"), {**loc, var: T.elem(it)})
         breaks = self.loops.pop()[0]
-        span = node.span
-
-        def for_(ctx):
-            store = ctx.loc
-            for x in list(items(ctx)):
-                ctx.steps += 1
-                if ctx.steps > ctx.step_limit:
-                    too_many(ctx, span)
-                store[var] = x
-                if not breaks:
-                    body(ctx)
-                    continue
-                try:
-                    body(ctx)
-                except LoopBreak:
-                    break
-        tag(for_, ForGen(var, items, body, span, breaks))
-        return for_
+        return Step(ForGen(var, items, body, node.span, breaks))
 
     def s_repeat(self, node, d, loc):
         self.loops.append([False])
@@ -618,26 +422,7 @@ class StepCompiler(ChoiceSteps):
             raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
                                   f"{n - 1} turns (limit {limit}); check its until/while condition"))
 
-        def repeat(ctx):
-            n = 0
-            while True:
-                if while_ is not None and not while_(ctx):
-                    return
-                n += 1
-                ctx.steps += 1
-                if n > limit or ctx.steps > ctx.step_limit:
-                    raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
-                                          f"{n - 1} turns (limit {limit}); check its until/while condition"))
-                try:
-                    body(ctx)
-                except LoopBreak:
-                    if not breaks:
-                        raise
-                    return
-                if until is not None and until(ctx):
-                    return
-        tag(repeat, RepeatGen(body, until, while_, limit, endless, breaks))
-        return repeat
+        return Step(RepeatGen(body, until, while_, limit, endless, breaks))
 
     def s_break(self, node, d, loc):
         if not self.loops:
@@ -646,11 +431,7 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         self.loops[-1][0] = True
         cond = None if d["break"].value is True else self.expr(d["break"], loc, T.BOOL, "break")[0]
-
-        def break_(ctx):
-            if cond is None or cond(ctx):
-                raise LoopBreak()
-        return break_
+        return Step(BreakGen(cond))
 
     def s_return(self, node, d, loc):
         if self.proc_now is None:
@@ -663,7 +444,4 @@ class StepCompiler(ChoiceSteps):
             self.errs.add(error(d["return"].span, "E033", f"return: procedure {self.proc_now} returns "
                                 f"{T.describe(have)} elsewhere, here {T.describe(t)}", crumbs=self.crumbs()))
         self.proc_returns[self.proc_now] = t if have is None else (T.unify(have, t) or have)
-
-        def return_(ctx):
-            raise ProcReturn(fn(ctx))
-        return return_
+        return Step(ReturnGen(fn))

@@ -1,28 +1,34 @@
-"""Generate one Python function per phase and procedure from its compiled step closures.
+"""Generate one Python function per phase and procedure from its compiled steps.
 
-StepCompiler builds closures and tags the common step kinds with what they are made of
-(`run.gen`, one dataclass per kind: rulekit.engine.stepkinds). This module writes those steps
-out as straight-line Python - loops, tests and assignments over `ctx` - with each expression's
-generated code inlined (and procedures written out where they are called), so a round costs a
-few calls instead of a call per step and per expression node. It only ever writes its own
-tokens: every zone name, variable name, string, span and callable is a bound constant `Cn`,
-and expression code is itself made of bound constants (see rulekit.lang.expr.codegen).
+StepCompiler records what each step is made of (`.gen`, one dataclass per kind:
+rulekit.engine.stepkinds). This module writes those steps out as straight-line Python - loops,
+tests and assignments over `ctx` - with each expression's generated code inlined (and
+procedures written out where they are called), so a round costs a few calls instead of a call
+per step and per expression node. It only ever writes its own tokens: every zone name, variable
+name, string, span and callable is a bound constant `Cn`, and expression code is itself made of
+bound constants (see rulekit.lang.expr.codegen).
 
-The closures remain the reference. A step without a tag, a step that logs (ctx.logging),
-and every error path run the step's closure or raiser, so messages and event logs are the
-closures' own. An expression whose generated code raises is re-run by its closure, which
-raises the located error.
+For every step kind this code is the step's one implementation: its log events
+(rulekit.engine.steps.log_*) and its located errors (raisers made by the compiler, called with
+the values found) included. A `Step` run on its own - in a phase too big to generate
+(MAX_LINES), or a game built without codegen - is generated once, on first use, with the steps
+inside it called. An expression whose generated code raises is re-run by its closure
+(rulekit.lang.expr), which raises the located error.
 """
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from operator import itemgetter
 from typing import Any, Callable
 
 from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.steps import ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, too_many
+from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, log_cut, log_deal,
+    log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
+    zone_getter)
 
 _NO_VALUE = object()  # a procedure that ended without a return step
 
@@ -50,6 +56,10 @@ class _Gen:
         # and those being written out now (a procedure calling itself is called, not inlined)
         self.inline: dict[str, Callable] = {}
         self.inlining: list[str] = []
+        # one step on its own (Step): the steps inside it are called, not written out; `slow`:
+        # every expression called as it is (when Python refuses the code written with them)
+        self.shallow = False
+        self.slow = False
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -66,7 +76,7 @@ class _Gen:
 
     def emit(self, ind: int, line: str) -> None:
         self.lines.append("    " * ind + line)
-        if len(self.lines) > MAX_LINES:
+        if len(self.lines) > MAX_LINES and not self.shallow:
             raise _TooBig()
 
     def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None) -> str:
@@ -75,7 +85,7 @@ class _Gen:
         `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
         the closure fallback gets them written to ctx.loc first."""
         out = self.new("v")
-        code = fast_code(fn)
+        code = None if self.slow else fast_code(fn)
         if code is None:
             for name, local in (subst or {}).items():
                 self.emit(ind, f"L[{self.bind(name)}] = {local}")
@@ -119,10 +129,15 @@ class _Gen:
     # -- steps -----------------------------------------------------------------
     def run(self, run: Callable, ind: int) -> None:
         gen = getattr(run, "gen", None)
-        if gen is None:
+        if gen is None or self.shallow:
             if getattr(run, "__name__", "") != "noop_step":
                 self.emit(ind, f"{self.bind(run)}(ctx)")
             return
+        self.write(run, ind)
+
+    def write(self, run: Any, ind: int) -> None:
+        """The code of one step (a tagged closure or a Step)."""
+        gen = run.gen
         getattr(self, "k_" + gen.kind)(run, gen, ind)
 
     def k_seq(self, run, gen, ind):
@@ -158,6 +173,8 @@ class _Gen:
             self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
             self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
+        if gen.shown:
+            self.emit(ind, f"if LOG: {self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
 
     def k_if(self, run, gen, ind):
         test, then, other = gen.test, gen.then, gen.other
@@ -247,7 +264,15 @@ class _Gen:
             self.emit(depth + 1, f"L[{self.bind(pname)}] = {v}")
             depth += 1
         tup = "(" + ", ".join(loops) + ",)"
-        if where is not None:
+        if len(params) > 2:
+            # three parameters and more: the limit checked as each action is listed
+            if where is not None:
+                w = self.expr(where, depth)
+                self.emit(depth, f"if {w}:")
+                depth += 1
+            self.emit(depth, f"{acts}.append({tup})")
+            self.emit(depth, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        elif where is not None:
             w = self.expr(where, depth)
             self.emit(depth, f"if {w}: {acts}.append({tup})")
         else:
@@ -269,6 +294,8 @@ class _Gen:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
         else:  # one parameter (or more): the limit of the closures, once the actions are listed
             self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
+        if gen.note_where is not None:  # validation's rounds: whether the where ever held
+            self.emit(ind, f"{self.bind(gen.note_where)}(ctx, len({acts}) > 0)")
         self.emit(ind, "ctx.steps += 1")
         self.emit(ind, f"if not {acts}:")
         if if_none == "skip":
@@ -285,18 +312,9 @@ class _Gen:
         names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
         self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
 
-    def unless_logging(self, run: Callable, ind: int) -> int:
-        """With a log the step's closure runs (it writes the event); returns the indent of the
-        generated code that runs without one."""
-        self.emit(ind, "if ctx.logging:")
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
-        self.emit(ind, "else:")
-        return ind + 1
-
     def k_move(self, run, gen, ind):
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
         face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
-        ind = self.unless_logging(run, ind)
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
@@ -326,6 +344,10 @@ class _Gen:
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
+        elif gen.at is not None:
+            i = self.expr(gen.at, ind)
+            self.emit(ind, f"if not 0 <= {i} < len({z}): {self.bind(gen.no_card_at)}(len({z}), {i})")
+            self.emit(ind, f"{got} = [{z}.pop(len({z}) - 1 - {i})]")
         elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
             self.emit(ind, f"{got} = [{z}.pop()]")
@@ -346,34 +368,39 @@ class _Gen:
         if face is not None:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
+        self.emit(ind, f"if LOG: {self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
+                       f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
 
     def k_say(self, run, gen, ind):
-        self.emit(ind, "if LOG:")  # the closure does nothing else
-        self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+        # nothing happens without a log
+        self.emit(ind, f"if LOG: {self.bind(log_say)}(ctx, {self.bind(gen.render)}, {self.bind(gen.about)}, "
+                       f"{self.bind(gen.you)})")
 
     def k_record(self, run, gen, ind):
-        ind = self.unless_logging(run, ind)
-        self.emit(ind, f"ctx.record({self.bind(gen.name)})")
+        name = self.bind(gen.name)
+        self.emit(ind, f"ctx.record({name})")
+        self.emit(ind, f"if LOG: {self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
 
     def k_reveal(self, run, gen, ind):
         cards, everyone, to = gen.cards, gen.everyone, gen.to
-        ind = self.unless_logging(run, ind)
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
         self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         mask = self.new("m")
         if everyone:
             self.emit(ind, f"{mask} = {ALL_SEATS}")
+            who = self.bind("all")
         else:
             who = self.expr(to, ind)
             self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
             self.emit(ind, f"{mask} = 0")
             q = self.new("q")
             self.emit(ind, f"for {q} in {who}:")
-            self.emit(ind + 1, f"if not 0 <= {q} < ctx.n: {self.bind(run)}(ctx)")  # raises the located error
+            self.emit(ind + 1, f"if not 0 <= {q} < N: {self.bind(gen.no_seat)}({q}, N)")
             self.emit(ind + 1, f"{mask} |= 1 << {q}")
         c = self.new("c")
-        self.emit(ind, f"for {c} in {cs}: ctx.seen[{c}] |= {mask}")
+        self.emit(ind, f"for {c} in {cs}: SEEN[{c}] |= {mask}")
+        self.emit(ind, f"if LOG: {self.bind(log_reveal)}(ctx, {cs}, {who})")
 
     def k_call(self, run, gen, ind):
         name, args, procs, span, too_deep, as_, no_value = (gen.name, gen.args, gen.procs, gen.span, gen.too_deep,
@@ -420,35 +447,172 @@ class _Gen:
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run, gen, ind):
-        amount, src, dst = gen.amount, gen.src, gen.dst
-        ind = self.unless_logging(run, ind)
-        a = self.expr(amount, ind)
+        if gen.amount is None:
+            a = self.new("a")
+            self.emit(ind, f"{a} = V[{self.bind(gen.src_pot)}]")  # the whole pot
+        else:
+            a = self.expr(gen.amount, ind)
         self.emit(ind, f"if {a} != 0:")
         ind += 1
-        f = self.expr(src, ind)
-        self.emit(ind, f"if not 0 <= {f} < ctx.n: {self.bind(run)}(ctx)")
-        self.emit(ind, f"ctx.chips[{f}] -= {a}")
-        t = self.expr(dst, ind)
-        # a bad seat: undo, and let the closure redo the step and raise its located error
-        self.emit(ind, f"if not 0 <= {t} < ctx.n: ctx.chips[{f}] += {a}; {self.bind(run)}(ctx)")
-        self.emit(ind, f"ctx.chips[{t}] += {a}")
+        fail = self.bind(gen.fail)
+        if gen.src_pot is not None:
+            f = self.bind(gen.src_pot)
+            self.emit(ind, f"V[{f}] -= {a}")
+            if not gen.src_overdraft:
+                self.emit(ind, f"if V[{f}] < 0: {fail}({self.bind('src_pot')}, V[{f}], {a}, N)")
+        else:
+            f = self.expr(gen.src, ind)
+            self.emit(ind, f"if not 0 <= {f} < N: {fail}({self.bind('from')}, {f}, {a}, N)")
+            self.emit(ind, f"CH[{f}] -= {a}")
+        if gen.dst_pot is not None:
+            t = self.bind(gen.dst_pot)
+            self.emit(ind, f"V[{t}] += {a}")
+            if not gen.dst_overdraft:
+                self.emit(ind, f"if V[{t}] < 0: {fail}({self.bind('dst_pot')}, V[{t}], {a}, N)")
+        else:
+            t = self.expr(gen.dst, ind)
+            self.emit(ind, f"if not 0 <= {t} < N: {fail}({self.bind('to')}, {t}, {a}, N)")
+            self.emit(ind, f"CH[{t}] += {a}")
+        self.emit(ind, f"if LOG: {self.bind(log_pay)}(ctx, {f}, {t}, {a}, {self.bind(gen.reason)}, "
+                       f"{self.bind(gen.reason_fn)})")
 
     def k_claim(self, run, gen, ind):
         table, cards, who, as_ = gen.table, gen.cards, gen.who, gen.as_
-        ind = self.unless_logging(run, ind)
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
         ids = self.new("y")
         self.emit(ind, f"{ids} = [h.id for h in ctx.yaku_eval({self.bind(table)}, {cs}, {p})]")
         h = self.new("h")
         self.emit(ind, f"for {h} in {ids}: ctx.record('yaku:' + {h})")
+        self.emit(ind, f"if LOG and {ids}: {self.bind(log_yaku)}(ctx, {self.bind(table)}, {p}, {ids}, {cs})")
         if as_:
             self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
+
+    def k_shuffle(self, run, gen, ind):
+        z = self.new("z")
+        self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
+        self.emit(ind, f"{self.bind(shuffle_list)}(ctx.rng, {z})")
+        # a stacked deck (tests, examples) and a sampled deal (the search bot), in that order
+        self.emit(ind, f"if ctx.stack is not None: {self.bind(stack_named)}(ctx, {z}, {self.bind(gen.name)})")
+        self.emit(ind, f"if ctx.relabel is not None: {self.bind(relabel)}(ctx, {z})")
+        self.emit(ind, f"{self.bind(unseen)}(SEEN, {z})")
+        self.emit(ind, f"if LOG: {self.bind(log_shuffle)}(ctx, {self.bind(gen.name)}, {z})")
+
+    def k_cut(self, run, gen, ind):
+        z, k = self.new("z"), self.new("k")
+        name = self.bind(gen.name)
+        self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
+        self.emit(ind, f"if len({z}) > 1 and (ctx.stack is None or {name} not in ctx.stack):")
+        self.emit(ind + 1, f"{k} = ctx.rng.randrange(1, len({z}))")
+        self.emit(ind + 1, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
+        self.emit(ind + 1, f"if LOG: {self.bind(log_cut)}(ctx, {name}, {k})")
+
+    def k_deal(self, run, gen, ind):
+        z, hands, p = self.new("z"), self.new("hs"), self.new("p")
+        self.emit(ind, f"{z} = {self.zone(gen.src, ind)}")
+        if gen.players is None:  # from the dealer's left, everyone
+            order = self.new("ord")
+            self.emit(ind, f"{order} = [(DEALER + 1 + {p}) % N for {p} in range(N)]")
+        else:
+            order = self.expr(gen.players, ind)
+        self.emit(ind, f"{hands} = Z[{self.bind(gen.dst)}]")
+        k = "1" if gen.count is None else self.expr(gen.count, ind)
+        self.emit(ind, f"if {k} * len({order}) > len({z}): {self.bind(gen.too_few)}({k}, len({order}), len({z}))")
+        self.emit(ind, f"for {p} in {order}:")
+        self.emit(ind + 1, f"if not 0 <= {p} < N: {self.bind(gen.no_seat)}({p}, N)")
+        inner = ind
+        if k != "1":
+            self.emit(ind, f"for {self.new('r')} in range({k}):")
+            inner += 1
+        c = self.new("c")
+        self.emit(inner, f"for {p} in {order}:")
+        if gen.face == "up":
+            self.emit(inner + 1, f"{c} = {z}.pop()")
+            self.emit(inner + 1, f"{hands}[{p}].append({c})")
+            self.emit(inner + 1, f"SEEN[{c}] = {ALL_SEATS}")
+        else:
+            self.emit(inner + 1, f"{hands}[{p}].append({z}.pop())")
+        self.emit(ind, f"if LOG: {self.bind(log_deal)}(ctx, {self.bind(gen.src_name)}, {self.bind(gen.dst)}, {k}, "
+                       f"{order}, {self.bind(gen.face)})")
+
+    def k_hide(self, run, gen, ind):
+        cs, c = self.new("cs"), self.new("c")
+        self.emit(ind, f"{cs} = {self.zone(gen.cards, ind)}")
+        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = 0")
+        self.emit(ind, f"if LOG: {self.bind(log_hide)}(ctx, {cs})")
+
+    def k_swap(self, run, gen, ind):
+        a, b = self.new("za"), self.new("zb")
+        self.emit(ind, f"{a} = {self.zone(gen.a, ind)}")
+        self.emit(ind, f"{b} = {self.zone(gen.b, ind)}")
+        self.emit(ind, f"{a}[:], {b}[:] = list({b}), list({a})")
+        (an, ai), (bn, bi) = gen.labels
+        self.emit(ind, f"if LOG: {self.bind(log_swap)}(ctx, {self.bind(an)}, {self.bind(ai)}, {self.bind(bn)}, "
+                       f"{self.bind(bi)})")
+
+    def k_set_dealer(self, run, gen, ind):
+        v = self.expr(gen.seat, ind)
+        self.emit(ind, f"ctx.next_dealer = {v} % N")
+        self.emit(ind, f"if LOG: {self.bind(log_next_dealer)}(ctx, {self.bind(gen.why)})")
+
+    def k_stop(self, run, gen, ind):
+        self.emit(ind, f"if LOG: {self.bind(log_stop)}(ctx, {self.bind(gen.event)}, {self.bind(gen.why)})")
+        args = ", ".join(self.bind(a) for a in gen.args)
+        self.emit(ind, f"raise {self.bind(gen.exc)}({args})")
+
+    def k_break_(self, run, gen, ind):
+        if gen.cond is None:
+            self.emit(ind, f"raise {self.bind(LoopBreak)}()")
+            return
+        c = self.expr(gen.cond, ind)
+        self.emit(ind, f"if {c}: raise {self.bind(LoopBreak)}()")
+
+    def k_return_(self, run, gen, ind):
+        v = self.expr(gen.value, ind)
+        self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
 
 
 
 class _TooBig(Exception):
     pass
+
+
+class Step:
+    """A step whose one implementation is the code this module writes (control flow: seq, let, if,
+    for, repeat, break, return). Inside a generated phase it is written out in place; run on its
+    own (a phase too big to generate, a game built without codegen) it is generated once, on
+    first use, with the steps inside it called."""
+
+    __slots__ = ("gen", "fn")
+
+    def __init__(self, gen: Any) -> None:
+        self.gen = gen
+        self.fn: Callable | None = None
+
+    def __call__(self, ctx: Any) -> None:
+        fn = self.fn
+        if fn is None:
+            fn = self.fn = generate_step(self)
+        fn(ctx)
+
+
+def generate_step(step: Step) -> Callable:
+    """The function doing what one step does, the steps inside it called."""
+    for slow in (False, True):
+        g = _Gen()
+        g.shallow, g.slow = True, slow
+        g.write(step, 1)
+        if not g.lines:
+            g.emit(1, "pass")
+        fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs},
+                    f"<step {step.gen.kind}>")
+        if fn is not None:
+            return fn
+    raise RecursionError("a step Python cannot compile")  # pragma: no cover - calls and names only
+
+
+_start = itemgetter(2)  # where a group of Pairs starts
 
 
 class Pairs:
@@ -469,10 +633,10 @@ class Pairs:
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        for a, bs, start in self.groups:
-            if i < start + len(bs):
-                return (a, bs[i - start])
-        raise IndexError(i)  # pragma: no cover - the count says otherwise
+        groups = self.groups
+        g = bisect_right(groups, i, key=_start) - 1  # the last group starting at or before i
+        a, bs, start = groups[g]
+        return (a, bs[i - start])
 
     def __iter__(self):
         for a, bs, _start in self.groups:
@@ -480,9 +644,16 @@ class Pairs:
                 yield (a, b)
 
 
+def unseen(seen: list[int], cards: list[int]) -> None:
+    """No seat has seen these cards any more (a shuffled zone); in C when none was seen (a round's
+    first shuffle)."""
+    if any(map(seen.__getitem__, cards)):
+        for c in cards:
+            seen[c] = 0
+
+
 def _getter(name: str, idx: Callable | None) -> Callable:
-    from rulekit.engine.stepcompile import StepCompiler
-    return StepCompiler.zone_getter(name, idx)
+    return zone_getter(name, idx)
 
 
 # Parts of the state that stay the same objects (or values) for a whole round: a generated
@@ -491,6 +662,7 @@ _ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "loggi
                 "n": "N"}
 _FIXED = re.compile(r"\bctx\.(" + "|".join(_ROUND_FIXED) + r")\b")
 FIXED_LOCALS = (", ".join(_ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in _ROUND_FIXED))
+_HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
 def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable | None:
@@ -588,6 +760,5 @@ def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str
         if not inline:
             return run
         return generate_run(run, label)
-    header = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"
-    fn = _build(g, header, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
+    fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

@@ -1,10 +1,10 @@
-"""What each common step kind is made of, as the step compiler built it: the parts
+"""What each step kind is made of, as the step compiler built it: the parts
 rulekit.engine.stepgen writes out as Python. One frozen dataclass per kind, kept on the step's
-closure as `run.gen` (a step without one runs as its closure)."""
+`Step` (rulekit.engine.stepgen) as `.gen`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, TypeVar
+from typing import Any, Callable, ClassVar
 
 from rulekit.core.errors import Span
 
@@ -35,6 +35,7 @@ class AssignGen:
     ops: tuple[tuple[str, Fn | None, Fn], ...]  # (variable, index expression or None, value expression)
     add: bool  # `add:` rather than `set:`
     check: Fn  # raises the located error for a value out of bounds
+    shown: tuple = ()  # `show: true`: (variable, index expression or None, type) told in the log
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class RepeatGen:
 
 @dataclass(frozen=True)
 class ChooseGen:
-    """A decision of one or two parameters."""
+    """A decision among the values of its parameters (every combination, where `where` holds)."""
 
     kind: ClassVar[str] = "choose"
     player: Fn
@@ -79,6 +80,7 @@ class ChooseGen:
     no_action: Fn
     log_forced: Fn
     too_many: Fn
+    note_where: Fn | None = None  # (ctx, held): validation's tally of a `where` with if_none: skip
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,9 @@ class MoveGen:
     too_few_matching: Fn
     cards: Fn | None = None  # `cards:` the very cards to move (a card or a list)
     not_in: Fn | None = None  # raises the located error for a card that is not in the zone
+    at: Fn | None = None  # `at:` the one card at this position from the top
+    no_card_at: Fn | None = None  # raises the located error for a position past the zone's bottom
+    by: Fn | None = None  # the seat who moves the cards, told in the log
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,9 @@ class SayGen:
     """A line told to the players: nothing happens without a log."""
 
     kind: ClassVar[str] = "say"
+    render: Fn  # the text
+    about: Fn | None  # the seat it is about, and the line as that player reads it
+    you: Fn | None
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,7 @@ class RecordGen:
 
     kind: ClassVar[str] = "record"
     name: str
+    who: Fn | None = None  # the seat it is about, told in the log
 
 
 @dataclass(frozen=True)
@@ -119,14 +128,99 @@ class RevealGen:
     cards: Fn
     everyone: bool
     to: Fn | None
+    no_seat: Fn  # raises the located error: (seat, seats)
 
 
 @dataclass(frozen=True)
 class PayGen:
+    """Chips from a seat or pot to a seat or pot (a pot's name where it is one, else a seat's
+    expression); with no amount written, the whole source pot."""
+
     kind: ClassVar[str] = "pay"
-    amount: Fn
-    src: Fn
-    dst: Fn
+    amount: Fn | None
+    src: Fn | None
+    dst: Fn | None
+    src_pot: str | None = None
+    dst_pot: str | None = None
+    src_overdraft: bool = False
+    dst_overdraft: bool = False
+    reason: str = ""  # the reason told in the log (`reason_fn` when it has {expression}s)
+    reason_fn: Fn | None = None
+    fail: Fn | None = None  # raises the located errors: (case, seat or pot's value, amount, seats)
+
+
+@dataclass(frozen=True)
+class ShuffleGen:
+    kind: ClassVar[str] = "shuffle"
+    zone: Fn  # the zone's getter
+    name: str
+
+
+@dataclass(frozen=True)
+class CutGen:
+    kind: ClassVar[str] = "cut"
+    zone: Fn
+    name: str
+
+
+@dataclass(frozen=True)
+class DealGen:
+    """Cards from the top of a zone, `count` at a time round `players` (None: the default count,
+    one, and order, from the dealer's left)."""
+
+    kind: ClassVar[str] = "deal"
+    src: Fn  # the source zone's getter
+    src_name: str
+    dst: str
+    count: Fn | None
+    players: Fn | None
+    face: Any
+    too_few: Fn  # raise the located errors: (count, players, cards there)
+    no_seat: Fn  # (seat, seats)
+
+
+@dataclass(frozen=True)
+class HideGen:
+    kind: ClassVar[str] = "hide"
+    cards: Fn
+
+
+@dataclass(frozen=True)
+class SwapGen:
+    kind: ClassVar[str] = "swap"
+    a: Fn  # the two zones' getters
+    b: Fn
+    labels: tuple  # (zone, index expression or None) of each, as the log names them
+
+
+@dataclass(frozen=True)
+class SetDealerGen:
+    kind: ClassVar[str] = "set_dealer"
+    seat: Fn
+    why: Fn | None  # the reason told with it, in the rules' words
+
+
+@dataclass(frozen=True)
+class StopGen:
+    """A step that ends the round or redeals it: its exception raised with these arguments."""
+
+    kind: ClassVar[str] = "stop"
+    exc: type
+    args: tuple
+    event: str  # the log event's kind
+    why: str
+
+
+@dataclass(frozen=True)
+class BreakGen:
+    kind: ClassVar[str] = "break_"
+    cond: Fn | None
+
+
+@dataclass(frozen=True)
+class ReturnGen:
+    kind: ClassVar[str] = "return_"
+    value: Fn
 
 
 @dataclass(frozen=True)
@@ -149,12 +243,3 @@ class CallGen:
     as_: str | None
     no_value: Fn
 
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def tag(run: F, gen: Any) -> F:
-    """`run` with what the step generator needs to write it out (`run.gen`, one of the classes
-    above); the one place that sets it."""
-    run.gen = gen  # type: ignore[attr-defined]
-    return run

@@ -171,13 +171,24 @@ def shuffle_list(rng: Any, z: list) -> None:
     Python 3.11's random.shuffle, written out so that it costs one call per card less, and so
     that a seed gives the same deal on any Python version."""
     getrandbits = rng.getrandbits
-    for i in range(len(z) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    # (i, bits to draw a number up to i) for each position, worked out once per zone size
+    plan = _SHUFFLE_PLANS.get(len(z)) or _shuffle_plan(len(z))
+    for i, k in plan:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         z[i], z[j] = z[j], z[i]
+
+
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
+    """The positions a shuffle of `size` cards swaps, top down, each with the bits its draw takes."""
+    plan = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    if len(_SHUFFLE_PLANS) < 1000:  # zone sizes are few; a bound all the same
+        _SHUFFLE_PLANS[size] = plan
+    return plan
 
 
 UNSPAN = Span("<rule>", 0, 0)
@@ -233,8 +244,124 @@ def render_value(v, t: str, ids, ctx=None):
     return render(v, t, ids)
 
 
+def zone_getter(name: str, idx: Callable | None) -> Callable:
+    """A function of the state giving zone `name` (its pile `idx(ctx)` when given); it carries
+    `.zone = (name, idx)` so the step generator reads the zone directly."""
+    if idx is None:
+        get = lambda ctx: ctx.zones[name]  # noqa: E731
+    else:
+        get = lambda ctx: ctx.zones[name][idx(ctx)]  # noqa: E731
+    get.zone = (name, idx)  # type: ignore[attr-defined]
+    return get
+
+
 def zone_label(name: str, idx, ctx) -> str:
     return name if idx is None else f"{name}[{idx(ctx)}]"
+
+
+# -- the log events of steps generated with their logging (rulekit.engine.stepgen) --------------
+def log_shuffle(ctx: Any, name: str, z: list) -> None:
+    ids = ctx.game.card_ids
+    ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
+
+
+def log_cut(ctx: Any, name: str, k: int) -> None:
+    ctx.log({"t": "cut", "zone": name, "at": k})
+
+
+def log_deal(ctx: Any, src: str, dst: str, k: int, order: list, face: Any) -> None:
+    ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
+    if face:
+        ev["face"] = face  # a reader needs it to know who saw the cards
+    ctx.log(ev)
+
+
+def log_hide(ctx: Any, cs: list) -> None:
+    ids = ctx.game.card_ids
+    ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
+
+
+def log_swap(ctx: Any, a: str, ai: Callable | None, b: str, bi: Callable | None) -> None:
+    # zones by their resolved names (hand[3]), so a reader can follow the cards
+    ctx.log({"t": "swap", "zones": [zone_label(a, ai, ctx), zone_label(b, bi, ctx)]})
+
+
+def log_next_dealer(ctx: Any, why: Callable | None) -> None:
+    e = {"t": "next_dealer", "seat": ctx.next_dealer}
+    if why is not None:
+        e["why"] = why(ctx)
+    ctx.log(e)
+
+
+def log_stop(ctx: Any, kind: str, why: str) -> None:
+    ctx.log({"t": kind, "why": why})
+
+
+def log_record(ctx: Any, name: str, who: Callable | None) -> None:
+    ev = {"t": "record", "name": name}
+    if who is not None:
+        ev["player"] = who(ctx)
+    ctx.log(ev)
+
+
+def log_move(ctx: Any, src: str, si: Callable | None, dst: str, di: Callable | None, got: list, face: Any,
+             by: Callable | None) -> None:
+    ids = ctx.game.card_ids
+    ev = {"t": "move", "from": zone_label(src, si, ctx), "to": zone_label(dst, di, ctx), "cards": [ids[c] for c in got]}
+    if face:
+        ev["face"] = face
+    if by is not None:
+        ev["by"] = by(ctx)
+    ctx.log(ev)
+
+
+def log_reveal(ctx: Any, cs: list, who: Any) -> None:
+    ids = ctx.game.card_ids
+    ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": who})
+
+
+def log_say(ctx: Any, render: Callable, about: Callable | None, you: Callable | None) -> None:
+    e = {"t": "say", "text": render(ctx)}
+    if you is not None and about is not None:  # (given together or not at all)
+        e["about"], e["you"] = about(ctx), you(ctx)
+    ctx.log(e)
+
+
+def log_yaku(ctx: Any, table: str, p: int, ids: list, cs: list) -> None:
+    # the cards say whose hand it is (a column's, a player's) where `player` is only the seat the
+    # yaku were evaluated for
+    card_ids = ctx.game.card_ids
+    ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids, "cards": [card_ids[c] for c in cs]})
+
+
+def log_pay(ctx: Any, who_from: Any, who_to: Any, a: Any, reason: str, reason_fn: Callable | None) -> None:
+    ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
+    if reason:
+        ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
+    ctx.log(ev)
+
+
+def log_set(ctx: Any, shown: tuple) -> None:
+    """A transcript line per variable set (`show: true`): its new value."""
+    ids = ctx.game.card_ids
+    for var, idx, t in shown:
+        i = idx(ctx) if idx is not None else None
+        v = ctx.vars[var] if i is None else ctx.vars[var][i]
+        ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]", "value": shown_value(v, t, ids, ctx)})
+
+
+def stack_named(ctx: Any, z: list, name: str) -> None:
+    """A stacked deck's cards for zone `name` on top of it, when it has any (tests, examples)."""
+    if name in ctx.stack:
+        stack_cards(ctx, z, ctx.stack[name])
+
+
+def relabel(ctx: Any, z: list) -> None:
+    """A sampled deal (rulekit.engine.stepper): unseen cards renamed where the real deal put them,
+    after any stack (stacking by name after would undo the renaming of stacked cards); once, at
+    the round's deal: later shuffles move what it dealt."""
+    z[:] = [ctx.relabel[c] for c in z]
+    ctx.relabel = None
 
 
 def label_key(x: Any) -> str:

@@ -1,0 +1,161 @@
+"""Every step kind written out as Python (rulekit.engine.stepgen) does what its closure does:
+the same state, chips and log, and the same located error when a rule cannot be carried out."""
+from __future__ import annotations
+
+import pytest
+
+from rulekit.core.errors import RuleError
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import variant_path
+
+CHILD = '''id: every-step
+extends: {parent}
+meta:
+  names: {{en: Every step kind}}
+procedures:
+  first_over:
+    params: {{xs: "list<int>", k: int}}
+    steps:
+      - for: x
+        in: xs
+        do:
+          - if: "x > k"
+            then: [{{return: x}}]
+      - return: -1
+round:
+  - id: steps
+    name: Steps
+    text: Every step kind.
+    steps:
+{steps}
+'''
+
+EVERY_KIND = '''
+      - shuffle: deck
+      - cut: deck
+      - deal: {to: hand, count: 2}
+      - deal: {to: hand, players: "[1, 0]", face: up}
+      - move: {from: deck, to: "hand[0]", at: 2}
+      - swap: ["hand[0]", "hand[1]"]
+      - reveal: {zone: "hand[0]", to: none}
+      - reveal: {zone: "hand[1]"}
+      - pay: {from: 0, to_pot: pot, amount: 3}
+      - pay: {from: 1, to_pot: pot, amount: 2}
+      - pay: {from_pot: pot, to: 1, amount: 1}
+      - pay: {from_pot: pot, to: dealer}
+      - let: {total: 0}
+      - for: p
+        in: seats
+        do:
+          - if: "p == 1"
+            then: [{break: true}]
+          - set: {stake: "stake + p"}
+      - repeat:
+          - add: {stake: 1}
+          - break: "stake > 9"
+        while: "true"
+      - call: {proc: first_over, with: {xs: "[1, 5, 9]", k: 4}, as: big}
+      - add: {"put[0]": big}
+      - say: "big {big}"
+      - set_dealer: "dealer + 1"
+      - if: "count(deck) > 100"
+        then: [{redeal: "never"}]
+      - end_round: "all done"
+      - set: {stake: 1000}
+'''
+
+
+def build(tmp_path, steps: str, codegen: bool, check: bool = True):
+    p = tmp_path / "every.yaml"
+    p.write_text(CHILD.format(parent=variant_path("hanafuda/kingo.yaml"), steps=steps), encoding="utf-8")
+    if check:
+        assert [d.render() for d in check_variant(str(p)) if d.severity == "error"] == []
+    return build_game(load_variant(str(p)), codegen=codegen)
+
+
+def state(res):
+    ctx = res.state
+    return ctx.zones, ctx.vars, ctx.seen, ctx.next_dealer, res.chips, res.records
+
+
+@pytest.mark.parametrize("logging", [False, True])
+def test_every_step_kind_generated_does_what_its_closure_does(tmp_path, logging):
+    fast, slow = build(tmp_path, EVERY_KIND, True), build(tmp_path, EVERY_KIND, False)
+    assert "steps" in fast.phases[0].run.source and not hasattr(slow.phases[0].run, "source")
+    for seed in range(5):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=logging)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=logging)
+        assert state(a) == state(b) and a.events == b.events
+        if logging:  # (the phase comes after the parent's)
+            ours = a.events[a.events.index({"t": "phase", "id": "steps"}) + 1:]
+            assert [e["t"] for e in ours] == ["shuffle", "cut", "deal", "deal", "move", "swap", "hide", "reveal",
+                                              "pay", "pay", "pay", "pay", "say", "next_dealer", "end_round"]
+            assert {"t": "say", "text": "big 5"} in ours
+
+
+@pytest.mark.parametrize("step, words", [
+    ("- deal: {to: hand, count: 30}", "deal: 30 cards to each of 5 players needs 150 cards"),
+    ("- deal: {to: hand, players: \"[0, 9]\"}", "deal: no seat 9"),
+    ("- pay: {from_pot: pot, to: 0, amount: 5}", "pot 'pot' would go below 0"),
+    ("- pay: {from: 0, to_pot: pot, amount: -1}", "pot 'pot' would go below 0 (a negative payment of -1)"),
+    ("- pay: {from: 0, to: 9, amount: 1}", "pay: to seat 9"),
+    ("- pay: {from: 7, to: 0, amount: 1}", "pay: from seat 7"),
+    ("- move: {from: deck, to: \"hand[0]\", at: 99}", "no card at position 99 from the top"),
+    ("- repeat: [{let: {x: 1}}]\n        until: \"false\"\n        max: 5", "did not end after 5 turns (limit 5)"),
+    ("- let: {x: \"10 / (count(deck) - count(deck))\"}", "division by zero"),
+])
+@pytest.mark.parametrize("logging", [False, True])
+def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_path, step, words, logging):
+    steps = "      - shuffle: deck\n      " + step + "\n"
+    got = []
+    for codegen in (True, False):
+        g = build(tmp_path, steps, codegen, check=False)
+        with pytest.raises(RuleError) as exc:
+            play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=logging)
+        got.append(str(exc.value))
+    assert got[0] == got[1]
+    assert words in got[0] and "every.yaml:21:" in got[0]
+
+
+THREE = '''
+      - choose: three
+        player: 0
+        options: {a: "range(2)", b: "range(3)", c: "range(2)"}
+        where: "a + b + c > 1"
+      - say: "{a} {b} {c}"
+'''
+
+
+class _Counting:
+    """Takes the last action, noting how many there were at each decision of `three`."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.counts = []
+
+    def act(self, d):
+        if d.choice.id == "three":
+            self.counts.append((len(d.actions), list(d.actions)))
+        return len(d.actions) - 1
+
+
+def test_a_choice_of_three_parameters_lists_every_combination_where_holds(tmp_path):
+    import itertools
+    want = [(a, b, c) for a, b, c in itertools.product(range(2), range(3), range(2)) if a + b + c > 1]
+    for codegen in (True, False):
+        g = build(tmp_path, THREE, codegen)
+        agent = _Counting()
+        res = play(g, 5, 1, [agent] + make_agents(g, 5, 1)[1:], rounds=1, logging=True)
+        assert agent.counts == [(len(want), want)]
+        assert {"t": "say", "text": "1 2 1"} in res.events  # the last one, taken
+
+
+def test_a_choice_of_three_parameters_stops_at_the_limit_of_actions(tmp_path):
+    steps = THREE.replace('"range(2)", b: "range(3)", c: "range(2)"', '"range(30)", b: "range(30)", c: "range(30)"')
+    for codegen in (True, False):
+        g = build(tmp_path, steps, codegen, check=False)
+        with pytest.raises(RuleError) as exc:
+            play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
+        assert "more than 20000 legal actions (20001 so far)" in str(exc.value)
