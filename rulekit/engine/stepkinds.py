@@ -35,7 +35,7 @@ class AssignGen:
     ops: tuple[tuple[str, Fn | None, Fn], ...]  # (variable, index expression or None, value expression)
     add: bool  # `add:` rather than `set:`
     check: Fn  # raises the located error for a value out of bounds
-    shown: tuple = ()  # `show: true`: (variable, index expression or None, type) told in the log
+    shown: tuple[tuple[str, Fn | None, Any], ...] = ()  # `show: true`: (variable, index expression or None, type) told in the log
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ class SwapGen:
     kind: ClassVar[str] = "swap"
     a: Fn  # the two zones' getters
     b: Fn
-    labels: tuple  # (zone, index expression or None) of each, as the log names them
+    labels: tuple[Any, ...]  # (zone, index expression or None) of each, as the log names them
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ class StopGen:
 
     kind: ClassVar[str] = "stop"
     exc: type
-    args: tuple
+    args: tuple[Any, ...]
     event: str  # the log event's kind
     why: str
 
