@@ -15,6 +15,7 @@ ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
 class Clause:
     """What a sentence about cards says, as data: `verb` ('go': cards moved; 'stay': moved within
     what a player sees as one place; 'move', 'turn up', 'leave': the same done by seat `actor`;
+    'draw': a card from the deck to a shared place, drawn by `actor` (`dst` '': not yet told where);
     'swap': two places' cards exchanged; 'show': cards shown to everyone), the `cards` named (their
     words; () when the viewer may not see them: then `count` tells how many), the places `src` and
     `dst` in words ('the deck', "seat 2's hand") with the seats owning them (`src_seat`,
@@ -30,6 +31,7 @@ class Clause:
     face: str = ""
     value: str = ""
     actor: int | None = None
+    who: str = ""  # the actor in words ('Seat 3', 'You')
     you: bool = False  # the actor is the viewer (the verb without its 's')
     src_seat: int | None = None
     dst_seat: int | None = None
@@ -64,9 +66,9 @@ class Clause:
         tail = f" — {self.dst} is now {self.held}" if self.held else f" — {self.dst}"
         return tail + (f", which shows {self.value}" if self.value else "")
 
-    def text(self, who: str = "") -> str:
-        """The clause as one sentence; `who`: the actor's words ('Seat 3', 'You') for a seat's verb."""
-        what, one = self.what(), self.count == 1
+    def text(self) -> str:
+        """The clause as one sentence."""
+        what, one, who = self.what(), self.count == 1, self.who
         if self.verb == "go to":  # cards from several places arriving at one
             return f"{what} {'goes' if one else 'go'} to {self.dst}{self.how()}" + (
                 f": {self.dst} now shows {self.value}" if self.value else "") + "."
@@ -78,6 +80,9 @@ class Clause:
             return f"{self.dst[:1].upper()}{self.dst[1:]} is shown: {self.held or what}" + (
                 f" — shows {self.value}" if self.value else "") + "."
         s = "" if self.you else "s"
+        if self.verb == "draw":  # a card from the deck to a shared place, drawn by `who`
+            return f"{who} draw{s} {what}" + (f"; it goes to {self.dst}" + (f": {self.value}" if self.value else "")
+                                              if self.dst else "") + "."
         if self.verb == "turn up":  # (face up by its verb)
             line = f"{who} turn{s} up {what} from {self.src} onto {self.dst}"
         elif self.verb == "leave":

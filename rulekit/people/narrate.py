@@ -557,12 +557,13 @@ class Narrator(PayText, Recap):
             # two zones a player sees as one place (their labels are the same): the card stays where it lies
             verb = "stay"
         value = self.zone_view(e["to"])[1]
-        clause = Clause(verb, named, len(cards), src, dst, face if face in ("up", "down") else "",
-                        "" if value is None else str(value), by, by is not None and by == self.viewer,
-                        self._owner(e["from"]), self._owner(e["to"]), src_zone=self.main_zone(e["from"]),
+        clause = Clause(verb, named, len(cards), src, dst, face=face if face in ("up", "down") else "",
+                        value="" if value is None else str(value), actor=by,
+                        who="" if by is None else self.you if by == self.viewer else self.seat(by),
+                        you=by is not None and by == self.viewer, src_seat=self._owner(e["from"]),
+                        dst_seat=self._owner(e["to"]), src_zone=self.main_zone(e["from"]),
                         dst_zone=self.main_zone(e["to"]))
-        who = "" if by is None else self.you if by == self.viewer else self.seat(by)
-        return [Line("move", clause.text(who), cards=named, src=e["from"], dst=e["to"], by=by, clause=clause)]
+        return [Line("move", clause.text(), cards=named, src=e["from"], dst=e["to"], by=by, clause=clause)]
 
     def _owner(self, zname: str) -> int | None:
         """The seat whose own place `zname` is (None for a shared one)."""

@@ -6,11 +6,17 @@ card a seat just chose to play is not moved again in words, and seats doing exac
 one after another are one line ("Seats 3 to 6 choose: pass; each pay 1 chip to the pot.").
 Only sentences about other seats that carry a predicate (`Line.pred`) are merged; everything
 else is told as it came, in order.
+
+Sentences about cards are merged by what they say as data (`Line.clause`: who, what verb, which
+cards, from where to where, face, the place's new value), never by reading the English back, so a
+card or place named like the narration's own words ('And 7, to the table') is told as any other;
+a merged sentence is rendered once, from its clause or its turn's parts (`_Part`).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from rulekit.people.line import ZONE_RE, Clause
 from rulekit.people.narrate import Line, join_words, seats_words
@@ -20,26 +26,44 @@ from rulekit.people.table.joins import after_turns, yaku_once
 _CHOOSE = ("chooses: ", "choose: ")
 
 
+class _Part(NamedTuple):
+    """One part of a turn's sentence: said of one seat (`one`) and of several (`many`), a place's
+    new value told with it (`value`: 'the field now shows 5'), and how it joins the part before
+    (`join`: 'and' for ' and ', 'again' a further choice of the turn, 'value' a value alone, ''
+    for '; ')."""
+
+    one: str
+    many: str
+    join: str = ""
+    value: str = ""
+
+    def said(self, plural: bool = False) -> str:
+        """The part's words."""
+        base = self.many if plural else self.one
+        return base + (": " if base and self.value else "") + self.value
+
+
 @dataclass
 class _Turn:
     """Consecutive sentences about one seat: their predicates (one seat's words, several seats')."""
 
     seat: int
     kind: str
-    preds: list[tuple[str, str]] = field(default_factory=list)
+    preds: list[_Part] = field(default_factory=list)
     #: the answers told in the variant's `told` words, with their values so far and the words
-    #: they were told with: [(Act, [value words], pred)]
+    #: they were told with: [(Act, [value words], part)]
     acts: list = field(default_factory=list)
     text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
     why: str = ""  # why the rules left you one answer only (your own turn)
     alike: bool = False  # your answers were all alike (choose `alike`): `why` says why
     moved: list = field(default_factory=list)  # the cards of moves told with the turn (each time)
 
-    def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
+    def add(self, said: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
+        pred = _Part(*said)
         if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
             # a payment right after an answer told in the rules' words: the answer says why ('passes
             # and pays 1 chip to the pot')
-            pred = ("\x02" + bare[0], "\x02" + bare[1])
+            pred = _Part(bare[0], bare[1], "and")
         if act is not None:
             same = [a for a, _, _ in self.acts if a.choice == act.choice and a.param == act.param]
             if act.empty and same:
@@ -49,9 +73,8 @@ class _Turn:
                 # the same answer again ('takes another card' twice): counted, not repeated
                 last[1].append(act.value)
                 times = {2: "twice"}.get(len(last[1]), f"{len(last[1])} times")
-                base = (act.said(), act.said(plural=True))
-                lead = last[2][0][:len(last[2][0]) - len(_strip(last[2][0]))]  # its joining mark, kept
-                self.preds[-1] = (lead + f"{base[0]} {times}", lead + f"{base[1]} {times}")
+                # (its joining kept)
+                self.preds[-1] = last[2]._replace(one=f"{act.said()} {times}", many=f"{act.said(plural=True)} {times}")
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
             if (last is not None and act.key == "*" and last[0].key == "*" and last[0].words == act.words
@@ -61,44 +84,43 @@ class _Turn:
                 if act.many and not last[0].many:  # three cards at once among them: told one play after another
                     last = (replace(last[0], many=True), last[1], last[2])
                 both = (last[0].said(last[1], many=last[0].many), last[0].said(last[1], plural=True, many=last[0].many))
-                self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
+                self.preds[-1] = _Part(*both) if pred.one != pred.many else _Part(both[1], both[1])
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
-            if last is not None and self.preds and self.preds[-1] == last[2] and not pred[0].startswith("\x02"):
+            if last is not None and self.preds and self.preds[-1] == last[2] and pred.join != "and":
                 # an answer of another kind right after one: one sentence ('plays A and captures B')
-                pred = ("\x02" + pred[0], "\x02" + pred[1])
+                pred = pred._replace(join="and")
             self.acts.append((act, [act.value], pred))
             self.preds.append(pred)
             return
-        if pred[0].startswith("looks at ") and any(p[0].startswith("looks at ") for p in self.preds):
+        if pred.one.startswith("looks at ") and any(p.one.startswith("looks at ") for p in self.preds):
             return  # a seat looking again at its cards after taking one: the turn said it looks
-        chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
-        if chose and pred[0].startswith(_CHOOSE[0]):
+        chose = any(p.one.startswith(_CHOOSE[0]) or p.join == "again" for p in self.preds)
+        if chose and pred.one.startswith(_CHOOSE[0]):
             # a further choice of the same turn: just the action ('play A; play B')
-            pred = ("\x00" + pred[0][len(_CHOOSE[0]):], "\x00" + pred[1][len(_CHOOSE[1]):])
+            pred = _Part(pred.one[len(_CHOOSE[0]):], pred.many[len(_CHOOSE[1]):], "again")
         self.preds.append(pred)
 
     def words(self, plural: bool, upto: int | None = None) -> str:
         """The turn told as one predicate ('takes a third card; Six goes ...'); `upto`: its first parts only."""
-        raw = [p[1 if plural else 0] for p in self.preds][:upto]
-        parts = [_strip(p) for p in raw]
-        # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
+        parts = self.preds[:upto]
+        said = [p.said(plural) for p in parts]
         # what a seat does after being dealt a card: 'is dealt a card, then stands'
-        return "".join(("" if not i else " and " if r.startswith("\x02") else ", then " if parts[i - 1].startswith(
-            ("is dealt ", "are each dealt ")) else "; ") + (_lower(t) if i else t) for i, (r, t) in enumerate(zip(raw, parts)))
+        return "".join(("" if not i else " and " if p.join == "and" else ", then " if said[i - 1].startswith(
+            ("is dealt ", "are each dealt ")) else "; ") + t for i, (p, t) in enumerate(zip(parts, said)))
 
 
-def _strip(pred: str) -> str:
-    """A predicate without its joining mark (\\x00 a further choice, \\x01 a value, \\x02 ' and ')."""
-    return pred.lstrip("\x00\x01\x02")
-
-
-_SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
-
-
-def _lower(text: str) -> str:
-    """A sentence's first word in lower case where it is an ordinary word (not a card's name)."""
-    return text[0].lower() + text[1:] if _SENTENCE_START.match(text) else text
+def _inside(ln: Line) -> str:
+    """A move sentence told inside a turn's sentence, without its place's new value: in lower case
+    ('...; a card goes', '...; seat 3 moves'), unless it starts with a card's name or 'You'."""
+    c = ln.clause
+    if c is None:  # (a run told together: 'From the deck: ...')
+        text = ln.text.rstrip(".")
+    else:
+        text = replace(c, value="").text()[:-1]
+        if (c.cards and c.verb in ("go", "stay", "go to")) or c.you:
+            return text
+    return text[:1].lower() + text[1:]
 
 
 def _echo(ln: Line, prev: Line | None, deck: str | None = None) -> bool:
@@ -307,8 +329,11 @@ def _told_by_rule(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     for i, ln in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else None
-        m = re.match(r"^Seat \d+(?: \([^)]*\))? chooses: ([^;]+)\.$", ln.text) if ln.kind == "choice" else None
-        if m and nxt is not None and nxt.kind == "note" and f" {m.group(1).lower()} " in f" {nxt.text.lower()} ":
+        # (another seat's answer told as 'Seat 2 chooses: <answer>.', its `pred`)
+        what = ln.pred[0].removeprefix(_CHOOSE[0]) if ln.kind == "choice" and ln.pred is not None \
+            and ln.act is None and ln.pred[0].startswith(_CHOOSE[0]) else ""
+        if what and ";" not in what and nxt is not None and nxt.kind == "note" \
+                and f" {what.lower()} " in f" {nxt.text.lower()} ":
             continue
         out.append(ln)
     return out
@@ -412,9 +437,6 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
     out: list[Line] = []
-    # per line of out: 2 a turn told in the rules' own words (`told`), 1 a card turned up by
-    # nobody's choice, 0 anything else; runs with a told turn are said as one paragraph
-    flow: list[int] = []
     turns: list[_Turn] = []  # the open run of other seats' turns (and your own forced ones)
 
     def close() -> None:
@@ -427,8 +449,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                    and (viewer not in (t.seat, turns[j].seat) or turns[j].text or t.text)):
                 seats.append(turns[j].seat)
                 j += 1
-            before = len(out)
-            if t.kind == "reveal" and all(p[0].startswith("looks at ") for p in t.preds):
+            if t.kind == "reveal" and all(p.one.startswith("looks at ") for p in t.preds):
                 seats.sort()  # seats looking at their cards together: no order among them to keep
             if t.text and len(seats) == 1:
                 out.append(Line(t.kind, t.text, viewer))
@@ -453,17 +474,16 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                     text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
                 said_why.add(t.why)
                 out.append(Line("choice", text, viewer))
-            elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
+            elif len(seats) == 1 and len(t.preds) > 1 and all(p.one.startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
-                out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
+                out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p.said()}.", t.seat) for p in t.preds)
             elif len(seats) == 1:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat,
                                 pred=(t.words(False), t.words(True)), seats=(t.seat,)))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None,
                                 pred=(t.words(False), t.words(True)), seats=tuple(seats)))
-            flow.extend([2 if t.acts and len(out) - before == 1 else 0] * (len(out) - before))
             i = j
         turns.clear()
 
@@ -484,9 +504,9 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             yours, merged = False, False
             close()
             if question and ln is lines[-1]:
-                drawn = f"{join_words(list(ln.cards))}."
-            out.append(Line("move", f"You draw {drawn}", viewer, cards=ln.cards))
-            flow.append(0)
+                drawn = replace(drawn, dst="")
+            drawn = replace(drawn, actor=viewer, who="You", you=True)
+            out.append(Line("move", drawn.text(), viewer, cards=ln.cards, clause=drawn))
             prev = ln
             continue
         if drawn is not None and turns and turns[-1].seat != viewer and prev is not None \
@@ -495,8 +515,8 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             # captures is not read as the play's
             seat = turns[-1].seat
             close()
-            out.append(Line("move", f"Seat {seat}{_tag(seat, lines)} draws {drawn}", seat, cards=ln.cards))
-            flow.append(0)
+            drawn = replace(drawn, actor=seat, who=f"Seat {seat}{_tag(seat, lines)}")
+            out.append(Line("move", drawn.text(), seat, cards=ln.cards, clause=drawn))
             prev, merged = ln, False
             continue
         if (ln.kind == "move" and turns and prev is not None and (prev.kind == "choice" or merged)
@@ -510,7 +530,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 # card'): the answer says it
                 prev, merged = ln, True
                 continue
-            told = " ".join(p[0] for p in turns[-1].preds)
+            told = " ".join(p.said() for p in turns[-1].preds)
             # a card the turn's answers named and no move told yet (two cards may share a name:
             # a second one drawn is a new card, told as such)
             echoed = ln.cards and all(told.count(c) > turns[-1].moved.count(c) for c in ln.cards)
@@ -518,15 +538,15 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             c = ln.clause
             value = f"{c.dst} now shows {c.value}" if c is not None and c.value else ""
             if echoed:
-                if value and not turns[-1].preds[-1][0].endswith(value):
+                if value and turns[-1].preds[-1].value != value:
                     _old_value(turns[-1], value)
-                    turns[-1].preds.append(("\x01" + value, "\x01" + value))
+                    turns[-1].preds.append(_Part("", "", "value", value))
             elif _with_choice(turns[-1], ln, deck, viewer):
                 pass
             else:
                 if value:
                     _old_value(turns[-1], value)
-                turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
+                turns[-1].preds.append(_Part(_inside(ln), _inside(ln), value=value))
             prev, merged = ln, True
             continue
         prev, merged = ln, False
@@ -563,25 +583,24 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
         if _says_your_answer(out, ln, viewer):
             continue
         out.append(ln)
-        flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
     # the same cards dealt round the table twice ('Seats 1 to 6 are each dealt 3 cards') is one line
     for k in range(len(out) - 1, 0, -1):
         if out[k].kind == out[k - 1].kind == "deal" and out[k].text == out[k - 1].text and out[k].text.endswith("."):
             out[k - 1] = Line("deal", out[k].text[:-1] + ", twice.", out[k].seat)
-            del out[k], flow[k]
+            del out[k]
     # one line per seat or per run of seats doing the same (not a paragraph per round of the
     # table): with seven players a paragraph pushed your own last move off a 40-line screen
     return after_turns(out, viewer)
 
 
-def _drawn(ln: Line, deck: str | None) -> str | None:
+def _drawn(ln: Line, deck: str | None) -> Clause | None:
     """A card turned face up from the deck to a shared place (not a seat's, not a numbered one),
-    as the words after 'draws': 'Cherry chaff; it goes to the table.'; else None."""
+    as a draw by nobody yet ('draw'); else None."""
     m = _seen(ln)
     if deck is None or m is None or m.src != deck or m.face != "up" or not _shared(m.dst_zone, m.dst_seat):
         return None
-    return f"{m.what()}; it goes to {m.dst}" + (f": {m.value}" if m.value else "") + "."
+    return replace(m, verb="draw")
 
 
 def _shared(zone: str, seat: int | None) -> bool:
@@ -629,9 +648,9 @@ def _with_choice(turn: _Turn, ln: Line, deck: str | None, viewer: int | None) ->
     from the table to seat 2's capture pile'); not a card from the deck (`deck`); whether it was."""
     m = _seen(ln)
     # the answer: the turn's last sentence but the new values of places it told
-    k = max((i for i, p in enumerate(turn.preds) if not p[0].startswith("\x01")), default=-1)
-    last = turn.preds[k][0] if k >= 0 else ""
-    if m is None or not (last.startswith(_CHOOSE[0]) or last.startswith("\x00") or turn.acts
+    k = max((i for i, p in enumerate(turn.preds) if p.join != "value"), default=-1)
+    last = turn.preds[k] if k >= 0 else _Part("", "")
+    if m is None or not (last.one.startswith(_CHOOSE[0]) or last.join == "again" or turn.acts
                              and turn.preds[k] == turn.acts[-1][2]):
         return False
     what = m.what()
@@ -645,16 +664,16 @@ def _with_choice(turn: _Turn, ln: Line, deck: str | None, viewer: int | None) ->
         if m.value:
             value = f"{m.dst} now shows {m.value}"
             _old_value(turn, value)
-            turn.preds.append(("\x01" + value, "\x01" + value))
+            turn.preds.append(_Part("", "", "value", value))
         return True
-    turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
+    turn.preds[k] = old._replace(one=old.one + f" with {what}", many=old.many + f" with {what}")
     if turn.acts and turn.acts[-1][2] == old:
         act, vals, _ = turn.acts[-1]
         turn.acts[-1] = (act, vals, turn.preds[k])
     if m.value:
         value = f"{m.dst} now shows {m.value}"
         _old_value(turn, value)
-        turn.preds.append(("\x01" + value, "\x01" + value))
+        turn.preds.append(_Part("", "", "value", value))
     return True
 
 
@@ -664,10 +683,10 @@ def _old_value(turn: _Turn, value: str) -> None:
     head = value.split(" now shows ")[0] + " now shows "
     keep = []
     for p in turn.preds:
-        if p[0].startswith("\x01" + head):
-            continue
-        if f": {head}" in p[0]:
-            p = (p[0].split(f": {head}")[0], p[1].split(f": {head}")[0])
+        if p.value.startswith(head):
+            if p.join == "value":
+                continue
+            p = p._replace(value="")
         keep.append(p)
     turn.preds[:] = keep
 
