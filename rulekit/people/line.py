@@ -16,7 +16,8 @@ class Clause:
     """What a sentence about cards says, as data: `verb` ('go': cards moved; 'stay': moved within
     what a player sees as one place; 'move', 'turn up', 'leave': the same done by seat `actor`;
     'draw': a card from the deck to a shared place, drawn by `actor` (`dst` '': not yet told where);
-    'swap': two places' cards exchanged; 'show': cards shown to everyone), the `cards` named (their
+    'go to': cards from several places gone to one; 'swap': two places' cards exchanged; 'show':
+    cards shown to everyone, lying in `dst`; 'shown': the same told hand first), the `cards` named (their
     words; () when the viewer may not see them: then `count` tells how many), the places `src` and
     `dst` in words ('the deck', "seat 2's hand") with the seats owning them (`src_seat`,
     `dst_seat`; None for a shared place), `face` ('up', 'down' or '') and `value`, what `dst` shows
@@ -126,3 +127,7 @@ class Line:
     by: int | None = None
     #: what a sentence about cards says, as data (see `Clause`); None for other sentences
     clause: Clause | None = None
+    #: a sentence of the viewer's own answer ('You choose: play A.', 'You play A, your only
+    #: choice.'): the answer's words in the viewer's voice ('play A'), for joining it with what it
+    #: took; '' for any other sentence
+    own: str = ""

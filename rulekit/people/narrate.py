@@ -665,7 +665,7 @@ class Narrator(PayText, Recap):
             return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
                          pred=pred, act=act, why=why, alike=bool(e.get("alike")))]
         if p == self.viewer:
-            return [Line("choice", f"{who} choose: {what}.", p)]
+            return [Line("choice", f"{who} choose: {what}.", p, own=what)]
         act = self.told_act(e["choice"], e["action"])
         if act is not None:
             return [Line("choice", f"{who} {act.said()}.", p, pred=(act.said(), act.said(plural=True)), act=act)]

@@ -473,7 +473,10 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 else:
                     text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
                 said_why.add(t.why)
-                out.append(Line("choice", text, viewer))
+                # one answer (with what it made you pay): joined with what it took by after_turns
+                one = text in (f"You {said}, your only choice.", f"You {said}, your only choice: {t.why}.") \
+                    and all(p.join == "and" and not p.value for p in t.preds[1:]) and not t.preds[0].value
+                out.append(Line("choice", text, viewer, own=said if one else ""))
             elif len(seats) == 1 and len(t.preds) > 1 and all(p.one.startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line

@@ -66,8 +66,6 @@ def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
     return out
 
 
-_YOU_CHOSE = re.compile(r"^You choose: (?P<act>[a-z][^:;]*)\.$")
-_YOU_DID = re.compile(r"^You (?P<pred>[a-z][^:;]*?)(?:, your only choice(?:: [^;]+)?)?\.$")
 
 
 def _to_yours(ln: Line, viewer: int | None) -> str | None:
@@ -90,18 +88,17 @@ def _your_play_together(out: list[Line], viewer: int | None) -> list[Line]:
     k = 0
     while k + 1 < len(out):
         mine = out[k].seat == viewer and out[k].kind == "choice"
-        a = (_YOU_CHOSE.match(out[k].text) or _YOU_DID.match(out[k].text)) if mine else None
-        if a is None:
+        act = out[k].own if mine else ""
+        if not act:
             k += 1
             continue
-        act = a["act"] if "act" in a.groupdict() else a["pred"]
-        b = _YOU_DID.match(out[k + 1].text) if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else None
-        c_at = k + 2 if b is not None else k + 1
+        b = out[k + 1].own if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else ""
+        c_at = k + 2 if b else k + 1
         c = _to_yours(out[c_at], viewer) if c_at < len(out) else None
         if c is None:
             k += 1
             continue
-        said = f"You {act}" + (f" and {b['pred']}" if b is not None else "")
+        said = f"You {act}" + (f" and {b}" if b else "")
         extra = [x for x in out[c_at].cards if x not in said]  # a card that went too, not yet named
         text = said + (f" with {join_words(extra)}" if extra and len(extra) < len(out[c_at].cards) else "")
         out[k] = Line("choice", f"{text}; {c}.", viewer, cards=out[c_at].cards)
@@ -131,10 +128,9 @@ def _draw_then_take(out: list[Line], viewer: int | None) -> list[Line]:
             cut = min(i for i in (rest.find(";"), len(rest) - 1) if i >= 0)
             out[k] = replace(out[k + 1], text=head + rest[:cut] + " with it" + rest[cut:])
             del out[k + 1]
-        elif d.you and k + 2 < len(out) and _YOU_DID.match(nxt) and _to_yours(out[k + 2], viewer) \
+        elif d.you and k + 2 < len(out) and out[k + 1].own and _to_yours(out[k + 2], viewer) \
                 and card in out[k + 2].cards:
-            pred = _YOU_DID.match(nxt)["pred"]
-            out[k] = Line("choice", f"{head}{pred} with it; {_to_yours(out[k + 2], viewer)}.",
+            out[k] = Line("choice", f"{head}{out[k + 1].own} with it; {_to_yours(out[k + 2], viewer)}.",
                           out[k + 1].seat, cards=out[k + 2].cards)
             del out[k + 1:k + 3]
         k += 1
