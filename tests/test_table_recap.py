@@ -94,6 +94,7 @@ def test_recap_payments_add_up_to_the_chip_changes(rel, n, policy):
 
 def test_a_second_card_of_the_same_name_drawn_in_a_turn_is_told():
     """Two cards may share a name (two Cherry chaff): the second one drawn is a new card, named."""
+    from rulekit.people.line import Clause
     from rulekit.people.narrate import Line
     from rulekit.people.table.compact import compact
     def take():
@@ -101,8 +102,11 @@ def test_a_second_card_of_the_same_name_drawn_in_a_turn_is_told():
                     pred=("chooses: take another card", "choose: take another card"))
 
     def draw():
-        return Line("move", "Cherry chaff (3) goes from the deck to seat 1's hand face up.", None,
-                    cards=("Cherry chaff (3)",))
+        # as the narrator tells it: the sentence and what it says as data
+        said = Clause("go", ("Cherry chaff (3)",), 1, "the deck", "seat 1's hand", face="up", dst_seat=1,
+                      src_zone="deck", dst_zone="hand[1]")
+        assert said.text() == "Cherry chaff (3) goes from the deck to seat 1's hand face up."
+        return Line("move", said.text(), None, cards=said.cards, clause=said)
     stand = Line("choice", "Seat 1 chooses: stand.", 1, pred=("chooses: stand", "choose: stand"))
     told = [ln.text for ln in compact([take(), draw(), take(), draw(), stand], 3)]
     assert told == ["Seat 1 chooses: take another card; Cherry chaff (3) goes from the deck to seat 1's hand "

@@ -5,8 +5,96 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rulekit.people.words import join_words
+
 LONG_PILE = 7  # a pile of more cards than this is told at the end of a round by its size and value
 ZONE_RE = re.compile(r"^(?P<base>[^\[]+)(?:\[(?P<idx>-?\d+)\])?$")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """What a sentence about cards says, as data: `verb` ('go': cards moved; 'stay': moved within
+    what a player sees as one place; 'move', 'turn up', 'leave': the same done by seat `actor`;
+    'draw': a card from the deck to a shared place, drawn by `actor` (`dst` '': not yet told where);
+    'go to': cards from several places gone to one; 'swap': two places' cards exchanged; 'show':
+    cards shown to everyone, lying in `dst`; 'shown': the same told hand first), the `cards` named (their
+    words; () when the viewer may not see them: then `count` tells how many), the places `src` and
+    `dst` in words ('the deck', "seat 2's hand") with the seats owning them (`src_seat`,
+    `dst_seat`; None for a shared place), `face` ('up', 'down' or '') and `value`, what `dst` shows
+    now ('' when nothing). Passes that merge sentences read these, never the rendered words;
+    `text()` renders the sentence."""
+
+    verb: str
+    cards: tuple[str, ...] = ()
+    count: int = 0
+    src: str = ""
+    dst: str = ""
+    face: str = ""
+    value: str = ""
+    actor: int | None = None
+    who: str = ""  # the actor in words ('Seat 3', 'You')
+    you: bool = False  # the actor is the viewer (the verb without its 's')
+    src_seat: int | None = None
+    dst_seat: int | None = None
+    #: the places as the engine names them ('hand[2]', 'field'): one of several numbered places or not
+    src_zone: str = ""
+    dst_zone: str = ""
+    #: for 'show' ('shown': told hand first): the whole hand the shown cards are part of, when
+    #: more than them ('' otherwise), and every card of that hand by name
+    held: str = ""
+    hand: tuple[str, ...] = ()
+
+    def what(self) -> str:
+        """The cards as told: their names, or 'a card' / '3 cards' when unseen."""
+        if self.cards:
+            return join_words(list(self.cards))
+        return "a card" if self.count == 1 else f"{self.count} cards"
+
+    def how(self) -> str:
+        """' face up', ' face down' or ''."""
+        return f" face {self.face}" if self.face else ""
+
+    def shown(self) -> str:
+        """A 'show' clause's cards with the place they lie in ('Five — column 1 is now Five and
+        Ten, which shows 5')."""
+        return self.what() + self.lying()
+
+    def lying(self) -> str:
+        """' — column 2 is now Five and Ten, which shows 5': where shown cards lie, as now seen
+        (after a dash: zone and card names may hold parentheses of their own); '' when nowhere."""
+        if not self.dst:
+            return ""
+        tail = f" — {self.dst} is now {self.held}" if self.held else f" — {self.dst}"
+        return tail + (f", which shows {self.value}" if self.value else "")
+
+    def text(self) -> str:
+        """The clause as one sentence."""
+        what, one, who = self.what(), self.count == 1, self.who
+        if self.verb == "go to":  # cards from several places arriving at one
+            return f"{what} {'goes' if one else 'go'} to {self.dst}{self.how()}" + (
+                f": {self.dst} now shows {self.value}" if self.value else "") + "."
+        if self.verb == "swap":
+            return f"{self.src[:1].upper()}{self.src[1:]} and {self.dst} are exchanged."
+        if self.verb == "show":
+            return f"Shown to everyone: {self.shown()}."
+        if self.verb == "shown":
+            return f"{self.dst[:1].upper()}{self.dst[1:]} is shown: {self.held or what}" + (
+                f" — shows {self.value}" if self.value else "") + "."
+        s = "" if self.you else "s"
+        if self.verb == "draw":  # a card from the deck to a shared place, drawn by `who`
+            return f"{who} draw{s} {what}" + (f"; it goes to {self.dst}" + (f": {self.value}" if self.value else "")
+                                              if self.dst else "") + "."
+        if self.verb == "turn up":  # (face up by its verb)
+            line = f"{who} turn{s} up {what} from {self.src} onto {self.dst}"
+        elif self.verb == "leave":
+            line = f"{who} leave{s} {what}{self.how()} on {self.dst}"
+        elif self.verb == "move":
+            line = f"{who} move{s} {what} from {self.src} to {self.dst}{self.how()}"
+        elif self.verb == "stay":
+            line = f"{what[:1].upper()}{what[1:]} {'stays' if one else 'stay'}{self.how()} on {self.dst}"
+        else:
+            line = f"{what[:1].upper()}{what[1:]} {'goes' if one else 'go'} from {self.src} to {self.dst}{self.how()}"
+        return line + (f": {self.dst} now shows {self.value}" if self.value else "") + "."
 
 
 @dataclass(frozen=True)
@@ -37,3 +125,9 @@ class Line:
     dst: str = ""
     #: the seat that moved them (a step's `by`), when one did
     by: int | None = None
+    #: what a sentence about cards says, as data (see `Clause`); None for other sentences
+    clause: Clause | None = None
+    #: a sentence of the viewer's own answer ('You choose: play A.', 'You play A, your only
+    #: choice.'): the answer's words in the viewer's voice ('play A'), for joining it with what it
+    #: took; '' for any other sentence
+    own: str = ""

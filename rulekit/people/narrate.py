@@ -16,7 +16,7 @@ import re
 from typing import Any, Iterable
 
 from rulekit.lang.expr import EvalError
-from rulekit.people.line import ZONE_RE as _ZONE_RE, Line
+from rulekit.people.line import ZONE_RE as _ZONE_RE, Clause, Line
 from rulekit.people.paytext import PayText
 from rulekit.people.recap import Recap
 from rulekit.people.words import (chips_word, draw_sentence, human_words, in_order, in_sentence, is_negative, join_words,
@@ -545,34 +545,31 @@ class Narrator(PayText, Recap):
                          pred=(f"is dealt {what}", f"are each dealt {what}"))]
         if all(visible):
             named = tuple(self.card_text(c) for c in cards)
-            what = join_words(list(named))
-        else:
-            k = len(cards)
-            what = "a card" if k == 1 else f"{k} cards"
-        verb = "goes" if len(cards) == 1 else "go"
-        how = " face up" if face == "up" else " face down" if face == "down" else ""
+        src, dst = self.zone_words(self.main_zone(e["from"])), self.zone_words(self.main_zone(e["to"]))
+        by = e["by"] if isinstance(e.get("by"), int) else None
         # a card dealt to a part of a hand (a hole card) goes to that hand, as a player would say
-        line = (f"{what[0].upper() + what[1:]} {verb} from {self.zone_words(self.main_zone(e['from']))} "
-                f"to {self.zone_words(self.main_zone(e['to']))}{how}")
-        if isinstance(e.get("by"), int):  # who moves them (the step's `by`): 'Seat 3 moves ...'
-            who = self.you if e["by"] == self.viewer else self.seat(e["by"])
-            src, dst = self.zone_words(self.main_zone(e["from"])), self.zone_words(self.main_zone(e["to"]))
-            if face == "up" and not any(known_before):
-                # hidden cards laid face up: turned up, as a player says it ('Seat 3 turns up ...')
-                line = f"{who} {'turn' if e['by'] == self.viewer else 'turns'} up {what} from {src} onto {dst}"
-            elif src == dst:  # two zones a player sees as one place: nothing moves ("leaves ... on the table")
-                line = f"{who} {'leave' if e['by'] == self.viewer else 'leaves'} {what}{how} on {dst}"
-            else:
-                line = f"{who} {'move' if e['by'] == self.viewer else 'moves'} {what} from {src} to {dst}{how}"
-        elif self.zone_words(self.main_zone(e["from"])) == self.zone_words(self.main_zone(e["to"])):
+        verb = "go"
+        if by is not None:  # who moves them (the step's `by`): 'Seat 3 moves ...'
+            # hidden cards laid face up: turned up, as a player says it ('Seat 3 turns up ...'); two
+            # zones a player sees as one place: nothing moves ("leaves ... on the table")
+            verb = "turn up" if face == "up" and not any(known_before) else "leave" if src == dst else "move"
+        elif src == dst:
             # two zones a player sees as one place (their labels are the same): the card stays where it lies
-            line = (f"{what[0].upper() + what[1:]} {'stays' if len(cards) == 1 else 'stay'}{how} on "
-                    f"{self.zone_words(self.main_zone(e['to']))}")
-        text, value = self.zone_view(e["to"])
-        if value is not None:
-            line += f": {self.zone_words(self.main_zone(e['to']))} now shows {value}"
-        return [Line("move", line + ".", cards=named, src=e["from"], dst=e["to"],
-                     by=e["by"] if isinstance(e.get("by"), int) else None)]
+            verb = "stay"
+        value = self.zone_view(e["to"])[1]
+        clause = Clause(verb, named, len(cards), src, dst, face=face if face in ("up", "down") else "",
+                        value="" if value is None else str(value), actor=by,
+                        who="" if by is None else self.you if by == self.viewer else self.seat(by),
+                        you=by is not None and by == self.viewer, src_seat=self._owner(e["from"]),
+                        dst_seat=self._owner(e["to"]), src_zone=self.main_zone(e["from"]),
+                        dst_zone=self.main_zone(e["to"]))
+        return [Line("move", clause.text(), cards=named, src=e["from"], dst=e["to"], by=by, clause=clause)]
+
+    def _owner(self, zname: str) -> int | None:
+        """The seat whose own place `zname` is (None for a shared one)."""
+        base, idx = self._zone_of(self.main_zone(zname))
+        zd = self.zone_defs.get(base)
+        return idx if zd is not None and zd.kind == "player" else None
 
     def _e_reveal(self, e: dict) -> list[Line]:
         cards = list(e["cards"])
@@ -591,10 +588,8 @@ class Narrator(PayText, Recap):
         if to == "all":
             if where is not None:
                 cards = self.held_order(where, cards)  # a hand shown as its holder sorted it
-            line = f"Shown to everyone: {join_words([self.card_text(c) for c in cards])}"
-            if where:
-                line += self._in_hand(where)
-            return [Line("reveal", line + ".")]
+            clause = self._shown(tuple(self.card_text(c) for c in cards), where)
+            return [Line("reveal", clause.text(), clause=clause)]
         lookers = list(to)
         if self.viewer is None or self.viewer in lookers:
             if where is not None and lookers == [self.viewer]:
@@ -638,11 +633,17 @@ class Narrator(PayText, Recap):
     def _in_hand(self, where: str) -> str:
         """' — column 2 is now <card> and <card>, which shows 1': the hand the cards are in, as now
         seen (after a dash: zone and card names may hold parentheses of their own)."""
+        return self._shown((), where).lying()
+
+    def _shown(self, names: tuple[str, ...], where: str | None) -> Clause:
+        """Cards (`names`) shown to everyone as a clause: with the hand they lie in (`where`), as now seen."""
+        if not where:
+            return Clause("show", names, len(names))
         main = self.main_zone(where)
         text, value = self.zone_view(main)
-        if main != where:
-            return f" — {self.zone_words(main)} is now {text}{', which shows ' + str(value) if value is not None else ''}"
-        return f" — {self.zone_words(where)}{', which shows ' + str(value) if value is not None else ''}"
+        hand = tuple(self.card_text(c) for c in self.group_cards(main)) if main != where else names
+        return Clause("show", names, len(names), dst=self.zone_words(main), value="" if value is None else str(value),
+                      dst_seat=self._owner(main), dst_zone=main, held=text if main != where else "", hand=hand)
 
     def _where(self, cards: list[str]) -> str | None:
         """The zone holding all these cards (None if they are spread out)."""
@@ -664,7 +665,7 @@ class Narrator(PayText, Recap):
             return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
                          pred=pred, act=act, why=why, alike=bool(e.get("alike")))]
         if p == self.viewer:
-            return [Line("choice", f"{who} choose: {what}.", p)]
+            return [Line("choice", f"{who} choose: {what}.", p, own=what)]
         act = self.told_act(e["choice"], e["action"])
         if act is not None:
             return [Line("choice", f"{who} {act.said()}.", p, pred=(act.said(), act.said(plural=True)), act=act)]
@@ -749,7 +750,9 @@ class Narrator(PayText, Recap):
         a, b = e["zones"]
         za, zb = self.zones.get(a, []), self.zones.get(b, [])
         self.zones[a], self.zones[b] = list(zb), list(za)
-        return [Line("move", f"{self.zone_words(a).capitalize()} and {self.zone_words(b)} are exchanged.")]
+        clause = Clause("swap", src=self.zone_words(a), dst=self.zone_words(b), src_seat=self._owner(a),
+                        dst_seat=self._owner(b), src_zone=a, dst_zone=b)
+        return [Line("move", clause.text(), clause=clause)]
 
     def _e_say(self, e: dict) -> list[Line]:
         # a line about the viewer's own seat is told as they read it (`you`)

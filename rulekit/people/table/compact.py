@@ -6,17 +6,41 @@ card a seat just chose to play is not moved again in words, and seats doing exac
 one after another are one line ("Seats 3 to 6 choose: pass; each pay 1 chip to the pot.").
 Only sentences about other seats that carry a predicate (`Line.pred`) are merged; everything
 else is told as it came, in order.
+
+Sentences about cards are merged by what they say as data (`Line.clause`: who, what verb, which
+cards, from where to where, face, the place's new value), never by reading the English back, so a
+card or place named like the narration's own words ('And 7, to the table') is told as any other;
+a merged sentence is rendered once, from its clause or its turn's parts (`_Part`).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
+from rulekit.people.line import ZONE_RE, Clause
 from rulekit.people.narrate import Line, join_words, seats_words
 from rulekit.people.told import Act, plural_verb
 from rulekit.people.table.joins import after_turns, yaku_once
 
 _CHOOSE = ("chooses: ", "choose: ")
+
+
+class _Part(NamedTuple):
+    """One part of a turn's sentence: said of one seat (`one`) and of several (`many`), a place's
+    new value told with it (`value`: 'the field now shows 5'), and how it joins the part before
+    (`join`: 'and' for ' and ', 'again' a further choice of the turn, 'value' a value alone, ''
+    for '; ')."""
+
+    one: str
+    many: str
+    join: str = ""
+    value: str = ""
+
+    def said(self, plural: bool = False) -> str:
+        """The part's words."""
+        base = self.many if plural else self.one
+        return base + (": " if base and self.value else "") + self.value
 
 
 @dataclass
@@ -25,20 +49,21 @@ class _Turn:
 
     seat: int
     kind: str
-    preds: list[tuple[str, str]] = field(default_factory=list)
+    preds: list[_Part] = field(default_factory=list)
     #: the answers told in the variant's `told` words, with their values so far and the words
-    #: they were told with: [(Act, [value words], pred)]
+    #: they were told with: [(Act, [value words], part)]
     acts: list = field(default_factory=list)
     text: str = ""  # your own payment's sentence, told as it is when no other seat pays the same
     why: str = ""  # why the rules left you one answer only (your own turn)
     alike: bool = False  # your answers were all alike (choose `alike`): `why` says why
     moved: list = field(default_factory=list)  # the cards of moves told with the turn (each time)
 
-    def add(self, pred: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
+    def add(self, said: tuple[str, str], act: Act | None = None, bare: tuple[str, str] | None = None) -> None:
+        pred = _Part(*said)
         if bare is not None and self.acts and self.preds and self.preds[-1] == self.acts[-1][2]:
             # a payment right after an answer told in the rules' words: the answer says why ('passes
             # and pays 1 chip to the pot')
-            pred = ("\x02" + bare[0], "\x02" + bare[1])
+            pred = _Part(bare[0], bare[1], "and")
         if act is not None:
             same = [a for a, _, _ in self.acts if a.choice == act.choice and a.param == act.param]
             if act.empty and same:
@@ -48,9 +73,8 @@ class _Turn:
                 # the same answer again ('takes another card' twice): counted, not repeated
                 last[1].append(act.value)
                 times = {2: "twice"}.get(len(last[1]), f"{len(last[1])} times")
-                base = (act.said(), act.said(plural=True))
-                lead = last[2][0][:len(last[2][0]) - len(_strip(last[2][0]))]  # its joining mark, kept
-                self.preds[-1] = (lead + f"{base[0]} {times}", lead + f"{base[1]} {times}")
+                # (its joining kept)
+                self.preds[-1] = last[2]._replace(one=f"{act.said()} {times}", many=f"{act.said(plural=True)} {times}")
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
             if (last is not None and act.key == "*" and last[0].key == "*" and last[0].words == act.words
@@ -60,58 +84,59 @@ class _Turn:
                 if act.many and not last[0].many:  # three cards at once among them: told one play after another
                     last = (replace(last[0], many=True), last[1], last[2])
                 both = (last[0].said(last[1], many=last[0].many), last[0].said(last[1], plural=True, many=last[0].many))
-                self.preds[-1] = both if pred[0] != pred[1] else (both[1], both[1])
+                self.preds[-1] = _Part(*both) if pred.one != pred.many else _Part(both[1], both[1])
                 self.acts[-1] = (last[0], last[1], self.preds[-1])
                 return
-            if last is not None and self.preds and self.preds[-1] == last[2] and not pred[0].startswith("\x02"):
+            if last is not None and self.preds and self.preds[-1] == last[2] and pred.join != "and":
                 # an answer of another kind right after one: one sentence ('plays A and captures B')
-                pred = ("\x02" + pred[0], "\x02" + pred[1])
+                pred = pred._replace(join="and")
             self.acts.append((act, [act.value], pred))
             self.preds.append(pred)
             return
-        if pred[0].startswith("looks at ") and any(p[0].startswith("looks at ") for p in self.preds):
+        if pred.one.startswith("looks at ") and any(p.one.startswith("looks at ") for p in self.preds):
             return  # a seat looking again at its cards after taking one: the turn said it looks
-        chose = any(p[0].startswith(_CHOOSE[0]) or p[0].startswith("\x00") for p in self.preds)
-        if chose and pred[0].startswith(_CHOOSE[0]):
+        chose = any(p.one.startswith(_CHOOSE[0]) or p.join == "again" for p in self.preds)
+        if chose and pred.one.startswith(_CHOOSE[0]):
             # a further choice of the same turn: just the action ('play A; play B')
-            pred = ("\x00" + pred[0][len(_CHOOSE[0]):], "\x00" + pred[1][len(_CHOOSE[1]):])
+            pred = _Part(pred.one[len(_CHOOSE[0]):], pred.many[len(_CHOOSE[1]):], "again")
         self.preds.append(pred)
 
     def words(self, plural: bool, upto: int | None = None) -> str:
         """The turn told as one predicate ('takes a third card; Six goes ...'); `upto`: its first parts only."""
-        raw = [p[1 if plural else 0] for p in self.preds][:upto]
-        parts = [_strip(p) for p in raw]
-        # a sentence told inside the turn's sentence starts in lower case ('...; a card goes')
+        parts = self.preds[:upto]
+        said = [p.said(plural) for p in parts]
         # what a seat does after being dealt a card: 'is dealt a card, then stands'
-        return "".join(("" if not i else " and " if r.startswith("\x02") else ", then " if parts[i - 1].startswith(
-            ("is dealt ", "are each dealt ")) else "; ") + (_lower(t) if i else t) for i, (r, t) in enumerate(zip(raw, parts)))
+        return "".join(("" if not i else " and " if p.join == "and" else ", then " if said[i - 1].startswith(
+            ("is dealt ", "are each dealt ")) else "; ") + t for i, (p, t) in enumerate(zip(parts, said)))
 
 
-def _strip(pred: str) -> str:
-    """A predicate without its joining mark (\\x00 a further choice, \\x01 a value, \\x02 ' and ')."""
-    return pred.lstrip("\x00\x01\x02")
-
-
-_SENTENCE_START = re.compile(r"^(A|An|The|Seat|Seats|Your|From) ")
-
-
-def _lower(text: str) -> str:
-    """A sentence's first word in lower case where it is an ordinary word (not a card's name)."""
-    return text[0].lower() + text[1:] if _SENTENCE_START.match(text) else text
+def _inside(ln: Line) -> str:
+    """A move sentence told inside a turn's sentence, without its place's new value: in lower case
+    ('...; a card goes', '...; seat 3 moves'), unless it starts with a card's name or 'You'."""
+    c = ln.clause
+    if c is None:  # (a run told together: 'From the deck: ...')
+        text = ln.text.rstrip(".")
+    else:
+        text = replace(c, value="").text()[:-1]
+        if (c.cards and c.verb in ("go", "stay", "go to")) or c.you:
+            return text
+    return text[:1].lower() + text[1:]
 
 
 def _echo(ln: Line, prev: Line | None, deck: str | None = None) -> bool:
     """A move of the very cards the previous sentence had a seat choose (said once is enough); a
     card from the deck is a new card, whatever its name (a drawn card may share the played one's)."""
-    if not (ln.kind == "move" and bool(ln.cards) and prev is not None and prev.kind == "choice"
-            and ln.text.find(" now shows ") < 0 and all(c in prev.text for c in ln.cards)):
+    c = ln.clause
+    if not (ln.kind == "move" and c is not None and bool(c.cards) and prev is not None and prev.kind == "choice"
+            and not c.value and all(x in prev.text for x in c.cards)):
         return False
-    moved = _moved(ln)
-    return not (deck is not None and moved is not None and moved[1]["src"] == deck)
+    return not (deck is not None and c.verb == "go" and c.src == deck)
 
 
-_HIDDEN = re.compile(r"^(?P<what>A card|\d+ cards) (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)"
-                     r"(?P<face> face down)?\.$")
+def _unseen(ln: Line) -> Clause | None:
+    """A move of cards the viewer may not see (nothing on where they went shown), else None."""
+    c = ln.clause
+    return c if ln.kind == "move" and c is not None and c.verb == "go" and not c.cards and not c.value else None
 
 
 def _hidden_moves(lines: list[Line]) -> list[Line]:
@@ -120,19 +145,19 @@ def _hidden_moves(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     i = 0
     while i < len(lines):
-        m = _HIDDEN.match(lines[i].text) if lines[i].kind == "move" else None
+        m = _unseen(lines[i])
         if m is None:
             out.append(lines[i])
             i += 1
             continue
-        dsts: list[tuple[str, str]] = [(m["what"], m["dst"])]
+        dsts: list[tuple[str, str]] = [(m.what(), m.dst)]
         after: list[Line] = []
         j = i + 1
         while j < len(lines):
             ln = lines[j]
-            m2 = _HIDDEN.match(ln.text) if ln.kind == "move" else None
-            if m2 is not None and m2["src"] == m["src"] and m2["face"] == m["face"]:
-                dsts.append((m2["what"], m2["dst"]))
+            m2 = _unseen(ln)
+            if m2 is not None and m2.src == m.src and m2.face == m.face:
+                dsts.append((m2.what(), m2.dst))
             elif ln.kind == "reveal" and (ln.pred is not None and ln.pred[0].startswith("looks at ")
                                           or ln.pred is None and (ln.text.startswith("You see ")
                                                                   or " (you) see " in ln.text)):
@@ -147,47 +172,43 @@ def _hidden_moves(lines: list[Line]) -> list[Line]:
             same = len({w for w, _ in dsts}) == 1
             parts = [d for _, d in dsts] if same else [f"{w.lower()} to {d}" for w, d in dsts]
             head = f"{dsts[0][0].lower()} each to " if same else ""
-            out.append(Line("move", f"From {m['src']}{', face down' if m['face'] else ''}: {head}{join_words(parts)}."))
+            out.append(Line("move", f"From {m.src}{', face ' + m.face if m.face else ''}: {head}{join_words(parts)}."))
             out += after
         i = j
     return out
 
 
-_SEEN = re.compile(r"^ (?:goes|go) from (?P<src>.+?) to (?P<dst>.+?)(?P<face> face up| face down)?"
-                   r"(?:: .+? now shows (?P<value>.+))?\.$")
+def _seen(ln: Line | None) -> Clause | None:
+    """A move of named cards from one place to another ('go'), else None."""
+    c = ln.clause if ln is not None and ln.kind == "move" else None
+    return c if c is not None and c.verb == "go" and c.cards else None
 
 
 def _seen_moves(lines: list[Line]) -> list[Line]:
     """Runs of three or more named cards moved from one place, told as one sentence ("From the
     deck, face up: Five to column 1 (shows 5); Six to column 2 (shows 6); ...")."""
-    def parse(ln: Line):
-        if ln.kind != "move" or not ln.cards:
-            return None
-        what = join_words(list(ln.cards))
-        return (what, _SEEN.match(ln.text[len(what):])) if ln.text.startswith(what) else None
-
     out: list[Line] = []
     i = 0
     while i < len(lines):
-        p = parse(lines[i])
-        if p is None or p[1] is None:
+        p = _seen(lines[i])
+        if p is None:
             out.append(lines[i])
             i += 1
             continue
         run = [p]
         j = i + 1
         while j < len(lines):
-            q = parse(lines[j])
-            if q is None or q[1] is None or q[1]["src"] != p[1]["src"] or q[1]["face"] != p[1]["face"]:
+            q = _seen(lines[j])
+            if q is None or q.src != p.src or q.face != p.face:
                 break
             run.append(q)
             j += 1
         if len(run) < 3:
             out += lines[i:j]
         else:
-            face = (p[1]["face"] or "").strip()
-            parts = [f"{w} to {m['dst']}" + (f" (shows {m['value']})" if m["value"] else "") for w, m in run]
-            out.append(Line("move", f"From {p[1]['src']}{', ' + face if face else ''}: {'; '.join(parts)}."))
+            face = p.how().strip()
+            parts = [f"{m.what()} to {m.dst}" + (f" (shows {m.value})" if m.value else "") for m in run]
+            out.append(Line("move", f"From {p.src}{', ' + face if face else ''}: {'; '.join(parts)}."))
         i = j
     return out
 
@@ -198,21 +219,22 @@ def _through(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     for ln in lines:
         prev = out[-1] if out else None
-        if prev is not None and ln.kind == prev.kind == "move" and ln.cards and ln.cards == prev.cards:
-            what = join_words(list(ln.cards))
-            a = _SEEN.match(prev.text[len(what):]) if prev.text.startswith(what) else None
-            b = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
-            if a and b and a["dst"] == b["src"]:
-                rest = ln.text[len(what):]
-                verb = "goes" if rest.startswith(" goes") else "go"
-                tail = rest.split(f" to {b['dst']}", 1)[1]
-                out[-1] = Line("move", f"{what} {verb} from {a['src']} to {b['dst']}{tail}", ln.seat, cards=ln.cards)
-                continue
+        a, b = _seen(prev), _seen(ln)
+        if a is not None and b is not None and a.cards == b.cards and a.dst == b.src:
+            c = replace(b, src=a.src, src_seat=a.src_seat, src_zone=a.src_zone)
+            out[-1] = Line("move", c.text(), ln.seat, cards=ln.cards, clause=c)
+            continue
         out.append(ln)
     return out
 
 
 _SHOWN = "Shown to everyone: "
+
+
+def _shown(ln: Line) -> Clause | None:
+    """Cards shown to everyone (a 'show' clause), else None."""
+    c = ln.clause
+    return c if ln.kind == "reveal" and c is not None and c.verb == "show" else None
 
 
 def _shown_together(lines: list[Line]) -> list[Line]:
@@ -222,11 +244,12 @@ def _shown_together(lines: list[Line]) -> list[Line]:
     i = 0
     while i < len(lines):
         ln = lines[i]
-        if not (ln.kind == "reveal" and ln.text.startswith(_SHOWN)):
+        first = _shown(ln)
+        if first is None:
             out.append(ln)
             i += 1
             continue
-        run = [ln.text[len(_SHOWN):].rstrip(".")]
+        run = [first]
         # a shown hand's yaku, or the rules' word on it ('Seat 3 ties the dealer'), between two
         # hands: told after them all, so the hands stay one block
         held: list[Line] = []
@@ -235,43 +258,36 @@ def _shown_together(lines: list[Line]) -> list[Line]:
             k = i
             while k < len(lines) and lines[k].kind in ("yaku", "note"):
                 k += 1
-            if not (k < len(lines) and lines[k].kind == "reveal" and lines[k].text.startswith(_SHOWN)):
+            nxt = _shown(lines[k]) if k < len(lines) else None
+            if nxt is None:
                 break
             held += lines[i:k]
-            run.append(lines[k].text[len(_SHOWN):].rstrip("."))
+            run.append(nxt)
             i = k + 1
         lines = lines[:i] + held + lines[i:]  # after the hands, where the yaku pass finds them
-        one = _SHOWN + "; ".join(run) + "."
+        one = _SHOWN + "; ".join(c.shown() for c in run) + "."
         if len(run) == 1:
-            told = _hand_first(run[0])
-            out.append(Line("reveal", told.replace(": ", " is shown: ", 1) + "." if told != run[0] else one))
+            c = replace(first, verb="shown") if first.dst else first  # told hand first
+            out.append(Line("reveal", c.text(), clause=c))
             continue
         if len(one) <= LONG_LINE:
             out.append(Line("reveal", one))
             continue
         out.append(Line("reveal", _SHOWN.rstrip()))
-        out += [Line("reveal", "  " + _hand_first(part) + ".") for part in run]
+        out += [Line("reveal", "  " + _hand_first(c) + ".") for c in run]
     return out
 
 
 #: a line longer than this (a showdown of several hands) is told one hand a line
 LONG_LINE = 96
-_NOW = re.compile(r"^(?P<cards>.+?) — (?P<zone>.+?) is now (?P<all>.+?)(?:, which shows (?P<value>.+))?$")
-_HAND = re.compile(r"^(?P<cards>.+?) — (?P<zone>.+?)(?:, which shows (?P<value>.+))?$")
 
 
-def _hand_first(part: str) -> str:
-    """'Five — column 1 is now Five, Ten and Five, which shows 0' told hand first: 'Column 1:
-    Five, Ten and Five — shows 0' (the cards just turned are among those named)."""
-    m = _NOW.match(part)
-    cards = m["all"] if m else None
-    if m is None:
-        m = _HAND.match(part)
-        cards = m["cards"] if m else None
-    if m is None or cards is None:
-        return part
-    zone = m["zone"][0].upper() + m["zone"][1:]
-    return f"{zone}: {cards}" + (f" — shows {m['value']}" if m["value"] else "")
+def _hand_first(c: Clause) -> str:
+    """Cards shown told hand first: 'Column 1: Five, Ten and Five — shows 0' (the cards just
+    turned are among those named)."""
+    if not c.dst:
+        return c.shown()
+    return f"{c.dst[:1].upper()}{c.dst[1:]}: {c.held or c.what()}" + (f" — shows {c.value}" if c.value else "")
 
 
 def _yours_with_pay(lines: list[Line], viewer: int | None) -> list[Line]:
@@ -313,14 +329,14 @@ def _told_by_rule(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     for i, ln in enumerate(lines):
         nxt = lines[i + 1] if i + 1 < len(lines) else None
-        m = re.match(r"^Seat \d+(?: \([^)]*\))? chooses: ([^;]+)\.$", ln.text) if ln.kind == "choice" else None
-        if m and nxt is not None and nxt.kind == "note" and f" {m.group(1).lower()} " in f" {nxt.text.lower()} ":
+        # (another seat's answer told as 'Seat 2 chooses: <answer>.', its `pred`)
+        what = ln.pred[0].removeprefix(_CHOOSE[0]) if ln.kind == "choice" and ln.pred is not None \
+            and ln.act is None and ln.pred[0].startswith(_CHOOSE[0]) else ""
+        if what and ";" not in what and nxt is not None and nxt.kind == "note" \
+                and f" {what.lower()} " in f" {nxt.text.lower()} ":
             continue
         out.append(ln)
     return out
-
-
-_SHOWN_HAND = re.compile(r"^(?P<zone>.+?) is shown: (?P<cards>.+?) — shows (?P<value>.+)\.$")
 
 
 def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
@@ -331,29 +347,24 @@ def _thrown_in(lines: list[Line], viewer: int | None) -> list[Line]:
     i = 0
     while i < len(lines):
         ln = lines[i]
-        m = _SHOWN_HAND.match(ln.text) if ln.kind == "reveal" else None
-        mv = lines[i + 1] if m and i + 1 < len(lines) else None
-        what = join_words(list(mv.cards)) if mv is not None and mv.kind == "move" and mv.cards else ""
-        src = _SEEN.match(mv.text[len(what):]) if what and mv is not None and mv.text.startswith(what) else None
-        rest = m["cards"] if m else ""
-        for c in (mv.cards if src else ()):
-            rest = rest.replace(c, "", 1)
-        if m is None or src is None or src["src"].lower() != m["zone"].lower() or rest.strip(" ,and"):
+        m = ln.clause if ln.kind == "reveal" and ln.clause is not None and ln.clause.verb == "shown" \
+            and ln.clause.value else None
+        src = _seen(lines[i + 1]) if m is not None and i + 1 < len(lines) else None
+        if m is None or src is None or src.src_zone != m.dst_zone or sorted(src.cards) != sorted(m.hand):
             out.append(ln)
             i += 1
             continue
         pay = lines[i + 2] if i + 2 < len(lines) else None
-        if pay is not None and pay.kind == "pay" and pay.bare is not None and pay.pred is not None and (
-                (pay.seat == viewer and m["zone"].startswith("Your ")) or (pay.seat is not None and (
-                    f"seat {pay.seat}'s" in m["zone"].lower() or f"(seat {pay.seat})" in m["zone"]))):
+        told = ln.text[:-1]  # 'Seat 2's hand is shown: A and B — shows 16'
+        if pay is not None and pay.kind == "pay" and pay.bare is not None and pay.pred is not None \
+                and pay.seat is not None and pay.seat == m.dst_seat:
             why = pay.pred[0][len(pay.bare[0]):].strip()
             who = "you pay " + pay.bare[0].removeprefix("pays ") if pay.seat == viewer else \
                 f"seat {pay.seat} {pay.bare[0]}"
-            out.append(Line("reveal", f"{m['zone']} is shown: {m['cards']} — shows {m['value']}"
-                                      f"{' ' + why if why else ''}; it goes to {src['dst']} and {who}.", pay.seat))
+            out.append(Line("reveal", f"{told}{' ' + why if why else ''}; it goes to {src.dst} and {who}.", pay.seat))
             i += 3
             continue
-        out.append(Line("reveal", f"{ln.text[:-1]}; it goes to {src['dst']}.", ln.seat))
+        out.append(Line("reveal", f"{told}; it goes to {src.dst}.", ln.seat))
         i += 2
     return out
 
@@ -419,16 +430,13 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
     the reasons you had no choice told already this round (each is told once; added to here);
     `question`: a question of yours comes right after the last sentence."""
     said_why = set() if said_why is None else said_why
-    lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer))
+    lines = _to_yours_together(_notes_together(_told_by_rule(lines), viewer), viewer)
     lines = _thrown_in(_yours_with_pay(_shown_together(_seen_moves(_through(_hidden_moves(lines)))), viewer), viewer)
     lines = yaku_once(lines)
     # a phase in which nothing was told (a misdeal check that found none) is not named
     lines = [ln for i, ln in enumerate(lines)
              if not (ln.kind == "phase" and i + 1 < len(lines) and lines[i + 1].kind in ("phase", "heading"))]
     out: list[Line] = []
-    # per line of out: 2 a turn told in the rules' own words (`told`), 1 a card turned up by
-    # nobody's choice, 0 anything else; runs with a told turn are said as one paragraph
-    flow: list[int] = []
     turns: list[_Turn] = []  # the open run of other seats' turns (and your own forced ones)
 
     def close() -> None:
@@ -441,8 +449,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                    and (viewer not in (t.seat, turns[j].seat) or turns[j].text or t.text)):
                 seats.append(turns[j].seat)
                 j += 1
-            before = len(out)
-            if t.kind == "reveal" and all(p[0].startswith("looks at ") for p in t.preds):
+            if t.kind == "reveal" and all(p.one.startswith("looks at ") for p in t.preds):
                 seats.sort()  # seats looking at their cards together: no order among them to keep
             if t.text and len(seats) == 1:
                 out.append(Line(t.kind, t.text, viewer))
@@ -466,18 +473,20 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 else:
                     text = f"You {said}, your only choice" + (f": {t.why}." if t.why else ".")
                 said_why.add(t.why)
-                out.append(Line("choice", text, viewer))
-            elif len(seats) == 1 and len(t.preds) > 1 and all(p[0].startswith("pays ") for p in t.preds) \
+                # one answer (with what it made you pay): joined with what it took by after_turns
+                one = text in (f"You {said}, your only choice.", f"You {said}, your only choice: {t.why}.") \
+                    and all(p.join == "and" and not p.value for p in t.preds[1:]) and not t.preds[0].value
+                out.append(Line("choice", text, viewer, own=said if one else ""))
+            elif len(seats) == 1 and len(t.preds) > 1 and all(p.one.startswith("pays ") for p in t.preds) \
                     and len(t.words(False)) > LONG_LINE:
                 # many payments by one seat (a dealer settling every column): one a line
-                out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p[0]}.", t.seat) for p in t.preds)
+                out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p.said()}.", t.seat) for p in t.preds)
             elif len(seats) == 1:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat,
                                 pred=(t.words(False), t.words(True)), seats=(t.seat,)))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None,
                                 pred=(t.words(False), t.words(True)), seats=tuple(seats)))
-            flow.extend([2 if t.acts and len(out) - before == 1 else 0] * (len(out) - before))
             i = j
         turns.clear()
 
@@ -498,25 +507,25 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
             yours, merged = False, False
             close()
             if question and ln is lines[-1]:
-                drawn = f"{join_words(list(ln.cards))}."
-            out.append(Line("move", f"You draw {drawn}", viewer, cards=ln.cards))
-            flow.append(0)
+                drawn = replace(drawn, dst="")
+            drawn = replace(drawn, actor=viewer, who="You", you=True)
+            out.append(Line("move", drawn.text(), viewer, cards=ln.cards, clause=drawn))
             prev = ln
             continue
         if drawn is not None and turns and turns[-1].seat != viewer and prev is not None \
-                and (prev.kind == "choice" or merged) and not _elsewhere(ln.text, turns[-1].seat):
+                and (prev.kind == "choice" or merged) and not _elsewhere(ln, turns[-1].seat, viewer):
             # a seat draws after playing a card: a sentence of its own, so that what the draw then
             # captures is not read as the play's
             seat = turns[-1].seat
             close()
-            out.append(Line("move", f"Seat {seat}{_tag(seat, lines)} draws {drawn}", seat, cards=ln.cards))
-            flow.append(0)
+            drawn = replace(drawn, actor=seat, who=f"Seat {seat}{_tag(seat, lines)}")
+            out.append(Line("move", drawn.text(), seat, cards=ln.cards, clause=drawn))
             prev, merged = ln, False
             continue
         if (ln.kind == "move" and turns and prev is not None and (prev.kind == "choice" or merged)
-                and (prev.seat == turns[-1].seat or merged) and not _elsewhere(ln.text, turns[-1].seat)
-                and (prev.kind == "choice" or f"seat {turns[-1].seat}'s" in ln.text
-                     or f"(seat {turns[-1].seat})" in ln.text)):
+                and (prev.seat == turns[-1].seat or merged) and not _elsewhere(ln, turns[-1].seat, viewer)
+                and (prev.kind == "choice" or ln.clause is not None
+                     and turns[-1].seat in (ln.clause.src_seat, ln.clause.dst_seat))):
             # what a seat's choice made happen (and the cards it took with it), told with it; cards
             # the turn already named are not named again, only the new value of where they went
             if not ln.cards and turns[-1].acts and turns[-1].preds[-1] == turns[-1].acts[-1][2]:
@@ -524,22 +533,23 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 # card'): the answer says it
                 prev, merged = ln, True
                 continue
-            told = " ".join(p[0] for p in turns[-1].preds)
+            told = " ".join(p.said() for p in turns[-1].preds)
             # a card the turn's answers named and no move told yet (two cards may share a name:
             # a second one drawn is a new card, told as such)
             echoed = ln.cards and all(told.count(c) > turns[-1].moved.count(c) for c in ln.cards)
             turns[-1].moved += list(ln.cards or ())
+            c = ln.clause
+            value = f"{c.dst} now shows {c.value}" if c is not None and c.value else ""
             if echoed:
-                value = ln.text.rstrip(".").split(": ", 1)[1] if ": " in ln.text else ""
-                if value and not turns[-1].preds[-1][0].endswith(value):
+                if value and turns[-1].preds[-1].value != value:
                     _old_value(turns[-1], value)
-                    turns[-1].preds.append(("\x01" + value, "\x01" + value))
-            elif _with_choice(turns[-1], ln, deck):
+                    turns[-1].preds.append(_Part("", "", "value", value))
+            elif _with_choice(turns[-1], ln, deck, viewer):
                 pass
             else:
-                if ": " in ln.text and " now shows " in ln.text:
-                    _old_value(turns[-1], ln.text.rstrip(".").split(": ", 1)[1])
-                turns[-1].preds.append((ln.text.rstrip("."), ln.text.rstrip(".")))
+                if value:
+                    _old_value(turns[-1], value)
+                turns[-1].preds.append(_Part(_inside(ln), _inside(ln), value=value))
             prev, merged = ln, True
             continue
         prev, merged = ln, False
@@ -576,56 +586,46 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
         if _says_your_answer(out, ln, viewer):
             continue
         out.append(ln)
-        flow.append(1 if ln.kind == "move" and ln.seat is None and "\n" not in ln.text else 0)
     close()
     # the same cards dealt round the table twice ('Seats 1 to 6 are each dealt 3 cards') is one line
     for k in range(len(out) - 1, 0, -1):
         if out[k].kind == out[k - 1].kind == "deal" and out[k].text == out[k - 1].text and out[k].text.endswith("."):
             out[k - 1] = Line("deal", out[k].text[:-1] + ", twice.", out[k].seat)
-            del out[k], flow[k]
+            del out[k]
     # one line per seat or per run of seats doing the same (not a paragraph per round of the
     # table): with seven players a paragraph pushed your own last move off a 40-line screen
     return after_turns(out, viewer)
 
 
-def _drawn(ln: Line, deck: str | None) -> str | None:
+def _drawn(ln: Line, deck: str | None) -> Clause | None:
     """A card turned face up from the deck to a shared place (not a seat's, not a numbered one),
-    as the words after 'draws': 'Cherry chaff; it goes to the table.'; else None."""
-    if deck is None or ln.kind != "move" or not ln.cards:
+    as a draw by nobody yet ('draw'); else None."""
+    m = _seen(ln)
+    if deck is None or m is None or m.src != deck or m.face != "up" or not _shared(m.dst_zone, m.dst_seat):
         return None
-    what = join_words(list(ln.cards))
-    m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
-    if m is None or m["src"] != deck or (m["face"] or "").strip() != "face up" or re.search(r"\d|^your |'s ", m["dst"]):
-        return None
-    return f"{what}; it goes to {m['dst']}" + (f": {m['value']}" if m["value"] else "") + "."
+    return replace(m, verb="draw")
 
 
-def _to_yours_together(lines: list[Line]) -> list[Line]:
+def _shared(zone: str, seat: int | None) -> bool:
+    """A place every seat shares: no seat's own, not one of several numbered ones."""
+    m = ZONE_RE.match(zone)
+    return seat is None and m is not None and m["idx"] is None
+
+
+def _to_yours_together(lines: list[Line], viewer: int | None) -> list[Line]:
     """Cards going one after another to the same pile of yours told as one move with the pile's
     last value ('A and B go to your capture pile face up: your capture pile now shows 10.')."""
     out: list[Line] = []
     for ln in lines:
-        prev = out[-1] if out else None
-        a = _moved(prev) if prev is not None else None
-        b = _moved(ln)
-        if a and b and a[1]["dst"] == b[1]["dst"] and a[1]["dst"].startswith("your ") and a[1]["value"] \
-                and b[1]["value"] and a[1]["face"] == b[1]["face"]:
-            cards = (*prev.cards, *ln.cards)
-            value = ln.text.rstrip(".").split(": ", 1)[1]
-            out[-1] = Line("move", f"{join_words(list(cards))} go to {b[1]['dst']}{b[1]['face'] or ''}: {value}.",
-                           ln.seat, cards=cards)
+        a, b = _seen(out[-1] if out else None), _seen(ln)
+        if a and b and a.dst == b.dst and viewer is not None and a.dst_seat == viewer and a.value \
+                and b.value and a.face == b.face:
+            cards = (*a.cards, *b.cards)
+            c = replace(b, verb="go to", cards=cards, count=len(cards), src="", src_seat=None, src_zone="")
+            out[-1] = Line("move", c.text(), ln.seat, cards=cards, clause=c)
             continue
         out.append(ln)
     return out
-
-
-def _moved(ln: Line):
-    """A move sentence of named cards as (their words, the parts of the sentence), else None."""
-    if ln.kind != "move" or not ln.cards:
-        return None
-    what = join_words(list(ln.cards))
-    m = _SEEN.match(ln.text[len(what):]) if ln.text.startswith(what) else None
-    return (what, m) if m else None
 
 
 def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
@@ -645,37 +645,38 @@ def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
     return True
 
 
-def _with_choice(turn: _Turn, ln: Line, deck: str | None) -> bool:
+def _with_choice(turn: _Turn, ln: Line, deck: str | None, viewer: int | None) -> bool:
     """A card going from a shared place to the seat's own pile right after its answer named other
     cards, told with that answer ('captures A with B') rather than as a move of its own ('...; B goes
     from the table to seat 2's capture pile'); not a card from the deck (`deck`); whether it was."""
-    moved = _moved(ln)
+    m = _seen(ln)
     # the answer: the turn's last sentence but the new values of places it told
-    k = max((i for i, p in enumerate(turn.preds) if not p[0].startswith("\x01")), default=-1)
-    last = turn.preds[k][0] if k >= 0 else ""
-    if moved is None or not (last.startswith(_CHOOSE[0]) or last.startswith("\x00") or turn.acts
+    k = max((i for i, p in enumerate(turn.preds) if p.join != "value"), default=-1)
+    last = turn.preds[k] if k >= 0 else _Part("", "")
+    if m is None or not (last.one.startswith(_CHOOSE[0]) or last.join == "again" or turn.acts
                              and turn.preds[k] == turn.acts[-1][2]):
         return False
-    what, m = moved
-    if re.search(r"\d|^your |'s ", m["src"]) or deck is None or m["src"] == deck or not m["dst"].startswith(f"seat {turn.seat}'s "):
+    what = m.what()
+    if not _shared(m.src_zone, m.src_seat) or deck is None or m.src == deck or m.dst_seat != turn.seat \
+            or turn.seat == viewer:
         return False
     old = turn.preds[k]
     if turn.acts and turn.acts[-1][2] == old and turn.acts[-1][0].key != "*":
         # the answer's own fixed words name what it takes ('captures the wild card'): the card is
         # not told again ('... with <that card>'), only where it went and what that shows now
-        if m["value"]:
-            value = f"{m['dst']} now shows {m['value']}"
+        if m.value:
+            value = f"{m.dst} now shows {m.value}"
             _old_value(turn, value)
-            turn.preds.append(("\x01" + value, "\x01" + value))
+            turn.preds.append(_Part("", "", "value", value))
         return True
-    turn.preds[k] = (old[0] + f" with {what}", old[1] + f" with {what}")
+    turn.preds[k] = old._replace(one=old.one + f" with {what}", many=old.many + f" with {what}")
     if turn.acts and turn.acts[-1][2] == old:
         act, vals, _ = turn.acts[-1]
         turn.acts[-1] = (act, vals, turn.preds[k])
-    if m["value"]:
-        value = f"{m['dst']} now shows {m['value']}"
+    if m.value:
+        value = f"{m.dst} now shows {m.value}"
         _old_value(turn, value)
-        turn.preds.append(("\x01" + value, "\x01" + value))
+        turn.preds.append(_Part("", "", "value", value))
     return True
 
 
@@ -685,17 +686,19 @@ def _old_value(turn: _Turn, value: str) -> None:
     head = value.split(" now shows ")[0] + " now shows "
     keep = []
     for p in turn.preds:
-        if p[0].startswith("\x01" + head):
-            continue
-        if f": {head}" in p[0]:
-            p = (p[0].split(f": {head}")[0], p[1].split(f": {head}")[0])
+        if p.value.startswith(head):
+            if p.join == "value":
+                continue
+            p = p._replace(value="")
         keep.append(p)
     turn.preds[:] = keep
 
 
-def _elsewhere(text: str, seat: int) -> bool:
-    """Whether a sentence puts cards in another seat's zone (or yours): not what `seat`'s choice did."""
-    return " your " in text or any(int(m) != seat for m in re.findall(r"seat (\d+)'s", text))
+def _elsewhere(ln: Line, seat: int, viewer: int | None) -> bool:
+    """Whether a move takes cards from or puts them in another seat's place or yours (`viewer`'s,
+    told apart in your own words): not what `seat`'s choice did."""
+    c = ln.clause
+    return c is not None and any(s is not None and (s != seat or s == viewer) for s in (c.src_seat, c.dst_seat))
 
 
 def _ritual(ln: Line) -> bool:

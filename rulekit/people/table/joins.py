@@ -16,7 +16,7 @@ from rulekit.people.words import join_words, seats_words
 
 def after_turns(out: list[Line], viewer: int | None) -> list[Line]:
     """The passes that join lines once the turns are told, in order."""
-    return _your_play_together(_draw_then_take(_around_yours(out, viewer)), viewer)
+    return _your_play_together(_draw_then_take(_around_yours(out, viewer), viewer), viewer)
 
 
 _HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has|(?P<place>[A-Z][\w' ]*?) has) "
@@ -66,10 +66,20 @@ def _around_yours(out: list[Line], viewer: int | None) -> list[Line]:
     return out
 
 
-_YOU_CHOSE = re.compile(r"^You choose: (?P<act>[a-z][^:;]*)\.$")
-_YOU_DID = re.compile(r"^You (?P<pred>[a-z][^:;]*?)(?:, your only choice(?:: [^;]+)?)?\.$")
-_TO_YOURS = re.compile(r"^(?P<cards>.+) go to your (?P<pile>.+?) face up: (?P<value>your .+ now shows .+)\.$")
-_DRAWN = re.compile(r"^(?P<who>You|Seat \d+(?: \([^)]*\))?) (?P<verb>draws?) (?P<card>.+); it goes to [^:;]+\.$")
+
+
+def _to_yours(ln: Line, viewer: int | None) -> str | None:
+    """Cards gone face up to a place of yours, told together ('go to'): what the place shows now; else None."""
+    c = ln.clause
+    if c is None or c.verb != "go to" or viewer is None or c.dst_seat != viewer or c.face != "up" or not c.value:
+        return None
+    return f"{c.dst} now shows {c.value}"
+
+
+def _drawn(ln: Line):
+    """A card drawn to a shared place and told where it went (a 'draw' clause), else None."""
+    c = ln.clause
+    return c if c is not None and c.verb == "draw" and c.dst and not c.value else None
 
 
 def _your_play_together(out: list[Line], viewer: int | None) -> list[Line]:
@@ -78,50 +88,49 @@ def _your_play_together(out: list[Line], viewer: int | None) -> list[Line]:
     k = 0
     while k + 1 < len(out):
         mine = out[k].seat == viewer and out[k].kind == "choice"
-        a = (_YOU_CHOSE.match(out[k].text) or _YOU_DID.match(out[k].text)) if mine else None
-        if a is None:
+        act = out[k].own if mine else ""
+        if not act:
             k += 1
             continue
-        act = a["act"] if "act" in a.groupdict() else a["pred"]
-        b = _YOU_DID.match(out[k + 1].text) if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else None
-        c_at = k + 2 if b is not None else k + 1
-        c = _TO_YOURS.match(out[c_at].text) if c_at < len(out) else None
+        b = out[k + 1].own if out[k + 1].seat == viewer and out[k + 1].kind == "choice" else ""
+        c_at = k + 2 if b else k + 1
+        c = _to_yours(out[c_at], viewer) if c_at < len(out) else None
         if c is None:
             k += 1
             continue
-        said = f"You {act}" + (f" and {b['pred']}" if b is not None else "")
+        said = f"You {act}" + (f" and {b}" if b else "")
         extra = [x for x in out[c_at].cards if x not in said]  # a card that went too, not yet named
         text = said + (f" with {join_words(extra)}" if extra and len(extra) < len(out[c_at].cards) else "")
-        out[k] = Line("choice", f"{text}; {c['value']}.", viewer, cards=out[c_at].cards)
+        out[k] = Line("choice", f"{text}; {c}.", viewer, cards=out[c_at].cards)
         del out[k + 1:c_at + 1]
         k += 1
     return out
 
 
-def _draw_then_take(out: list[Line]) -> list[Line]:
+def _draw_then_take(out: list[Line], viewer: int | None) -> list[Line]:
     """A card drawn to the table and what it then took told as one line ('Seat 1 draws A and
     captures B with it; ...'), not as a card left on the table and a capture after it."""
     k = 0
     while k + 1 < len(out):
-        d = _DRAWN.match(out[k].text)
+        d = _drawn(out[k])
+        who, card = (d.who, d.what()) if d is not None else ("", "")
         nxt = out[k + 1].text
-        if d is None or not nxt.startswith(d["who"] + " ") or nxt.startswith(d["who"] + " draw"):
+        if d is None or out[k + 1].seat != d.actor or not nxt.startswith(who + " ") or _drawn(out[k + 1]) is not None:
             k += 1
             continue
-        rest = nxt[len(d["who"]) + 1:]
-        head = f"{d['who']} {d['verb']} {d['card']} and "
-        if f" with {d['card']}" in rest:  # 'captures B with A; ...': 'with it'
-            out[k] = replace(out[k + 1], text=head + rest.replace(f" with {d['card']}", " with it", 1))
+        rest = nxt[len(who) + 1:]
+        head = f"{who} {'draw' if d.you else 'draws'} {card} and "
+        if f" with {card}" in rest:  # 'captures B with A; ...': 'with it'
+            out[k] = replace(out[k + 1], text=head + rest.replace(f" with {card}", " with it", 1))
             del out[k + 1]
-        elif d["who"] != "You" and rest.startswith("captures ") and " with " not in rest:
+        elif not d.you and rest.startswith("captures ") and " with " not in rest:
             # 'captures B; ...' (the card drawn did it, and B is no card it names): 'draws A and captures B with it'
             cut = min(i for i in (rest.find(";"), len(rest) - 1) if i >= 0)
             out[k] = replace(out[k + 1], text=head + rest[:cut] + " with it" + rest[cut:])
             del out[k + 1]
-        elif d["who"] == "You" and k + 2 < len(out) and _YOU_DID.match(nxt) and _TO_YOURS.match(out[k + 2].text) \
-                and d["card"] in out[k + 2].text:
-            pred = _YOU_DID.match(nxt)["pred"]
-            out[k] = Line("choice", f"{head}{pred} with it; {_TO_YOURS.match(out[k + 2].text)['value']}.",
+        elif d.you and k + 2 < len(out) and out[k + 1].own and _to_yours(out[k + 2], viewer) \
+                and card in out[k + 2].cards:
+            out[k] = Line("choice", f"{head}{out[k + 1].own} with it; {_to_yours(out[k + 2], viewer)}.",
                           out[k + 1].seat, cards=out[k + 2].cards)
             del out[k + 1:k + 3]
         k += 1

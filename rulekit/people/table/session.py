@@ -158,7 +158,7 @@ class Table(TableView):
             # (where the draw seats you is said once it is known: 'you (seat 2)')
             spec = self.game.extra.get("seat_draw")
             me = f"player {self.player + 1} " if spec is not None and spec.seating == "by_draw" else f"seat {self.player} "
-            told = [replace(ln, text=ln.text.replace(me, "you\x03 ", 1)) for ln in told]
+            told = [replace(ln, text=ln.text.replace(me, "you ", 1)) for ln in told]
         self.buf += told
 
     def flush(self, reserve: int = 0, question: bool = False) -> None:
@@ -167,7 +167,7 @@ class Table(TableView):
         screen, pause for Enter first, so that nothing told since your last answer scrolls away
         (`question`: one of yours comes next)."""
         from rulekit.people.table.compact import compact
-        lines, self.buf = [replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], []
+        lines, self.buf = self.buf, []
         told = compact(lines, self.seat, self.nar.zone_words(self.game.deck_zone), self.said_why, question)
         if self.short:
             from rulekit.people.table.stretch import phases_joined
@@ -282,7 +282,7 @@ class Table(TableView):
         from rulekit.people.table.compact import compact
         from rulekit.people.table.stretch import SHORT_FROM, short_story
         deck = self.nar.zone_words(self.game.deck_zone)
-        whole = compact([replace(ln, text=ln.text.replace("\x03", "")) for ln in self.buf], self.seat, deck,
+        whole = compact(list(self.buf), self.seat, deck,
                         set(self.said_why))
         said = frozenset(self.nar.said)  # what the rules said: the round's end says it again
         if len(whole) > SHORT_FROM:
