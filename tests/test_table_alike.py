@@ -240,7 +240,8 @@ def test_rules_key_at_the_table_states_the_rules_in_play_without_other_house_rul
                           ({"swap_rules": "once"}, "at most once; the dealer never starts an exchange.")):
         g = game(KAKKURI, options)
         out = io.StringIO()
-        table = Table(g, 7, 3, Screen(io.StringIO("?\n1\n" + "1\n" * 400), out), pause=False)
+        # the exchange is blind, so asked only at a table that asks everything (--ask-all)
+        table = Table(g, 7, 3, Screen(io.StringIO("?\n1\n" + "1\n" * 400), out), pause=False, ask_all=True)
         table.nar.rounds = 1
         res = play(g, 7, 5, make_agents(g, 7, 5, "careful", human=3, human_agent=table), rounds=1, dealer=0,
                    observe=table.observe)

@@ -52,6 +52,7 @@ class _Run:
     dealer: int | None = None  # a simulated single round: seat 0 deals (--from-simulation)
     origin: str | None = None  # how to play this game again, when --seed alone would not
     verbose: bool = False  # at the table: every turn told as it happens (--verbose)
+    ask_all: bool = False  # at the table: asked even the questions the rules give nothing to decide on
 
     def fields(self) -> dict[str, Any]:
         from rulekit.people.savegame import save_fields
@@ -115,7 +116,8 @@ def cmd_play(args: argparse.Namespace, game_of, variant_files) -> int:
     policy = args.policy or next((p for p in mine if p in game.policies), "random")
     return _play(_Run(game, n, seed, args.human, policy, args.rounds, args.log,
                       tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False)),
-                      verbose=bool(getattr(args, "verbose", False))))
+                      verbose=bool(getattr(args, "verbose", False)),
+                      ask_all=bool(getattr(args, "ask_all", False))))
 
 
 def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
@@ -140,7 +142,8 @@ def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
               f"replay with --from-simulation {seed}:{index}")
     return _play(_Run(game, n, round_seed(seed, index), args.human, policy, 1, args.log,
                       tuple(getattr(args, "house", None) or ()), dealer=0, origin=origin,
-                      trace=bool(getattr(args, "trace", False)), verbose=bool(getattr(args, "verbose", False))))
+                      trace=bool(getattr(args, "trace", False)), verbose=bool(getattr(args, "verbose", False)),
+                      ask_all=bool(getattr(args, "ask_all", False))))
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -160,7 +163,8 @@ def _resume(args: argparse.Namespace) -> int:
     game, log = load_saved(args.resume, args.variant_file, house)
     run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
                log.get("rounds_requested"), args.log, house, trace=bool(getattr(args, "trace", False)),
-               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)), dealer=log.get("dealer"))
+               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)),
+                      ask_all=bool(getattr(args, "ask_all", False)), dealer=log.get("dealer"))
     run.resumer = Resumer(game, log, args.resume)
     return _play(run)
 
@@ -252,7 +256,7 @@ def _at_table(run: _Run) -> int:
     game, r = run.game, run.resumer
     meta = game.variant.meta
     screen = Screen()
-    table = Table(game, run.n, run.human, screen, verbose=run.verbose)
+    table = Table(game, run.n, run.human, screen, verbose=run.verbose, ask_all=run.ask_all)
     total = _rounds_total(run)
     table.nar.rounds = total
     agents = make_agents(game, run.n, run.seed, run.policy, run.human, table)
@@ -276,6 +280,8 @@ def _at_table(run: _Run) -> int:
         screen.say(opponents_words(game, run.policy), "note")
         if game.extra.get("display_intro"):
             screen.say(inert(game.extra["display_intro"], keep_newlines=False), "note")
+        for said, _ in table.unasked.values():  # the questions the table answers for you, and why
+            screen.say(inert(said, keep_newlines=False), "note")
         screen.say(f"Seed {run.seed}: replay this game with --seed {run.seed}. Keys at any question: "
                    "? rules of this phase, t the table, h the odds, q quit (Ctrl-D too).", "note")
     observe = table.observe
