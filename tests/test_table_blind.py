@@ -80,3 +80,31 @@ def test_a_pass_says_what_would_have_fitted():
     assert "Seat 0 (dealer) plays Four of Cups." in text, text
     assert "You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run's rank 4 " \
            "(only rank 5 or a wild card would)." in text, text
+
+
+def test_your_turns_told_short_never_read_as_one_turn_the_rules_forbid():
+    """Between two questions your forced turns are told short (others' turns left to t): two turns
+    of yours that played cards are two sentences, with the others' turns counted between them, so
+    a sentence's cards always follow one another by the rules (seed 21: a Maid and a Horse, then
+    an Eight six turns later)."""
+    import re
+    g = game("mekurifuda/kakkuri.yaml")
+    rank = {g.card_name(i): c.attrs["rank"] for i, c in enumerate(g.deck.cards)}
+    wild = {g.card_name(i) for i, c in enumerate(g.deck.cards) if c.attrs["role"] == "wild"}
+    apart = 0
+    for seed in (21, 8, 5):
+        out = io.StringIO()
+        table = Table(g, 7, 1, Screen(io.StringIO("1\n" * 3000), out), pause=True)
+        table.nar.rounds = 2
+        res = play(g, 7, seed, make_agents(g, 7, seed, "careful", human=1, human_agent=table), rounds=2, dealer=0,
+                   observe=table.observe)
+        table.finish(res.chips, 2)
+        text = out.getvalue()
+        apart += len(re.findall(r"^  You play [^\n]+\n  The other seats take \d+ turns\.\n  You play ", text, re.M))
+        for played in re.findall(r"^  You play (.+?)(?:, your only choice.*)?\.$", text, re.M):
+            names = [re.sub(r" \([^)]*\)$", "", n) for n in re.split(r", | and ", played)]
+            for a, b in zip(names, names[1:]):
+                ra, rb = rank[a], rank[b]
+                assert a in wild or b in wild or ra == 12 or rb == ra + 1 or (ra <= 2 and rb == ra) \
+                    or ra == rb, played  # (three of a rank go down together)
+    assert apart

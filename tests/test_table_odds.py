@@ -136,11 +136,14 @@ def test_the_odds_of_feeding_a_yaku_in_a_capture_game():
     assert w.odds[feeding].theirs.get(poetry, 0.0) > 0.3 + max(others), (w.odds[feeding].theirs, others)
 
 
-@pytest.mark.parametrize("rel,n,seed", [("kabufuda/dare.yaml", 4, 1), ("mekurifuda/kakkuri.yaml", 7, 2),
-                                        ("kabufuda/kyo-kabu.yaml", 5, 2), ("hanafuda/hiraya.yaml", 3, 2),
-                                        ("hanafuda/otoroku.yaml", 3, 3)])
-def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, seed):
-    g = game(rel)
+# Dare under its usual rules asks nothing (every way of laying down keeps the same value): with the
+# high-card tie-break the cards kept count, and the question is asked
+@pytest.mark.parametrize("rel,n,seed,options", [("kabufuda/dare.yaml", 4, 1, {"tie_break": "high_card"}),
+                                                ("mekurifuda/kakkuri.yaml", 7, 2, {}),
+                                                ("kabufuda/kyo-kabu.yaml", 5, 2, {}), ("hanafuda/hiraya.yaml", 3, 2, {}),
+                                                ("hanafuda/otoroku.yaml", 3, 3, {})])
+def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, seed, options):
+    g = game(rel, options)
     out = io.StringIO()
     # every question asked, Kakkuri's blind exchange too (--ask-all): a round may have no other
     table = Table(g, n, 1, Screen(io.StringIO("h\n1\n" * 3000), out), pause=False, ask_all=True)

@@ -23,16 +23,33 @@ def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] 
     the round's outcome and the chip changes tell what they came to; so do the rules' sentences
     in `later`, which the outcome says again."""
     out: list[Line] = []
+    gap, last, mine = 0, None, None  # other seats' turns left out since your last answer that played
     for ln in lines:
+        if ln.kind == "choice" and ln.seat is not None and ln.seat != viewer:
+            gap += ln.seat != last
+        if ln.kind == "choice":
+            last = ln.seat
         if ln.kind in ("pay", "phase") or ln.text in later:
             continue
         if ln.kind in _KEPT_KINDS:
             out.append(ln)
         elif ln.seat == viewer:
+            if ln.kind == "choice" and gap and mine is not None and _plays(ln):
+                # two turns of yours that played cards, with others' between them (and passes of
+                # yours, which end a turn): two sentences, not one turn that would break the
+                # rules ('You play Maid, Horse and Eight')
+                out.append(Line("note", f"The other seats take {gap} turn{'s' if gap != 1 else ''}."))
+            if ln.kind == "choice" and _plays(ln):
+                gap, mine = 0, ln
             out.append(ln)
         elif ln.kind in ("move", "reveal") and (own(ln.src) or own(ln.dst) or ln.by == viewer):
             out.append(ln)
     return _runs_once(out, viewer)
+
+
+def _plays(ln: Line) -> bool:
+    """Whether a sentence tells an answer that did something (not an empty one: a pass)."""
+    return ln.act is not None and not ln.act.empty
 
 
 def opening_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
