@@ -327,3 +327,20 @@ def test_dare_under_its_usual_rules_lays_down_for_you_ways_that_keep_different_c
     text, (mine,) = told({"tie_break": "high_card"})
     assert "Your turn: Choose the sets of three to lay down" in text
     assert "Every choice keeps a hand that shows 3" in text and mine["index"] == 1  # '2' typed: the second way
+
+
+def test_dare_a_round_without_a_question_still_names_the_field_it_was_played_to():
+    """Told short (a table that pauses, nothing asked): the field and its key number are said
+    before your lay-down, as the table drawn with a question would have shown them."""
+    from .test_dare import W, stack
+    from rulekit.engine.agents import FirstLegalAgent
+    g = game("kabufuda/dare.yaml")
+    out = io.StringIO()
+    table = Table(g, 2, 1, Screen(io.StringIO("\n" * 20), out), pause=True)
+    res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0,
+               stack={"deck": stack({1: [1, 1, 3, 4, 5, 7, 8, 8, 10], 0: W}, field=[2, 9, 6])}, observe=table.observe)
+    table.finish(res.chips, 1)
+    text = out.getvalue()
+    assert "Your turn: " not in text
+    field = text.index("  Two, Nine and Six go from the deck to the field face up: the field now shows 7.")
+    assert field < text.index("  You lay down ")
