@@ -37,7 +37,7 @@ def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] 
             if ln.kind == "choice" and gap and mine is not None and _plays(ln):
                 # two turns of yours that played cards, with others' between them (and passes of
                 # yours, which end a turn): two sentences, not one turn that would break the
-                # rules ('You play Maid, Horse and Eight')
+                # rules (a Ten and an Eleven, then an Eight, read as one run)
                 out.append(Line("note", f"The other seats take {gap} turn{'s' if gap != 1 else ''}."))
             if ln.kind == "choice" and _plays(ln):
                 gap, mine = 0, ln
@@ -45,8 +45,8 @@ def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] 
         elif ln.kind in ("move", "reveal") and (own(ln.src) or own(ln.dst) or ln.by == viewer):
             out.append(ln)
         elif _turned_up(ln) and not any(o.kind == "choice" for o in out):
-            # cards the rules turn face up on a shared place before anyone's turn (Dare's field
-            # and its key number): what the rest of the round was played to
+            # cards the rules turn face up on a shared place before anyone's turn (a field whose
+            # total sets a key number): what the rest of the round was played to
             out.append(ln)
     return _runs_once(out, viewer)
 
