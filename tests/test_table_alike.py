@@ -240,7 +240,8 @@ def test_rules_key_at_the_table_states_the_rules_in_play_without_other_house_rul
                           ({"swap_rules": "once"}, "at most once; the dealer never starts an exchange.")):
         g = game(KAKKURI, options)
         out = io.StringIO()
-        table = Table(g, 7, 3, Screen(io.StringIO("?\n1\n" + "1\n" * 400), out), pause=False)
+        # the exchange is blind, so asked only at a table that asks everything (--ask-all)
+        table = Table(g, 7, 3, Screen(io.StringIO("?\n1\n" + "1\n" * 400), out), pause=False, ask_all=True)
         table.nar.rounds = 1
         res = play(g, 7, 5, make_agents(g, 7, 5, "careful", human=3, human_agent=table), rounds=1, dealer=0,
                    observe=table.observe)
@@ -298,3 +299,48 @@ def test_dare_ways_that_leave_you_out_are_alike_and_not_asked():
         for menu in re.findall(r"^Your turn: Choose the sets.*\n((?:  .*\n)+)Your choice", text, re.M):
             entries = re.findall(r"^  \d+\) .*$", menu, re.M)
             assert not all("one set only" in e for e in entries), menu
+
+
+def test_dare_under_its_usual_rules_lays_down_for_you_ways_that_keep_different_cards_of_one_value():
+    """One, One, Three, Four, Five, Seven, Eight, Eight, Ten to the key 7: laying down One, Eight, Eight
+    keeps One, Five, Seven and One, One, Five keeps Seven, Eight, Eight, both showing 3. Under the
+    usual rules that is no choice: not asked, told with why; with the high-card tie-break the cards
+    kept count and the question is asked."""
+    from .test_dare import W, stack
+    from rulekit.engine.agents import FirstLegalAgent
+
+    def told(options: dict) -> tuple[str, list]:
+        g = game("kabufuda/dare.yaml", options)
+        out = io.StringIO()
+        table = Table(g, 2, 1, Screen(io.StringIO("2\n"), out), pause=False)
+        res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0, logging=True,
+                   stack={"deck": stack({1: [1, 1, 3, 4, 5, 7, 8, 8, 10], 0: W}, field=[2, 9, 6])},
+                   observe=table.observe)
+        table.finish(res.chips, 1)
+        return out.getvalue(), [e for e in res.events if e["t"] == "choose" and e["player"] == 1]
+    text, (mine,) = told({})
+    assert "Your turn: " not in text and "Every choice keeps" not in text
+    assert mine["of"] >= 2 and mine["index"] == 0  # several ways, the first laid down for you
+    assert re.search(r"^  You lay down [^\n]+, your only choice \(ways that come to the same for you count as "
+                     r"one\)\.$", text, re.M), text
+    assert re.search(r"^ +Your hand: .* — shows 3\.$", text, re.M), text
+    text, (mine,) = told({"tie_break": "high_card"})
+    assert "Your turn: Choose the sets of three to lay down" in text
+    assert "Every choice keeps a hand that shows 3" in text and mine["index"] == 1  # '2' typed: the second way
+
+
+def test_dare_a_round_without_a_question_still_names_the_field_it_was_played_to():
+    """Told short (a table that pauses, nothing asked): the field and its key number are said
+    before your lay-down, as the table drawn with a question would have shown them."""
+    from .test_dare import W, stack
+    from rulekit.engine.agents import FirstLegalAgent
+    g = game("kabufuda/dare.yaml")
+    out = io.StringIO()
+    table = Table(g, 2, 1, Screen(io.StringIO("\n" * 20), out), pause=True)
+    res = play(g, 2, 1, [FirstLegalAgent(), table], rounds=1, dealer=0,
+               stack={"deck": stack({1: [1, 1, 3, 4, 5, 7, 8, 8, 10], 0: W}, field=[2, 9, 6])}, observe=table.observe)
+    table.finish(res.chips, 1)
+    text = out.getvalue()
+    assert "Your turn: " not in text
+    field = text.index("  Two, Nine and Six go from the deck to the field face up: the field now shows 7.")
+    assert field < text.index("  You lay down ")

@@ -45,15 +45,16 @@ def test_kyo_kabu_stakes_keep_column_order_with_yours_in_its_place():
 
 def _told(rel: str, n: int, seed: int, human: int, answers: str = "1\n", rounds: int = 1,
           options: dict | None = None, width: int | None = None, paged: bool = False,
-          policy: str = "careful") -> str:
-    """A game told at seat `human`, answering `answers` over and over, the others playing `policy`."""
+          policy: str = "careful", ask_all: bool = False) -> str:
+    """A game told at seat `human`, answering `answers` over and over, the others playing `policy`
+    (`ask_all`: the questions with nothing to decide on asked too)."""
     g = game(rel, options or {})
     out = io.StringIO()
     screen = Screen(io.StringIO(answers * 3000), out)
     if width is not None:
         screen.console.soft_wrap = False
         screen.console.width = width
-    table = Table(g, n, human, screen, pause=paged, verbose=True)  # every turn told (the pager's tests)
+    table = Table(g, n, human, screen, pause=paged, verbose=True, ask_all=ask_all)  # every turn told (the pager's tests)
     table.nar.rounds = rounds
     res = play(g, n, seed, make_agents(g, n, seed, policy, human=human, human_agent=table), rounds=rounds,
                dealer=0, observe=table.observe)
@@ -310,7 +311,8 @@ def test_dare_round_summary_leaves_out_the_sets_and_field_on_the_table_drawn_at_
     """Seat 0's sets and the field drawn in the table at your question are still on the screen
     when the round ends a few lines later: the summary does not list them again (seed 7 round 2:
     seat 0 lays down before you; the showdown follows at once)."""
-    text = _told("kabufuda/dare.yaml", 4, 7, 1, rounds=2)
+    # the high-card tie-break: the cards kept count, so the ways of laying down are asked
+    text = _told("kabufuda/dare.yaml", 4, 7, 1, rounds=2, options={"tie_break": "high_card"})
     rnd = text.split("Round 2 of 2")[1]
     table = rnd[rnd.index("The table — round 2"):rnd.index("Your turn")]
     assert re.search(r"^  Seat 0's sets: .+$", table, re.M) and re.search(r"^  The field: .+$", table, re.M), table
@@ -411,8 +413,8 @@ def test_a_pause_mid_round_shows_your_hand_above_the_prompt():
     away: a 'Press Enter to go on' has your hand on the line above it, unless you play from it in
     what follows before the next question (it would show the hand as it is after those plays) or
     the table, which shows it, comes next."""
-    text = "\n".join(_told("mekurifuda/kakkuri.yaml", 7, seed, seat, "\n1\n", rounds=2, width=100, paged=True)
-                     for seed, seat in ((5, 3), (2, 5), (4, 5)))
+    text = "\n".join(_told("mekurifuda/kakkuri.yaml", 7, seed, seat, "\n1\n", rounds=2, width=100, paged=True,
+                           ask_all=True) for seed, seat in ((5, 3), (2, 5), (4, 5)))
     lines = text.splitlines()
     pauses = [i for i, ln in enumerate(lines) if ln.startswith("Press Enter to go on")]
     assert pauses, text
@@ -441,14 +443,16 @@ def test_rules_at_a_question_bring_the_table_back_under_them():
 
 
 def test_when_every_way_keeps_the_same_value_enter_takes_the_first_and_a_number_still_chooses():
-    """Dare under its usual rules: the ways of laying down are all offered, and Enter alone lays down
-    the first (nothing to weigh); typing another number lays down that one."""
-    plain = _told("kabufuda/dare.yaml", 4, 7, 1, "\n", rounds=3)
+    """Dare with the high-card tie-break (under its usual rules nothing is asked): the ways of laying
+    down that keep hands of one value are all offered, and Enter alone lays down the first; typing
+    another number lays down that one."""
+    HIGH = {"tie_break": "high_card"}
+    plain = _told("kabufuda/dare.yaml", 4, 7, 1, "\n", rounds=3, options=HIGH)
     assert "Enter for 1; " in plain and "Please type" not in plain
     picked = re.findall(r"^  1\) (lay down .+?) — keeps .*\n(?:  \d+\) .*\n)*Your choice \(1 to \d+, Enter for 1; "
                         r"[^\n]*\n  You choose: (lay down .+)\.$", plain, re.M)
     assert picked and all(a == b for a, b in picked), picked
-    two = _told("kabufuda/dare.yaml", 4, 7, 1, "2\n", rounds=3)
+    two = _told("kabufuda/dare.yaml", 4, 7, 1, "2\n", rounds=3, options=HIGH)
     second = re.findall(r"^  2\) (lay down .+?) — keeps .*\n(?:  \d+\) .*\n)*Your choice \(1 to \d+, Enter for 1; "
                         r"[^\n]*\n  You choose: (lay down .+)\.$", two, re.M)
     assert second and all(a == b for a, b in second), second

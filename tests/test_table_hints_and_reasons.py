@@ -219,9 +219,13 @@ def test_kakkuri_menu_says_what_could_follow_and_the_table_is_short():
     # the table: other seats' hidden hands on one line, no empty deck
     assert re.search(r"Unseen hands: seats? 0 \(dealer\)(?:, \d)*(?: and \d)?: \d+ cards?", text)
     assert "The deck: 0 cards" not in text and "Seat 2's hand: 6 hidden cards" not in text
-    # your forced pass and what it cost, one line
-    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run\.",
-                     text, re.M)
+    # your forced pass and what it cost, one line, with what would have fitted
+    passes = re.findall(r"^  You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run's "
+                        r"rank (\d+) \(only rank (\d+)(?: or (\d+), or a wild card,| or a wild card) would\)\.",
+                        text, re.M)
+    assert passes
+    for top, first, second in passes:
+        assert (int(first), int(second or 0)) == ((int(top), int(top) + 1) if int(top) <= 2 else (int(top) + 1, 0))
 
 
 def test_round_summary_does_not_repeat_what_is_still_on_the_screen():

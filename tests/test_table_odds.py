@@ -136,13 +136,17 @@ def test_the_odds_of_feeding_a_yaku_in_a_capture_game():
     assert w.odds[feeding].theirs.get(poetry, 0.0) > 0.3 + max(others), (w.odds[feeding].theirs, others)
 
 
-@pytest.mark.parametrize("rel,n,seed", [("kabufuda/dare.yaml", 4, 1), ("mekurifuda/kakkuri.yaml", 7, 2),
-                                        ("kabufuda/kyo-kabu.yaml", 5, 2), ("hanafuda/hiraya.yaml", 3, 2),
-                                        ("hanafuda/otoroku.yaml", 3, 3)])
-def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, seed):
-    g = game(rel)
+# Dare under its usual rules asks nothing (every way of laying down keeps the same value): with the
+# high-card tie-break the cards kept count, and the question is asked
+@pytest.mark.parametrize("rel,n,seed,options", [("kabufuda/dare.yaml", 4, 1, {"tie_break": "high_card"}),
+                                                ("mekurifuda/kakkuri.yaml", 7, 2, {}),
+                                                ("kabufuda/kyo-kabu.yaml", 5, 2, {}), ("hanafuda/hiraya.yaml", 3, 2, {}),
+                                                ("hanafuda/otoroku.yaml", 3, 3, {})])
+def test_h_gives_chances_in_per_cent_for_each_answer_in_every_seed_game(rel, n, seed, options):
+    g = game(rel, options)
     out = io.StringIO()
-    table = Table(g, n, 1, Screen(io.StringIO("h\n1\n" * 3000), out), pause=False)
+    # every question asked, Kakkuri's blind exchange too (--ask-all): a round may have no other
+    table = Table(g, n, 1, Screen(io.StringIO("h\n1\n" * 3000), out), pause=False, ask_all=True)
     res = play(g, n, seed, make_agents(g, n, seed, "careful", human=1, human_agent=table), rounds=1, dealer=0,
                observe=table.observe)
     table.finish(res.chips, 1)
@@ -183,11 +187,12 @@ def test_h_in_kakkuri_gives_the_exact_chance_of_a_turn_without_a_card_within_its
 
 
 def test_h_says_when_the_answers_differ_by_less_than_chance_could_make():
-    """Kakkuri's blind exchange (no card seen): keeping and exchanging are alike to the seat, and h
-    says their difference is within what chance could make, instead of letting noise read as advice."""
+    """Kakkuri's blind exchange (no card seen; asked at a table set to ask everything): keeping and
+    exchanging are alike to the seat, and h says their difference is within what chance could make,
+    instead of letting noise read as advice."""
     g = game("mekurifuda/kakkuri.yaml")
     out = io.StringIO()
-    table = Table(g, 7, 1, Screen(io.StringIO("h\n1\n" + "1\n" * 200), out), pause=False)
+    table = Table(g, 7, 1, Screen(io.StringIO("h\n1\n" + "1\n" * 200), out), pause=False, ask_all=True)
     play(g, 7, 3, make_agents(g, 7, 3, "careful", human=1, human_agent=table), rounds=1, dealer=0,
          observe=table.observe)
     block = out.getvalue().split("What each answer makes likely, over ", 1)[1].split("Your turn", 1)[0]

@@ -46,9 +46,14 @@ def test_an_evening_with_few_choices_reads_in_few_lines(game_id, seed, most):
     assert text.count("t the whole round") >= 5  # most rounds ended with a stretch told short
 
 
-def _table(rel: str, n: int, seed: int, answers: str, rounds: int = 2, verbose: bool = False) -> tuple[str, list]:
+# Dare with the high-card tie-break: the cards kept count, so a player is asked how to lay down
+HIGH_CARD = {"tie_break": "high_card"}
+
+
+def _table(rel: str, n: int, seed: int, answers: str, rounds: int = 2, verbose: bool = False,
+           options: dict | None = None) -> tuple[str, list]:
     """A game at seat 1 on a table that pauses, answering `answers` over and over; its text and events."""
-    g = game(rel)
+    g = game(rel, options or {})
     out = io.StringIO()
     table = Table(g, n, 1, Screen(io.StringIO(answers * 3000), out), pause=True, verbose=verbose)
     table.nar.rounds = rounds
@@ -71,7 +76,8 @@ def test_the_rest_of_a_round_is_told_short_and_t_tells_it_whole():
     """After your last answer of a Dare round, the others' lay-downs and the showdown are not told
     one by one: the round's end names the hands' values, the payment and the standings with this
     round's change; t at the pause tells the rest of the round, every other seat's turn included."""
-    short, _ = _table("kabufuda/dare.yaml", 4, 1, "1\n", rounds=3)
+    # the high-card tie-break: the cards kept count, so the ways of laying down are asked
+    short, _ = _table("kabufuda/dare.yaml", 4, 1, "1\n", rounds=3, options=HIGH_CARD)
     mine = short.split("You choose: ", 1)[1].split("End of round 1", 1)[0]
     assert not re.search(r"^  Seats? \d", mine, re.M), mine  # no other seat's turn after yours
     end = short.split("End of round 1", 1)[1].split("Press Enter", 1)[0]
@@ -147,7 +153,7 @@ def test_a_forced_answer_is_marked_every_time_its_reason_once():
 def test_the_chips_at_a_question_say_what_this_round_paid_so_far():
     """Dare's ante is paid before the first question: the table's chips say so beside the
     standings' figures, so the two never seem to disagree."""
-    text, _ = _table("kabufuda/dare.yaml", 4, 1, "1\n")
+    text, _ = _table("kabufuda/dare.yaml", 4, 1, "1\n", options=HIGH_CARD)  # a question each round
     first, second = re.findall(r"^  Chips: (.*)$", text, re.M)[:2]
     assert "(" not in first.replace("(dealer)", "").replace("(you)", "")  # the first round: its own figures
     assert second.endswith("(in brackets: this round so far)") and second.count("(-1)") == 4

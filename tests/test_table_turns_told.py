@@ -16,16 +16,17 @@ KAKKURI = "mekurifuda/kakkuri.yaml"
 HUMAN = 2
 
 
-def _kakkuri(seed: int, rounds: int = 2, width: int | None = None, pause: bool = False):
+def _kakkuri(seed: int, rounds: int = 2, width: int | None = None, pause: bool = False, ask_all: bool = False):
     """A Kakkuri game with a person at seat 2 always answering 1: (game, text, events, decisions);
-    each decision is (the run, the person's hand) as the rules had them."""
+    each decision is (the run, the person's hand) as the rules had them (`ask_all`: the blind
+    exchange asked too)."""
     g = game(KAKKURI)
     out = io.StringIO()
     screen = Screen(io.StringIO("1\n" * 2000), out)
     if width is not None:  # as a terminal of this width shows it: long lines wrap
         screen.console.soft_wrap = False
         screen.console.width = width
-    table = Table(g, 7, HUMAN, screen, pause=pause)
+    table = Table(g, 7, HUMAN, screen, pause=pause, ask_all=ask_all)
     table.nar.rounds = rounds
     events: list[dict] = []
     decisions: list[tuple[list[int], list[int]]] = []
@@ -113,8 +114,8 @@ def test_other_seats_turns_are_one_line_each_and_runs_of_passes_are_one_line():
     assert not any(len(re.findall(r"(?:^|\. )(?:Seats?|You) \w", ln.strip())) > 1 for ln in text.splitlines()
                    if not ln.startswith("Standings"))
     # your forced answers are a line of their own, in the rules' words
-    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run\.$",
-                     text, re.M)
+    assert re.search(r"^  You pass and pay 1 chip to the pot, your only choice: nothing of yours fits the run's rank "
+                     r"\d+ \(only rank [^)]+ would\)\.$", text, re.M)
 
 
 def test_the_run_is_told_by_its_size_and_last_cards_at_a_decision():
@@ -141,7 +142,7 @@ def test_the_table_key_lists_the_whole_run():
     g = game(KAKKURI)
     out = io.StringIO()
     # keep, then at each play decision: 't' (the table) once, then 1
-    table = Table(g, 7, HUMAN, Screen(io.StringIO("1\n" + "t\n1\n" * 200), out), pause=False)
+    table = Table(g, 7, HUMAN, Screen(io.StringIO("1\n" + "t\n1\n" * 200), out), pause=False, ask_all=True)
     table.nar.rounds = 1
     play(g, 7, 5, make_agents(g, 7, 5, "careful", human=HUMAN, human_agent=table), rounds=1, dealer=0,
          observe=table.observe)
@@ -259,10 +260,17 @@ def test_kakkuri_forced_answers_say_why():
     g, text, events, _ = _kakkuri(2, rounds=3)
     whys = [e.get("why") for e in events if e.get("t") == "choose" and e.get("forced") and e["player"] == HUMAN
             and e["choice"] == "play"]
-    assert "nothing of yours fits the run" in whys and "you must play while a card of yours fits" in whys
-    said = re.findall(r"You (pass|play [^.]+?)(?: and pay 1 chip to the pot)?, your only choice: ([^.]+)\.", text)
+    # a pass names the run's rank and what would have fitted it
+    fits = re.compile(r"nothing of yours fits the run's rank (\d+) \(only rank (\d+)(?: or (\d+), or a wild card,| or a "
+                      r"wild card) would\)")
+    passes = [m for m in map(fits.fullmatch, whys) if m]
+    assert passes and "you must play while a card of yours fits" in whys
+    for m in passes:
+        top = int(m[1])
+        assert (int(m[2]), int(m[3] or 0)) == ((top, top + 1) if top <= 2 else (top + 1, 0))
+    said = re.findall(r"You (pass|play [^.]+?)(?: and pay 1 chip to the pot)?, your only choice: (.+?)\.$", text, re.M)
     for what, why in said:
-        assert why == ("nothing of yours fits the run" if what == "pass" else "you must play while a card of yours fits")
+        assert (fits.fullmatch(why) is not None) if what == "pass" else why == "you must play while a card of yours fits"
     assert {w == "pass" for w, _ in said} == {True, False}
 
 
@@ -421,7 +429,8 @@ def test_a_face_down_deal_round_the_table_is_one_line_with_you_in_it():
 
 
 def test_unseen_hands_are_grouped_by_size():
-    _, text, events, decisions = _kakkuri(5, rounds=2)
+    # the blind exchange asked too: the first table is drawn before anyone has played
+    _, text, events, decisions = _kakkuri(5, rounds=2, ask_all=True)
     lines = re.findall(r"^  Unseen hands: (.+[^.])$", text, re.M)
     assert lines and lines[0] == "seats 0 (dealer), 1, 3, 4, 5 and 6: 6 cards each"
     for line in lines:

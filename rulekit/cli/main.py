@@ -180,6 +180,9 @@ def _play_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--verbose", action="store_true",
                     help="with --human: tell every turn as it happens (by default turns between your questions "
                          "and a round's end without a question of yours are told short, t tells them)")
+    sp.add_argument("--ask-all", action="store_true",
+                    help="with --human: ask you even the questions the rules give nothing to decide on (a blind "
+                         "exchange of unseen hands; by default the table keeps what you have and says so)")
     sp.add_argument("--from-simulation", metavar="SEED:ROUND",
                     help="play again round ROUND (from 0) of `simulate --seed SEED` (single rounds, seat 0 deals, "
                          "the simulation's default policy unless --policy says otherwise)")

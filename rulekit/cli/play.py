@@ -69,6 +69,7 @@ class _Run:
     origin: str | None = None  # how to play this game again, when --seed alone would not
     verbose: bool = False  # at the table: every turn told as it happens (--verbose)
     chosen_for_table: bool = False  # the opponents are the table's choice for this game (no --policy)
+    ask_all: bool = False  # at the table: asked even the questions the rules give nothing to decide on
 
     def fields(self) -> dict[str, Any]:
         from rulekit.people.savegame import save_fields
@@ -140,7 +141,8 @@ def cmd_play(args: argparse.Namespace, game_of: Any = None, variant_files: Any =
     return _play(_Run(game, n, seed, args.human, policy, args.rounds, args.log,
                       tuple(getattr(args, "house", None) or ()), trace=bool(getattr(args, "trace", False)),
                       verbose=bool(getattr(args, "verbose", False)),
-                      chosen_for_table=args.human is not None and args.policy is None))
+                      chosen_for_table=args.human is not None and args.policy is None,
+                      ask_all=bool(getattr(args, "ask_all", False))))
 
 
 def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
@@ -165,7 +167,8 @@ def _from_simulation(args: argparse.Namespace, game: Any, n: int) -> int:
               f"replay with --from-simulation {seed}:{index}")
     return _play(_Run(game, n, round_seed(seed, index), args.human, policy, 1, args.log,
                       tuple(getattr(args, "house", None) or ()), dealer=0, origin=origin,
-                      trace=bool(getattr(args, "trace", False)), verbose=bool(getattr(args, "verbose", False))))
+                      trace=bool(getattr(args, "trace", False)), verbose=bool(getattr(args, "verbose", False)),
+                      ask_all=bool(getattr(args, "ask_all", False))))
 
 
 def _resume(args: argparse.Namespace) -> int:
@@ -185,7 +188,8 @@ def _resume(args: argparse.Namespace) -> int:
     game, log = load_saved(args.resume, args.variant_file, house)
     run = _Run(game, log["players"], log["seed"], log.get("human"), log.get("policy", "random"),
                log.get("rounds_requested"), args.log, house, trace=bool(getattr(args, "trace", False)),
-               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)), dealer=log.get("dealer"))
+               resumed=args.resume, verbose=bool(getattr(args, "verbose", False)),
+                      ask_all=bool(getattr(args, "ask_all", False)), dealer=log.get("dealer"))
     run.resumer = Resumer(game, log, args.resume)
     return _play(run)
 
@@ -298,7 +302,7 @@ def _at_table(run: _Run) -> int:
     game, r = run.game, run.resumer
     meta = game.variant.meta
     screen = Screen()
-    table = Table(game, run.n, run.human, screen, verbose=run.verbose)
+    table = Table(game, run.n, run.human, screen, verbose=run.verbose, ask_all=run.ask_all)
     total = _rounds_total(run)
     table.nar.rounds = total
     agents = make_agents(game, run.n, run.seed, run.policy, run.human, table)
@@ -328,6 +332,8 @@ def _at_table(run: _Run) -> int:
         if "seconds=" in run.policy:  # a clock in the choices: the seed fixes the deals, the log the choices
             replay = (f"the same deals with --seed {run.seed} (opponents on a clock may choose otherwise; "
                       "--log FILE keeps this game to replay exactly)")
+        for said, _ in table.unasked.values():  # the questions the table answers for you, and why
+            screen.say(inert(said, keep_newlines=False), "note")
         screen.say(f"Seed {run.seed}: {replay}. Keys at any question: "
                    "? rules of this phase, t the table, h the odds, q quit (Ctrl-D too).", "note")
     observe = table.observe

@@ -19,7 +19,7 @@ from rulekit.core.gcpause import gc_paused
 from rulekit.engine.scope import variant_scope
 from rulekit.engine.buildchecks import check_game_ends, check_rounds, compile_functions, group_of, player_sizes, seat_draw_of
 from rulekit.engine.builddisplay import (card_facts, display_names, display_opponents, display_parts, display_reach,
-                                          display_reasons, zone_groups, zone_last, zone_yaku as yaku_of_zones)
+                                          display_reasons, display_unasked, zone_groups, zone_last, zone_yaku as yaku_of_zones)
 from rulekit.lang.loader import Node, at, load_tree, plain
 from rulekit.lang.model import Meta, Variant
 from rulekit.engine import variantparts as vp
@@ -366,6 +366,13 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
         # said on the first screen at the table, under the options in play ('' says nothing)
         said = " ".join(intro(game.new_ctx(variant.meta.players_default, 0, None)).split())
         extra.display = dataclasses.replace(extra.display, intro=said)
+    # questions the table answers for a person (display.unasked), said on the first screen
+    unasked = display_unasked(at(tree, "display", "unasked"), sc)
+    if not errs.diagnostics:
+        c0 = game.new_ctx(variant.meta.players_default, 0, None)
+        told_unasked = {cid: (" ".join(say(c0).split()), told) for cid, (w, say, told) in unasked.items()
+                        if w is None or w(c0)}
+        extra.display = dataclasses.replace(extra.display, unasked=told_unasked)
     for pol in policies.values():
         for key in ("description", "brief"):
             describe = pol.pop("describe_" + key, None)

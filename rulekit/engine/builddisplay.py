@@ -232,3 +232,30 @@ def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str,
 def _when_of(w: Node, loc: dict[Any, Any], sc: Any, where: str) -> Any:
     """A display line's part's `when`, compiled over the line's names."""
     return sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0]
+
+
+def display_unasked(node: Node | None, sc: StepCompiler) -> dict[str, tuple[Any, ...]]:
+    """Compile `display.unasked`: questions the table answers for a person with their first
+    answer where `when` (over the options in play) holds: a blind choice the rules give nothing
+    to decide on, unless the table is set to ask everything. {choice id: (when fn or None, the
+    first screen's words, the words telling the answer taken: text fns of the state)}."""
+    out: dict[str, tuple[Any, ...]] = {}
+    if node is None or not isinstance(node.value, list):
+        return out
+    for i, item in enumerate(node.value):
+        d = item.value if isinstance(item.value, dict) else {}
+        where = f"display.unasked[{i}]"
+        missing = [k for k in ("choose", "say", "told") if k not in d]
+        if missing:
+            sc.errs.add(error(item.span, "E010", f"{where}: give {', '.join(repr(k) for k in missing)}"))
+            continue
+        cid = str(d["choose"].value)
+        if cid not in sc.choices:
+            sc.errs.add(error(d["choose"].span, "E040", f"{where}.choose: expected a choice of the rules, found "
+                              f"'{cid}'", hint=did_you_mean(cid, sc.choices)))
+            continue
+        when = sc.expr(d["when"], {}, T.BOOL, f"{where}.when")[0] if "when" in d else None
+        say = text_template(d["say"], {}, sc, f"{where}.say")
+        told = text_template(d["told"], {}, sc, f"{where}.told")
+        out[cid] = (when, say, told)
+    return out

@@ -31,6 +31,7 @@ class Display:
     zone_last: dict[str, Any] = field(default_factory=dict)  # zone -> its top card is told
     intro: str = ""  # said on the first screen at the table ('' says nothing)
     opponents: str | None = None  # display.opponents: the policy the table's bots play unless told otherwise
+    unasked: dict[str, tuple[str, Any]] = field(default_factory=dict)  # display.unasked: choice id -> (said, told)
 
 
 @dataclass
@@ -89,7 +90,7 @@ class Extra:
 #: each old string key -> (part, field)
 KEYS: dict[str, tuple[str, str]] = {
     **{k: ("display", k) for k in ("zone_show", "card_show", "card_facts", "zone_yaku", "zone_groups", "zone_last")},
-    **{f"display_{k}": ("display", k) for k in ("table", "reasons", "names", "reach", "intro", "opponents")},
+    **{f"display_{k}": ("display", k) for k in ("table", "reasons", "names", "reach", "intro", "opponents", "unasked")},
     **{k: ("", k) for k in ("player_sizes", "open_ended", "rounds_span", "seat_draw", "functions", "cli_options",
                            "stop_after")},
     **{k: ("caches", k) for k in ("var_visibility", "where_tally")},

@@ -46,8 +46,12 @@ class Table(TableView):
     name = "human"
 
     def __init__(self, game: Any, n: int, seat: int | None, screen: Screen, pause: bool = True,
-                 verbose: bool = False):
+                 verbose: bool = False, ask_all: bool = False):
         self.game, self.n, self.seat, self.screen = game, n, seat, screen
+        # questions the rules give nothing to decide on (display.unasked) answered for the
+        # person with their first answer, unless the table is set to ask everything
+        self.unasked = {} if ask_all else dict(game.extra.display.unasked)
+        self.answered = ""  # the words telling the answer the table just took for you
         # a player who pauses between rounds reads a choiceless end of round short (the whole
         # story one key away); `verbose`, or a game told without pauses, tells it whole
         self.short = pause and seat is not None and not verbose
@@ -148,6 +152,9 @@ class Table(TableView):
             e = {**e, "forced": True, **({"why": self.only_why, "alike": True} if self.only_why else {})}
             self.only_why = ""
         told = self.nar.feed(e)
+        if self.answered and e.get("t") == "choose" and e.get("player") == self.seat:
+            # an answer the table took for you: told in the rules' words, not as your choice
+            told, self.answered = [Line("choice", self.answered, self.seat)], ""
         spec = self.game.extra.get("seat_draw")
         if e.get("t") == "draw" and self.player is not None and not e.get("tie") and spec is not None \
                 and spec.seating == "by_draw":
@@ -428,6 +435,10 @@ class Table(TableView):
     def act(self, d: Decision) -> int:
         """Ask the person for a choice, part by part; the index of the legal action chosen."""
         choice = d.choice
+        if choice.id in self.unasked and d.actions:
+            # a blind question (said on the first screen): the first answer, told with the story
+            self.answered = " ".join(self.unasked[choice.id][1](d.ctx).split())
+            return 0
         ids = self.game.card_ids
         labels = getattr(choice, "labels", {}) or {}
         prompt, asks = d.words(self.card_words)

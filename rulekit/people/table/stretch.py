@@ -23,16 +23,43 @@ def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] 
     the round's outcome and the chip changes tell what they came to; so do the rules' sentences
     in `later`, which the outcome says again."""
     out: list[Line] = []
+    gap, last, mine = 0, None, None  # other seats' turns left out since your last answer that played
     for ln in lines:
+        if ln.kind == "choice" and ln.seat is not None and ln.seat != viewer:
+            gap += ln.seat != last
+        if ln.kind == "choice":
+            last = ln.seat
         if ln.kind in ("pay", "phase") or ln.text in later:
             continue
         if ln.kind in _KEPT_KINDS:
             out.append(ln)
         elif ln.seat == viewer:
+            if ln.kind == "choice" and gap and mine is not None and _plays(ln):
+                # two turns of yours that played cards, with others' between them (and passes of
+                # yours, which end a turn): two sentences, not one turn that would break the
+                # rules (a Ten and an Eleven, then an Eight, read as one run)
+                out.append(Line("note", f"The other seats take {gap} turn{'s' if gap != 1 else ''}."))
+            if ln.kind == "choice" and _plays(ln):
+                gap, mine = 0, ln
             out.append(ln)
         elif ln.kind in ("move", "reveal") and (own(ln.src) or own(ln.dst) or ln.by == viewer):
             out.append(ln)
+        elif _turned_up(ln) and not any(o.kind == "choice" for o in out):
+            # cards the rules turn face up on a shared place before anyone's turn (a field whose
+            # total sets a key number): what the rest of the round was played to
+            out.append(ln)
     return _runs_once(out, viewer)
+
+
+def _turned_up(ln: Line) -> bool:
+    """Whether a sentence tells cards the rules moved face up to a shared place, by nobody's hand."""
+    return (ln.kind == "move" and ln.seat is None and ln.by is None and bool(ln.cards)
+            and not ln.src.endswith("]") and not ln.dst.endswith("]"))
+
+
+def _plays(ln: Line) -> bool:
+    """Whether a sentence tells an answer that did something (not an empty one: a pass)."""
+    return ln.act is not None and not ln.act.empty
 
 
 def opening_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
@@ -46,7 +73,9 @@ def opening_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
     end = next((i for i in range(start + 1, len(lines)) if lines[i].kind == "choice"), len(lines))
     part = lines[start + 1:end]
     phase = max((i for i, ln in enumerate(part) if ln.kind == "phase"), default=None)
-    kept = [ln for i, ln in enumerate(part) if i == phase or ln in short_story([ln], viewer, own)]
+    # (cards turned up on a shared place are on the table drawn with the question)
+    kept = [ln for i, ln in enumerate(part) if i == phase or (ln in short_story([ln], viewer, own)
+                                                              and not _turned_up(ln))]
     if end == len(lines) and all(ln.kind in ("deal", "phase", "note") for ln in kept):
         # nothing but the cards dealt to you before the question: its table names them
         kept = [ln for ln in kept if ln.kind != "deal"]
