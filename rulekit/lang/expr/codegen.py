@@ -410,6 +410,8 @@ def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
 def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple[Any, ...]] | None:
     """The body and constants of a generated expression again, with the calls named in `memo`
     computed once per evaluation of the function it is put in (yaku tables repeat them)."""
+    if code.node is None or code.scope is None:
+        return None  # made without its tree (nothing to write again)
     gen = CodeGen(code.info or {}, code.names or {}, code.scope)
     gen.memo = memo
     try:
