@@ -1,6 +1,7 @@
 """Frozen AST nodes of the expression language; each carries its text offsets."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -83,7 +84,7 @@ class Let(Node):
     body: Node
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Yield `node` and every node below it."""
     yield node
     for child in children(node):

@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, REGISTRY, WALKERS
+from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, REGISTRY, WALKERS, Function
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -54,12 +54,16 @@ def may_hold_lists(t: str) -> bool:
     return t in (T.ANY, T.MAP) or (T.is_list(t) and (T.elem(t) in (T.ANY, T.MAP) or T.is_list(T.elem(t))))
 
 
+#: what the checker found per node (by id): its type, and its constant value or NC_MARK
+Info = dict[int, tuple[str, Any]]
+
+
 class CodeGen:
     """Translate one checked expression tree into Python source over bound constants: fast code,
     or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
-    def __init__(self, info: dict[int, tuple[str, Any]], names: dict[int, str], scope: Any,
-                 root: Any = None, located: bool = False):
+    def __init__(self, info: Info, names: dict[int, str], scope: Scope,
+                 root: Root | None = None, located: bool = False):
         self.info = info  # id(node) -> (type, constant or NC) as the checker found them
         self.names = names  # id(Name node) -> 'loc' | 'global'
         self.scope = scope
@@ -104,7 +108,7 @@ class CodeGen:
                 return self.const(k)
             if self.depth > self.max_depth:
                 return self.split(node)
-            method = getattr(self, "g_" + type(node).__name__, None)
+            method: Callable[[ast.Node], str] | None = getattr(self, "g_" + type(node).__name__, None)
             if method is None:
                 raise Unsupported(type(node).__name__)
             slot = self.memo_slot(node)
@@ -182,7 +186,8 @@ class CodeGen:
     def g_Attr(self, node: ast.Attr) -> str:
         obj = self.g(node.obj)
         if node.attr == "id":
-            ids = tuple(sorted(self.scope.card_ids, key=self.scope.card_ids.get))
+            index = self.scope.card_ids
+            ids = tuple(sorted(index, key=lambda cid: index[cid]))  # the ids in deck order
             return f"{self.const(ids)}[{obj}]"
         if node.attr not in self.scope.attrs:
             raise Unsupported(node.attr)
@@ -293,12 +298,14 @@ class CodeGen:
             return f"(lambda {name}: {body} if H_tick(ctx{self.site(node)}) else None)"
         return f"(lambda {name}: {body})"
 
-    def inline_loop(self, fname: str, fdef, node: ast.Call) -> str | None:
+    def inline_loop(self, fname: str, fdef: Function, node: ast.Call) -> str | None:
         """`count/sum/filter/map/any/all/min/max(xs, x -> body)` as a comprehension: no call per item."""
         it = self.g(node.args[0])
         if ":=" in it:
             return None  # Python allows no assignment expression in a comprehension's iterable
-        p, body = self.lambda_body(node.args[1])
+        lam = node.args[1]
+        assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
+        p, body = self.lambda_body(lam)
         loop = f"for {p} in H_spend(ctx, {it})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
@@ -347,7 +354,9 @@ class CodeGen:
         if any(lambdas) and not per_call:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
-            args = [a if not may_hold_lists(self.type_of(n.body) if lam else T.elem(self.type_of(n))) else
+            # a function argument is a Lambda here (self.lam refused anything else)
+            args = [a if not may_hold_lists(self.type_of(n.body) if lam and isinstance(n, ast.Lambda)
+                                            else T.elem(self.type_of(n))) else
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
             call = f"len({args[0]})"
@@ -398,9 +407,11 @@ def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
     return out
 
 
-def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple] | None:
+def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple[Any, ...]] | None:
     """The body and constants of a generated expression again, with the calls named in `memo`
     computed once per evaluation of the function it is put in (yaku tables repeat them)."""
+    if code.node is None or code.scope is None:
+        return None  # made without its tree (nothing to write again)
     gen = CodeGen(code.info or {}, code.names or {}, code.scope)
     gen.memo = memo
     try:
@@ -431,10 +442,10 @@ def _source(gen: CodeGen, body: str, kind: str) -> str:
             f"    return fast\n")
 
 
-_MAKERS: dict[str, Callable] = {}  # source -> its _make(): expressions of one shape share it
+_MAKERS: dict[str, Callable[..., Fn]] = {}  # source -> its _make(): expressions of one shape share it
 
 
-def _build(src: str, consts: list[Any], *extra: Any) -> Callable:
+def _build(src: str, consts: list[Any], *extra: Any) -> Fn:
     """The function `src` makes from these constants (compiled and run once per distinct source)."""
     make = _MAKERS.get(src)
     if make is None:
@@ -447,7 +458,7 @@ def _build(src: str, consts: list[Any], *extra: Any) -> Callable:
         if len(_MAKERS) >= _CODE_CACHE_SIZE:
             _MAKERS.clear()
         _MAKERS[src] = make
-    fn: Callable = make(*consts, *extra)
+    fn: Fn = make(*consts, *extra)
     fn.source = src  # type: ignore[attr-defined]  # for tests, debugging and `show --compiled`
     return fn
 
@@ -456,9 +467,9 @@ class Located:
     """The located code of an expression, generated the first time it is needed (after the
     fast code failed): it raises the failure as an EvalError placed in the expression text."""
 
-    def __init__(self, node: ast.Node, info: dict, names: dict, scope: Any, root: Any):
+    def __init__(self, node: ast.Node, info: Info, names: dict[int, str], scope: Scope, root: Root | None):
         self.args = (node, info, names, scope, root)
-        self.fn: Callable | None = None
+        self.fn: Fn | None = None
 
     def __call__(self, ctx: Any) -> Any:
         if self.fn is None:
@@ -475,7 +486,7 @@ class Plain:
 
     def __init__(self, gen: CodeGen, body: str):
         self.src, self.consts = _source(gen, body, "plain"), gen.consts
-        self.fn: Callable | None = None
+        self.fn: Fn | None = None
 
     def __call__(self, ctx: Any) -> Any:
         if self.fn is None:
@@ -483,7 +494,7 @@ class Plain:
         return self.fn(ctx)
 
 
-def generate(node: ast.Node, info: dict, names: dict, scope: Any, root: Any) -> Callable:
+def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, root: Root | None) -> Fn:
     """The function evaluating `node`: fast code that, when it fails, runs the located code (its
     `.slow`), so every error is an EvalError placed in the text. It carries `.fastcode` (what a
     phase's generated code needs to write it inline) unless it is too big or cut into helpers."""
@@ -499,7 +510,7 @@ def generate(node: ast.Node, info: dict, names: dict, scope: Any, root: Any) -> 
     return fn
 
 
-def _fresh_list(node: ast.Node, info: dict) -> bool:
+def _fresh_list(node: ast.Node, info: Info) -> bool:
     """Whether the value is always a list made by this evaluation (nothing else holds it)."""
     t, k = info.get(id(node), (T.ANY, NC_MARK))
     if k is not NC_MARK:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import operator
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.core.errors import did_you_mean
 from rulekit.lang.expr.cardnames import card_named
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.functions import REGISTRY, YAKU_FUNCS, EvalError, normalised, charge_walk
+from rulekit.lang.expr.functions import REGISTRY, YAKU_FUNCS, EvalError, Function, normalised, charge_walk
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.expr.codegen import generate, may_hold_lists
 from rulekit.lang.expr.fastcode import FastCode
@@ -73,18 +73,18 @@ class _Compiler:
 
     # -- dispatch ------------------------------------------------------------
     def c(self, node: ast.Node, loc: dict[str, str]) -> Typed:
-        method = getattr(self, "c_" + type(node).__name__)
+        method: Callable[[ast.Node, dict[str, str]], Typed] = getattr(self, "c_" + type(node).__name__)
         res = method(node, loc)
         self.info[id(node)] = res
         return res
 
-    def c_Const(self, node: ast.Const, loc) -> Typed:
+    def c_Const(self, node: ast.Const, loc: dict[str, str]) -> Typed:
         v = normalised(node.value) if isinstance(node.value, Fraction) else node.value
         if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and _too_big(v):
             return self.fail(node, "E034", "number too large (limit 10^30)")
         return T.type_of_value(v), v
 
-    def c_ListLit(self, node: ast.ListLit, loc) -> Typed:
+    def c_ListLit(self, node: ast.ListLit, loc: dict[str, str]) -> Typed:
         parts = [self.c(i, loc) for i in node.items]
         t = T.ANY
         for (item, (it, _)) in zip(node.items, parts):
@@ -97,7 +97,7 @@ class _Compiler:
             return T.list_of(t), [p[1] for p in parts]
         return T.list_of(t), _NC
 
-    def c_Name(self, node: ast.Name, loc) -> Typed:
+    def c_Name(self, node: ast.Name, loc: dict[str, str]) -> Typed:
         name = node.name
         if name in loc:
             self.names[id(node)] = "loc"
@@ -119,7 +119,7 @@ class _Compiler:
         hint = did_you_mean(name, cands) or f"if '{name}' is text, put it in quotes: '{name}'"
         return self.fail(node, "E031", f"unknown name '{name}'", hint)
 
-    def c_Attr(self, node: ast.Attr, loc) -> Typed:
+    def c_Attr(self, node: ast.Attr, loc: dict[str, str]) -> Typed:
         if isinstance(node.obj, ast.Name) and node.obj.name == "opt" and "opt" not in loc:
             if node.attr not in self.scope.options:
                 return self.fail(node, "E031", f"unknown option '{node.attr}'",
@@ -138,7 +138,7 @@ class _Compiler:
                              did_you_mean(node.attr, cands), start=node.attr_start)
         return self.scope.attrs[node.attr][0], _NC
 
-    def c_Index(self, node: ast.Index, loc) -> Typed:
+    def c_Index(self, node: ast.Index, loc: dict[str, str]) -> Typed:
         ot, _ = self.c(node.obj, loc)
         it, _ = self.c(node.index, loc)
         if ot == T.MAP:
@@ -148,7 +148,7 @@ class _Compiler:
         self.expect(node.index, it, T.INT, "index")
         return T.elem(ot), _NC
 
-    def c_Unary(self, node: ast.Unary, loc) -> Typed:
+    def c_Unary(self, node: ast.Unary, loc: dict[str, str]) -> Typed:
         t, k = self.c(node.operand, loc)
         if node.op == "not":
             self.expect(node.operand, t, T.BOOL, "'not'")
@@ -161,7 +161,7 @@ class _Compiler:
             return t, -k
         return t, _NC
 
-    def c_Cond(self, node: ast.Cond, loc) -> Typed:
+    def c_Cond(self, node: ast.Cond, loc: dict[str, str]) -> Typed:
         tt, tk = self.c(node.test, loc)
         self.expect(node.test, tt, T.BOOL, "condition of 'if'")
         at, ak = self.c(node.then, loc)
@@ -175,7 +175,7 @@ class _Compiler:
             return (rt, ak) if tk else (rt, bk)
         return rt, _NC
 
-    def c_Let(self, node: ast.Let, loc) -> Typed:
+    def c_Let(self, node: ast.Let, loc: dict[str, str]) -> Typed:
         x = node.name
         if x in loc or x in self.scope.globals:
             return self.fail(node, "E033", f"'{x}' is already a name here; choose another name for the let",
@@ -184,10 +184,10 @@ class _Compiler:
         bt, _ = self.c(node.body, {**loc, x: vt})
         return bt, _NC
 
-    def c_Lambda(self, node: ast.Lambda, loc) -> Typed:
+    def c_Lambda(self, node: ast.Lambda, loc: dict[str, str]) -> Typed:
         return self.fail(node, "E033", "a function 'x -> ...' can only be an argument of a function call")
 
-    def lam(self, node: ast.Node, param_type: str, loc) -> str:
+    def lam(self, node: ast.Node, param_type: str, loc: dict[str, str]) -> str:
         """Check a lambda argument; returns its body's type."""
         if not isinstance(node, ast.Lambda):
             self.fail(node, "E033", "expected a function here, such as 'c -> c.value'")
@@ -199,7 +199,7 @@ class _Compiler:
         bt, _ = self.c(node.body, {**loc, p: param_type})
         return bt
 
-    def c_Binary(self, node: ast.Binary, loc) -> Typed:
+    def c_Binary(self, node: ast.Binary, loc: dict[str, str]) -> Typed:
         op = node.op
         if op in ("and", "or"):
             lt, lk = self.c(node.left, loc)
@@ -280,7 +280,7 @@ class _Compiler:
                 pass
         return T.BOOL, _NC
 
-    def c_Call(self, node: ast.Call, loc) -> Typed:
+    def c_Call(self, node: ast.Call, loc: dict[str, str]) -> Typed:
         fdef = REGISTRY.get(node.func)
         broken = (self.scope.functions or {}).get(node.func)
         if fdef is None and broken is not None and getattr(broken, "broken", False):
@@ -303,7 +303,7 @@ class _Compiler:
         return self.fail(node, "E032", f"{node.func}() takes {want} argument{'s' if arities[-1] != 1 else ''}, "
                          f"found {len(node.args)}", f"signature: {fdef.signature(0)}")
 
-    def call_overload(self, node: ast.Call, fdef, oi: int, loc) -> Typed:
+    def call_overload(self, node: ast.Call, fdef: Function, oi: int, loc: dict[str, str]) -> Typed:
         params = fdef.overloads[oi]
         tv: dict[str, str] = {}
         consts: list[Any] = []
@@ -365,9 +365,9 @@ class _Compiler:
         return rtype, _NC
 
 
-def _deps(node: ast.Node, names: dict[int, str]) -> frozenset:
+def _deps(node: ast.Node, names: dict[int, str]) -> frozenset[str]:
     """The global names an expression reads, plus "yaku()" if it evaluates yaku."""
-    out = set()
+    out: set[str] = set()
     try:
         for n in ast.walk(node):
             if isinstance(n, ast.Name) and names.get(id(n)) == "global":
@@ -382,8 +382,15 @@ def _deps(node: ast.Node, names: dict[int, str]) -> frozenset:
 def _constant(v: Any) -> Fn:
     """The function of a constant expression (a list: a fresh copy each time)."""
     if isinstance(v, list):
-        return lambda ctx, v=tuple(v): list(v)
-    return lambda ctx, v=v: v
+        items = tuple(v)
+
+        def fresh(ctx: object) -> list[Any]:
+            return list(items)
+        return fresh
+
+    def same(ctx: object) -> Any:
+        return v
+    return same
 
 
 def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
@@ -414,7 +421,7 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
     start, length = node.start, max(1, node.end - node.start)
 
     def safety(inner: Fn) -> Fn:
-        def safe(ctx):
+        def safe(ctx: object) -> Any:
             try:
                 return inner(ctx)
             except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as exc:

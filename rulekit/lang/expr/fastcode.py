@@ -4,6 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rulekit.lang.expr import ast
+from rulekit.lang.expr.scope import Scope
+
 
 @dataclass(frozen=True)
 class FastCode:
@@ -17,10 +20,10 @@ class FastCode:
     body: str
     consts: tuple[Any, ...]
     slow: Callable[..., Any]
-    node: Any = None
-    info: dict[int, Any] | None = None
+    node: ast.Node | None = None
+    info: dict[int, tuple[str, Any]] | None = None  # per node: its type, and its constant or NC_MARK
     names: dict[int, str] | None = None
-    scope: Any = None
+    scope: Scope | None = None
     fresh: bool = False
 
 

@@ -5,7 +5,14 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, Sequence, cast
+
+#: A value of the expression language (a number, text, true/false, a card's deck index, a list or a
+#: map of them). Its type is the checker's (types.py: a string such as `list<card>`); the functions
+#: below take what the checker allowed, so Python sees the values dynamically.
+Value = Any
+#: A one-parameter lambda of an expression, as the functions call it.
+Fn1 = Callable[[Value], Value]
 
 MAX_COMBINATIONS = 20_000  # bound on subsets()/partitions() work per call
 MAX_RANGE = 10_000
@@ -14,6 +21,34 @@ MAX_BUILT = 200_000  # items one call of a list function may build (nested items
 # number of tests is already bounded by the charged lambda calls times the size of the rule text.
 # Charging every scan of a two-card list cost up to 15% of a simulation (issue 12's cost model).
 FREE_SCAN = 16
+
+
+class YakuHit(Protocol):
+    """What a yaku evaluation gives for one yaku made: its id, value and rank."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def value(self) -> int | Fraction: ...
+    @property
+    def rank(self) -> int: ...
+
+
+YakuEval = Callable[[str, list[Value], int], Sequence[YakuHit]]
+
+
+class Budgeted(Protocol):
+    """A round's context as the list functions see it: what is left of the evaluation budget."""
+
+    budget: int
+
+
+class SeatContext(Protocol):
+    """A round's context as the context functions see it: the seat count and the yaku evaluator."""
+
+    budget: int
+    n: int
+    yaku_eval: YakuEval
 
 
 class EvalError(Exception):
@@ -52,11 +87,11 @@ REGISTRY: dict[str, Function] = {}
 
 
 def register(name: str, overloads: list[tuple[str, ...]], returns: list[str] | str, doc: str,
-             example: str = "") -> Callable:
+             example: str = "") -> Callable[[Callable[..., Value]], Callable[..., Value]]:
     """Decorator adding a function to the registry."""
     rets = tuple(returns) if isinstance(returns, list) else (returns,) * len(overloads)
 
-    def deco(fn: Callable) -> Callable:
+    def deco(fn: Callable[..., Value]) -> Callable[..., Value]:
         REGISTRY[name] = Function(name, tuple(overloads), rets, doc, fn, example)
         return fn
 
@@ -66,7 +101,7 @@ def register(name: str, overloads: list[tuple[str, ...]], returns: list[str] | s
 _NO = object()
 
 
-def normalised(x):
+def normalised(x: Value) -> Value:
     """Fractions with denominator 1 become ints, so results compare and print simply."""
     if type(x) is Fraction and x.denominator == 1:
         return int(x.numerator)
@@ -76,7 +111,7 @@ def normalised(x):
 @register("count", [("list<T>",), ("list<T>", "fn(T)->bool")], "int",
           "Number of items, or of items for which the condition holds.",
           "count(hand[me], c -> c.type == 'chaff')")
-def _count(xs, pred=_NO):
+def _count(xs: list[Value], pred: Any = _NO) -> int:
     if pred is _NO:
         return len(xs)
     return sum(1 for x in xs if pred(x))
@@ -85,17 +120,17 @@ def _count(xs, pred=_NO):
 @register("sum", [("list<R>",), ("list<T>", "fn(T)->R")], ["R", "R"],
           "Sum of the items, or of the value the function gives for each item (0 when empty).",
           "sum(column[i], c -> c.value) % 10")
-def _sum(xs, f=_NO):
-    total = sum(xs) if f is _NO else sum(f(x) for x in xs)
+def _sum(xs: list[Value], f: Any = _NO) -> Value:
+    total: Value = sum(xs) if f is _NO else sum(f(x) for x in xs)
     if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
         raise EvalError("sum() needs numbers")
-    if abs(total) > 10 ** 30:
+    if not -10 ** 30 <= total <= 10 ** 30:  # abs(total) > 10**30, in terms mypy can follow on a union
         raise EvalError("number too large (limit 10^30)")
     return normalised(total)
 
 
-def _extreme(pick, what):
-    def impl(xs, f=_NO):
+def _extreme(pick: Callable[..., Value], what: str) -> Callable[..., Value]:
+    def impl(xs: list[Value], f: Any = _NO) -> Value:
         if not xs:
             raise EvalError(f"{what}() of an empty list")
         return pick(xs) if f is _NO else pick(f(x) for x in xs)
@@ -110,8 +145,8 @@ register("max", [("list<R>",), ("list<T>", "fn(T)->R")], ["R", "R"],
          "max(players, p -> score[p])")(_extreme(max, "max"))
 
 
-def _by(pick, what):
-    def impl(xs, f):
+def _by(pick: Callable[..., Value], what: str) -> Callable[[list[Value], Fn1], Value]:
+    def impl(xs: list[Value], f: Fn1) -> Value:
         if not xs:
             raise EvalError(f"{what}() of an empty list")
         return pick(xs, key=f)
@@ -129,35 +164,35 @@ register("max_by", [("list<T>", "fn(T)->R")], "T",
 @register("filter", [("list<T>", "fn(T)->bool")], "list<T>",
           "The items for which the condition holds, in order.",
           "filter(field, f -> f.month == card.month)")
-def _filter(xs, pred):
+def _filter(xs: list[Value], pred: Fn1) -> list[Value]:
     return [x for x in xs if pred(x)]
 
 
 @register("map", [("list<T>", "fn(T)->R")], "list<R>",
           "The function's value for each item, in order.", "map(hand[me], c -> c.value)")
-def _map(xs, f):
+def _map(xs: list[Value], f: Fn1) -> list[Value]:
     return [f(x) for x in xs]
 
 
 @register("any", [("list<bool>",), ("list<T>", "fn(T)->bool")], "bool",
           "True when the condition holds for at least one item.",
           "any(hand[me], c -> 'wild' in c.tags)")
-def _any(xs, pred=_NO):
+def _any(xs: list[Value], pred: Any = _NO) -> bool:
     return any(xs) if pred is _NO else any(pred(x) for x in xs)
 
 
 @register("all", [("list<bool>",), ("list<T>", "fn(T)->bool")], "bool",
           "True when the condition holds for every item (true for an empty list).",
           "all(cards, c -> c.value == 5)")
-def _all(xs, pred=_NO):
+def _all(xs: list[Value], pred: Any = _NO) -> bool:
     return all(xs) if pred is _NO else all(pred(x) for x in xs)
 
 
 @register("distinct", [("list<T>",), ("list<T>", "fn(T)->R")], ["list<T>", "list<R>"],
           "The different items (or function values), first occurrences in order.",
           "count(distinct(hand[me], c -> c.month))")
-def _distinct(xs, f=_NO):
-    seen: dict = {}
+def _distinct(xs: list[Value], f: Any = _NO) -> list[Value]:
+    seen: dict[Value, None] = {}
     out = []
     for x in xs:
         v = x if f is _NO else f(x)
@@ -174,7 +209,7 @@ MAX_WALK = 2_000_000
 WALKERS = {"distinct", "count_by", "index_of", "sorted"}  # compare or hash whole values: charged by walk
 
 
-def walked(v, limit: int) -> int:
+def walked(v: Value, limit: int) -> int:
     """Items and characters a walk through `v` visits (equality, `in`, keys, text, the log): lists
     inside counted each time they appear, so a list shared by reference counts again each time.
     Each distinct list is looked at once (sizes are remembered by identity), so a DAG of depth 40
@@ -210,7 +245,7 @@ def walked(v, limit: int) -> int:
     return sizes[id(v)]
 
 
-def charge_walk(ctx, v):
+def charge_walk(ctx: object, v: Value) -> Value:
     """Spend the round's budget on walking `v` when it holds lists (or is a map): what comparing,
     hashing or printing it costs; returns v. Flat lists and plain values are free here."""
     tv = type(v)
@@ -221,14 +256,15 @@ def charge_walk(ctx, v):
                 raise EvalError(f"a value of more than {MAX_WALK} items to compare or show "
                                 "(lists inside lists counted each time they appear)")
             return v
-        ctx.budget = budget - walked(v, budget)
-        if ctx.budget < 0:
+        counted = cast(Budgeted, ctx)  # it has a budget: checked just above
+        counted.budget = budget - walked(v, budget)
+        if counted.budget < 0:
             raise EvalError("evaluation budget exhausted: the rules compare, count or show values too large "
                             f"in one round (lists inside lists counted each time they appear; limit {MAX_WALK})")
     return v
 
 
-def charge_text(ctx, v):
+def charge_text(ctx: object, v: Value) -> Value:
     """Spend the round's budget on showing `v` to people or writing it to the log: its length in
     items and characters (lists inside counted each time they appear); returns v."""
     tv = type(v)
@@ -239,19 +275,20 @@ def charge_text(ctx, v):
                 n = len(v)  # a flat list of numbers or cards (lists are of one type): its length
             else:
                 n = walked(v, budget)
-            ctx.budget = budget - n
-            if ctx.budget < 0:
+            counted = cast(Budgeted, ctx)  # it has a budget: checked just above
+            counted.budget = budget - n
+            if counted.budget < 0:
                 raise EvalError("evaluation budget exhausted: the rules show too much text in one round "
                                 f"(each value shown costs its length; limit {MAX_WALK})")
     return v
 
 
-def charge_fn(ctx, f):
+def charge_fn(ctx: object, f: Fn1) -> Fn1:
     """`f` whose every result is charged by charge_walk (the keys distinct and count_by hash)."""
     return lambda x: charge_walk(ctx, f(x))
 
 
-def hashable_value(v):
+def hashable_value(v: Value) -> Value:
     """Lists become tuples so they can be compared as keys."""
     if isinstance(v, list):
         return tuple(hashable_value(x) for x in v)
@@ -261,8 +298,8 @@ def hashable_value(v):
 @register("count_by", [("list<T>", "fn(T)->R")], "map",
           "A map from each function value to how many items give it.",
           "max(values(count_by(field, c -> c.month)))")
-def _count_by(xs, f):
-    out: dict = {}
+def _count_by(xs: list[Value], f: Fn1) -> dict[Value, int]:
+    out: dict[Value, int] = {}
     for x in xs:
         k = hashable_value(f(x))
         out[k] = out.get(k, 0) + 1
@@ -270,36 +307,36 @@ def _count_by(xs, f):
 
 
 @register("keys", [("map",)], "list<any>", "The keys of a map, in first-seen order.", "keys(count_by(hand[me], c -> c.month))")
-def _keys(m):
+def _keys(m: dict[Value, Value]) -> list[Value]:
     return [list(k) if isinstance(k, tuple) else k for k in m]
 
 
 @register("values", [("map",)], "list<int>", "The values of a map, in key order.", "values(count_by(hand[me], c -> c.month))")
-def _values(m):
+def _values(m: dict[Value, Value]) -> list[Value]:
     return list(m.values())
 
 
 @register("sorted", [("list<T>",), ("list<T>", "fn(T)->R")], "list<T>",
           "The items in ascending order (of the function value when given; stable).",
           "sorted(hand[me], c -> c.value)")
-def _sorted(xs, f=_NO):
+def _sorted(xs: list[Value], f: Any = _NO) -> list[Value]:
     return sorted(xs) if f is _NO else sorted(xs, key=f)
 
 
 @register("reverse", [("list<T>",)], "list<T>", "The items in reverse order.", "reverse(seats_from(dealer))")
-def _reverse(xs):
+def _reverse(xs: list[Value]) -> list[Value]:
     return list(reversed(xs))
 
 
 @register("first", [("list<T>",)], "T", "The first item (error when empty).", "first(column[i])")
-def _first(xs):
+def _first(xs: list[Value]) -> Value:
     if not xs:
         raise EvalError("first() of an empty list")
     return xs[0]
 
 
 @register("last", [("list<T>",)], "T", "The last item (error when empty).", "last(pile)")
-def _last(xs):
+def _last(xs: list[Value]) -> Value:
     if not xs:
         raise EvalError("last() of an empty list")
     return xs[-1]
@@ -308,13 +345,13 @@ def _last(xs):
 @register("slice", [("list<T>", "int", "int")], "list<T>",
           "Items from position a (inclusive) to b (exclusive), 0-based; negative counts from the end.",
           "slice(dealer_hand, 0, 2)")
-def _slice(xs, a, b):
+def _slice(xs: list[Value], a: int, b: int) -> list[Value]:
     return list(xs[a:b])
 
 
 @register("index_of", [("list<T>", "T")], "int",
           "Position (0-based) of the first equal item, or -1.", "index_of(seats_from(right_of(dealer)), me)")
-def _index_of(xs, x):
+def _index_of(xs: list[Value], x: Value) -> int:
     try:
         return list(xs).index(x)
     except ValueError:
@@ -323,14 +360,14 @@ def _index_of(xs, x):
 
 @register("flatten", [("list<list<T>>",)], "list<T>", "One list of all the items of a list of lists.",
           "flatten(sets[me])")
-def _flatten(xss):
+def _flatten(xss: list[list[Value]]) -> list[Value]:
     total = sum(len(xs) for xs in xss)  # checked before building: the lists may all be one shared list
     if total > MAX_BUILT:
         raise EvalError(f"flatten(): a list of {total} items (limit {MAX_BUILT})")
     return [x for xs in xss for x in xs]
 
 
-def minus_lists(a, b) -> list:
+def minus_lists(a: list[Value], b: list[Value]) -> list[Value]:
     """`a - b` on lists in linear time: the items of a that are not in b."""
     try:
         drop = set(b)
@@ -340,7 +377,7 @@ def minus_lists(a, b) -> list:
         return [x for x in a if hashable_value(x) not in keys]
 
 
-def built_size(r) -> int:
+def built_size(r: list[Value]) -> int:
     """Items a builder made: the list's items and the items of the lists in it (one level)."""
     n = len(r)
     # lists are of one type (the compiler checks it): when they hold lists, the first item is one
@@ -351,7 +388,7 @@ def built_size(r) -> int:
 
 @register("range", [("int",), ("int", "int")], "list<int>",
           "The whole numbers from a (default 0) up to but not including b.", "range(4)")
-def _range(a, b=_NO):
+def _range(a: int, b: Any = _NO) -> list[int]:
     lo, hi = (0, a) if b is _NO else (a, b)
     if hi - lo > MAX_RANGE:
         raise EvalError(f"range of more than {MAX_RANGE} numbers")
@@ -359,14 +396,14 @@ def _range(a, b=_NO):
 
 
 @register("abs", [("R",)], "R", "Absolute value (a whole number stays whole).", "abs(total - 15)")
-def _abs(x):
+def _abs(x: Value) -> Value:
     return abs(x)
 
 
 @register("subsets", [("list<T>", "int"), ("list<T>", "int", "fn(list<T>)->bool")], "list<list<T>>",
           "All k-item subsets (in list order), optionally only those satisfying the condition.",
           "subsets(hand[me], 3, s -> sum(s, c -> c.value) % 10 == ref)")
-def _subsets(xs, k, pred=_NO):
+def _subsets(xs: list[Value], k: int, pred: Any = _NO) -> list[list[Value]]:
     if k < 0 or k > len(xs):
         return []
     if math.comb(len(xs), k) > MAX_COMBINATIONS:
@@ -382,7 +419,7 @@ def _subsets(xs, k, pred=_NO):
           "Every largest family of disjoint k-item groups satisfying the condition "
           "(a list of families; [[]] when no group exists).",
           "partitions(hand[me], 3, s -> sum(s, c -> c.value) % 10 == ref)")
-def _partitions(xs, k, pred):
+def _partitions(xs: list[Value], k: int, pred: Fn1) -> list[list[list[Value]]]:
     if k <= 0:
         raise EvalError("partitions(): group size must be at least 1")
     if math.comb(len(xs), k) > MAX_COMBINATIONS:
@@ -390,11 +427,11 @@ def _partitions(xs, k, pred):
     if len(xs) * k > MAX_BUILT:
         raise EvalError(f"partitions(): groups of {k} from {len(xs)} items (limit {MAX_BUILT} items)")
     groups = [g for g in itertools.combinations(range(len(xs)), k) if pred([xs[i] for i in g])]
-    best: list[list[tuple]] = [[]]
+    best: list[list[tuple[int, ...]]] = [[]]
     best_size = 0
     budget = [MAX_COMBINATIONS]
 
-    def search(start: int, used: frozenset, chosen: list):
+    def search(start: int, used: frozenset[int], chosen: list[tuple[int, ...]]) -> None:
         nonlocal best, best_size
         budget[0] -= 1
         if budget[0] < 0:
@@ -425,45 +462,46 @@ YAKU_FUNCS = ("yaku", "yaku_value", "yaku_rank", "new_yaku")
 
 
 @register("right_of", [("int",)], "int", "The seat on p's right: the next to play (anticlockwise).", "right_of(dealer)")
-def _right_of(ctx, p):
+def _right_of(ctx: SeatContext, p: int) -> int:
     return (p + 1) % ctx.n
 
 
 @register("left_of", [("int",)], "int", "The seat on p's left: the previous to play.", "left_of(dealer)")
-def _left_of(ctx, p):
+def _left_of(ctx: SeatContext, p: int) -> int:
     return (p - 1) % ctx.n
 
 
 @register("seats_from", [("int",)], "list<int>",
           "Every seat in playing order (anticlockwise), starting with p.", "seats_from(right_of(dealer))")
-def _seats_from(ctx, p):
+def _seats_from(ctx: SeatContext, p: int) -> list[int]:
     n = ctx.n
     return [(p + i) % n for i in range(n)]
 
 
 @register("card", [("name:str",)], "card", "The card with this id, or this English name when no other card "
           "shares it, in the deck in play (checked when loading, with did-you-mean).", "card('1-1')")
-def _card(ctx, cid):  # pragma: no cover - resolved at compile time
+def _card(ctx: SeatContext, cid: str) -> Value:  # pragma: no cover - resolved at compile time
     raise EvalError("card() is resolved when compiling")
 
 
 YAKU_CALL_COST = 20  # budget units one yaku evaluation costs (plus one per card)
 
 
-def _charge_yaku(ctx, cards) -> None:
+def _charge_yaku(ctx: object, cards: list[Value]) -> None:
     """A yaku evaluation spends budget, so yaku calling yaku cannot fan out without bound."""
     budget = getattr(ctx, "budget", None)
     if budget is None:
         return
-    ctx.budget = budget - YAKU_CALL_COST - len(cards)
-    if ctx.budget < 0:
+    counted = cast(Budgeted, ctx)  # it has a budget: checked just above
+    counted.budget = budget - YAKU_CALL_COST - len(cards)
+    if counted.budget < 0:
         raise EvalError("evaluation budget exhausted: too many yaku evaluations in one round")
 
 
 @register("yaku", [("name:str", "list<card>", "int")], "list<str>",
           "Ids of the yaku of a table that these cards make for this seat (after exclusivity and claim rules).",
           "yaku('dekiyaku', captures[me], me)")
-def _yaku(ctx, table, cards, seat):
+def _yaku(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> list[str]:
     _charge_yaku(ctx, cards)
     return [y.id for y in ctx.yaku_eval(table, cards, seat)]
 
@@ -471,7 +509,7 @@ def _yaku(ctx, table, cards, seat):
 @register("yaku_value", [("name:str", "list<card>", "int")], "num",
           "Total value of the yaku these cards make for this seat (0 when none).",
           "yaku_value('dekiyaku', captures[me], me)")
-def _yaku_value(ctx, table, cards, seat):
+def _yaku_value(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> Value:
     _charge_yaku(ctx, cards)
     return normalised(sum(y.value for y in ctx.yaku_eval(table, cards, seat)))
 
@@ -479,7 +517,7 @@ def _yaku_value(ctx, table, cards, seat):
 @register("yaku_rank", [("name:str", "list<card>", "int")], "num",
           "Highest rank among the yaku these cards make for this seat (0 when none).",
           "yaku_rank('teyaku', hand[me], me)")
-def _yaku_rank(ctx, table, cards, seat):
+def _yaku_rank(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> int:
     _charge_yaku(ctx, cards)
     ys = ctx.yaku_eval(table, cards, seat)
     return max((y.rank for y in ys), default=0)
@@ -489,13 +527,13 @@ def _yaku_rank(ctx, table, cards, seat):
           "Ids of the yaku of a table that these cards make for this seat with one card more and not "
           "without it: the seat is one card (this one) from them when the list is not empty.",
           "new_yaku('dekiyaku', captures[s], c, s)")
-def _new_yaku(ctx, table, cards, card, seat):
+def _new_yaku(ctx: SeatContext, table: str, cards: list[Value], card: Value, seat: int) -> list[str]:
     _charge_yaku(ctx, cards)
     _charge_yaku(ctx, cards)
     return new_yaku(ctx.yaku_eval, table, list(cards), card, seat)
 
 
-def new_yaku(yaku_eval: Callable, table: str, cards: list, card: Any, seat: int) -> list[str]:
+def new_yaku(yaku_eval: YakuEval, table: str, cards: list[Value], card: Value, seat: int) -> list[str]:
     """The yaku `cards + [card]` make for `seat` that `cards` alone do not (ids, in table order),
     by `yaku_eval(table, cards, seat)` (a game state's): the one-card-from test of the table's
     reach lines and of policies (nothing spent from a round's budget here)."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
-from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, EvalError, charge_fn, charge_walk, hashable_value
+from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, Budgeted, EvalError, Fn1, Value, charge_fn, charge_walk
+from rulekit.lang.expr.functions import hashable_value
 from rulekit.lang.expr.functions import minus_lists, normalised
-from rulekit.lang.expr.scope import EVAL_BUDGET, MAX_EXPONENT, MAX_INT
+from rulekit.lang.expr.scope import EVAL_BUDGET, MAX_EXPONENT, MAX_INT, Root
 
 BIG = "number too large (limit 10^30)"
 TICK = ("evaluation budget exhausted: the rules compute too much in one round "
@@ -43,7 +44,7 @@ class Site:
     length: int
     pstart: int
     plength: int
-    root: Any
+    root: Root | None
     fname: str = ""  # a call's function name
 
     def error(self, message: str, part: str = "node") -> EvalError:
@@ -69,7 +70,7 @@ def fail(site: Site | None, message: str, part: str = "node") -> Exception:
     return Fail(message, part) if site is None else site.error(message, part)
 
 
-def _walk(ctx: Any, v: Any, site: Site | None) -> Any:
+def _walk(ctx: Budgeted, v: Value, site: Site | None) -> Value:
     """charge_walk(ctx, v), its failure placed at `site`."""
     try:
         return charge_walk(ctx, v)
@@ -79,26 +80,26 @@ def _walk(ctx: Any, v: Any, site: Site | None) -> Any:
         raise site.error(exc.message) from None
 
 
-def _spend(ctx: Any, n: int, message: str, site: Site | None) -> None:
+def _spend(ctx: Budgeted, n: int, message: str, site: Site | None) -> None:
     """The one place budget is charged: n units, failing with `message` once it is spent."""
     ctx.budget -= n
     if ctx.budget < 0:
         raise fail(site, message)
 
 
-def H_int(v, site=None):
+def H_int(v: int, site: Site | None = None) -> int:
     """A whole number within the engine's bound."""
     if -MAX_INT <= v <= MAX_INT:
         return v
     raise fail(site, BIG)
 
 
-def H_big(site=None):
+def H_big(site: Site | None = None) -> NoReturn:
     """Fail for a number out of bounds (used where an expression cannot hold a statement)."""
     raise fail(site, BIG)
 
 
-def H_num(v, site=None):
+def H_num(v: Value, site: Site | None = None) -> Value:
     """Any number normalised (whole fractions become ints) and bounded."""
     v = normalised(v)
     tv = type(v)
@@ -113,7 +114,7 @@ def H_num(v, site=None):
     return v  # not a number (text or lists of unknown type): bounded where it is built
 
 
-def H_sum_int(xs):
+def H_sum_int(xs: list[Value]) -> int:
     """sum() of whole numbers (not booleans), bounded; anything else is left to the located code,
     which calls the registry's sum()."""
     s = sum(xs)
@@ -122,7 +123,7 @@ def H_sum_int(xs):
     raise TypeError("not whole numbers")
 
 
-def H_spend(ctx, xs):
+def H_spend(ctx: Budgeted, xs: list[Value]) -> list[Value]:
     """Charge the budget one unit per item a lambda will be called on; returns xs."""
     ctx.budget -= len(xs)  # _spend, written out: this runs for every list a function goes through
     if ctx.budget < 0:
@@ -133,13 +134,13 @@ def H_spend(ctx, xs):
 H_UNSET = object()  # an empty MEMO slot
 
 
-def H_memo(memo, i, thunk):
+def H_memo(memo: list[Value], i: int, thunk: Callable[[], Value]) -> Value:
     """Compute a shared subexpression and keep it in its MEMO slot."""
     v = memo[i] = thunk()
     return v
 
 
-def H_tick(ctx, site=None):
+def H_tick(ctx: Budgeted, site: Site | None = None) -> bool:
     """Spend one unit of budget (a function called, a let bound); True."""
     ctx.budget -= 1  # _spend, written out: this runs for every call of a function argument
     if ctx.budget < 0:
@@ -147,7 +148,7 @@ def H_tick(ctx, site=None):
     return True
 
 
-def H_built(ctx, xs):
+def H_built(ctx: Budgeted, xs: list[Value]) -> list[Value]:
     """Charge the budget for a list just built (its items and theirs); returns it."""
     n = len(xs)
     if n and type(xs[0]) is list:  # functions.built_size, inlined: this runs for every list built
@@ -161,38 +162,39 @@ def H_built(ctx, xs):
 _RANGE = REGISTRY["range"].impl
 
 
-def H_range(ctx, a, b=None):
+def H_range(ctx: Budgeted, a: int, b: int | None = None) -> list[int]:
     """range() of the registry (which bounds its length), charged to the budget."""
-    r = _RANGE(a) if b is None else _RANGE(a, b)
+    r: list[int] = _RANGE(a) if b is None else _RANGE(a, b)
     ctx.budget -= len(r)  # H_built, written out for a list of numbers: range() is called often
     if ctx.budget < 0:
         raise Fail(BUILD)
     return r
 
 
-def H_join(ctx, a, b, site=None):
+def H_join(ctx: Budgeted, a: list[Value], b: list[Value], site: Site | None = None) -> list[Value]:
     """`a + b` on lists: a new list, charged to the budget."""
     r = list(a) + list(b)
     _spend(ctx, len(r), BUILD, site)
     return r
 
 
-def H_walk(ctx, v):
+def H_walk(ctx: Budgeted, v: Value) -> Value:
     """`v` after its walk is charged (lists of shared lists compared, hashed or scanned)."""
     return charge_walk(ctx, v)
 
 
-def H_walkfn(ctx, f):
+def H_walkfn(ctx: Budgeted, f: Fn1) -> Fn1:
     """A function whose results are charged by their walk (the keys distinct and count_by hash)."""
     return charge_fn(ctx, f)
 
 
-def H_eq(ctx, a, b, site=None):
+def H_eq(ctx: Budgeted, a: Value, b: Value, site: Site | None = None) -> bool:
     """`a == b` on values that may hold lists: charged by the walk of a."""
-    return _walk(ctx, a, site) == b
+    same: bool = _walk(ctx, a, site) == b
+    return same
 
 
-def H_minus(ctx, a, b, site=None):
+def H_minus(ctx: Budgeted, a: list[Value], b: list[Value], site: Site | None = None) -> list[Value]:
     """`a - b` on lists: the items of a that are not in b; charged by both lengths (and walks)."""
     _walk(ctx, a, site)
     _walk(ctx, b, site)
@@ -200,7 +202,7 @@ def H_minus(ctx, a, b, site=None):
     return minus_lists(a, b)
 
 
-def H_anyadd(ctx, a, b, site=None):
+def H_anyadd(ctx: Budgeted, a: Value, b: Value, site: Site | None = None) -> Value:
     """`a + b` on values of unknown type: lists and text charged by their size before joining."""
     if type(a) in (list, str) or type(b) in (list, str):
         _spend(ctx, (len(a) if hasattr(a, "__len__") else 0) + (len(b) if hasattr(b, "__len__") else 0),
@@ -209,14 +211,14 @@ def H_anyadd(ctx, a, b, site=None):
     return H_num(a + b, site)
 
 
-def H_anysub(ctx, a, b, site=None):
+def H_anysub(ctx: Budgeted, a: Value, b: Value, site: Site | None = None) -> Value:
     """`a - b` on values of unknown type: lists removed in linear time and charged."""
     if type(a) is list:
         return H_minus(ctx, a, b, site)
     return H_num(a - b, site)
 
 
-def H_scan(ctx, xs, site=None):
+def H_scan(ctx: Budgeted, xs: Value, site: Site | None = None) -> Value:
     """The list or text an `in` test scans, charged by its length (short ones free); returns xs."""
     n = len(xs)
     if n and type(xs[0]) in (list, tuple, dict):
@@ -226,21 +228,21 @@ def H_scan(ctx, xs, site=None):
     return xs
 
 
-def H_div(a, b, site=None):
+def H_div(a: Value, b: Value, site: Site | None = None) -> Value:
     """`/`: an exact fraction (a whole number when it is one), bounded."""
     if b == 0:
         raise fail(site, "division by zero", "part")
     return H_num(Fraction(a) / Fraction(b), site)
 
 
-def H_mul(a, b, site=None):
+def H_mul(a: Value, b: Value, site: Site | None = None) -> Value:
     """`*` on numbers only, bounded."""
     if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
         raise fail(site, "'*' needs two numbers")
     return H_num(a * b, site)
 
 
-def H_floordiv(a, b, site=None):
+def H_floordiv(a: Value, b: Value, site: Site | None = None) -> Value:
     """`//` with fractions normalised."""
     if b == 0:
         raise fail(site, "division by zero", "part")
@@ -248,7 +250,7 @@ def H_floordiv(a, b, site=None):
     return r if type(r) is int else normalised(r)
 
 
-def H_mod(a, b, site=None):
+def H_mod(a: Value, b: Value, site: Site | None = None) -> Value:
     """`%` with fractions normalised."""
     if b == 0:
         raise fail(site, "division by zero", "part")
@@ -256,7 +258,7 @@ def H_mod(a, b, site=None):
     return r if type(r) is int else normalised(r)
 
 
-def H_pow(a, b, site=None):
+def H_pow(a: Value, b: Value, site: Site | None = None) -> Value:
     """`**` within the exponent limits, bounded."""
     if not isinstance(b, int) or b < 0 or b > MAX_EXPONENT:
         raise fail(site, f"exponent must be a whole number from 0 to {MAX_EXPONENT}, found {b}", "part")
@@ -265,7 +267,7 @@ def H_pow(a, b, site=None):
     return H_num(a ** b, site)
 
 
-def H_mapget(m, k, site=None):
+def H_mapget(m: Value, k: Value, site: Site | None = None) -> Value:
     """`m[k]` on a map: 0 for a missing key (lists as keys are compared as tuples)."""
     try:
         return m[tuple(k) if isinstance(k, list) else k]
@@ -275,7 +277,7 @@ def H_mapget(m, k, site=None):
         raise fail(site, "only maps can be looked up by key") from None
 
 
-def H_index(xs, i, site=None):
+def H_index(xs: Value, i: Value, site: Site | None = None) -> Value:
     """`xs[i]` on a list, saying which index is out of range (the fast code subscripts directly)."""
     try:
         return xs[i]
@@ -287,7 +289,7 @@ def H_index(xs, i, site=None):
 _FLAT_NOT = (list, tuple, dict)  # items charge_walk would walk
 
 
-def H_member(ctx, x, xs, site=None):
+def H_member(ctx: Budgeted, x: Value, xs: Value, site: Site | None = None) -> bool:
     """`x in xs` where xs may be a map keyed by lists; a list or text scan is charged by its length."""
     if type(xs) is list and (not xs or type(xs[0]) not in _FLAT_NOT):  # a flat list: the usual case
         if len(xs) > FREE_SCAN:
@@ -304,7 +306,7 @@ def H_member(ctx, x, xs, site=None):
 CALL_ERRORS = (Fail, EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)
 
 
-def H_at(site, thunk):
+def H_at(site: Site, thunk: Callable[[], Value]) -> Value:
     """Work out a function call (arguments included), its errors placed at the call."""
     try:
         return thunk()
@@ -312,7 +314,7 @@ def H_at(site, thunk):
         raise site.relocate(exc) from None
 
 
-def H_raise(message, offset):
+def H_raise(message: str, offset: int) -> NoReturn:
     """Fail at once (a call of a variant function whose body has a mistake)."""
     raise EvalError(message, offset, 1, None)
 

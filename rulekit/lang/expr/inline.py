@@ -1,6 +1,7 @@
 """A variant's `functions:`: named helper expressions, expanded into the calling expression."""
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from rulekit.lang.expr import ast
@@ -84,7 +85,7 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
         raise _fail(node, "E030", "expression nested too deeply once its function calls are put in place") from None
 
 
-def _expanded_size(name: str, functions: dict[str, UserFunction], memo: dict[str, int], active: set) -> int:
+def _expanded_size(name: str, functions: dict[str, UserFunction], memo: dict[str, int], active: set[str]) -> int:
     """How many nodes one call of `name` adds once put in place (its body, its lets, and the
     same for every call in it); a function calling itself counts nothing more here (the depth
     check reports it)."""
@@ -106,7 +107,7 @@ def _expanded_size(name: str, functions: dict[str, UserFunction], memo: dict[str
     return size
 
 
-def _walk(n: ast.Node):
+def _walk(n: ast.Node) -> Iterator[ast.Node]:
     """Every node of `n` (iterative: any depth)."""
     todo = [n]
     while todo:
@@ -115,19 +116,31 @@ def _walk(n: ast.Node):
         todo.extend(ast.children(x))
 
 
-def _rebuild(n: ast.Node, kids: list) -> ast.Node:
+def _rebuild(n: ast.Node, kids: list[ast.Node]) -> ast.Node:
     """`n` with its children replaced (in the order ast.children gives them)."""
     import dataclasses
     if isinstance(n, ast.ListLit):
         return dataclasses.replace(n, items=tuple(kids))
     if isinstance(n, ast.Call):
         return dataclasses.replace(n, args=tuple(kids))
-    names = {ast.Attr: ("obj",), ast.Index: ("obj", "index"), ast.Lambda: ("body",), ast.Unary: ("operand",),
-             ast.Binary: ("left", "right"), ast.Cond: ("test", "then", "other"), ast.Let: ("value", "body")}
-    return dataclasses.replace(n, **dict(zip(names[type(n)], kids)))
+    if isinstance(n, ast.Attr):
+        return dataclasses.replace(n, obj=kids[0])
+    if isinstance(n, ast.Index):
+        return dataclasses.replace(n, obj=kids[0], index=kids[1])
+    if isinstance(n, ast.Lambda):
+        return dataclasses.replace(n, body=kids[0])
+    if isinstance(n, ast.Unary):
+        return dataclasses.replace(n, operand=kids[0])
+    if isinstance(n, ast.Binary):
+        return dataclasses.replace(n, left=kids[0], right=kids[1])
+    if isinstance(n, ast.Cond):
+        return dataclasses.replace(n, test=kids[0], then=kids[1], other=kids[2])
+    if isinstance(n, ast.Let):
+        return dataclasses.replace(n, value=kids[0], body=kids[1])
+    raise TypeError(f"{type(n).__name__} has no children to replace")
 
 
-def _rename(n: ast.Node, suffix: str, bound: set, start: int, end: int) -> ast.Node:
+def _rename(n: ast.Node, suffix: str, bound: set[str], start: int, end: int) -> ast.Node:
     """A function body placed at a call: bound names (parameters, lambda and let names) get
     `suffix`; every node takes the call's position."""
     import dataclasses
@@ -148,7 +161,7 @@ def _rename(n: ast.Node, suffix: str, bound: set, start: int, end: int) -> ast.N
     return dataclasses.replace(out, **extra)
 
 
-def _substitute(n: ast.Node, names: dict) -> ast.Node:
+def _substitute(n: ast.Node, names: Mapping[str, ast.Node]) -> ast.Node:
     """`n` with the Name nodes listed in `names` replaced by their nodes."""
     if isinstance(n, ast.Name):
         return names.get(n.name, n)

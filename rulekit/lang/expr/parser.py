@@ -5,9 +5,11 @@ import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from collections.abc import Iterable
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
+from lark.tree import Meta
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from rulekit.lang.expr import ast
@@ -39,8 +41,8 @@ _TOKEN_NAMES = {
 }
 
 
-def _describe(names) -> str:
-    names = set(names)
+def _describe(expected: Iterable[str]) -> str:
+    names = set(expected)
     if names & {"NAME", "INT", "STRING"}:
         return "a value (a number, a name, a string, '(' or '[')"
     pretty = sorted({_TOKEN_NAMES.get(n, n.lower()) for n in names if not n.startswith("__ANON") or n in _TOKEN_NAMES})
@@ -54,17 +56,18 @@ _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*)+")
 
 def _quote_hint(text: str, tok: Token) -> str:
     """Two words in a row are most often text meant as a value: suggest quoting it."""
-    if tok.type != "NAME":
+    if tok.type != "NAME" or tok.start_pos is None:
         return ""
+    start = tok.start_pos
     for m in _WORDS.finditer(text):
-        if m.start() < tok.start_pos < m.end():
+        if m.start() < start < m.end():
             run: list[str] = []  # the run of plain words (no keywords) around the token
             pos = m.start()
             for w in m.group(0).split():
                 at = text.index(w, pos)
                 pos = at + len(w)
                 if w in _KEYWORDS:
-                    if at > tok.start_pos:
+                    if at > start:
                         break
                     run = []
                 else:
@@ -77,72 +80,96 @@ def _quote_hint(text: str, tok: Token) -> str:
 _KEYWORDS = {"if", "then", "else", "and", "or", "not", "in", "true", "false", "let"}
 
 
+#: what a grammar rule hands its method: the sub-expressions and the tokens it keeps (None for an
+#: optional part left out)
+Child = Token | ast.Node | None
+
+
+def _node(x: Child) -> ast.Node:
+    """A child the grammar makes a sub-expression."""
+    assert isinstance(x, ast.Node), x
+    return x
+
+
+def _tok(x: Child) -> Token:
+    """A child the grammar keeps as a token."""
+    assert isinstance(x, Token), x
+    return x
+
+
+def _at(x: Child) -> int:
+    """Where a kept token starts (a token from the lexer always knows)."""
+    pos = _tok(x).start_pos
+    assert pos is not None
+    return pos
+
+
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer[Token, ast.Node]):
     """lark tree -> frozen AST nodes with offsets."""
 
-    def int_(self, meta, c):
-        return ast.Const(meta.start_pos, meta.end_pos, int(c[0]))
+    def int_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Const(meta.start_pos, meta.end_pos, int(_tok(c[0])))
 
-    def decimal(self, meta, c):
+    def decimal(self, meta: Meta, c: list[Child]) -> ast.Node:
         return ast.Const(meta.start_pos, meta.end_pos, Fraction(str(c[0])))
 
-    def string(self, meta, c):
+    def string(self, meta: Meta, c: list[Child]) -> ast.Node:
         return ast.Const(meta.start_pos, meta.end_pos, str(c[0])[1:-1])
 
-    def true(self, meta, c):
+    def true(self, meta: Meta, c: list[Child]) -> ast.Node:
         return ast.Const(meta.start_pos, meta.end_pos, True)
 
-    def false(self, meta, c):
+    def false(self, meta: Meta, c: list[Child]) -> ast.Node:
         return ast.Const(meta.start_pos, meta.end_pos, False)
 
-    def name(self, meta, c):
+    def name(self, meta: Meta, c: list[Child]) -> ast.Node:
         return ast.Name(meta.start_pos, meta.end_pos, str(c[0]))
 
-    def list_(self, meta, c):
-        items = tuple(x for x in c if x is not None)
+    def list_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        items = tuple(_node(x) for x in c if x is not None)
         return ast.ListLit(meta.start_pos, meta.end_pos, items)
 
-    def attr(self, meta, c):
-        return ast.Attr(meta.start_pos, meta.end_pos, c[0], str(c[1]), c[1].start_pos)
+    def attr(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Attr(meta.start_pos, meta.end_pos, _node(c[0]), str(c[1]), _at(c[1]))
 
-    def index(self, meta, c):
-        return ast.Index(meta.start_pos, meta.end_pos, c[0], c[1])
+    def index(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Index(meta.start_pos, meta.end_pos, _node(c[0]), _node(c[1]))
 
-    def call(self, meta, c):
-        args = tuple(x for x in c[1:] if x is not None)
+    def call(self, meta: Meta, c: list[Child]) -> ast.Node:
+        args = tuple(_node(x) for x in c[1:] if x is not None)
         return ast.Call(meta.start_pos, meta.end_pos, str(c[0]), args)
 
-    def lambda_(self, meta, c):
-        return ast.Lambda(meta.start_pos, meta.end_pos, str(c[0]), c[1])
+    def lambda_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Lambda(meta.start_pos, meta.end_pos, str(c[0]), _node(c[1]))
 
-    def let_(self, meta, c):
-        return ast.Let(meta.start_pos, meta.end_pos, str(c[0]), c[1], c[3])
+    def let_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Let(meta.start_pos, meta.end_pos, str(c[0]), _node(c[1]), _node(c[3]))
 
-    def cond(self, meta, c):
-        return ast.Cond(meta.start_pos, meta.end_pos, c[0], c[1], c[2])
+    def cond(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Cond(meta.start_pos, meta.end_pos, _node(c[0]), _node(c[1]), _node(c[2]))
 
-    def _bin(self, meta, op, left, right, op_start):
-        return ast.Binary(meta.start_pos, meta.end_pos, op, left, right, op_start)
+    def _bin(self, meta: Meta, op: str, left: Child, right: Child, op_start: int) -> ast.Node:
+        return ast.Binary(meta.start_pos, meta.end_pos, op, _node(left), _node(right), op_start)
 
-    def or_(self, meta, c):
-        return self._bin(meta, "or", c[0], c[1], c[0].end)
+    def or_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return self._bin(meta, "or", c[0], c[1], _node(c[0]).end)
 
-    def and_(self, meta, c):
-        return self._bin(meta, "and", c[0], c[1], c[0].end)
+    def and_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return self._bin(meta, "and", c[0], c[1], _node(c[0]).end)
 
-    def not_(self, meta, c):
-        return ast.Unary(meta.start_pos, meta.end_pos, "not", c[0])
+    def not_(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Unary(meta.start_pos, meta.end_pos, "not", _node(c[0]))
 
-    def neg(self, meta, c):
-        return ast.Unary(meta.start_pos, meta.end_pos, "-", c[0])
+    def neg(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return ast.Unary(meta.start_pos, meta.end_pos, "-", _node(c[0]))
 
-    def pow(self, meta, c):
-        return self._bin(meta, "**", c[0], c[2], c[1].start_pos)
+    def pow(self, meta: Meta, c: list[Child]) -> ast.Node:
+        return self._bin(meta, "**", c[0], c[2], _at(c[1]))
 
-    def compare(self, meta, c):
+    def compare(self, meta: Meta, c: list[Child]) -> ast.Node:
         op = " ".join(str(c[1]).split())
-        return self._bin(meta, op, c[0], c[2], c[1].start_pos)
+        return self._bin(meta, op, c[0], c[2], _at(c[1]))
 
     binop = compare
 
@@ -176,14 +203,16 @@ def parse(text: str) -> ast.Node:
     try:
         tree = _parser().parse(text)
     except UnexpectedCharacters as exc:
-        raise ExprSyntaxError(exc.pos_in_stream, f"unexpected character {text[exc.pos_in_stream]!r}") from None
+        pos: object = exc.pos_in_stream  # lark declares it None on the base class; the lexer sets the offset
+        at = pos if isinstance(pos, int) else 0
+        raise ExprSyntaxError(at, f"unexpected character {text[at]!r}") from None
     except UnexpectedEOF as exc:
         raise ExprSyntaxError(len(text), f"unexpected end of expression: expected {_describe(exc.expected)}") from None
     except UnexpectedToken as exc:
         tok: Token = exc.token
         if tok.type == "$END":
             raise ExprSyntaxError(len(text), f"unexpected end of expression: expected {_describe(exc.expected)}") from None
-        raise ExprSyntaxError(tok.start_pos, f"unexpected {tok.value!r}: expected {_describe(exc.expected)}",
+        raise ExprSyntaxError(tok.start_pos or 0, f"unexpected {tok.value!r}: expected {_describe(exc.expected)}",
                               len(tok.value), _quote_hint(text, tok)) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExprSyntaxError(getattr(exc, "pos_in_stream", 0) or 0, "syntax error") from None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from rulekit.core.errors import Span
+
 MAX_INT = 10 ** 30
 EVAL_BUDGET = 2_000_000  # lambda calls + items built by list functions, per round
 BUILDERS = {"range", "map", "filter", "subsets", "partitions", "sorted", "distinct", "flatten", "slice",
@@ -35,7 +37,7 @@ class Scope:
     """Everything an expression may name: globals, card attributes, options, locals."""
 
     globals: dict[str, Global] = field(default_factory=dict)
-    attrs: dict[str, tuple[str, tuple]] = field(default_factory=dict)  # attr -> (type, per-card values)
+    attrs: dict[str, tuple[str, tuple[Any, ...]]] = field(default_factory=dict)  # attr -> (type, per-card values)
     options: dict[str, Any] = field(default_factory=dict)
     card_ids: dict[str, int] = field(default_factory=dict)
     yaku_tables: frozenset[str] = frozenset()
@@ -43,8 +45,8 @@ class Scope:
     codegen: bool = True  # offer expressions' code to the phases' generated code (Compiled.fast)
     functions: dict[str, Any] = field(default_factory=dict)  # the variant's `functions:` (see expand)
     unseen: dict[str, str] = field(default_factory=dict)  # names of the variant this context cannot read -> why
-    option_values: dict[str, tuple] = field(default_factory=dict)  # choice option -> its values
-    all_card_ids: frozenset = frozenset()  # the ids of every deck the variant can use
+    option_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # choice option -> its values
+    all_card_ids: frozenset[str] = frozenset()  # the ids of every deck the variant can use
     card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
 
     def card_index(self, text: str) -> tuple[int | None, str, str]:
@@ -102,7 +104,7 @@ class Compiled:
     root: Root | None = None  # run-time errors carry it; callers fill in where the text stands
     fast: Fn | None = None  # raw, offered to phases' generated code to inline (None: scope.codegen off)
     reference: Fn | None = None  # fn on the located code alone (tests compare it with the fast code)
-    deps: frozenset = frozenset()  # the scope's global names it reads; "yaku()" if it evaluates yaku
+    deps: frozenset[str] = frozenset()  # the scope's global names it reads; "yaku()" if it evaluates yaku
 
 
 
@@ -115,7 +117,7 @@ class Root:
 
     def __init__(self, text: str = ""):
         self.text = text
-        self.span = None
+        self.span: Span | None = None
         self.style = ""
         self.where = ""
 
