@@ -6,8 +6,8 @@ did in the open, and weighing down deals in which another seat's free choice is 
 policy's (rulekit.engine.stepper's DealChain, so what it knows is exactly its seat's observation);
 then, in each deal, it takes each legal action in turn and plays the round to its end with the
 base policy at every seat (the game's `careful` policy where it has one, random otherwise; or
-the cheaper stand-in the variant names as that policy's `playout`: in Hiraya, `greedy` plays out
-in about half the CPU, as strong), each action with the same deal and the same playout seeds
+the cheaper stand-in the variant names as that policy's `playout`, where its rules are costly
+and the stand-in was measured to keep the bot as strong), each action with the same deal and the same playout seeds
 (common random numbers: the comparison is between actions, not between deals). It takes the action with the best mean chip change for
 its seat when that beats the base policy's own choice clearly (the paired difference above zero
 at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
