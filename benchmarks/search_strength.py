@@ -14,6 +14,7 @@ work shares the machine; decisions with one legal action are not counted).
     .venv/bin/python benchmarks/search_strength.py --games kakkuri --rounds 600 --start 600  # rounds 600-1199
     .venv/bin/python benchmarks/search_strength.py --games kyo-kabu --seed 7  # rounds not used for the report
     .venv/bin/python benchmarks/search_strength.py --games hiraya --seconds 0.5  # with the table's time cap
+    .venv/bin/python benchmarks/search_strength.py --games hiraya --playout careful  # without the variant's stand-in
 
 Runs over separate ranges of rounds (--start) combine exactly: each line prints n, mean and sd.
 """
@@ -69,7 +70,7 @@ def _interval(xs: list[int]) -> str:
 
 
 def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = SEED, short: int = SHORT,
-        seconds: float | None = None) -> None:
+        seconds: float | None = None, playout: str | None = None) -> None:
     game = build_game(gid)
     n = game.variant.meta.players_default
     careful, rand = [], []
@@ -85,7 +86,7 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
         for b in budgets:
             agents = make_agents(game, n, seed, "careful")
             bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b, short=short,
-                                                       seconds=seconds))
+                                                       seconds=seconds, playout=playout))
             search[b].append(_seat_delta(game, n, seed, agents, k) - base)
             timing[b][0] += bot.seconds
             timing[b][1] += bot.cpu
@@ -99,6 +100,7 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
         secs, cpu, dec, units, capped = timing[b]
         label = f"search({b}, short {short})" if short != SHORT else f"search({b})"
         label = label if seconds is None else f"{label[:-1]}, at most {seconds:g} s)"
+        label = label if playout is None else f"{label[:-1]}, playouts by {playout})"
         print(f"  {label} - careful (chips/round): {_interval(search[b])}; "
               f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions; "
               f"{units / max(dec, 1):,.0f} budget units per decision (cap {UNITS * b:,}), {capped} capped")
@@ -117,10 +119,12 @@ def main() -> None:
                     "budget's playouts when they are short, in the same moves (default %(default)s)")
     ap.add_argument("--seconds", type=float, default=None, help="SearchAgent's time cap a decision (default none; "
                     "the table's is rulekit.cli.play.TABLE_SECONDS): strength under the clock, on this machine")
+    ap.add_argument("--playout", default=None, help="the policy the bot plays out with (default the base "
+                    "policy's `playout` in the variant, else the base policy): compare a stand-in on the same seeds")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     for gid in args.games.split(","):
-        run(gid, args.rounds, budgets, args.start, args.seed, args.short, args.seconds)
+        run(gid, args.rounds, budgets, args.start, args.seed, args.short, args.seconds, args.playout)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from rulekit.lang.decks import Deck, derive, load_deck
 from rulekit.engine.extras import Display
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
-from rulekit.engine.policydefs import described, policy_rules
+from rulekit.engine.policydefs import described, playout_of, policy_rules
 from rulekit.engine.stepgen import generate_run, generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
 from rulekit.core.errors import (Collector, Diagnostic, RulekitError, argument, did_you_mean, error,
@@ -425,6 +425,9 @@ def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, 
                 # {expression} parts (over the options): the words for the rules in play, filled in
                 # once the game is built
                 out[pname]["describe_" + key] = sc._template(p.value[key], {}, f"policy {pname} {key}")
+        playout = playout_of(pnode, str(pname), errs)
+        if playout is not None:
+            out[pname]["playout"] = playout
     sc.phase = ""
     return out
 

@@ -42,3 +42,19 @@ def described(pnode: Node, pname: str, key: str, depth: int = 0) -> Node:
     if key in p.value or ext is None or str(ext.value) not in pnode.value or depth > len(pnode.value):
         return p
     return described(pnode, str(ext.value), key, depth + 1)
+
+
+def playout_of(pnode: Node, pname: str, errs: Collector) -> str | None:
+    """The policy a search bot based on `pname` plays in its playouts (its `playout`, else its
+    base's; None: itself); a name that is no policy of the variant is reported at the key."""
+    p = described(pnode, pname, "playout")
+    node = p.value.get("playout") if isinstance(p.value, dict) else None
+    if node is None:
+        return None
+    name = str(node.value)
+    if name not in pnode.value:
+        if p is pnode.value[pname]:  # reported once, at the policy that names it, not at each heir
+            errs.add(error(node.span, "E040", f"policy '{pname}': playout: no policy '{name}'",
+                           hint=did_you_mean(name, [str(k) for k in pnode.value])))
+        return None
+    return name

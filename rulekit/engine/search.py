@@ -5,9 +5,10 @@ see, among the places it cannot see, keeping only deals in which everything so f
 did in the open, and weighing down deals in which another seat's free choice is not the base
 policy's (rulekit.engine.stepper's DealChain, so what it knows is exactly its seat's observation);
 then, in each deal, it takes each legal action in turn and plays the round to its end with the
-base policy at every seat (the game's `careful` policy where it has one, random otherwise), each
-action with the same deal and the same base policy seeds (common random numbers: the comparison
-is between actions, not between deals). It takes the action with the best mean chip change for
+base policy at every seat (the game's `careful` policy where it has one, random otherwise; or
+the cheaper stand-in the variant names as that policy's `playout`, where its rules are costly
+and the stand-in was measured to keep the bot as strong), each action with the same deal and the same playout seeds
+(common random numbers: the comparison is between actions, not between deals). It takes the action with the best mean chip change for
 its seat when that beats the base policy's own choice clearly (the paired difference above zero
 at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
 does not make it play worse than the base policy. With many actions, part of the budget
@@ -93,7 +94,7 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, game: Game, seed: Any = 0, budget: int = DEFAULT_BUDGET, base: str | None = None,
-                 short: int = SHORT, seconds: float | None = None):
+                 short: int = SHORT, seconds: float | None = None, playout: str | None = None):
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget: expected a whole number of playouts of at least 1, found {budget!r}")
         if isinstance(short, bool) or not isinstance(short, int) or short < 1:
@@ -104,6 +105,13 @@ class SearchAgent:
                              f"{seconds!r}")
         self.budget, self.short, self.seconds = budget, short, seconds
         self.base = base if base is not None else ("careful" if "careful" in game.policies else "random")
+        # the policy every seat plays in playouts: the base's `playout` stand-in where the variant names one
+        if playout is None:
+            playout = game.policies.get(self.base, {}).get("playout", self.base)
+        if playout != "random" and playout not in game.policies:
+            raise ValueError(f"playout: expected a policy of the game ({', '.join(['random', *game.policies])}), "
+                             f"found {playout!r}")
+        self.playout = playout
         self.rng = random.Random(str(seed))  # text: any seed (int or the runner's 'seed:seat') works alike
         self.fallback = self._base_agent(self.rng.getrandbits(63))
         self.watcher: Stepper | None = None
@@ -259,7 +267,7 @@ class SearchAgent:
         return source.deals(seat, self.rng, model)
 
     def _playout(self, st: Stepper, first: int, seed: int, r0: int, pending: int = 0) -> int:
-        """Take action `first`, then the base policy everywhere to the round's end; the seat's chips.
+        """Take action `first`, then the playout policy everywhere to the round's end; the seat's chips.
         Its budget units are added to `units` move by move (raises _Spent past the caps; `pending`:
         units used but not yet added)."""
         rng = random.Random(seed ^ 0x5EA5C4)
@@ -279,13 +287,14 @@ class SearchAgent:
             d = st.pending
             agent = agents.get(d.player)
             if agent is None:
-                agent = agents[d.player] = self._base_agent(rng.getrandbits(63))
+                agent = agents[d.player] = self._base_agent(rng.getrandbits(63), self.playout)
             i = agent.act(d)
             st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
         return st.ctx.chips[seat]
 
-    def _base_agent(self, seed: int) -> Any:
-        return RandomAgent(seed) if self.base == "random" else PolicyAgent(self.base, seed)
+    def _base_agent(self, seed: int, policy: str | None = None) -> Any:
+        policy = self.base if policy is None else policy
+        return RandomAgent(seed) if policy == "random" else PolicyAgent(policy, seed)
 
 
 def choose(rows: list[list[int]], base: int) -> int:
