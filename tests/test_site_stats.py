@@ -346,3 +346,40 @@ def test_a_yaku_name_finds_its_yaku_entry_first(devtools, server):
     first_section = next((r for r in results if "#" in r), results[0])
     assert "#yaku" in first_section, (name, results[:5])
     devtools.screenshot(os.path.join(ARTIFACTS, "search-yaku.png"))
+
+
+# -- the statistics' rounds shared with the effects, and the cache ------------------------------------
+
+def test_the_statistics_keep_the_very_rounds_the_effects_pair_with(tmp_path, monkeypatch):
+    import rulekit.website.effects as eff
+    from rulekit.website.stats import play_all
+    v = seed_variant("kyo-kabu")
+    n, policy = v.meta.players_default, site_policy(build_game(v))
+    path = v.files[0]
+    (stats, rows), = play_all([(path, v.files, n, policy)], 150, cache_dir=str(tmp_path), keep=120).values()
+    assert stats.rounds == 150 and len(rows) == 120
+    assert rows == eff._base_job(path, n, 120, 1, policy)  # the effects' own default rounds, seed for seed
+    chs = changes(v)[:2]
+    alone = effects_all([(path, v.files, n, policy, chs)], 120, workers=1)
+
+    def boom(*a, **k):
+        raise AssertionError("the default rules' rounds were played again")
+    monkeypatch.setattr(eff, "_base_job", boom)
+    assert effects_all([(path, v.files, n, policy, chs)], 120, workers=1, bases={path: rows}) == alone
+
+
+def test_a_damaged_or_foreign_statistics_cache_file_is_played_again_not_trusted(tmp_path):
+    from rulekit.website.stats import cache_key, play_all
+    v = seed_variant("dare")
+    job = [(v.files[0], v.files, v.meta.players_default, "random")]
+    (good, rows), = play_all(job, 30, cache_dir=str(tmp_path), keep=10).values()
+    key = os.path.join(str(tmp_path), cache_key(v.files, v.meta.players_default, 30, 1, "random") + ".json")
+    assert os.path.isfile(key)
+    for junk in ('{"rounds": 1', '[1, 2]', '{"rounds": "x", "n": 3}', json.dumps({"__reduce__": "os.system"}),
+                 json.dumps({**json.load(open(key)), "rows": [[1]]})):  # rows of another table size
+        with open(key, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        (again, rows2), = play_all(job, 30, cache_dir=str(tmp_path), keep=10).values()
+        assert (again.total, again.wins, rows2) == (good.total, good.wins, rows), junk
+    (fewer, rows3), = play_all(job, 30, cache_dir=str(tmp_path), keep=25).values()  # more rounds kept than cached
+    assert len(rows3) == 25 and rows3[:10] == rows

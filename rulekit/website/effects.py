@@ -197,8 +197,12 @@ def effects_key(files: tuple[str, ...], n: int, rounds: int, seed: int, policy: 
 
 
 def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]], rounds: int, seed: int = 1,
-                cache_dir: str | None = None, workers: int | None = None) -> dict[str, dict[str, dict]]:
-    """For every (path, files, players, policy, changes) job: path -> change key -> role effects."""
+                cache_dir: str | None = None, workers: int | None = None,
+                bases: dict[str, list[list]] | None = None) -> dict[str, dict[str, dict]]:
+    """For every (path, files, players, policy, changes) job: path -> change key -> role effects.
+
+    `bases`: path -> the default rules' first rounds' results per seat on these seeds, where already played
+    (the statistics play them: rulekit.website.stats.play_all); the rest are played here."""
     out: dict[str, dict[str, dict]] = {}
     pending: dict[str, tuple[str, list, int, str]] = {}  # path -> (cache key, changes, players, policy)
     for path, files, n, policy, chs in jobs:
@@ -212,9 +216,11 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
             except (OSError, ValueError):
                 pass
         pending[path] = (key, chs, n, policy)
-    # the default rules' rounds: played once per variant, shared by all its changes
+    # the default rules' rounds: played once per variant (or taken from the statistics), shared by all its changes
+    given = {p: list(b) for p, b in (bases or {}).items() if p in pending and len(b) >= min(rounds, MIN_ROUNDS)}
     base = _run_all([(p, (_base_job, (p, n, min(rounds, MIN_ROUNDS), seed, pol)))
-                     for p, (_k, _c, n, pol) in pending.items()], workers)
+                     for p, (_k, _c, n, pol) in pending.items() if p not in given], workers)
+    base.update(given)
     # a change that plays the same rules as the defaults, or as another change (a preset of one option), is
     # not played again: it takes the defaults' rounds, or the other change's result
     same: dict[str, dict[str, str | None]] = {}  # path -> change key -> key of the change it equals (None: the defaults)
