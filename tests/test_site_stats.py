@@ -383,3 +383,21 @@ def test_a_damaged_or_foreign_statistics_cache_file_is_played_again_not_trusted(
         assert (again.total, again.wins, rows2) == (good.total, good.wins, rows), junk
     (fewer, rows3), = play_all(job, 30, cache_dir=str(tmp_path), keep=25).values()  # more rounds kept than cached
     assert len(rows3) == 25 and rows3[:10] == rows
+
+
+def test_a_damaged_or_foreign_effects_cache_file_is_played_again_not_shown(tmp_path):
+    from rulekit.website.effects import effects_key
+    v = seed_variant("dare")
+    chs = changes(v)[:2]
+    job = [(v.files[0], v.files, v.meta.players_default, "random", chs)]
+    first = effects_all(job, 20, cache_dir=str(tmp_path), workers=1)
+    key = os.path.join(str(tmp_path), effects_key(v.files, v.meta.players_default, 20, 1, "random",
+                                                    [c.key for c in chs]) + ".json")
+    good = json.load(open(key))
+    k0 = chs[0].key
+    for junk in ("[]", json.dumps({k0: good[k0]}),  # a change missing
+                 json.dumps({**good, k0: {**good[k0], "dealer": "<script>alert(1)</script>"}}),
+                 json.dumps({**good, k0: {**good[k0], "rounds": 0}}), json.dumps({**good, k0: {"error": 5}})):
+        with open(key, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        assert effects_all(job, 20, cache_dir=str(tmp_path), workers=1) == first, junk

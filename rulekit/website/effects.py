@@ -192,6 +192,32 @@ def settings(variant: Variant, ch: Change | None) -> str | None:
     return json.dumps([sorted((k, repr(v)) for k, v in values.items()), deck])
 
 
+def _pair(x: object) -> bool:
+    return isinstance(x, list) and len(x) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                      and math.isfinite(v) for v in x)
+
+
+def well_formed(d: object, keys: list[str]) -> bool:
+    """Whether a cached result has the shape effects_all writes for these changes (a file damaged or from
+    elsewhere is played again, never shown)."""
+    if not isinstance(d, dict) or sorted(d) != sorted(keys):
+        return False
+    for r in d.values():
+        if not isinstance(r, dict):
+            return False
+        if "error" in r:
+            if not isinstance(r["error"], str):
+                return False
+            continue
+        base = r.get("base")
+        rounds, same = r.get("rounds"), r.get("unchanged_rounds")
+        if not (_pair(r.get("dealer")) and _pair(r.get("others")) and isinstance(rounds, int)
+                and isinstance(same, int) and 0 <= same <= rounds and rounds > 0 and isinstance(base, dict)
+                and _pair([base.get("dealer"), base.get("others")])):
+            return False
+    return True
+
+
 def effects_key(files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str, keys: list[str]) -> str:
     return cache_digest(list(files) + engine_files() + [os.path.abspath(__file__)], json.dumps([FORMAT, n, rounds, seed, policy, keys]))
 
@@ -211,8 +237,10 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
         if cached and os.path.isfile(cached):
             try:
                 with open(cached, encoding="utf-8") as fh:
-                    out[path] = json.load(fh)
-                continue
+                    d = json.load(fh)
+                if well_formed(d, [c.key for c in chs]):  # JSON only, checked: a damaged file is played again
+                    out[path] = d
+                    continue
             except (OSError, ValueError):
                 pass
         pending[path] = (key, chs, n, policy)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
@@ -93,6 +94,26 @@ def _run(path: str, n: int, rounds: int, seed: int, policy: str, keep: int = 0) 
     return {**to_dict(total), "rows": [[_num(x) for x in r] for r in rows]}
 
 
+def _number(x: object) -> bool:
+    return (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)) or isinstance(x, Fraction)
+
+
+def well_formed(d: dict, n: int, rounds: int) -> bool:
+    """Whether a cached result has the shape this build writes for n seats and `rounds` rounds (a file
+    damaged or from elsewhere is played again, not shown)."""
+    if not isinstance(d, dict) or d.get("rounds") != rounds or d.get("n") != n:
+        return False
+    per_seat = [d.get(k) for k in ("total", "total_sq", "wins", "losses")]
+    if not all(isinstance(xs, list) and len(xs) == n for xs in per_seat):
+        return False
+    s = from_dict(d)
+    rows = rounds_of(d)
+    return (all(_number(x) for xs in (s.total, s.total_sq) for x in xs)
+            and all(isinstance(x, int) and not isinstance(x, bool) for xs in (s.wins, s.losses) for x in xs)
+            and isinstance(s.records, dict) and all(isinstance(k, str) and isinstance(c, int) for k, c in s.records.items())
+            and all(isinstance(r, list) and len(r) == n and all(_number(x) for x in r) for r in rows))
+
+
 def rounds_of(d: dict) -> list[list]:
     """The rounds' results per seat kept with a cached or new result (see `play_all`)."""
     return [[_unnum(x) for x in r] for r in d.get("rows", [])]
@@ -126,8 +147,8 @@ def play_all(jobs: list[tuple], rounds: int, seed: int = 1, policy: str = "rando
             try:  # JSON only, checked as read: a damaged or foreign file is played again, never run
                 with open(cached, encoding="utf-8") as fh:
                     d = json.load(fh)
-                got = from_dict(d), rounds_of(d)
-                if len(got[1]) >= keep and all(len(r) == n for r in got[1]):
+                got = (from_dict(d), rounds_of(d)) if well_formed(d, n, rounds) else (None, [])
+                if got[0] is not None and len(got[1]) >= keep:
                     out[path] = got[0], got[1][:keep]
                     continue
             except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
