@@ -401,3 +401,42 @@ def test_a_damaged_or_foreign_effects_cache_file_is_played_again_not_shown(tmp_p
         with open(key, "w", encoding="utf-8") as fh:
             fh.write(junk)
         assert effects_all(job, 20, cache_dir=str(tmp_path), workers=1) == first, junk
+
+
+def test_a_damaged_or_foreign_your_table_cache_file_is_made_again(tmp_path, monkeypatch):
+    import glob
+    import rulekit.website.yourtable as yt
+    from rulekit.lang.prose import Prose
+    from rulekit.lang.rulestext import rules_doc
+    v = load_variant("kingo")
+    g, doc = build_game(v), rules_doc(v, Prose.page(v.options))
+    first = yt.cached_panel_data(v, g, doc, str(tmp_path))
+    path, = glob.glob(os.path.join(str(tmp_path), "yourtable-*.json"))
+    assert yt.well_formed(first, "kingo") and not yt.well_formed(first, "dare")
+    made = []
+    real = yt.panel_data
+    monkeypatch.setattr(yt, "panel_data", lambda *a: made.append(1) or real(*a))
+    assert yt.cached_panel_data(v, g, doc, str(tmp_path)) == first and not made  # read, not made again
+    bad_piece = {**first["pieces"][0], "std": len(first["texts"])}  # points past the texts
+    for junk in ("{}", json.dumps({**first, "game": "dare"}), json.dumps({**first, "texts": [[["<b>", 1]]]}),
+                 json.dumps({**first, "pieces": [bad_piece] + first["pieces"][1:]})):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        assert yt.cached_panel_data(v, g, doc, str(tmp_path)) == first, junk
+    assert len(made) == 4
+
+
+def test_a_damaged_or_foreign_example_hands_cache_file_is_searched_again(tmp_path):
+    import glob
+    from rulekit.website.yakuexamples import cached_examples
+    v = load_variant("kingo")
+    g = build_game(v)
+    first = cached_examples(g, tuple(v.files), v.meta.players_default, str(tmp_path))
+    assert first, "Kingo's hands have examples"
+    path, = glob.glob(os.path.join(str(tmp_path), "yaku-*.json"))
+    good = json.load(open(path))
+    for junk in ('{"a": 1}', json.dumps([{**good[0], "cards": ["<img src=x>"]}] + good[1:]),
+                 json.dumps([{**good[0], "yaku": "no-such-hand"}]), json.dumps([{**good[0], "value": {"x": 1}}])):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        assert cached_examples(g, tuple(v.files), v.meta.players_default, str(tmp_path)) == first, junk
