@@ -4,7 +4,12 @@
     python benchmarks/site_build.py            # from the project's root; about 2 x 40 CPU-s on a busy machine
 
 A figure, not a test: wall-clock and CPU times depend on the machine. Before issue 37 a cold build took
-90-91 CPU-s here (80-84 CPU-s as the issue measured it); the figure after is in the issue's closing note.
+90-91 CPU-s here (80-84 CPU-s as the issue measured it); after it 42.7-45.8. The "Your table" panels (issue 36)
+brought it to 134.8-140.7 CPU-s cold (8.1 warm); issue 38 (a figure source that keeps 4 games, not thousands;
+the statistics' rounds shared with the house-rule effects) to 121.2-129.6 cold (7.7-8.5 warm). Where the cold build goes
+(issue 38, 2026-11-29): the panels' texts about 52 CPU-s, three quarters of it building each game again for
+the figures ({fig.NAME}) under some 2,500 option combinations; statistics and effects about 39; example hands,
+fonts and mkdocs the rest.
 """
 from __future__ import annotations
 

@@ -21,6 +21,26 @@ def test_figures_follow_options_and_the_number_of_players():
     assert render("{fig.par@4}, {fig.players:words}, {fig.cards} cards", p) == "66, three, 48 cards"
 
 
+def test_a_figure_source_keeps_only_the_last_games_it_built_and_still_answers_for_earlier_values():
+    # a page's "Your table" asks for figures under thousands of option values: keeping every game built
+    # for them made the site build hold a gigabyte that the cyclic collector walked again and again
+    from rulekit.engine.figures import KEEP_GAMES
+    v = load_variant("hana-awase")
+    built = []
+
+    def build(*args, **kw):
+        built.append(args[1])
+        return build_game(*args, **kw)
+    src = figure_source(v, build=build)
+    values = [{"rounds": r, "chaff_points": c} for r in (1, 2, 3, 4) for c in (0, 1)]  # 8 games
+    pars = [src(x, 3)["par"] for x in values]
+    assert len(src.games) <= KEEP_GAMES < len(values) == len(built)
+    assert [src(x, 3)["par"] for x in values] == pars == [80, 88] * 4  # remembered, not built again
+    assert len(built) == len(values)
+    assert src(values[0], 4)["par"] == 60  # another seat count of a game let go: built again, the right figure
+    assert len(built) == len(values) + 1
+
+
 def test_the_engines_par_is_the_texts_par():
     # the settlement reads par() itself: a round's scores sum to the deck against par
     game = build_game(load_variant("hiraya"), {"chaff_points": 1})

@@ -346,3 +346,97 @@ def test_a_yaku_name_finds_its_yaku_entry_first(devtools, server):
     first_section = next((r for r in results if "#" in r), results[0])
     assert "#yaku" in first_section, (name, results[:5])
     devtools.screenshot(os.path.join(ARTIFACTS, "search-yaku.png"))
+
+
+# -- the statistics' rounds shared with the effects, and the cache ------------------------------------
+
+def test_the_statistics_keep_the_very_rounds_the_effects_pair_with(tmp_path, monkeypatch):
+    import rulekit.website.effects as eff
+    from rulekit.website.stats import play_all
+    v = seed_variant("kyo-kabu")
+    n, policy = v.meta.players_default, site_policy(build_game(v))
+    path = v.files[0]
+    (stats, rows), = play_all([(path, v.files, n, policy)], 150, cache_dir=str(tmp_path), keep=120).values()
+    assert stats.rounds == 150 and len(rows) == 120
+    assert rows == eff._base_job(path, n, 120, 1, policy)  # the effects' own default rounds, seed for seed
+    chs = changes(v)[:2]
+    alone = effects_all([(path, v.files, n, policy, chs)], 120, workers=1)
+
+    def boom(*a, **k):
+        raise AssertionError("the default rules' rounds were played again")
+    monkeypatch.setattr(eff, "_base_job", boom)
+    assert effects_all([(path, v.files, n, policy, chs)], 120, workers=1, bases={path: rows}) == alone
+
+
+def test_a_damaged_or_foreign_statistics_cache_file_is_played_again_not_trusted(tmp_path):
+    from rulekit.website.stats import cache_key, play_all
+    v = seed_variant("dare")
+    job = [(v.files[0], v.files, v.meta.players_default, "random")]
+    (good, rows), = play_all(job, 30, cache_dir=str(tmp_path), keep=10).values()
+    key = os.path.join(str(tmp_path), cache_key(v.files, v.meta.players_default, 30, 1, "random") + ".json")
+    assert os.path.isfile(key)
+    for junk in ('{"rounds": 1', '[1, 2]', '{"rounds": "x", "n": 3}', json.dumps({"__reduce__": "os.system"}),
+                 json.dumps({**json.load(open(key)), "rows": [[1]]})):  # rows of another table size
+        with open(key, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        (again, rows2), = play_all(job, 30, cache_dir=str(tmp_path), keep=10).values()
+        assert (again.total, again.wins, rows2) == (good.total, good.wins, rows), junk
+    (fewer, rows3), = play_all(job, 30, cache_dir=str(tmp_path), keep=25).values()  # more rounds kept than cached
+    assert len(rows3) == 25 and rows3[:10] == rows
+
+
+def test_a_damaged_or_foreign_effects_cache_file_is_played_again_not_shown(tmp_path):
+    from rulekit.website.effects import effects_key
+    v = seed_variant("dare")
+    chs = changes(v)[:2]
+    job = [(v.files[0], v.files, v.meta.players_default, "random", chs)]
+    first = effects_all(job, 20, cache_dir=str(tmp_path), workers=1)
+    key = os.path.join(str(tmp_path), effects_key(v.files, v.meta.players_default, 20, 1, "random",
+                                                    [c.key for c in chs]) + ".json")
+    good = json.load(open(key))
+    k0 = chs[0].key
+    for junk in ("[]", json.dumps({k0: good[k0]}),  # a change missing
+                 json.dumps({**good, k0: {**good[k0], "dealer": "<script>alert(1)</script>"}}),
+                 json.dumps({**good, k0: {**good[k0], "rounds": 0}}), json.dumps({**good, k0: {"error": 5}})):
+        with open(key, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        assert effects_all(job, 20, cache_dir=str(tmp_path), workers=1) == first, junk
+
+
+def test_a_damaged_or_foreign_your_table_cache_file_is_made_again(tmp_path, monkeypatch):
+    import glob
+    import rulekit.website.yourtable as yt
+    from rulekit.lang.prose import Prose
+    from rulekit.lang.rulestext import rules_doc
+    v = load_variant("kingo")
+    g, doc = build_game(v), rules_doc(v, Prose.page(v.options))
+    first = yt.cached_panel_data(v, g, doc, str(tmp_path))
+    path, = glob.glob(os.path.join(str(tmp_path), "yourtable-*.json"))
+    assert yt.well_formed(first, "kingo") and not yt.well_formed(first, "dare")
+    made = []
+    real = yt.panel_data
+    monkeypatch.setattr(yt, "panel_data", lambda *a: made.append(1) or real(*a))
+    assert yt.cached_panel_data(v, g, doc, str(tmp_path)) == first and not made  # read, not made again
+    bad_piece = {**first["pieces"][0], "std": len(first["texts"])}  # points past the texts
+    for junk in ("{}", json.dumps({**first, "game": "dare"}), json.dumps({**first, "texts": [[["<b>", 1]]]}),
+                 json.dumps({**first, "pieces": [bad_piece] + first["pieces"][1:]})):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        assert yt.cached_panel_data(v, g, doc, str(tmp_path)) == first, junk
+    assert len(made) == 4
+
+
+def test_a_damaged_or_foreign_example_hands_cache_file_is_searched_again(tmp_path):
+    import glob
+    from rulekit.website.yakuexamples import cached_examples
+    v = load_variant("kingo")
+    g = build_game(v)
+    first = cached_examples(g, tuple(v.files), v.meta.players_default, str(tmp_path))
+    assert first, "Kingo's hands have examples"
+    path, = glob.glob(os.path.join(str(tmp_path), "yaku-*.json"))
+    good = json.load(open(path))
+    for junk in ('{"a": 1}', json.dumps([{**good[0], "cards": ["<img src=x>"]}] + good[1:]),
+                 json.dumps([{**good[0], "yaku": "no-such-hand"}]), json.dumps([{**good[0], "value": {"x": 1}}])):
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(junk)
+        assert cached_examples(g, tuple(v.files), v.meta.players_default, str(tmp_path)) == first, junk

@@ -69,6 +69,10 @@ def game_figures(game: Any, n: int | None = None) -> dict[str, Any]:
     return out
 
 
+#: games a figure source keeps (the most recently built), for the same option values at another seat count
+KEEP_GAMES = 4
+
+
 class FigureSource:
     """The figures of a variant under any option values (and seat count), each game built once."""
 
@@ -77,9 +81,10 @@ class FigureSource:
         self.deck = deck
         self.build = build  # build_game (rulekit.engine.build), given by the caller: no import circle
         self.cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+        # the games built here, the last few only: a page's "Your table" asks for thousands of option values,
+        # and every built game kept alive would be walked again by each run of the cyclic collector
         self.games: dict[tuple[Any, ...], Any] = {}
-        if game is not None:
-            self.games[self._key(dict(game.options))] = game
+        self.own = (self._key(dict(game.options)), game) if game is not None else None
 
     def _key(self, values: dict[Any, Any]) -> tuple[Any, ...]:
         return tuple(sorted((k, repr(v)) for k, v in values.items() if k in self.variant.options))
@@ -90,13 +95,15 @@ class FigureSource:
         full.update({k: v for k, v in values.items() if k in full})
         key = self._key(full)
         if (key, n) not in self.cache:
-            game = self.games.get(key)
-            if game is None and self.build is not None:
+            game = self.own[1] if self.own is not None and self.own[0] == key else self.games.get(key)
+            if key not in self.games and game is None and self.build is not None:
                 try:
                     game = self.build(self.variant, full, None, self.deck, codegen=False)
                 except RulekitError:
                     game = None
                 self.games[key] = game
+                while len(self.games) > KEEP_GAMES:
+                    del self.games[next(iter(self.games))]
             self.cache[(key, n)] = game_figures(game, n) if game is not None else {}
         return self.cache[(key, n)]
 

@@ -192,13 +192,43 @@ def settings(variant: Variant, ch: Change | None) -> str | None:
     return json.dumps([sorted((k, repr(v)) for k, v in values.items()), deck])
 
 
+def _pair(x: object) -> bool:
+    return isinstance(x, list) and len(x) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                      and math.isfinite(v) for v in x)
+
+
+def well_formed(d: object, keys: list[str]) -> bool:
+    """Whether a cached result has the shape effects_all writes for these changes (a file damaged or from
+    elsewhere is played again, never shown)."""
+    if not isinstance(d, dict) or sorted(d) != sorted(keys):
+        return False
+    for r in d.values():
+        if not isinstance(r, dict):
+            return False
+        if "error" in r:
+            if not isinstance(r["error"], str):
+                return False
+            continue
+        base = r.get("base")
+        rounds, same = r.get("rounds"), r.get("unchanged_rounds")
+        if not (_pair(r.get("dealer")) and _pair(r.get("others")) and isinstance(rounds, int)
+                and isinstance(same, int) and 0 <= same <= rounds and rounds > 0 and isinstance(base, dict)
+                and _pair([base.get("dealer"), base.get("others")])):
+            return False
+    return True
+
+
 def effects_key(files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str, keys: list[str]) -> str:
     return cache_digest(list(files) + engine_files() + [os.path.abspath(__file__)], json.dumps([FORMAT, n, rounds, seed, policy, keys]))
 
 
 def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]], rounds: int, seed: int = 1,
-                cache_dir: str | None = None, workers: int | None = None) -> dict[str, dict[str, dict]]:
-    """For every (path, files, players, policy, changes) job: path -> change key -> role effects."""
+                cache_dir: str | None = None, workers: int | None = None,
+                bases: dict[str, list[list]] | None = None) -> dict[str, dict[str, dict]]:
+    """For every (path, files, players, policy, changes) job: path -> change key -> role effects.
+
+    `bases`: path -> the default rules' first rounds' results per seat on these seeds, where already played
+    (the statistics play them: rulekit.website.stats.play_all); the rest are played here."""
     out: dict[str, dict[str, dict]] = {}
     pending: dict[str, tuple[str, list, int, str]] = {}  # path -> (cache key, changes, players, policy)
     for path, files, n, policy, chs in jobs:
@@ -207,14 +237,18 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
         if cached and os.path.isfile(cached):
             try:
                 with open(cached, encoding="utf-8") as fh:
-                    out[path] = json.load(fh)
-                continue
+                    d = json.load(fh)
+                if well_formed(d, [c.key for c in chs]):  # JSON only, checked: a damaged file is played again
+                    out[path] = d
+                    continue
             except (OSError, ValueError):
                 pass
         pending[path] = (key, chs, n, policy)
-    # the default rules' rounds: played once per variant, shared by all its changes
+    # the default rules' rounds: played once per variant (or taken from the statistics), shared by all its changes
+    given = {p: list(b) for p, b in (bases or {}).items() if p in pending and len(b) >= min(rounds, MIN_ROUNDS)}
     base = _run_all([(p, (_base_job, (p, n, min(rounds, MIN_ROUNDS), seed, pol)))
-                     for p, (_k, _c, n, pol) in pending.items()], workers)
+                     for p, (_k, _c, n, pol) in pending.items() if p not in given], workers)
+    base.update(given)
     # a change that plays the same rules as the defaults, or as another change (a preset of one option), is
     # not played again: it takes the defaults' rounds, or the other change's result
     same: dict[str, dict[str, str | None]] = {}  # path -> change key -> key of the change it equals (None: the defaults)

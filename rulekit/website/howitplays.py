@@ -11,7 +11,7 @@ from typing import Any
 
 from rulekit.website.charts import bar_chart
 from rulekit.website.effects import Change, changes, effects_all, site_policy
-from rulekit.website.stats import simulate_all
+from rulekit.website.stats import play_all
 from rulekit.website.util import money_words
 from rulekit.website.util import html_block as _block, html_table as _table, cli_note, h, h_rich, md, md_rich
 
@@ -26,13 +26,15 @@ def run_simulations(site: Any, rounds: int, effect_rounds: int, cache_dir: str |
     for e in entries:
         e.extra["policy"] = site_policy(e.game)
         e.extra["changes"] = changes(e.variant)
-    stats = simulate_all([(e.path, e.variant.files, e.variant.meta.players_default, e.extra["policy"])
-                          for e in entries], rounds, seed=SEED, cache_dir=cache_dir)
+    # the statistics keep their first rounds' results: the effects pair every house rule with those very rounds
+    played = play_all([(e.path, e.variant.files, e.variant.meta.players_default, e.extra["policy"])
+                       for e in entries], rounds, seed=SEED, cache_dir=cache_dir, keep=max(0, effect_rounds))
     for e in entries:
-        e.stats = stats.get(e.path)
+        e.stats = played[e.path][0] if e.path in played else None
     if effect_rounds > 0:
         eff = effects_all([(e.path, e.variant.files, e.variant.meta.players_default, e.extra["policy"],
-                            e.extra["changes"]) for e in entries], effect_rounds, seed=SEED, cache_dir=cache_dir)
+                            e.extra["changes"]) for e in entries], effect_rounds, seed=SEED, cache_dir=cache_dir,
+                          bases={p: rows for p, (_s, rows) in played.items()})
         for e in entries:
             e.extra["effects"] = eff.get(e.path, {})
             e.extra["effect_rounds"] = effect_rounds

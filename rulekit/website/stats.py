@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
@@ -45,8 +46,11 @@ def fork_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=mp)
 
 
+FORMAT = "stats-2"  # bump when the cached result's shape changes (2: each round's results kept, for the effects)
+
+
 def cache_key(variant_files: tuple[str, ...], n: int, rounds: int, seed: int, policy: str) -> str:
-    return cache_digest(list(variant_files) + engine_files(), json.dumps([n, rounds, seed, policy]))
+    return cache_digest(list(variant_files) + engine_files(), json.dumps([FORMAT, n, rounds, seed, policy]))
 
 
 def _num(x):
@@ -70,11 +74,49 @@ def from_dict(d: dict) -> Stats:
                  list(d["wins"]), list(d["losses"]), dict(d["records"]))
 
 
-def _run(path: str, n: int, rounds: int, seed: int, policy: str) -> dict:
+def _run(path: str, n: int, rounds: int, seed: int, policy: str, keep: int = 0) -> dict:
+    """The statistics of `rounds` seeded rounds (as `simulate` plays them: round i on round_seed(seed, i),
+    seat 0 dealing), with the first `keep` rounds' results per seat under "rows" (runs in a worker process)."""
+    import gc
     from rulekit.engine.build import build_game, load_variant
-    from rulekit.analysis.simulate import simulate
+    from rulekit.analysis.simulate import chunks
+    from rulekit.engine.runner import run_chunk
     game = build_game(load_variant(path))
-    return to_dict(simulate(game, n, rounds, seed, policy))
+    rows: list = []
+    total = Stats()
+    gc.freeze()  # what exists now lives through the run: the collector need not scan it (as simulate does)
+    try:
+        for start, count in chunks(rounds):  # simulate's chunks, merged in order: the same totals
+            total = total.merge(run_chunk(game, n, seed, start, count, policy, rows=rows))
+            del rows[keep:]
+    finally:
+        gc.unfreeze()
+    return {**to_dict(total), "rows": [[_num(x) for x in r] for r in rows]}
+
+
+def _number(x: object) -> bool:
+    return (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)) or isinstance(x, Fraction)
+
+
+def well_formed(d: dict, n: int, rounds: int) -> bool:
+    """Whether a cached result has the shape this build writes for n seats and `rounds` rounds (a file
+    damaged or from elsewhere is played again, not shown)."""
+    if not isinstance(d, dict) or d.get("rounds") != rounds or d.get("n") != n:
+        return False
+    per_seat = [d.get(k) for k in ("total", "total_sq", "wins", "losses")]
+    if not all(isinstance(xs, list) and len(xs) == n for xs in per_seat):
+        return False
+    s = from_dict(d)
+    rows = rounds_of(d)
+    return (all(_number(x) for xs in (s.total, s.total_sq) for x in xs)
+            and all(isinstance(x, int) and not isinstance(x, bool) for xs in (s.wins, s.losses) for x in xs)
+            and isinstance(s.records, dict) and all(isinstance(k, str) and isinstance(c, int) for k, c in s.records.items())
+            and all(isinstance(r, list) and len(r) == n and all(_number(x) for x in r) for r in rows))
+
+
+def rounds_of(d: dict) -> list[list]:
+    """The rounds' results per seat kept with a cached or new result (see `play_all`)."""
+    return [[_unnum(x) for x in r] for r in d.get("rows", [])]
 
 
 def simulate_all(jobs: list[tuple], rounds: int, seed: int = 1, policy: str = "random",
@@ -83,35 +125,47 @@ def simulate_all(jobs: list[tuple], rounds: int, seed: int = 1, policy: str = "r
 
     A job's own policy (its fourth item) overrides `policy`.
     """
-    out: dict[str, Stats] = {}
+    return {p: s for p, (s, _rows) in play_all(jobs, rounds, seed, policy, cache_dir, workers).items()}
+
+
+def play_all(jobs: list[tuple], rounds: int, seed: int = 1, policy: str = "random", cache_dir: str | None = None,
+             workers: int | None = None, keep: int = 0) -> dict[str, tuple[Stats, list[list]]]:
+    """Like `simulate_all`, with each job's first `keep` rounds' results per seat (the default rules' rounds
+    the house-rule effects are paired with: rulekit.website.effects plays the same seeds, so they are not
+    played twice); path -> (Stats, rounds)."""
+    out: dict[str, tuple[Stats, list[list]]] = {}
     todo = []
     keys = {}
     policies = {}
+    keep = min(keep, rounds)
     for path, files, n, *rest in jobs:
         policies[path] = rest[0] if rest else policy
         key = cache_key(files, n, rounds, seed, policies[path])
         keys[path] = key
         cached = os.path.join(cache_dir, key + ".json") if cache_dir else None
         if cached and os.path.isfile(cached):
-            try:
+            try:  # JSON only, checked as read: a damaged or foreign file is played again, never run
                 with open(cached, encoding="utf-8") as fh:
-                    out[path] = from_dict(json.load(fh))
-                continue
-            except (OSError, ValueError, KeyError):
+                    d = json.load(fh)
+                got = (from_dict(d), rounds_of(d)) if well_formed(d, n, rounds) else (None, [])
+                if got[0] is not None and len(got[1]) >= keep:
+                    out[path] = got[0], got[1][:keep]
+                    continue
+            except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
                 pass
         todo.append((path, n))
     results: dict[str, dict] = {}
     workers = workers or min(len(todo), os.cpu_count() or 1)
     if len(todo) > 1 and workers > 1:
         with fork_pool(workers) as pool:
-            futs = {path: pool.submit(_run, path, n, rounds, seed, policies[path]) for path, n in todo}
+            futs = {path: pool.submit(_run, path, n, rounds, seed, policies[path], keep) for path, n in todo}
             for path, fut in futs.items():
                 results[path] = fut.result()
     else:
         for path, n in todo:
-            results[path] = _run(path, n, rounds, seed, policies[path])
+            results[path] = _run(path, n, rounds, seed, policies[path], keep)
     for path, d in results.items():
-        out[path] = from_dict(d)
+        out[path] = from_dict(d), rounds_of(d)
         if cache_dir:
             try:
                 os.makedirs(cache_dir, exist_ok=True)

@@ -177,6 +177,19 @@ def find_examples(game: Game, n: int, rounds: int = ROUNDS, seed: int = 1) -> di
     return out
 
 
+def well_formed(data: Any, game: Game) -> bool:
+    """Whether cached examples have the shape cached_examples writes: this game's yaku and cards, a seat,
+    plain numbers or words for value and rank."""
+    yaku = {(t, y.id) for t, ys in game.yaku.items() for y in ys}
+    cards = {c.id for c in game.deck.cards}
+    scalar = (int, float, str, type(None))
+    return isinstance(data, list) and all(
+        isinstance(d, dict) and (d.get("table"), d.get("yaku")) in yaku and isinstance(d.get("cards"), list)
+        and all(isinstance(c, str) and c in cards for c in d["cards"]) and isinstance(d.get("seat"), int)
+        and d.get("found") in ("play", "search") and isinstance(d.get("value"), scalar)
+        and isinstance(d.get("rank"), scalar) for d in data)
+
+
 def cached_examples(game: Game, files: tuple[str, ...], n: int, cache_dir: str | None) -> dict[tuple[str, str], Example]:
     """find_examples, remembered in `cache_dir` (None: no cache) under a key of everything it reads."""
     key = cache_digest(list(files) + engine_files() + [os.path.abspath(__file__)],
@@ -187,8 +200,9 @@ def cached_examples(game: Game, files: tuple[str, ...], n: int, cache_dir: str |
         try:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
-            return {(d["table"], d["yaku"]): Example(tuple(d["cards"]), d["seat"], d["value"], d["rank"], d["found"])
-                    for d in data}
+            if well_formed(data, game):  # JSON only, checked: a damaged or foreign file is searched again
+                return {(d["table"], d["yaku"]): Example(tuple(d["cards"]), d["seat"], d["value"], d["rank"],
+                                                         d["found"]) for d in data}
         except (OSError, ValueError, KeyError):
             pass
     found = find_examples(game, n)
@@ -203,4 +217,4 @@ def cached_examples(game: Game, files: tuple[str, ...], n: int, cache_dir: str |
     return found
 
 
-__all__ = ["Example", "find_examples", "cached_examples"]
+__all__ = ["Example", "find_examples", "cached_examples", "well_formed"]

@@ -132,6 +132,31 @@ def panel_data(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
             "texts": texts, "pieces": out_pieces, "token": TOKEN.format("")[:1]}
 
 
+def _strs(xs: Any) -> bool:
+    return isinstance(xs, list) and all(isinstance(x, str) for x in xs)
+
+
+def well_formed(data: Any, game_id: str) -> bool:
+    """Whether cached panel data has the shape panel_data writes for this game (texts as [words, kind]
+    pairs, pieces pointing at texts that exist)."""
+    if not isinstance(data, dict) or data.get("game") != game_id or not isinstance(data.get("token"), str):
+        return False
+    texts, pieces_, opts = data.get("texts"), data.get("pieces"), data.get("options")
+    if not (isinstance(texts, list) and isinstance(pieces_, list) and isinstance(opts, list)
+            and isinstance(data.get("words"), dict) and isinstance(data.get("defaults"), dict)):
+        return False
+    if not all(isinstance(t, list) and all(isinstance(sg, list) and len(sg) == 2 and _strs(sg) for sg in t)
+               for t in texts):
+        return False
+
+    def ref(i: Any) -> bool:
+        return isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(texts)
+    return all(isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("page"), str)
+               and ref(p.get("std")) and _strs(p.get("deps")) and isinstance(p.get("t"), dict)
+               and all(ref(i) for i in p["t"].values()) for p in pieces_) \
+        and all(isinstance(o, dict) and isinstance(o.get("name"), str) for o in opts)
+
+
 def cached_panel_data(v: Variant, game: Game, page_doc: RulesDoc, cache_dir: str | None) -> dict:
     """panel_data, remembered in `cache_dir` (None: no cache) under a key of everything it reads."""
     import os
@@ -144,7 +169,9 @@ def cached_panel_data(v: Variant, game: Game, page_doc: RulesDoc, cache_dir: str
     if path and os.path.isfile(path):
         try:
             with open(path, encoding="utf-8") as fh:
-                return json.load(fh)
+                got = json.load(fh)
+            if well_formed(got, v.meta.id):  # JSON only, checked: a damaged or foreign file is made again
+                return got
         except (OSError, ValueError):
             pass
     data = json.loads(json.dumps(panel_data(v, game, page_doc)))
@@ -247,4 +274,4 @@ def panel_html(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
             + f'<script type="application/json" class="rk-yt-data">{safe_json(data)}</script></div>')
 
 
-__all__ = ["panel_html", "panel_data", "cached_panel_data", "print_view", "safe_json"]
+__all__ = ["panel_html", "panel_data", "cached_panel_data", "print_view", "safe_json", "well_formed"]
