@@ -131,3 +131,6 @@ class Line:
     #: choice.'): the answer's words in the viewer's voice ('play A'), for joining it with what it
     #: took; '' for any other sentence
     own: str = ""
+    #: for a sentence 'Seat N <pred>': the words the seat's name carries as it was told (' (dealer)',
+    #: ' (you)', ''), kept when the seat is told again alone
+    tag: str = ""

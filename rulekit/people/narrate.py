@@ -13,6 +13,7 @@ each line through `rulekit.core.inert.inert()`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Iterable
 
 from rulekit.lang.expr import EvalError
@@ -86,13 +87,16 @@ class Narrator(PayText, Recap):
         """'Seat 2', 'Seat 2 (you)', 'the dealer (seat 0)', or a pot's name."""
         if not isinstance(s, int):
             return ("The " if upper else "the ") + human_words(s)
-        word = "Seat" if upper else "seat"
+        return f"{'Seat' if upper else 'seat'} {s}" + self.seat_tag(s)
+
+    def seat_tag(self, s: int) -> str:
+        """What a seat's name carries: ' (you, dealer)', ' (dealer)', ' (you)' or ''."""
         tag = []
         if s == self.viewer:
             tag.append("you")
         if s == self.dealer:
             tag.append("dealer")
-        return f"{word} {s}" + (f" ({', '.join(tag)})" if tag else "")
+        return f" ({', '.join(tag)})" if tag else ""
 
     def zone_words(self, zname: str) -> str:
         """A zone as words: 'the deck', 'column 2', "seat 3's hand", 'your hand'."""
@@ -412,7 +416,9 @@ class Narrator(PayText, Recap):
         handler = getattr(self, "_e_" + str(e.get("t")), None)
         said = handler(e) if handler is not None else []
         self.last_t = e.get("t")
-        return said
+        # a sentence about one seat carries the words its name had then ('Seat 2 (dealer)')
+        return [replace(ln, tag=self.seat_tag(ln.seat)) if ln.pred is not None and ln.seat is not None else ln
+                for ln in said]
 
     def _e_draw(self, e: dict) -> list[Line]:
         return [Line("deal", draw_sentence(self.game, e, self.card_text))]

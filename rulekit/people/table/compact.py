@@ -483,7 +483,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p.said()}.", t.seat) for p in t.preds)
             elif len(seats) == 1:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat,
-                                pred=(t.words(False), t.words(True)), seats=(t.seat,)))
+                                pred=(t.words(False), t.words(True)), seats=(t.seat,), tag=_tag(t.seat, lines)))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None,
                                 pred=(t.words(False), t.words(True)), seats=tuple(seats)))
@@ -708,8 +708,4 @@ def _ritual(ln: Line) -> bool:
 
 def _tag(seat: int, lines: list[Line]) -> str:
     """The ' (dealer)' a sentence gave this seat, kept when it is told alone."""
-    for ln in lines:
-        m = re.match(rf"Seat {seat}( \([^)]*\))? ", ln.text) if ln.seat == seat and ln.pred else None
-        if m:
-            return m.group(1) or ""
-    return ""
+    return next((ln.tag for ln in lines if ln.seat == seat and ln.pred), "")
