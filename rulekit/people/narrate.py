@@ -668,10 +668,11 @@ class Narrator(PayText, Recap):
             act = self.told_act(e["choice"], e["action"])
             pred = (act.said(plural=True),) * 2 if act is not None else None
             why = str(e.get("why") or "")
-            return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
-                         pred=pred, act=act, why=why, alike=bool(e.get("alike")))]
+            told = what + (f" — {why}" if why else "")
+            return [Line("choice", f"{who} have one choice only: {told}.", p, pred=pred, act=act, why=why,
+                         alike=bool(e.get("alike")), answer=told, only=True)]
         if p == self.viewer:
-            return [Line("choice", f"{who} choose: {what}.", p, own=what)]
+            return [Line("choice", f"{who} choose: {what}.", p, own=what, answer=what)]
         act = self.told_act(e["choice"], e["action"])
         if act is not None:
             return [Line("choice", f"{who} {act.said()}.", p, pred=(act.said(), act.said(plural=True)), act=act)]

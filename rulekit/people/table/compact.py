@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from rulekit.people.line import ZONE_RE, Clause
 from rulekit.people.narrate import Line, join_words, seats_words
-from rulekit.people.told import Act, plural_verb
+from rulekit.people.told import Act
 from rulekit.people.table.joins import after_turns, yaku_once
 
 _CHOOSE = ("chooses: ", "choose: ")
@@ -629,20 +629,31 @@ def _to_yours_together(lines: list[Line], viewer: int | None) -> list[Line]:
 
 
 def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
-    """The rules' sentence about the answer you just gave ('The dealer chooses to let off seat 4.')
-    told in place of your 'You choose: let off.' (once, not twice); whether it was."""
-    if ln.kind != "note" or not out or viewer is None or out[-1].seat != viewer or out[-1].kind != "choice":
+    """The rules' sentence about the answer you just gave ('You choose to let off seat 4.', the
+    variant's words for you) told in place of your 'You choose: let off.' (once, not twice); whether it was."""
+    last = out[-1] if out else None
+    if ln.kind != "note" or last is None or viewer is None or last.seat != viewer or last.kind != "choice" \
+            or not last.answer or not _names(ln.text, last.answer):
         return False
-    m = re.match(r"^You (choose|have one choice only): (.+)\.$", out[-1].text)
-    if m is None or not re.search(rf"\b{re.escape(m[2])}\b", ln.text):
-        return False
-    only = " (your only choice)" if m[1].startswith("have") else ""
-    text = ln.text
-    role = re.match(r"^The dealer (\w+)( .*)$", text)
-    if role:  # your own answer in your own voice ('You choose to let off seat 4.')
-        text = f"You {plural_verb(role[1])}{role[2]}"
-    out[-1] = Line("choice", text[:-1] + only + text[-1], viewer)
+    only = " (your only choice)" if last.only else ""
+    out[-1] = Line("choice", ln.text[:-1] + only + ln.text[-1], viewer)
     return True
+
+
+def _names(text: str, words: str) -> bool:
+    """Whether `text` holds `words` as whole words (not 'contest' in 'contested')."""
+    at = text.find(words)
+    while at >= 0:
+        end = at + len(words)
+        if not (at > 0 and _inword(text[at - 1], words[0])) and not (end < len(text) and _inword(text[end], words[-1])):
+            return True
+        at = text.find(words, at + 1)
+    return False
+
+
+def _inword(a: str, b: str) -> bool:
+    """Two characters side by side within one word (no word boundary between them)."""
+    return (a.isalnum() or a == "_") and (b.isalnum() or b == "_")
 
 
 def _with_choice(turn: _Turn, ln: Line, deck: str | None, viewer: int | None) -> bool:
