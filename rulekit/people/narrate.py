@@ -709,12 +709,16 @@ class Narrator(PayText, Recap):
 
     def _has(self, player: int, place: str | None, names: list[str]) -> Line:
         """'Seat 2 has <yaku>', or '<place> has <yaku>' for yaku found in a hand on the table."""
+        said = join_words([in_sentence(n) for n in names])
         if place is not None:
             words = self.zone_words(place)
-            return Line("yaku", f"{words[0].upper() + words[1:]} has {join_words([in_sentence(n) for n in names])}.")
+            return Line("yaku", f"{words[0].upper() + words[1:]} has {said}.", found=(said, (words.lower(),)))
         who = self.you if player == self.viewer else self.seat(player)
         verb = "have" if player == self.viewer else "has"
-        return Line("yaku", f"{who} {verb} {join_words([in_sentence(n) for n in names])}.", player)
+        whose: tuple[str, ...] = ("your hand",) if player == self.viewer else (f"seat {player}'s hand",)
+        if player != self.viewer and player == self.dealer:  # also told as the dealer's place
+            whose += ("the dealer's hand", f"seat {player}'s (dealer's) hand")
+        return Line("yaku", f"{who} {verb} {said}.", player, found=(said, whose))
 
     def table_hand(self, cards: list[str]) -> str | None:
         """The one of several hands on the table (a counted zone, with the zones that are part of

@@ -350,7 +350,7 @@ class Table(TableView):
             if repeats and ln.kind == "summary" and ln.text not in pays and (
                     ln.text.strip() in self.recent or ln.text.strip() in self.on_table):
                 continue  # told since your last question, or on its table: still on the screen above
-            if repeats and ln.text not in pays and yaku_told(ln.text.strip(), list(self.recent)):
+            if repeats and ln.text not in pays and yaku_told(ln, list(self.recent)):
                 continue  # the hand was shown with this value a few lines above
             if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
                 continue  # its cards were named as they were laid, still on the screen above
