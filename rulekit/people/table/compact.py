@@ -386,7 +386,7 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
         for (head, tail), seats in run.items():
             names = [f"{x} (you)" if x == viewer else str(x) for x in seats]  # the rules name you by seat
             who = f"seat {names[0]}" if len(seats) == 1 else f"seats {join_words(names)}"
-            out.append(Line("note", f"{head}{who}{tail}"))
+            out.append(Line("note", f"{head}{who}{tail}", seats=tuple(seats)))
         run.clear()
 
     for ln in lines:
@@ -411,13 +411,13 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
     for ln in out:
         prev = told[-1] if told else None
         if prev is not None and prev.kind == ln.kind == "note" and prev.seat is None and ln.seat is None \
-                and re.search(r"\bseats? \d", prev.text) and re.search(r"\bseats? \d", ln.text):
+                and prev.seats and ln.seats:
             a, b = prev.text.rstrip(".").split(" "), ln.text.rstrip(".").split(" ")
             k = 0
             while k < min(len(a), len(b)) - 1 and a[k] == b[k]:
                 k += 1
             if k >= 3:
-                told[-1] = Line("note", " ".join(a) + " and " + " ".join(b[k - 1:]) + ".")
+                told[-1] = Line("note", " ".join(a) + " and " + " ".join(b[k - 1:]) + ".", seats=prev.seats + ln.seats)
                 continue
         told.append(ln)
     return told
