@@ -136,19 +136,29 @@ def test_option_sources_lose_references_no_reader_can_follow():
 
 def test_moves_are_merged_and_echoes_dropped():
     from rulekit.website.story import drop_echoes, merge_moves
-    said = [Said("move", f"{c} goes from the deck to seat {s}'s hand.") for s, c in ((1, "Two"), (2, "Three"), (1, "Four"))]
+    from rulekit.people.line import Clause
+
+    def went(c: Clause) -> Said:
+        return Said("move", c.text(), clause=c)
+
+    said = [went(Clause("go", (c,), 1, "the deck", f"seat {s}'s hand", dst_seat=s))
+            for s, c in ((1, "Two"), (2, "Three"), (1, "Four"))]
+    assert said[0].text == "Two goes from the deck to seat 1's hand."
     assert [x.text for x in merge_moves(said)] == [
         "From the deck: seat 1's hand gets Two and Four; seat 2's hand gets Three."]
     said = [Said("choice", "Seat 1 chooses: play Six of Clubs.", 1),
-            Said("move", "Six of Clubs goes from seat 1's hand to the run face up."),
-            Said("move", "Eight of Coins goes from the box to the run face up.")]
+            went(Clause("go", ("Six of Clubs",), 1, "seat 1's hand", "the run", "up", src_seat=1)),
+            went(Clause("go", ("Eight of Coins",), 1, "the box", "the run", "up"))]
+    assert said[1].text == "Six of Clubs goes from seat 1's hand to the run face up."
     assert [x.text for x in drop_echoes(said)] == [said[0].text, said[2].text]
 
 
 def test_a_move_that_tells_a_value_is_not_merged():
     from rulekit.website.story import merge_moves
-    said = [Said("move", f"{c} goes from the deck to column {k} face up: column {k} now shows {k + 4}.")
-            for k, c in ((1, "Five"), (2, "Six"), (3, "Seven"))]
+    from rulekit.people.line import Clause
+    said = [Said("move", c.text(), clause=c) for c in (Clause("go", (name,), 1, "the deck", f"column {k}", "up", str(k + 4))
+                                                       for k, name in ((1, "Five"), (2, "Six"), (3, "Seven")))]
+    assert said[0].text == "Five goes from the deck to column 1 face up: column 1 now shows 5."
     assert merge_moves(said) == said
 
 
@@ -170,8 +180,10 @@ def test_the_story_tells_a_columns_yaku_as_the_columns_and_no_value_twice():
 
 def test_merged_moves_keep_card_names_with_and_in_them_whole():
     from rulekit.website.story import merge_moves
-    said = [Said("move", f"{c} goes from the deck to seat {s}'s hand.", cards=(c,))
-            for s, c in ((1, "Crane and sun (20)"), (2, "Deer (10)"), (1, "Pine chaff (1)"))]
+    from rulekit.people.line import Clause
+    said = [Said("move", cl.text(), cards=cl.cards, clause=cl)
+            for cl in (Clause("go", (c,), 1, "the deck", f"seat {s}'s hand", dst_seat=s)
+                       for s, c in ((1, "Crane and sun (20)"), (2, "Deer (10)"), (1, "Pine chaff (1)")))]
     assert [x.text for x in merge_moves(said)] == [
         "From the deck: seat 1's hand gets Crane and sun (20) and Pine chaff (1); seat 2's hand gets Deer (10)."]
 

@@ -187,3 +187,20 @@ def test_a_round_told_short_still_tells_what_came_to_the_column_you_staked_on():
     assert re.search(r"You see Six — column 3 is now Seven and Six, which shows 3\.", told), told
     assert re.search(r"Two goes from the deck to column 3 face up: column 3 now shows 5\.", told), told
     assert "Seat 0 (dealer) takes a third card" not in told and "stands" not in told  # the dealer's turn: left out
+
+
+def test_a_card_you_draw_in_a_round_told_short_is_told_with_what_it_takes():
+    """Hiraya, seed 3: in the rest of round 2 (told short) you play a Paulownia that takes nothing,
+    then draw a Wisteria chaff that takes the Wisteria ribbon. The draw is told as yours, with its
+    capture: not joined to the play, as if the Paulownia had taken the ribbon."""
+    g = game("hanafuda/hiraya.yaml")
+    out = io.StringIO()
+    table = Table(g, 3, 1, Screen(io.StringIO("1\n" * 3000), out), pause=True)
+    res = play(g, 3, 3, make_agents(g, 3, 3, "careful", human=1, human_agent=table), rounds=3, dealer=0,
+               observe=table.observe)
+    table.finish(res.chips, 3)
+    text = out.getvalue()
+    # a play told with a card that is neither it nor what it took: a draw's capture joined to it
+    assert not re.search(r"^  You play .+ and capture .+ with ", text, re.M), text
+    assert "  You choose: play Paulownia chaff (yellow; 12).\n" \
+           "  You draw Wisteria chaff (4) and capture Wisteria ribbon (4, 5 pts) with it;" in text

@@ -131,3 +131,13 @@ class Line:
     #: choice.'): the answer's words in the viewer's voice ('play A'), for joining it with what it
     #: took; '' for any other sentence
     own: str = ""
+    #: a sentence asking nothing that tells the viewer's answer ('You choose: A.', 'You have one
+    #: choice only: A — why.'): the words after the colon, as told; `only`: the rules left no other
+    answer: str = ""
+    only: bool = False
+    #: a sentence of yaku found ('Seat 2 has <yaku>.'): the yaku as told, and the words the hand
+    #: they were found in is told by elsewhere, lower case ("seat 2's hand", 'column 1'); else None
+    found: tuple[str, tuple[str, ...]] | None = None
+    #: for a sentence 'Seat N <pred>': the words the seat's name carries as it was told (' (dealer)',
+    #: ' (you)', ''), kept when the seat is told again alone
+    tag: str = ""

@@ -13,6 +13,7 @@ each line through `rulekit.core.inert.inert()`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Iterable
 
 from rulekit.lang.expr import EvalError
@@ -86,13 +87,16 @@ class Narrator(PayText, Recap):
         """'Seat 2', 'Seat 2 (you)', 'the dealer (seat 0)', or a pot's name."""
         if not isinstance(s, int):
             return ("The " if upper else "the ") + human_words(s)
-        word = "Seat" if upper else "seat"
+        return f"{'Seat' if upper else 'seat'} {s}" + self.seat_tag(s)
+
+    def seat_tag(self, s: int) -> str:
+        """What a seat's name carries: ' (you, dealer)', ' (dealer)', ' (you)' or ''."""
         tag = []
         if s == self.viewer:
             tag.append("you")
         if s == self.dealer:
             tag.append("dealer")
-        return f"{word} {s}" + (f" ({', '.join(tag)})" if tag else "")
+        return f" ({', '.join(tag)})" if tag else ""
 
     def zone_words(self, zname: str) -> str:
         """A zone as words: 'the deck', 'column 2', "seat 3's hand", 'your hand'."""
@@ -412,7 +416,9 @@ class Narrator(PayText, Recap):
         handler = getattr(self, "_e_" + str(e.get("t")), None)
         said = handler(e) if handler is not None else []
         self.last_t = e.get("t")
-        return said
+        # a sentence about one seat carries the words its name had then ('Seat 2 (dealer)')
+        return [replace(ln, tag=self.seat_tag(ln.seat)) if ln.pred is not None and ln.seat is not None else ln
+                for ln in said]
 
     def _e_draw(self, e: dict) -> list[Line]:
         return [Line("deal", draw_sentence(self.game, e, self.card_text))]
@@ -662,10 +668,11 @@ class Narrator(PayText, Recap):
             act = self.told_act(e["choice"], e["action"])
             pred = (act.said(plural=True),) * 2 if act is not None else None
             why = str(e.get("why") or "")
-            return [Line("choice", f"{who} have one choice only: {what}" + (f" — {why}." if why else "."), p,
-                         pred=pred, act=act, why=why, alike=bool(e.get("alike")))]
+            told = what + (f" — {why}" if why else "")
+            return [Line("choice", f"{who} have one choice only: {told}.", p, pred=pred, act=act, why=why,
+                         alike=bool(e.get("alike")), answer=told, only=True)]
         if p == self.viewer:
-            return [Line("choice", f"{who} choose: {what}.", p, own=what)]
+            return [Line("choice", f"{who} choose: {what}.", p, own=what, answer=what)]
         act = self.told_act(e["choice"], e["action"])
         if act is not None:
             return [Line("choice", f"{who} {act.said()}.", p, pred=(act.said(), act.said(plural=True)), act=act)]
@@ -702,12 +709,16 @@ class Narrator(PayText, Recap):
 
     def _has(self, player: int, place: str | None, names: list[str]) -> Line:
         """'Seat 2 has <yaku>', or '<place> has <yaku>' for yaku found in a hand on the table."""
+        said = join_words([in_sentence(n) for n in names])
         if place is not None:
             words = self.zone_words(place)
-            return Line("yaku", f"{words[0].upper() + words[1:]} has {join_words([in_sentence(n) for n in names])}.")
+            return Line("yaku", f"{words[0].upper() + words[1:]} has {said}.", found=(said, (words.lower(),)))
         who = self.you if player == self.viewer else self.seat(player)
         verb = "have" if player == self.viewer else "has"
-        return Line("yaku", f"{who} {verb} {join_words([in_sentence(n) for n in names])}.", player)
+        whose: tuple[str, ...] = ("your hand",) if player == self.viewer else (f"seat {player}'s hand",)
+        if player != self.viewer and player == self.dealer:  # also told as the dealer's place
+            whose += ("the dealer's hand", f"seat {player}'s (dealer's) hand")
+        return Line("yaku", f"{who} {verb} {said}.", player, found=(said, whose))
 
     def table_hand(self, cards: list[str]) -> str | None:
         """The one of several hands on the table (a counted zone, with the zones that are part of

@@ -107,7 +107,8 @@ class Recap:
         for y in self.yaku:
             if y["place"] is None and (y["player"], join_words(y["names"])) in valued:
                 continue
-            out.append(Line("summary", self._has(y["player"], y["place"], y["names"]).text))
+            has = self._has(y["player"], y["place"], y["names"])
+            out.append(Line("summary", has.text, found=has.found))
         # what the rules said during the round (who sat out, who won and how) before the
         # payments it explains
         out += [Line("summary", t) for t in self.said]

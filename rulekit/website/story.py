@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulekit.website.util import md
+
+if TYPE_CHECKING:  # (the narrator's; a tree without it tells the engine's transcript lines)
+    from rulekit.people.line import Clause
 
 LONG = 24  # a phase with more sentences than this shows its first and last ones, the rest in a sentence
 HEAD, TAIL = 5, 10
@@ -31,6 +34,8 @@ class Said:
     text: str
     seat: int | None = None
     cards: tuple[str, ...] = ()
+    #: what a sentence about cards says, as data (the narrator's `Clause`), else None
+    clause: Clause | None = None
 
 
 def _pattern(s: Said) -> tuple[str, str] | None:
@@ -89,8 +94,10 @@ def group_repeats(said: list[Said]) -> list[str]:
     return out
 
 
-_MOVE = re.compile(r"^(?P<cards>.+?) (?:goes|go) from (?P<src>[^:]+?) to (?P<dst>[^:]+?)(?P<face> face up| face down)?"
-                   r"(?P<rest>: .+)?\.$")
+def _went(s: Said) -> Clause | None:
+    """A sentence's clause when it tells cards going from one place to another ('A goes from the
+    deck to seat 1's hand.'), else None."""
+    return s.clause if s.kind == "move" and s.clause is not None and s.clause.verb == "go" else None
 
 
 def merge_moves(said: list[Said]) -> list[Said]:
@@ -99,20 +106,19 @@ def merge_moves(said: list[Said]) -> list[Said]:
     out: list[Said] = []
     i = 0
     while i < len(said):
-        m = _MOVE.match(said[i].text) if said[i].kind == "move" else None
+        m = _went(said[i])
         j = i + 1
-        if m and not m["rest"]:  # a move that tells a hand's new value stays a sentence of its own
-            got: dict[str, list[str]] = {m["dst"]: _cards(said[i], m)}
-            while j < len(said) and said[j].kind == "move":
-                m2 = _MOVE.match(said[j].text)
-                if not m2 or m2["rest"] or m2["src"] != m["src"] or (m2["face"] or "") != (m["face"] or ""):
+        if m and not m.value:  # a move that tells a hand's new value stays a sentence of its own
+            got: dict[str, list[str]] = {m.dst: _cards(m)}
+            while j < len(said):
+                m2 = _went(said[j])
+                if not m2 or m2.value or m2.src != m.src or m2.face != m.face:
                     break
-                got.setdefault(m2["dst"], []).extend(_cards(said[j], m2))
+                got.setdefault(m2.dst, []).extend(_cards(m2))
                 j += 1
             if j - i >= 3:
                 parts = [f"{dst} gets {_and(cards)}" for dst, cards in got.items()]
-                face = (m["face"] or "").strip()
-                text = f"From {m['src']}{', ' + face if face else ''}: " + "; ".join(parts) + "."
+                text = f"From {m.src}{', face ' + m.face if m.face else ''}: " + "; ".join(parts) + "."
                 out.append(Said("move", text[0].upper() + text[1:]))
                 i = j
                 continue
@@ -127,20 +133,17 @@ def drop_echoes(said: list[Said]) -> list[Said]:
     out: list[Said] = []
     for s in said:
         prev = out[-1] if out else None
-        m = _MOVE.match(s.text) if s.kind == "move" else None
+        m = _went(s)
         if m and prev is not None and prev.kind == "choice" and prev.seat is not None \
-                and m["cards"] in prev.text and m["src"].startswith(f"seat {prev.seat}'s"):
+                and m.what() in prev.text and m.src_seat == prev.seat:
             continue
         out.append(s)
     return out
 
 
-def _cards(s: Said, m: re.Match) -> list[str]:
-    """The cards a move sentence names: as the narrator gave them, else split from its text
-    ('A, B and C'; a name with 'and' in it is whole only when the narrator gave the cards)."""
-    if s.cards:
-        return list(s.cards)
-    return re.split(r", | and ", m["cards"])
+def _cards(m: Clause) -> list[str]:
+    """The cards a move names, each as written ('a card' when they were not seen)."""
+    return list(m.cards) or [m.what()]
 
 
 def _and(items: list[str]) -> str:
@@ -212,7 +215,7 @@ def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, li
             elif ln.kind == "heading":
                 phases[0][1].append(Said("note", ln.text))
             else:
-                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat, ln.cards))
+                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat, ln.cards, ln.clause))
     outcome = count_repeats([ln.text for ln in nar.round_summary() if ln.kind != "heading"])
     return [p for p in phases if p[1]], outcome
 

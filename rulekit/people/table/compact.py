@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from rulekit.people.line import ZONE_RE, Clause
 from rulekit.people.narrate import Line, join_words, seats_words
-from rulekit.people.told import Act, plural_verb
+from rulekit.people.told import Act
 from rulekit.people.table.joins import after_turns, yaku_once
 
 _CHOOSE = ("chooses: ", "choose: ")
@@ -386,7 +386,7 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
         for (head, tail), seats in run.items():
             names = [f"{x} (you)" if x == viewer else str(x) for x in seats]  # the rules name you by seat
             who = f"seat {names[0]}" if len(seats) == 1 else f"seats {join_words(names)}"
-            out.append(Line("note", f"{head}{who}{tail}"))
+            out.append(Line("note", f"{head}{who}{tail}", seats=tuple(seats)))
         run.clear()
 
     for ln in lines:
@@ -411,13 +411,13 @@ def _notes_together(lines: list[Line], viewer: int | None = None) -> list[Line]:
     for ln in out:
         prev = told[-1] if told else None
         if prev is not None and prev.kind == ln.kind == "note" and prev.seat is None and ln.seat is None \
-                and re.search(r"\bseats? \d", prev.text) and re.search(r"\bseats? \d", ln.text):
+                and prev.seats and ln.seats:
             a, b = prev.text.rstrip(".").split(" "), ln.text.rstrip(".").split(" ")
             k = 0
             while k < min(len(a), len(b)) - 1 and a[k] == b[k]:
                 k += 1
             if k >= 3:
-                told[-1] = Line("note", " ".join(a) + " and " + " ".join(b[k - 1:]) + ".")
+                told[-1] = Line("note", " ".join(a) + " and " + " ".join(b[k - 1:]) + ".", seats=prev.seats + ln.seats)
                 continue
         told.append(ln)
     return told
@@ -483,7 +483,7 @@ def compact(lines: list[Line], viewer: int | None, deck: str | None = None,
                 out.extend(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {p.said()}.", t.seat) for p in t.preds)
             elif len(seats) == 1:
                 out.append(Line(t.kind, f"Seat {t.seat}{_tag(t.seat, lines)} {t.words(False)}.", t.seat,
-                                pred=(t.words(False), t.words(True)), seats=(t.seat,)))
+                                pred=(t.words(False), t.words(True)), seats=(t.seat,), tag=_tag(t.seat, lines)))
             else:
                 out.append(Line(t.kind, f"{seats_words(seats)} {t.words(True)}.", None,
                                 pred=(t.words(False), t.words(True)), seats=tuple(seats)))
@@ -629,20 +629,31 @@ def _to_yours_together(lines: list[Line], viewer: int | None) -> list[Line]:
 
 
 def _says_your_answer(out: list[Line], ln: Line, viewer: int | None) -> bool:
-    """The rules' sentence about the answer you just gave ('The dealer chooses to let off seat 4.')
-    told in place of your 'You choose: let off.' (once, not twice); whether it was."""
-    if ln.kind != "note" or not out or viewer is None or out[-1].seat != viewer or out[-1].kind != "choice":
+    """The rules' sentence about the answer you just gave ('You choose to let off seat 4.', the
+    variant's words for you) told in place of your 'You choose: let off.' (once, not twice); whether it was."""
+    last = out[-1] if out else None
+    if ln.kind != "note" or last is None or viewer is None or last.seat != viewer or last.kind != "choice" \
+            or not last.answer or not _names(ln.text, last.answer):
         return False
-    m = re.match(r"^You (choose|have one choice only): (.+)\.$", out[-1].text)
-    if m is None or not re.search(rf"\b{re.escape(m[2])}\b", ln.text):
-        return False
-    only = " (your only choice)" if m[1].startswith("have") else ""
-    text = ln.text
-    role = re.match(r"^The dealer (\w+)( .*)$", text)
-    if role:  # your own answer in your own voice ('You choose to let off seat 4.')
-        text = f"You {plural_verb(role[1])}{role[2]}"
-    out[-1] = Line("choice", text[:-1] + only + text[-1], viewer)
+    only = " (your only choice)" if last.only else ""
+    out[-1] = Line("choice", ln.text[:-1] + only + ln.text[-1], viewer)
     return True
+
+
+def _names(text: str, words: str) -> bool:
+    """Whether `text` holds `words` as whole words (not 'contest' in 'contested')."""
+    at = text.find(words)
+    while at >= 0:
+        end = at + len(words)
+        if not (at > 0 and _inword(text[at - 1], words[0])) and not (end < len(text) and _inword(text[end], words[-1])):
+            return True
+        at = text.find(words, at + 1)
+    return False
+
+
+def _inword(a: str, b: str) -> bool:
+    """Two characters side by side within one word (no word boundary between them)."""
+    return (a.isalnum() or a == "_") and (b.isalnum() or b == "_")
 
 
 def _with_choice(turn: _Turn, ln: Line, deck: str | None, viewer: int | None) -> bool:
@@ -708,8 +719,4 @@ def _ritual(ln: Line) -> bool:
 
 def _tag(seat: int, lines: list[Line]) -> str:
     """The ' (dealer)' a sentence gave this seat, kept when it is told alone."""
-    for ln in lines:
-        m = re.match(rf"Seat {seat}( \([^)]*\))? ", ln.text) if ln.seat == seat and ln.pred else None
-        if m:
-            return m.group(1) or ""
-    return ""
+    return next((ln.tag for ln in lines if ln.seat == seat and ln.pred), "")

@@ -7,7 +7,6 @@ yaku with the hand value that already names it.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from rulekit.people.line import Line
@@ -19,28 +18,20 @@ def after_turns(out: list[Line], viewer: int | None) -> list[Line]:
     return _your_play_together(_draw_then_take(_around_yours(out, viewer), viewer), viewer)
 
 
-_HAS = re.compile(r"^(?:You have|Seat (?P<seat>\d+)(?: \([^)]*\))? has|(?P<place>[A-Z][\w' ]*?) has) "
-                  r"(?P<names>.+)\.$")
-
-
-def yaku_told(text: str, told: list[str]) -> bool:
+def yaku_told(ln: Line, told: list[str]) -> bool:
     """Whether a yaku line ('Seat 4 has <yaku>.', 'Column 2 has <yaku>.') says what a line told
     names already: its hand shown with that value ('Seat 4's hand: <cards> — shows <yaku>.')."""
-    m = _HAS.match(text)
-    if m is None:
+    if ln.found is None:
         return False
-    whose = {m["place"].lower() if m["place"] else "your hand" if m["seat"] is None else f"seat {m['seat']}'s hand"}
-    if "(dealer) has " in text:
-        whose.add("the dealer's hand")  # told as the dealer's place ('The dealer's hand: ...')
-        whose.add(f"seat {m['seat']}'s (dealer's) hand")
-    return any(w in t.lower() and f"shows {m['names']}" in t for t in told for w in whose)
+    names, whose = ln.found
+    return any(w in t.lower() and f"shows {names}" in t for t in told for w in whose)
 
 
 def yaku_once(lines: list[Line]) -> list[Line]:
     """A yaku left out when its hand was just shown with that value: said once."""
     out: list[Line] = []
     for ln in lines:
-        if ln.kind == "yaku" and yaku_told(ln.text, [p.text for p in out[-8:]]):
+        if ln.kind == "yaku" and yaku_told(ln, [p.text for p in out[-8:]]):
             continue
         out.append(ln)
     return out

@@ -294,7 +294,7 @@ class Table(TableView):
         said = frozenset(self.nar.said)  # what the rules said: the round's end says it again
         if len(whole) > SHORT_FROM:
             self.story = whole
-            self.buf = short_story(self.buf, self.seat, self._own_place, said)
+            self.buf = short_story(self.buf, self.seat, self._own_place, said, self.game.deck_zone)
         else:
             self.buf = [ln for ln in self.buf if ln.text not in said]
         return True
@@ -357,7 +357,7 @@ class Table(TableView):
             if repeats and ln.kind == "summary" and ln.text not in pays and (
                     ln.text.strip() in self.recent or ln.text.strip() in self.on_table):
                 continue  # told since your last question, or on its table: still on the screen above
-            if repeats and ln.text not in pays and yaku_told(ln.text.strip(), list(self.recent)):
+            if repeats and ln.text not in pays and yaku_told(ln, list(self.recent)):
                 continue  # the hand was shown with this value a few lines above
             if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
                 continue  # its cards were named as they were laid, still on the screen above
@@ -495,7 +495,7 @@ class Table(TableView):
                 # the table below shows where they left the cards; t tells them in full
                 from rulekit.people.table.stretch import mid_short
                 self.story = told
-                self.buf = mid_short(self.buf, self.seat, self._own_place)
+                self.buf = mid_short(self.buf, self.seat, self._own_place, self.game.deck_zone)
             table = self._table_text(ctx)
         self.flush(reserve=table.count("\n") + height, question=True)
         # a question right after another with the table unchanged and nothing told between them

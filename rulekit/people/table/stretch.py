@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rulekit.people.line import LONG_PILE, Line
+from rulekit.people.line import LONG_PILE, ZONE_RE, Line
 
 #: a stretch told in this many lines or fewer is told whole (shortening it would save nothing)
 SHORT_FROM = 5
@@ -16,15 +16,22 @@ SHORT_FROM = 5
 _KEPT_KINDS = ("heading", "note", "yaku")
 
 
-def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] = frozenset()) -> list[Line]:
+def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] = frozenset(),
+                deck: str = "") -> list[Line]:
     """The stretch's sentences about `viewer`, for a short telling: the round's heading, what the
     rules said, yaku, the viewer's own turns and the moves of their cards (`own(zone)`: whether
-    a place is the viewer's). Other seats' turns, their moves and every payment are left out:
-    the round's outcome and the chip changes tell what they came to; so do the rules' sentences
-    in `later`, which the outcome says again."""
+    a place is the viewer's), with a card they draw from `deck` (the deck zone) onto the table in
+    their turn (what it then takes is theirs). Other seats' turns, their moves and every payment
+    are left out: the round's outcome and the chip changes tell what they came to; so do the
+    rules' sentences in `later`, which the outcome says again."""
     out: list[Line] = []
     gap, last, mine = 0, None, None  # other seats' turns left out since your last answer that played
+    yours = False  # within the viewer's turn: from their answer to another seat's sentence
     for ln in lines:
+        if ln.kind in ("phase", "heading") or ln.seat not in (None, viewer):
+            yours = False
+        elif ln.kind == "choice" and ln.seat == viewer:
+            yours = True
         if ln.kind == "choice" and ln.seat is not None and ln.seat != viewer:
             gap += ln.seat != last
         if ln.kind == "choice":
@@ -48,6 +55,8 @@ def short_story(lines: list[Line], viewer: int, own: Any, later: frozenset[str] 
             # cards the rules turn face up on a shared place before anyone's turn (a field whose
             # total sets a key number): what the rest of the round was played to
             out.append(ln)
+        elif yours and _drawn(ln, deck):
+            out.append(ln)
     return _runs_once(out, viewer)
 
 
@@ -60,6 +69,15 @@ def _turned_up(ln: Line) -> bool:
 def _plays(ln: Line) -> bool:
     """Whether a sentence tells an answer that did something (not an empty one: a pass)."""
     return ln.act is not None and not ln.act.empty
+
+
+def _drawn(ln: Line, deck: str) -> bool:
+    """A card turned face up from the deck zone onto the one place every seat shares (a draw to
+    the table; not to one of several numbered places, such as a column)."""
+    c = ln.clause
+    m = ZONE_RE.match(c.dst_zone) if ln.kind == "move" and c is not None else None
+    return bool(deck) and m is not None and m["idx"] is None and c is not None and c.verb == "go" \
+        and c.src_zone == deck and c.dst_seat is None and c.face == "up"
 
 
 def opening_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
@@ -110,7 +128,7 @@ def laid_open(lines: list[Line], viewer: int, nar: Any) -> list[Line]:
     return out
 
 
-def mid_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
+def mid_short(lines: list[Line], viewer: int, own: Any, deck: str = "") -> list[Line]:
     """The turns between two of the viewer's questions told short: the viewer's own (forced)
     turns and the moves of their cards, what the rules said, and one line counting the other
     seats' turns (a turn: one seat's answers in a row), which the t key tells in full."""
@@ -120,7 +138,7 @@ def mid_short(lines: list[Line], viewer: int, own: Any) -> list[Line]:
             turns += ln.seat != last
         if ln.kind == "choice":
             last = ln.seat
-    kept = [ln for ln in short_story(lines, viewer, own) if ln.kind != "heading"]
+    kept = [ln for ln in short_story(lines, viewer, own, deck=deck) if ln.kind != "heading"]
     note = Line("note", f"The other seats took {turns} turn{'s' if turns != 1 else ''} since your last answer "
                 "(t tells them in full, with the table).")
     return kept + ([note] if turns else [])
