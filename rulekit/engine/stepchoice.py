@@ -15,6 +15,7 @@ from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, Reco
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
     from rulekit.lang.expr.scope import Scope
+    from rulekit.lang.model import VarDef
 from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
@@ -40,7 +41,7 @@ class ChoiceSteps:
     loops: list[list[bool]]
     proc_now: str | None
     choices: dict[str, list[Choice]]
-    vars: dict[str, Any]
+    vars: dict[str, VarDef]
     proc_returns: dict[str, str]
 
     if TYPE_CHECKING:
