@@ -5,7 +5,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, cast
 
 from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, to_index
 from rulekit.core.errors import RuleError, RulekitError, Span, argument, did_you_mean, error
@@ -18,6 +18,22 @@ from rulekit.engine.steps import RUNTIME_ERRORS, located_error, render_value
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
 
+# called as each round starts: (state, round number, rounds in all, chip changes of the rounds so far)
+OnRound = Callable[[Any, int, int, list[list[int]]], None]
+# called at each decision before the agent answers: (state, choice, seat, legal actions)
+Checks = Callable[[Any, Any, int, list[Any]], None]
+# declared statistics (rulekit.engine.statsdecl): name -> [[readings, sum, sum of squares] per slot]
+Custom = dict[str, list[list[float]]]
+
+
+class Decide(Protocol):
+    """The rules' callback at a decision (see decider): the seat's answer as an index in `actions`;
+    `ctx` is the game state, set by the caller once it exists."""
+
+    ctx: Any
+
+    def __call__(self, choice: Any, player: int, actions: Any) -> int: ...
+
 
 @dataclass
 class GameResult:
@@ -25,9 +41,9 @@ class GameResult:
 
     chips: list[int]
     round_deltas: list[list[int]]
-    events: list[dict]
+    events: list[dict[str, Any]]
     records: dict[str, int]
-    log: dict
+    log: dict[str, Any]
     state: Any = None  # the final game state (tests inspect it)
 
     @property
@@ -143,7 +159,7 @@ def seat_policies(game: Game, n: int, spec: str = "random") -> list[str]:
 
 
 def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: int | None = None,
-                human_agent: Any = None) -> list:
+                human_agent: Any = None) -> list[Any]:
     """One agent per seat: random, first-legal or a YAML policy (per seat: see seat_policies);
     a human at `human`."""
     out = []
@@ -155,10 +171,11 @@ def make_agents(game: Game, n: int, seed: int, policy: str = "random", human: in
     return out
 
 
-def decider(game: Game, agents: list, moves: list, checks: Callable | None = None, values: list | None = None):
+def decider(game: Game, agents: list[Any], moves: list[int], checks: Checks | None = None,
+            values: list[Any] | None = None) -> Decide:
     """The rules' callback at a decision: ask the seat's agent, check and record its answer (as an
     index in `moves`; as the action itself in `values` when given)."""
-    def decide(choice, player, actions):
+    def decide(choice: Any, player: int, actions: Any) -> int:
         ctx = decide.ctx  # type: ignore[attr-defined]  # (set by the caller once the state exists)
         if checks is not None:
             checks(ctx, choice, player, list(actions))
@@ -181,13 +198,14 @@ def decider(game: Game, agents: list, moves: list, checks: Callable | None = Non
                      "action": {p: render_value(v, t, ids, ctx)
                                 for p, t, v in zip(choice.params, choice.types, actions[i])}})
         return i
-    return decide
+    decide.ctx = None  # type: ignore[attr-defined]  # (the caller sets it once the state exists)
+    return cast(Decide, decide)  # a function carrying `ctx`, just set: what Decide describes
 
 
-def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None, logging: bool = True,
-         checks: Callable | None = None, dealer: int | None = None,
-         stack: dict[str, list[str]] | None = None, observe: Callable[[dict], None] | None = None,
-         on_round: Callable | None = None, digest: bool = True) -> GameResult:
+def play(game: Game, n: int, seed: int, agents: list[Any], rounds: int | None = None, logging: bool = True,
+         checks: Checks | None = None, dealer: int | None = None,
+         stack: dict[str, list[str]] | None = None, observe: Callable[[dict[str, Any]], None] | None = None,
+         on_round: OnRound | None = None, digest: bool = True) -> GameResult:
     """Play a game of `rounds` rounds (the variant's count by default) and return its result.
 
     `stack` puts named cards on top of a zone each time it is shuffled (first named on top).
@@ -204,7 +222,7 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     moves: list[int] = []
     agents = list(agents)
     watchers = list({id(a): a for a in agents if hasattr(a, "watch")}.values())
-    values: list | None = None
+    values: list[Any] | None = None
     if watchers:
         values = []
         for w in watchers:
@@ -243,9 +261,9 @@ def play(game: Game, n: int, seed: int, agents: list, rounds: int | None = None,
     return _result(game, ctx, n, seed, dealer, stack, moves, seating, deltas, logging and digest, False)
 
 
-def _both(first: Callable | None, more: list[Callable]) -> Callable:
+def _both(first: OnRound | None, more: list[OnRound]) -> OnRound:
     """One round-start callback that calls `first` (when given) and then each of `more`."""
-    def on_round(ctx: Any, r: int, total: int, deltas: list) -> None:
+    def on_round(ctx: Any, r: int, total: int, deltas: list[list[int]]) -> None:
         if first is not None:
             first(ctx, r, total, deltas)
         for f in more:
@@ -267,20 +285,20 @@ def _result(game: Game, ctx: Any, n: int, seed: int, dealer: int | None, stack: 
     return GameResult(list(ctx.chips), deltas, ctx.events, dict(ctx.records), log, ctx)
 
 
-class _Observed(list):
+class _Observed(list[dict[str, Any]]):
     """The event list of a watched game: each event is handed to the watcher as it is logged."""
 
-    def __init__(self, observe: Callable[[dict], None]):
+    def __init__(self, observe: Callable[[dict[str, Any]], None]) -> None:
         super().__init__()
         self.observe = observe
 
-    def append(self, event: dict) -> None:
+    def append(self, event: dict[str, Any]) -> None:
         super().append(event)
         self.observe(event)
 
 
 def continue_game(game: Game, ctx: Any, seed: Any, dealer: int | None, moves: list[int], deltas: list[list[int]],
-                  total: int, start: int, on_round: Callable | None = None, digest: bool = True) -> GameResult:
+                  total: int, start: int, on_round: OnRound | None = None, digest: bool = True) -> GameResult:
     """Play a game on from the start of round `start` of `total` (ctx restored to that point, its
     decide appending to `moves`); the same result as play() would give for the whole game."""
     play_rounds_from(game, ctx, total, start, deltas, on_round)
@@ -289,7 +307,7 @@ def continue_game(game: Game, ctx: Any, seed: Any, dealer: int | None, moves: li
 
 
 def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
-                 deltas: list[list[int]], on_round: Callable | None = None) -> list[list[int]]:
+                 deltas: list[list[int]], on_round: OnRound | None = None) -> list[list[int]]:
     """Play a started game's rounds (the variant's count by default), appending each round's chip
     changes to `deltas` as it ends (so an interrupted game knows its whole rounds); returns it."""
     n = ctx.n
@@ -315,7 +333,7 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
 
 
 def play_rounds_from(game: Game, ctx: Any, total: int, start: int, deltas: list[list[int]],
-                     on_round: Callable | None = None) -> list[list[int]]:
+                     on_round: OnRound | None = None) -> list[list[int]]:
     """Play rounds start..total-1 of a started game (stopping early when end_when holds)."""
     for r in range(start, total):
         ctx.round_no = r
@@ -340,7 +358,7 @@ def _game_span(game: Game) -> Span:
     return Span(game.variant.file, 1, 1)
 
 
-def events_digest(events: list[dict]) -> str:
+def events_digest(events: list[dict[str, Any]]) -> str:
     """A stable digest of an event list (byte-for-byte comparison of replays)."""
     return hashlib.sha256(json.dumps(events, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -357,14 +375,14 @@ class Stats:
 
     rounds: int = 0
     n: int = 0
-    total: list = field(default_factory=list)
-    total_sq: list = field(default_factory=list)
-    wins: list = field(default_factory=list)
-    losses: list = field(default_factory=list)
-    records: dict = field(default_factory=dict)
+    total: list[int] = field(default_factory=list)
+    total_sq: list[int] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    losses: list[int] = field(default_factory=list)
+    records: dict[str, int] = field(default_factory=dict)
     # declared statistics (rulekit.engine.statsdecl): name -> [[readings, sum, sum of squares] per slot]
-    custom: dict = field(default_factory=dict)
-    records_sq: dict = field(default_factory=dict)  # sum over rounds of (count in the round)^2
+    custom: Custom = field(default_factory=dict)
+    records_sq: dict[str, int] = field(default_factory=dict)  # sum over rounds of (count in the round)^2
 
     def add_round(self, delta: list[int], records: dict[str, int]) -> None:
         if not self.total:
@@ -416,7 +434,7 @@ class Stats:
         var = (float(self.total_sq[s]) - self.rounds * m * m) / (self.rounds - 1)
         return math.sqrt(max(0.0, var))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"rounds": self.rounds, "players": self.n,
                 "seats": [{"seat": s, "mean": self.mean(s), "sd": self.sd(s), "total": str(self.total[s]),
                            "win_rate": self.wins[s] / self.rounds if self.rounds else 0,
@@ -426,7 +444,7 @@ class Stats:
                 "frequencies": {k: v / self.rounds for k, v in sorted(self.records.items())} if self.rounds else {}}
 
 
-def merge_custom(a: dict, b: dict) -> dict:
+def merge_custom(a: Custom, b: Custom) -> Custom:
     """Sums of declared statistics added slot by slot (a new dict; neither input changes)."""
     out = {k: [list(slot) for slot in v] for k, v in a.items()}
     for k, v in b.items():
@@ -441,7 +459,7 @@ def merge_custom(a: dict, b: dict) -> dict:
 
 
 def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str = "random",
-              dealer: int = 0, checks: Callable | None = None, rows: list | None = None,
+              dealer: int = 0, checks: Checks | None = None, rows: list[list[int]] | None = None,
               stop: Callable[[], bool] | None = None) -> Stats:
     """Play rounds start..start+count-1, each an independent seeded round; return their Stats.
 
@@ -494,7 +512,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     return stats
 
 
-def replay_check(game: Game, log: dict) -> GameResult:
+def replay_check(game: Game, log: dict[str, Any]) -> GameResult:
     """Replay a log's moves; raise RuleError (E070) when the events differ."""
     from rulekit.engine.agents import ScriptedAgent
     n = int(log["players"])

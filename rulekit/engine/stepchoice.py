@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 from rulekit.core.errors import RuleError, did_you_mean, error
 from rulekit.lang.expr import types as T
@@ -15,11 +15,12 @@ from rulekit.engine.stepkinds import (CallGen, ChooseGen, ClaimGen, PayGen, Reco
 if TYPE_CHECKING:
     from rulekit.core.errors import Collector
     from rulekit.lang.expr.scope import Scope
+    from rulekit.lang.model import VarDef
 from rulekit.engine.stepgen import Step
 from rulekit.engine.textparts import compile_clauses, joined
 
-from rulekit.engine.steps import (MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Redeal, failed_step, label_key, noop_step,
-    render_value, too_many_actions)
+from rulekit.engine.steps import (MAX_CALL_DEPTH, UNSPAN, Choice, EndRound, Fn, Redeal, Run, failed_step, label_key,
+    noop_step, render_value, too_many_actions)
 
 
 MAX_LABEL = 500  # characters of one choice label or question (`labels`, `ask`)
@@ -40,7 +41,7 @@ class ChoiceSteps:
     loops: list[list[bool]]
     proc_now: str | None
     choices: dict[str, list[Choice]]
-    vars: dict[str, Any]
+    vars: dict[str, VarDef]
     proc_returns: dict[str, str]
 
     if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class ChoiceSteps:
 
         def block(self, node: Node | None, loc: dict[str, str]) -> Callable[..., Any]: ...
 
-    def s_choose(self, node, d, loc):
+    def s_choose(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         cid = str(d["choose"].value)
         player, _ = self.expr(d["player"], loc, T.INT, "player") if "player" in d else \
             ((lambda ctx: ctx.dealer), T.INT)
@@ -99,16 +100,16 @@ class ChoiceSteps:
         quiet = where is not None and if_none == "skip"
         choice.quiet_where = quiet  # type: ignore[attr-defined]  # a where that never holds would skip this choice silently
 
-        def note_where(ctx, held: bool):
+        def note_where(ctx: Any, held: bool) -> None:
             tally = ctx.game.extra.get("where_tally")
             if tally is not None:  # validation's rounds (rulekit.engine.lint): note whether the where ever held
                 tally[span] = tally.get(span, False) or held
 
-        def no_action(p):
+        def no_action(p: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"choose '{cid}': seat {p} has no legal action in phase "
                                   f"'{phase}'; add if_none: skip or fix the options/where"))
 
-        def log_forced(ctx, p, action):
+        def log_forced(ctx: Any, p: int, action: Any) -> None:
             ids = ctx.game.card_ids
             why = choice.forced_why(ctx)  # the rules' reason (`forced`), told to the seat alone
             ctx.log({"t": "choose", "choice": cid, "player": p, "index": 0, "of": 1, "forced": True,
@@ -117,13 +118,13 @@ class ChoiceSteps:
         return Step(ChooseGen(player, tuple(params), where, if_none, choice, no_action, log_forced,
                               lambda n: too_many_actions(span, cid, n), note_where if quiet else None))
 
-    def _unordered(self, d, params) -> frozenset[str]:
+    def _unordered(self, d: dict[str, Node], params: tuple[str, ...]) -> frozenset[str]:
         """choose `unordered`: the parameters whose card lists are sets (order means nothing)."""
         node = d.get("unordered")
         if node is None:
             return frozenset()
         names = node.value if isinstance(node.value, list) else []
-        out = set()
+        out: set[str] = set()
         for kn in names:
             if kn.value not in params:
                 self.errs.add(error(kn.span, "E040", f"unordered: '{kn.value}' is not a parameter of this choice",
@@ -131,7 +132,7 @@ class ChoiceSteps:
             out.add(str(kn.value))
         return frozenset(out)
 
-    def _check_label_sizes(self, node, key) -> None:
+    def _check_label_sizes(self, node: Node, key: str) -> None:
         """Words shown at every choice stay short: a label of at most MAX_LABEL characters, with at most
         MAX_LABEL_VALUES `{value}`s (each may stand for a long value), so a menu costs what its values do."""
         for pnode in node.value.values() if isinstance(node.value, dict) else ():
@@ -143,8 +144,9 @@ class ChoiceSteps:
                                         f"{text.count('{value}')} {{value}}s (limit {MAX_LABEL} characters and "
                                         f"{MAX_LABEL_VALUES} {{value}}s)"))
 
-    def _labels(self, d, key, params):
-        """choose `labels`/`ask`: plain data keyed by parameter names of this choice."""
+    def _labels(self, d: dict[str, Node], key: str, params: tuple[str, ...]) -> dict[str, Any]:
+        """choose `labels`/`ask`: plain data keyed by parameter names of this choice ({param: question}
+        for `ask`, else {param: {value text: words}})."""
         node = d.get(key)
         if node is None:
             return {}
@@ -162,20 +164,21 @@ class ChoiceSteps:
         return {str(k): {label_key(x): str(t) for x, t in (v or {}).items()} for k, v in data.items()
                 if isinstance(v, dict)}
 
-    def _hints(self, d, inner, params) -> dict[str, list]:
+    def _hints(self, d: dict[str, Node], inner: dict[str, str],
+               params: tuple[str, ...]) -> dict[str, list[Any]]:
         """choose `hints`: for each parameter, cases {say, when} telling a person what a value
         leads to; the first case whose `when` holds is shown after the value in the menu."""
         node = d.get("hints")
         if node is None or not isinstance(node.value, dict):
             return {}
-        out: dict[str, list] = {}
+        out: dict[str, list[Any]] = {}
         for pname, cases in node.value.items():
             if pname not in params:
                 self.errs.add(error(cases.key_span or cases.span, "E040", f"hints: '{pname}' is not a parameter "
                                     "of this choice", hint=did_you_mean(str(pname), list(params))))
                 continue
             items = cases.value if isinstance(cases.value, list) else [cases]
-            compiled = []
+            compiled: list[tuple[Fn | None, Callable[..., str]]] = []
             for item in items:
                 c = item.value if isinstance(item.value, dict) else {}
                 if "say" not in c:
@@ -189,13 +192,14 @@ class ChoiceSteps:
             out[str(pname)] = compiled
         return out
 
-    def _alike(self, d, inner, params) -> dict[str, tuple]:
+    def _alike(self, d: dict[str, Node], inner: dict[str, str],
+               params: tuple[str, ...]) -> dict[str, tuple[Fn, str]]:
         """choose `alike`: {param: (key function, say)}: values with equal keys are one answer to
         a person (the menu offers the first of them)."""
         node = d.get("alike")
         if node is None or not isinstance(node.value, dict):
             return {}
-        out: dict[str, tuple] = {}
+        out: dict[str, tuple[Fn, str]] = {}
         for pname, spec in node.value.items():
             if pname not in params:
                 self.errs.add(error(spec.key_span or spec.span, "E040", f"alike: '{pname}' is not a parameter "
@@ -212,14 +216,14 @@ class ChoiceSteps:
             out[str(pname)] = (self.expr(c["key"], inner, None, f"alike {pname} key")[0], str(c["say"].value))
         return out
 
-    def _forced(self, d, loc) -> list:
+    def _forced(self, d: dict[str, Node], loc: dict[str, str]) -> list[tuple[Fn | None, Callable[..., str]]]:
         """choose `forced`: cases {say, when} telling the seat why the rules left it one answer
         only (read before the choice); the first whose `when` holds is told."""
         node = d.get("forced")
         if node is None:
             return []
         items = node.value if isinstance(node.value, list) else [node]
-        compiled = []
+        compiled: list[tuple[Fn | None, Callable[..., str]]] = []
         for item in items:
             c = item.value if isinstance(item.value, dict) else {}
             if "say" not in c:
@@ -232,11 +236,11 @@ class ChoiceSteps:
             compiled.append((when, self._template(c["say"], dict(loc), "forced", join=" and ")))
         return compiled
 
-    def _fixed_values(self, opts, loc) -> dict:
+    def _fixed_values(self, opts: Node, loc: dict[str, str]) -> dict[str, tuple[Any, ...]]:
         """The values of the choice's parameters that depend neither on the game's state nor on
         the options (labels for other values can never be shown)."""
         from rulekit.lang.expr import CompileError, compile_expr
-        out = {}
+        out: dict[str, tuple[Any, ...]] = {}
         for pname, lnode in opts.value.items():
             if not isinstance(lnode.value, str) or "opt" in lnode.value:
                 continue
@@ -250,7 +254,7 @@ class ChoiceSteps:
                 out[str(pname)] = tuple(comp.const)
         return out
 
-    def _choice_texts(self, d, loc):
+    def _choice_texts(self, d: dict[str, Node], loc: dict[str, str]) -> Callable[..., dict[str, str]] | None:
         """A choice's `prompt` and `ask` questions with {expression} parts, filled in at the
         decision (they read what the step sees before the choice is made); None when plain."""
         nodes = {"": d["prompt"]} if "prompt" in d and "{" in str(d["prompt"].value) else {}
@@ -275,7 +279,7 @@ class ChoiceSteps:
         if clauses is not None:
             return joined(clauses)
         text = str(node.value)
-        parts: list = []
+        parts: list[str | tuple[Fn, str]] = []
         pos = 0
         for m in re.finditer(r"\{([^{}]+)\}", text):
             parts.append(text[pos:m.start()])
@@ -284,7 +288,7 @@ class ChoiceSteps:
             pos = m.end()
         parts.append(text[pos:])
 
-        def show(v, t, ctx, namer=None):
+        def show(v: Any, t: str, ctx: Any, namer: Callable[[int], str] | None = None) -> str:
             charge_text(ctx, v)  # a why is text for people: it costs its length
             name = namer if people and namer is not None else ctx.game.card_name
             if t == T.CARD:
@@ -296,11 +300,12 @@ class ChoiceSteps:
                 return ", ".join(str(x).lower() if isinstance(x, bool) else str(x) for x in v)
             return str(v).lower() if isinstance(v, bool) else str(v)
 
-        def render_text(ctx, namer=None):
+        def render_text(ctx: Any, namer: Callable[[int], str] | None = None) -> str:
             return "".join(p if isinstance(p, str) else show(p[0](ctx), p[1], ctx, namer) for p in parts)
         return render_text
 
-    def _seat_or_pot(self, d, key, loc):
+    def _seat_or_pot(self, d: dict[str, Node], key: str, loc: dict[str, str]) -> tuple[Fn | None, Any]:
+        """Who pays or is paid: (a function giving the seat, None) or (None, a pot variable's name)."""
         pot_key = f"{key}_pot"
         if pot_key in d:
             name = d[pot_key].value
@@ -316,7 +321,7 @@ class ChoiceSteps:
                             f"'{pot_key}' (a pot variable)"))
         return None, None
 
-    def s_pay(self, node, d, loc):
+    def s_pay(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         src, src_pot = self._seat_or_pot(d, "from", loc)
         dst, dst_pot = self._seat_or_pot(d, "to", loc)
         amount = None  # the whole pot (from a pot only)
@@ -331,7 +336,7 @@ class ChoiceSteps:
         src_overdraft = src_pot is not None and src_pot in self.vars and self.vars[src_pot].overdraft
         dst_overdraft = dst_pot is not None and dst_pot in self.vars and self.vars[dst_pot].overdraft
 
-        def fail(case: str, x: Any, a: Any, n: int):
+        def fail(case: str, x: Any, a: Any, n: int) -> NoReturn:
             if case == "src_pot":  # (x: what the pot holds now, the amount taken out)
                 msg = f"pay: pot '{src_pot}' would go below 0 (it held {x + a}, {a} asked); declare overdraft: true for a bank"
             elif case == "dst_pot":
@@ -342,12 +347,12 @@ class ChoiceSteps:
         return Step(PayGen(amount, src, dst, src_pot, dst_pot, src_overdraft, dst_overdraft,
                            reason, reason_fn, fail))  # its code (and log event): rulekit.engine.stepgen
 
-    def s_record(self, node, d, loc):
+    def s_record(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         name = str(d.get("name", d["record"]).value)
         who = self.expr(d["player"], loc, T.INT, "player")[0] if "player" in d else None
         return Step(RecordGen(name, who))  # its code (and log event): rulekit.engine.stepgen
 
-    def s_claim(self, node, d, loc):
+    def s_claim(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         tnode = d.get("table", d["claim"])
         table = tnode.value
         if table not in self.scope.yaku_tables:
@@ -364,21 +369,21 @@ class ChoiceSteps:
 
         return Step(ClaimGen(table, cards, who, as_))  # its code (and log event): rulekit.engine.stepgen
 
-    def s_set_dealer(self, node, d, loc):
+    def s_set_dealer(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
         # `why` beside it: the reason players are told with the next dealer, in the rules' words
         why = self._template(d["why"], loc, "why") if "why" in d else None
         return Step(SetDealerGen(fn, why))
 
-    def s_end_round(self, node, d, loc):
+    def s_end_round(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         why = str(d["end_round"].value) if d["end_round"].value not in (None, True) else ""
         return Step(StopGen(EndRound, (), "end_round", why))
 
-    def s_redeal(self, node, d, loc):
+    def s_redeal(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         why = str(d["redeal"].value) if d["redeal"].value not in (None, True) else ""
         return Step(StopGen(Redeal, (why,), "redeal", why))
 
-    def s_swap(self, node, d, loc):
+    def s_swap(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         spec = d["swap"]
         if not isinstance(spec.value, list) or len(spec.value) != 2:
             self.errs.add(error(spec.span, "E010", "swap: expected a list of two zones, e.g. [hand[p], hand[dealer]]"))
@@ -386,7 +391,7 @@ class ChoiceSteps:
         ra, rb = self.zone_ref(spec.value[0], loc), self.zone_ref(spec.value[1], loc)
         return Step(SwapGen(self.zone_getter(*ra), self.zone_getter(*rb), (ra, rb)))
 
-    def s_call(self, node, d, loc):
+    def s_call(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         pnode = d.get("proc", d["call"])
         name = pnode.value
         if name not in self.proc_nodes:
@@ -419,11 +424,11 @@ class ChoiceSteps:
                                     "no value (it has no return step)", crumbs=where))
             loc[as_] = rtype or T.ANY
 
-        def no_value(ctx):
+        def no_value(ctx: Any) -> NoReturn:
             raise RuleError(error(span, "E061", f"call {name}: the procedure ended without a return step, so "
                                   f"'{as_}' has no value", crumbs=where))
 
-        def too_deep(ctx):
+        def too_deep(ctx: Any) -> NoReturn:
             ctx.depth = 0
             raise RuleError(error(span, "E061", f"call {name}: procedures call each other more than "
                                   f"{MAX_CALL_DEPTH} deep (endless recursion?)", crumbs=where))

@@ -8,7 +8,7 @@ payments and procedure calls are compiled by the mixin in `rulekit.engine.stepch
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from rulekit.core.errors import Collector, RuleError, did_you_mean, error
 from rulekit.lang.expr import CompileError, Scope, ast, compile_expr
@@ -17,9 +17,10 @@ from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat, oversize
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
 from rulekit.lang.loader import Node, plain
+from rulekit.lang.model import VarDef, ZoneDef
 from rulekit.lang.source import expr_span
 
-from rulekit.engine.steps import (MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Run, failed_step, noop_step,
+from rulekit.engine.steps import (MAX_LIST, PARAM_KINDS, PLACEHOLDER, STEP_KINDS, Choice, Fn, Run, failed_step, noop_step,
     shown_value, zone_getter)
 from rulekit.engine.stepchoice import ChoiceSteps
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen,
@@ -31,7 +32,8 @@ from rulekit.engine.textparts import compile_clauses, joined
 class StepCompiler(ChoiceSteps):
     """Turns step nodes into closures against one scope (deck, options, zones, vars)."""
 
-    def __init__(self, scope: Scope, zones: dict, vars_: dict, errs: Collector, procedures: Node | None):
+    def __init__(self, scope: Scope, zones: dict[str, ZoneDef], vars_: dict[str, VarDef], errs: Collector,
+                 procedures: Node | None) -> None:
         self.scope = scope
         self.zones = zones
         self.vars = vars_
@@ -47,7 +49,7 @@ class StepCompiler(ChoiceSteps):
         self.proc_returns: dict[str, str] = {}  # procedure -> type of the value its return steps give
 
     # -- expressions ---------------------------------------------------------
-    def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "") -> tuple[Callable, str]:
+    def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "") -> tuple[Fn, str]:
         """Compile an expression node; report problems located in the file; return (fn, type)."""
         text = node.value
         if isinstance(text, (dict, list)) or text is None:
@@ -73,7 +75,7 @@ class StepCompiler(ChoiceSteps):
     def crumbs(self) -> tuple[str, ...]:
         return (f"At phase '{self.phase}'",) if self.phase else ()
 
-    def zone_ref(self, node: Node, loc: dict[str, str]) -> tuple[str, Callable | None]:
+    def zone_ref(self, node: Node, loc: dict[str, str]) -> tuple[str, Fn | None]:
         """`name` or `name[expr]` naming a zone; returns (zone name, index fn or None)."""
         text = node.value
         if not isinstance(text, str):
@@ -106,7 +108,7 @@ class StepCompiler(ChoiceSteps):
 
     zone_getter = staticmethod(zone_getter)
 
-    def var_target(self, key: str, node: Node, loc) -> tuple[str, Callable | None]:
+    def var_target(self, key: str, node: Node, loc: dict[str, str]) -> tuple[str, Fn | None]:
         try:
             tree = parse(key)
         except ExprSyntaxError as exc:
@@ -166,22 +168,24 @@ class StepCompiler(ChoiceSteps):
             d = {k: v for k, v in d.items() if k != kind}
             d.update(body.value)
             d[kind] = body.value.get("id") or body.value.get("why") or Node(True, body.span)
-        return getattr(self, "s_" + kind)(node, d, loc)
+        # the step kinds are the methods s_<kind> (here and in stepchoice), each giving the step's Run
+        compile_kind: Callable[[Node, dict[str, Node], dict[str, str]], Run] = getattr(self, "s_" + kind)
+        return compile_kind(node, d, loc)
 
     # -- step kinds ---------------------------------------------------------------
-    def s_say(self, node, d, loc):
+    def s_say(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         render = self._say_text(d["say"], loc)
         # `you`: the same line for the seat it is about (`about`), as that player reads it
         you = self._say_text(d["you"], loc) if "you" in d else None
         about = self.expr(d["about"], loc, T.INT, "about")[0] if "about" in d else None
         if (you is None) != (about is None):
-            self.errs.add(error((d.get("you") or d.get("about")).span, "E010",
+            self.errs.add(error((d.get("you") or d["about"]).span, "E010",  # (one of the two is given)
                                 "say: give both 'you' (the line for the seat it is about) and 'about' (that seat)"))
             you = about = None
 
         return Step(SayGen(render, about, you))  # its code (and log event): rulekit.engine.stepgen
 
-    def _say_text(self, tnode, loc):
+    def _say_text(self, tnode: Node, loc: dict[str, str]) -> Callable[[Any], str]:
         """A `say` text: a function of the state giving it, its {expression} parts filled in
         ({{ and }} stand for the braces themselves); a list of parts is joined (engine.textparts)."""
         clauses = compile_clauses(tnode, self.errs, "say", lambda t: self._say_text(t, loc),
@@ -189,7 +193,7 @@ class StepCompiler(ChoiceSteps):
         if clauses is not None:
             return joined(clauses)
         text = str(tnode.value)
-        parts: list = []
+        parts: list[str | tuple[Fn, str]] = []
         pos = 0
         for m in PLACEHOLDER.finditer(text):
             parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
@@ -199,30 +203,30 @@ class StepCompiler(ChoiceSteps):
         parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
         parts_t = tuple(parts)
 
-        def render(ctx):
+        def render(ctx: Any) -> str:
             ids = ctx.game.card_ids
             return "".join(p if isinstance(p, str) else shown_value(p[0](ctx), p[1], ids, ctx) for p in parts_t)
         return render
 
-    def s_shuffle(self, node, d, loc):
+    def s_shuffle(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         name, idx = self.zone_ref(d["shuffle"], loc)
         get = self.zone_getter(name, idx)
 
         return Step(ShuffleGen(get, name))  # its code (and log event): rulekit.engine.stepgen
 
-    def s_cut(self, node, d, loc):
+    def s_cut(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         name, idx = self.zone_ref(d["cut"], loc)
         get = self.zone_getter(name, idx)
 
         return Step(CutGen(get, name))
 
-    def _count(self, d, key, loc):
+    def _count(self, d: dict[str, Node], key: str, loc: dict[str, str]) -> Fn | None:
         if key not in d:
             return None
         fn, _ = self.expr(d[key], loc, T.INT, key)
         return fn
 
-    def s_move(self, node, d, loc):
+    def s_move(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         if "to" not in d or "from" not in d:
             self.errs.add(error(node.span, "E010", "move: give 'from' and 'to' zones"))
             return noop_step
@@ -245,23 +249,23 @@ class StepCompiler(ChoiceSteps):
         by = self._count(d, "by", loc)  # the seat who moves the cards, told to the players
         span = node.span
 
-        def too_few(have: int, want: int):
+        def too_few(have: int, want: int) -> NoReturn:
             raise RuleError(error(span, "E041", f"move: zone '{src}' has {have} cards, {want} needed"))
 
-        def too_few_matching(have: int, want: int):
+        def too_few_matching(have: int, want: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"move: zone '{src}' has only {have} matching cards, {want} needed"))
 
-        def no_card_at(have: int, i: int):
+        def no_card_at(have: int, i: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"move: zone '{src}' has {have} cards, no card at position {i} "
                                   "from the top"))
 
-        def not_in(ctx, c: int):
+        def not_in(ctx: Any, c: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"move: card {ctx.game.card_ids[c]} is not in zone '{src}'"))
 
         return Step(MoveGen(src, si, dst, di, count, where, face, bottom, too_few, too_few_matching, cards_fn,
                             not_in, at, no_card_at, by))  # its code (and log event): rulekit.engine.stepgen
 
-    def s_deal(self, node, d, loc):
+    def s_deal(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         src, si = self.zone_ref(d.get("from", Node("deck", node.span)), loc)
         to = d.get("to")
         if to is None or not isinstance(to.value, str) or to.value not in self.zones \
@@ -278,15 +282,15 @@ class StepCompiler(ChoiceSteps):
         face = d["face"].value if "face" in d else None
         span = node.span
 
-        def too_few(k: int, players: int, have: int):
+        def too_few(k: int, players: int, have: int) -> NoReturn:
             raise RuleError(error(span, "E041", f"deal: {k} cards to each of {players} players needs "
                                   f"{k * players} cards, zone '{src}' has {have}"))
 
-        def no_seat(p: int, n: int):
+        def no_seat(p: int, n: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"deal: no seat {p}; seats are 0 to {n - 1}"))
         return Step(DealGen(get_src, src, dst, written_count, written_players, face, too_few, no_seat))
 
-    def s_reveal(self, node, d, loc):
+    def s_reveal(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         if "cards" in d:
             cards, ct = self.expr(d["cards"], loc, None, "cards")
         else:
@@ -298,7 +302,7 @@ class StepCompiler(ChoiceSteps):
         if to_node is not None and to_node.value == "none":
             # hidden again (a hand shown, then picked up): only those the zone lets see it see it now
             return Step(HideGen(cards))
-        if not everyone:
+        if to_node is not None and not everyone:  # (everyone when no `to` is given)
             to, tt = self.expr(to_node, loc, None, "to")
             if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):
                 self.errs.add(error(to_node.span, "E033", f"to: expected a seat or a list of seats, found "
@@ -306,11 +310,11 @@ class StepCompiler(ChoiceSteps):
 
         span = node.span
 
-        def no_seat(p: int, n: int):
+        def no_seat(p: int, n: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"reveal: no seat {p}; seats are 0 to {n - 1}"))
         return Step(RevealGen(cards, everyone, to, no_seat))  # its code (and log event): engine.stepgen
 
-    def s_let(self, node, d, loc):
+    def s_let(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         spec = d["let"]
         if not isinstance(spec.value, dict):
             self.errs.add(error(spec.span, "E010", "let: expected a mapping name: expression"))
@@ -325,7 +329,7 @@ class StepCompiler(ChoiceSteps):
             fns.append((name, fn))
         return Step(LetGen(tuple(fns)))
 
-    def _assign(self, node, d, loc, key, add: bool):
+    def _assign(self, node: Node, d: dict[str, Node], loc: dict[str, str], key: str, add: bool) -> Run:
         spec = d[key]
         if not isinstance(spec.value, dict):
             self.errs.add(error(spec.span, "E010", f"{key}: expected a mapping target: expression"))
@@ -356,7 +360,7 @@ class StepCompiler(ChoiceSteps):
         inner = spec.value.get("show")
         show = ("show" in d and d["show"].value is True) or (inner is not None and inner.value is True)
 
-        def check(v):
+        def check(v: Any) -> Any:
             # values kept between steps stay bounded: numbers to 10^30, lists to MAX_LIST items
             tv = type(v)
             if tv is int:
@@ -377,20 +381,20 @@ class StepCompiler(ChoiceSteps):
             return Step(AssignGen(ops_t, add, check, shown))
         return assign
 
-    def s_set(self, node, d, loc):
+    def s_set(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         return self._assign(node, d, loc, "set", False)
 
-    def s_add(self, node, d, loc):
+    def s_add(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         return self._assign(node, d, loc, "add", True)
 
-    def s_if(self, node, d, loc):
+    def s_if(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         test, _ = self.expr(d["if"], loc, T.BOOL, "if")
         then = self.block(d.get("then"), loc)
         other = self.block(d.get("else"), loc)
 
         return Step(IfGen(test, then, other))
 
-    def s_for(self, node, d, loc):
+    def s_for(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         var = d["for"].value
         if not isinstance(var, str) or not var.isidentifier():
             self.errs.add(error(d["for"].span, "E010", "for: expected a name for the loop variable"))
@@ -406,7 +410,7 @@ class StepCompiler(ChoiceSteps):
         breaks = self.loops.pop()[0]
         return Step(ForGen(var, items, body, node.span, breaks))
 
-    def s_repeat(self, node, d, loc):
+    def s_repeat(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         self.loops.append([False])
         body = self.block(d["repeat"], loc)
         breaks = self.loops.pop()[0]
@@ -418,13 +422,13 @@ class StepCompiler(ChoiceSteps):
         limit = d["max"].value if "max" in d else 10_000
         span, phase = node.span, self.phase
 
-        def endless(n: int):
+        def endless(n: int) -> NoReturn:
             raise RuleError(error(span, "E061", f"repeat: loop in phase '{phase}' did not end after "
                                   f"{n - 1} turns (limit {limit}); check its until/while condition"))
 
         return Step(RepeatGen(body, until, while_, limit, endless, breaks))
 
-    def s_break(self, node, d, loc):
+    def s_break(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         if not self.loops:
             self.errs.add(error(d["break"].span, "E010", "break: only inside a for or repeat loop of the same "
                                 "phase or procedure", hint="to end a procedure early, use return", crumbs=self.crumbs()))
@@ -433,7 +437,7 @@ class StepCompiler(ChoiceSteps):
         cond = None if d["break"].value is True else self.expr(d["break"], loc, T.BOOL, "break")[0]
         return Step(BreakGen(cond))
 
-    def s_return(self, node, d, loc):
+    def s_return(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         if self.proc_now is None:
             self.errs.add(error(d["return"].span, "E010", "return: only inside a procedure",
                                 hint="to end a loop early, use break; to end the round, end_round", crumbs=self.crumbs()))

@@ -20,13 +20,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, LoopBreak, ProcReturn, log_cut, log_deal,
+from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ChooseGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
+from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
     zone_getter)
 
@@ -54,7 +55,7 @@ class _Gen:
         self.n = 0
         # procedures whose steps may be written out where they are called (name -> compiled steps),
         # and those being written out now (a procedure calling itself is called, not inlined)
-        self.inline: dict[str, Callable] = {}
+        self.inline: dict[str, Run] = {}
         self.inlining: list[str] = []
         # one step on its own (Step): the steps inside it are called, not written out; `slow`:
         # every expression called as it is (when Python refuses the code written with them)
@@ -97,12 +98,12 @@ class _Gen:
         tag = self.new("e")
         consts = code.consts
         if subst:
-            def local_of(m: re.Match) -> str:
+            def local_of(m: re.Match[str]) -> str:
                 k = consts[int(m.group(1))]
                 return subst[k] if isinstance(k, str) and k in subst else m.group(0)
             body = _LOCAL.sub(local_of, body)
 
-        def rename(m: re.Match) -> str:
+        def rename(m: re.Match[str]) -> str:
             if m.group(1) == "K":
                 return self.bind(consts[int(m.group(2))])
             return f"{m.group(1)}{tag}_{m.group(2)}"
@@ -115,7 +116,7 @@ class _Gen:
         self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
         return out
 
-    def zone(self, getter: Callable, ind: int) -> str:
+    def zone(self, getter: Fn, ind: int) -> str:
         """Code for a zone's list (a zone getter made by StepCompiler.zone_getter)."""
         spec = getattr(getter, "zone", None)
         if spec is None:
@@ -127,7 +128,7 @@ class _Gen:
         return f"ctx.zones[{self.bind(name)}][{i}]"
 
     # -- steps -----------------------------------------------------------------
-    def run(self, run: Callable, ind: int) -> None:
+    def run(self, run: Run, ind: int) -> None:
         gen = getattr(run, "gen", None)
         if gen is None or self.shallow:
             if getattr(run, "__name__", "") != "noop_step":
@@ -140,16 +141,16 @@ class _Gen:
         gen = run.gen
         getattr(self, "k_" + gen.kind)(run, gen, ind)
 
-    def k_seq(self, run, gen, ind):
+    def k_seq(self, run: Any, gen: SeqGen, ind: int) -> None:
         for r in gen.runs:
             self.run(r, ind)
 
-    def k_let(self, run, gen, ind):
+    def k_let(self, run: Any, gen: LetGen, ind: int) -> None:
         for name, fn in gen.pairs:
             v = self.expr(fn, ind)
             self.emit(ind, f"L[{self.bind(name)}] = {v}")
 
-    def k_assign(self, run, gen, ind):
+    def k_assign(self, run: Any, gen: AssignGen, ind: int) -> None:
         ops, add, check = gen.ops, gen.add, gen.check
         chk = self.bind(check)
         for var, idx, fn in ops:
@@ -176,7 +177,7 @@ class _Gen:
         if gen.shown:
             self.emit(ind, f"if LOG: {self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
 
-    def k_if(self, run, gen, ind):
+    def k_if(self, run: Any, gen: IfGen, ind: int) -> None:
         test, then, other = gen.test, gen.then, gen.other
         t = self.expr(test, ind)
         if t in ("True", "False"):  # decided by the options: only one branch can run
@@ -193,7 +194,7 @@ class _Gen:
         if len(self.lines) == mark + 1:
             self.lines.pop()
 
-    def k_for(self, run, gen, ind):
+    def k_for(self, run: Any, gen: ForGen, ind: int) -> None:
         var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
         xs = self.expr(items, ind)
         x = self.new("x")
@@ -204,7 +205,7 @@ class _Gen:
         self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
         self._body(body, ind + 1, breaks)
 
-    def _body(self, body, ind: int, breaks: bool) -> None:
+    def _body(self, body: Run, ind: int, breaks: bool) -> None:
         """A loop's body; with a break step in it, a LoopBreak ends the loop."""
         if not breaks:
             self.run(body, ind)
@@ -217,7 +218,7 @@ class _Gen:
         self.emit(ind, f"except {self.bind(LoopBreak)}:")
         self.emit(ind + 1, "break")
 
-    def k_repeat(self, run, gen, ind):
+    def k_repeat(self, run: Any, gen: RepeatGen, ind: int) -> None:
         body, until, while_, limit, endless, breaks = gen.body, gen.until, gen.while_, gen.limit, gen.endless, gen.breaks
         n = self.new("r")
         self.emit(ind, f"{n} = 0")
@@ -233,7 +234,7 @@ class _Gen:
             u = self.expr(until, ind + 1)
             self.emit(ind + 1, f"if {u}: break")
 
-    def k_choose(self, run, gen, ind):
+    def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
         player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
         choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
         p = self.expr(player, ind)
@@ -312,7 +313,7 @@ class _Gen:
         names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
         self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
 
-    def k_move(self, run, gen, ind):
+    def k_move(self, run: Any, gen: MoveGen, ind: int) -> None:
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
         face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
         z = self.new("z")
@@ -371,17 +372,17 @@ class _Gen:
         self.emit(ind, f"if LOG: {self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
                        f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
 
-    def k_say(self, run, gen, ind):
+    def k_say(self, run: Any, gen: SayGen, ind: int) -> None:
         # nothing happens without a log
         self.emit(ind, f"if LOG: {self.bind(log_say)}(ctx, {self.bind(gen.render)}, {self.bind(gen.about)}, "
                        f"{self.bind(gen.you)})")
 
-    def k_record(self, run, gen, ind):
+    def k_record(self, run: Any, gen: RecordGen, ind: int) -> None:
         name = self.bind(gen.name)
         self.emit(ind, f"ctx.record({name})")
         self.emit(ind, f"if LOG: {self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
 
-    def k_reveal(self, run, gen, ind):
+    def k_reveal(self, run: Any, gen: RevealGen, ind: int) -> None:
         cards, everyone, to = gen.cards, gen.everyone, gen.to
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
@@ -402,7 +403,7 @@ class _Gen:
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] |= {mask}")
         self.emit(ind, f"if LOG: {self.bind(log_reveal)}(ctx, {cs}, {who})")
 
-    def k_call(self, run, gen, ind):
+    def k_call(self, run: Any, gen: CallGen, ind: int) -> None:
         name, args, procs, span, too_deep, as_, no_value = (gen.name, gen.args, gen.procs, gen.span, gen.too_deep,
                                                             gen.as_, gen.no_value)
         vals, saved = self.new("args"), self.new("saved")
@@ -446,7 +447,7 @@ class _Gen:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
             self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
-    def k_pay(self, run, gen, ind):
+    def k_pay(self, run: Any, gen: PayGen, ind: int) -> None:
         if gen.amount is None:
             a = self.new("a")
             self.emit(ind, f"{a} = V[{self.bind(gen.src_pot)}]")  # the whole pot
@@ -476,7 +477,7 @@ class _Gen:
         self.emit(ind, f"if LOG: {self.bind(log_pay)}(ctx, {f}, {t}, {a}, {self.bind(gen.reason)}, "
                        f"{self.bind(gen.reason_fn)})")
 
-    def k_claim(self, run, gen, ind):
+    def k_claim(self, run: Any, gen: ClaimGen, ind: int) -> None:
         table, cards, who, as_ = gen.table, gen.cards, gen.who, gen.as_
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
@@ -488,7 +489,7 @@ class _Gen:
         if as_:
             self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
 
-    def k_shuffle(self, run, gen, ind):
+    def k_shuffle(self, run: Any, gen: ShuffleGen, ind: int) -> None:
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
         self.emit(ind, f"{self.bind(shuffle_list)}(ctx.rng, {z})")
@@ -498,7 +499,7 @@ class _Gen:
         self.emit(ind, f"{self.bind(unseen)}(SEEN, {z})")
         self.emit(ind, f"if LOG: {self.bind(log_shuffle)}(ctx, {self.bind(gen.name)}, {z})")
 
-    def k_cut(self, run, gen, ind):
+    def k_cut(self, run: Any, gen: CutGen, ind: int) -> None:
         z, k = self.new("z"), self.new("k")
         name = self.bind(gen.name)
         self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
@@ -507,7 +508,7 @@ class _Gen:
         self.emit(ind + 1, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
         self.emit(ind + 1, f"if LOG: {self.bind(log_cut)}(ctx, {name}, {k})")
 
-    def k_deal(self, run, gen, ind):
+    def k_deal(self, run: Any, gen: DealGen, ind: int) -> None:
         z, hands, p = self.new("z"), self.new("hs"), self.new("p")
         self.emit(ind, f"{z} = {self.zone(gen.src, ind)}")
         if gen.players is None:  # from the dealer's left, everyone
@@ -535,14 +536,14 @@ class _Gen:
         self.emit(ind, f"if LOG: {self.bind(log_deal)}(ctx, {self.bind(gen.src_name)}, {self.bind(gen.dst)}, {k}, "
                        f"{order}, {self.bind(gen.face)})")
 
-    def k_hide(self, run, gen, ind):
+    def k_hide(self, run: Any, gen: HideGen, ind: int) -> None:
         cs, c = self.new("cs"), self.new("c")
         self.emit(ind, f"{cs} = {self.zone(gen.cards, ind)}")
         self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = 0")
         self.emit(ind, f"if LOG: {self.bind(log_hide)}(ctx, {cs})")
 
-    def k_swap(self, run, gen, ind):
+    def k_swap(self, run: Any, gen: SwapGen, ind: int) -> None:
         a, b = self.new("za"), self.new("zb")
         self.emit(ind, f"{a} = {self.zone(gen.a, ind)}")
         self.emit(ind, f"{b} = {self.zone(gen.b, ind)}")
@@ -551,24 +552,24 @@ class _Gen:
         self.emit(ind, f"if LOG: {self.bind(log_swap)}(ctx, {self.bind(an)}, {self.bind(ai)}, {self.bind(bn)}, "
                        f"{self.bind(bi)})")
 
-    def k_set_dealer(self, run, gen, ind):
+    def k_set_dealer(self, run: Any, gen: SetDealerGen, ind: int) -> None:
         v = self.expr(gen.seat, ind)
         self.emit(ind, f"ctx.next_dealer = {v} % N")
         self.emit(ind, f"if LOG: {self.bind(log_next_dealer)}(ctx, {self.bind(gen.why)})")
 
-    def k_stop(self, run, gen, ind):
+    def k_stop(self, run: Any, gen: StopGen, ind: int) -> None:
         self.emit(ind, f"if LOG: {self.bind(log_stop)}(ctx, {self.bind(gen.event)}, {self.bind(gen.why)})")
         args = ", ".join(self.bind(a) for a in gen.args)
         self.emit(ind, f"raise {self.bind(gen.exc)}({args})")
 
-    def k_break_(self, run, gen, ind):
+    def k_break_(self, run: Any, gen: BreakGen, ind: int) -> None:
         if gen.cond is None:
             self.emit(ind, f"raise {self.bind(LoopBreak)}()")
             return
         c = self.expr(gen.cond, ind)
         self.emit(ind, f"if {c}: raise {self.bind(LoopBreak)}()")
 
-    def k_return_(self, run, gen, ind):
+    def k_return_(self, run: Any, gen: ReturnGen, ind: int) -> None:
         v = self.expr(gen.value, ind)
         self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
 
@@ -588,7 +589,7 @@ class Step:
 
     def __init__(self, gen: Any) -> None:
         self.gen = gen
-        self.fn: Callable | None = None
+        self.fn: Run | None = None
 
     def __call__(self, ctx: Any) -> None:
         fn = self.fn
@@ -597,7 +598,7 @@ class Step:
         fn(ctx)
 
 
-def generate_step(step: Step) -> Callable:
+def generate_step(step: Step) -> Run:
     """The function doing what one step does, the steps inside it called."""
     for slow in (False, True):
         g = _Gen()
@@ -621,14 +622,14 @@ class Pairs:
 
     __slots__ = ("groups", "n")
 
-    def __init__(self, groups: list | None = None, n: int = 0) -> None:
-        self.groups: list[tuple[Any, list, int]] = groups if groups is not None else []  # (a, bs, start)
+    def __init__(self, groups: list[tuple[Any, list[Any], int]] | None = None, n: int = 0) -> None:
+        self.groups: list[tuple[Any, list[Any], int]] = groups if groups is not None else []  # (a, bs, start)
         self.n = n
 
     def __len__(self) -> int:
         return self.n
 
-    def __getitem__(self, i: int) -> tuple:
+    def __getitem__(self, i: int) -> tuple[Any, Any]:
         if i < 0:
             i += self.n
         if not 0 <= i < self.n:
@@ -638,7 +639,7 @@ class Pairs:
         a, bs, start = groups[g]
         return (a, bs[i - start])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
         for a, bs, _start in self.groups:
             for b in bs:
                 yield (a, b)
@@ -652,7 +653,7 @@ def unseen(seen: list[int], cards: list[int]) -> None:
             seen[c] = 0
 
 
-def _getter(name: str, idx: Callable | None) -> Callable:
+def _getter(name: str, idx: Fn | None) -> Fn:
     return zone_getter(name, idx)
 
 
@@ -665,7 +666,7 @@ FIXED_LOCALS = (", ".join(_ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" 
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
-def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable | None:
+def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable[..., Any] | None:
     """Compile generated lines inside `header`/`footer`; None when Python refuses them."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
@@ -676,12 +677,14 @@ def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str)
         return None
     namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
     exec(code, namespace)  # noqa: S102 - only this module's tokens (see the docstring)
-    fn = namespace["_make"](*g.consts, FAST_ERRORS, *extra.values())
-    fn.source = src
+    made = namespace["_make"](*g.consts, FAST_ERRORS, *extra.values())
+    made.source = src
+    fn: Callable[..., Any] = made  # the function `header` defines (_make returns it)
     return fn
 
 
-def generate_yaku_table(entries: list, hit: Callable, add_grouped: Callable, label: str) -> Callable | None:
+def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped: Callable[..., Any],
+                        label: str) -> Callable[..., Any] | None:
     """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
     one table: claim, condition, value and rank of each entry in order, best per group."""
     g = _Gen()
@@ -745,7 +748,7 @@ def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
     return FastCode(again[0], again[1], code.slow)
 
 
-def generate_run(run: Callable, label: str = "<rulekit phase>", inline: dict[str, Callable] | None = None) -> Callable:
+def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run] | None = None) -> Run:
     """A generated function doing what `run` (a compiled step block) does; `run` if not possible.
 
     `inline` (procedure name -> its compiled steps) lets calls of those procedures be written out

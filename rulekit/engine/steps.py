@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 from rulekit.core.errors import RuleError, Span, did_you_mean, error
 from rulekit.lang.expr import EvalError
@@ -17,6 +17,7 @@ from rulekit.lang.expr import types as T
 from rulekit.lang.source import expr_span
 
 Run = Callable[[Any], None]
+Fn = Callable[[Any], Any]  # a function of the state
 ALL_SEATS = -1  # seen-mask meaning "every seat"
 
 
@@ -77,16 +78,16 @@ class Choice:
     types: tuple[str, ...]
     span: Span
     scope_locals: dict[str, str] = field(default_factory=dict)
-    policies: dict[str, list] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
+    policies: dict[str, list[Any]] = field(default_factory=dict)  # policy name -> [(when_fn, prefer_fn)]
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> words
     told: dict[str, dict[str, str]] = field(default_factory=dict)  # param -> value text -> others' words (`told`)
     ask: dict[str, str] = field(default_factory=dict)  # param -> question asked for it alone
     unordered: frozenset[str] = frozenset()  # params whose lists of cards are sets: shown in deck order
     texts: Any = None  # (ctx, name) -> {"": prompt, param: question} when the prompt or a question has {expression}s
-    fixed_values: dict[str, tuple] = field(default_factory=dict)  # param -> its values, when they are constant
-    hints: dict[str, list] = field(default_factory=dict)  # param -> [(when fn or None, text fn)] (`hints`)
-    forced: list = field(default_factory=list)  # [(when fn or None, text fn)]: why one answer only (`forced`)
-    alike: dict[str, tuple] = field(default_factory=dict)  # param -> (key fn, say): values alike to a person
+    fixed_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # param -> its values, when they are constant
+    hints: dict[str, list[Any]] = field(default_factory=dict)  # param -> [(when fn or None, text fn)] (`hints`)
+    forced: list[Any] = field(default_factory=list)  # [(when fn or None, text fn)]: why one answer only (`forced`)
+    alike: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # param -> (key fn, say): values alike to a person
 
     def forced_why(self, ctx: Any) -> str:
         """Why the rules leave one answer only here (`forced`), '' when no case holds or none is
@@ -106,7 +107,7 @@ class Choice:
             if budget is not None:
                 ctx.budget = budget
 
-    def hint(self, ctx: Any, action: tuple) -> dict[str, str]:
+    def hint(self, ctx: Any, action: tuple[Any, ...]) -> dict[str, str]:
         """What each value of `action` would lead to (`hints`), as a person reads it at this
         decision: {param: text} for the parameters with a hint that holds. Reads the state only:
         the round's budget and the step's names are as they were before."""
@@ -124,7 +125,7 @@ class Choice:
                         break                         # any other error is a bug and must surface
         return out
 
-    def alike_keys(self, ctx: Any, action: tuple) -> dict[str, Any]:
+    def alike_keys(self, ctx: Any, action: tuple[Any, ...]) -> dict[str, Any]:
         """For the parameters with `alike`: {param: key} of `action` (equal keys, the same answer to
         a person); a parameter whose key cannot be worked out here is left out. Reads the state only."""
         if not self.alike or ctx is None:
@@ -139,7 +140,7 @@ class Choice:
         return out
 
     @contextmanager
-    def _bound(self, ctx: Any, action: tuple) -> Iterator[None]:
+    def _bound(self, ctx: Any, action: tuple[Any, ...]) -> Iterator[None]:
         """The state with this choice's parameters bound to `action`, for reading only: the names
         and the round's budget are as they were before, afterwards."""
         saved, budget = ctx.loc, getattr(ctx, "budget", None)
@@ -166,7 +167,7 @@ STEP_KINDS = ("shuffle", "cut", "move", "deal", "reveal", "let", "set", "add", "
               "say", "break", "return")
 
 
-def shuffle_list(rng: Any, z: list) -> None:
+def shuffle_list(rng: Any, z: list[int]) -> None:
     """Fisher-Yates from the top down with rejection sampling of getrandbits: the shuffle of
     Python 3.11's random.shuffle, written out so that it costs one call per card less, and so
     that a seed gives the same deal on any Python version."""
@@ -194,30 +195,30 @@ def _shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
 UNSPAN = Span("<rule>", 0, 0)
 
 
-def noop_step(ctx) -> None:
+def noop_step(ctx: Any) -> None:
     return None
 
 
-def failed_step(ctx):
+def failed_step(ctx: Any) -> NoReturn:
     raise RuleError(error(UNSPAN, "E061", "this rule did not compile"))
 
 
-def product_too_big(span: Span, cid: str):
+def product_too_big(span: Span, cid: str) -> NoReturn:
     raise RuleError(error(span, "E061", f"choose '{cid}': its options make more combinations than the evaluation "
                           "budget of a round allows; split the decision into smaller choices"))
 
 
-def too_many_actions(span: Span, cid: str, n: int):
+def too_many_actions(span: Span, cid: str, n: int) -> NoReturn:
     raise RuleError(error(span, "E061", f"choose '{cid}': more than {MAX_ACTIONS} legal actions ({n} so far); "
                           "split the decision into smaller choices"))
 
 
-def too_many(ctx, span: Span):
+def too_many(ctx: Any, span: Span) -> NoReturn:
     raise RuleError(error(span, "E061", f"more than {ctx.step_limit} steps in one round: the rules loop "
                           "without end"))
 
 
-def stack_cards(ctx, z: list, top_ids: list[str]) -> None:
+def stack_cards(ctx: Any, z: list[int], top_ids: list[str]) -> None:
     """Put the named cards on top of a shuffled zone, first named on top (tests, examples)."""
     index = ctx.game.card_index
     want = []
@@ -236,7 +237,7 @@ def stack_cards(ctx, z: list, top_ids: list[str]) -> None:
     z[:] = rest + list(reversed(want))
 
 
-def render_value(v, t: str, ids, ctx=None):
+def render_value(v: Any, t: str, ids: tuple[str, ...], ctx: Any = None) -> Any:
     """An action value as the log writes it; with `ctx`, its length is charged to the round first."""
     from rulekit.engine.agents import render
     if ctx is not None:
@@ -244,7 +245,7 @@ def render_value(v, t: str, ids, ctx=None):
     return render(v, t, ids)
 
 
-def zone_getter(name: str, idx: Callable | None) -> Callable:
+def zone_getter(name: str, idx: Fn | None) -> Fn:
     """A function of the state giving zone `name` (its pile `idx(ctx)` when given); it carries
     `.zone = (name, idx)` so the step generator reads the zone directly."""
     if idx is None:
@@ -255,12 +256,12 @@ def zone_getter(name: str, idx: Callable | None) -> Callable:
     return get
 
 
-def zone_label(name: str, idx, ctx) -> str:
+def zone_label(name: str, idx: Fn | None, ctx: Any) -> str:
     return name if idx is None else f"{name}[{idx(ctx)}]"
 
 
 # -- the log events of steps generated with their logging (rulekit.engine.stepgen) --------------
-def log_shuffle(ctx: Any, name: str, z: list) -> None:
+def log_shuffle(ctx: Any, name: str, z: list[int]) -> None:
     ids = ctx.game.card_ids
     ctx.log({"t": "shuffle", "zone": name, "order": [ids[c] for c in z]})
 
@@ -269,24 +270,24 @@ def log_cut(ctx: Any, name: str, k: int) -> None:
     ctx.log({"t": "cut", "zone": name, "at": k})
 
 
-def log_deal(ctx: Any, src: str, dst: str, k: int, order: list, face: Any) -> None:
+def log_deal(ctx: Any, src: str, dst: str, k: int, order: list[int], face: Any) -> None:
     ev = {"t": "deal", "from": src, "to": dst, "count": k, "players": list(order)}
     if face:
         ev["face"] = face  # a reader needs it to know who saw the cards
     ctx.log(ev)
 
 
-def log_hide(ctx: Any, cs: list) -> None:
+def log_hide(ctx: Any, cs: list[int]) -> None:
     ids = ctx.game.card_ids
     ctx.log({"t": "hide", "cards": [ids[c] for c in cs]})
 
 
-def log_swap(ctx: Any, a: str, ai: Callable | None, b: str, bi: Callable | None) -> None:
+def log_swap(ctx: Any, a: str, ai: Fn | None, b: str, bi: Fn | None) -> None:
     # zones by their resolved names (hand[3]), so a reader can follow the cards
     ctx.log({"t": "swap", "zones": [zone_label(a, ai, ctx), zone_label(b, bi, ctx)]})
 
 
-def log_next_dealer(ctx: Any, why: Callable | None) -> None:
+def log_next_dealer(ctx: Any, why: Fn | None) -> None:
     e = {"t": "next_dealer", "seat": ctx.next_dealer}
     if why is not None:
         e["why"] = why(ctx)
@@ -297,15 +298,15 @@ def log_stop(ctx: Any, kind: str, why: str) -> None:
     ctx.log({"t": kind, "why": why})
 
 
-def log_record(ctx: Any, name: str, who: Callable | None) -> None:
+def log_record(ctx: Any, name: str, who: Fn | None) -> None:
     ev = {"t": "record", "name": name}
     if who is not None:
         ev["player"] = who(ctx)
     ctx.log(ev)
 
 
-def log_move(ctx: Any, src: str, si: Callable | None, dst: str, di: Callable | None, got: list, face: Any,
-             by: Callable | None) -> None:
+def log_move(ctx: Any, src: str, si: Fn | None, dst: str, di: Fn | None, got: list[int], face: Any,
+             by: Fn | None) -> None:
     ids = ctx.game.card_ids
     ev = {"t": "move", "from": zone_label(src, si, ctx), "to": zone_label(dst, di, ctx), "cards": [ids[c] for c in got]}
     if face:
@@ -315,33 +316,33 @@ def log_move(ctx: Any, src: str, si: Callable | None, dst: str, di: Callable | N
     ctx.log(ev)
 
 
-def log_reveal(ctx: Any, cs: list, who: Any) -> None:
+def log_reveal(ctx: Any, cs: list[int], who: Any) -> None:
     ids = ctx.game.card_ids
     ctx.log({"t": "reveal", "cards": [ids[c] for c in cs], "to": who})
 
 
-def log_say(ctx: Any, render: Callable, about: Callable | None, you: Callable | None) -> None:
+def log_say(ctx: Any, render: Fn, about: Fn | None, you: Fn | None) -> None:
     e = {"t": "say", "text": render(ctx)}
     if you is not None and about is not None:  # (given together or not at all)
         e["about"], e["you"] = about(ctx), you(ctx)
     ctx.log(e)
 
 
-def log_yaku(ctx: Any, table: str, p: int, ids: list, cs: list) -> None:
+def log_yaku(ctx: Any, table: str, p: int, ids: list[str], cs: list[int]) -> None:
     # the cards say whose hand it is (a column's, a player's) where `player` is only the seat the
     # yaku were evaluated for
     card_ids = ctx.game.card_ids
     ctx.log({"t": "yaku", "table": table, "player": p, "yaku": ids, "cards": [card_ids[c] for c in cs]})
 
 
-def log_pay(ctx: Any, who_from: Any, who_to: Any, a: Any, reason: str, reason_fn: Callable | None) -> None:
+def log_pay(ctx: Any, who_from: Any, who_to: Any, a: Any, reason: str, reason_fn: Fn | None) -> None:
     ev = {"t": "pay", "from": who_from, "to": who_to, "amount": a if isinstance(a, int) else str(a)}
     if reason:
         ev["why"] = reason_fn(ctx) if reason_fn is not None else reason
     ctx.log(ev)
 
 
-def log_set(ctx: Any, shown: tuple) -> None:
+def log_set(ctx: Any, shown: tuple[Any, ...]) -> None:
     """A transcript line per variable set (`show: true`): its new value."""
     ids = ctx.game.card_ids
     for var, idx, t in shown:
@@ -350,13 +351,13 @@ def log_set(ctx: Any, shown: tuple) -> None:
         ctx.log({"t": "set", "name": var if i is None else f"{var}[{i}]", "value": shown_value(v, t, ids, ctx)})
 
 
-def stack_named(ctx: Any, z: list, name: str) -> None:
+def stack_named(ctx: Any, z: list[int], name: str) -> None:
     """A stacked deck's cards for zone `name` on top of it, when it has any (tests, examples)."""
     if name in ctx.stack:
         stack_cards(ctx, z, ctx.stack[name])
 
 
-def relabel(ctx: Any, z: list) -> None:
+def relabel(ctx: Any, z: list[int]) -> None:
     """A sampled deal (rulekit.engine.stepper): unseen cards renamed where the real deal put them,
     after any stack (stacking by name after would undo the renaming of stacked cards); once, at
     the round's deal: later shuffles move what it dealt."""
@@ -372,7 +373,7 @@ def label_key(x: Any) -> str:
 PLACEHOLDER = re.compile(r"(?<!\{)\{(?!\{)([^{}]+)\}")
 
 
-def shown_value(v, t: str, ids, ctx=None) -> str:
+def shown_value(v: Any, t: str, ids: tuple[str, ...], ctx: Any = None) -> str:
     """A value as a player reads it in a transcript: card ids for cards, plain numbers, words;
     with `ctx`, its length is charged to the round first (text for people costs what it shows)."""
     if ctx is not None:
