@@ -125,11 +125,11 @@ class SearchAgent:
         self._limit = 0    # the budget units the current batch of playouts may reach (in self.units)
 
     # -- told by runner.play -------------------------------------------------------------
-    def watch(self, game: Game, n: int, seed: Any, moves: list, values: list) -> None:
+    def watch(self, game: Game, n: int, seed: Any, moves: list[int], values: list[tuple[Any, ...]]) -> None:
         """Follow the game about to be played (its moves as they are taken)."""
         self.watcher = Stepper.watching(_quiet(game), n, seed, moves, values)
 
-    def round_start(self, ctx: Any, r: int, total: int, deltas: list) -> None:
+    def round_start(self, ctx: Any, r: int, total: int, deltas: list[list[int]]) -> None:
         """Keep the state as a round starts: the deals it samples start from there."""
         if self.watcher is not None:
             self.watcher.at_round(ctx, r, total, deltas)
@@ -140,7 +140,7 @@ class SearchAgent:
         if len(d.actions) < 2:
             return 0
         if self.watcher is None or self.watcher.ctx is None:
-            return self.fallback.act(d)  # not watching a game from its start: the base policy decides
+            return int(self.fallback.act(d))  # not watching a game from its start: the base policy decides
         self.watcher.at_decision(d)
         return self.act_from(self.watcher)
 
@@ -272,6 +272,7 @@ class SearchAgent:
         units used but not yet added)."""
         rng = random.Random(seed ^ 0x5EA5C4)
         agents: dict[int, Any] = {}
+        assert st.pending is not None  # a playout starts at the decision it tries an action of
         seat = st.pending.player
         u = st.ctx.units(EVAL_BUDGET)  # its replay is charged already (to the stepper it was copied from)
         st.step(first)
@@ -290,7 +291,7 @@ class SearchAgent:
                 agent = agents[d.player] = self._base_agent(rng.getrandbits(63), self.playout)
             i = agent.act(d)
             st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
-        return st.ctx.chips[seat]
+        return int(st.ctx.chips[seat])
 
     def _base_agent(self, seed: int, policy: str | None = None) -> Any:
         policy = self.base if policy is None else policy
