@@ -1,5 +1,5 @@
-"""Game.extra is typed (rulekit.engine.extras): attributes for each part, the old string keys
-mapped onto them, and a misspelt key an error rather than a silent None."""
+"""Game.extra is typed (rulekit.engine.extras): a part for each kind of thing a game carries
+besides its rules, read by attribute; a misspelt part is an error rather than a silent None."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,33 +7,33 @@ import dataclasses
 import pytest
 
 from rulekit.engine.build import build_game, load_variant
-from rulekit.engine.extras import KEYS, Display, Extra
+from rulekit.engine.extras import Display, Extra
 
 
 def test_build_fills_the_typed_parts():
     g = build_game(load_variant("hiraya"))
     d = g.extra.display
-    assert isinstance(d, Display) and d.names and d.card_facts
-    assert g.extra["display_names"] is d.names and g.extra.get("card_facts") is d.card_facts
-    assert g.extra.functions is g.extra["functions"]
+    assert isinstance(d, Display) and d.names and d.card_facts and d.reasons
+    assert g.extra.functions and g.extra.caches.var_visibility is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         d.intro = "x"  # type: ignore[misc]
 
 
-def test_a_misspelt_key_is_an_error_not_none():
+def test_a_misspelt_part_is_an_error_not_none():
     g = build_game(load_variant("otoroku"))
-    for key in ("display_name", "card_fact", "stopafter"):
-        with pytest.raises(KeyError, match="no '" + key):
-            g.extra.get(key)
-        with pytest.raises(KeyError):
-            g.extra[key] = 1
-    assert "display_intro" not in KEYS or g.extra.get("display_intro") == g.extra.display.intro
+    for name in ("display_names", "card_facts", "stopafter"):
+        with pytest.raises(AttributeError):
+            getattr(g.extra, name)
+    with pytest.raises(AttributeError):
+        _ = g.extra.display.name  # type: ignore[attr-defined]
 
 
-def test_old_keys_write_their_typed_homes():
+def test_the_front_ends_parts_start_empty():
     e = Extra()
-    e["display_intro"] = "hello"
-    e["cli_options"] = {"share": "2"}
-    e["var_visibility"] = {"x": "public"}
-    assert (e.display.intro, e.cli_options, e.caches.var_visibility) == ("hello", {"share": "2"}, {"x": "public"})
-    assert "cli_options" in e and "stop_after" not in e and set(e) >= {"display_intro", "cli_options"}
+    assert (e.display.intro, e.cli_options, e.stop_after, e.caches.var_visibility) == ("", None, None, None)
+
+
+def test_a_misspelt_part_cannot_be_written_either():
+    e = Extra()
+    with pytest.raises(AttributeError):
+        e.cli_option = {"share": "2"}  # type: ignore[attr-defined]

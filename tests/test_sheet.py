@@ -120,7 +120,7 @@ def test_without_house_rules_rules_prints_the_usual_rules_then_the_house_rules_a
 def test_sheet_from_o_and_preset_names_where_each_change_came_from():
     g = load_variant("otoroku")
     game = build_game(g, {"rounds": "3"}, "kingo-payouts")
-    game.extra["cli_options"] = {"rounds": "3"}
+    game.extra.cli_options = {"rounds": "3"}
     sheet = make_sheet(game)
     where = {c.key: c.where for c in sheet.changes}
     assert where == {"teyaku_payout": "preset 'kingo-payouts'", "rounds": "-o on the command line"}

@@ -25,7 +25,7 @@ def _variant(base: str, tmp_path) -> tuple:
     """The plain game, the same game with odd card names and place labels, and the odd words
     mapped to the plain ones (longest first), places in both cases."""
     plain = build_game(load_variant(base), None, None, None)
-    shown = plain.extra.get("display_names") or {}  # the names players read
+    shown = plain.extra.display.names or {}  # the names players read
     name = {cid: shown.get(cid) or plain.card_name(i) for i, cid in enumerate(plain.card_ids)}
     cards = sorted(set(name.values()))
     # each name says a value no card shows (70 and up) and reads like a sentence's middle

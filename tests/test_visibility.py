@@ -63,7 +63,7 @@ def test_a_sample_keeps_what_the_seat_has_seen_and_every_move():
 def test_hidden_variables_are_not_shown_and_public_ones_are():
     env = Env("otoroku", seed=1)
     obs = env.observation(0)
-    vis = env.game.extra["var_visibility"]
+    vis = env.game.extra.caches.var_visibility
     assert "strength" not in obs["vars"]       # computed from face-down cards
     assert "share_amt" in obs["vars"]          # set from the options and the dealer's choice
     assert vis["strength"] == "hidden"

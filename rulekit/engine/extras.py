@@ -2,15 +2,13 @@
 zones are shown (Display), what build read from `game:` and `players:`, what the front ends attach
 (the options given on the command line, where statistics stop a round) and caches.
 
-`Game.extra` is an Extra. Read it by attribute (`game.extra.display.card_facts`); the old string
-keys (`game.extra.get("card_facts")`) still work for readers not yet moved, but only the keys
-declared in KEYS: a misspelt key is a KeyError, never a silent None.
+`Game.extra` is an Extra, read by attribute (`game.extra.display.card_facts`): a misspelt part is an
+AttributeError (and a type checker's error), never a silent None.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from rulekit.core.errors import Span
 
@@ -34,7 +32,7 @@ class Display:
     unasked: dict[str, tuple[str, Any]] = field(default_factory=dict)  # display.unasked: choice id -> (said, told)
 
 
-@dataclass
+@dataclass(slots=True)
 class Caches:
     """Results worked out from the rules on first use and kept."""
 
@@ -42,7 +40,7 @@ class Caches:
     where_tally: Any = None  # counts of a choice's `where` (rulekit.engine.lint)
 
 
-@dataclass
+@dataclass(slots=True)
 class Extra:
     """Everything a game carries besides its rules (see the module docstring)."""
 
@@ -55,43 +53,3 @@ class Extra:
     cli_options: dict[str, str] | None = None  # the -o values given on the command line
     stop_after: Any = None  # the statistic after which a round stops (simulate --stats)
     caches: Caches = field(default_factory=Caches)
-
-    # -- the old string keys ---------------------------------------------------
-    def _place(self, key: str) -> tuple[Any, str]:
-        where = KEYS.get(key)
-        if where is None:
-            raise KeyError(f"game.extra has no {key!r}: expected one of {', '.join(KEYS)}")
-        owner = self.display if where[0] == "display" else self.caches if where[0] == "caches" else self
-        return owner, where[1]
-
-    def __getitem__(self, key: str) -> Any:
-        owner, name = self._place(key)
-        return getattr(owner, name)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value under an old key; `default` when it is unset (None)."""
-        value = self[key]
-        return default if value is None else value
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        owner, name = self._place(key)
-        if owner is self.display:
-            self.display = dataclasses.replace(self.display, **{name: value})
-        else:
-            setattr(owner, name, value)
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and key in KEYS and self[key] is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return (k for k in KEYS if self[k] is not None)
-
-
-#: each old string key -> (part, field)
-KEYS: dict[str, tuple[str, str]] = {
-    **{k: ("display", k) for k in ("zone_show", "card_show", "card_facts", "zone_yaku", "zone_groups", "zone_last")},
-    **{f"display_{k}": ("display", k) for k in ("table", "reasons", "names", "reach", "intro", "opponents", "unasked")},
-    **{k: ("", k) for k in ("player_sizes", "open_ended", "rounds_span", "seat_draw", "functions", "cli_options",
-                           "stop_after")},
-    **{k: ("caches", k) for k in ("var_visibility", "where_tally")},
-}

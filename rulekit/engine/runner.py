@@ -236,7 +236,7 @@ def play(game: Game, n: int, seed: int, agents: list[Any], rounds: int | None = 
     decide.ctx = ctx
     seating = list(range(n))
     first = dealer
-    spec = game.extra.get("seat_draw")
+    spec = game.extra.seat_draw
     deltas: list[list[int]] = []
     try:
         if dealer is None and spec is not None:
@@ -313,7 +313,7 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
     n = ctx.n
     try:
         total = rounds if rounds is not None else game.rounds(ctx)
-        if rounds is None and game.extra.get("open_ended") is not None and game.extra["open_ended"](ctx):
+        if rounds is None and game.extra.open_ended is not None and game.extra.open_ended(ctx):
             total = MAX_ROUNDS  # no fixed length: the game goes on until end_when holds
         if dealer is not None:
             ctx.dealer = dealer % n
@@ -327,7 +327,7 @@ def _play_rounds(game: Game, ctx: Any, rounds: int | None, dealer: int | None,
         raise located_error(exc, _game_span(game), "game settings") from None
     if not isinstance(total, int) or not (0 if rounds is not None else 1) <= total <= MAX_ROUNDS:
         # a game of no rounds plays nothing: only a caller may ask for none (a replay of an empty log)
-        raise RuleError(error(game.extra.get("rounds_span") or _game_span(game), "E061",
+        raise RuleError(error(game.extra.rounds_span or _game_span(game), "E061",
                               f"a game of {total} rounds: expected 1 to {MAX_ROUNDS} (game.rounds)"))
     return play_rounds_from(game, ctx, total, 0, deltas, on_round)
 

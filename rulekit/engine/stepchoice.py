@@ -101,7 +101,7 @@ class ChoiceSteps:
         choice.quiet_where = quiet  # type: ignore[attr-defined]  # a where that never holds would skip this choice silently
 
         def note_where(ctx: Any, held: bool) -> None:
-            tally = ctx.game.extra.get("where_tally")
+            tally = ctx.game.extra.caches.where_tally
             if tally is not None:  # validation's rounds (rulekit.engine.lint): note whether the where ever held
                 tally[span] = tally.get(span, False) or held
 

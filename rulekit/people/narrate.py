@@ -146,7 +146,7 @@ class Narrator(PayText, Recap):
         i = self.index.get(cid)
         if i is None:
             return str(cid)
-        name = (self.game.extra.get("display_names") or {}).get(cid) or self.game.card_name(i)
+        name = (self.game.extra.display.names or {}).get(cid) or self.game.card_name(i)
         v = self.card_value(i, self.came.get(cid, ""))
         if v is None or v == "" or names_value(name, v):
             return name
@@ -157,7 +157,7 @@ class Narrator(PayText, Recap):
         return f"{name} ({v})"
 
     def card_value(self, i: int, came_from: str = "") -> Any:
-        fn = self.game.extra.get("card_show")
+        fn = self.game.extra.display.card_show
         if fn is None:
             return None
         return self._eval(fn, {"c": i, "came_from": came_from})
@@ -184,13 +184,13 @@ class Narrator(PayText, Recap):
     def hand_value(self, zname: str, cards: list[str]) -> Any:
         """The value the variant shows for these cards in this zone (None when it shows none)."""
         base, idx = self._zone_of(zname)
-        fn = (self.game.extra.get("zone_show") or {}).get(base)
+        fn = (self.game.extra.display.zone_show or {}).get(base)
         if fn is None or not cards:
             return None
         seat = idx if idx is not None else -1
         ints = [self.index[c] for c in cards if c in self.index]
         value = self._eval(fn, {"cards": ints, "seat": seat})
-        table = (self.game.extra.get("zone_yaku") or {}).get(base)
+        table = (self.game.extra.display.zone_yaku or {}).get(base)
         if table is not None and value is not None:
             # the hand's yaku by name, in place of its count ('Fourteen', not 'Fourteen (11)': the
             # raw sum beside a name only puzzles)
@@ -261,12 +261,12 @@ class Narrator(PayText, Recap):
         if not shown and idx is not None and idx == self.viewer and zd is not None and zd.kind == "player":
             # your own cards before you may look at them (a blind exchange of hands): yours, unseen
             return ("a card" if hidden == 1 else f"{hidden} cards") + ", not yet looked at", None
-        last = (self.game.extra.get("zone_last") or {}).get(self._zone_of(zname)[0])
+        last = (self.game.extra.display.zone_last or {}).get(self._zone_of(zname)[0])
         if last and not full and not hidden and len(cards) > last:
             # a run on which only the top counts: its size and its last cards, the latest last
             return (f"{len(cards)} cards, ending {join_words([self.card_text(c) for c in cards[-last:]])}",
                     self.hand_value(zname, cards))
-        k = (self.game.extra.get("zone_groups") or {}).get(self._zone_of(zname)[0])
+        k = (self.game.extra.display.zone_groups or {}).get(self._zone_of(zname)[0])
         if k and not hidden and len(cards) >= k:
             # sets laid down: told set by set ('Nine, Eight and Seven; One, Two and One')
             # each set in deck order, as the menu and the answer told it
@@ -282,7 +282,7 @@ class Narrator(PayText, Recap):
         pile's lowest value in this game (display.value), wild ones apart, counted under the word
         their names share ('A (3, 20 pts), B (7, 10 pts) and 6 chaff'); None when the
         game gives cards no value or nothing folds."""
-        facts = self.game.extra.get("card_facts") or {}
+        facts = self.game.extra.display.card_facts or {}
         fn = facts.get("value") if isinstance(facts, dict) else None
         if not callable(fn):
             return None
@@ -324,7 +324,7 @@ class Narrator(PayText, Recap):
         base, idx = self._zone_of(zname)
         zd = self.zone_defs.get(base)
         if (idx is None or zd is None or zd.kind != "player" or zd.visibility == "public"
-                or base in (self.game.extra.get("zone_groups") or {})
+                or base in (self.game.extra.display.zone_groups or {})
                 or any(c in self.open for c in cards)
                 or (idx != self.viewer and not all(self.can_see(c, zname) for c in cards))
                 or (idx == self.viewer and self.viewer is not None and not all(self.can_see(c, zname) for c in cards))):
@@ -370,7 +370,7 @@ class Narrator(PayText, Recap):
             first: dict[str, int] = {}
             for i in range(len(g.card_ids)):
                 first.setdefault(g.card_name(i), i)
-            sort_fn = (g.extra.get("card_facts") or {}).get("sort")
+            sort_fn = (g.extra.display.card_facts or {}).get("sort")
             keys = [0] * len(g.card_ids)
             if sort_fn is not None:
                 ctx = g.new_ctx(self.n, 0, None, False)
@@ -746,7 +746,7 @@ class Narrator(PayText, Recap):
 
     def _e_end_round(self, e: dict) -> list[Line]:
         self.ended = e.get("why", "")
-        ended = (self.game.extra.get("display_reasons") or {}).get(self.ended) or human_words(self.ended)
+        ended = (self.game.extra.display.reasons or {}).get(self.ended) or human_words(self.ended)
         return [Line("note", f"The round ends{': ' + ended if ended else ''}.")]
 
     def _e_redeal(self, e: dict) -> list[Line]:

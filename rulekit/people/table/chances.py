@@ -21,7 +21,7 @@ def odds_lines(game: Any, odds: list, answers: list[tuple[int, str]], later: lis
     below; `later`: each answer's answers to the parts asked after it, where those were fixed."""
     if not odds:
         return ["No deal of the cards you cannot see agrees with what you saw: no odds to give."]
-    reasons = game.extra.get("display_reasons") or {}
+    reasons = game.extra.display.reasons or {}
     names = {(t, y.id): y.names.get("en") or human_words(y.id) for t, ys in game.yaku.items() for y in ys}
 
     def why(r: str) -> str:

@@ -18,7 +18,7 @@ MANY = 3
 def reach_lines(game: Any, ctx: Any, seat: int | None, card_text: Callable[[str], str]) -> list[str]:
     """'Yaku made so far: seat 2, <yaku>.' and a line for each seat one card from a yaku ('Seat 1
     is one card from <yaku>: <card>.'), you first; [] when the variant asks for none."""
-    spec = game.extra.get("display_reach")
+    spec = game.extra.display.reach
     if not spec or ctx is None or getattr(ctx, "yaku_eval", None) is None:
         return []
     zone, table = spec

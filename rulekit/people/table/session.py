@@ -131,7 +131,7 @@ class Table(TableView):
             self.seat = self.nar.viewer = e["players"].index(self.player)
             self.nar.feed(e)
             # before the draw players are not seats: the draw's sentence names no seat, this one does
-            spec = self.game.extra.get("seat_draw")
+            spec = self.game.extra.seat_draw
             if spec is not None and spec.seating == "by_draw":
                 drawn = self.drawn.get("cards") or []
                 if len(drawn) == len(e["players"]):
@@ -155,7 +155,7 @@ class Table(TableView):
         if self.answered and e.get("t") == "choose" and e.get("player") == self.seat:
             # an answer the table took for you: told in the rules' words, not as your choice
             told, self.answered = [Line("choice", self.answered, self.seat)], ""
-        spec = self.game.extra.get("seat_draw")
+        spec = self.game.extra.seat_draw
         if e.get("t") == "draw" and self.player is not None and not e.get("tie") and spec is not None \
                 and spec.seating == "by_draw":
             self.drawn = e  # told with the seats it gives (players are not seats until then)
@@ -163,7 +163,7 @@ class Table(TableView):
         if e.get("t") == "draw" and self.player is not None:
             # your own card in the draw for seats: 'you', not your player number
             # (where the draw seats you is said once it is known: 'you (seat 2)')
-            spec = self.game.extra.get("seat_draw")
+            spec = self.game.extra.seat_draw
             me = f"player {self.player + 1} " if spec is not None and spec.seating == "by_draw" else f"seat {self.player} "
             told = [replace(ln, text=ln.text.replace(me, "you ", 1)) for ln in told]
         self.buf += told

@@ -34,7 +34,7 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any, full: boo
         return "".join(p if isinstance(p, str) else shown(cardish(p[0](ctx), p[1])) if isinstance(p, tuple)
                        else line(p.parts) if p.when is None or p.when(ctx) else "" for p in parts)
 
-    for name, each, when, parts, asked in game.extra.get("display_table") or []:
+    for name, each, when, parts, asked in game.extra.display.table or []:
         if asked and not full:
             continue
         try:
