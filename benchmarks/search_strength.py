@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 
 from rulekit import build_game
 from rulekit.engine.runner import agent_seed, make_agents, play, round_seed
 from rulekit.engine.search import DEFAULT_BUDGET, SHORT, UNITS, SearchAgent
+from timedbot import TimedBot
 
 GAMES = ["dare", "hiraya", "kakkuri", "otoroku", "kyo-kabu"]
 SEED = 2026
@@ -36,29 +36,6 @@ def _seat_delta(game, n: int, seed: int, agents: list, k: int) -> int:
     """Seat k's chips after one round in which agents[k] is the agent under test (after any seat draw)."""
     res = play(game, n, seed, agents, rounds=1, logging=False)
     return res.round_deltas[0][res.seating.index(k)]
-
-
-class _Timed:
-    """A SearchAgent whose real decisions (more than one action) are timed."""
-
-    def __init__(self, agent: SearchAgent):
-        self.agent, self.seconds, self.cpu, self.decisions = agent, 0.0, 0.0, 0
-        self.name = agent.name
-
-    def watch(self, *a) -> None:
-        self.agent.watch(*a)
-
-    def round_start(self, *a) -> None:
-        self.agent.round_start(*a)
-
-    def act(self, d) -> int:
-        t, c = time.perf_counter(), time.process_time()
-        i = self.agent.act(d)
-        if len(d.actions) > 1:
-            self.seconds += time.perf_counter() - t
-            self.cpu += time.process_time() - c
-            self.decisions += 1
-        return i
 
 
 def _interval(xs: list[int]) -> str:
@@ -85,12 +62,12 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
         rand.append(base - _seat_delta(game, n, seed, agents, k))
         for b in budgets:
             agents = make_agents(game, n, seed, "careful")
-            bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k), budget=b, short=short,
+            bot = agents[k] = TimedBot(SearchAgent(game, agent_seed(seed, k), budget=b, short=short,
                                                        seconds=seconds, playout=playout))
             search[b].append(_seat_delta(game, n, seed, agents, k) - base)
-            timing[b][0] += bot.seconds
-            timing[b][1] += bot.cpu
-            timing[b][2] += bot.decisions
+            timing[b][0] += sum(bot.wall)
+            timing[b][1] += sum(bot.cpu)
+            timing[b][2] += len(bot.wall)
             timing[b][3] += bot.agent.units
             timing[b][4] += bot.agent.capped
     print(f"{gid} ({n} players, {rounds} paired rounds from round {start} of seed {seed0}, "

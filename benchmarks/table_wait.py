@@ -16,36 +16,15 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import time
 
 from rulekit import build_game
 from rulekit.cli.play import TABLE_SECONDS, table_policy
 from rulekit.engine.runner import agent_seed, make_agents, play, round_seed
 from rulekit.engine.search import SearchAgent
+from timedbot import TimedBot
 
 GAMES = ["hiraya", "kakkuri", "dare", "otoroku", "kyo-kabu"]
 SEED = 2026
-
-
-class _Timed:
-    """A search opponent whose real decisions (more than one action) are timed, clock and CPU."""
-
-    def __init__(self, agent: SearchAgent):
-        self.agent, self.wall, self.cpu, self.name = agent, [], [], agent.name
-
-    def watch(self, *a) -> None:
-        self.agent.watch(*a)
-
-    def round_start(self, *a) -> None:
-        self.agent.round_start(*a)
-
-    def act(self, d) -> int:
-        t, c = time.perf_counter(), time.process_time()
-        i = self.agent.act(d)
-        if len(d.actions) > 1:
-            self.wall.append(time.perf_counter() - t)
-            self.cpu.append(time.process_time() - c)
-        return i
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -63,7 +42,7 @@ def run(gid: str, rounds: int, seconds: float | None, seed0: int = SEED) -> None
     for i in range(rounds):
         seed = round_seed(seed0, i)
         agents = make_agents(game, n, seed, "careful" if "careful" in game.policies else "random")
-        bots = [_Timed(SearchAgent(game, agent_seed(seed, s), seconds=seconds)) for s in range(1, n)]
+        bots = [TimedBot(SearchAgent(game, agent_seed(seed, s), seconds=seconds)) for s in range(1, n)]
         agents[1:] = bots
         play(game, n, seed, agents, rounds=1, logging=False)
         for b in bots:
