@@ -41,6 +41,36 @@ def test_a_figure_source_keeps_only_the_last_games_it_built_and_still_answers_fo
     assert len(built) == len(values) + 1
 
 
+def _figures_or_refused(build, v, values):
+    from rulekit.core.errors import RulekitError
+    try:
+        game = build(v, values, None, None, codegen=False)
+    except RulekitError:
+        return "refused"
+    sizes = range(v.meta.players_min, v.meta.players_max + 1)
+    return game.player_sizes(), {n: game_figures(game, n) for n in (None, *sizes)}
+
+
+def test_the_figures_only_build_gives_the_full_builds_figures_for_every_variant_and_option_value():
+    # the site's "Your table" reads figures under thousands of option values through the
+    # figures-only build: it must say what the full rules say, and refuse what they refuse
+    from rulekit.engine.build import build_figures_game
+    from rulekit.engine.figures import _alternatives
+    from rulekit.lang.loader import all_variant_ids, default_search_path
+    refused, compared = [], 0
+    for vid in all_variant_ids(default_search_path()):
+        v = load_variant(vid)
+        if v.meta.abstract:
+            continue
+        for values in [{}] + _alternatives(v):
+            full = _figures_or_refused(build_game, v, values)
+            assert _figures_or_refused(build_figures_game, v, values) == full, (vid, values)
+            compared += 1
+            if full == "refused":
+                refused.append((vid, values))
+    assert compared > 200 and ("oicho-kabu", {"rounds": 0}) in refused  # a length the rules refuse: no figures
+
+
 def test_the_engines_par_is_the_texts_par():
     # the settlement reads par() itself: a round's scores sum to the deck against par
     game = build_game(load_variant("hiraya"), {"chaff_points": 1})

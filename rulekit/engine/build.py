@@ -66,7 +66,7 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
                       house_options={k: v for k, (v, _s) in housed.options.items()}, house=housed.houses)
     from rulekit.engine.figures import figure_source
     from rulekit.lang.prose import register_figures
-    register_figures(options, lambda: figure_source(variant, build=build_game))  # {fig.NAME}, built when first read
+    register_figures(options, lambda: figure_source(variant, build=build_figures_game))  # {fig.NAME}, built when first read
     return variant
 
 
@@ -392,6 +392,54 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
     return game
 
 
+@gc_paused
+def build_figures_game(variant: Variant, options: dict[str, Any] | None = None, preset: str | None = None,
+                       deck: str | None = None, codegen: bool | None = None) -> Game:
+    """A game with only what its figures read (rulekit.engine.figures): options, deck, players,
+    functions and variables' starts; no phases, yaku, policies or display. Raises as build_game
+    does on what those parts check (figures tests compare the two for every option value)."""
+    opts = resolve_options(variant, options, preset)
+    errs = Collector()
+    deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
+        or variant.default_deck
+    d = make_deck(variant, deck_name, errs, opts)
+    errs.raise_if_any()
+    assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
+    tree = variant.tree
+    scope = variant_scope(variant, d, opts)
+    scope.codegen = False
+    scope.functions = compile_functions(tree, scope, errs)
+    sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
+    var_init: dict[str, Callable[[Any], Any]] = {}
+    for vname, v in variant.vars.items():
+        vnode = at(tree, "vars", vname, "init")
+        var_init[vname] = _zero if vnode is None else sc.expr(vnode, {}, None, f"init of {vname}")[0] \
+            if isinstance(v.init, str) else _value(v.init)
+    gnode = at(tree, "game")
+    g = gnode.value if gnode is not None and isinstance(gnode.value, dict) else {}
+    game = Game(variant=variant, deck=d, deck_name=deck_name, options=opts, card_ids=tuple(c.id for c in d.cards),
+                phases=[], yaku={}, choices={}, policies={}, rounds=lambda ctx: 1, first_dealer=None, end_when=None,
+                start_chips=int(g["start_chips"].value) if "start_chips" in g else 0,
+                deck_zone=str(g["deck_zone"].value) if "deck_zone" in g else "deck", var_init=var_init,
+                procedures={})
+    pnode = at(tree, "players", "sizes")
+    if pnode is not None:
+        game.extra.player_sizes = player_sizes(pnode, scope, variant.meta, errs)
+    game.extra.functions = scope.functions
+    # the game's length and end are checked as build_game checks them: rules that refuse these
+    # option values give no figures either
+    if "rounds" in g:
+        sc.expr(g["rounds"], {}, T.INT, "rounds")
+    if "open_ended" in g:
+        sc.expr(g["open_ended"], {}, T.BOOL, "open_ended")
+        if not errs.diagnostics:
+            check_game_ends(g, scope, errs)
+    if "rounds" in g and not errs.diagnostics:
+        check_rounds(g, scope, errs)
+    errs.raise_if_any()
+    return game
+
+
 def _policies(variant: Variant, sc: StepCompiler, errs: Collector) -> dict[str, dict[str, Any]]:
     """Compile YAML policies against the scope of each choice they name."""
     out: dict[str, dict[str, Any]] = {}
@@ -564,6 +612,6 @@ def check_variant(path: str, strict: bool = False, require_text: bool | None = N
             warned += where_warnings(variant, games[0].deck_name, games[0].options, sorted(sizes), build_game)
     if strict and games and not [d for d in errs.diagnostics if d.severity == "error"]:
         from rulekit.engine.figures import literal_figure_warnings
-        warned += literal_figure_warnings(variant, games[0], build_game)
+        warned += literal_figure_warnings(variant, games[0], build_figures_game)
     from rulekit.lang.removals import relocate
     return sorted_diagnostics(relocate(errs.diagnostics + warnings + warned, list(variant.tree.removals)))

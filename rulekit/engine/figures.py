@@ -111,7 +111,8 @@ class FigureSource:
 def figure_source(variant: Any, deck: str | None = None, game: Any = None,
                   build: Any = None) -> Callable[[dict[Any, Any], int | None], dict[Any, Any]]:
     """A function (option values, seats or None) -> figures, for `Prose(figures=...)`; `build` is
-    rulekit.engine.build.build_game (figures under other option values build the game again)."""
+    rulekit.engine.build.build_figures_game (figures under other option values build again what they read)
+    or build_game."""
     return FigureSource(variant, deck, game, build)
 
 

@@ -131,9 +131,9 @@ def _overlay_changes(game: Any, standard_tree: Node) -> list[Change]:
 def make_sheet(game: Any, effects: tuple[str, ...] = ()) -> Sheet:
     """The sheet of a built game (its preset, house files and -o applied)."""
     v = game.variant
-    from rulekit.engine.build import build_game
+    from rulekit.engine.build import build_figures_game
     from rulekit.engine.figures import figure_source
-    figures = figure_source(v, game.deck_name, game, build_game)  # {fig.NAME}: this table's deck, options and house rules
+    figures = figure_source(v, game.deck_name, game, build_figures_game)  # {fig.NAME}: this table's deck, options and house rules
     prose = dataclasses.replace(Prose.sheet(v.options, dict(game.options)), yaku_values=yaku_values(v),
                                 figures=figures)
     standard = v
