@@ -141,3 +141,6 @@ class Line:
     #: for a sentence 'Seat N <pred>': the words the seat's name carries as it was told (' (dealer)',
     #: ' (you)', ''), kept when the seat is told again alone
     tag: str = ""
+    #: a round summary's line of a seat's place whose cards the viewer sees none of: how many
+    #: cards it holds (0 for any other line); `seat` is the owner, `tag` ' (dealer)' or ''
+    hidden: int = 0

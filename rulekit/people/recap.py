@@ -85,11 +85,23 @@ class Recap:
                 line = f"{words[0].upper() + words[1:]}: {pile}" if pile else line
             if value is not None:
                 line += f" — shows {value}"
-            out.append(Line("summary", line + "."))
+            out.append(self._hand_line(words, text, value, line + "."))
         out += self.outcome_lines()
         out.append(self.changes_line())
         nxt = self.next_line()
         return out + ([nxt] if nxt is not None else [])
+
+    def _hand_line(self, words: str, text: str, value: Any, line: str) -> Line:
+        """A summary line of the place told as `words`; a seat's place the viewer sees none of
+        carries its owner and size (`Line.hidden`), so that such hands can be told together."""
+        zname = self._zone_named(words)
+        base, seat = self.zone_of(zname)
+        zd = self.zone_defs.get(base)
+        n = len(self.group_cards(zname))
+        if (value is None and seat is not None and seat != self.viewer and zd is not None and zd.kind == "player"
+                and text == ("a hidden card" if n == 1 else f"{n} hidden cards")):
+            return Line("summary", line, seat=seat, hidden=n, tag=" (dealer)" if seat == self.dealer else "")
+        return Line("summary", line)
 
     def end_heading(self) -> Line:
         """'End of round 2 (the showdown).'"""
