@@ -121,6 +121,7 @@ class Line:
     #: the seats a sentence about other seats' turns is about (told together when they do the same)
     seats: tuple[int, ...] = ()
     #: a move's places (zone names, as the engine names them): where its cards came from and went
+    #: (a round summary's line of a place: `dst` is that place)
     src: str = ""
     dst: str = ""
     #: the seat that moved them (a step's `by`), when one did

@@ -100,8 +100,8 @@ class Recap:
         n = len(self.group_cards(zname))
         if (value is None and seat is not None and seat != self.viewer and zd is not None and zd.kind == "player"
                 and text == ("a hidden card" if n == 1 else f"{n} hidden cards")):
-            return Line("summary", line, seat=seat, hidden=n, tag=" (dealer)" if seat == self.dealer else "")
-        return Line("summary", line)
+            return Line("summary", line, seat=seat, hidden=n, tag=" (dealer)" if seat == self.dealer else "", dst=zname)
+        return Line("summary", line, dst=zname)
 
     def end_heading(self) -> Line:
         """'End of round 2 (the showdown).'"""

@@ -359,17 +359,17 @@ class Table(TableView):
                 continue  # told since your last question, or on its table: still on the screen above
             if repeats and ln.text not in pays and yaku_told(ln, list(self.recent)):
                 continue  # the hand was shown with this value a few lines above
-            if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
+            if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip(), ln.dst):
                 continue  # its cards were named as they were laid, still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
         ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
         self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
 
-    def _told_as_played(self, text: str) -> bool:
+    def _told_as_played(self, text: str, place: str = "") -> bool:
         """Whether a summary line of a place's cards ('Seat 1's sets: A, B and C; D, E and F.',
-        'The field: A, B and C — shows 2.') names exactly the cards a line still on the screen
-        named for the same seat or place ('Seat 1 lays down A, B and C; D, E and F.')."""
+        'The field: A, B and C — shows 2.'; `place` the zone it tells) names exactly the cards a
+        line still on the screen named for the same seat or place ('Seat 1 lays down A, B and C; D, E and F.')."""
         head, sep, cards = text.partition(": ")
         cards = cards.split(" — shows ")[0].removesuffix(".")
         if not sep or not cards or "hidden" in cards:
@@ -379,9 +379,10 @@ class Table(TableView):
                       if zd.visibility == "public"}
         if not any(head.lower().removesuffix(" (dealer)").endswith(w) for w in open_words):
             return False
-        m = re.match(r"(?:Seat (\d+)'s|Your) ", head)
-        if m:
-            who = ("You ", "Your ") if m.group(1) is None else (f"Seat {m.group(1)} ", f"Seat {m.group(1)}'s ")
+        base, owner = self.nar.zone_of(place) if place else ("", None)
+        zd = self.nar.zone_defs.get(base)
+        if owner is not None and zd is not None and zd.kind == "player":  # a seat's own place
+            who = ("You ", "Your ") if owner == self.nar.viewer else (f"Seat {owner} ", f"Seat {owner}'s ")
             return any(r.startswith(who) and f" {cards}" in r for r in self.recent)
         place = head.lower().removeprefix("the ")
         return any(f"the {place}" in r and f"{cards} " in r for r in self.recent)
