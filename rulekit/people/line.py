@@ -121,6 +121,7 @@ class Line:
     #: the seats a sentence about other seats' turns is about (told together when they do the same)
     seats: tuple[int, ...] = ()
     #: a move's places (zone names, as the engine names them): where its cards came from and went
+    #: (a round summary's line of a place: `dst` is that place)
     src: str = ""
     dst: str = ""
     #: the seat that moved them (a step's `by`), when one did
@@ -141,3 +142,6 @@ class Line:
     #: for a sentence 'Seat N <pred>': the words the seat's name carries as it was told (' (dealer)',
     #: ' (you)', ''), kept when the seat is told again alone
     tag: str = ""
+    #: a round summary's line of a seat's place whose cards the viewer sees none of: how many
+    #: cards it holds (0 for any other line); `seat` is the owner, `tag` ' (dealer)' or ''
+    hidden: int = 0

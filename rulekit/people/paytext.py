@@ -15,7 +15,10 @@ class PayText:
 
     def pay_text(self, src: Any, dst: Any, a: Any, why: str) -> str:
         """'Seat 2 pays 4 chips to the dealer (seat 0): 7 against 3 (bettor wins)'."""
-        line = f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}"
+        return f"{self.seat(src)} pays {chips_word(a)} to {self.seat(dst, upper=False)}" + self.pay_why(src, dst, why)
+
+    def pay_why(self, src: Any, dst: Any, why: str) -> str:
+        """What a payment is told with after its receiver: ' (7 against 3)', or ''."""
         reason = []
         words = self.game.extra.display.reasons.get(why)  # the variant's words for it
         # the hands' values where the variant's words put {values}; without words for the reason,
@@ -41,7 +44,7 @@ class PayText:
         else:
             reason += [human_words(why)] if why else []
             reason += [values] if values else []
-        return line + (f" ({'; '.join(reason)})" if reason else "")
+        return f" ({'; '.join(reason)})" if reason else ""
 
     def _values_of(self, seat: Any) -> Any:
         """The shown value of a seat's own visible hand (a per-player zone with a shown value)."""

@@ -36,6 +36,7 @@ class Recap:
     group_cards: Any
     zone_of: Any
     pay_text: Any
+    pay_why: Any
     _has: Any
 
     def hands(self) -> list[tuple[str, str, Any]]:
@@ -85,11 +86,23 @@ class Recap:
                 line = f"{words[0].upper() + words[1:]}: {pile}" if pile else line
             if value is not None:
                 line += f" — shows {value}"
-            out.append(Line("summary", line + "."))
+            out.append(self._hand_line(words, text, value, line + "."))
         out += self.outcome_lines()
         out.append(self.changes_line())
         nxt = self.next_line()
         return out + ([nxt] if nxt is not None else [])
+
+    def _hand_line(self, words: str, text: str, value: Any, line: str) -> Line:
+        """A summary line of the place told as `words`; a seat's place the viewer sees none of
+        carries its owner and size (`Line.hidden`), so that such hands can be told together."""
+        zname = self._zone_named(words)
+        base, seat = self.zone_of(zname)
+        zd = self.zone_defs.get(base)
+        n = len(self.group_cards(zname))
+        if (value is None and seat is not None and seat != self.viewer and zd is not None and zd.kind == "player"
+                and text == ("a hidden card" if n == 1 else f"{n} hidden cards")):
+            return Line("summary", line, seat=seat, hidden=n, tag=" (dealer)" if seat == self.dealer else "", dst=zname)
+        return Line("summary", line, dst=zname)
 
     def end_heading(self) -> Line:
         """'End of round 2 (the showdown).'"""
@@ -158,28 +171,33 @@ class Recap:
                 total[key] = [p["amount"], 1]
         groups: dict[tuple, list[Any]] = {}
         during: dict[tuple, list[Any]] = {}  # payments told as they were paid: one short line at the end
+        to_seat: dict[str, tuple[str, int, str] | None] = {}  # a seat's payment to a seat: (amount, payee, reason)
         for key, (a, times) in total.items():
             src, dst, why = key[:3]
             if key[3]:
                 during.setdefault((dst, repr(a)), []).append((src, a))
                 continue
-            text = self.pay_text(src, dst, a, why)
-            if times > 1:
-                text = text[:-1] + f", {times} times)" if text.endswith(")") else text + f" ({times} times)"
-            head = f"{self.seat(src)} pays"
-            if isinstance(src, int) and text.startswith(head):
-                groups.setdefault(("seat", text[len(head):]), []).append(src)
+            told = self.pay_why(src, dst, why)
+            if times > 1:  # (the count with the reason, never inside the receiver's own brackets)
+                told = told[:-1] + f", {times} times)" if told else f" ({times} times)"
+            rest = f" {chips_word(a)} to {self.seat(dst, upper=False)}{told}"
+            if isinstance(src, int):
+                groups.setdefault(("seat", rest), []).append(src)
+                to_seat[rest] = (f" {chips_word(a)}", dst, told) if isinstance(dst, int) else None
             else:
-                groups[(text, len(groups))] = []
-        out = []
+                groups[(f"{self.seat(src)} pays{rest}", len(groups))] = []
+        items: list[str | tuple[str, int, str]] = []
         for (head, rest), seats in groups.items():
             if head != "seat":
-                out.append(head + ".")
+                items.append(head + ".")
             elif len(seats) == 1:
-                out.append(f"{self.seat(seats[0])} pays{rest}.")
+                one = to_seat[rest]
+                # one seat paying another: kept as data, to be told with its like to other seats
+                items.append(f"{self.seat(seats[0])} pays{rest}." if one is None
+                             else (f"{self.seat(seats[0])} pays{one[0]}", one[1], one[2]))
             else:
-                out.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
-        out = self._to_many(out)
+                items.append(f"{seats_words(seats, self.viewer)} each pay{rest}.")
+        out = self._to_many(items)
         if during and during_line:
             # the same chips, not a second charge: said once, short, without the reasons told then
             parts = []
@@ -195,23 +213,22 @@ class Recap:
             out.append("During play (counted in the chip changes): " + "; ".join(parts) + ".")
         return out
 
-    def _to_many(self, lines: list[str]) -> list[str]:
+    def _to_many(self, lines: list[str | tuple[str, int, str]]) -> list[str]:
         """One seat paying the same to several seats for the same reason told once ('Seat 0
-        (dealer) pays 1 chip each to seats 1, 2, 3 (you) and 4 (the dealer's Buta).')."""
-        import re
-        keyed: dict[str, list[int]] = {}
-        for text in lines:
-            m = re.match(r"^(Seat \d+(?: \([^)]*\))? pays .+?) to seat (\d+)(?: \((?:you|dealer|you, dealer)\))?( \(.*\))?\.$", text)
-            if m and " each " not in m[1]:
-                keyed.setdefault(f"{m[1]}\x00{m[3] or ''}", []).append(int(m[2]))
+        (dealer) pays 1 chip each to seats 1, 2, 3 (you) and 4 (the dealer's Buta).'); `lines`:
+        sentences, and one seat's payments to one seat as (payer and amount, payee, reason)."""
+        keyed: dict[str | tuple[str, str], list[int]] = {}
+        for item in lines:
+            if isinstance(item, tuple):
+                keyed.setdefault((item[0], item[2]), []).append(item[1])
             else:
-                keyed.setdefault(text, [])
+                keyed.setdefault(item, [])
         out = []
         for key, seats in keyed.items():
-            if "\x00" not in key:
+            if isinstance(key, str):
                 out.append(key)
                 continue
-            head, why = key.split("\x00")
+            head, why = key
             if len(seats) == 1:
                 out.append(f"{head} to {self.seat(seats[0], upper=False)}{why}.")
             else:

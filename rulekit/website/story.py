@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # (the narrator's; a tree without it tells the engine's trans
 
 LONG = 24  # a phase with more sentences than this shows its first and last ones, the rest in a sentence
 HEAD, TAIL = 5, 10
-_SUBJECT = re.compile(r"^Seat (\d+)(?: \(([^)]*)\))? ")
 _VERBS = {"chooses": "choose", "pays": "pay", "has": "have", "is": "are", "passes": "pass", "plays": "play",
           "takes": "take", "draws": "draw", "sees": "see", "looks": "look", "shows": "show", "wins": "win",
           "loses": "lose", "puts": "put", "gets": "get", "bets": "bet", "stands": "stand", "drops": "drop"}
@@ -36,14 +35,19 @@ class Said:
     cards: tuple[str, ...] = ()
     #: what a sentence about cards says, as data (the narrator's `Clause`), else None
     clause: Clause | None = None
+    #: the words the acting seat's name carries when told ('Seat 0 (dealer)': ' (dealer)'), else ''
+    tag: str = ""
 
 
 def _pattern(s: Said) -> tuple[str, str] | None:
     """The sentence with its subject seat taken out, and the verb; None if it has no seat subject."""
-    m = _SUBJECT.match(s.text)
-    if not m or s.seat is None or int(m.group(1)) != s.seat:
+    if s.seat is None:
         return None
-    rest = s.text[m.end():]
+    # the acting seat as the sentence's subject, named as the narrator names it (or bare)
+    head = next((h for h in (f"Seat {s.seat}{s.tag} ", f"Seat {s.seat} ") if s.text.startswith(h)), None)
+    if head is None:
+        return None
+    rest = s.text[len(head):]
     verb, _, tail = rest.partition(" ")
     return verb, tail
 
@@ -215,7 +219,8 @@ def _narrated(game: Any, n: int, events: list[dict]) -> tuple[list[tuple[str, li
             elif ln.kind == "heading":
                 phases[0][1].append(Said("note", ln.text))
             else:
-                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat, ln.cards, ln.clause))
+                phases[-1][1].append(Said(ln.kind, ln.text, ln.seat, ln.cards, ln.clause,
+                                          nar.seat_tag(ln.seat) if ln.seat is not None else ""))
     outcome = count_repeats([ln.text for ln in nar.round_summary() if ln.kind != "heading"])
     return [p for p in phases if p[1]], outcome
 

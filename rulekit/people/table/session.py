@@ -2,7 +2,6 @@
 asked part by part, a summary and the standings after each round, the winner at the end."""
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -359,17 +358,17 @@ class Table(TableView):
                 continue  # told since your last question, or on its table: still on the screen above
             if repeats and ln.text not in pays and yaku_told(ln, list(self.recent)):
                 continue  # the hand was shown with this value a few lines above
-            if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip()):
+            if repeats and ln.kind == "summary" and ln.text not in pays and self._told_as_played(ln.text.strip(), ln.dst):
                 continue  # its cards were named as they were laid, still on the screen above
             self.screen.say(ln.text, "heading" if ln.kind == "heading" else "summary",
                             indent=0 if ln.kind == "heading" else 2)
         ranks = [ln.text for ln in self.nar.standings() if ln.kind != "heading"]
         self.screen.say("Standings: " + "; ".join(ranks) + ".", "standings")
 
-    def _told_as_played(self, text: str) -> bool:
+    def _told_as_played(self, text: str, place: str = "") -> bool:
         """Whether a summary line of a place's cards ('Seat 1's sets: A, B and C; D, E and F.',
-        'The field: A, B and C — shows 2.') names exactly the cards a line still on the screen
-        named for the same seat or place ('Seat 1 lays down A, B and C; D, E and F.')."""
+        'The field: A, B and C — shows 2.'; `place` the zone it tells) names exactly the cards a
+        line still on the screen named for the same seat or place ('Seat 1 lays down A, B and C; D, E and F.')."""
         head, sep, cards = text.partition(": ")
         cards = cards.split(" — shows ")[0].removesuffix(".")
         if not sep or not cards or "hidden" in cards:
@@ -379,9 +378,10 @@ class Table(TableView):
                       if zd.visibility == "public"}
         if not any(head.lower().removesuffix(" (dealer)").endswith(w) for w in open_words):
             return False
-        m = re.match(r"(?:Seat (\d+)'s|Your) ", head)
-        if m:
-            who = ("You ", "Your ") if m.group(1) is None else (f"Seat {m.group(1)} ", f"Seat {m.group(1)}'s ")
+        base, owner = self.nar.zone_of(place) if place else ("", None)
+        zd = self.nar.zone_defs.get(base)
+        if owner is not None and zd is not None and zd.kind == "player":  # a seat's own place
+            who = ("You ", "Your ") if owner == self.nar.viewer else (f"Seat {owner} ", f"Seat {owner}'s ")
             return any(r.startswith(who) and f" {cards}" in r for r in self.recent)
         place = head.lower().removeprefix("the ")
         return any(f"the {place}" in r and f"{cards} " in r for r in self.recent)
@@ -587,15 +587,17 @@ class Table(TableView):
                     self.only_why = choice.alike[param][1]
                 continue
             question = asks.get(param) or ("" if many == 1 else f"Choose the {param.replace('_', ' ')}:")
-            keeps = self._keeps(values) or [""] * len(values)
+            kept = self._keeps(values) or [("", None)] * len(values)
+            # each entry's words with what the hand kept would show; and that value, as data
+            keeps = [t + (f", which shows {v}" if v is not None else "") for t, v in kept]
             if any(keeps):
                 # answers that keep the very same cards (and lead to the same) are one entry: the first
                 one = [j for j in range(len(values)) if keeps[j] + leads[j] not in
                        {keeps[i] + leads[i] for i in range(j)}]
                 values, keeps, leads = [values[j] for j in one], [keeps[j] for j in one], [leads[j] for j in one]
+                kept = [kept[j] for j in one]
                 kinds, offered = [kinds[j] for j in one], [offered[j] for j in one]
-            same = {re.search(r", which shows (.+)$", k)[1] if re.search(r", which shows (.+)$", k) else None
-                    for k in keeps}
+            same = {v for _, v in kept}
             alike_value = len(values) > 1 and len(same) == 1 and None not in same
             said = head
             if alike_value and self.short and not asked and not (len(values) > 1 and merged):
@@ -617,7 +619,7 @@ class Table(TableView):
                     again.append((f"Every choice keeps a hand that shows {same.pop()}: press Enter for the first, "
                                   "or choose the cards you like.", "note", 2))
                     self.screen.say(*again[-1])
-                keeps = [re.sub(r", which shows .+$", "", k) for k in keeps]
+                keeps = [t for t, _ in kept]
             if len(values) > 1:
                 self._weigh_menu(d, remaining, k, (values, kinds, offered), (words, sigs), labels.get(param))
             v = values[0] if len(values) == 1 else self._ask_value(question, param, values, labels.get(param),
@@ -649,9 +651,10 @@ class Table(TableView):
         if not any(len({sigs[i][m] for i in remaining}) > 1 for m in range(k + 1, len(d.choice.params))):
             self.answers_later = []
 
-    def _keeps(self, values: list[Any]) -> list[str]:
+    def _keeps(self, values: list[Any]) -> list[tuple[str, str | None]]:
         """For choices of several of your own cards (sets to lay down, cards to play together):
-        what each leaves in your hand ('' where it says nothing new)."""
+        what each leaves in your hand (' — keeps A and B'; '' where it says nothing new) and what
+        the hand kept would show, as told ('5'; None when nothing)."""
         if self.seat is None:
             return []
         first = set(_flat(values[0])) if values else set()
@@ -664,12 +667,12 @@ class Table(TableView):
         for v in values:
             used = _flat(v)
             if len(used) < 2 or not set(used) <= set(mine):
-                out.append("")
+                out.append(("", None))
                 continue
             rest = self.nar.held_order(zname, [c for c in mine if c not in used])
             value = self.nar.hand_value(zname, rest) if rest else None  # what the hand kept would show
-            out.append((f" — keeps {self.nar.cards_text(rest, zname)}" + (f", which shows {value}" if value is not None
-                                                                           else "")) if rest else " — keeps nothing")
+            out.append((f" — keeps {self.nar.cards_text(rest, zname)}", None if value is None else f"{value}")
+                       if rest else (" — keeps nothing", None))
         return out
 
     def _ask_value(self, question: str, param: str, values: list[Any], labels: dict | None,

@@ -218,7 +218,7 @@ def own_places(nar: Any, viewer: int) -> list[Line]:
         words = nar.zone_words(zname)
         pile = nar.pile_text(zname) if len(nar.group_cards(zname)) > LONG_PILE else None
         out.append(Line("summary", f"{words[0].upper() + words[1:]}: {pile or text}"
-                        + (f" — shows {value}" if value is not None else "") + "."))
+                        + (f" — shows {value}" if value is not None else "") + ".", dst=zname))
     return out
 
 

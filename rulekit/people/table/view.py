@@ -2,7 +2,6 @@
 told together by their size ('Unseen hands: seat 0 (dealer): 5 cards; seats 1 and 3: 6 cards each')."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rulekit.people.line import Line
@@ -52,10 +51,6 @@ def table_lines(game: Any, ctx: Any, seat: int | None, card_text: Any, full: boo
     return out
 
 
-_UNSEEN = re.compile(r"^(?:Seat (\d+)'s hand|Seat (\d+)'s (?:hand \(dealer\)|\(dealer's\) hand)): "
-                     r"(a hidden card|(\d+) hidden cards)\.$")
-
-
 def by_count(hands: list[tuple[str, int]]) -> str:
     """Seats' hidden hands grouped by size, in seat order of first mention: 'seat 0 (dealer): 5
     cards; seats 1, 3 and 4: 6 cards each; seat 6: 1 card' (who is close to going out shows)."""
@@ -78,13 +73,10 @@ def unseen_together(lines: list[Line]) -> list[Line]:
     unseen: list[tuple[str, int]] = []
     at = -1
     for ln in lines:
-        m = _UNSEEN.match(ln.text) if ln.kind == "summary" else None
-        if m is None:
+        if not ln.hidden or ln.kind != "summary":
             out.append(ln)
             continue
-        k = int(m.group(4) or 1)
-        seat = m.group(1) or f"{m.group(2)} (dealer)"
-        unseen.append((f"seat {seat}", k))
+        unseen.append((f"seat {ln.seat}{ln.tag}", ln.hidden))
         at = len(out) if at < 0 else at
     if unseen:
         out.insert(at, Line("summary", "Unseen hands: " + by_count(unseen) + "."))
