@@ -26,9 +26,7 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
     """The variant's `functions:` (inherited like every block): parsed, and each body checked
     once with its parameters as names of any type, so a mistake is reported where it is written."""
     from rulekit.lang.expr import REGISTRY
-    from rulekit.lang.expr.compiler import compile_ast
     from rulekit.lang.expr.inline import UserFunction
-    from rulekit.lang.expr.scope import CompileError
     from rulekit.lang.expr.parser import ExprSyntaxError, parse
     from rulekit.lang.source import expr_span
     fnode = at(tree, "functions")
@@ -60,6 +58,59 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
             continue
         out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
         bodies[str(name)] = (body, params)
+    key = _check_key(tree, scope, out)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is tree:
+        # the same bodies checked against the same names, types, cards and read option values: same verdict
+        for name in hit[1]:
+            out[name] = dataclasses.replace(out[name], broken=True)
+        errs.extend(hit[2])
+        return out
+    before = len(errs.diagnostics)
+    _check_bodies(out, bodies, scope, errs)
+    _CHECKED[key] = (tree, frozenset(n for n, f in out.items() if f.broken), tuple(errs.diagnostics[before:]))
+    while len(_CHECKED) > _KEEP_CHECKED:
+        del _CHECKED[next(iter(_CHECKED))]
+    return out
+
+
+#: checked function bodies (key -> (tree, broken names, diagnostics)); a site build checks the same
+#: bodies for thousands of option combinations, most of which the bodies never read
+_CHECKED: dict[Any, tuple[Any, frozenset[str], tuple[Any, ...]]] = {}
+_KEEP_CHECKED = 512
+
+
+def _opts_read(fns: dict[Any, Any]) -> frozenset[str]:
+    """Every option named as `opt.NAME` in any of these bodies (the only way a check reads a value)."""
+    from rulekit.lang.expr import ast
+    seen: set[str] = set()
+    todo: list[Any] = [f.body for f in fns.values()]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (tuple, list)):
+            todo.extend(n)
+        elif dataclasses.is_dataclass(n):
+            if isinstance(n, ast.Attr) and isinstance(n.obj, ast.Name) and n.obj.name == "opt":
+                seen.add(n.attr)
+            todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+    return frozenset(seen)
+
+
+def _check_key(tree: Node, scope: Any, fns: dict[Any, Any]) -> tuple[Any, ...]:
+    """Everything checking the bodies reads: the tree, globals' types (and constants), card
+    attributes and ids, yaku tables, the option names, and the values of the options the bodies name."""
+    read = _opts_read(fns)
+    glob = tuple((k, g.type, g.get is None, repr(g.value) if g.get is None else "") for k, g in scope.globals.items())
+    opts = tuple((k, repr(v)) for k, v in scope.options.items() if k in read)
+    return (id(tree), glob, repr(scope.attrs), tuple(scope.card_ids.items()), tuple(sorted(scope.yaku_tables)),
+            tuple(scope.options), opts)
+
+
+def _check_bodies(out: dict[Any, Any], bodies: dict[str, Any], scope: Any, errs: Collector) -> None:
+    """Check each body once with its parameters as names of any type; a body with a mistake is marked broken."""
+    from rulekit.lang.expr.compiler import compile_ast
+    from rulekit.lang.expr.scope import CompileError
+    from rulekit.lang.source import expr_span
     check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
     for name, (body, params) in bodies.items():
         try:
@@ -75,7 +126,6 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
                         "the names its caller binds with let or for: add the name to params and pass it"
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
                                f"function {name}: {p.message}", hint=hint))
-    return out
 
 
 def check_game_ends(g: dict[Any, Any], scope: Any, errs: Collector) -> None:
