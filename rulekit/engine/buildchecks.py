@@ -80,11 +80,29 @@ _CHECKED: dict[Any, tuple[Any, frozenset[str], tuple[Any, ...]]] = {}
 _KEEP_CHECKED = 512
 
 
+#: options the bodies read, per tuple of parsed bodies (parsing is cached: the same body objects come back)
+_READ: dict[tuple[int, ...], tuple[tuple[Any, ...], frozenset[str]]] = {}
+
+
 def _opts_read(fns: dict[Any, Any]) -> frozenset[str]:
     """Every option named as `opt.NAME` in any of these bodies (the only way a check reads a value)."""
+    bodies = tuple(f.body for f in fns.values())
+    key = tuple(id(b) for b in bodies)
+    hit = _READ.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], bodies)):
+        return hit[1]
+    got = _walk_opts(bodies)
+    _READ[key] = (bodies, got)
+    while len(_READ) > _KEEP_CHECKED:
+        del _READ[next(iter(_READ))]
+    return got
+
+
+def _walk_opts(bodies: tuple[Any, ...]) -> frozenset[str]:
+    """The `opt.NAME` names in these syntax trees."""
     from rulekit.lang.expr import ast
     seen: set[str] = set()
-    todo: list[Any] = [f.body for f in fns.values()]
+    todo: list[Any] = list(bodies)
     while todo:
         n = todo.pop()
         if isinstance(n, (tuple, list)):
