@@ -58,7 +58,7 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
             continue
         out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
         bodies[str(name)] = (body, params)
-    key = _check_key(tree, scope, out)
+    key = check_key(tree, scope, out)
     hit = _CHECKED.get(key)
     if hit is not None and hit[0] is tree:
         # the same bodies checked against the same names, types, cards and read option values: same verdict
@@ -114,7 +114,7 @@ def _walk_opts(bodies: tuple[Any, ...]) -> frozenset[str]:
     return frozenset(seen)
 
 
-def _check_key(tree: Node, scope: Any, fns: dict[Any, Any]) -> tuple[Any, ...]:
+def check_key(tree: Node, scope: Any, fns: dict[Any, Any]) -> tuple[Any, ...]:
     """Everything checking the bodies reads: the tree, globals' types (and constants), card
     attributes and ids, yaku tables, the option names, and the values of the options the bodies name."""
     read = _opts_read(fns)
