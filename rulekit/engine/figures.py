@@ -80,7 +80,8 @@ def _zero_calls(game: Any, fns: dict[str, Any], zero: list[str]) -> list[tuple[s
     scope.functions = fns
     scope.codegen = False
     tree = game.variant.tree
-    key = (check_key(tree, scope, fns), tuple(zero), tuple(sorted(n for n, f in fns.items() if getattr(f, "broken", False))),
+    broken = tuple(sorted(n for n, f in fns.items() if getattr(f, "broken", False)))
+    key = (check_key(tree, scope, fns), tuple(zero), broken,
            tuple(sorted(scope.card_names.items())), tuple(sorted(scope.all_card_ids)), repr(scope.option_values))
     hit = _CALLS.get(key)
     if hit is not None and hit[0] is tree:
