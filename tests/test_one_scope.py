@@ -98,3 +98,22 @@ def test_a_zone_display_may_call_a_function(tmp_path):
     g = build_game(load_variant(p))
     nar = Narrator(g, 3, None)
     assert nar.hand_value("hand[1]", ["7-1", "8-1"]) == 5
+
+
+def test_a_function_checked_once_still_answers_for_each_option_value(tmp_path):
+    # the function bodies' check is remembered per key (rulekit.engine.buildchecks): a verdict that
+    # depends on an option value the body reads must follow the value, in any order of builds
+    from rulekit.core.errors import RulekitError
+    from rulekit.engine.build import build_figures_game
+    body = FUNCS.replace('body: "count(hand[0])"', 'body: "if opt.tens then 1 else 1 // 0"')
+    v = load_variant(variant(tmp_path, (OPTIONS, TENS), ("yaku:\n", body)))
+    for _ in range(2):
+        assert build_figures_game(v, {}).options["tens"] is True
+        build_game(v)
+        for build in (build_figures_game, build_game):
+            try:
+                build(v, {"tens": False})
+            except RulekitError as exc:
+                assert "function dealt: division by zero" in str(exc)
+            else:
+                raise AssertionError("the dead branch is live without tens: its division by zero is an error")

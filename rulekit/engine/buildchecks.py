@@ -26,9 +26,7 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
     """The variant's `functions:` (inherited like every block): parsed, and each body checked
     once with its parameters as names of any type, so a mistake is reported where it is written."""
     from rulekit.lang.expr import REGISTRY
-    from rulekit.lang.expr.compiler import compile_ast
     from rulekit.lang.expr.inline import UserFunction
-    from rulekit.lang.expr.scope import CompileError
     from rulekit.lang.expr.parser import ExprSyntaxError, parse
     from rulekit.lang.source import expr_span
     fnode = at(tree, "functions")
@@ -60,6 +58,77 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
             continue
         out[str(name)] = UserFunction(str(name), params, tree_, str(d["description"].value) if "description" in d else "")
         bodies[str(name)] = (body, params)
+    key = check_key(tree, scope, out)
+    hit = _CHECKED.get(key)
+    if hit is not None and hit[0] is tree:
+        # the same bodies checked against the same names, types, cards and read option values: same verdict
+        for name in hit[1]:
+            out[name] = dataclasses.replace(out[name], broken=True)
+        errs.extend(hit[2])
+        return out
+    before = len(errs.diagnostics)
+    _check_bodies(out, bodies, scope, errs)
+    _CHECKED[key] = (tree, frozenset(n for n, f in out.items() if f.broken), tuple(errs.diagnostics[before:]))
+    while len(_CHECKED) > _KEEP_CHECKED:
+        del _CHECKED[next(iter(_CHECKED))]
+    return out
+
+
+#: checked function bodies (key -> (tree, broken names, diagnostics)); a site build checks the same
+#: bodies for thousands of option combinations, most of which the bodies never read
+_CHECKED: dict[Any, tuple[Any, frozenset[str], tuple[Any, ...]]] = {}
+_KEEP_CHECKED = 512
+
+
+#: options the bodies read, per tuple of parsed bodies (parsing is cached: the same body objects come back)
+_READ: dict[tuple[int, ...], tuple[tuple[Any, ...], frozenset[str]]] = {}
+
+
+def _opts_read(fns: dict[Any, Any]) -> frozenset[str]:
+    """Every option named as `opt.NAME` in any of these bodies (the only way a check reads a value)."""
+    bodies = tuple(f.body for f in fns.values())
+    key = tuple(id(b) for b in bodies)
+    hit = _READ.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], bodies)):
+        return hit[1]
+    got = _walk_opts(bodies)
+    _READ[key] = (bodies, got)
+    while len(_READ) > _KEEP_CHECKED:
+        del _READ[next(iter(_READ))]
+    return got
+
+
+def _walk_opts(bodies: tuple[Any, ...]) -> frozenset[str]:
+    """The `opt.NAME` names in these syntax trees."""
+    from rulekit.lang.expr import ast
+    seen: set[str] = set()
+    todo: list[Any] = list(bodies)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (tuple, list)):
+            todo.extend(n)
+        elif dataclasses.is_dataclass(n):
+            if isinstance(n, ast.Attr) and isinstance(n.obj, ast.Name) and n.obj.name == "opt":
+                seen.add(n.attr)
+            todo.extend(getattr(n, f.name) for f in dataclasses.fields(n))
+    return frozenset(seen)
+
+
+def check_key(tree: Node, scope: Any, fns: dict[Any, Any]) -> tuple[Any, ...]:
+    """Everything checking the bodies reads: the tree, globals' types (and constants), card
+    attributes and ids, yaku tables, the option names, and the values of the options the bodies name."""
+    read = _opts_read(fns)
+    glob = tuple((k, g.type, g.get is None, repr(g.value) if g.get is None else "") for k, g in scope.globals.items())
+    opts = tuple((k, repr(v)) for k, v in scope.options.items() if k in read)
+    return (id(tree), glob, repr(scope.attrs), tuple(scope.card_ids.items()), tuple(sorted(scope.yaku_tables)),
+            tuple(scope.options), opts)
+
+
+def _check_bodies(out: dict[Any, Any], bodies: dict[str, Any], scope: Any, errs: Collector) -> None:
+    """Check each body once with its parameters as names of any type; a body with a mistake is marked broken."""
+    from rulekit.lang.expr.compiler import compile_ast
+    from rulekit.lang.expr.scope import CompileError
+    from rulekit.lang.source import expr_span
     check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
     for name, (body, params) in bodies.items():
         try:
@@ -75,7 +144,6 @@ def compile_functions(tree: Node, scope: Any, errs: Collector) -> dict[Any, Any]
                         "the names its caller binds with let or for: add the name to params and pass it"
                 errs.add(error(expr_span(body.span, body.style, p.offset, p.length), p.code,
                                f"function {name}: {p.message}", hint=hint))
-    return out
 
 
 def check_game_ends(g: dict[Any, Any], scope: Any, errs: Collector) -> None:

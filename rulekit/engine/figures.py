@@ -53,20 +53,50 @@ def game_figures(game: Any, n: int | None = None) -> dict[str, Any]:
     fns = game.extra.functions
     zero = [name for name, f in fns.items() if not getattr(f, "params", ())]
     if zero:
-        from rulekit.engine.scope import variant_scope
-        from rulekit.lang.expr import CompileError, compile_expr
-        scope = variant_scope(game.variant, game.deck, game.options)
-        scope.functions = fns
-        scope.codegen = False
-        for name in zero:
+        for name, fn in _zero_calls(game, fns, zero):
             try:
-                comp = compile_expr(f"{name}()", scope, None)
-                num = _number((comp.raw or comp.fn)(ctx))
-            except (CompileError, RulekitError, Exception):  # noqa: BLE001 - not a figure: left unsaid
+                if fn is None:
+                    continue
+                num = _number(fn(ctx))
+            except (RulekitError, Exception):  # noqa: BLE001 - not a figure: left unsaid
                 continue
             if num is not None:
                 out[name] = num
     return out
+
+
+#: compiled `NAME()` calls, per key of everything compiling them reads (the figures of thousands of
+#: option combinations call the same functions over the same names and cards)
+_CALLS: dict[Any, tuple[Any, list[tuple[str, Any]]]] = {}
+_KEEP_CALLS = 256
+
+
+def _zero_calls(game: Any, fns: dict[str, Any], zero: list[str]) -> list[tuple[str, Any]]:
+    """(name, function of the context or None when `NAME()` does not compile) for each name."""
+    from rulekit.engine.buildchecks import check_key
+    from rulekit.engine.scope import variant_scope
+    from rulekit.lang.expr import CompileError, compile_expr
+    scope = variant_scope(game.variant, game.deck, game.options)
+    scope.functions = fns
+    scope.codegen = False
+    tree = game.variant.tree
+    broken = tuple(sorted(n for n, f in fns.items() if getattr(f, "broken", False)))
+    key = (check_key(tree, scope, fns), tuple(zero), broken,
+           tuple(sorted(scope.card_names.items())), tuple(sorted(scope.all_card_ids)), repr(scope.option_values))
+    hit = _CALLS.get(key)
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    got: list[tuple[str, Any]] = []
+    for name in zero:
+        try:
+            comp = compile_expr(f"{name}()", scope, None)
+            got.append((name, comp.raw or comp.fn))
+        except (CompileError, RulekitError, Exception):  # noqa: BLE001 - not a figure: left unsaid
+            got.append((name, None))
+    _CALLS[key] = (tree, got)
+    while len(_CALLS) > _KEEP_CALLS:
+        del _CALLS[next(iter(_CALLS))]
+    return got
 
 
 #: games a figure source keeps (the most recently built), for the same option values at another seat count
