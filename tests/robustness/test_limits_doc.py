@@ -76,5 +76,5 @@ def test_figures_without_a_constant():
     assert outcome("(1 / 2) ** 8")[0] == "value"
     assert outcome("(1 / 2) ** 9")[1] == "E034"
     rows = {r[3]: r for r in ROWS}
-    assert _figure(rows["`rulekit.engine.steps` (`s_repeat`)"][1]) == 10_000
+    assert _figure(rows["`rulekit.engine.stepcompile` (`s_repeat`)"][1]) == 10_000
     # the 10,000 default is checked by behaviour in test_hostile_rules.py (repeat_until_never)
