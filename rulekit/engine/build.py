@@ -263,8 +263,10 @@ def _constant(v: Any) -> Any:
     return fn
 
 
-def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any], errs: Collector,
-             codegen: bool = False) -> Game:
+def _scope_and_vars(variant: Variant, deck: Deck, opts: dict[str, Any], errs: Collector,
+                    codegen: bool) -> tuple[Any, StepCompiler, dict[str, Callable[[Any], Any]]]:
+    """The variant's scope under these options (its functions checked), a step compiler on it, and
+    each variable's start: the first part of a full build and of a figures-only one alike."""
     tree = variant.tree
     scope = variant_scope(variant, deck, opts)
     scope.codegen = codegen
@@ -276,10 +278,16 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
         if vnode is None:
             var_init[vname] = _zero
         elif isinstance(v.init, str):
-            fn, _ = sc.expr(vnode, {}, None, f"init of {vname}")
-            var_init[vname] = fn
+            var_init[vname] = sc.expr(vnode, {}, None, f"init of {vname}")[0]
         else:
             var_init[vname] = _value(v.init)
+    return scope, sc, var_init
+
+
+def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any], errs: Collector,
+             codegen: bool = False) -> Game:
+    tree = variant.tree
+    scope, sc, var_init = _scope_and_vars(variant, deck, opts, errs, codegen)
     # yaku tables
     yaku: dict[str, list[YakuEntry]] = {}
     ynode = at(tree, "yaku")
@@ -406,15 +414,7 @@ def build_figures_game(variant: Variant, options: dict[str, Any] | None = None, 
     errs.raise_if_any()
     assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
     tree = variant.tree
-    scope = variant_scope(variant, d, opts)
-    scope.codegen = False
-    scope.functions = compile_functions(tree, scope, errs)
-    sc = StepCompiler(scope, variant.zones, variant.vars, errs, at(tree, "procedures"))
-    var_init: dict[str, Callable[[Any], Any]] = {}
-    for vname, v in variant.vars.items():
-        vnode = at(tree, "vars", vname, "init")
-        var_init[vname] = _zero if vnode is None else sc.expr(vnode, {}, None, f"init of {vname}")[0] \
-            if isinstance(v.init, str) else _value(v.init)
+    scope, sc, var_init = _scope_and_vars(variant, d, opts, errs, False)
     gnode = at(tree, "game")
     g = gnode.value if gnode is not None and isinstance(gnode.value, dict) else {}
     game = Game(variant=variant, deck=d, deck_name=deck_name, options=opts, card_ids=tuple(c.id for c in d.cards),
