@@ -7,10 +7,12 @@ import io
 
 import pytest
 
-from rulekit.engine.odds import answer_odds, watcher
+from rulekit.engine.odds import answer_odds
 from rulekit.engine.runner import make_agents, play
 from rulekit.engine.testing import DrawTo, game
 from rulekit.people.table import Screen, Table
+
+from .watching import Watching
 
 OTO = "hanafuda/otoroku.yaml"
 # seat 1 (the first bettor) holds Geese (8) face down and a Plum (2) face up: 10; seat 2 and the
@@ -18,18 +20,12 @@ OTO = "hanafuda/otoroku.yaml"
 TOP = ["8-1", "4-3", "6-3", "2-1"]
 
 
-class _Weigh(DrawTo):
+class _Weigh(Watching, DrawTo):
     """Seat 1's first question weighed (as the table's h does) before its answer: stand."""
 
     def __init__(self, deals: int):
         super().__init__({1: 2, 2: 2, 0: 2})
         self.deals, self.odds, self.actions = deals, None, None
-
-    def watch(self, g, n, seed, moves, values):
-        self.st = watcher(g, n, seed, moves, values)
-
-    def round_start(self, ctx, r, total, deltas):
-        self.st.at_round(ctx, r, total, deltas)
 
     def act(self, d):
         self.st.at_decision(d)
@@ -104,18 +100,12 @@ def test_the_odds_of_feeding_a_yaku_in_a_capture_game():
     from .hanafuda_stack import HIRAYA, cached_game, deal_top
     from .test_table_threats import FIELD, HANDS, PILE
 
-    class Weigh:
+    class Weigh(Watching):
         name = "weigh"
 
         def __init__(self):
             from rulekit.engine.agents import PolicyAgent
             self.base, self.plays, self.odds = PolicyAgent("careful", 1), 0, None
-
-        def watch(self, g, n, seed, moves, values):
-            self.st = watcher(g, n, seed, moves, values)
-
-        def round_start(self, ctx, r, total, deltas):
-            self.st.at_round(ctx, r, total, deltas)
 
         def act(self, d):
             self.st.at_decision(d)

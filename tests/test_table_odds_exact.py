@@ -6,12 +6,14 @@ from __future__ import annotations
 import itertools
 
 from rulekit.engine.agents import PolicyAgent
-from rulekit.engine.odds import answer_odds, watcher
+from rulekit.engine.odds import answer_odds
 from rulekit.engine.runner import play
 from rulekit.engine.testing import Script, game
 
+from .watching import Watching
 
-class Weigh:
+
+class Weigh(Watching):
     """Plays `script` at every seat and weighs (as the table's h does) the first decision of
     `choice` at seat `seat`, before answering it."""
 
@@ -21,12 +23,6 @@ class Weigh:
         self.script, self.seat, self.choice, self.deals, self.seed = script, seat, choice, deals, seed
         self.odds: list | None = None
         self.actions: list = []
-
-    def watch(self, g, n, seed, moves, values):
-        self.st = watcher(g, n, seed, moves, values)
-
-    def round_start(self, ctx, r, total, deltas):
-        self.st.at_round(ctx, r, total, deltas)
 
     def act(self, d):
         self.st.at_decision(d)
