@@ -182,11 +182,7 @@ def build_game(variant: Variant, options: dict[str, Any] | None = None, preset: 
     if codegen is None:
         codegen = os.environ.get("RULEKIT_CODEGEN", "1") != "0"
     errs = Collector()
-    deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
-        or variant.default_deck
-    d = make_deck(variant, deck_name, errs, opts)
-    errs.raise_if_any()
-    assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
+    deck_name, d = _deck_for(variant, deck, preset, opts, errs)
     game = _compile(variant, d, deck_name, opts, errs, codegen)
     if errs.diagnostics:
         from rulekit.lang.removals import relocate
@@ -261,6 +257,17 @@ def _constant(v: Any) -> Any:
     fn.fastcode = FastCode(repr(v), (), fn)  # type: ignore[attr-defined]
     fn.deps = frozenset()  # type: ignore[attr-defined]
     return fn
+
+
+def _deck_for(variant: Variant, deck: str | None, preset: str | None, opts: dict[str, Any],
+              errs: Collector) -> tuple[str, Deck]:
+    """The deck asked for (else the preset's, else the variant's default), made; raises what is wrong."""
+    deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
+        or variant.default_deck
+    d = make_deck(variant, deck_name, errs, opts)
+    errs.raise_if_any()
+    assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
+    return deck_name, d
 
 
 def _scope_and_vars(variant: Variant, deck: Deck, opts: dict[str, Any], errs: Collector,
@@ -408,11 +415,7 @@ def build_figures_game(variant: Variant, options: dict[str, Any] | None = None, 
     does on what those parts check (figures tests compare the two for every option value)."""
     opts = resolve_options(variant, options, preset)
     errs = Collector()
-    deck_name = deck or (variant.presets[preset].deck if preset and variant.presets[preset].deck else None) \
-        or variant.default_deck
-    d = make_deck(variant, deck_name, errs, opts)
-    errs.raise_if_any()
-    assert d is not None  # make_deck reports why it made none, and raise_if_any raised it
+    deck_name, d = _deck_for(variant, deck, preset, opts, errs)
     tree = variant.tree
     scope, sc, var_init = _scope_and_vars(variant, d, opts, errs, False)
     gnode = at(tree, "game")
