@@ -41,9 +41,10 @@ def test_the_listing_is_the_code_that_runs():
     assert len(generated) >= len(g.phases)
     for p in generated:
         compile(p.source, p.title, "exec")  # as it stands, it is Python
-    shown = [line for line in listing(g).splitlines() if not line.lstrip().startswith("#")]
-    for ph in g.phases:  # each phase's code, line for line, comments aside
+    shown = listing(g).splitlines()
+    for ph in g.phases:  # each phase's code, line for line, its comments naming places included
         lines = ph.run.source.rstrip("\n").split("\n")
+        assert any(line.lstrip().startswith("# ") for line in lines), ph.id
         assert any(shown[i:i + len(lines)] == lines for i in range(len(shown))), ph.id
 
 
@@ -70,4 +71,4 @@ def test_a_hostile_variants_text_is_only_a_bound_constant(tmp_path, capsys, monk
     assert "\x1b" not in out
     # in the listing the text shows only escaped, in the list of constants
     shown = [line for line in out.splitlines() if "pwned" in line]
-    assert shown and all(re.match(r"#   C\d+ = '.*\\x1b\[2J'$", line) for line in shown), shown
+    assert shown and all(re.match(r"#   C\d+ = '.*\\x1b\[2J', for the step at probe\.yaml:\d+$", line) for line in shown), shown

@@ -1,27 +1,27 @@
 """The Python the engine generated for a game, as a listing for authors (`rulekit show --compiled`).
 
 Each part (a phase, a procedure, a yaku table, a game-level expression) is headed by the file
-and line of the rule it came from, its statements by the lines of the rules they run where those
-can be found, and its bound constants (`C0`, `C1` ...: every name, text and callable the code
-uses) are listed with what they are. The listing is read, never run: the code that runs is the
-one compiled by rulekit.engine.stepgen, which holds a variant's text only as bound constants, so
-text from the file shows here only as escaped literals (repr) in those lists.
+and line of the rule it came from, and its statements by the `# file:line` of the steps they run
+(written into the code by rulekit.engine.stepgen: rulekit.engine.places). Its bound constants
+(`C0`, `C1` ...: every name, text and callable the code uses) are listed with what they are and
+the place they come from. The listing is read, never run: the code that runs holds a variant's
+text only as bound constants, so text from the file shows here only as escaped literals (repr)
+in those lists.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from rulekit.core.errors import Span
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.loader import at
 from rulekit.engine.game import Game
+from rulekit.engine.places import printable, span_in, where
 
 _CONST = re.compile(r"\b([CK]\d+)\b")
 MAX_SHOWN = 80  # characters of a constant's repr shown
-_SEARCH_DEPTH = 3  # closures searched for the rule a callable was compiled from
 
 
 @dataclass(frozen=True)
@@ -32,38 +32,6 @@ class Part:
     span: Span | None
     source: str | None
     consts: dict[str, Any]
-
-
-def where(span: Span | None) -> str:
-    """`file:line` of a rule, the file relative to the working folder when below it."""
-    if span is None:
-        return "?"
-    f = span.file
-    if os.path.isabs(f):
-        rel = os.path.relpath(f)
-        f = f if rel.startswith("..") else rel
-    return f"{f}:{span.line}"
-
-
-def span_in(obj: Any, depth: int = _SEARCH_DEPTH) -> Span | None:
-    """The rule an object of generated code was compiled from: its own span, or one found in the
-    closure it was made in (an expression's closure holds its syntax tree, located in the file)."""
-    if isinstance(obj, Span):
-        return obj
-    own = getattr(obj, "span", None)
-    if isinstance(own, Span):
-        return own
-    if depth == 0 or not callable(obj):
-        return None
-    for cell in getattr(obj, "__closure__", None) or ():
-        try:
-            inner = cell.cell_contents
-        except ValueError:  # a cell not yet filled
-            continue
-        found = span_in(inner, depth - 1)
-        if found is not None:
-            return found
-    return None
 
 
 def _closure_consts(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -79,8 +47,9 @@ def _closure_consts(fn: Callable[..., Any]) -> dict[str, Any]:
     return out
 
 
-def describe(obj: Any) -> str:
-    """A constant in a few plain words: a literal as Python writes it (escaped), else its kind and rule."""
+def describe(obj: Any, place: str | None = None) -> str:
+    """A constant in a few plain words: a literal as Python writes it (escaped), else its kind;
+    then the rule it was compiled from, or else `place` (where the code first uses it)."""
     if obj is None or isinstance(obj, (bool, int, float, str)):
         text = repr(obj)
     elif isinstance(obj, (tuple, list, frozenset, set)) and all(
@@ -94,8 +63,12 @@ def describe(obj: Any) -> str:
         kind = str(getattr(obj, "__qualname__", None) or type(obj).__name__).replace(".<locals>.", " > ")
         kind = f"{'a function' if callable(obj) else 'a ' + type(obj).__name__} ({_cut(kind)})"
         span = span_in(obj)
-        return kind + (f", from {where(span)}" if span is not None else "")
-    return _cut(text)
+        return kind + (f", from {where(span)}" if span is not None else _for_step(place))
+    return _cut(text) + ("" if isinstance(obj, Span) else _for_step(place))
+
+
+def _for_step(place: str | None) -> str:
+    return f", for the step at {place}" if place is not None else ""
 
 
 def _cut(text: str) -> str:
@@ -140,47 +113,50 @@ def parts(game: Game) -> list[Part]:
     return out
 
 
-def _statement_start(lines: list[str], i: int) -> int:
-    """The line a comment about line `i` goes above: the `try:` of the `except` block it is in."""
-    ind = len(lines[i]) - len(lines[i].lstrip())
-    for j in range(i - 1, max(-1, i - 4), -1):
-        lead = len(lines[j]) - len(lines[j].lstrip())
-        if lead < ind and lines[j].lstrip().startswith("except"):
-            for k in range(j - 1, max(-1, j - 40), -1):
-                if len(lines[k]) - len(lines[k].lstrip()) == lead and lines[k].strip() == "try:":
-                    return k
-            return j
-    return i
+_PLACE = re.compile(r"^( *)# (.*)$")
 
 
-def annotated(part: Part) -> Iterator[str]:
-    """The part's code, each statement with a rule located in the file headed by `# file:line`."""
-    assert part.source is not None
-    lines = part.source.rstrip("\n").split("\n")
-    marks: dict[int, str] = {}
-    for i, line in enumerate(lines):
-        if line.startswith("def _make("):
-            continue  # the constants come in here; the statements below use them
+def first_places(source: str) -> dict[str, str]:
+    """Each constant's place: the `# file:line` in force where the code first uses it (a comment
+    holds for the lines below it down to the next one indented as much or less)."""
+    out: dict[str, str] = {}
+    held: list[tuple[int, str]] = []  # the comments in force, least indented first
+    for line in source.split("\n"):
+        m = _PLACE.match(line)
+        ind = len(line) - len(line.lstrip(" "))
+        if m is not None:
+            while held and held[-1][0] >= ind:
+                held.pop()
+            held.append((ind, m.group(2)))
+            continue
+        place = next((t for i, t in reversed(held) if i <= ind), None)
+        if place is None or line.startswith("def _make("):
+            continue
         for name in _CONST.findall(line):
-            span = span_in(part.consts.get(name))
-            if span is not None and span.line > 0:
-                marks.setdefault(_statement_start(lines, i), where(span))
-                break
-    last = ""
-    for i, line in enumerate(lines):
-        mark = marks.get(i)
-        if mark is not None and mark != last:
-            yield " " * (len(line) - len(line.lstrip())) + f"# {mark}"
-            last = mark
-        yield line
+            out.setdefault(name, place)
+    return out
+
+
+HOW_TO_READ = """\
+# How to read it. Each part is one phase, procedure or yaku table (or a game-level expression),
+# headed by the file and line of its rule. A `# file:line` comment names the step of the file the
+# statements below it carry out, down to the next such comment indented as much or less.
+# ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far.
+# Read once at the top: Z = ctx.zones (the piles of cards, by name), V = ctx.vars (the variables),
+# CH = ctx.chips (each seat's chips), SEEN = ctx.seen (per card, a bit for each seat that has seen
+# it), L = ctx.loc (the names a step sets: loop variables, choices), LOG (whether a log is kept),
+# DEALER (the dealer's seat), N (the number of seats). Cn and Kn are constants bound when the
+# code is built (names, texts, functions), listed under each part's heading with their place.
+# An expression is written out inline; if it fails, its `except ERRS:` branch runs its located
+# twin (a Cn(ctx) call), which raises the error at the expression's place in the file."""
 
 
 def listing(game: Game) -> str:
     """The whole listing: a header, then each part headed by its rule's place, constants and code."""
     v = game.variant
     files = ", ".join(where(Span(f, 1, 1)).rsplit(":", 1)[0] for f in v.files)
-    out = [f"# {v.meta.names.get('en', v.meta.id)}: the Python the engine generated from {files}",
-           "# (Cn and Kn are constants bound when the code is built; each part lists what they are)"]
+    name = printable(str(v.meta.names.get("en", v.meta.id)))
+    out = [f"# {name}: the Python the engine generated from {files}", HOW_TO_READ]
     shown = 0
     for part in parts(game):
         out += ["", f"# ---- {part.title} ({where(part.span)})"]
@@ -189,9 +165,10 @@ def listing(game: Game) -> str:
             continue
         shown += 1
         used = sorted(set(_CONST.findall(part.source)) & part.consts.keys(), key=lambda n: (n[0], int(n[1:])))
-        for name in used:
-            out.append(f"#   {name} = {describe(part.consts[name])}")
-        out += list(annotated(part))
+        places = first_places(part.source)
+        for c in used:
+            out.append(f"#   {c} = {describe(part.consts[c], places.get(c))}")
+        out += part.source.rstrip("\n").split("\n")
     if not shown:
         out += ["", "# nothing generated: RULEKIT_CODEGEN=0 runs every rule as compiled steps"]
     return "\n".join(out) + "\n"

@@ -170,7 +170,10 @@ class StepCompiler(ChoiceSteps):
             d[kind] = body.value.get("id") or body.value.get("why") or Node(True, body.span)
         # the step kinds are the methods s_<kind> (here and in stepchoice), each giving the step's Run
         compile_kind: Callable[[Node, dict[str, Node], dict[str, str]], Run] = getattr(self, "s_" + kind)
-        return compile_kind(node, d, loc)
+        run = compile_kind(node, d, loc)
+        if isinstance(run, Step):
+            run.span = node.span  # its generated lines are headed by this place
+        return run
 
     # -- step kinds ---------------------------------------------------------------
     def s_say(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:

@@ -26,6 +26,7 @@ from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
+from rulekit.engine.places import Places, placed, span_in
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ChooseGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
 from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
@@ -52,6 +53,7 @@ class _Gen:
         self.consts: list[Any] = []
         self.index: dict[int, int] = {}  # id(constant) -> its number (consts keeps it alive)
         self.lines: list[str] = []
+        self.places = Places()  # the step of the file each line comes from (its `# file:line`)
         self.n = 0
         # procedures whose steps may be written out where they are called (name -> compiled steps),
         # and those being written out now (a procedure calling itself is called, not inlined)
@@ -132,14 +134,19 @@ class _Gen:
         gen = getattr(run, "gen", None)
         if gen is None or self.shallow:
             if getattr(run, "__name__", "") != "noop_step":
+                span = getattr(run, "span", None)
+                self.places.start(span, len(self.lines))
                 self.emit(ind, f"{self.bind(run)}(ctx)")
+                self.places.end(span, len(self.lines))
             return
         self.write(run, ind)
 
     def write(self, run: Any, ind: int) -> None:
         """The code of one step (a tagged closure or a Step)."""
-        gen = run.gen
+        gen, span = run.gen, getattr(run, "span", None)
+        self.places.start(span, len(self.lines))
         getattr(self, "k_" + gen.kind)(run, gen, ind)
+        self.places.end(span, len(self.lines))
 
     def k_seq(self, run: Any, gen: SeqGen, ind: int) -> None:
         for r in gen.runs:
@@ -585,11 +592,12 @@ class Step:
     own (a phase too big to generate, a game built without codegen) it is generated once, on
     first use, with the steps inside it called."""
 
-    __slots__ = ("gen", "fn")
+    __slots__ = ("gen", "fn", "span")
 
     def __init__(self, gen: Any) -> None:
         self.gen = gen
         self.fn: Run | None = None
+        self.span: Any = None  # where the step is written (set by the step compiler)
 
     def __call__(self, ctx: Any) -> None:
         fn = self.fn
@@ -670,7 +678,8 @@ def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str)
     """Compile generated lines inside `header`/`footer`; None when Python refuses them."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
-    body = "\n".join("    " + _FIXED.sub(lambda m: _ROUND_FIXED[m.group(1)], line) for line in g.lines)
+    lines = ["    " + _FIXED.sub(lambda m: _ROUND_FIXED[m.group(1)], line) for line in g.lines]
+    body = "\n".join(placed(lines, g.places.at))
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
     code = compile_cached(src, label)
     if code is None:
@@ -693,12 +702,16 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
         for y in entries:
             ind = 2
             if y.claim is not None:
+                g.places.note(span_in(y.claim), len(g.lines))
                 c = g.expr(_with_memo(y.claim, memo), ind)
                 g.emit(ind, f"if {c}:")
                 ind += 1
+            g.places.note(span_in(y.when), len(g.lines))
             w = g.expr(_with_memo(y.when, memo), ind)
             g.emit(ind, f"if {w}:")
+            g.places.note(span_in(y.value), len(g.lines))
             v = g.expr(_with_memo(y.value, memo), ind + 1)
+            g.places.note(span_in(y.rank), len(g.lines))
             r = g.expr(_with_memo(y.rank, memo), ind + 1)
             h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
             if y.group:
