@@ -8,6 +8,7 @@ import pytest
 
 from rulekit.cli.main import main
 from rulekit.engine.build import build_game, load_variant
+from rulekit.core.errors import Span
 from rulekit.engine.listing import listing, parts
 
 from .robustness.helpers import HEAD  # noqa: F401  (registers benchmarks/hostile_corpus.py)
@@ -72,3 +73,84 @@ def test_a_hostile_variants_text_is_only_a_bound_constant(tmp_path, capsys, monk
     # in the listing the text shows only escaped, in the list of constants
     shown = [line for line in out.splitlines() if "pwned" in line]
     assert shown and all(re.match(r"#   C\d+ = '.*\\x1b\[2J', for the step at probe\.yaml:\d+$", line) for line in shown), shown
+
+
+VARIANTS = ["kyo-kabu", "otoroku", "kakkuri", "hiraya", "dare", "hana-awase", "kingo", "kingo-banking", "oicho-kabu"]
+PLACE = re.compile(r"^( *)# (\S+):(\d+)$")
+FOOTERS = ("    return run", "        finally:")  # where a phase's (a yaku table's) statements end
+
+
+def _statements(source: str):
+    """(statement, the `# file:line` in force over it or None) for each statement of generated
+    code: the first such comment above it not indented deeper than it."""
+    lines = source.split("\n")
+    # a phase's statements start after it reads the round's state; a yaku table's, in its `try:`
+    start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
+    if "def table(" in source:
+        start = lines.index("        try:", start)
+    held: list[tuple[int, str, int]] = []
+    for line in lines[start + 1:]:
+        if line in FOOTERS:
+            return
+        if not line.strip():
+            continue
+        ind = len(line) - len(line.lstrip())
+        m = PLACE.match(line)
+        if m is not None:
+            while held and held[-1][0] >= ind:
+                held.pop()
+            held.append((ind, m.group(2), int(m.group(3))))
+            continue
+        yield line, next(((f, n) for i, f, n in reversed(held) if i <= ind), None)
+
+
+@pytest.mark.parametrize("game", VARIANTS)
+def test_every_statement_a_step_runs_is_under_the_place_of_its_step(game):
+    from rulekit.engine.places import span_in, where
+    g = build_game(load_variant(game))
+    files = {where(Span(f, 1, 1)).rsplit(":", 1)[0]: open(f, encoding="utf-8").read().splitlines()
+             for f in g.variant.files}
+    generated = [p for p in parts(g) if p.source is not None and p.source.startswith("def _make(")]
+    assert len(generated) >= len(g.phases)
+    count = 0
+    for p in generated:
+        table = "def table(" in p.source
+        for line, place in _statements(p.source):
+            count += 1
+            assert place is not None, (p.title, line)
+            written = files[place[0]][place[1] - 1].strip()
+            # a step of a phase or procedure is an item of a list of steps; a yaku's code, the
+            # part of the yaku it works out
+            assert (written.split(":")[0] in ("when", "claim", "value", "rank")) if table else \
+                written.startswith("- "), (p.title, line, place, written)
+            # a rule compiled into a constant the statement uses is in that step (at or below it)
+            for name in re.findall(r"\bC\d+\b", line):
+                span = span_in(p.consts.get(name))
+                if span is not None and span.line > 0:
+                    assert (where(span).rsplit(":", 1)[0], span.line >= place[1]) == (place[0], True), \
+                        (p.title, line, place, where(span))
+    assert count > 300  # (every variant's round is hundreds of statements)
+
+
+def test_a_statement_left_without_its_place_is_found():
+    src = ("def _make(C0, ERRS):\n    def run(ctx):\n        L = ctx.loc\n"
+           "        Z, V, CH, SEEN, LOG, DEALER, N = ctx.zones\n"
+           "        # v.yaml:3\n        if x:\n            # v.yaml:4\n            y = 1\n"
+           "        z = 2\n    return run\n")
+    assert [place for _l, place in _statements(src)] == [("v.yaml", 3), ("v.yaml", 4), ("v.yaml", 3)]
+    assert [place for _l, place in _statements(src.replace("        # v.yaml:3\n", ""))] == [None, ("v.yaml", 4), None]
+
+
+def test_a_file_name_cannot_end_the_comment_that_names_it(tmp_path, capsys, monkeypatch):
+    import sys
+    corpus = sys.modules["hostile_corpus"]
+    name = "x\nimport os; os.system('echo pwned') #\x1b[2J.yaml"
+    (tmp_path / name).write_text(corpus.steps("- say: hello", "- move: {from: deck, to: table, count: 1}"),
+                                 encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    g = build_game(load_variant(name))
+    code = [p.source for p in parts(g) if p.source is not None and p.source.startswith("def _make(")]
+    assert code and all("\nimport os" not in c and "\x1b" not in c for c in code)
+    assert any("# x\\nimport os; os.system('echo pwned') #\\x1b[2J.yaml:" in c for c in code)
+    out = _listing(capsys, name)
+    assert "\x1b" not in out and "\nimport os" not in out

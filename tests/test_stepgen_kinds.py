@@ -2,6 +2,8 @@
 the same state, chips and log, and the same located error when a rule cannot be carried out."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rulekit.core.errors import RuleError
@@ -23,6 +25,10 @@ procedures:
           - if: "x > k"
             then: [{{return: x}}]
       - return: -1
+  share:
+    params: {{k: int}}
+    steps:
+      - return: "60 / k"
 round:
   - id: steps
     name: Steps
@@ -94,6 +100,9 @@ def test_every_step_kind_generated_does_what_its_closure_does(tmp_path, logging)
             assert {"t": "say", "text": "big 5"} in ours
 
 
+ZERO = "(count(deck) - count(deck))"  # no constant: the division is tried when the rule runs
+
+
 @pytest.mark.parametrize("step, words", [
     ("- deal: {to: hand, count: 30}", "deal: 30 cards to each of 5 players needs 150 cards"),
     ("- deal: {to: hand, players: \"[0, 9]\"}", "deal: no seat 9"),
@@ -104,9 +113,44 @@ def test_every_step_kind_generated_does_what_its_closure_does(tmp_path, logging)
     ("- move: {from: deck, to: \"hand[0]\", at: 99}", "no card at position 99 from the top"),
     ("- repeat: [{let: {x: 1}}]\n        until: \"false\"\n        max: 5", "did not end after 5 turns (limit 5)"),
     ("- let: {x: \"10 / (count(deck) - count(deck))\"}", "division by zero"),
+    # every other step kind that can fail as it runs, each at its own line
+    ("- move: {from: deck, to: \"hand[0]\", count: 99}", "move: zone 'deck' has 26 cards, 99 needed"),
+    ("- move: {from: deck, to: \"hand[0]\", where: \"false\", count: 1}", "only 0 matching cards, 1 needed"),
+    ("- move: {from: \"hand[0]\", to: \"hand[1]\", cards: deck}", "is not in zone 'hand'"),
+    ("- reveal: {zone: deck, to: 9}", "reveal: no seat 9; seats are 0 to 4"),
+    ("- choose: pick\n        player: 0\n        options: {a: \"range(count(deck) - count(deck))\"}",
+     "choose 'pick': seat 0 has no legal action"),
+    ("- set: {stake: \"10 ** 30\"}\n      - add: {stake: \"10 ** 30\"}", "add: number too large (limit 10^30)"),
+    (f"- set_dealer: \"count(deck) % {ZERO}\"", "division by zero"),
+    (f"- if: \"10 / {ZERO} > 1\"\n        then: [{{end_round: x}}]", "division by zero"),
+    (f"- for: q\n        in: \"[count(deck) % {ZERO}]\"\n        do: [{{let: {{y: 1}}}}]", "division by zero"),
+    (f"- for: q\n        in: seats\n        do: [{{break: \"10 / {ZERO} > 1\"}}]", "division by zero"),
+    (f"- call: {{proc: first_over, with: {{xs: \"[count(deck) % {ZERO}]\", k: 1}}}}", "division by zero"),
+    (f"- call: {{proc: share, with: {{k: \"{ZERO}\"}}, as: s}}", "division by zero"),
+    ("- claim: {table: teyaku, cards: \"hand[9]\", player: 0}", "index 9 out of range (list has 5 items)"),
+    # a pile past the last: no rule foresees it, and still it is placed at its step, not its phase
+    ("- shuffle: \"hand[9]\"", "cannot be carried out"),
+    ("- cut: \"hand[9]\"", "cannot be carried out"),
+    ("- deal: {from: \"hand[9]\", to: hand}", "cannot be carried out"),
+    ("- swap: [\"hand[9]\", \"hand[0]\"]", "cannot be carried out"),
+    ("- set: {\"put[9]\": 1}", "cannot be carried out"),
 ])
 @pytest.mark.parametrize("logging", [False, True])
 def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_path, step, words, logging):
+    _located_at_its_line(tmp_path, step, words, logging)
+
+
+def test_a_say_step_fails_only_when_its_line_is_told(tmp_path):
+    _located_at_its_line(tmp_path, f"- say: \"x {{10 / {ZERO}}}\"", "division by zero", True)
+    g = build(tmp_path, f"      - say: \"x {{10 / {ZERO}}}\"\n", True, check=False)
+    play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)  # nothing happens without a log
+
+
+def _located_at_its_line(tmp_path, step: str, words: str, logging: bool) -> None:
+    """The step fails with `words`, the same with and without generated code, at file:line:col of
+    the step, or of the part of its expression that fails: on the line AT[step] starts, else on
+    the step's first line."""
+    at = AT.get(step, step.split("\n")[0])
     steps = "      - shuffle: deck\n      " + step + "\n"
     got = []
     for codegen in (True, False):
@@ -115,7 +159,25 @@ def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=logging)
         got.append(str(exc.value))
     assert got[0] == got[1]
-    assert words in got[0] and "every.yaml:21:" in got[0]
+    text = (tmp_path / "every.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(i + 1 for i, ln in enumerate(text) if ln.strip().startswith(at) and i > 10)
+    m = re.search(r"every\.yaml:(\d+):(\d+): ", got[0])
+    assert words in got[0] and m is not None and int(m.group(1)) == line, (got[0], line)
+    col, lead = int(m.group(2)), len(text[line - 1]) - len(text[line - 1].lstrip())
+    # a step's own failure is at the step (the column after its "- "); an expression's at the
+    # part of it that fails, further on
+    assert col == lead + 3 if any(w in words for w in OWN) else col > lead + 3, got[0]
+
+
+AT = {  # where the failure is, when not on the step's first line
+    "- set: {stake: \"10 ** 30\"}\n      - add: {stake: \"10 ** 30\"}": "- add:",
+    f"- for: q\n        in: \"[count(deck) % {ZERO}]\"\n        do: [{{let: {{y: 1}}}}]": "in:",
+    f"- for: q\n        in: seats\n        do: [{{break: \"10 / {ZERO} > 1\"}}]": "do:",
+    f"- call: {{proc: share, with: {{k: \"{ZERO}\"}}, as: s}}": "- return: \"60 / k\"",
+}
+OWN = ("cards to each", "no seat", "would go below", "pay: to seat", "pay: from seat", "no card at position",
+       "did not end", "cards, 99 needed", "matching cards", "is not in zone", "no legal action", "number too large",
+       "cannot be carried out")
 
 
 THREE = '''

@@ -6,11 +6,17 @@ comments. A comment applies to the lines below it down to the next comment at th
 lower indentation, so a reader (or a test) finds a statement's rule by looking up for the first
 comment not indented deeper than the statement. A file's name reaches the code only through
 `where`, which escapes anything that is not a printable character: the comment cannot end early.
+
+The same notes, by line number of the compiled code (`register`), let an error that no rule
+foresaw (a pile index past the last pile, say) be placed at the step whose code raised it
+(`step_of`), not only at its phase.
 """
 from __future__ import annotations
 
 import os
+from types import CodeType, TracebackType
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rulekit.core.errors import Span
 
@@ -92,10 +98,11 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def placed(lines: list[str], at: dict[int, Span]) -> list[str]:
+def placed(lines: list[str], at: dict[int, Span], first: int = 1) -> tuple[list[str], dict[int, Span]]:
     """`lines` with a `# file:line` comment above each line where a step's lines begin, indented
-    as the least indented of the lines it heads (so the rule above finds it for each of them);
-    left out where the last comment written already says it for those lines."""
+    as the least indented of the lines it heads (so the rule above finds it for each of them),
+    left out where the last comment written already says it for those lines; and the step each
+    line of the result carries out, by line number (the first line numbered `first`)."""
     starts = sorted(i for i in at if i < len(lines))
     heads: dict[int, str] = {}
     last: tuple[int, str] | None = None  # the last comment written: (indentation, text)
@@ -109,8 +116,32 @@ def placed(lines: list[str], at: dict[int, Span]) -> list[str]:
             heads[i] = " " * ind + text
             last = (ind, text)
     out: list[str] = []
+    steps: dict[int, Span] = {}
+    now: Span | None = None
     for i, line in enumerate(lines):
+        now = at.get(i, now)
         if i in heads:
             out.append(heads[i])
         out.append(line)
-    return out
+        if now is not None:
+            steps[first + len(out) - 1] = now
+    return out, steps
+
+
+_STEPS: WeakKeyDictionary[CodeType, dict[int, Span]] = WeakKeyDictionary()  # compiled code -> its steps by line
+
+
+def register(code: CodeType, steps: dict[int, Span]) -> None:
+    """Note the step each line of a generated function's code carries out (from `placed`)."""
+    _STEPS[code] = steps
+
+
+def step_of(tb: TracebackType | None) -> Span | None:
+    """The step whose generated code was running, innermost, where an exception was raised."""
+    found = None
+    while tb is not None:
+        steps = _STEPS.get(tb.tb_frame.f_code)
+        if steps is not None:
+            found = steps.get(tb.tb_lineno, found)
+        tb = tb.tb_next
+    return found

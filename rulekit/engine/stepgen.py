@@ -26,7 +26,7 @@ from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.places import Places, placed, span_in
+from rulekit.engine.places import Places, placed, register, span_in
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ChooseGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
 from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
@@ -679,7 +679,8 @@ def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str)
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
     lines = ["    " + _FIXED.sub(lambda m: _ROUND_FIXED[m.group(1)], line) for line in g.lines]
-    body = "\n".join(placed(lines, g.places.at))
+    located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
+    body = "\n".join(located)
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
     code = compile_cached(src, label)
     if code is None:
@@ -688,6 +689,7 @@ def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str)
     exec(code, namespace)  # noqa: S102 - only this module's tokens (see the docstring)
     made = namespace["_make"](*g.consts, FAST_ERRORS, *extra.values())
     made.source = src
+    register(made.__code__, steps)  # an unforeseen error in it is placed at its step
     fn: Callable[..., Any] = made  # the function `header` defines (_make returns it)
     return fn
 

@@ -15,6 +15,7 @@ from rulekit.lang.expr import EvalError
 from rulekit.lang.expr.functions import charge_text, hashable_value
 from rulekit.lang.expr import types as T
 from rulekit.lang.source import expr_span
+from rulekit.engine.places import step_of
 
 Run = Callable[[Any], None]
 Fn = Callable[[Any], Any]  # a function of the state
@@ -26,6 +27,7 @@ def located_error(exc: BaseException, fallback: Span, where: str = "") -> RuleEr
     crumbs = (f"in phase '{where}'",) if where else ()
     if isinstance(exc, RuleError):
         return exc
+    fallback = step_of(exc.__traceback__) or fallback  # the step whose generated code raised it
     if isinstance(exc, EvalError):
         root: Any = exc.root
         if root is not None and root.span is not None:
