@@ -130,6 +130,11 @@ def test_every_statement_a_step_runs_is_under_the_place_of_its_step(game):
                     assert (where(span).rsplit(":", 1)[0], span.line >= place[1]) == (place[0], True), \
                         (p.title, line, place, where(span))
     assert count > 300  # (every variant's round is hundreds of statements)
+    # and every constant of the listing names where it comes from
+    consts = [ln for ln in listing(g).splitlines() if re.match(r"#   [CK]\d+ = ", ln)]
+    unplaced = [ln for ln in consts if not re.search(r"(, from |, for the step at |, for the rule at | = the place )"
+                                                      r"\S+\.yaml:\d+$", ln)]
+    assert consts and not unplaced, unplaced[:5]
 
 
 def test_a_statement_left_without_its_place_is_found():

@@ -49,7 +49,7 @@ def _closure_consts(fn: Callable[..., Any]) -> dict[str, Any]:
 
 def describe(obj: Any, place: str | None = None) -> str:
     """A constant in a few plain words: a literal as Python writes it (escaped), else its kind;
-    then the rule it was compiled from, or else `place` (where the code first uses it)."""
+    then the rule it was compiled from, or else `place` (", for the step at file:line" ...)."""
     if obj is None or isinstance(obj, (bool, int, float, str)):
         text = repr(obj)
     elif isinstance(obj, (tuple, list, frozenset, set)) and all(
@@ -63,12 +63,8 @@ def describe(obj: Any, place: str | None = None) -> str:
         kind = str(getattr(obj, "__qualname__", None) or type(obj).__name__).replace(".<locals>.", " > ")
         kind = f"{'a function' if callable(obj) else 'a ' + type(obj).__name__} ({_cut(kind)})"
         span = span_in(obj)
-        return kind + (f", from {where(span)}" if span is not None else _for_step(place))
-    return _cut(text) + ("" if isinstance(obj, Span) else _for_step(place))
-
-
-def _for_step(place: str | None) -> str:
-    return f", for the step at {place}" if place is not None else ""
+        return kind + (f", from {where(span)}" if span is not None else place or "")
+    return _cut(text) + ("" if isinstance(obj, Span) else place or "")
 
 
 def _cut(text: str) -> str:
@@ -166,8 +162,10 @@ def listing(game: Game) -> str:
         shown += 1
         used = sorted(set(_CONST.findall(part.source)) & part.consts.keys(), key=lambda n: (n[0], int(n[1:])))
         places = first_places(part.source)
+        whole = f", for the rule at {where(part.span)}" if part.span is not None else None
         for c in used:
-            out.append(f"#   {c} = {describe(part.consts[c], places.get(c))}")
+            step = places.get(c)
+            out.append(f"#   {c} = {describe(part.consts[c], f', for the step at {step}' if step else whole)}")
         out += part.source.rstrip("\n").split("\n")
     if not shown:
         out += ["", "# nothing generated: RULEKIT_CODEGEN=0 runs every rule as compiled steps"]
