@@ -134,6 +134,7 @@ ZERO = "(count(deck) - count(deck))"  # no constant: the division is tried when 
     ("- deal: {from: \"hand[9]\", to: hand}", "cannot be carried out"),
     ("- swap: [\"hand[9]\", \"hand[0]\"]", "cannot be carried out"),
     ("- set: {\"put[9]\": 1}", "cannot be carried out"),
+    ("- for: q\n        in: seats\n        do:\n          - cut: \"hand[q + 5]\"", "cannot be carried out"),
 ])
 @pytest.mark.parametrize("logging", [False, True])
 def test_a_generated_step_that_cannot_be_carried_out_is_located_at_its_line(tmp_path, step, words, logging):
@@ -174,6 +175,7 @@ AT = {  # where the failure is, when not on the step's first line
     f"- for: q\n        in: \"[count(deck) % {ZERO}]\"\n        do: [{{let: {{y: 1}}}}]": "in:",
     f"- for: q\n        in: seats\n        do: [{{break: \"10 / {ZERO} > 1\"}}]": "do:",
     f"- call: {{proc: share, with: {{k: \"{ZERO}\"}}, as: s}}": "- return: \"60 / k\"",
+    "- for: q\n        in: seats\n        do:\n          - cut: \"hand[q + 5]\"": "- cut:",
 }
 OWN = ("cards to each", "no seat", "would go below", "pay: to seat", "pay: from seat", "no card at position",
        "did not end", "cards, 99 needed", "matching cards", "is not in zone", "no legal action", "number too large",

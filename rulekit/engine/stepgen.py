@@ -6,7 +6,8 @@ tests and assignments over `ctx` - with each expression's generated code inlined
 procedures written out where they are called), so a round costs a few calls instead of a call
 per step and per expression node. It only ever writes its own tokens: every zone name, variable
 name, string, span and callable is a bound constant `Cn`, and expression code is itself made of
-bound constants (see rulekit.lang.expr.codegen).
+bound constants (see rulekit.lang.expr.codegen). Each step's lines are headed by a comment naming
+its file and line, escaped (rulekit.engine.places), which also places errors at the step.
 
 For every step kind this code is the step's one implementation: its log events
 (rulekit.engine.steps.log_*) and its located errors (raisers made by the compiler, called with
@@ -22,6 +23,7 @@ from bisect import bisect_right
 from operator import itemgetter
 from typing import Any, Callable, Iterator
 
+from rulekit.core.errors import Span
 from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
 from rulekit.lang.expr.scope import MAX_INT
@@ -597,7 +599,7 @@ class Step:
     def __init__(self, gen: Any) -> None:
         self.gen = gen
         self.fn: Run | None = None
-        self.span: Any = None  # where the step is written (set by the step compiler)
+        self.span: Span | None = None  # where the step is written (set by the step compiler)
 
     def __call__(self, ctx: Any) -> None:
         fn = self.fn
@@ -674,8 +676,10 @@ FIXED_LOCALS = (", ".join(_ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" 
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
-def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str) -> Callable[..., Any] | None:
-    """Compile generated lines inside `header`/`footer`; None when Python refuses them."""
+def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str,
+           steps_placed: bool = True) -> Callable[..., Any] | None:
+    """Compile generated lines inside `header`/`footer`; None when Python refuses them.
+    `steps_placed`: an error no rule foresaw is placed at the step whose line raised it."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
     lines = ["    " + _FIXED.sub(lambda m: _ROUND_FIXED[m.group(1)], line) for line in g.lines]
@@ -689,7 +693,8 @@ def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str)
     exec(code, namespace)  # noqa: S102 - only this module's tokens (see the docstring)
     made = namespace["_make"](*g.consts, FAST_ERRORS, *extra.values())
     made.source = src
-    register(made.__code__, steps)  # an unforeseen error in it is placed at its step
+    if steps_placed:
+        register(made.__code__, steps)
     fn: Callable[..., Any] = made  # the function `header` defines (_make returns it)
     return fn
 
@@ -736,7 +741,8 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
               "    return table\n")
     if not g.lines:
         g.emit(2, "pass")
-    return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label)
+    # an error in it is placed, as without generated code, at the step that looked for yaku
+    return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
 
 
 def _shared_calls(fns: list[Any]) -> dict[str, int]:

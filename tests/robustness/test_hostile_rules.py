@@ -205,16 +205,16 @@ CASES = {
         """, None, "E061", "# HERE", "redeals", False),
     "index_a_seat_that_does_not_exist": ("", """
         round:
-          - id: r      # HERE
+          - id: r
             steps:
-              - move: {from: deck, to: "hand[7]", count: 1}
+              - move: {from: deck, to: "hand[7]", count: 1}   # HERE (the step, not only its phase)
         """, None, "E061", "# HERE", "", False),
     "set_a_var_to_a_list_then_add_a_number": ("  ys: {init: 0}\n", """
         round:
-          - id: r          # HERE
+          - id: r
             steps:
               - set: {ys: "seats"}
-              - add: {ys: 1}
+              - add: {ys: 1}   # HERE (the step, not only its phase)
         """, None, "E061", "# HERE", "", False),
 }
 
