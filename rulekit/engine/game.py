@@ -226,17 +226,36 @@ class Game:
 
     def yaku_eval_for(self, ctx: Ctx) -> YakuEval:
         """The function expressions call to evaluate yaku, bound to this game state."""
-        evaluate = self._yaku_evaluator(ctx)
-        cacheable = self.yaku_cacheable
-        if not any(cacheable.values()):
+        generated = self.yaku_fns
+        if not generated:
+            return self._kept_for_round(ctx, self._yaku_evaluator(ctx))
+        tables = generated
+        keep = frozenset(t for t, ok in self.yaku_cacheable.items() if ok)
+
+        def yaku_eval(table: str, cards: list[int], seat: int) -> list[YakuHit]:
+            # the generated table called directly; a table that reads nothing changing during a
+            # round gives the same yaku for the same cards and seat, so a hand claimed after it
+            # was assessed is not evaluated twice (the key: one flat tuple, cheap to build and hash)
+            if table in keep:
+                key = (table, seat, *cards)
+                cache = ctx.yaku_cache
+                hits = cache.get(key)
+                if hits is None:
+                    hits = cache[key] = tables[table](ctx, cards, seat)
+                return hits
+            return tables[table](ctx, cards, seat)
+        return yaku_eval
+
+    def _kept_for_round(self, ctx: Ctx, evaluate: YakuEval) -> YakuEval:
+        """`evaluate` with the results of the tables that allow it kept for the round."""
+        keep = frozenset(t for t, ok in self.yaku_cacheable.items() if ok)
+        if not keep:
             return evaluate
 
         def yaku_eval_cached(table: str, cards: list[int], seat: int) -> list[YakuHit]:
-            # the table reads nothing that changes during a round: the same cards and seat give
-            # the same yaku, so a hand claimed after it was assessed is not evaluated twice
-            if not cacheable.get(table):
+            if table not in keep:
                 return evaluate(table, cards, seat)
-            key = (table, tuple(cards), seat)
+            key = (table, seat, *cards)
             hits = ctx.yaku_cache.get(key)
             if hits is None:
                 hits = ctx.yaku_cache[key] = evaluate(table, cards, seat)
