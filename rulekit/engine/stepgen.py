@@ -694,6 +694,8 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
     try:
         for y in entries:
             ind = 2
+            if y.claim is None and _when_never(y.when):
+                continue  # never made under these options (nothing to evaluate, nothing spent)
             if y.claim is not None:
                 c = g.expr(_with_memo(y.claim, memo), ind, own)
                 g.emit(ind, f"if {c}:")
@@ -727,9 +729,16 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
               "            ctx.loc = saved\n"
               "        return hits\n"
               "    return table\n")
-    if not g.lines:
-        g.emit(2, "pass")
+    if not g.lines:  # no yaku can be made under these options
+        header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
+        g.emit(1, "return []")
     return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label)
+
+
+def _when_never(fn: Any) -> bool:
+    """Whether a yaku's condition is the constant false (an option turned the yaku off)."""
+    code = fast_code(fn)
+    return code is not None and code.body == "False"
 
 
 def _literal(text: str) -> Any:
