@@ -31,7 +31,8 @@ YAKU_MEMO_CARDS = 3
 @dataclass(frozen=True)
 class YakuMemo:
     """A game's yaku results kept across rounds, for the tables whose rules read nothing but the
-    cards, the seat, the options, the seat count and (`by_dealer`) the dealer."""
+    cards, the seat, the options, the seat count and (`by_dealer`) the dealer, and hands of at
+    most YAKU_MEMO_CARDS cards (see Game.yaku_eval_for)."""
 
     lasting: frozenset[str]  # the tables kept
     by_dealer: frozenset[str]  # those that read the dealer (the dealer is part of their key)
