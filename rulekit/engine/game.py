@@ -21,6 +21,25 @@ CtxFn = Callable[[Ctx], Any]
 YakuEval = Callable[[str, list[int], int], list["YakuHit"]]
 
 
+YAKU_MEMO_SIZE = 1 << 15  # results a game keeps across rounds (then it starts afresh)
+# the largest hand whose results a game keeps across rounds: the hands of k cards number about
+# deck size ** k, and measured over 3,000 rounds of each game, two-card hands came back most of
+# the time, three-card ones up to a third of it (Kabufuda columns), larger ones never
+YAKU_MEMO_CARDS = 3
+
+
+@dataclass(frozen=True)
+class YakuMemo:
+    """A game's yaku results kept across rounds, for the tables whose rules read nothing but the
+    cards, the seat, the options, the seat count and (`by_dealer`) the dealer, and hands of at
+    most YAKU_MEMO_CARDS cards (see Game.yaku_eval_for)."""
+
+    lasting: frozenset[str]  # the tables kept
+    by_dealer: frozenset[str]  # those that read the dealer (the dealer is part of their key)
+    # (table, seat, *cards, seat count, dealer or 0) -> (hits, budget units the evaluation spent)
+    kept: dict[tuple[Any, ...], tuple[tuple["YakuHit", ...], int]] = field(default_factory=dict)
+
+
 @dataclass
 class RoundPlans:
     """What a game works out once and then uses every round (filled in when first needed)."""
@@ -30,6 +49,7 @@ class RoundPlans:
     zones: list[tuple[str, str, int]] | None = None  # (zone, kind, count)
     round_vars: list[tuple[str, str, int, bool, Callable[..., Any]]] | None = None  # (var, kind, count, pot, init)
     game_vars: list[str] | None = None  # the game-scope variables, in order
+    yaku_memo: YakuMemo | None = None  # yaku results kept across rounds
 
 
 @dataclass(frozen=True)
@@ -225,23 +245,67 @@ class Game:
             vs[vname] = value if kind == "single" else [value] * (n if kind == "player" else count)
 
     def yaku_eval_for(self, ctx: Ctx) -> YakuEval:
-        """The function expressions call to evaluate yaku, bound to this game state."""
-        evaluate = self._yaku_evaluator(ctx)
-        cacheable = self.yaku_cacheable
-        if not any(cacheable.values()):
-            return evaluate
+        """The function expressions call to evaluate yaku, bound to this game state.
 
-        def yaku_eval_cached(table: str, cards: list[int], seat: int) -> list[YakuHit]:
-            # the table reads nothing that changes during a round: the same cards and seat give
-            # the same yaku, so a hand claimed after it was assessed is not evaluated twice
-            if not cacheable.get(table):
-                return evaluate(table, cards, seat)
-            key = (table, tuple(cards), seat)
-            hits = ctx.yaku_cache.get(key)
-            if hits is None:
-                hits = ctx.yaku_cache[key] = evaluate(table, cards, seat)
+        A table whose rules read nothing that changes during a round (self.yaku_cacheable) gives
+        the same yaku for the same cards and seat all round: its results are kept in
+        ctx.yaku_cache, so a hand claimed after it was assessed is not evaluated again (nor
+        charged again). One that reads no more than the seat count and the dealer gives them in
+        every round: those are also kept for the game (YakuMemo), with the budget units the
+        evaluation spent, which a later round is charged as if it had evaluated them itself, so
+        what a round spends (and a search bot's playouts are capped by) is the same either way."""
+        generated = self.yaku_fns
+        if generated:
+            tables: dict[str, Callable[..., list[YakuHit]]] = generated
+        else:
+            evaluate = self._yaku_evaluator(ctx)
+            tables = {t: _by_name(evaluate, t) for t in self.yaku}
+        keep = frozenset(t for t, ok in self.yaku_cacheable.items() if ok)
+        if not keep:
+            return lambda table, cards, seat: tables[table](ctx, cards, seat)
+        memo = self.yaku_memo()
+        lasting, by_dealer, kept = memo.lasting & keep, memo.by_dealer, memo.kept
+
+        def yaku_eval(table: str, cards: list[int], seat: int) -> list[YakuHit]:
+            if table not in keep:
+                return tables[table](ctx, cards, seat)
+            key = (table, seat, *cards)  # one flat tuple: cheap to build and hash
+            cache = ctx.yaku_cache
+            hits: list[YakuHit] | None = cache.get(key)
+            if hits is not None:
+                return hits
+            if table not in lasting or len(cards) > YAKU_MEMO_CARDS:
+                hits = cache[key] = tables[table](ctx, cards, seat)
+                return hits
+            game_key = key + (ctx.n, ctx.dealer if table in by_dealer else 0)
+            got = kept.get(game_key)
+            if got is not None and ctx.budget >= got[1]:
+                ctx.budget -= got[1]
+                hits = cache[key] = [*got[0]]
+                return hits
+            # not kept (or the units left would run out part-way: evaluated, to fail where it does)
+            before = ctx.budget
+            hits = cache[key] = tables[table](ctx, cards, seat)
+            if len(kept) >= YAKU_MEMO_SIZE:
+                kept.clear()  # bounded memory: the hands seen most come back soon enough
+            # flat tuples of plain values (mostly no hits): the garbage collector stops tracking
+            # them, so a full memo does not slow every collection
+            kept[game_key] = (tuple(hits), before - ctx.budget)
             return hits
-        return yaku_eval_cached
+        return yaku_eval
+
+    def yaku_memo(self) -> YakuMemo:
+        """The game's YakuMemo (made when first needed)."""
+        memo = self.plans.yaku_memo
+        if memo is None:
+            steady = {"dealer", "n_players", "seats"}
+            reads = {t: frozenset().union(*(getattr(f, "deps", {"?"}) for y in es
+                                           for f in (y.when, y.claim, y.value, y.rank) if f is not None))
+                     for t, es in self.yaku.items()}
+            memo = self.plans.yaku_memo = YakuMemo(
+                lasting=frozenset(t for t, r in reads.items() if r <= steady),
+                by_dealer=frozenset(t for t, r in reads.items() if "dealer" in r))
+        return memo
 
     def _yaku_evaluator(self, ctx: Ctx) -> YakuEval:
         generated = self.yaku_fns
@@ -376,3 +440,8 @@ def sizes_text(sizes: tuple[int, ...]) -> str:
         return f"{sizes[0]} to {sizes[-1]}"
     words = [str(x) for x in sizes]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _by_name(evaluate: YakuEval, table: str) -> Callable[..., list[YakuHit]]:
+    """One table of `evaluate` called as a generated table is: (ctx, cards, seat) -> hits."""
+    return lambda ctx, cards, seat: evaluate(table, cards, seat)

@@ -11,7 +11,7 @@ in those lists.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, is_dataclass
 from typing import Any, Callable
 
 from rulekit.core.errors import Span
@@ -57,6 +57,9 @@ def describe(obj: Any, place: str | None = None) -> str:
         text = repr(obj)
     elif isinstance(obj, Span):
         text = f"the place {where(obj)}"
+    elif is_dataclass(obj) and not isinstance(obj, type) and all(
+            x is None or isinstance(x, (bool, int, float, str)) for x in astuple(obj)):
+        text = repr(obj)  # a record made once (a yaku table's fixed hit): its fields, escaped
     elif isinstance(obj, type) or (isinstance(obj, tuple) and all(isinstance(x, type) for x in obj)):
         text = "the types " + ", ".join(t.__name__ for t in (obj if isinstance(obj, tuple) else (obj,)))
     else:

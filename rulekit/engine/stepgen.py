@@ -19,6 +19,7 @@ inside it called. An expression whose generated code raises is re-run by its clo
 from __future__ import annotations
 
 import re
+from ast import literal_eval
 from bisect import bisect_right
 from operator import itemgetter
 from typing import Any, Callable, Iterator
@@ -705,44 +706,65 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
     one table: claim, condition, value and rank of each entry in order, best per group."""
     g = _Gen()
     memo = _shared_calls([f for y in entries for f in (y.claim, y.when, y.value, y.rank) if f is not None])
+    own = {"cards": "cards", "seat": "seat"}  # the table's locals, read as Python locals
     try:
         for y in entries:
             ind = 2
+            if y.claim is None and _when_never(y.when):
+                continue  # never made under these options (nothing to evaluate, nothing spent)
             if y.claim is not None:
                 g.places.note(span_in(y.claim), len(g.lines))
-                c = g.expr(_with_memo(y.claim, memo), ind)
+                c = g.expr(_with_memo(y.claim, memo), ind, own)
                 g.emit(ind, f"if {c}:")
                 ind += 1
             g.places.note(span_in(y.when), len(g.lines))
-            w = g.expr(_with_memo(y.when, memo), ind)
+            w = g.expr(_with_memo(y.when, memo), ind, own)
             g.emit(ind, f"if {w}:")
             g.places.note(span_in(y.value), len(g.lines))
-            v = g.expr(_with_memo(y.value, memo), ind + 1)
+            v = g.expr(_with_memo(y.value, memo), ind + 1, own)
             g.places.note(span_in(y.rank), len(g.lines))
-            r = g.expr(_with_memo(y.rank, memo), ind + 1)
-            h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
+            r = g.expr(_with_memo(y.rank, memo), ind + 1, own)
+            if _LITERAL.match(v) and _LITERAL.match(r):  # a fixed value and rank: one hit made once (frozen)
+                h = g.bind(hit(y.id, _literal(v), _literal(r), y.group))
+            else:
+                h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
             if y.group:
                 g.emit(ind + 1, f"ADD(hits, best, {h})")
             else:
                 g.emit(ind + 1, f"hits.append({h})")
     except (_TooBig, RecursionError):
         return None
+    # only the parts of the state the table reads are read into locals
+    fixed = sorted({m.group(1) for line in g.lines for m in _FIXED.finditer(line)}, key=list(_ROUND_FIXED).index)
     header = (f"    def table(ctx, cards, seat):\n"
               f"        saved = ctx.loc\n"
               f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
-              f"        {FIXED_LOCALS}\n"
-              f"        hits = []\n"
-              f"        MEMO = [H_UNSET] * {len(memo)}\n"
-              f"        best = {{}}\n"
-              f"        try:\n")
+              + (f"        {', '.join(_ROUND_FIXED[a] for a in fixed)} = {', '.join('ctx.' + a for a in fixed)}\n"
+                 if fixed else "")
+              + "        hits = []\n"
+              + (f"        MEMO = [H_UNSET] * {len(memo)}\n" if memo else "")
+              + ("        best = {}\n" if any(y.group for y in entries) else "")
+              + "        try:\n")
     footer = ("        finally:\n"
               "            ctx.loc = saved\n"
               "        return hits\n"
               "    return table\n")
-    if not g.lines:
-        g.emit(2, "pass")
+    if not g.lines:  # no yaku can be made under these options
+        header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
+        g.emit(1, "return []")
     # an error in it is placed, as without generated code, at the step that looked for yaku
     return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
+
+
+def _when_never(fn: Any) -> bool:
+    """Whether a yaku's condition is the constant false (an option turned the yaku off)."""
+    code = fast_code(fn)
+    return code is not None and code.body == "False"
+
+
+def _literal(text: str) -> Any:
+    """The value of a literal as generated code writes it (3, (-1), True, False, None)."""
+    return literal_eval(text)
 
 
 def _shared_calls(fns: list[Any]) -> dict[str, int]:

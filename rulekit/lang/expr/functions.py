@@ -487,14 +487,14 @@ def _card(ctx: SeatContext, cid: str) -> Value:  # pragma: no cover - resolved a
 YAKU_CALL_COST = 20  # budget units one yaku evaluation costs (plus one per card)
 
 
-def _charge_yaku(ctx: object, cards: list[Value]) -> None:
+def _charge_yaku(ctx: Any, cards: list[Value]) -> None:
     """A yaku evaluation spends budget, so yaku calling yaku cannot fan out without bound."""
-    budget = getattr(ctx, "budget", None)
-    if budget is None:
+    try:
+        left: int = ctx.budget - YAKU_CALL_COST - len(cards)
+    except (AttributeError, TypeError):  # a context without a budget has none to spend
         return
-    counted = cast(Budgeted, ctx)  # it has a budget: checked just above
-    counted.budget = budget - YAKU_CALL_COST - len(cards)
-    if counted.budget < 0:
+    ctx.budget = left
+    if left < 0:
         raise EvalError("evaluation budget exhausted: too many yaku evaluations in one round")
 
 
@@ -511,7 +511,12 @@ def _yaku(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> list[s
           "yaku_value('dekiyaku', captures[me], me)")
 def _yaku_value(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> Value:
     _charge_yaku(ctx, cards)
-    return normalised(sum(y.value for y in ctx.yaku_eval(table, cards, seat)))
+    ys = ctx.yaku_eval(table, cards, seat)
+    if not ys:  # most hands make none: no generator to start
+        return 0
+    if len(ys) == 1:
+        return normalised(0 + ys[0].value)  # what sum() gives for one
+    return normalised(sum(y.value for y in ys))
 
 
 @register("yaku_rank", [("name:str", "list<card>", "int")], "num",
@@ -520,6 +525,11 @@ def _yaku_value(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> 
 def _yaku_rank(ctx: SeatContext, table: str, cards: list[Value], seat: int) -> int:
     _charge_yaku(ctx, cards)
     ys = ctx.yaku_eval(table, cards, seat)
+    if not ys:  # most hands make none: no generator to start
+        return 0
+    if len(ys) == 1:
+        rank: int = ys[0].rank
+        return rank
     return max((y.rank for y in ys), default=0)
 
 
