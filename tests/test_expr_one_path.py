@@ -102,3 +102,21 @@ def test_located_code_holds_only_generator_names(text):
     for src in (comp.raw.source, comp.raw.slow.fn.source):
         stray = {n for n in names_in(src) if not ALLOWED.match(n) and n not in HELPERS and n not in SAFE_BUILTINS}
         assert not stray, src
+
+
+def test_whole_number_sums_are_bounded_where_they_leave_the_arithmetic():
+    """+ and - on whole numbers are Python's operators; a sum is checked once, where its value
+    leaves the arithmetic (the expression's value, a function's argument), not at each step."""
+    big = 10 ** 30
+    assert compile_expr("a + a - a", SCOPE).fn(ctx(a=big)) == big
+    assert compile_expr("a + a > a", SCOPE).fn(ctx(a=big)) is True
+    text = "xs[0] + abs(a + a)"
+    with pytest.raises(EvalError) as err:
+        compile_expr(text, SCOPE).fn(ctx(a=big, xs=[1]))
+    assert err.value.message == "number too large (limit 10^30)"
+    assert text[err.value.offset:err.value.offset + err.value.length] == "a + a"
+    with pytest.raises(EvalError) as err:
+        compile_expr("a + a", SCOPE).fn(ctx(a=big))
+    assert err.value.message == "number too large (limit 10^30)"
+    src = compile_expr("a + b == 5 - a", SCOPE).raw.source
+    assert "H_" not in src and ":=" not in src

@@ -79,6 +79,7 @@ class CodeGen:
         self.subs: list[tuple[str, str, str]] = []  # helper functions: name, parameters, body
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
         self.in_memo = False
+        self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -98,7 +99,10 @@ class CodeGen:
         p = part or node
         return ", " + self.const(Site(node.start, node.end - node.start, p.start, p.end - p.start, self.root, fname))
 
-    def g(self, node: ast.Node) -> str:
+    def g(self, node: ast.Node, loose: bool = False) -> str:
+        """The code of `node`. A whole number that may have grown past the bound through + and -
+        (see growth) is bounded here, unless `loose`: its consumer (+, -, a comparison) takes it as
+        it is, since a sum of bounded numbers is harmless until it leaves the arithmetic."""
         self.depth += 1
         try:
             t, k = self.info.get(id(node), (T.ANY, NC_MARK))
@@ -113,7 +117,10 @@ class CodeGen:
                 raise Unsupported(type(node).__name__)
             slot = self.memo_slot(node)
             if slot is None:
-                return method(node)
+                code = method(node)
+                if loose or self.growth(node) <= 1:
+                    return code
+                return self.bounded(code, node)
             self.in_memo = True  # no slot inside a slot, and no := in a thunk (see g_Binary)
             try:
                 code = method(node)
@@ -124,6 +131,32 @@ class CodeGen:
             return f"(MEMO[{slot}] if MEMO[{slot}] is not H_UNSET else H_memo(MEMO, {slot}, lambda: {code}))"
         finally:
             self.depth -= 1
+
+    def growth(self, node: ast.Node) -> int:
+        """How many times the bound a whole number `node` computes may reach unbounded: + and -
+        add their sides' growths and unary - keeps it; every other value is within the bound
+        (read from the state, whose stores are checked, or bounded by its operator)."""
+        known = self.growths.get(id(node))
+        if known is not None:
+            return known
+        n = 1
+        if self.const_of(node) is not NC_MARK:
+            pass
+        elif isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            if self.type_of(node.left) == T.INT and self.type_of(node.right) == T.INT:
+                n = self.growth(node.left) + self.growth(node.right)
+        elif isinstance(node, ast.Unary) and node.op == "-":
+            n = self.growth(node.operand)
+        self.growths[id(node)] = n
+        return n
+
+    def bounded(self, code: str, node: ast.Node) -> str:
+        """`code`, a whole number, failing as too large past the bound (the one check of + and -)."""
+        if self.in_memo:  # a thunk may land where Python allows no assignment expression
+            return f"H_int({code}{self.site(node)})"
+        t = f"_t{self.n_temps}"
+        self.n_temps += 1
+        return f"({t} if {-MAX_INT} <= ({t} := {code}) <= {MAX_INT} else H_big({self.site(node)[2:]}))"
 
     def split(self, node: ast.Node) -> str:
         """`node` as a call of a helper function of its own: no single function nests too deeply
@@ -202,10 +235,9 @@ class CodeGen:
         return f"{obj}[{idx}]"
 
     def g_Unary(self, node: ast.Unary) -> str:
-        inner = self.g(node.operand)
         if node.op == "not":
-            return f"(not {inner})"
-        return f"(-{inner})"
+            return f"(not {self.g(node.operand)})"
+        return f"(-{self.g(node.operand, True)})"
 
     def g_Cond(self, node: ast.Cond) -> str:
         tk = self.const_of(node.test)
@@ -228,6 +260,10 @@ class CodeGen:
             if T.ANY in (lt, rt):
                 return f"(bool({left}) {op} bool({right}))"
             return f"({left} {op} {right})"
+        if op in ("==", "!=", "<", "<=", ">", ">=", "+", "-") and lt == T.INT and rt == T.INT:
+            # whole numbers: Python's operator, in the fast and the located code alike; a sum is
+            # bounded where it leaves the arithmetic (g), not at each step
+            return f"({self.g(node.left, True)} {op} {self.g(node.right, True)})"
         left, right = self.g(node.left), self.g(node.right)
         at = self.site(node, node.right)
         if op in ("in", "not in"):
@@ -258,12 +294,6 @@ class CodeGen:
                 return f"({left} {op} {right})"
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         if op in ("+", "-"):
-            if both_int and (self.in_memo or self.located):
-                return f"H_int({left} {op} {right}{at})"
-            if both_int:
-                t = f"_t{self.n_temps}"
-                self.n_temps += 1
-                return f"({t} if {-MAX_INT} <= ({t} := {left} {op} {right}) <= {MAX_INT} else H_big())"
             if T.ANY in (lt, rt):  # may be lists or text at run time: charged by size first
                 return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right}{at})"
             return f"H_num({left} {op} {right}{at})"
