@@ -120,3 +120,18 @@ def test_whole_number_sums_are_bounded_where_they_leave_the_arithmetic():
     assert err.value.message == "number too large (limit 10^30)"
     src = compile_expr("a + b == 5 - a", SCOPE).raw.source
     assert "H_" not in src and ":=" not in src
+
+
+def test_a_short_list_is_scanned_free_and_a_long_one_is_charged():
+    """`a in xs` is Python's `in` while xs is short; a long list goes through the charged scan, so a
+    loop over a long list cannot run unaccounted."""
+    comp = compile_expr("count(range(1000), i -> a in xs)", SCOPE)
+    assert "len(L[K" in comp.raw.source
+    c = ctx(a=3, xs=list(range(10)))
+    c.budget = 5_000
+    assert comp.fn(c) == 1000 and c.budget == 4_000
+    c = ctx(a=3, xs=list(range(100)))
+    c.budget = 50_000
+    with pytest.raises(EvalError) as err:
+        comp.fn(c)
+    assert err.value.message.startswith("evaluation budget exhausted")

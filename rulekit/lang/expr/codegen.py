@@ -25,7 +25,7 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, REGISTRY, WALKERS, Function
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -42,6 +42,9 @@ PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "
 
 
 _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
+# code that reads a value without computing anything: read twice rather than kept in a temporary
+_SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
+_SCALAR = (T.INT, T.CARD, T.BOOL)  # one of them compares with any item in constant time
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
 
 
@@ -267,12 +270,18 @@ class CodeGen:
         left, right = self.g(node.left), self.g(node.right)
         at = self.site(node, node.right)
         if op in ("in", "not in"):
-            if rt in (T.MAP, T.ANY):
-                neg = "not " if op == "not in" else ""
-                return f"({neg}H_member(ctx, {left}, {right}{at}))"
             if _CONST_LIST.match(right) and not may_hold_lists(T.elem(rt)):  # a list written in the rule: its length is the rule's own
                 return f"({left} {op} {right})"
-            return f"({left} {op} H_scan(ctx, {right}{at}))"
+            neg = "not " if op == "not in" else ""
+            if rt in (T.MAP, T.ANY):
+                general = f"H_member(ctx, {left}, {right}{at})"
+            else:
+                general = f"{left} in H_scan(ctx, {right}{at})"
+            if not self.located and lt in _SCALAR and _SIMPLE.match(right):
+                # a single value looked up in a short list (or map) costs no more than the rule's own
+                # text: Python's `in`, with no charge; a longer one goes through the general form
+                return f"({neg}({left} in {right} if len({right}) <= {FREE_SCAN} else {general}))"
+            return f"({neg}{general})"
         if op in ("==", "!=") and may_hold_lists(lt) and may_hold_lists(rt):
             return f"({'' if op == '==' else 'not '}H_eq(ctx, {left}, {right}{at}))"
         if op in ("==", "!=", "<", "<=", ">", ">="):
@@ -339,10 +348,14 @@ class CodeGen:
         loop = f"for {p} in H_spend(ctx, {it})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
+        # filter and map are charged per item gone through (H_spend), not again for what they build:
+        # a filter's items are the list's own, a map's one per item (charged again only if lists)
         if fname == "filter":
-            return f"H_built(ctx, [{p} {loop} if {body}])"
+            return f"[{p} {loop} if {body}]"
         if fname == "map":
-            return f"H_built(ctx, [{body} {loop}])"
+            if may_hold_lists(self.type_of(lam.body)) or T.is_list(self.type_of(lam.body)):
+                return f"H_built(ctx, [{body} {loop}])"
+            return f"[{body} {loop}]"
         if fname in ("any", "all"):  # a generator, so they stop early
             return f"{self.const(fdef.impl)}(({body} {loop}))"
         if fname == "sum" and self.type_of(node) == T.INT:
