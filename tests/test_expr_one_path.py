@@ -135,3 +135,19 @@ def test_a_short_list_is_scanned_free_and_a_long_one_is_charged():
     with pytest.raises(EvalError) as err:
         comp.fn(c)
     assert err.value.message.startswith("evaluation budget exhausted")
+
+
+def test_fast_and_located_code_write_each_operator_the_same_way():
+    """Whole-number //, %, *, + and functions with a lambda are written in one form: the located
+    code is the fast code with places added, not a second implementation."""
+    text = "sum(filter(xs, x -> x % b == 0), x -> x // b) * a"
+    comp = compile_expr(text, SCOPE)
+    assert comp.fn(ctx(a=2, b=3, xs=[3, 4, 6])) == (1 + 2) * 2
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=2, b=0, xs=[3]))
+    assert err.value.message == "division by zero"
+    assert text[err.value.offset:err.value.offset + err.value.length] == "b"
+    fast, located = comp.raw.source, comp.raw.slow.fn.source
+    for src in (fast, located):
+        assert "% " in src and "// " in src and " * " in src and " for _p" in src
+        assert not any(h in src for h in ("H_mod", "H_floordiv", "H_mul", "H_tick"))

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, sum_of
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -295,11 +295,15 @@ class CodeGen:
             return f"H_join(ctx, {left}, {right}{at})"
         if op == "-" and T.is_list(lt):
             return f"H_minus(ctx, {left}, {right}{at})"
+        if op == "*" and lt == T.INT and rt == T.INT:  # Python's operator, bounded as + and - are
+            return self.bounded(f"({left} * {right})", node)
         if op in ("/", "*", "**"):
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         both_int = lt == T.INT and rt == T.INT
         if op in ("//", "%"):
-            if both_int and not self.located:  # Python's own operator; a zero fails to the located code
+            if both_int:  # Python's own operator; the located code places a zero divisor at it
+                if self.located:
+                    return f"H_at({at[2:]}, lambda: ({left} {op} {right}))"
                 return f"({left} {op} {right})"
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         if op in ("+", "-"):
@@ -345,7 +349,7 @@ class CodeGen:
         lam = node.args[1]
         assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
         p, body = self.lambda_body(lam)
-        loop = f"for {p} in H_spend(ctx, {it})"
+        loop = f"for {p} in H_spend(ctx, {it}{self.site(lam)})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
         # filter and map are charged per item gone through (H_spend), not again for what they build:
@@ -356,11 +360,11 @@ class CodeGen:
             if may_hold_lists(self.type_of(lam.body)) or T.is_list(self.type_of(lam.body)):
                 return f"H_built(ctx, [{body} {loop}])"
             return f"[{body} {loop}]"
-        if fname in ("any", "all"):  # a generator, so they stop early
-            return f"{self.const(fdef.impl)}(({body} {loop}))"
-        if fname == "sum" and self.type_of(node) == T.INT:
-            return f"H_sum_int([{body} {loop}])"
-        return f"{self.const(fdef.impl)}([{body} {loop}])"  # sum, min, max of the values
+        if fname in ("any", "all"):  # Python's own, over a generator, so they stop early
+            return f"{fname}(({body} {loop}))"
+        if fname == "sum":
+            return f"{self.const(sum_of)}([{body} {loop}])"
+        return f"{self.const(fdef.impl)}([{body} {loop}])"  # min, max of the values
 
     def g_Call(self, node: ast.Call) -> str:
         fname = node.func
@@ -387,9 +391,12 @@ class CodeGen:
                 return f"[*{self.const(tuple(v))}]"
             if type(v) in (int, bool, str) and (type(v) is not int or -MAX_INT <= v <= MAX_INT):
                 return self.const(v)
-        if not self.located and fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
+        if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
+            # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)
             if inline is not None:
+                if self.located:  # what fails while the call is worked out is placed at it
+                    return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {inline})"
                 return inline
         args = []
         for arg, is_lam in zip(node.args, lambdas):
