@@ -151,3 +151,14 @@ def test_fast_and_located_code_write_each_operator_the_same_way():
     for src in (fast, located):
         assert "% " in src and "// " in src and " * " in src and " for _p" in src
         assert not any(h in src for h in ("H_mod", "H_floordiv", "H_mul", "H_tick"))
+
+
+def test_a_short_range_is_built_free_and_a_long_one_is_checked_and_charged():
+    comp = compile_expr("range(1, a + 1)", SCOPE)
+    c = ctx(a=5)
+    assert comp.fn(c) == [1, 2, 3, 4, 5] and c.budget == EVAL_BUDGET
+    c = ctx(a=100)
+    assert comp.fn(c) == list(range(1, 101)) and c.budget == EVAL_BUDGET - 100
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=10 ** 30))
+    assert err.value.message == "range of more than 10000 numbers"

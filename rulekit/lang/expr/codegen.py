@@ -82,6 +82,7 @@ class CodeGen:
         self.subs: list[tuple[str, str, str]] = []  # helper functions: name, parameters, body
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
         self.in_memo = False
+        self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
         self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
 
     def const(self, v: Any) -> str:
@@ -155,7 +156,7 @@ class CodeGen:
 
     def bounded(self, code: str, node: ast.Node) -> str:
         """`code`, a whole number, failing as too large past the bound (the one check of + and -)."""
-        if self.in_memo:  # a thunk may land where Python allows no assignment expression
+        if self.in_memo or self.in_iter:  # places where Python allows no assignment expression
             return f"H_int({code}{self.site(node)})"
         t = f"_t{self.n_temps}"
         self.n_temps += 1
@@ -343,7 +344,11 @@ class CodeGen:
 
     def inline_loop(self, fname: str, fdef: Function, node: ast.Call) -> str | None:
         """`count/sum/filter/map/any/all/min/max(xs, x -> body)` as a comprehension: no call per item."""
-        it = self.g(node.args[0])
+        saved, self.in_iter = self.in_iter, True  # Python allows no := anywhere in a comprehension's iterable
+        try:
+            it = self.g(node.args[0])
+        finally:
+            self.in_iter = saved
         if ":=" in it:
             return None  # Python allows no assignment expression in a comprehension's iterable
         lam = node.args[1]
@@ -365,6 +370,25 @@ class CodeGen:
         if fname == "sum":
             return f"{self.const(sum_of)}([{body} {loop}])"
         return f"{self.const(fdef.impl)}([{body} {loop}])"  # min, max of the values
+
+    def range_call(self, node: ast.Call, args: list[str]) -> str:
+        """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
+        from or to a number written in the rule is built here, free like a short scan."""
+        ks = [self.const_of(a) for a in node.args]
+        general = f"H_range(ctx, {', '.join(args)})"
+        if self.in_memo or self.in_iter or not all(self.type_of(a) == T.INT for a in node.args):
+            return general
+        t = f"_t{self.n_temps}"
+        if len(args) == 1:
+            test, small = f"({t} := {args[0]}) <= {FREE_SCAN}", f"range({t})"
+        elif type(ks[0]) is int:
+            test, small = f"({t} := {args[1]}) <= {ks[0] + FREE_SCAN}", f"range({args[0]}, {t})"
+        elif type(ks[1]) is int:
+            test, small = f"({t} := {args[0]}) >= {ks[1] - FREE_SCAN}", f"range({t}, {args[1]})"
+        else:
+            return general
+        self.n_temps += 1
+        return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
 
     def g_Call(self, node: ast.Call) -> str:
         fname = node.func
@@ -400,7 +424,8 @@ class CodeGen:
                 return inline
         args = []
         for arg, is_lam in zip(node.args, lambdas):
-            args.append(self.lam(arg, per_call) if is_lam else self.g(arg))
+            # range() bounds its length itself: its whole numbers may be sums taken as they are
+            args.append(self.lam(arg, per_call) if is_lam else self.g(arg, fname == "range"))
         if any(lambdas) and not per_call:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
@@ -410,8 +435,8 @@ class CodeGen:
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
             call = f"len({args[0]})"
-        elif fname == "range":  # checked, built and charged in one call
-            call = f"H_range(ctx, {', '.join(args)})"
+        elif fname == "range":
+            call = self.range_call(node, args)
         else:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")
