@@ -162,3 +162,15 @@ def test_a_short_range_is_built_free_and_a_long_one_is_checked_and_charged():
     with pytest.raises(EvalError) as err:
         comp.fn(ctx(a=10 ** 30))
     assert err.value.message == "range of more than 10000 numbers"
+
+
+def test_a_loop_over_a_list_of_known_length_with_a_small_body_is_not_charged():
+    """A list written in the rule (or a zone, no longer than the deck) gone through by a small body
+    with no loop of its own costs what a big expression costs: no charge. Any other list is
+    charged per item, and so is a loop whose body loops itself."""
+    c = ctx(a=1, xs=[1, 2, 3])
+    assert compile_expr("count([1, 2, 3], x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET
+    assert compile_expr("count(xs, x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET - 3
+    c = ctx(a=1, xs=[1, 2, 3])
+    assert compile_expr("count([1, 2], x -> count(xs, y -> y > x) > a)", SCOPE).fn(c) == 1
+    assert c.budget == EVAL_BUDGET - 2 - 2 * 3

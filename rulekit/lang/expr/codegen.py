@@ -34,6 +34,7 @@ __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", 
 
 MAX_DEPTH = 40  # nesting of fast code in one function; deeper slices go to helper functions
 LOCATED_DEPTH = 12  # the same for located code (each level nests a call and a lambda)
+FREE_LOOP = 512  # items x body nodes of a loop over a list of known length that is not charged
 MAX_SOURCE = 6_000  # characters of an expression's code that a phase's generated code may inline
 
 # Functions whose lambda is called once per item: the budget is spent up front, per item.
@@ -44,7 +45,7 @@ PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "
 _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
 # code that reads a value without computing anything: read twice rather than kept in a temporary
 _SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
-_SCALAR = (T.INT, T.CARD, T.BOOL)  # one of them compares with any item in constant time
+_SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
 
 
@@ -355,6 +356,12 @@ class CodeGen:
         assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
         p, body = self.lambda_body(lam)
         loop = f"for {p} in H_spend(ctx, {it}{self.site(lam)})"
+        most = self.static_len(node.args[0], it)
+        if most is not None and not _has_loop(lam.body) and most * _size(lam.body) <= FREE_LOOP:
+            # a list whose length is known when the game is built (written in the rule, or a zone,
+            # which never holds more than the deck), gone through once by a small body with no
+            # loop of its own: it costs no more than a big expression, which is not charged either
+            loop = f"for {p} in {it}"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
         # filter and map are charged per item gone through (H_spend), not again for what they build:
@@ -370,6 +377,24 @@ class CodeGen:
         if fname == "sum":
             return f"{self.const(sum_of)}([{body} {loop}])"
         return f"{self.const(fdef.impl)}([{body} {loop}])"  # min, max of the values
+
+    def static_len(self, node: ast.Node, code: str) -> int | None:
+        """The most items the list `node` (written as `code`) can hold, if known when the game is
+        built: a short constant list's length, or the deck's size for a zone (a zone holds only cards
+        of the deck, each once)."""
+        fixed = _CONST_LIST.match(code)
+        if fixed:  # a short one only: a long list written out is a loop the rule asks for
+            n = len(self.consts[int(fixed.group(1))])
+            return n if n <= FREE_SCAN else None
+        zone = node.obj if isinstance(node, ast.Index) else node
+        if isinstance(zone, ast.Name) and zone.name not in self.params and self.names.get(id(zone)) == "global":
+            g = self.scope.globals.get(zone.name)
+            code_of = getattr(g, "code", None)
+            want = "list<list<card>>" if zone is not node else "list<card>"
+            if isinstance(code_of, tuple) and code_of[0] == "zones" and g is not None and g.type == want \
+                    and self.scope.card_ids:
+                return len(self.scope.card_ids)
+        return None
 
     def range_call(self, node: ast.Call, args: list[str]) -> str:
         """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
@@ -446,6 +471,26 @@ class CodeGen:
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
         return call
+
+
+def _size(node: ast.Node) -> int:
+    """How many nodes `node` has."""
+    n, todo = 0, [node]
+    while todo:
+        n += 1
+        todo.extend(ast.children(todo.pop()))
+    return n
+
+
+def _has_loop(node: ast.Node) -> bool:
+    """Whether `node` calls a function per item or binds a name (a lambda or a let in it)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Lambda, ast.Let)):
+            return True
+        todo.extend(ast.children(n))
+    return False
 
 
 _NAMED = {"/": "div", "*": "mul", "**": "pow", "//": "floordiv", "%": "mod"}
