@@ -102,3 +102,75 @@ def test_located_code_holds_only_generator_names(text):
     for src in (comp.raw.source, comp.raw.slow.fn.source):
         stray = {n for n in names_in(src) if not ALLOWED.match(n) and n not in HELPERS and n not in SAFE_BUILTINS}
         assert not stray, src
+
+
+def test_whole_number_sums_are_bounded_where_they_leave_the_arithmetic():
+    """+ and - on whole numbers are Python's operators; a sum is checked once, where its value
+    leaves the arithmetic (the expression's value, a function's argument), not at each step."""
+    big = 10 ** 30
+    assert compile_expr("a + a - a", SCOPE).fn(ctx(a=big)) == big
+    assert compile_expr("a + a > a", SCOPE).fn(ctx(a=big)) is True
+    text = "xs[0] + abs(a + a)"
+    with pytest.raises(EvalError) as err:
+        compile_expr(text, SCOPE).fn(ctx(a=big, xs=[1]))
+    assert err.value.message == "number too large (limit 10^30)"
+    assert text[err.value.offset:err.value.offset + err.value.length] == "a + a"
+    with pytest.raises(EvalError) as err:
+        compile_expr("a + a", SCOPE).fn(ctx(a=big))
+    assert err.value.message == "number too large (limit 10^30)"
+    src = compile_expr("a + b == 5 - a", SCOPE).raw.source
+    assert "H_" not in src and ":=" not in src
+
+
+def test_a_short_list_is_scanned_free_and_a_long_one_is_charged():
+    """`a in xs` is Python's `in` while xs is short; a long list goes through the charged scan, so a
+    loop over a long list cannot run unaccounted."""
+    comp = compile_expr("count(range(1000), i -> a in xs)", SCOPE)
+    assert "len(L[K" in comp.raw.source
+    c = ctx(a=3, xs=list(range(10)))
+    c.budget = 5_000
+    assert comp.fn(c) == 1000 and c.budget == 4_000
+    c = ctx(a=3, xs=list(range(100)))
+    c.budget = 50_000
+    with pytest.raises(EvalError) as err:
+        comp.fn(c)
+    assert err.value.message.startswith("evaluation budget exhausted")
+
+
+def test_fast_and_located_code_write_each_operator_the_same_way():
+    """Whole-number //, %, *, + and functions with a lambda are written in one form: the located
+    code is the fast code with places added, not a second implementation."""
+    text = "sum(filter(xs, x -> x % b == 0), x -> x // b) * a"
+    comp = compile_expr(text, SCOPE)
+    assert comp.fn(ctx(a=2, b=3, xs=[3, 4, 6])) == (1 + 2) * 2
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=2, b=0, xs=[3]))
+    assert err.value.message == "division by zero"
+    assert text[err.value.offset:err.value.offset + err.value.length] == "b"
+    fast, located = comp.raw.source, comp.raw.slow.fn.source
+    for src in (fast, located):
+        assert "% " in src and "// " in src and " * " in src and " for _p" in src
+        assert not any(h in src for h in ("H_mod", "H_floordiv", "H_mul", "H_tick"))
+
+
+def test_a_short_range_is_built_free_and_a_long_one_is_checked_and_charged():
+    comp = compile_expr("range(1, a + 1)", SCOPE)
+    c = ctx(a=5)
+    assert comp.fn(c) == [1, 2, 3, 4, 5] and c.budget == EVAL_BUDGET
+    c = ctx(a=100)
+    assert comp.fn(c) == list(range(1, 101)) and c.budget == EVAL_BUDGET - 100
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=10 ** 30))
+    assert err.value.message == "range of more than 10000 numbers"
+
+
+def test_a_loop_over_a_list_of_known_length_with_a_small_body_is_not_charged():
+    """A list written in the rule (or a zone, no longer than the deck) gone through by a small body
+    with no loop of its own costs what a big expression costs: no charge. Any other list is
+    charged per item, and so is a loop whose body loops itself."""
+    c = ctx(a=1, xs=[1, 2, 3])
+    assert compile_expr("count([1, 2, 3], x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET
+    assert compile_expr("count(xs, x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET - 3
+    c = ctx(a=1, xs=[1, 2, 3])
+    assert compile_expr("count([1, 2], x -> count(xs, y -> y > x) > a)", SCOPE).fn(c) == 1
+    assert c.budget == EVAL_BUDGET - 2 - 2 * 3

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, REGISTRY, WALKERS, Function
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, sum_of
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -34,6 +34,7 @@ __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", 
 
 MAX_DEPTH = 40  # nesting of fast code in one function; deeper slices go to helper functions
 LOCATED_DEPTH = 12  # the same for located code (each level nests a call and a lambda)
+FREE_LOOP = 512  # items x body nodes of a loop over a list of known length that is not charged
 MAX_SOURCE = 6_000  # characters of an expression's code that a phase's generated code may inline
 
 # Functions whose lambda is called once per item: the budget is spent up front, per item.
@@ -42,6 +43,9 @@ PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "
 
 
 _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
+# code that reads a value without computing anything: read twice rather than kept in a temporary
+_SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
+_SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
 
 
@@ -79,6 +83,8 @@ class CodeGen:
         self.subs: list[tuple[str, str, str]] = []  # helper functions: name, parameters, body
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
         self.in_memo = False
+        self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
+        self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -98,7 +104,10 @@ class CodeGen:
         p = part or node
         return ", " + self.const(Site(node.start, node.end - node.start, p.start, p.end - p.start, self.root, fname))
 
-    def g(self, node: ast.Node) -> str:
+    def g(self, node: ast.Node, loose: bool = False) -> str:
+        """The code of `node`. A whole number that may have grown past the bound through + and -
+        (see growth) is bounded here, unless `loose`: its consumer (+, -, a comparison) takes it as
+        it is, since a sum of bounded numbers is harmless until it leaves the arithmetic."""
         self.depth += 1
         try:
             t, k = self.info.get(id(node), (T.ANY, NC_MARK))
@@ -113,7 +122,10 @@ class CodeGen:
                 raise Unsupported(type(node).__name__)
             slot = self.memo_slot(node)
             if slot is None:
-                return method(node)
+                code = method(node)
+                if loose or self.growth(node) <= 1:
+                    return code
+                return self.bounded(code, node)
             self.in_memo = True  # no slot inside a slot, and no := in a thunk (see g_Binary)
             try:
                 code = method(node)
@@ -124,6 +136,32 @@ class CodeGen:
             return f"(MEMO[{slot}] if MEMO[{slot}] is not H_UNSET else H_memo(MEMO, {slot}, lambda: {code}))"
         finally:
             self.depth -= 1
+
+    def growth(self, node: ast.Node) -> int:
+        """How many times the bound a whole number `node` computes may reach unbounded: + and -
+        add their sides' growths and unary - keeps it; every other value is within the bound
+        (read from the state, whose stores are checked, or bounded by its operator)."""
+        known = self.growths.get(id(node))
+        if known is not None:
+            return known
+        n = 1
+        if self.const_of(node) is not NC_MARK:
+            pass
+        elif isinstance(node, ast.Binary) and node.op in ("+", "-"):
+            if self.type_of(node.left) == T.INT and self.type_of(node.right) == T.INT:
+                n = self.growth(node.left) + self.growth(node.right)
+        elif isinstance(node, ast.Unary) and node.op == "-":
+            n = self.growth(node.operand)
+        self.growths[id(node)] = n
+        return n
+
+    def bounded(self, code: str, node: ast.Node) -> str:
+        """`code`, a whole number, failing as too large past the bound (the one check of + and -)."""
+        if self.in_memo or self.in_iter:  # places where Python allows no assignment expression
+            return f"H_int({code}{self.site(node)})"
+        t = f"_t{self.n_temps}"
+        self.n_temps += 1
+        return f"({t} if {-MAX_INT} <= ({t} := {code}) <= {MAX_INT} else H_big({self.site(node)[2:]}))"
 
     def split(self, node: ast.Node) -> str:
         """`node` as a call of a helper function of its own: no single function nests too deeply
@@ -202,10 +240,9 @@ class CodeGen:
         return f"{obj}[{idx}]"
 
     def g_Unary(self, node: ast.Unary) -> str:
-        inner = self.g(node.operand)
         if node.op == "not":
-            return f"(not {inner})"
-        return f"(-{inner})"
+            return f"(not {self.g(node.operand)})"
+        return f"(-{self.g(node.operand, True)})"
 
     def g_Cond(self, node: ast.Cond) -> str:
         tk = self.const_of(node.test)
@@ -228,15 +265,25 @@ class CodeGen:
             if T.ANY in (lt, rt):
                 return f"(bool({left}) {op} bool({right}))"
             return f"({left} {op} {right})"
+        if op in ("==", "!=", "<", "<=", ">", ">=", "+", "-") and lt == T.INT and rt == T.INT:
+            # whole numbers: Python's operator, in the fast and the located code alike; a sum is
+            # bounded where it leaves the arithmetic (g), not at each step
+            return f"({self.g(node.left, True)} {op} {self.g(node.right, True)})"
         left, right = self.g(node.left), self.g(node.right)
         at = self.site(node, node.right)
         if op in ("in", "not in"):
-            if rt in (T.MAP, T.ANY):
-                neg = "not " if op == "not in" else ""
-                return f"({neg}H_member(ctx, {left}, {right}{at}))"
             if _CONST_LIST.match(right) and not may_hold_lists(T.elem(rt)):  # a list written in the rule: its length is the rule's own
                 return f"({left} {op} {right})"
-            return f"({left} {op} H_scan(ctx, {right}{at}))"
+            neg = "not " if op == "not in" else ""
+            if rt in (T.MAP, T.ANY):
+                general = f"H_member(ctx, {left}, {right}{at})"
+            else:
+                general = f"{left} in H_scan(ctx, {right}{at})"
+            if not self.located and lt in _SCALAR and _SIMPLE.match(right):
+                # a single value looked up in a short list (or map) costs no more than the rule's own
+                # text: Python's `in`, with no charge; a longer one goes through the general form
+                return f"({neg}({left} in {right} if len({right}) <= {FREE_SCAN} else {general}))"
+            return f"({neg}{general})"
         if op in ("==", "!=") and may_hold_lists(lt) and may_hold_lists(rt):
             return f"({'' if op == '==' else 'not '}H_eq(ctx, {left}, {right}{at}))"
         if op in ("==", "!=", "<", "<=", ">", ">="):
@@ -250,20 +297,18 @@ class CodeGen:
             return f"H_join(ctx, {left}, {right}{at})"
         if op == "-" and T.is_list(lt):
             return f"H_minus(ctx, {left}, {right}{at})"
+        if op == "*" and lt == T.INT and rt == T.INT:  # Python's operator, bounded as + and - are
+            return self.bounded(f"({left} * {right})", node)
         if op in ("/", "*", "**"):
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         both_int = lt == T.INT and rt == T.INT
         if op in ("//", "%"):
-            if both_int and not self.located:  # Python's own operator; a zero fails to the located code
+            if both_int:  # Python's own operator; the located code places a zero divisor at it
+                if self.located:
+                    return f"H_at({at[2:]}, lambda: ({left} {op} {right}))"
                 return f"({left} {op} {right})"
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         if op in ("+", "-"):
-            if both_int and (self.in_memo or self.located):
-                return f"H_int({left} {op} {right}{at})"
-            if both_int:
-                t = f"_t{self.n_temps}"
-                self.n_temps += 1
-                return f"({t} if {-MAX_INT} <= ({t} := {left} {op} {right}) <= {MAX_INT} else H_big())"
             if T.ANY in (lt, rt):  # may be lists or text at run time: charged by size first
                 return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right}{at})"
             return f"H_num({left} {op} {right}{at})"
@@ -300,24 +345,75 @@ class CodeGen:
 
     def inline_loop(self, fname: str, fdef: Function, node: ast.Call) -> str | None:
         """`count/sum/filter/map/any/all/min/max(xs, x -> body)` as a comprehension: no call per item."""
-        it = self.g(node.args[0])
+        saved, self.in_iter = self.in_iter, True  # Python allows no := anywhere in a comprehension's iterable
+        try:
+            it = self.g(node.args[0])
+        finally:
+            self.in_iter = saved
         if ":=" in it:
             return None  # Python allows no assignment expression in a comprehension's iterable
         lam = node.args[1]
         assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
         p, body = self.lambda_body(lam)
-        loop = f"for {p} in H_spend(ctx, {it})"
+        loop = f"for {p} in H_spend(ctx, {it}{self.site(lam)})"
+        most = self.static_len(node.args[0], it)
+        if most is not None and not _has_loop(lam.body) and most * _size(lam.body) <= FREE_LOOP:
+            # a list whose length is known when the game is built (written in the rule, or a zone,
+            # which never holds more than the deck), gone through once by a small body with no
+            # loop of its own: it costs no more than a big expression, which is not charged either
+            loop = f"for {p} in {it}"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
+        # filter and map are charged per item gone through (H_spend), not again for what they build:
+        # a filter's items are the list's own, a map's one per item (charged again only if lists)
         if fname == "filter":
-            return f"H_built(ctx, [{p} {loop} if {body}])"
+            return f"[{p} {loop} if {body}]"
         if fname == "map":
-            return f"H_built(ctx, [{body} {loop}])"
-        if fname in ("any", "all"):  # a generator, so they stop early
-            return f"{self.const(fdef.impl)}(({body} {loop}))"
-        if fname == "sum" and self.type_of(node) == T.INT:
-            return f"H_sum_int([{body} {loop}])"
-        return f"{self.const(fdef.impl)}([{body} {loop}])"  # sum, min, max of the values
+            if may_hold_lists(self.type_of(lam.body)) or T.is_list(self.type_of(lam.body)):
+                return f"H_built(ctx, [{body} {loop}])"
+            return f"[{body} {loop}]"
+        if fname in ("any", "all"):  # Python's own, over a generator, so they stop early
+            return f"{fname}(({body} {loop}))"
+        if fname == "sum":
+            return f"{self.const(sum_of)}([{body} {loop}])"
+        return f"{self.const(fdef.impl)}([{body} {loop}])"  # min, max of the values
+
+    def static_len(self, node: ast.Node, code: str) -> int | None:
+        """The most items the list `node` (written as `code`) can hold, if known when the game is
+        built: a short constant list's length, or the deck's size for a zone (a zone holds only cards
+        of the deck, each once)."""
+        fixed = _CONST_LIST.match(code)
+        if fixed:  # a short one only: a long list written out is a loop the rule asks for
+            n = len(self.consts[int(fixed.group(1))])
+            return n if n <= FREE_SCAN else None
+        zone = node.obj if isinstance(node, ast.Index) else node
+        if isinstance(zone, ast.Name) and zone.name not in self.params and self.names.get(id(zone)) == "global":
+            g = self.scope.globals.get(zone.name)
+            code_of = getattr(g, "code", None)
+            want = "list<list<card>>" if zone is not node else "list<card>"
+            if isinstance(code_of, tuple) and code_of[0] == "zones" and g is not None and g.type == want \
+                    and self.scope.card_ids:
+                return len(self.scope.card_ids)
+        return None
+
+    def range_call(self, node: ast.Call, args: list[str]) -> str:
+        """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
+        from or to a number written in the rule is built here, free like a short scan."""
+        ks = [self.const_of(a) for a in node.args]
+        general = f"H_range(ctx, {', '.join(args)})"
+        if self.in_memo or self.in_iter or not all(self.type_of(a) == T.INT for a in node.args):
+            return general
+        t = f"_t{self.n_temps}"
+        if len(args) == 1:
+            test, small = f"({t} := {args[0]}) <= {FREE_SCAN}", f"range({t})"
+        elif type(ks[0]) is int:
+            test, small = f"({t} := {args[1]}) <= {ks[0] + FREE_SCAN}", f"range({args[0]}, {t})"
+        elif type(ks[1]) is int:
+            test, small = f"({t} := {args[0]}) >= {ks[1] - FREE_SCAN}", f"range({t}, {args[1]})"
+        else:
+            return general
+        self.n_temps += 1
+        return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
 
     def g_Call(self, node: ast.Call) -> str:
         fname = node.func
@@ -344,13 +440,17 @@ class CodeGen:
                 return f"[*{self.const(tuple(v))}]"
             if type(v) in (int, bool, str) and (type(v) is not int or -MAX_INT <= v <= MAX_INT):
                 return self.const(v)
-        if not self.located and fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
+        if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
+            # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)
             if inline is not None:
+                if self.located:  # what fails while the call is worked out is placed at it
+                    return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {inline})"
                 return inline
         args = []
         for arg, is_lam in zip(node.args, lambdas):
-            args.append(self.lam(arg, per_call) if is_lam else self.g(arg))
+            # range() bounds its length itself: its whole numbers may be sums taken as they are
+            args.append(self.lam(arg, per_call) if is_lam else self.g(arg, fname == "range"))
         if any(lambdas) and not per_call:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
@@ -360,8 +460,8 @@ class CodeGen:
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
             call = f"len({args[0]})"
-        elif fname == "range":  # checked, built and charged in one call
-            call = f"H_range(ctx, {', '.join(args)})"
+        elif fname == "range":
+            call = self.range_call(node, args)
         else:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")
@@ -371,6 +471,26 @@ class CodeGen:
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
         return call
+
+
+def _size(node: ast.Node) -> int:
+    """How many nodes `node` has."""
+    n, todo = 0, [node]
+    while todo:
+        n += 1
+        todo.extend(ast.children(todo.pop()))
+    return n
+
+
+def _has_loop(node: ast.Node) -> bool:
+    """Whether `node` calls a function per item or binds a name (a lambda or a let in it)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Lambda, ast.Let)):
+            return True
+        todo.extend(ast.children(n))
+    return False
 
 
 _NAMED = {"/": "div", "*": "mul", "**": "pow", "//": "floordiv", "%": "mod"}

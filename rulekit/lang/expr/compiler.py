@@ -9,7 +9,6 @@ evaluation is generated code only.
 from __future__ import annotations
 
 
-import operator
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -29,8 +28,7 @@ from rulekit.lang.expr.scope import (MAX_INT, NC_MARK as _MARK, CompileError, Co
 
 _NC = object()  # "not a constant"
 
-_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-        ">=": operator.ge}
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 Typed = tuple[str, Any]  # a node's type, and its constant value or _NC
 
@@ -226,7 +224,7 @@ class _Compiler:
             if T.is_list(rt) and T.unify(lt, T.elem(rt)) is None:
                 self.fail(node, "E033", f"'{op}': {T.describe(lt)} can never be in {T.describe(rt)}")
             return T.BOOL, _NC
-        if op in _CMP:
+        if op in _COMPARISONS:
             return self.compare(node, lt, lk, rt, rk)
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
             u = T.unify(lt, rt)
@@ -275,7 +273,7 @@ class _Compiler:
             try:
                 if may_hold_lists(lt) and may_hold_lists(rt):
                     charge_walk(None, lk)  # a constant DAG of shared lists: not compared here
-                return T.BOOL, _CMP[op](lk, rk)
+                return T.BOOL, fold_binary(op, lk, rk)
             except (TypeError, EvalError):
                 pass
         return T.BOOL, _NC

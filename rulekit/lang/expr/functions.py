@@ -121,7 +121,14 @@ def _count(xs: list[Value], pred: Any = _NO) -> int:
           "Sum of the items, or of the value the function gives for each item (0 when empty).",
           "sum(column[i], c -> c.value) % 10")
 def _sum(xs: list[Value], f: Any = _NO) -> Value:
-    total: Value = sum(xs) if f is _NO else sum(f(x) for x in xs)
+    return sum_of(xs if f is _NO else [f(x) for x in xs])
+
+
+def sum_of(xs: list[Value]) -> Value:
+    """sum() of a list of numbers, bounded (generated code calls it on the values it gathered)."""
+    total: Value = sum(xs)
+    if type(total) is int and -10 ** 30 <= total <= 10 ** 30:  # the usual case first: whole numbers
+        return total
     if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
         raise EvalError("sum() needs numbers")
     if not -10 ** 30 <= total <= 10 ** 30:  # abs(total) > 10**30, in terms mypy can follow on a union

@@ -56,6 +56,8 @@ class Site:
         """An error raised while a call was worked out, placed at the call."""
         if isinstance(exc, Fail):
             return self.error(exc.message, exc.part)
+        if isinstance(exc, ZeroDivisionError):  # Python's // and % on whole numbers (see H_floordiv)
+            return self.error("division by zero", "part")
         if isinstance(exc, EvalError):
             if exc.root is not None:
                 return exc
@@ -114,20 +116,11 @@ def H_num(v: Value, site: Site | None = None) -> Value:
     return v  # not a number (text or lists of unknown type): bounded where it is built
 
 
-def H_sum_int(xs: list[Value]) -> int:
-    """sum() of whole numbers (not booleans), bounded; anything else is left to the located code,
-    which calls the registry's sum()."""
-    s = sum(xs)
-    if type(s) is int and -MAX_INT <= s <= MAX_INT:
-        return s
-    raise TypeError("not whole numbers")
-
-
-def H_spend(ctx: Budgeted, xs: list[Value]) -> list[Value]:
+def H_spend(ctx: Budgeted, xs: list[Value], site: Site | None = None) -> list[Value]:
     """Charge the budget one unit per item a lambda will be called on; returns xs."""
     ctx.budget -= len(xs)  # _spend, written out: this runs for every list a function goes through
     if ctx.budget < 0:
-        raise Fail(TICK)
+        raise fail(site, TICK)
     return xs
 
 
@@ -321,11 +314,15 @@ def H_raise(message: str, offset: int) -> NoReturn:
 
 _FOLD: dict[str, Callable[[Any, Any], Any]] = {
     "/": H_div, "*": H_mul, "**": H_pow, "//": H_floordiv, "%": H_mod,
-    "+": lambda a, b: H_num(a + b), "-": lambda a, b: H_num(a - b)}
+    "+": lambda a, b: H_num(a + b), "-": lambda a, b: H_num(a - b),
+    # comparisons are Python's own operators in generated code (H_eq only charges the walk first)
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def fold_binary(op: str, a: Any, b: Any) -> Any:
-    """An arithmetic operator on two constants, as generated code computes it (raises Fail)."""
+    """An arithmetic operator or comparison on two constants, as generated code computes it
+    (raises Fail)."""
     return _FOLD[op](a, b)
 
 
@@ -334,4 +331,5 @@ FAST_ERRORS = (Fail, EvalError, TypeError, ValueError, IndexError, KeyError, Att
                ZeroDivisionError)  # not RecursionError: retrying deep recursion would multiply it
 
 # The only builtins generated code can reach (it names no others; this closes the door anyway).
-SAFE_BUILTINS = {"len": len, "range": range, "bool": bool, "list": list, "tuple": tuple, "type": type, "int": int}
+SAFE_BUILTINS = {"len": len, "range": range, "bool": bool, "list": list, "tuple": tuple, "type": type, "int": int,
+                 "any": any, "all": all}
