@@ -456,8 +456,14 @@ class DealChain:
     def next(self) -> Stepper:
         """The next deal of the chain, a Stepper of its own; raises Inconsistent while no agreeing
         deal has been found (one fresh re-deal tried per call until one agrees)."""
+        self.advance()
+        return self.current()
+
+    def advance(self) -> tuple[int, ...] | None:
+        """Move the chain on to its next deal (as `next`) without replaying it when it stays: the
+        deal, its card slot by slot (None before the first round: `current` is then a clone)."""
         if self.source._snap is None:
-            return self.source.clone()
+            return None
         if self.perm is None:
             self._propose("fresh")
             self.failed += self.perm is None
@@ -484,6 +490,15 @@ class DealChain:
         else:
             self._propose("swap")
             self._shuffle()
+        assert self.perm is not None  # (a deal was found above, or Inconsistent raised)
+        return tuple(self.perm)
+
+    def current(self) -> Stepper:
+        """The chain's current deal as a Stepper of its own (its proposal's replay where that is
+        at hand, else the deal replayed afresh)."""
+        if self.source._snap is None:
+            return self.source.clone()
+        assert self.perm is not None  # `advance` found a deal (it raises Inconsistent until then)
         out, self.fresh = self.fresh, None
         if out is None:  # the proposals were refused: the current deal again, replayed afresh
             if self.stop is not None:
