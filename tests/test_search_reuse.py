@@ -1,6 +1,8 @@
 """The search bot plays a deal out once: a deal its chain stays at ends the same, unless chance plays a part."""
 from __future__ import annotations
 
+import random
+
 from rulekit import Env
 from rulekit.engine.agents import PolicyAgent
 from rulekit.engine.search import SearchAgent
@@ -64,3 +66,40 @@ def test_a_playout_that_draws_from_the_rules_generator_is_played_again(monkeypat
     monkeypatch.setattr(PolicyAgent, "act", drawing)
     _choice, bot = _decide(Recording, env)
     assert bot.reused == 0
+
+
+class _Wrong:
+    """A model of the others that never makes the choice they made (every free choice is a slip), counting its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, d):
+        self.calls += 1
+        return len(d.actions)  # no action's index: never the choice taken
+
+
+def _chain_at_a_deal(model):
+    from rulekit.engine.stepper import DealChain
+    env = _at_play()
+    chain = DealChain(env._st, env.current_player, random.Random(3), model)
+    chain.next()
+    return chain
+
+
+def test_a_proposal_the_chain_would_refuse_stops_at_the_slip_that_refuses_it():
+    model = _Wrong()
+    chain = _chain_at_a_deal(model)
+    judged = chain.slips  # every free choice of another seat in this round so far, each a slip
+    assert judged >= 3
+    for u, takes in ((0.5, 0), (0.05, 1), (0.005, 2)):  # SLIP ** extra > u: up to `extra` slips more
+        chain.slips, perm = judged - 3, chain.perm  # as if the deal held had three slips fewer
+        chain.rng.random = lambda u=u: u
+        model.calls = 0
+        chain._propose("fresh", early=True)
+        assert model.calls == judged - 3 + takes + 1  # the replay stopped at the first slip too many
+        assert chain.perm is perm and chain.slips == judged - 3  # the chain stayed at its deal
+    chain.rng.random = lambda: 0.0005  # up to three more: this deal's own count is taken
+    model.calls = 0
+    chain._propose("fresh", early=True)
+    assert model.calls == judged and chain.slips == judged and chain.perm is not perm
