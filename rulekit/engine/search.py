@@ -206,8 +206,9 @@ class SearchAgent:
         return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
 
     def _start(self) -> None:
-        """A new decision: its time cap starts now."""
+        """A new decision: its time cap starts now, and the deals met so far are another decision's."""
         self._deadline = None if self.seconds is None else self.clock() + self.seconds
+        self._known = (None, {})
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
                          actions: list[int] | None = None, chain: DealChain | None = None,
