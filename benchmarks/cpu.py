@@ -113,19 +113,22 @@ class _Timed:
         return i
 
 
-def search_median(vid: str, rounds: int) -> tuple[float, int]:
-    """Median CPU seconds of a search-bot decision (seat i mod n searches, the others careful)."""
+def search_median(vid: str, rounds: int) -> tuple[float, int, float]:
+    """Median CPU seconds of a search-bot decision (seat i mod n searches, the others careful),
+    the decisions timed, and the share of playout results taken from deals met again."""
     from rulekit.engine.search import SearchAgent
     game = build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", f"{vid}.yaml")))
     n = game.variant.meta.players_default
     times: list[float] = []
+    results = reused = 0
     for i in range(rounds):
         seed, k = round_seed(2026, i), i % n
         agents = make_agents(game, n, seed, "careful")
         bot = agents[k] = _Timed(SearchAgent(game, agent_seed(seed, k)))
         play(game, n, seed, agents, rounds=1, logging=False)
         times += bot.times
-    return statistics.median(times), len(times)
+        results, reused = results + bot.agent.playouts, reused + bot.agent.reused
+    return statistics.median(times), len(times), reused / max(results, 1)
 
 
 def instructions_per_round(game, n: int, rounds: int) -> float:
@@ -197,8 +200,9 @@ def main() -> None:
         for vid in ("otoroku", "kyo-kabu", "kakkuri"):
             print(f"Env {vid:10} {env_rate(vid, 2.0):10.0f} decisions/CPU-s (one-round episodes)", flush=True)
     if not args.no_search:
-        med, k = search_median("hiraya", args.search_rounds)
-        print(f"search bot, Hiraya: median {med:.4f} CPU-s a decision ({k} decisions, default budget)")
+        med, k, again = search_median("hiraya", args.search_rounds)
+        print(f"search bot, Hiraya: median {med:.4f} CPU-s a decision ({k} decisions, default budget; "
+              f"{again:.0%} of playout results from deals met again)")
 
 
 if __name__ == "__main__":

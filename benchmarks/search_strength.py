@@ -52,7 +52,8 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
     n = game.variant.meta.players_default
     careful, rand = [], []
     search: dict[int, list[int]] = {b: [] for b in budgets}
-    timing = {b: [0.0, 0.0, 0, 0, 0] for b in budgets}  # seconds, CPU, decisions, budget units, capped
+    # seconds, CPU, decisions, budget units, capped, playout results, of which from deals met again
+    timing = {b: [0.0, 0.0, 0, 0, 0, 0, 0] for b in budgets}
     for i in range(start, start + rounds):
         seed, k = round_seed(seed0, i), i % n
         base = _seat_delta(game, n, seed, make_agents(game, n, seed, "careful"), k)
@@ -70,17 +71,20 @@ def run(gid: str, rounds: int, budgets: list[int], start: int = 0, seed0: int = 
             timing[b][2] += len(bot.wall)
             timing[b][3] += bot.agent.units
             timing[b][4] += bot.agent.capped
+            timing[b][5] += bot.agent.playouts
+            timing[b][6] += bot.agent.reused
     print(f"{gid} ({n} players, {rounds} paired rounds from round {start} of seed {seed0}, "
           f"seat k = round mod {n}, others careful)")
     print(f"  careful - random (chips/round): {_interval(rand)}")
     for b in budgets:
-        secs, cpu, dec, units, capped = timing[b]
+        secs, cpu, dec, units, capped, results, reused = timing[b]
         label = f"search({b}, short {short})" if short != SHORT else f"search({b})"
         label = label if seconds is None else f"{label[:-1]}, at most {seconds:g} s)"
         label = label if playout is None else f"{label[:-1]}, playouts by {playout})"
         print(f"  {label} - careful (chips/round): {_interval(search[b])}; "
               f"{secs / max(dec, 1):.3f} s per decision ({cpu / max(dec, 1):.3f} s of CPU) over {dec} decisions; "
-              f"{units / max(dec, 1):,.0f} budget units per decision (cap {UNITS * b:,}), {capped} capped")
+              f"{units / max(dec, 1):,.0f} budget units per decision (cap {UNITS * b:,}), {capped} capped; "
+              f"{reused / max(results, 1):.0%} of playout results from deals met again")
     print(flush=True)
 
 

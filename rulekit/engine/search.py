@@ -8,7 +8,10 @@ then, in each deal, it takes each legal action in turn and plays the round to it
 base policy at every seat (the game's `careful` policy where it has one, random otherwise; or
 the cheaper stand-in the variant names as that policy's `playout`, where its rules are costly
 and the stand-in was measured to keep the bot as strong), each action with the same deal and the same playout seeds
-(common random numbers: the comparison is between actions, not between deals). It takes the action with the best mean chip change for
+(common random numbers: the comparison is between actions, not between deals); a deal met
+again (the chain stays at a deal when it refuses a proposal) is not played out again where
+chance played no part in its playouts (no draw from the rules' generator or an agent's): they
+would end the same. It takes the action with the best mean chip change for
 its seat when that beats the base policy's own choice clearly (the paired difference above zero
 at one-sided 95%, see `choose`), and the base policy's choice otherwise: noise in a few playouts
 does not make it play worse than the base policy. With many actions, part of the budget
@@ -42,7 +45,7 @@ import random
 import time
 from typing import Any
 
-from rulekit.engine.agents import Decision, PolicyAgent, RandomAgent
+from rulekit.engine.agents import Decision, PolicyAgent, RandomAgent, SplitMix64
 from rulekit.engine.game import Game
 from rulekit.engine.runner import register_policy
 from rulekit.engine.stepper import DealChain, Inconsistent, Stepper
@@ -123,6 +126,11 @@ class SearchAgent:
         self._deadline: float | None = None  # the time the current decision must stop drawing deals
         self.clock = time.monotonic  # seconds, for the time cap (a test gives a fake clock)
         self._limit = 0    # the budget units the current batch of playouts may reach (in self.units)
+        self.reused = 0    # playout results taken from a deal met before rather than played (see _playout)
+        # a chain's deals met before, with their chip changes by action: the chain stays at a deal
+        # when it refuses a proposal (half the time in Hiraya), and the same deal played out without
+        # chance ends the same, so it is not replayed and played out again
+        self._known: tuple[DealChain | None, dict[tuple[int, ...], dict[int, int]]] = (None, {})
 
     # -- told by runner.play -------------------------------------------------------------
     def watch(self, game: Game, n: int, seed: Any, moves: list[int], values: list[tuple[Any, ...]]) -> None:
@@ -198,8 +206,9 @@ class SearchAgent:
         return [sum(col) / len(rows) for col in zip(*rows)] if rows else None
 
     def _start(self) -> None:
-        """A new decision: its time cap starts now."""
+        """A new decision: its time cap starts now, and the deals met so far are another decision's."""
         self._deadline = None if self.seconds is None else self.clock() + self.seconds
+        self._known = (None, {})
 
     def playouts_by_deal(self, source: Stepper, seat: int, k: int, budget: int | None = None,
                          actions: list[int] | None = None, chain: DealChain | None = None,
@@ -216,6 +225,9 @@ class SearchAgent:
         most = self.short * budget if most is None else most
         actions = list(range(k)) if actions is None else actions
         chain = self._chain(source, seat) if chain is None else chain
+        if self._known[0] is not chain:
+            self._known = (chain, {})
+        known_rows = self._known[1]
         deals = max(1, math.ceil(most / len(actions)))
         rows: list[list[int]] = []
         replays0, self.moves = chain.replays, 0
@@ -229,21 +241,24 @@ class SearchAgent:
                    and self.moves + prefix * (chain.replays - replays0) < MOVES * budget):
                 self._check(source.spent - spent0)
                 try:
-                    deal = chain.next()
+                    key = chain.advance()
+                    known = known_rows.get(key) if key is not None else None
+                    if known is not None and any(a not in known for a in actions):
+                        known = None
+                    deal = chain.current() if known is None else None
                 except Inconsistent:
                     continue  # no deal agreeing with what the seat saw yet: the chain tries another
                 seed = self.rng.getrandbits(63)
-                r0 = deal.ctx.round_no
-                before = deal.ctx.chips[seat]
-                last = len(actions) - 1
-                row = []
-                for i, a in enumerate(actions):
-                    st = deal if i == last else deal.clone()
-                    self.units += deal.spent
-                    deal.spent = 0
-                    row.append(self._playout(st, a, seed, r0, source.spent - spent0) - before)
+                if known is not None:  # a deal met before whose playouts used no chance: they end the same
+                    row = [known[a] for a in actions]
+                    self.reused += len(actions)
+                else:
+                    assert deal is not None
+                    row, alike = self._row(deal, seat, actions, seed, source.spent - spent0)
+                    if alike and key is not None:
+                        known_rows.setdefault(key, {}).update(zip(actions, row))
+                    self.moves += (len(actions) - 1) * prefix  # the clones' replays
                 rows.append(row)
-                self.moves += last * prefix  # the clones' replays
                 if settle is not None and len(rows) % BATCH == 0 and settled(rows, settle):
                     break
         except _Spent:
@@ -256,6 +271,23 @@ class SearchAgent:
         self.tried += chain.replays - replays0
         return rows
 
+    def _row(self, deal: Stepper, seat: int, actions: list[int], seed: int, pending: int) -> tuple[list[int], bool]:
+        """`seat`'s chip change after each of `actions` at `deal`'s decision, played out on copies
+        of it with the same seed; and whether chance played no part in any (see _playout)."""
+        r0 = deal.ctx.round_no
+        before = deal.ctx.chips[seat]
+        last = len(actions) - 1
+        row = []
+        alike = True
+        for i, a in enumerate(actions):
+            st = deal if i == last else deal.clone()
+            self.units += deal.spent
+            deal.spent = 0
+            chips, fixed = self._playout(st, a, seed, r0, pending)
+            row.append(chips - before)
+            alike = alike and fixed
+        return row, alike
+
     def _check(self, pending: int = 0) -> None:
         """Raise _Spent when the budget units (with `pending` not yet added) or the seconds are used up."""
         if self.units + pending >= self._limit or (self._deadline is not None and self.clock() >= self._deadline):
@@ -266,15 +298,20 @@ class SearchAgent:
         model = None if self.base == "random" else PolicyAgent(self.base).preferred
         return source.deals(seat, self.rng, model)
 
-    def _playout(self, st: Stepper, first: int, seed: int, r0: int, pending: int = 0) -> int:
-        """Take action `first`, then the playout policy everywhere to the round's end; the seat's chips.
+    def _playout(self, st: Stepper, first: int, seed: int, r0: int, pending: int = 0) -> tuple[int, bool]:
+        """Take action `first`, then the playout policy everywhere to the round's end: the seat's
+        chips, and whether chance played no part (neither the rules' random generator nor an
+        agent's was drawn from: the same state and action end the same whatever the seed).
         Its budget units are added to `units` move by move (raises _Spent past the caps; `pending`:
         units used but not yet added)."""
         rng = random.Random(seed ^ 0x5EA5C4)
         agents: dict[int, Any] = {}
+        dice: list[tuple[SplitMix64, int]] = []  # each agent's generator and its state when made
         assert st.pending is not None  # a playout starts at the decision it tries an action of
         seat = st.pending.player
-        u = st.ctx.units(EVAL_BUDGET)  # its replay is charged already (to the stepper it was copied from)
+        ctx = st.ctx
+        chance = ctx.rng.getstate()
+        u = ctx.units(EVAL_BUDGET)  # its replay is charged already (to the stepper it was copied from)
         st.step(first)
         self.moves += 1
         while True:
@@ -289,9 +326,12 @@ class SearchAgent:
             agent = agents.get(d.player)
             if agent is None:
                 agent = agents[d.player] = self._base_agent(rng.getrandbits(63), self.playout)
+                gen = agent.rng if isinstance(agent, RandomAgent) else agent.fallback.rng
+                dice.append((gen, gen.state))
             i = agent.act(d)
             st.step(i if isinstance(i, int) and 0 <= i < len(d.actions) else 0)
-        return int(st.ctx.chips[seat])
+        fixed = ctx.rng.getstate() == chance and all(gen.state == s for gen, s in dice)
+        return int(st.ctx.chips[seat]), fixed
 
     def _base_agent(self, seed: int, policy: str | None = None) -> Any:
         policy = self.base if policy is None else policy

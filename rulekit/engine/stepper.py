@@ -327,6 +327,10 @@ class Stepper:
         return other
 
 
+class _Refused(Inconsistent):
+    """A proposed deal's replay stopped once the chain would refuse it (more slips than it takes)."""
+
+
 class DealChain:
     """Deals a seat cannot tell from the real one, as a Markov chain whose every state is such a deal.
 
@@ -347,7 +351,9 @@ class DealChain:
     the model would have drawn on makes the deals where that happened rarer, not impossible (the
     real players may not play like the model). Without one, every agreeing deal is equally likely.
     Every proposal is symmetric, so moving with probability min(1, weight ratio) spreads the
-    chain's deals over the agreeing deals in proportion to their weight (Metropolis). Local moves
+    chain's deals over the agreeing deals in proportion to their weight (Metropolis); where fresh
+    re-deals are the moves, the test's uniform is drawn before the replay, so a proposal stops
+    being replayed (and judged) at the slip that gets it refused. Local moves
     make successive deals alike, which costs the search some independence (its test allows for
     it) but far fewer replays. `replays` counts the round replays made so far."""
 
@@ -356,6 +362,7 @@ class DealChain:
     THIN = 4  # fresh re-deals tried between two deals handed out, at most
     FRESH = 4  # one local proposal in FRESH is a whole re-deal: the chain cannot stay stuck in one corner
     SLIP = 0.1  # the weight of a deal for each choice of another seat that the model would not make
+    MAX_SLIPS = 64  # more slips than the current deal's a proposal may have and still be taken (SLIP ** 64: never)
     REPAIR = 40  # replays a call may spend repairing a deal while no fresh re-deal has agreed ...
     REPAIR_AFTER = 60  # ... once this many fresh re-deals have not (rejection keeps deals evenly drawn)
 
@@ -392,8 +399,9 @@ class DealChain:
         self.replays = 0
         self.stop: Callable[[], None] | None = None  # called before each replay: may raise to stop the chain
 
-    def _try(self, perm: list[int]) -> tuple[Stepper | None, int]:
-        """The deal `perm` replayed (None if the seat could tell) and its count of slips."""
+    def _try(self, perm: list[int], most: int | None = None) -> tuple[Stepper | None, int]:
+        """The deal `perm` replayed (None if the seat could tell) and its count of slips; with
+        `most`, the replay stops (None) at the slip past `most`: the deal would be refused."""
         slips = [0]
         judge = None
         if self.model is not None:
@@ -404,13 +412,17 @@ class DealChain:
                     want = model(d)
                     if want is not None and want != i:
                         slips[0] += 1
+                        if most is not None and slips[0] > most:
+                            raise _Refused("more slips than the chain would take")
         if self.stop is not None:
             self.stop()
         self.replays += 1
         return self.source._redeal(self.seat, self.unseen, perm, self.values, self.mine, judge), slips[0]
 
-    def _propose(self, kind: str) -> bool:
-        """One Metropolis step ('fresh', 'swap' or 'pile'); True if the proposed deal agreed."""
+    def _propose(self, kind: str, early: bool = False) -> bool:
+        """One Metropolis step ('fresh', 'swap' or 'pile'); True if the proposed deal agreed.
+        `early`: the chance of taking a deal with more slips is drawn first, so a replay stops at
+        the slip that makes it refused (its return then says nothing: False)."""
         perm = list(self.cards)
         if kind == "swap" and self.rng.randrange(self.FRESH) == 0:
             kind = "fresh"
@@ -440,6 +452,15 @@ class DealChain:
             j = self.rng.randrange(len(perm) - 1)
             j += j >= i
             perm[i], perm[j] = perm[j], perm[i]
+        if early and self.perm is not None and self.model is not None:
+            # Metropolis as below, its uniform drawn before the replay: the most slips it takes
+            u, extra = self.rng.random(), 0
+            while extra < self.MAX_SLIPS and u < self.SLIP ** (extra + 1):
+                extra += 1
+            other, slips = self._try(perm, self.slips + extra)
+            if other is not None:
+                self.perm, self.fresh, self.slips = perm, other, slips
+            return other is not None
         other, slips = self._try(perm)
         if other is None:
             return False
@@ -456,8 +477,14 @@ class DealChain:
     def next(self) -> Stepper:
         """The next deal of the chain, a Stepper of its own; raises Inconsistent while no agreeing
         deal has been found (one fresh re-deal tried per call until one agrees)."""
+        self.advance()
+        return self.current()
+
+    def advance(self) -> tuple[int, ...] | None:
+        """Move the chain on to its next deal (as `next`) without replaying it when it stays: the
+        deal, its card slot by slot (None before the first round: `current` is then a clone)."""
         if self.source._snap is None:
-            return self.source.clone()
+            return None
         if self.perm is None:
             self._propose("fresh")
             self.failed += self.perm is None
@@ -480,10 +507,19 @@ class DealChain:
                         self._shuffle()
         elif self.agree * self.EASY >= 1:
             for _ in range(min(self.THIN, math.ceil(1 / self.agree))):
-                self._propose("fresh")
+                self._propose("fresh", early=True)
         else:
             self._propose("swap")
             self._shuffle()
+        assert self.perm is not None  # (a deal was found above, or Inconsistent raised)
+        return tuple(self.perm)
+
+    def current(self) -> Stepper:
+        """The chain's current deal as a Stepper of its own (its proposal's replay where that is
+        at hand, else the deal replayed afresh)."""
+        if self.source._snap is None:
+            return self.source.clone()
+        assert self.perm is not None  # `advance` found a deal (it raises Inconsistent until then)
         out, self.fresh = self.fresh, None
         if out is None:  # the proposals were refused: the current deal again, replayed afresh
             if self.stop is not None:
