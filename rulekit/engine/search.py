@@ -128,8 +128,9 @@ class SearchAgent:
         self._limit = 0    # the budget units the current batch of playouts may reach (in self.units)
         self.reused = 0    # playout results taken from a deal met before rather than played (see _playout)
         # a chain's deals met before, with their chip changes by action: the chain stays at a deal
-        # when it refuses a proposal (about one proposal in two in a fishing game), and the same deal played out without
-        # chance ends the same, so it is not replayed and played out again
+        # when it refuses a proposal (at every other deal or so where the others' choices weigh the
+        # deals), and the same deal played out without chance ends the same, so it is not replayed
+        # and played out again
         self._known: tuple[DealChain | None, dict[tuple[int, ...], dict[int, int]]] = (None, {})
 
     # -- told by runner.play -------------------------------------------------------------
