@@ -162,7 +162,7 @@ def test_shared_calls_inside_functions_are_not_shared():
 
     from rulekit.engine.scope import variant_scope
     from rulekit.engine.game import YakuHit, add_grouped
-    from rulekit.engine.stepgen import generate_yaku_table
+    from rulekit.engine.yakugen import generate_yaku_table
     from rulekit.lang.expr.fastcode import FastCode
     from rulekit.lang.expr import types as T
 

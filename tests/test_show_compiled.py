@@ -85,9 +85,12 @@ def _statements(source: str):
     code: the first such comment above it not indented deeper than it."""
     lines = source.split("\n")
     # a phase's statements start after it reads the round's state; a yaku table's, in its `try:`
-    start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
-    if "def table(" in source:
-        start = lines.index("        try:", start)
+    if "def table(" in source:  # a table loads only the state it reads, so its `try:` is the mark
+        if "        try:" not in lines:
+            return  # no yaku can be made under these options: the table is `return []`
+        start = lines.index("        try:")
+    else:
+        start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
     held: list[tuple[int, str, int]] = []
     for line in lines[start + 1:]:
         if line in FOOTERS:

@@ -9,7 +9,8 @@ from rulekit.lang.decks import Deck, derive, load_deck
 from rulekit.engine.extras import Display
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, playout_of, policy_rules
-from rulekit.engine.stepgen import generate_run, generate_yaku_table
+from rulekit.engine.stepgen import generate_run
+from rulekit.engine.yakugen import generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
 from rulekit.core.errors import (Collector, Diagnostic, RulekitError, argument, did_you_mean, error,
                                   sorted_diagnostics)

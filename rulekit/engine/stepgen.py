@@ -19,17 +19,16 @@ inside it called. An expression whose generated code raises is re-run by its clo
 from __future__ import annotations
 
 import re
-from ast import literal_eval
 from bisect import bisect_right
 from operator import itemgetter
 from typing import Any, Callable, Iterator
 
 from rulekit.core.errors import Span
-from rulekit.lang.expr.fastcode import FastCode, fast_code
-from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
+from rulekit.lang.expr.fastcode import fast_code
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.places import Places, placed, register, span_in
+from rulekit.engine.places import Places, placed, register
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ChooseGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
 from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
@@ -46,10 +45,10 @@ MAX_LINES = 3_000  # a bigger phase keeps its closures
 MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
-_LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
+LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 
 
-class _Gen:
+class Gen:
     """Lines of Python being written for one function, and the constants they name."""
 
     def __init__(self) -> None:
@@ -83,7 +82,7 @@ class _Gen:
     def emit(self, ind: int, line: str) -> None:
         self.lines.append("    " * ind + line)
         if len(self.lines) > MAX_LINES and not self.shallow:
-            raise _TooBig()
+            raise TooBig()
 
     def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None) -> str:
         """Evaluate an expression into a new local; return its name.
@@ -98,7 +97,7 @@ class _Gen:
             self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
             return out
         body = code.body
-        if _LITERAL.match(body):
+        if LITERAL.match(body):
             return body  # a constant needs no temporary and cannot fail
         tag = self.new("e")
         consts = code.consts
@@ -585,7 +584,7 @@ class _Gen:
 
 
 
-class _TooBig(Exception):
+class TooBig(Exception):
     pass
 
 
@@ -612,12 +611,12 @@ class Step:
 def generate_step(step: Step) -> Run:
     """The function doing what one step does, the steps inside it called."""
     for slow in (False, True):
-        g = _Gen()
+        g = Gen()
         g.shallow, g.slow = True, slow
         g.write(step, 1)
         if not g.lines:
             g.emit(1, "pass")
-        fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs},
+        fn = build_function(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs},
                     f"<step {step.gen.kind}>")
         if fn is not None:
             return fn
@@ -670,20 +669,20 @@ def _getter(name: str, idx: Fn | None) -> Fn:
 
 # Parts of the state that stay the same objects (or values) for a whole round: a generated
 # function reads them once, into locals, instead of from ctx each time.
-_ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "logging": "LOG", "dealer": "DEALER",
+ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "logging": "LOG", "dealer": "DEALER",
                 "n": "N"}
-_FIXED = re.compile(r"\bctx\.(" + "|".join(_ROUND_FIXED) + r")\b")
-FIXED_LOCALS = (", ".join(_ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in _ROUND_FIXED))
+FIXED_READ = re.compile(r"\bctx\.(" + "|".join(ROUND_FIXED) + r")\b")
+FIXED_LOCALS = (", ".join(ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in ROUND_FIXED))
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
-def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str,
+def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], label: str,
            steps_placed: bool = True) -> Callable[..., Any] | None:
     """Compile generated lines inside `header`/`footer`; None when Python refuses them.
     `steps_placed`: an error no rule foresaw is placed at the step whose line raised it."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
-    lines = ["    " + _FIXED.sub(lambda m: _ROUND_FIXED[m.group(1)], line) for line in g.lines]
+    lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.lines]
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
@@ -700,97 +699,6 @@ def _build(g: _Gen, header: str, footer: str, extra: dict[str, Any], label: str,
     return fn
 
 
-def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped: Callable[..., Any],
-                        label: str) -> Callable[..., Any] | None:
-    """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
-    one table: claim, condition, value and rank of each entry in order, best per group."""
-    g = _Gen()
-    memo = _shared_calls([f for y in entries for f in (y.claim, y.when, y.value, y.rank) if f is not None])
-    own = {"cards": "cards", "seat": "seat"}  # the table's locals, read as Python locals
-    try:
-        for y in entries:
-            ind = 2
-            if y.claim is None and _when_never(y.when):
-                continue  # never made under these options (nothing to evaluate, nothing spent)
-            if y.claim is not None:
-                g.places.note(span_in(y.claim), len(g.lines))
-                c = g.expr(_with_memo(y.claim, memo), ind, own)
-                g.emit(ind, f"if {c}:")
-                ind += 1
-            g.places.note(span_in(y.when), len(g.lines))
-            w = g.expr(_with_memo(y.when, memo), ind, own)
-            g.emit(ind, f"if {w}:")
-            g.places.note(span_in(y.value), len(g.lines))
-            v = g.expr(_with_memo(y.value, memo), ind + 1, own)
-            g.places.note(span_in(y.rank), len(g.lines))
-            r = g.expr(_with_memo(y.rank, memo), ind + 1, own)
-            if _LITERAL.match(v) and _LITERAL.match(r):  # a fixed value and rank: one hit made once (frozen)
-                h = g.bind(hit(y.id, _literal(v), _literal(r), y.group))
-            else:
-                h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
-            if y.group:
-                g.emit(ind + 1, f"ADD(hits, best, {h})")
-            else:
-                g.emit(ind + 1, f"hits.append({h})")
-    except (_TooBig, RecursionError):
-        return None
-    # only the parts of the state the table reads are read into locals
-    fixed = sorted({m.group(1) for line in g.lines for m in _FIXED.finditer(line)}, key=list(_ROUND_FIXED).index)
-    header = (f"    def table(ctx, cards, seat):\n"
-              f"        saved = ctx.loc\n"
-              f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
-              + (f"        {', '.join(_ROUND_FIXED[a] for a in fixed)} = {', '.join('ctx.' + a for a in fixed)}\n"
-                 if fixed else "")
-              + "        hits = []\n"
-              + (f"        MEMO = [H_UNSET] * {len(memo)}\n" if memo else "")
-              + ("        best = {}\n" if any(y.group for y in entries) else "")
-              + "        try:\n")
-    footer = ("        finally:\n"
-              "            ctx.loc = saved\n"
-              "        return hits\n"
-              "    return table\n")
-    if not g.lines:  # no yaku can be made under these options
-        header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
-        g.emit(1, "return []")
-    # an error in it is placed, as without generated code, at the step that looked for yaku
-    return _build(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
-
-
-def _when_never(fn: Any) -> bool:
-    """Whether a yaku's condition is the constant false (an option turned the yaku off)."""
-    code = fast_code(fn)
-    return code is not None and code.body == "False"
-
-
-def _literal(text: str) -> Any:
-    """The value of a literal as generated code writes it (3, (-1), True, False, None)."""
-    return literal_eval(text)
-
-
-def _shared_calls(fns: list[Any]) -> dict[str, int]:
-    """Calls that appear more than once among a yaku table's expressions (each yaku computing
-    the same sorted values of the cards, say): each gets a MEMO slot."""
-    counts: dict[str, int] = {}
-    for fn in fns:
-        code = fast_code(fn)
-        if code is not None and code.node is not None:
-            for key in call_keys(code.node):
-                counts[key] = counts.get(key, 0) + 1
-    shared = sorted(k for k, c in counts.items() if c > 1)
-    return {k: i for i, k in enumerate(shared)}
-
-
-def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
-    """The expression as generated code that shares the MEMO slots of its table."""
-    code = fast_code(fn)
-    if not memo or code is None or code.node is None or not set(call_keys(code.node)) & memo.keys():
-        return fn
-    again = regenerate(code, memo)
-    if again is None:
-        return fn
-    return FastCode(again[0], again[1], code.slow)
-
-
 def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run] | None = None) -> Run:
     """A generated function doing what `run` (a compiled step block) does; `run` if not possible.
 
@@ -798,13 +706,13 @@ def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run
     where they stand; a function that would grow too big with them is generated calling them."""
     if getattr(run, "gen", None) is None:
         return run
-    g = _Gen()
+    g = Gen()
     try:
         g.inline = dict(inline or {})
         g.run(run, 1)
-    except (_TooBig, RecursionError):
+    except (TooBig, RecursionError):
         if not inline:
             return run
         return generate_run(run, label)
-    fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
+    fn = build_function(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

@@ -1,0 +1,106 @@
+"""Generate a yaku table's function: each yaku's claim, condition, value and rank as
+straight-line Python over the cards and seat, the calls they share computed once (MEMO).
+
+It writes code as rulekit.engine.stepgen does (its `Gen`, bound constants only) and lives apart
+because a table is not a step block: it reads only the state it needs and returns its hits.
+"""
+from __future__ import annotations
+
+from ast import literal_eval
+from typing import Any, Callable
+
+from rulekit.lang.expr.codegen import call_keys, regenerate
+from rulekit.lang.expr.fastcode import FastCode, fast_code
+from rulekit.engine.places import span_in
+from rulekit.engine.stepgen import FIXED_READ, LITERAL, ROUND_FIXED, build_function, Gen, TooBig
+
+
+def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped: Callable[..., Any],
+                        label: str) -> Callable[..., Any] | None:
+    """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
+    one table: claim, condition, value and rank of each entry in order, best per group."""
+    g = Gen()
+    memo = _shared_calls([f for y in entries for f in (y.claim, y.when, y.value, y.rank) if f is not None])
+    own = {"cards": "cards", "seat": "seat"}  # the table's locals, read as Python locals
+    try:
+        for y in entries:
+            ind = 2
+            if y.claim is None and _when_never(y.when):
+                continue  # never made under these options (nothing to evaluate, nothing spent)
+            if y.claim is not None:
+                g.places.note(span_in(y.claim), len(g.lines))
+                c = g.expr(_with_memo(y.claim, memo), ind, own)
+                g.emit(ind, f"if {c}:")
+                ind += 1
+            g.places.note(span_in(y.when), len(g.lines))
+            w = g.expr(_with_memo(y.when, memo), ind, own)
+            g.emit(ind, f"if {w}:")
+            g.places.note(span_in(y.value), len(g.lines))
+            v = g.expr(_with_memo(y.value, memo), ind + 1, own)
+            g.places.note(span_in(y.rank), len(g.lines))
+            r = g.expr(_with_memo(y.rank, memo), ind + 1, own)
+            if LITERAL.match(v) and LITERAL.match(r):  # a fixed value and rank: one hit made once (frozen)
+                h = g.bind(hit(y.id, _literal(v), _literal(r), y.group))
+            else:
+                h = f"HIT({g.bind(y.id)}, {v}, {r}, {g.bind(y.group)})"
+            if y.group:
+                g.emit(ind + 1, f"ADD(hits, best, {h})")
+            else:
+                g.emit(ind + 1, f"hits.append({h})")
+    except (TooBig, RecursionError):
+        return None
+    # only the parts of the state the table reads are read into locals
+    fixed = sorted({m.group(1) for line in g.lines for m in FIXED_READ.finditer(line)}, key=list(ROUND_FIXED).index)
+    header = (f"    def table(ctx, cards, seat):\n"
+              f"        saved = ctx.loc\n"
+              f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+              + (f"        {', '.join(ROUND_FIXED[a] for a in fixed)} = {', '.join('ctx.' + a for a in fixed)}\n"
+                 if fixed else "")
+              + "        hits = []\n"
+              + (f"        MEMO = [H_UNSET] * {len(memo)}\n" if memo else "")
+              + ("        best = {}\n" if any(y.group for y in entries) else "")
+              + "        try:\n")
+    footer = ("        finally:\n"
+              "            ctx.loc = saved\n"
+              "        return hits\n"
+              "    return table\n")
+    if not g.lines:  # no yaku can be made under these options
+        header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
+        g.emit(1, "return []")
+    # an error in it is placed, as without generated code, at the step that looked for yaku
+    return build_function(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
+
+
+def _when_never(fn: Any) -> bool:
+    """Whether a yaku's condition is the constant false (an option turned the yaku off)."""
+    code = fast_code(fn)
+    return code is not None and code.body == "False"
+
+
+def _literal(text: str) -> Any:
+    """The value of a literal as generated code writes it (3, (-1), True, False, None)."""
+    return literal_eval(text)
+
+
+def _shared_calls(fns: list[Any]) -> dict[str, int]:
+    """Calls that appear more than once among a yaku table's expressions (each yaku computing
+    the same sorted values of the cards, say): each gets a MEMO slot."""
+    counts: dict[str, int] = {}
+    for fn in fns:
+        code = fast_code(fn)
+        if code is not None and code.node is not None:
+            for key in call_keys(code.node):
+                counts[key] = counts.get(key, 0) + 1
+    shared = sorted(k for k, c in counts.items() if c > 1)
+    return {k: i for i, k in enumerate(shared)}
+
+
+def _with_memo(fn: Any, memo: dict[str, int]) -> Any:
+    """The expression as generated code that shares the MEMO slots of its table."""
+    code = fast_code(fn)
+    if not memo or code is None or code.node is None or not set(call_keys(code.node)) & memo.keys():
+        return fn
+    again = regenerate(code, memo)
+    if again is None:
+        return fn
+    return FastCode(again[0], again[1], code.slow)
