@@ -174,3 +174,10 @@ def test_a_loop_over_a_list_of_known_length_with_a_small_body_is_not_charged():
     c = ctx(a=1, xs=[1, 2, 3])
     assert compile_expr("count([1, 2], x -> count(xs, y -> y > x) > a)", SCOPE).fn(c) == 1
     assert c.budget == EVAL_BUDGET - 2 - 2 * 3
+
+
+def test_a_let_binds_a_name_without_a_call_or_a_charge():
+    comp = compile_expr("let t = a + b in t * t - a", SCOPE)
+    assert "lambda" not in comp.raw.source and "H_tick" not in comp.raw.source
+    c = ctx(a=2, b=3)
+    assert comp.fn(c) == 23 and c.budget == EVAL_BUDGET

@@ -317,8 +317,10 @@ class CodeGen:
     def g_Let(self, node: ast.Let) -> str:
         value = self.g(node.value)
         name, body = self.lambda_body(ast.Lambda(node.start, node.end, node.name, node.body))
-        # one unit of budget per let, as for a call of a function 'x -> ...'
-        return f"(lambda {name}: {body} if H_tick(ctx{self.site(node)}) else None)({value})"
+        if self.in_memo or self.in_iter:  # places where Python allows no assignment expression
+            return f"(lambda {name}: {body})({value})"
+        # a name bound once: no call, and no charge (it loops over nothing)
+        return f"(({name} := {value}), {body})[1]"
 
     def lambda_body(self, node: ast.Lambda) -> tuple[str, str]:
         """The Python name given to a lambda's parameter, and the code of its body."""
