@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekit.lang.model import Variant
-from rulekit.website.stats import cache_digest, engine_files, fork_pool
+from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool
 
 FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -134,8 +134,7 @@ def _rounds(game: Any, n: int, start: int, stop: int, seed: int, policy: str):
 
 def _base_job(path: str, n: int, rounds: int, seed: int, policy: str) -> list[list]:
     """The first `rounds` rounds' results per seat under the default rules (runs in a worker process)."""
-    from rulekit.engine.build import build_game, load_variant
-    return list(_rounds(build_game(load_variant(path)), n, 0, rounds, seed, policy))
+    return list(_rounds(default_game(path), n, 0, rounds, seed, policy))
 
 
 def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
@@ -152,10 +151,10 @@ def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tupl
 
 def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
                   base: list[list] | None) -> dict[str, dict]:
-    from rulekit.engine.build import build_game, load_variant
-    variant = load_variant(path)
+    from rulekit.engine.build import build_game
+    base_game = default_game(path)
+    variant = base_game.variant
     base = list(base or [])
-    base_game = None
     out: dict[str, dict] = {}
     for key, option, value, preset in todo:
         ch = Change(key, option, value, preset)
@@ -166,7 +165,6 @@ def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: 
             played: list[list] = []
             for k in range(rounds):
                 if k == len(base):  # the default rules' rounds, played on as far as a change needs them
-                    base_game = base_game or build_game(variant)
                     base += _rounds(base_game, n, k, min(rounds, k + STEP), seed, policy)
                 played += _rounds(game, n, k, k + 1, seed, pol)
                 done = k + 1
@@ -254,8 +252,7 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
     same: dict[str, dict[str, str | None]] = {}  # path -> change key -> key of the change it equals (None: the defaults)
     units = []
     for path, (_key, chs, n, policy) in pending.items():
-        from rulekit.engine.build import load_variant
-        variant = load_variant(path)
+        variant = default_game(path).variant
         seen: dict[str, str | None] = {}
         default = settings(variant, None)
         if default is not None:

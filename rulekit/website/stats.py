@@ -13,9 +13,30 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 
+from typing import Any
+
 from rulekit.engine.runner import Stats
 
 from rulekit.core.paths import PACKAGE_DIR as PKG
+
+#: games already built in this process, by variant path: the site's own (rulekit.website.load_entries builds
+#: each once), inherited by the forked workers, so a simulation does not load and build its variant again
+_BUILT: dict[str, Any] = {}
+
+
+def remember(path: str, game: Any) -> None:
+    """Let this process's simulations (and the workers it forks from now on) play `path` on this built game
+    (the variant under its default options, as `load_variant(path)` and `build_game` make it)."""
+    _BUILT[os.path.abspath(path)] = game
+
+
+def default_game(path: str) -> Any:
+    """The game of the variant at `path` under its default options: the one remembered, else built now."""
+    game = _BUILT.get(os.path.abspath(path))
+    if game is None:
+        from rulekit.engine.build import build_game, load_variant
+        game = build_game(load_variant(path))
+    return game
 
 
 def cache_digest(paths: list[str], extra: str) -> str:
@@ -78,10 +99,9 @@ def _run(path: str, n: int, rounds: int, seed: int, policy: str, keep: int = 0) 
     """The statistics of `rounds` seeded rounds (as `simulate` plays them: round i on round_seed(seed, i),
     seat 0 dealing), with the first `keep` rounds' results per seat under "rows" (runs in a worker process)."""
     import gc
-    from rulekit.engine.build import build_game, load_variant
     from rulekit.analysis.simulate import chunks
     from rulekit.engine.runner import run_chunk
-    game = build_game(load_variant(path))
+    game = default_game(path)
     rows: list = []
     total = Stats()
     gc.freeze()  # what exists now lives through the run: the collector need not scan it (as simulate does)

@@ -61,8 +61,9 @@ def _quick(v: Variant):
 
     def run(values: dict[str, Any]) -> dict[str, str]:
         g = build_game(v, options=values, codegen=False)
-        doc = rules_doc(v, Prose.sheet(v.options, values))
-        return {f"quick/{f.label}": f.text for f in quick_facts(g, doc)}
+        # the rules document only when a line needs it (a round's end the rules file does not word)
+        return {f"quick/{f.label}": f.text
+                for f in quick_facts(g, lambda: rules_doc(v, Prose.sheet(v.options, values)))}
     return run
 
 
