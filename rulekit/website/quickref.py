@@ -40,7 +40,8 @@ def _round(game: Game, n: int, seed: int) -> list[dict]:
 
 
 class Rounds:
-    """A game's seeded rounds with random players, each played once however many facts read it."""
+    """A game's seeded rounds with random players, each played once however many facts read it (and however
+    many games read it that play every round alike: rulekit.website.yourtable shares it between them)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -55,7 +56,7 @@ class Rounds:
 
 
 def _rounds(game: Game, rounds: Rounds | None) -> Rounds:
-    return rounds if rounds is not None and rounds.game is game else Rounds(game)
+    return rounds if rounds is not None else Rounds(game)
 
 
 def _player_zones(game: Game) -> set[str]:
@@ -260,13 +261,14 @@ def _first_sentence(text: str) -> str:
     return m.group(1) if m else s
 
 
-def quick_facts(game: Game, doc: Any | Callable[[], Any]) -> list[Fact]:
+def quick_facts(game: Game, doc: Any | Callable[[], Any], rounds: Rounds | None = None) -> list[Fact]:
     """Every line of the quick-reference box, in reading order. `doc`: the rules document (its last step of
-    play is the fallback for how a round ends), or a function that makes it when it is needed."""
+    play is the fallback for how a round ends), or a function that makes it when it is needed; `rounds`: this
+    game's seeded rounds where some are played already (of this game, or of one that plays each round alike)."""
     m = game.variant.meta
     n = m.players_default
     rules = plain(game.variant.tree).get("rules") or {}
-    played = Rounds(game)  # the facts below read the same seeded rounds: each is played once
+    played = _rounds(game, rounds)  # the facts below read the same seeded rounds: each is played once
     out = [Fact("Players", players_text(game, rounds=played)), Fact("Deck", deck_text(game))]
     dealt = dealt_text(game, n, played)
     if dealt:
