@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekit.lang.model import Variant
-from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool
+from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool, long_lived
 
 FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -192,12 +192,8 @@ def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tupl
          base: list[list] | None = None) -> dict[str, dict]:  # base: the default rules' first rounds, if played
     """Play each change on the default rules' seeds (runs in a worker process): in steps of STEP rounds from
     MIN_ROUNDS on, stopping once the intervals are tight (`tight`), else after `rounds`."""
-    import gc
-    gc.freeze()  # what exists now lives through the job: the collector need not scan it (as simulate does)
-    try:
+    with long_lived():  # what exists now lives through the job: the collector need not scan it (as simulate does)
         return _play_changes(path, n, rounds, seed, policy, todo, base)
-    finally:
-        gc.unfreeze()
 
 
 def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],

@@ -11,9 +11,10 @@ import json
 import math
 import os
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from fractions import Fraction
 
-from typing import Any
+from typing import Any, Iterator
 
 from rulekit.engine.runner import Stats
 
@@ -57,6 +58,22 @@ def engine_files() -> list[str]:
     return [f for f in files if os.sep + "website" + os.sep not in f]
 
 
+@contextmanager
+def long_lived() -> Iterator[None]:
+    """Keep the cyclic collector off everything that exists now (it lives on through the block: scanning it
+    again at each collection is wasted). Inside an outer block (or in a worker forked in one) nothing more is
+    kept: what the block makes and drops is still collected."""
+    import gc
+    if gc.get_freeze_count() > 0:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def fork_pool(workers: int) -> ProcessPoolExecutor:
     """A process pool whose workers are forked where the platform allows (they inherit what is loaded)."""
     import multiprocessing
@@ -98,19 +115,15 @@ def from_dict(d: dict) -> Stats:
 def _run(path: str, n: int, rounds: int, seed: int, policy: str, keep: int = 0) -> dict:
     """The statistics of `rounds` seeded rounds (as `simulate` plays them: round i on round_seed(seed, i),
     seat 0 dealing), with the first `keep` rounds' results per seat under "rows" (runs in a worker process)."""
-    import gc
     from rulekit.analysis.simulate import chunks
     from rulekit.engine.runner import run_chunk
     game = default_game(path)
     rows: list = []
     total = Stats()
-    gc.freeze()  # what exists now lives through the run: the collector need not scan it (as simulate does)
-    try:
+    with long_lived():  # what exists now lives through the run: the collector need not scan it (as simulate does)
         for start, count in chunks(rounds):  # simulate's chunks, merged in order: the same totals
             total = total.merge(run_chunk(game, n, seed, start, count, policy, rows=rows))
             del rows[keep:]
-    finally:
-        gc.unfreeze()
     return {**to_dict(total), "rows": [[_num(x) for x in r] for r in rows]}
 
 
