@@ -57,6 +57,33 @@ def test_quick_facts_use_the_rules_lines_when_given(tmp_path):
     assert "Players" in facts and "Deck" in facts
 
 
+def test_quick_facts_read_rounds_played_once_and_shared_by_games_that_play_them_alike(monkeypatch):
+    import rulekit.website.quickref as qr
+    from rulekit.website.yourtable import _quick
+    g = game("hanafuda/kingo.yaml")
+    played = []
+    real = qr._round
+
+    def counting(gm, n, seed):
+        played.append((n, seed))
+        return real(gm, n, seed)
+    monkeypatch.setattr(qr, "_round", counting)
+    alone = quick_facts(g, None)
+    assert len(played) == len(set(played))  # every seeded round the facts read is played once
+    std = {k: o.parse(o.default) for k, o in g.variant.options.items()}
+    run = _quick(g.variant)
+    assert run(std) == {f"quick/{f.label}": f.text for f in alone}
+    played.clear()
+    longer = run({**std, "rounds": 24})  # only the game's length differs: no round played again
+    assert played == []
+    assert longer == {f"quick/{f.label}": f.text
+                      for f in quick_facts(build_game(g.variant, options={**std, "rounds": 24}), None)}
+    assert "24" in longer["quick/The game"] and longer != run(std)
+    played.clear()
+    run({**std, "wager": 3})  # a rule a round reads: its rounds are played
+    assert played
+
+
 # -- example hands ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rel", ["hanafuda/otoroku.yaml", "kabufuda/kyo-kabu.yaml", "hanafuda/hiraya.yaml"])

@@ -368,6 +368,34 @@ def test_the_statistics_keep_the_very_rounds_the_effects_pair_with(tmp_path, mon
     assert effects_all([(path, v.files, n, policy, chs)], 120, workers=1, bases={path: rows}) == alone
 
 
+def test_a_house_rule_no_round_reads_takes_the_default_rounds_with_the_same_result(monkeypatch):
+    import rulekit.website.effects as eff
+    v = load_variant(os.path.join(VARIANTS, "hanafuda/kingo.yaml"))
+    free = eff.round_free_options(v)
+    assert "rounds" in free  # read by the game's length only, which a round played on its own never works out
+    assert "wager" not in free  # read by the round's own rules
+    path, n = v.files[0], v.meta.players_default
+    policy = site_policy(build_game(v))
+    chs = [c for c in changes(v) if c.key in ("option:rounds=24", "preset:three-rounds") or c.option == "wager"]
+    assert len(chs) == 3
+    # every change played, as before the screen: the result the screened changes must give
+    played = eff._play_changes(path, n, 150, 1, policy, [(c.key, c.option, c.value, c.preset, False) for c in chs],
+                               None)
+    games = []
+    real = eff._rounds
+
+    def counting(game, *args):
+        games.append(dict(game.options))
+        return real(game, *args)
+    monkeypatch.setattr(eff, "_rounds", counting)
+    got = eff.effects_all([(path, v.files, n, policy, chs)], 150, workers=1)[path]
+    assert got == played
+    assert got["option:rounds=24"]["unchanged_rounds"] == got["option:rounds=24"]["rounds"] == eff.MIN_ROUNDS
+    default = {k: o.parse(o.default) for k, o in v.options.items()}
+    assert not [g for g in games if g["rounds"] != default["rounds"]]  # the length-only changes: never played
+    assert [g for g in games if g["wager"] != default["wager"]]  # a rule a round reads: played
+
+
 def test_a_damaged_or_foreign_statistics_cache_file_is_played_again_not_trusted(tmp_path):
     from rulekit.website.stats import cache_key, play_all
     v = seed_variant("dare")

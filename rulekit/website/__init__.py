@@ -11,6 +11,7 @@ May import: every stage (it is the top one; nothing imports it but docs/gen_page
 """
 from __future__ import annotations
 
+import gc
 import os
 import re
 import time
@@ -22,6 +23,7 @@ from rulekit.website.cards import Pictures, load_style
 from rulekit.website.quickref import players_text
 from rulekit.website.reference import cli_page, deck_page, decks_index, expressions_page, schema_page
 from rulekit.website.howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
+from rulekit.website.stats import long_lived
 from rulekit.website.util import (family_key, family_slug, family_title, h, html_block, html_table, md,
                                   md_rich, root_of)
 from rulekit.website.variant import Entry, VariantPage
@@ -189,6 +191,14 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
         cache_dir = os.environ.get("RULEKIT_SITE_CACHE", os.path.join(root_dir, "build", "site-cache"))
     style = load_style(os.path.join(root_dir, "docs", "card-style.yaml"))
     site = Site(root_dir, Pictures(style), load_entries(root_dir), rounds)
+    gc.collect()
+    with long_lived():  # the games, variants and decks live through the build: the collector leaves them be
+        return _build_pages(site, root_dir, rounds, cache_dir, t0)
+
+
+def _build_pages(site: Site, root_dir: str, rounds: int, cache_dir: str | None,
+                 t0: float) -> tuple[dict[str, str], Site]:
+    """The simulations and every generated file of a site whose entries are loaded."""
     site.cache_dir = cache_dir or None  # the pages' own caches (example hands) sit beside the statistics
     site.timings["load"] = time.time() - t0
     t = time.time()

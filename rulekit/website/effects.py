@@ -4,18 +4,21 @@ For each variant the site plays the same seeded rounds (same deal, same agents' 
 the default rules and under each change, and reports the change in every role's result per
 round - the dealer (seat 0 deals every simulated round) and the other players on average -
 with a 95% interval. Results are cached on disk like the statistics (rulekit/website/stats.py):
-the key covers the variant files, every deck file and the engine's source.
+the key covers the variant files, every deck file and the engine's source. A change that plays the same
+rules as the defaults or as another change, or moves only options no round reads (the game's length:
+`round_free_options`), is built (so a refused one is reported) but its rounds are not played again.
 """
 from __future__ import annotations
 
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from rulekit.lang.model import Variant
-from rulekit.website.stats import cache_digest, engine_files, fork_pool
+from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool, long_lived
 
 FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -77,6 +80,54 @@ def site_policy(game: Any) -> str:
     return next(iter(game.policies), "random")
 
 
+#: the parts of a rules file no single simulated round reads: words, and the game's length (the site plays
+#: each round on its own, telling the engine to play one: the number of rounds in a game, and whether it has
+#: one, are never worked out)
+_WORDS_ONLY = ("meta", "rules", "options", "presets", "example")
+_GAME_LENGTH = ("rounds", "open_ended")
+
+
+def _strings(data: Any) -> list[str]:
+    """Every text in a rules file's tree (values, not keys)."""
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [t for v in data.values() for t in _strings(v)]
+    if isinstance(data, list):
+        return [t for v in data for t in _strings(v)]
+    return []
+
+
+def round_free_options(variant: Variant) -> frozenset[str]:
+    """The options no simulated round can read: no rule names them (opt.NAME) but words and the game's length.
+
+    A change of these alone plays every round as the default rules do (each round is played on its own, the
+    dealer fixed), so its rounds are the defaults' rounds and need not be played again."""
+    from rulekit.lang.loader import plain
+    data = plain(variant.tree)
+    rest = {k: v for k, v in data.items() if k not in _WORDS_ONLY}
+    if isinstance(rest.get("game"), dict):
+        rest["game"] = {k: v for k, v in rest["game"].items() if k not in _GAME_LENGTH}
+    texts = _strings(rest)
+    return frozenset(name for name in variant.options
+                     if not any(re.search(rf"\bopt\s*\.\s*{re.escape(name)}\b", t) for t in texts))
+
+
+def changed_options(variant: Variant, ch: Change) -> frozenset[str] | None:
+    """The options whose value a change moves from the default (None when it changes the deck or does not
+    resolve: such a change is played)."""
+    from rulekit.engine.build import resolve_options
+    try:
+        opts, pre = ch.build_args()
+        values = resolve_options(variant, opts, pre)
+        default = resolve_options(variant)
+    except Exception:  # noqa: BLE001 - a change that does not build is reported when it is played
+        return None
+    if pre and variant.presets[pre].deck:
+        return None
+    return frozenset(k for k, v in values.items() if repr(v) != repr(default.get(k)))
+
+
 def _interval(diffs: list[float]) -> tuple[float, float]:
     """Mean and margin of its 95% interval (normal approximation)."""
     r = len(diffs)
@@ -134,39 +185,41 @@ def _rounds(game: Any, n: int, start: int, stop: int, seed: int, policy: str):
 
 def _base_job(path: str, n: int, rounds: int, seed: int, policy: str) -> list[list]:
     """The first `rounds` rounds' results per seat under the default rules (runs in a worker process)."""
-    from rulekit.engine.build import build_game, load_variant
-    return list(_rounds(build_game(load_variant(path)), n, 0, rounds, seed, policy))
+    return list(_rounds(default_game(path), n, 0, rounds, seed, policy))
 
 
 def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
          base: list[list] | None = None) -> dict[str, dict]:  # base: the default rules' first rounds, if played
     """Play each change on the default rules' seeds (runs in a worker process): in steps of STEP rounds from
     MIN_ROUNDS on, stopping once the intervals are tight (`tight`), else after `rounds`."""
-    import gc
-    gc.freeze()  # what exists now lives through the job: the collector need not scan it (as simulate does)
-    try:
+    with long_lived():  # what exists now lives through the job: the collector need not scan it (as simulate does)
         return _play_changes(path, n, rounds, seed, policy, todo, base)
-    finally:
-        gc.unfreeze()
 
 
 def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
                   base: list[list] | None) -> dict[str, dict]:
-    from rulekit.engine.build import build_game, load_variant
-    variant = load_variant(path)
+    from rulekit.engine.build import build_game
+    base_game = default_game(path)
+    variant = base_game.variant
     base = list(base or [])
-    base_game = None
     out: dict[str, dict] = {}
-    for key, option, value, preset in todo:
+    for key, option, value, preset, *screen in todo:
         ch = Change(key, option, value, preset)
         try:
             opts, pre = ch.build_args()
-            game = build_game(variant, opts, pre)
+            game = build_game(variant, opts, pre)  # built all the same: a change the rules refuse is reported
             pol = policy if policy in game.policies or policy == "random" else "random"
             played: list[list] = []
+            if screen and screen[0] and pol == policy:
+                # no rule a round reads changed (round_free_options): its rounds are the defaults' rounds,
+                # as many as playing them would take (the intervals of no change are tight at once)
+                want = min(rounds, MIN_ROUNDS)
+                if len(base) < want:
+                    base += _rounds(base_game, n, len(base), want, seed, policy)
+                out[key] = role_effects(base[:want], base[:want])
+                continue
             for k in range(rounds):
                 if k == len(base):  # the default rules' rounds, played on as far as a change needs them
-                    base_game = base_game or build_game(variant)
                     base += _rounds(base_game, n, k, min(rounds, k + STEP), seed, policy)
                 played += _rounds(game, n, k, k + 1, seed, pol)
                 done = k + 1
@@ -254,8 +307,8 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
     same: dict[str, dict[str, str | None]] = {}  # path -> change key -> key of the change it equals (None: the defaults)
     units = []
     for path, (_key, chs, n, policy) in pending.items():
-        from rulekit.engine.build import load_variant
-        variant = load_variant(path)
+        variant = default_game(path).variant
+        free = round_free_options(variant)
         seen: dict[str, str | None] = {}
         default = settings(variant, None)
         if default is not None:
@@ -269,7 +322,8 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
                 continue
             if st is not None:
                 seen[st] = c.key
-            todo.append((c.key, c.option, c.value, c.preset))
+            moved = changed_options(variant, c)
+            todo.append((c.key, c.option, c.value, c.preset, moved is not None and moved <= free))
         for i in range(0, len(todo), GROUP):
             units.append((path, (_job, (path, n, rounds, seed, policy, todo[i:i + GROUP], base[path]))))
     results: dict[str, dict] = {path: {} for path in pending}

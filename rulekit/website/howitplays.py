@@ -11,7 +11,7 @@ from typing import Any
 
 from rulekit.website.charts import bar_chart
 from rulekit.website.effects import Change, changes, effects_all, site_policy
-from rulekit.website.stats import play_all
+from rulekit.website.stats import play_all, remember
 from rulekit.website.util import money_words
 from rulekit.website.util import html_block as _block, html_table as _table, cli_note, h, h_rich, md, md_rich
 
@@ -26,6 +26,7 @@ def run_simulations(site: Any, rounds: int, effect_rounds: int, cache_dir: str |
     for e in entries:
         e.extra["policy"] = site_policy(e.game)
         e.extra["changes"] = changes(e.variant)
+        remember(e.path, e.game)  # built once: the simulations (and the workers they fork) play this game
     # the statistics keep their first rounds' results: the effects pair every house rule with those very rounds
     played = play_all([(e.path, e.variant.files, e.variant.meta.players_default, e.extra["policy"])
                        for e in entries], rounds, seed=SEED, cache_dir=cache_dir, keep=max(0, effect_rounds))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.lang.decks import load_deck
 from rulekit.engine.game import Game
@@ -39,6 +39,26 @@ def _round(game: Game, n: int, seed: int) -> list[dict]:
         return []
 
 
+class Rounds:
+    """A game's seeded rounds with random players, each played once however many facts read it (and however
+    many games read it that play every round alike: rulekit.website.yourtable shares it between them)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._events: dict[tuple[int, int], list[dict]] = {}
+
+    def events(self, n: int, seed: int) -> list[dict]:
+        """The events of the round at `n` seats on `seed` ([] when it cannot be played); not to be changed."""
+        key = (n, seed)
+        if key not in self._events:
+            self._events[key] = _round(self.game, n, seed)
+        return self._events[key]
+
+
+def _rounds(game: Game, rounds: Rounds | None) -> Rounds:
+    return rounds if rounds is not None else Rounds(game)
+
+
 def _player_zones(game: Game) -> set[str]:
     return {z.name for z in game.variant.zones.values() if z.kind == "player"}
 
@@ -50,12 +70,13 @@ def _zone_of(ref: str) -> tuple[str, int | None]:
     return m.group(1), int(m.group(2)) if m.group(2) is not None else None
 
 
-def plays_at(game: Game, n: int) -> bool:
+def plays_at(game: Game, n: int, rounds: Rounds | None = None) -> bool:
     """Whether a round at `n` seats is played under the default options (cards reach players or
     somebody chooses), rather than refused or ended before any card is dealt."""
     pz = _player_zones(game)
+    played = _rounds(game, rounds)
     for seed in SEEDS[:2]:
-        for e in _round(game, n, seed):
+        for e in played.events(n, seed):
             if e.get("t") == "choose":
                 return True
             if e.get("t") == "deal" and e.get("to") in pz:
@@ -65,9 +86,10 @@ def plays_at(game: Game, n: int) -> bool:
     return False
 
 
-def allowed_players(game: Game) -> list[int]:
+def allowed_players(game: Game, rounds: Rounds | None = None) -> list[int]:
     """The table sizes the default options play (within the variant's players range)."""
-    return [n for n in game.player_sizes() if plays_at(game, n)]  # players.sizes refuses the others
+    played = _rounds(game, rounds)
+    return [n for n in game.player_sizes() if plays_at(game, n, played)]  # players.sizes refuses the others
 
 
 def _span(ns: list[int]) -> str:
@@ -80,12 +102,12 @@ def _span(ns: list[int]) -> str:
     return ", ".join(map(str, ns[:-1])) + f" or {ns[-1]}"
 
 
-def players_text(game: Game, short: bool = False) -> str:
+def players_text(game: Game, short: bool = False, rounds: Rounds | None = None) -> str:
     """'3–6, usually 5', or the sizes the default rules allow when the file's range is wider
     (`short`, for tables of games: '7 or 8, usually 7 (5–8 with other house rules)')."""
     m = game.variant.meta
     full = list(range(m.players_min, m.players_max + 1))
-    ns = allowed_players(game) or full  # a game no table plays by default: say what the file allows
+    ns = allowed_players(game, rounds) or full  # a game no table plays by default: say what the file allows
     usual = f", usually {m.players_default}" if len(ns) > 1 and m.players_default in ns else ""
     if ns == full:
         return _span(ns) + usual
@@ -132,9 +154,10 @@ def _first_choice(events: list[dict]) -> int:
     return next((i for i, e in enumerate(events) if e.get("t") == "choose"), len(events))
 
 
-def dealt_text(game: Game, n: int) -> str:
+def dealt_text(game: Game, n: int, rounds: Rounds | None = None) -> str:
     """Cards leaving the deck before the first choice, per player or per pile, and whether more follow."""
-    events = next((ev for ev in (_round(game, n, s) for s in SEEDS) if ev), [])
+    played = _rounds(game, rounds)
+    events = next((ev for ev in (played.events(n, s) for s in SEEDS) if ev), [])
     if not events:
         return ""
     stop = _first_choice(events)
@@ -178,13 +201,14 @@ def dealt_text(game: Game, n: int) -> str:
     return text + ("; more are drawn or dealt during play" if more else "")
 
 
-def order_text(game: Game, n: int) -> str:
+def order_text(game: Game, n: int, rounds: Rounds | None = None) -> str:
     """Who acts first in the main phase of play (the phase with the most choices), relative to the
     dealer, and which way play passes."""
     firsts: Counter = Counter()
     steps: Counter = Counter()
+    played = _rounds(game, rounds)
     for seed in SEEDS:
-        events = _round(game, n, seed)
+        events = played.events(n, seed)
         dealer = next((e.get("dealer") for e in events if e.get("t") == "round"), 0) or 0
         by_phase: dict[Any, list[int]] = {}
         phase = None
@@ -237,16 +261,19 @@ def _first_sentence(text: str) -> str:
     return m.group(1) if m else s
 
 
-def quick_facts(game: Game, doc: Any) -> list[Fact]:
-    """Every line of the quick-reference box, in reading order."""
+def quick_facts(game: Game, doc: Any | Callable[[], Any], rounds: Rounds | None = None) -> list[Fact]:
+    """Every line of the quick-reference box, in reading order. `doc`: the rules document (its last step of
+    play is the fallback for how a round ends), or a function that makes it when it is needed; `rounds`: this
+    game's seeded rounds where some are played already (of this game, or of one that plays each round alike)."""
     m = game.variant.meta
     n = m.players_default
     rules = plain(game.variant.tree).get("rules") or {}
-    out = [Fact("Players", players_text(game)), Fact("Deck", deck_text(game))]
-    dealt = dealt_text(game, n)
+    played = _rounds(game, rounds)  # the facts below read the same seeded rounds: each is played once
+    out = [Fact("Players", players_text(game, rounds=played)), Fact("Deck", deck_text(game))]
+    dealt = dealt_text(game, n, played)
     if dealt:
         out.append(Fact("Cards dealt", dealt[0].upper() + dealt[1:]))
-    order = order_text(game, n)
+    order = order_text(game, n, played)
     if order:
         out.append(Fact("Plays first", order))
     from rulekit.lang.prose import Prose, render, strip_marks
@@ -254,6 +281,8 @@ def quick_facts(game: Game, doc: Any) -> list[Fact]:
     words = Prose.sheet(game.variant.options, dict(getattr(game, "options", None) or {}))
     round_end = strip_marks(render(str(rules.get("round_end") or ""), words))
     if not round_end:
+        if callable(doc):
+            doc = doc()
         steps = doc.section("play").steps if doc is not None and doc.section("play") else ()
         round_end = _first_sentence(steps[-1].text) if steps and steps[-1].text else ""
     if round_end:
@@ -276,5 +305,5 @@ def quick_facts(game: Game, doc: Any) -> list[Fact]:
     return out
 
 
-__all__ = ["Fact", "quick_facts", "allowed_players", "players_text", "deck_text", "dealt_text", "order_text",
+__all__ = ["Fact", "Rounds", "quick_facts", "allowed_players", "players_text", "deck_text", "dealt_text", "order_text",
            "plays_at"]

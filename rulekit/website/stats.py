@@ -11,11 +11,33 @@ import json
 import math
 import os
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from fractions import Fraction
+
+from typing import Any, Iterator
 
 from rulekit.engine.runner import Stats
 
 from rulekit.core.paths import PACKAGE_DIR as PKG
+
+#: games already built in this process, by variant path: the site's own (rulekit.website.load_entries builds
+#: each once), inherited by the forked workers, so a simulation does not load and build its variant again
+_BUILT: dict[str, Any] = {}
+
+
+def remember(path: str, game: Any) -> None:
+    """Let this process's simulations (and the workers it forks from now on) play `path` on this built game
+    (the variant under its default options, as `load_variant(path)` and `build_game` make it)."""
+    _BUILT[os.path.abspath(path)] = game
+
+
+def default_game(path: str) -> Any:
+    """The game of the variant at `path` under its default options: the one remembered, else built now."""
+    game = _BUILT.get(os.path.abspath(path))
+    if game is None:
+        from rulekit.engine.build import build_game, load_variant
+        game = build_game(load_variant(path))
+    return game
 
 
 def cache_digest(paths: list[str], extra: str) -> str:
@@ -34,6 +56,22 @@ def engine_files() -> list[str]:
     files += sorted(glob.glob(os.path.join(PKG, "lang", "decks", "*.yaml")))
     files += sorted(glob.glob(os.path.join(PKG, "lang", "expr", "*.lark")))
     return [f for f in files if os.sep + "website" + os.sep not in f]
+
+
+@contextmanager
+def long_lived() -> Iterator[None]:
+    """Keep the cyclic collector off everything that exists now (it lives on through the block: scanning it
+    again at each collection is wasted). Inside an outer block (or in a worker forked in one) nothing more is
+    kept: what the block makes and drops is still collected."""
+    import gc
+    if gc.get_freeze_count() > 0:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def fork_pool(workers: int) -> ProcessPoolExecutor:
@@ -77,20 +115,15 @@ def from_dict(d: dict) -> Stats:
 def _run(path: str, n: int, rounds: int, seed: int, policy: str, keep: int = 0) -> dict:
     """The statistics of `rounds` seeded rounds (as `simulate` plays them: round i on round_seed(seed, i),
     seat 0 dealing), with the first `keep` rounds' results per seat under "rows" (runs in a worker process)."""
-    import gc
-    from rulekit.engine.build import build_game, load_variant
     from rulekit.analysis.simulate import chunks
     from rulekit.engine.runner import run_chunk
-    game = build_game(load_variant(path))
+    game = default_game(path)
     rows: list = []
     total = Stats()
-    gc.freeze()  # what exists now lives through the run: the collector need not scan it (as simulate does)
-    try:
+    with long_lived():  # what exists now lives through the run: the collector need not scan it (as simulate does)
         for start, count in chunks(rounds):  # simulate's chunks, merged in order: the same totals
             total = total.merge(run_chunk(game, n, seed, start, count, policy, rows=rows))
             del rows[keep:]
-    finally:
-        gc.unfreeze()
     return {**to_dict(total), "rows": [[_num(x) for x in r] for r in rows]}
 
 

@@ -57,12 +57,20 @@ def _change_words(v: Variant, o: OptionDef, key: str, value: Any) -> str:
 def _quick(v: Variant):
     """The quick-reference lines of the game built with some option values (piece id -> text)."""
     from rulekit.engine.build import build_game
-    from rulekit.website.quickref import quick_facts
+    from rulekit.website.effects import round_free_options
+    from rulekit.website.quickref import Rounds, quick_facts
+    free = round_free_options(v)
+    # games whose options differ only in ones no round reads (the game's length) play every seeded round
+    # alike: their rounds are played once
+    played: dict[tuple, Rounds] = {}
 
     def run(values: dict[str, Any]) -> dict[str, str]:
         g = build_game(v, options=values, codegen=False)
-        doc = rules_doc(v, Prose.sheet(v.options, values))
-        return {f"quick/{f.label}": f.text for f in quick_facts(g, doc)}
+        key = tuple(sorted((k, repr(x)) for k, x in g.options.items() if k not in free))
+        rounds = played.setdefault(key, Rounds(g))
+        # the rules document only when a line needs it (a round's end the rules file does not word)
+        return {f"quick/{f.label}": f.text
+                for f in quick_facts(g, lambda: rules_doc(v, Prose.sheet(v.options, values)), rounds)}
     return run
 
 
