@@ -22,12 +22,14 @@ from typing import Any, Callable
 
 from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_keys, compile_cached, regenerate
+from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
+from rulekit.engine.genchoice import ChoiceWriter, const_values
 from rulekit.engine.genframe import Frame, FrameWriter, skippable
 from rulekit.engine.genvalues import Pairs, unseen
-from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ChooseGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
-from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
+from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
+from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
     zone_getter)
 
@@ -46,7 +48,7 @@ _LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 
 
-class _Gen(FrameWriter):
+class _Gen(FrameWriter, ChoiceWriter):
     """Lines of Python being written for one function, and the constants they name."""
 
     def __init__(self) -> None:
@@ -172,7 +174,8 @@ class _Gen(FrameWriter):
     def k_assign(self, run: Any, gen: AssignGen, ind: int) -> None:
         ops, add, check = gen.ops, gen.add, gen.check
         chk = self.bind(check)
-        for var, idx, fn in ops:
+        types = gen.types or (T.ANY,) * len(ops)
+        for (var, idx, fn), typ in zip(ops, types):
             v = self.expr(fn, ind)
             if idx is None:
                 slot = f"ctx.vars[{self.bind(var)}]"
@@ -181,17 +184,29 @@ class _Gen(FrameWriter):
                 arr = self.new("a")
                 self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
                 slot = f"{arr}[{i}]"
-            nv = self.new("n")
-            tv = self.new("t")
-            self.emit(ind, f"{nv} = {slot} + {v}" if add else f"{nv} = {v}")
-            # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
-            self.emit(ind, f"{tv} = type({nv})")
-            self.emit(ind, f"if {tv} is int:")
-            self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-            # a flat list within the bound needs no call (the common case); anything else is measured
-            self.emit(ind, f"elif {tv} is list:")
-            self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
-            self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
+            if not add and _LITERAL.match(v) and (v in ("True", "False", "None") or abs(int(v.strip("()"))) <= MAX_INT):
+                self.emit(ind, f"{slot} = {v}")  # a value the rule wrote, within the bound
+                continue
+            if add:
+                nv = self.new("n")
+                self.emit(ind, f"{nv} = {slot} + {v}")
+            else:
+                nv = v
+            # the closure's bound on kept values (numbers to 10^30, lists to MAX_LIST items), tested
+            # in line for the type the checker found; any other value is measured by the check
+            if typ in (T.INT, T.CARD):
+                self.emit(ind, f"if type({nv}) is not int or not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+            elif typ == T.BOOL:
+                self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
+            else:
+                tv = self.new("t")
+                self.emit(ind, f"{tv} = type({nv})")
+                self.emit(ind, f"if {tv} is int:")
+                self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+                # a flat list within the bound needs no call (the common case); anything else is measured
+                self.emit(ind, f"elif {tv} is list:")
+                self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
+                self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
         if gen.shown:
             self.log(ind, f"{self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
@@ -215,12 +230,14 @@ class _Gen(FrameWriter):
 
     def k_for(self, run: Any, gen: ForGen, ind: int) -> None:
         var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
-        xs = self.expr(items, ind)
+        xs = self.items(items, ind)
         saved = dict(self.frame.bound)
         own = self.promote and var not in self.frame.kept  # the loop sets the Python local itself
         x = self.local_target(var) if own else self.new("x")
-        # the closure loops over a copy, so the body cannot disturb it; a new list needs none
-        self.emit(ind, f"for {x} in {xs}:" if getattr(fast_code(items), "fresh", False) else f"for {x} in list({xs}):")
+        # the closure loops over a copy, so the body cannot disturb it; a new list (or a list the
+        # rule wrote: a constant tuple) needs none
+        fresh = getattr(fast_code(items), "fresh", False) or const_values(items) is not None
+        self.emit(ind, f"for {x} in {xs}:" if fresh else f"for {x} in list({xs}):")
         self.emit(ind + 1, "ctx.steps += 1")
         self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
         if not own:
@@ -256,88 +273,6 @@ class _Gen(FrameWriter):
         if until is not None:
             u = self.expr(until, ind + 1)
             self.emit(ind + 1, f"if {u}: break")
-
-    def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
-        player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
-        choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
-        p = self.expr(player, ind, hold=True)
-        acts = self.new("acts")
-        # two parameters and no condition (a hand and an amount, say): the actions are listed as
-        # (first value, list of second values) pairs, not built one tuple at a time
-        pairs = where is None and len(params) == 2
-        groups, count = self.new("gr"), self.new("cnt")
-        if pairs:
-            self.emit(ind, f"{groups} = []")
-            self.emit(ind, f"{count} = 0")
-        else:
-            self.emit(ind, f"{acts} = []")
-        loops = []
-        depth = ind
-        saved = dict(self.frame.bound)
-        for i, (pname, lst, _t) in enumerate(params):
-            xs = self.expr(lst, depth)
-            v = self.new("o")
-            loops.append(v)
-            if i and where is not None:
-                # the product is scanned even when `where` keeps nothing: each inner list is charged
-                held = self.new("xs")
-                self.emit(depth, f"{held} = {xs}")
-                self.emit(depth, f"ctx.budget -= len({held})")
-                self.emit(depth, f"if ctx.budget < 0: {self.bind(too_many)}(len({acts}) + {MAX_ACTIONS} + 1)")
-                xs = held
-            self.emit(depth, f"for {v} in {xs}:")
-            self.set_local(depth + 1, pname, v)  # (the later lists and `where` read it)
-            depth += 1
-        tup = "(" + ", ".join(loops) + ",)"
-        if len(params) > 2:
-            # three parameters and more: the limit checked as each action is listed
-            if where is not None:
-                w = self.expr(where, depth)
-                self.emit(depth, f"if {w}:")
-                depth += 1
-            self.emit(depth, f"{acts}.append({tup})")
-            self.emit(depth, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        elif where is not None:
-            w = self.expr(where, depth)
-            self.emit(depth, f"if {w}: {acts}.append({tup})")
-        else:
-            # nothing reads the last parameter while listing: no need to store it each time
-            last = self.lines.pop()
-            assert last.endswith(f" = {loops[-1]}")
-            header = self.lines.pop()
-            xs = header.strip()[len(f"for {loops[-1]} in "):-1]
-            if pairs:
-                self.emit(depth - 1, f"if {xs}:")
-                self.emit(depth, f"{groups}.append(({loops[0]}, {xs}, {count}))")
-                self.emit(depth, f"{count} += len({xs})")
-            else:
-                self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
-        if pairs:
-            self.emit(ind + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(too_many)}({count})")
-            self.emit(ind, f"{acts} = PAIRS({groups}, {count})")
-        elif len(params) == 2:
-            self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        else:  # one parameter (or more): the limit of the closures, once the actions are listed
-            self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        self.frame.bound = saved  # the parameters are in reach after the choice (set to the answer)
-        if gen.note_where is not None:  # validation's rounds: whether the where ever held
-            self.emit(ind, f"{self.bind(gen.note_where)}(ctx, len({acts}) > 0)")
-        self.emit(ind, "ctx.steps += 1")
-        self.emit(ind, f"if not {acts}:")
-        if if_none == "skip":
-            self.emit(ind + 1, "pass")
-        else:
-            self.emit(ind + 1, f"{self.bind(no_action)}({p})")
-        self.emit(ind, "else:")
-        ix = self.new("i")
-        self.emit(ind + 1, f"if len({acts}) > 1:")
-        self.flush(ind + 2)  # a policy, the choice's words and hints read the locals in ctx.loc
-        self.emit(ind + 2, f"{ix} = ctx.decide({self.bind(choice)}, {p}, {acts})")
-        self.emit(ind + 1, "else:")
-        self.emit(ind + 2, f"{ix} = 0")
-        self.log(ind + 2, f"{self.bind(log_forced)}(ctx, {p}, {acts}[0])", "ctx.logging")
-        names = ", ".join(self.local_target(pn) for pn, _l, _t in params)
-        self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
 
     def k_move(self, run: Any, gen: MoveGen, ind: int) -> None:
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
