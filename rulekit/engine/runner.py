@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, cast
 
-from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, to_index
+from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, SplitMix64, random_decider, to_index
 from rulekit.core.errors import RuleError, RulekitError, Span, argument, did_you_mean, error
 from rulekit.core.inert import inert
 from rulekit.core.numbers import parse_int
@@ -491,6 +491,11 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     agents = make_agents(game, n, round_seed(seed, start), policy)
     moves: list[int] = []
     decide = decider(game, agents, moves, checks)
+    # nothing checks the decisions: each seat's picks come straight from its generator's state,
+    # reseeded each round as a fresh RandomAgent's would be
+    states = [agent.rng.state for agent in agents] if checks is None else None
+    if states is not None:
+        decide = cast(Decide, random_decider(states))
     ctx = None
     for i in range(start, start + count):
         if stop is not None and stop():
@@ -499,8 +504,12 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         if ctx is None:
             ctx = decide.ctx = game.new_ctx(n, s, decide, False)
         else:
-            for seat, agent in enumerate(agents):
-                agent.rng.__init__(agent_seed(s, seat))
+            if states is not None:
+                for seat in range(n):
+                    states[seat] = SplitMix64(agent_seed(s, seat)).state
+            else:
+                for seat, agent in enumerate(agents):
+                    agent.rng.__init__(agent_seed(s, seat))
             game.restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
         deltas = _play_rounds(game, ctx, 1, dealer, [])
