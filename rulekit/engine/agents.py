@@ -102,7 +102,7 @@ class Agent(Protocol):
     def act(self, d: Decision) -> int: ...
 
 
-_M64 = (1 << 64) - 1
+M64 = _M64 = (1 << 64) - 1  # SplitMix64's states are 64-bit
 
 
 class SplitMix64:

@@ -195,7 +195,9 @@ class _Gen(FrameWriter, ChoiceWriter):
             # the closure's bound on kept values (numbers to 10^30, lists to MAX_LIST items), tested
             # in line for the type the checker found; any other value is measured by the check
             if typ in (T.INT, T.CARD):
-                self.emit(ind, f"if type({nv}) is not int or not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+                # (a number of another kind passes the test as the check would; anything else the
+                # checker's type rules out fails it with a TypeError, located as the step's failure)
+                self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
             elif typ == T.BOOL:
                 self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
             else:
@@ -351,19 +353,21 @@ class _Gen(FrameWriter, ChoiceWriter):
         cards, everyone, to = gen.cards, gen.everyone, gen.to
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
-        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        if getattr(cards, "zone", None) is None:  # (a zone is a list; an expression may give one card)
+            self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         mask = self.new("m")
         if everyone:
-            self.emit(ind, f"{mask} = {ALL_SEATS}")
-            who = self.bind("all")
-        else:
-            who = self.expr(to, ind, hold=True)
-            self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
-            self.emit(ind, f"{mask} = 0")
-            q = self.new("q")
-            self.emit(ind, f"for {q} in {who}:")
-            self.emit(ind + 1, f"if not 0 <= {q} < N: {self.bind(gen.no_seat)}({q}, N)")
-            self.emit(ind + 1, f"{mask} |= 1 << {q}")
+            c = self.new("c")
+            self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = {ALL_SEATS}")  # (what `|= ALL_SEATS` gives)
+            self.log(ind, f"{self.bind(log_reveal)}(ctx, {cs}, {self.bind('all')})")
+            return
+        who = self.expr(to, ind, hold=True)
+        self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
+        self.emit(ind, f"{mask} = 0")
+        q = self.new("q")
+        self.emit(ind, f"for {q} in {who}:")
+        self.emit(ind + 1, f"if not 0 <= {q} < N: {self.bind(gen.no_seat)}({q}, N)")
+        self.emit(ind + 1, f"{mask} |= 1 << {q}")
         c = self.new("c")
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] |= {mask}")
         self.log(ind, f"{self.bind(log_reveal)}(ctx, {cs}, {who})")
@@ -520,7 +524,8 @@ class _Gen(FrameWriter, ChoiceWriter):
     def k_hide(self, run: Any, gen: HideGen, ind: int) -> None:
         cs, c = self.new("cs"), self.new("c")
         self.emit(ind, f"{cs} = {self.zone(gen.cards, ind)}")
-        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        if getattr(gen.cards, "zone", None) is None:
+            self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = 0")
         self.log(ind, f"{self.bind(log_hide)}(ctx, {cs})")
 
