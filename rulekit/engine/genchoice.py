@@ -49,6 +49,10 @@ class ChoiceWriter:
 
         def set_local(self, ind: int, name: str, value: str) -> None: ...
 
+        def tick(self, ind: int, fail: str | None = None, more: str = "") -> None: ...
+
+        def publish(self, ind: int) -> None: ...
+
     def items(self, fn: Any, ind: int) -> str:
         """Code for values gone through, neither kept nor changed: a list written in the rules is
         its constant tuple (no copy, nothing that can fail)."""
@@ -61,7 +65,7 @@ class ChoiceWriter:
         acts = tuple((x,) for x in values)
         a = self.bind(acts)
         p = self.expr(gen.player, ind)
-        self.emit(ind, "ctx.steps += 1")
+        self.tick(ind)
         if not acts:
             if gen.if_none != "skip":
                 self.emit(ind, f"{self.bind(gen.no_action)}({p})")
@@ -71,6 +75,7 @@ class ChoiceWriter:
             self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[0]")
             return
         self.flush(ind)  # a policy, the choice's words and hints read the locals in ctx.loc
+        self.publish(ind)  # (a search bot counts the steps a playout takes)
         ix = f"ctx.decide({self.bind(gen.choice)}, {p}, {a})"
         self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[{ix}]")  # (in reach once answered)
 
@@ -143,7 +148,7 @@ class ChoiceWriter:
         self.frame.bound = saved  # the parameters are in reach after the choice (set to the answer)
         if gen.note_where is not None:  # validation's rounds: whether the where ever held
             self.emit(ind, f"{self.bind(gen.note_where)}(ctx, len({acts}) > 0)")
-        self.emit(ind, "ctx.steps += 1")
+        self.tick(ind)
         self.emit(ind, f"if not {acts}:")
         if if_none == "skip":
             self.emit(ind + 1, "pass")
@@ -153,6 +158,7 @@ class ChoiceWriter:
         ix = self.new("i")
         self.emit(ind + 1, f"if len({acts}) > 1:")
         self.flush(ind + 2)  # a policy, the choice's words and hints read the locals in ctx.loc
+        self.publish(ind + 2)  # (a search bot counts the steps a playout takes)
         self.emit(ind + 2, f"{ix} = ctx.decide({self.bind(choice)}, {p}, {acts})")
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, f"{ix} = 0")

@@ -69,6 +69,9 @@ class _Gen(FrameWriter, ChoiceWriter):
         self.promote = True
         self.frame = Frame(0)
         self.frames = 1
+        # steps counted in a Python local `S` (limit `SL`), written to ctx.steps wherever it is read:
+        # at a decision, around a call of other code, at a stop and at the end (generate_run)
+        self.counter = False
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -132,6 +135,20 @@ class _Gen(FrameWriter, ChoiceWriter):
         self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
         return out
 
+    def tick(self, ind: int, fail: str | None = None, more: str = "") -> None:
+        """One step charged; `fail` (a call raising the located error) past the limit or where
+        `more` (a test ending in ' or ') holds."""
+        st = "S" if self.counter else "ctx.steps"
+        self.emit(ind, f"{st} += 1")
+        if fail is not None:
+            publish = "ctx.steps = S; " if self.counter else ""
+            self.emit(ind, f"if {more}{st} > {'SL' if self.counter else 'ctx.step_limit'}: {publish}{fail}")
+
+    def publish(self, ind: int) -> None:
+        """ctx.steps made current (something else reads or counts it next)."""
+        if self.counter:
+            self.emit(ind, "ctx.steps = S")
+
     def zone(self, getter: Fn, ind: int) -> str:
         """Code for a zone's list (a zone getter made by StepCompiler.zone_getter)."""
         spec = getattr(getter, "zone", None)
@@ -149,7 +166,10 @@ class _Gen(FrameWriter, ChoiceWriter):
         if gen is None or self.shallow:
             if getattr(run, "__name__", "") != "noop_step":
                 self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
+                self.publish(ind)
                 self.emit(ind, f"{self.bind(run)}(ctx)")
+                if self.counter:
+                    self.emit(ind, "S = ctx.steps")
             return
         self.write(run, ind)
 
@@ -240,8 +260,7 @@ class _Gen(FrameWriter, ChoiceWriter):
         # rule wrote: a constant tuple) needs none
         fresh = getattr(fast_code(items), "fresh", False) or const_values(items) is not None
         self.emit(ind, f"for {x} in {xs}:" if fresh else f"for {x} in list({xs}):")
-        self.emit(ind + 1, "ctx.steps += 1")
-        self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
+        self.tick(ind + 1, f"TOO_MANY(ctx, {self.bind(span)})")
         if not own:
             self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
         self._body(body, ind + 1, breaks)
@@ -269,8 +288,7 @@ class _Gen(FrameWriter, ChoiceWriter):
             w = self.expr(while_, ind + 1)
             self.emit(ind + 1, f"if not {w}: break")
         self.emit(ind + 1, f"{n} += 1")
-        self.emit(ind + 1, "ctx.steps += 1")
-        self.emit(ind + 1, f"if {n} > {self.bind(limit)} or ctx.steps > ctx.step_limit: {self.bind(endless)}({n})")
+        self.tick(ind + 1, f"{self.bind(endless)}({n})", f"{n} > {self.bind(limit)} or ")
         self._body(body, ind + 1, breaks)
         if until is not None:
             u = self.expr(until, ind + 1)
@@ -390,8 +408,7 @@ class _Gen(FrameWriter, ChoiceWriter):
             else:
                 self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
         self.emit(ind, f"{saved} = ctx.loc")
-        self.emit(ind, "ctx.steps += 1")
-        self.emit(ind, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
+        self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind, f"ctx.loc = {vals}")
         self.emit(ind, "ctx.depth += 1")
         self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
@@ -416,11 +433,14 @@ class _Gen(FrameWriter, ChoiceWriter):
                 self.emit(ind + 1, "pass")
         else:
             # looked up when called: procedures may call each other (and are generated after this)
+            self.publish(ind + 1)
             self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
         ex = self.new("rx")
         self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
         self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
         self.emit(ind, "finally:")
+        if body is None and self.counter:
+            self.emit(ind + 1, "S = ctx.steps")  # (what the procedure counted, however it ended)
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
         if body is not None:
@@ -546,6 +566,7 @@ class _Gen(FrameWriter, ChoiceWriter):
     def k_stop(self, run: Any, gen: StopGen, ind: int) -> None:
         self.log(ind, f"{self.bind(log_stop)}(ctx, {self.bind(gen.event)}, {self.bind(gen.why)})")
         args = ", ".join(self.bind(a) for a in gen.args)
+        self.publish(ind)
         self.emit(ind, f"raise {self.bind(gen.exc)}({args})")
 
     def k_break_(self, run: Any, gen: BreakGen, ind: int) -> None:
@@ -557,6 +578,7 @@ class _Gen(FrameWriter, ChoiceWriter):
 
     def k_return_(self, run: Any, gen: ReturnGen, ind: int) -> None:
         v = self.expr(gen.value, ind)
+        self.publish(ind)  # (the caller of a procedure not written out in place reads ctx.steps)
         self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
 
 
@@ -703,12 +725,15 @@ def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run
         return run
     g = _Gen()
     g.frame = Frame(0, skippable(run))
+    g.counter = True
     try:
         g.inline = dict(inline or {})
         g.run(run, 1)
+        g.publish(1)
     except (_TooBig, RecursionError):
         if not inline:
             return run
         return generate_run(run, label)
-    fn = _build(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
+    fn = _build(g, _HEADER + "        S, SL = ctx.steps, ctx.step_limit\n", "    return run\n",
+                {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn
