@@ -337,15 +337,24 @@ class _Gen(FrameWriter, ChoiceWriter):
         elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
             self.emit(ind, f"{got} = [{z}.pop()]")
+        elif count is None:  # the whole zone, its top card first
+            self.emit(ind, f"{got} = {z}[::-1]")
+            self.emit(ind, f"del {z}[:]")
         else:
-            n = self.expr(count, ind) if count is not None else f"len({z})"
-            self.emit(ind, f"if {n} > len({z}) or {n} < 0: {self.bind(too_few)}(len({z}), {n})")
-            self.emit(ind, f"if {n}:")
-            self.emit(ind + 1, f"{got} = {z}[-{n}:]")
-            self.emit(ind + 1, f"del {z}[-{n}:]")
-            self.emit(ind + 1, f"{got}.reverse()")
-            self.emit(ind, "else:")
-            self.emit(ind + 1, f"{got} = []")
+            n = self.expr(count, ind)
+            if n.isdigit() and int(n) > 0:  # as many cards as the rule wrote
+                self.emit(ind, f"if len({z}) < {n}: {self.bind(too_few)}(len({z}), {n})")
+                self.emit(ind, f"{got} = {z}[-{n}:]")
+                self.emit(ind, f"del {z}[-{n}:]")
+                self.emit(ind, f"{got}.reverse()")
+            else:
+                self.emit(ind, f"if {n} > len({z}) or {n} < 0: {self.bind(too_few)}(len({z}), {n})")
+                self.emit(ind, f"if {n}:")
+                self.emit(ind + 1, f"{got} = {z}[-{n}:]")
+                self.emit(ind + 1, f"del {z}[-{n}:]")
+                self.emit(ind + 1, f"{got}.reverse()")
+                self.emit(ind, "else:")
+                self.emit(ind + 1, f"{got} = []")
         d = self.zone(_getter(dst, di), ind)
         if bottom:
             self.emit(ind, f"{d}[0:0] = {got}")
