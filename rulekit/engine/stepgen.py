@@ -300,6 +300,7 @@ class _Gen(FrameWriter, ChoiceWriter):
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
+        one = None  # the card, where exactly one is moved (no list made unless a log needs it)
         if gen.cards is not None:
             # the very cards named: a card or a list of them, each taken out of the zone
             v = self.expr(gen.cards, ind)
@@ -336,7 +337,8 @@ class _Gen(FrameWriter, ChoiceWriter):
             self.emit(ind, f"{got} = [{z}.pop(len({z}) - 1 - {i})]")
         elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
-            self.emit(ind, f"{got} = [{z}.pop()]")
+            one = self.new("c")
+            self.emit(ind, f"{one} = {z}.pop()")
         elif count is None:  # the whole zone, its top card first
             self.emit(ind, f"{got} = {z}[::-1]")
             self.emit(ind, f"del {z}[:]")
@@ -356,11 +358,16 @@ class _Gen(FrameWriter, ChoiceWriter):
                 self.emit(ind, "else:")
                 self.emit(ind + 1, f"{got} = []")
         d = self.zone(_getter(dst, di), ind)
-        if bottom:
+        if one is not None:
+            self.emit(ind, f"{d}.insert(0, {one})" if bottom else f"{d}.append({one})")
+            if face is not None:
+                self.emit(ind, f"SEEN[{one}] = {ALL_SEATS if face == 'up' else 0}")
+            got = f"[{one}]"
+        elif bottom:
             self.emit(ind, f"{d}[0:0] = {got}")
         else:
             self.emit(ind, f"{d}.extend({got})")
-        if face is not None:
+        if face is not None and one is None:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
         self.log(ind, f"{self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
