@@ -3,27 +3,11 @@
 (`ctx.decide`) when there is more than one, the answer set as the parameters' locals."""
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
-from rulekit.lang.expr.fastcode import fast_code
-from rulekit.engine.genframe import Frame
+from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.steps import MAX_ACTIONS
-
-_CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
-
-
-def const_values(fn: Any) -> tuple[Any, ...] | None:
-    """The values of an expression that is a list written in the rules (its code makes a fresh
-    copy of a constant tuple each time), else None."""
-    code = fast_code(fn)
-    m = _CONST_LIST.match(code.body) if code is not None else None
-    if m is None or code is None:
-        return None
-    vals = code.consts[int(m.group(1))]
-    return vals if type(vals) is tuple else None
-
 
 class ChoiceWriter:
     """Writes the code of choose steps."""

@@ -13,7 +13,24 @@ name set again (a loop inside a loop with the same variable) behaves as the dict
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
+
+from rulekit.lang.expr.fastcode import fast_code
+
+
+_CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
+
+
+def const_values(fn: Any) -> tuple[Any, ...] | None:
+    """The values of an expression that is a list written in the rules (its code makes a fresh
+    copy of a constant tuple each time), else None."""
+    code = fast_code(fn)
+    m = _CONST_LIST.match(code.body) if code is not None else None
+    if m is None or code is None:
+        return None
+    vals = code.consts[int(m.group(1))]
+    return vals if type(vals) is tuple else None
 
 
 class Frame:
@@ -44,12 +61,20 @@ class Frame:
 
 
 def skippable(run: Any) -> frozenset[str]:
-    """The parameters of the choices with `if_none: skip` among a block's steps (not inside the
-    procedures it calls, which have locals of their own)."""
+    """The parameters that choices with `if_none: skip` among a block's steps may leave unset (not
+    inside the procedures it calls, which have locals of their own)."""
     gen: Any = getattr(run, "gen", None)
     kind = getattr(gen, "kind", "")
     if kind == "choose":
-        return frozenset(p for p, _l, _t in gen.params) if gen.if_none == "skip" else frozenset()
+        if gen.if_none != "skip":
+            return frozenset()
+        names = [p for p, _l, _t in gen.params]
+        # (the first parameter is set as the actions are listed, whatever the choice then does,
+        # when it goes through a list the rule wrote that is not empty and is stored as listed)
+        values = const_values(gen.params[0][1])
+        if values and not (gen.where is None and len(names) == 1):
+            names = names[1:]
+        return frozenset(names)
     if kind == "seq":
         parts = gen.runs
     elif kind == "if":

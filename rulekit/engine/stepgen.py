@@ -25,8 +25,8 @@ from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, call_
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
-from rulekit.engine.genchoice import ChoiceWriter, const_values
-from rulekit.engine.genframe import Frame, FrameWriter, skippable
+from rulekit.engine.genchoice import ChoiceWriter
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
 from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
