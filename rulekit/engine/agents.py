@@ -102,7 +102,7 @@ class Agent(Protocol):
     def act(self, d: Decision) -> int: ...
 
 
-_M64 = (1 << 64) - 1
+M64 = _M64 = (1 << 64) - 1  # SplitMix64's states are 64-bit
 
 
 class SplitMix64:
@@ -124,10 +124,25 @@ class SplitMix64:
 
     def randrange(self, n: int) -> int:
         """A uniform whole number from 0 to n - 1 (n >= 1)."""
-        self.state = z = (self.state + 0x9E3779B97F4A7C15) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        self.state = z = (self.state + _GAMMA) & _M64
+        z = ((z ^ (z >> 30)) * _MIX1) & _M64
+        z = ((z ^ (z >> 27)) * _MIX2) & _M64
         return ((z ^ (z >> 31)) * n) >> 64
+
+
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
+
+
+def random_decider(states: list[int]) -> Callable[[Any, int, Any], int]:
+    """The rules' decide callback (rulekit.engine.runner.decider) for a table where every seat
+    plays at random and nothing else is asked: seat s picks as a RandomAgent whose generator's
+    state is `states[s]` would (SplitMix64.randrange, step for step), without a call per pick."""
+    def decide(choice: Any, player: int, actions: Any) -> int:
+        states[player] = z = (states[player] + _GAMMA) & _M64
+        z = ((z ^ (z >> 30)) * _MIX1) & _M64
+        z = ((z ^ (z >> 27)) * _MIX2) & _M64
+        return ((z ^ (z >> 31)) * len(actions)) >> 64
+    return decide
 
 
 class RandomAgent:

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from rulekit.lang.decks import Deck
 from rulekit.core.errors import RuleError, Span, error
 from rulekit.lang.model import Variant
+from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.context import Ctx
 from rulekit.engine.extras import Extra
@@ -50,6 +51,7 @@ class RoundPlans:
     round_vars: list[tuple[str, str, int, bool, Callable[..., Any]]] | None = None  # (var, kind, count, pot, init)
     game_vars: list[str] | None = None  # the game-scope variables, in order
     yaku_memo: YakuMemo | None = None  # yaku results kept across rounds
+    phases: tuple[list[Any], list[tuple[str, Any, Any]]] | None = None  # (the phases, Game._phase_plan of them)
 
 
 @dataclass(frozen=True)
@@ -355,13 +357,13 @@ class Game:
             if ctx.logging:
                 ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
             try:
-                for ph in self.phases:
-                    ctx.where = ph.id
-                    if ph.when is not None and not ph.when(ctx):
+                for pid, when, run in self._phase_plan():
+                    ctx.where = pid
+                    if when is not None and (when is False or not when(ctx)):
                         continue
                     if ctx.logging:
-                        ctx.log({"t": "phase", "id": ph.id})
-                    ph.run(ctx)
+                        ctx.log({"t": "phase", "id": pid})
+                    run(ctx)
             except EndRound:
                 pass
             except Redeal:
@@ -378,6 +380,18 @@ class Game:
             return
         raise RuleError(error(self.phases[0].span if self.phases else Span(self.variant.file, 1, 1), "E061",
                               f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))
+
+    def _phase_plan(self) -> list[tuple[str, Any, CtxFn]]:
+        """(id, when, run) of each phase, `when` None where it always holds and False where it never
+        does (an entry condition the options decide): no call for those, every round."""
+        plans = self.plans
+        if plans.phases is None or plans.phases[0] is not self.phases:  # (a game copied with other phases)
+            out = []
+            for ph in self.phases:
+                body = getattr(fast_code(ph.when), "body", None)
+                out.append((ph.id, None if body == "True" else False if body == "False" else ph.when, ph.run))
+            plans.phases = (self.phases, out)
+        return plans.phases[1]
 
     def cards_everywhere(self, ctx: Ctx) -> list[int]:
         """Every card index in every zone (for the conservation invariant)."""

@@ -140,14 +140,15 @@ HOW_TO_READ = """\
 # How to read it. Each part is one phase, procedure or yaku table (or a game-level expression),
 # headed by the file and line of its rule. A `# file:line` comment names the step of the file the
 # statements below it carry out, down to the next such comment indented as much or less.
-# ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far.
-# Read once at the top: Z = ctx.zones (the piles of cards, by name), V = ctx.vars (the variables),
-# CH = ctx.chips (each seat's chips), SEEN = ctx.seen (per card, a bit for each seat that has seen
-# it), L = ctx.loc (the names a step sets: loop variables, choices), LOG (whether a log is kept),
-# DEALER (the dealer's seat), N (the number of seats). Cn and Kn are constants bound when the
-# code is built (names, texts, functions), listed under each part's heading with their place.
-# An expression is written out inline; if it fails, its `except ERRS:` branch runs its located
-# twin (a Cn(ctx) call), which raises the error at the expression's place in the file."""
+# ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far
+# (counted in S while a phase runs). Read once at the top: Z = ctx.zones (the piles of cards, by
+# name), V = ctx.vars (the variables), CH = ctx.chips (each seat's chips), SEEN = ctx.seen (per
+# card, a bit for each seat that has seen it), L = ctx.loc (the names a step sets, where others
+# read them; lcN_M are those names as Python locals), LOG (whether a log is kept), DEALER, N.
+# Cn and Kn are constants bound when the code is built (names, texts, functions), listed under
+# each part's heading with their place. An expression is written out inline; if it fails, its
+# `except ERRS:` branch runs its located twin (a Cn(ctx) call), which raises the error at the
+# expression's place in the file."""
 
 
 def listing(game: Game) -> str:

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, cast
 
-from rulekit.engine.agents import Decision, FirstLegalAgent, PolicyAgent, RandomAgent, to_index
+from rulekit.engine.agents import M64, Decision, FirstLegalAgent, PolicyAgent, RandomAgent, random_decider, to_index
 from rulekit.core.errors import RuleError, RulekitError, Span, argument, did_you_mean, error
 from rulekit.core.inert import inert
 from rulekit.core.numbers import parse_int
@@ -392,17 +392,20 @@ class Stats:
             self.wins = [0] * self.n
             self.losses = [0] * self.n
         self.rounds += 1
+        total, total_sq, wins, losses = self.total, self.total_sq, self.wins, self.losses
         for s, d in enumerate(delta):
-            self.total[s] += d
-            self.total_sq[s] += d * d
-            if d > 0:
-                self.wins[s] += 1
-            elif d < 0:
-                self.losses[s] += 1
-        sq = self.records_sq
-        for k, v in records.items():
-            self.records[k] = self.records.get(k, 0) + v
-            sq[k] = sq.get(k, 0) + v * v
+            if d:  # (a seat that won and lost nothing adds nothing)
+                total[s] += d
+                total_sq[s] += d * d
+                if d > 0:
+                    wins[s] += 1
+                else:
+                    losses[s] += 1
+        if records:
+            mine, sq = self.records, self.records_sq
+            for k, v in records.items():
+                mine[k] = mine.get(k, 0) + v
+                sq[k] = sq.get(k, 0) + v * v
 
     def merge(self, other: "Stats") -> "Stats":
         if other.rounds == 0:
@@ -491,6 +494,11 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     agents = make_agents(game, n, round_seed(seed, start), policy)
     moves: list[int] = []
     decide = decider(game, agents, moves, checks)
+    # nothing checks the decisions: each seat's picks come straight from its generator's state,
+    # reseeded each round as a fresh RandomAgent's would be
+    states = [agent.rng.state for agent in agents] if checks is None else None
+    if states is not None:
+        decide = cast(Decide, random_decider(states))
     ctx = None
     for i in range(start, start + count):
         if stop is not None and stop():
@@ -499,8 +507,14 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         if ctx is None:
             ctx = decide.ctx = game.new_ctx(n, s, decide, False)
         else:
-            for seat, agent in enumerate(agents):
-                agent.rng.__init__(agent_seed(s, seat))
+            if states is not None:
+                # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (an int
+                # seed's seats are consecutive numbers; tests/test_simulate.py checks it round by round)
+                first = agent_seed(s, 0)
+                states[:] = [(first + seat) & M64 for seat in range(n)]
+            else:
+                for seat, agent in enumerate(agents):
+                    agent.rng.__init__(agent_seed(s, seat))
             game.restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
         deltas = _play_rounds(game, ctx, 1, dealer, [])

@@ -339,6 +339,7 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         ops = []
         types: list[str] = []
+        op_types: list[str] = []  # (those of ops: a failed target is left out of both)
         for target, enode in spec.value.items():
             if target == "show" and isinstance(enode.value, bool):
                 continue  # `set: {..., show: true}` written inside the mapping
@@ -358,6 +359,7 @@ class StepCompiler(ChoiceSteps):
                                     f"{'player' if vdef.kind == 'player' else 'index'}: write {var}[...]"))
                 continue
             ops.append((var, idx, fn))
+            op_types.append(t)
         ops_t = tuple(ops)
         span = node.span
         inner = spec.value.get("show")
@@ -378,11 +380,10 @@ class StepCompiler(ChoiceSteps):
                 if why is not None:
                     raise RuleError(error(span, "E034", f"{key}: {why}"))
             return v
-        assign = Step(AssignGen(ops_t, add, check))  # its code: rulekit.engine.stepgen
         if show:  # a transcript line per target: its new value
             shown = tuple((var, idx, t) for (var, idx, _fn), t in zip(ops_t, types))
-            return Step(AssignGen(ops_t, add, check, shown))
-        return assign
+            return Step(AssignGen(ops_t, add, check, shown, tuple(op_types)))
+        return Step(AssignGen(ops_t, add, check, types=tuple(op_types)))  # its code: rulekit.engine.stepgen
 
     def s_set(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         return self._assign(node, d, loc, "set", False)

@@ -19,18 +19,20 @@ inside it called. An expression whose generated code raises is re-run by its clo
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from operator import itemgetter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from rulekit.core.errors import Span
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
+from rulekit.engine.genchoice import ChoiceWriter
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
+from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
-from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ChooseGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
-from rulekit.engine.steps import (ALL_SEATS, MAX_ACTIONS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
+from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
+from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
     zone_getter)
 
@@ -46,9 +48,10 @@ MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
+_NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 
 
-class Gen:
+class Gen(FrameWriter, ChoiceWriter):
     """Lines of Python being written for one function, and the constants they name."""
 
     def __init__(self) -> None:
@@ -65,6 +68,14 @@ class Gen:
         # every expression called as it is (when Python refuses the code written with them)
         self.shallow = False
         self.slow = False
+        # step locals as Python locals (rulekit.engine.genframe); not in a step run on its own (the
+        # steps it calls read ctx.loc) nor with every expression called
+        self.promote = True
+        self.frame = Frame(0)
+        self.frames = 1
+        # steps counted in a Python local `S` (limit `SL`), written to ctx.steps wherever it is read:
+        # at a decision, around a call of other code, at a stop and at the end (generate_run)
+        self.counter = False
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -84,27 +95,34 @@ class Gen:
         if len(self.lines) > MAX_LINES and not self.shallow:
             raise TooBig()
 
-    def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None) -> str:
-        """Evaluate an expression into a new local; return its name.
+    def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None, to: str | None = None,
+             hold: bool = False) -> str:
+        """Evaluate an expression into a new local (or into `to`); return its name.
 
-        `subst` maps step locals to Python locals holding them (read instead of ctx.loc);
-        the closure fallback gets them written to ctx.loc first."""
-        out = self.new("v")
+        `subst` maps step locals to Python code holding them (read instead of ctx.loc); the
+        closure fallback gets them, and the step locals in reach, written to ctx.loc first. A plain
+        name is returned as it is (it cannot fail), unless `hold`: the caller assigns to it, or sets
+        step locals before it is done with the value."""
+        out = to or self.new("v")
         code = None if self.slow else fast_code(fn)
         if code is None:
-            for name, local in (subst or {}).items():
-                self.emit(ind, f"L[{self.bind(name)}] = {local}")
+            self.flush(ind, subst)
             self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
             return out
         body = code.body
         if LITERAL.match(body):
+            if to is not None:
+                self.emit(ind, f"{to} = {body}")
+                return to
             return body  # a constant needs no temporary and cannot fail
         tag = self.new("e")
         consts = code.consts
-        if subst:
+        held = {**self.frame.bound, **subst} if self.promote and subst else (self.frame.bound if self.promote
+                                                                            else subst)
+        if held:
             def local_of(m: re.Match[str]) -> str:
                 k = consts[int(m.group(1))]
-                return subst[k] if isinstance(k, str) and k in subst else m.group(0)
+                return held[k] if isinstance(k, str) and k in held else m.group(0)
             body = _LOCAL.sub(local_of, body)
 
         def rename(m: re.Match[str]) -> str:
@@ -112,13 +130,28 @@ class Gen:
                 return self.bind(consts[int(m.group(2))])
             return f"{m.group(1)}{tag}_{m.group(2)}"
         written = _TOKEN.sub(rename, body)
+        if to is None and not hold and _NAME.match(written):
+            return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
         self.emit(ind + 1, f"{out} = {written}")
         self.emit(ind, "except ERRS:")
-        for name, loc in (subst or {}).items():
-            self.emit(ind + 1, f"L[{self.bind(name)}] = {loc}")
+        self.flush(ind + 1, subst)
         self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
         return out
+
+    def tick(self, ind: int, fail: str | None = None, more: str = "") -> None:
+        """One step charged; `fail` (a call raising the located error) past the limit or where
+        `more` (a test ending in ' or ') holds."""
+        st = "S" if self.counter else "ctx.steps"
+        self.emit(ind, f"{st} += 1")
+        if fail is not None:
+            publish = "ctx.steps = S; " if self.counter else ""
+            self.emit(ind, f"if {more}{st} > {'SL' if self.counter else 'ctx.step_limit'}: {publish}{fail}")
+
+    def publish(self, ind: int) -> None:
+        """ctx.steps made current (something else reads or counts it next)."""
+        if self.counter:
+            self.emit(ind, "ctx.steps = S")
 
     def zone(self, getter: Fn, ind: int) -> str:
         """Code for a zone's list (a zone getter made by StepCompiler.zone_getter)."""
@@ -138,7 +171,11 @@ class Gen:
             if getattr(run, "__name__", "") != "noop_step":
                 span = getattr(run, "span", None)
                 self.places.start(span, len(self.lines))
+                self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
+                self.publish(ind)
                 self.emit(ind, f"{self.bind(run)}(ctx)")
+                if self.counter:
+                    self.emit(ind, "S = ctx.steps")
                 self.places.end(span, len(self.lines))
             return
         self.write(run, ind)
@@ -156,13 +193,18 @@ class Gen:
 
     def k_let(self, run: Any, gen: LetGen, ind: int) -> None:
         for name, fn in gen.pairs:
-            v = self.expr(fn, ind)
-            self.emit(ind, f"L[{self.bind(name)}] = {v}")
+            if self.promote and name not in self.frame.kept:
+                # straight into the local; in reach only once set (`let x: x + 1` reads the old x)
+                self.expr(fn, ind, to=self.frame.slot(name))
+                self.frame.set(name)
+            else:
+                self.set_local(ind, name, self.expr(fn, ind))
 
     def k_assign(self, run: Any, gen: AssignGen, ind: int) -> None:
         ops, add, check = gen.ops, gen.add, gen.check
         chk = self.bind(check)
-        for var, idx, fn in ops:
+        types = gen.types or (T.ANY,) * len(ops)
+        for (var, idx, fn), typ in zip(ops, types):
             v = self.expr(fn, ind)
             if idx is None:
                 slot = f"ctx.vars[{self.bind(var)}]"
@@ -171,57 +213,76 @@ class Gen:
                 arr = self.new("a")
                 self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
                 slot = f"{arr}[{i}]"
-            nv = self.new("n")
-            tv = self.new("t")
-            self.emit(ind, f"{nv} = {slot} + {v}" if add else f"{nv} = {v}")
-            # the closure's bound on kept values: numbers to 10^30, lists to MAX_LIST items
-            self.emit(ind, f"{tv} = type({nv})")
-            self.emit(ind, f"if {tv} is int:")
-            self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-            # a flat list within the bound needs no call (the common case); anything else is measured
-            self.emit(ind, f"elif {tv} is list:")
-            self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
-            self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
+            if not add and LITERAL.match(v) and (v in ("True", "False", "None") or abs(int(v.strip("()"))) <= MAX_INT):
+                self.emit(ind, f"{slot} = {v}")  # a value the rule wrote, within the bound
+                continue
+            if add:
+                nv = self.new("n")
+                self.emit(ind, f"{nv} = {slot} + {v}")
+            else:
+                nv = v
+            # the closure's bound on kept values (numbers to 10^30, lists to MAX_LIST items), tested
+            # in line for the type the checker found; any other value is measured by the check
+            if typ in (T.INT, T.CARD):
+                # (a number of another kind passes the test as the check would; anything else the
+                # checker's type rules out fails it with a TypeError, located as the step's failure)
+                self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+            elif typ == T.BOOL:
+                self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
+            else:
+                tv = self.new("t")
+                self.emit(ind, f"{tv} = type({nv})")
+                self.emit(ind, f"if {tv} is int:")
+                self.emit(ind + 1, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+                # a flat list within the bound needs no call (the common case); anything else is measured
+                self.emit(ind, f"elif {tv} is list:")
+                self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
+                self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
         if gen.shown:
-            self.emit(ind, f"if LOG: {self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
+            self.log(ind, f"{self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
 
     def k_if(self, run: Any, gen: IfGen, ind: int) -> None:
         test, then, other = gen.test, gen.then, gen.other
         t = self.expr(test, ind)
         if t in ("True", "False"):  # decided by the options: only one branch can run
-            self.run(then if t == "True" else other, ind)
+            self.block(then if t == "True" else other, ind)
             return
         self.emit(ind, f"if {t}:")
         mark = len(self.lines)
-        self.run(then, ind + 1)
+        self.block(then, ind + 1)
         if len(self.lines) == mark:
             self.emit(ind + 1, "pass")
         mark = len(self.lines)
         self.emit(ind, "else:")
-        self.run(other, ind + 1)
+        self.block(other, ind + 1)
         if len(self.lines) == mark + 1:
             self.lines.pop()
 
     def k_for(self, run: Any, gen: ForGen, ind: int) -> None:
         var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
-        xs = self.expr(items, ind)
-        x = self.new("x")
-        # the closure loops over a copy, so the body cannot disturb it; a new list needs none
-        self.emit(ind, f"for {x} in {xs}:" if getattr(fast_code(items), "fresh", False) else f"for {x} in list({xs}):")
-        self.emit(ind + 1, "ctx.steps += 1")
-        self.emit(ind + 1, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
-        self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
+        xs = self.items(items, ind)
+        saved = dict(self.frame.bound)
+        own = self.promote and var not in self.frame.kept  # the loop sets the Python local itself
+        x = self.local_target(var) if own else self.new("x")
+        # the closure loops over a copy, so the body cannot disturb it; a new list (or a list the
+        # rule wrote: a constant tuple) needs none
+        fresh = getattr(fast_code(items), "fresh", False) or const_values(items) is not None
+        self.emit(ind, f"for {x} in {xs}:" if fresh else f"for {x} in list({xs}):")
+        self.tick(ind + 1, f"TOO_MANY(ctx, {self.bind(span)})")
+        if not own:
+            self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
         self._body(body, ind + 1, breaks)
+        self.frame.bound = saved  # the loop variable is in reach in the body only
 
     def _body(self, body: Run, ind: int, breaks: bool) -> None:
         """A loop's body; with a break step in it, a LoopBreak ends the loop."""
         if not breaks:
-            self.run(body, ind)
+            self.block(body, ind)
             return
         self.emit(ind, "try:")
         mark = len(self.lines)
-        self.run(body, ind + 1)
+        self.block(body, ind + 1)
         if len(self.lines) == mark:
             self.emit(ind + 1, "pass")
         self.emit(ind, f"except {self.bind(LoopBreak)}:")
@@ -236,91 +297,11 @@ class Gen:
             w = self.expr(while_, ind + 1)
             self.emit(ind + 1, f"if not {w}: break")
         self.emit(ind + 1, f"{n} += 1")
-        self.emit(ind + 1, "ctx.steps += 1")
-        self.emit(ind + 1, f"if {n} > {self.bind(limit)} or ctx.steps > ctx.step_limit: {self.bind(endless)}({n})")
+        self.tick(ind + 1, f"{self.bind(endless)}({n})", f"{n} > {self.bind(limit)} or ")
         self._body(body, ind + 1, breaks)
         if until is not None:
             u = self.expr(until, ind + 1)
             self.emit(ind + 1, f"if {u}: break")
-
-    def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
-        player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
-        choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
-        p = self.expr(player, ind)
-        acts = self.new("acts")
-        # two parameters and no condition (a hand and an amount, say): the actions are listed as
-        # (first value, list of second values) pairs, not built one tuple at a time
-        pairs = where is None and len(params) == 2
-        groups, count = self.new("gr"), self.new("cnt")
-        if pairs:
-            self.emit(ind, f"{groups} = []")
-            self.emit(ind, f"{count} = 0")
-        else:
-            self.emit(ind, f"{acts} = []")
-        loops = []
-        depth = ind
-        for i, (pname, lst, _t) in enumerate(params):
-            xs = self.expr(lst, depth)
-            v = self.new("o")
-            loops.append(v)
-            if i and where is not None:
-                # the product is scanned even when `where` keeps nothing: each inner list is charged
-                held = self.new("xs")
-                self.emit(depth, f"{held} = {xs}")
-                self.emit(depth, f"ctx.budget -= len({held})")
-                self.emit(depth, f"if ctx.budget < 0: {self.bind(too_many)}(len({acts}) + {MAX_ACTIONS} + 1)")
-                xs = held
-            self.emit(depth, f"for {v} in {xs}:")
-            self.emit(depth + 1, f"L[{self.bind(pname)}] = {v}")
-            depth += 1
-        tup = "(" + ", ".join(loops) + ",)"
-        if len(params) > 2:
-            # three parameters and more: the limit checked as each action is listed
-            if where is not None:
-                w = self.expr(where, depth)
-                self.emit(depth, f"if {w}:")
-                depth += 1
-            self.emit(depth, f"{acts}.append({tup})")
-            self.emit(depth, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        elif where is not None:
-            w = self.expr(where, depth)
-            self.emit(depth, f"if {w}: {acts}.append({tup})")
-        else:
-            # nothing reads the last parameter while listing: no need to store it each time
-            last = self.lines.pop()
-            assert last.strip().startswith("L[")
-            header = self.lines.pop()
-            xs = header.strip()[len(f"for {loops[-1]} in "):-1]
-            if pairs:
-                self.emit(depth - 1, f"if {xs}:")
-                self.emit(depth, f"{groups}.append(({loops[0]}, {xs}, {count}))")
-                self.emit(depth, f"{count} += len({xs})")
-            else:
-                self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
-        if pairs:
-            self.emit(ind + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(too_many)}({count})")
-            self.emit(ind, f"{acts} = PAIRS({groups}, {count})")
-        elif len(params) == 2:
-            self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        else:  # one parameter (or more): the limit of the closures, once the actions are listed
-            self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        if gen.note_where is not None:  # validation's rounds: whether the where ever held
-            self.emit(ind, f"{self.bind(gen.note_where)}(ctx, len({acts}) > 0)")
-        self.emit(ind, "ctx.steps += 1")
-        self.emit(ind, f"if not {acts}:")
-        if if_none == "skip":
-            self.emit(ind + 1, "pass")
-        else:
-            self.emit(ind + 1, f"{self.bind(no_action)}({p})")
-        self.emit(ind, "else:")
-        ix = self.new("i")
-        self.emit(ind + 1, f"if len({acts}) > 1:")
-        self.emit(ind + 2, f"{ix} = ctx.decide({self.bind(choice)}, {p}, {acts})")
-        self.emit(ind + 1, "else:")
-        self.emit(ind + 2, f"{ix} = 0")
-        self.emit(ind + 2, f"if ctx.logging: {self.bind(log_forced)}(ctx, {p}, {acts}[0])")
-        names = ", ".join(f"L[{self.bind(pn)}]" for pn, _l, _t in params)
-        self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
 
     def k_move(self, run: Any, gen: MoveGen, ind: int) -> None:
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
@@ -328,6 +309,7 @@ class Gen:
         z = self.new("z")
         self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
         got = self.new("g")
+        one = None  # the card, where exactly one is moved (no list made unless a log needs it)
         if gen.cards is not None:
             # the very cards named: a card or a list of them, each taken out of the zone
             v = self.expr(gen.cards, ind)
@@ -339,7 +321,7 @@ class Gen:
             self.emit(ind + 1, f"except {self.bind(ValueError)}:")
             self.emit(ind + 2, f"{self.bind(gen.not_in)}(ctx, {c})")
         elif where is not None:
-            want = self.expr(count, ind) if count is not None else f"len({z})"
+            want = self.expr(count, ind, hold=True) if count is not None else f"len({z})"
             picked, k, cv = self.new("pk"), self.new("k"), self.new("cv")
             self.emit(ind, f"{picked} = []")
             self.emit(ind, f"{cv} = None")
@@ -350,7 +332,11 @@ class Gen:
             self.emit(ind + 1, f"if {w}:")
             self.emit(ind + 2, f"{picked}.append({k})")
             self.emit(ind + 2, f"if len({picked}) >= {want}: break")
-            self.emit(ind, f"L[{self.bind('c')}] = {cv}")  # as the closure leaves it: the last card looked at
+            # as the closure leaves it: `c` is the last card looked at (a step local `c` of the rules too)
+            if not self.promote:
+                self.emit(ind, f"L[{self.bind('c')}] = {cv}")
+            elif "c" in self.frame.slots:
+                self.emit(ind, f"{self.frame.slots['c']} = {cv}")
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
@@ -360,101 +346,136 @@ class Gen:
             self.emit(ind, f"{got} = [{z}.pop(len({z}) - 1 - {i})]")
         elif count is not None and getattr(fast_code(count), "body", None) == "1":  # one card, the usual case
             self.emit(ind, f"if not {z}: {self.bind(too_few)}(0, 1)")
-            self.emit(ind, f"{got} = [{z}.pop()]")
+            one = self.new("c")
+            self.emit(ind, f"{one} = {z}.pop()")
+        elif count is None:  # the whole zone, its top card first
+            self.emit(ind, f"{got} = {z}[::-1]")
+            self.emit(ind, f"del {z}[:]")
         else:
-            n = self.expr(count, ind) if count is not None else f"len({z})"
-            self.emit(ind, f"if {n} > len({z}) or {n} < 0: {self.bind(too_few)}(len({z}), {n})")
-            self.emit(ind, f"if {n}:")
-            self.emit(ind + 1, f"{got} = {z}[-{n}:]")
-            self.emit(ind + 1, f"del {z}[-{n}:]")
-            self.emit(ind + 1, f"{got}.reverse()")
-            self.emit(ind, "else:")
-            self.emit(ind + 1, f"{got} = []")
+            n = self.expr(count, ind)
+            if n.isdigit() and int(n) > 0:  # as many cards as the rule wrote
+                self.emit(ind, f"if len({z}) < {n}: {self.bind(too_few)}(len({z}), {n})")
+                self.emit(ind, f"{got} = {z}[-{n}:]")
+                self.emit(ind, f"del {z}[-{n}:]")
+                self.emit(ind, f"{got}.reverse()")
+            else:
+                self.emit(ind, f"if {n} > len({z}) or {n} < 0: {self.bind(too_few)}(len({z}), {n})")
+                self.emit(ind, f"if {n}:")
+                self.emit(ind + 1, f"{got} = {z}[-{n}:]")
+                self.emit(ind + 1, f"del {z}[-{n}:]")
+                self.emit(ind + 1, f"{got}.reverse()")
+                self.emit(ind, "else:")
+                self.emit(ind + 1, f"{got} = []")
         d = self.zone(_getter(dst, di), ind)
-        if bottom:
+        if one is not None:
+            self.emit(ind, f"{d}.insert(0, {one})" if bottom else f"{d}.append({one})")
+            if face is not None:
+                self.emit(ind, f"SEEN[{one}] = {ALL_SEATS if face == 'up' else 0}")
+            got = f"[{one}]"
+        elif bottom:
             self.emit(ind, f"{d}[0:0] = {got}")
         else:
             self.emit(ind, f"{d}.extend({got})")
-        if face is not None:
+        if face is not None and one is None:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
-        self.emit(ind, f"if LOG: {self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
+        self.log(ind, f"{self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
                        f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
 
     def k_say(self, run: Any, gen: SayGen, ind: int) -> None:
         # nothing happens without a log
-        self.emit(ind, f"if LOG: {self.bind(log_say)}(ctx, {self.bind(gen.render)}, {self.bind(gen.about)}, "
+        self.log(ind, f"{self.bind(log_say)}(ctx, {self.bind(gen.render)}, {self.bind(gen.about)}, "
                        f"{self.bind(gen.you)})")
 
     def k_record(self, run: Any, gen: RecordGen, ind: int) -> None:
         name = self.bind(gen.name)
         self.emit(ind, f"ctx.record({name})")
-        self.emit(ind, f"if LOG: {self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
+        self.log(ind, f"{self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
 
     def k_reveal(self, run: Any, gen: RevealGen, ind: int) -> None:
         cards, everyone, to = gen.cards, gen.everyone, gen.to
         cs = self.new("cs")
         self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
-        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        if getattr(cards, "zone", None) is None:  # (a zone is a list; an expression may give one card)
+            self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         mask = self.new("m")
         if everyone:
-            self.emit(ind, f"{mask} = {ALL_SEATS}")
-            who = self.bind("all")
-        else:
-            who = self.expr(to, ind)
-            self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
-            self.emit(ind, f"{mask} = 0")
-            q = self.new("q")
-            self.emit(ind, f"for {q} in {who}:")
-            self.emit(ind + 1, f"if not 0 <= {q} < N: {self.bind(gen.no_seat)}({q}, N)")
-            self.emit(ind + 1, f"{mask} |= 1 << {q}")
+            c = self.new("c")
+            self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = {ALL_SEATS}")  # (what `|= ALL_SEATS` gives)
+            self.log(ind, f"{self.bind(log_reveal)}(ctx, {cs}, {self.bind('all')})")
+            return
+        who = self.expr(to, ind, hold=True)
+        self.emit(ind, f"if type({who}) is int: {who} = [{who}]")
+        self.emit(ind, f"{mask} = 0")
+        q = self.new("q")
+        self.emit(ind, f"for {q} in {who}:")
+        self.emit(ind + 1, f"if not 0 <= {q} < N: {self.bind(gen.no_seat)}({q}, N)")
+        self.emit(ind + 1, f"{mask} |= 1 << {q}")
         c = self.new("c")
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] |= {mask}")
-        self.emit(ind, f"if LOG: {self.bind(log_reveal)}(ctx, {cs}, {who})")
+        self.log(ind, f"{self.bind(log_reveal)}(ctx, {cs}, {who})")
 
     def k_call(self, run: Any, gen: CallGen, ind: int) -> None:
         name, args, procs, span, too_deep, as_, no_value = (gen.name, gen.args, gen.procs, gen.span, gen.too_deep,
                                                             gen.as_, gen.no_value)
         vals, saved = self.new("args"), self.new("saved")
+        body = self.inline.get(name)
+        if getattr(body, "gen", None) is None or name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
+            body = None  # called, not written out
+        # written out with Python locals, the arguments go to the procedure's locals, not its dict
+        own = body is not None and self.promote
+        given = []
         self.emit(ind, f"{vals} = {{}}")
         for pname, fn in args:
             v = self.expr(fn, ind)
-            self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
+            if own:
+                given.append((pname, v))
+            else:
+                self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
         self.emit(ind, f"{saved} = ctx.loc")
-        self.emit(ind, "ctx.steps += 1")
-        self.emit(ind, f"if ctx.steps > ctx.step_limit: TOO_MANY(ctx, {self.bind(span)})")
+        self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind, f"ctx.loc = {vals}")
         self.emit(ind, "ctx.depth += 1")
         self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
-        body = self.inline.get(name)
-        if getattr(body, "gen", None) is None or name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
-            body = None  # called, not written out
+        outer = self.frame
         if body is not None:
             # the procedure's steps written out here, over its own locals: no call, no second preamble
             self.emit(ind + 1, f"L = {vals}")
-            self.inlining.append(name)
             mark = len(self.lines)
+            if own:
+                self.frame = Frame(self.frames, skippable(body))
+                self.frames += 1
+                for pname, v in given:
+                    self.set_local(ind + 1, pname, v)
+            self.inlining.append(name)
             self.run(body, ind + 1)
             self.inlining.pop()
-            if len(self.lines) == mark + 1:
+            self.frame = outer
+            if len(self.lines) == mark:
                 self.emit(ind + 1, "pass")
         else:
             # looked up when called: procedures may call each other (and are generated after this)
+            self.publish(ind + 1)
             self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
         ex = self.new("rx")
         self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
         self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
         self.emit(ind, "finally:")
+        if body is None and self.counter:
+            self.emit(ind + 1, "S = ctx.steps")  # (what the procedure counted, however it ended)
         self.emit(ind + 1, "ctx.depth -= 1")
         self.emit(ind + 1, f"ctx.loc = {saved}")
         if body is not None:
             self.emit(ind + 1, f"L = {saved}")
         if as_ is not None:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
-            self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
+            if self.promote and as_ not in self.frame.kept:
+                self.set_local(ind, as_, rv)
+            else:
+                self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
     def k_pay(self, run: Any, gen: PayGen, ind: int) -> None:
         if gen.amount is None:
@@ -483,7 +504,7 @@ class Gen:
             t = self.expr(gen.dst, ind)
             self.emit(ind, f"if not 0 <= {t} < N: {fail}({self.bind('to')}, {t}, {a}, N)")
             self.emit(ind, f"CH[{t}] += {a}")
-        self.emit(ind, f"if LOG: {self.bind(log_pay)}(ctx, {f}, {t}, {a}, {self.bind(gen.reason)}, "
+        self.log(ind, f"{self.bind(log_pay)}(ctx, {f}, {t}, {a}, {self.bind(gen.reason)}, "
                        f"{self.bind(gen.reason_fn)})")
 
     def k_claim(self, run: Any, gen: ClaimGen, ind: int) -> None:
@@ -494,9 +515,9 @@ class Gen:
         self.emit(ind, f"{ids} = [h.id for h in ctx.yaku_eval({self.bind(table)}, {cs}, {p})]")
         h = self.new("h")
         self.emit(ind, f"for {h} in {ids}: ctx.record('yaku:' + {h})")
-        self.emit(ind, f"if LOG and {ids}: {self.bind(log_yaku)}(ctx, {self.bind(table)}, {p}, {ids}, {cs})")
+        self.log(ind, f"{self.bind(log_yaku)}(ctx, {self.bind(table)}, {p}, {ids}, {cs})", f"LOG and {ids}")
         if as_:
-            self.emit(ind, f"L[{self.bind(as_)}] = {ids}")
+            self.set_local(ind, as_, ids)
 
     def k_shuffle(self, run: Any, gen: ShuffleGen, ind: int) -> None:
         z = self.new("z")
@@ -506,7 +527,7 @@ class Gen:
         self.emit(ind, f"if ctx.stack is not None: {self.bind(stack_named)}(ctx, {z}, {self.bind(gen.name)})")
         self.emit(ind, f"if ctx.relabel is not None: {self.bind(relabel)}(ctx, {z})")
         self.emit(ind, f"{self.bind(unseen)}(SEEN, {z})")
-        self.emit(ind, f"if LOG: {self.bind(log_shuffle)}(ctx, {self.bind(gen.name)}, {z})")
+        self.log(ind, f"{self.bind(log_shuffle)}(ctx, {self.bind(gen.name)}, {z})")
 
     def k_cut(self, run: Any, gen: CutGen, ind: int) -> None:
         z, k = self.new("z"), self.new("k")
@@ -515,7 +536,7 @@ class Gen:
         self.emit(ind, f"if len({z}) > 1 and (ctx.stack is None or {name} not in ctx.stack):")
         self.emit(ind + 1, f"{k} = ctx.rng.randrange(1, len({z}))")
         self.emit(ind + 1, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
-        self.emit(ind + 1, f"if LOG: {self.bind(log_cut)}(ctx, {name}, {k})")
+        self.log(ind + 1, f"{self.bind(log_cut)}(ctx, {name}, {k})")
 
     def k_deal(self, run: Any, gen: DealGen, ind: int) -> None:
         z, hands, p = self.new("z"), self.new("hs"), self.new("p")
@@ -542,15 +563,16 @@ class Gen:
             self.emit(inner + 1, f"SEEN[{c}] = {ALL_SEATS}")
         else:
             self.emit(inner + 1, f"{hands}[{p}].append({z}.pop())")
-        self.emit(ind, f"if LOG: {self.bind(log_deal)}(ctx, {self.bind(gen.src_name)}, {self.bind(gen.dst)}, {k}, "
+        self.log(ind, f"{self.bind(log_deal)}(ctx, {self.bind(gen.src_name)}, {self.bind(gen.dst)}, {k}, "
                        f"{order}, {self.bind(gen.face)})")
 
     def k_hide(self, run: Any, gen: HideGen, ind: int) -> None:
         cs, c = self.new("cs"), self.new("c")
         self.emit(ind, f"{cs} = {self.zone(gen.cards, ind)}")
-        self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
+        if getattr(gen.cards, "zone", None) is None:
+            self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = 0")
-        self.emit(ind, f"if LOG: {self.bind(log_hide)}(ctx, {cs})")
+        self.log(ind, f"{self.bind(log_hide)}(ctx, {cs})")
 
     def k_swap(self, run: Any, gen: SwapGen, ind: int) -> None:
         a, b = self.new("za"), self.new("zb")
@@ -558,17 +580,18 @@ class Gen:
         self.emit(ind, f"{b} = {self.zone(gen.b, ind)}")
         self.emit(ind, f"{a}[:], {b}[:] = list({b}), list({a})")
         (an, ai), (bn, bi) = gen.labels
-        self.emit(ind, f"if LOG: {self.bind(log_swap)}(ctx, {self.bind(an)}, {self.bind(ai)}, {self.bind(bn)}, "
+        self.log(ind, f"{self.bind(log_swap)}(ctx, {self.bind(an)}, {self.bind(ai)}, {self.bind(bn)}, "
                        f"{self.bind(bi)})")
 
     def k_set_dealer(self, run: Any, gen: SetDealerGen, ind: int) -> None:
         v = self.expr(gen.seat, ind)
         self.emit(ind, f"ctx.next_dealer = {v} % N")
-        self.emit(ind, f"if LOG: {self.bind(log_next_dealer)}(ctx, {self.bind(gen.why)})")
+        self.log(ind, f"{self.bind(log_next_dealer)}(ctx, {self.bind(gen.why)})")
 
     def k_stop(self, run: Any, gen: StopGen, ind: int) -> None:
-        self.emit(ind, f"if LOG: {self.bind(log_stop)}(ctx, {self.bind(gen.event)}, {self.bind(gen.why)})")
+        self.log(ind, f"{self.bind(log_stop)}(ctx, {self.bind(gen.event)}, {self.bind(gen.why)})")
         args = ", ".join(self.bind(a) for a in gen.args)
+        self.publish(ind)
         self.emit(ind, f"raise {self.bind(gen.exc)}({args})")
 
     def k_break_(self, run: Any, gen: BreakGen, ind: int) -> None:
@@ -580,6 +603,7 @@ class Gen:
 
     def k_return_(self, run: Any, gen: ReturnGen, ind: int) -> None:
         v = self.expr(gen.value, ind)
+        self.publish(ind)  # (the caller of a procedure not written out in place reads ctx.steps)
         self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
 
 
@@ -612,7 +636,7 @@ def generate_step(step: Step) -> Run:
     """The function doing what one step does, the steps inside it called."""
     for slow in (False, True):
         g = Gen()
-        g.shallow, g.slow = True, slow
+        g.shallow, g.slow, g.promote = True, slow, False
         g.write(step, 1)
         if not g.lines:
             g.emit(1, "pass")
@@ -621,46 +645,6 @@ def generate_step(step: Step) -> Run:
         if fn is not None:
             return fn
     raise RecursionError("a step Python cannot compile")  # pragma: no cover - calls and names only
-
-
-_start = itemgetter(2)  # where a group of Pairs starts
-
-
-class Pairs:
-    """The legal actions of a two-parameter choice as a read-only sequence of (a, b) tuples,
-    kept as (a, [b ...]) groups: a random agent only needs the count and the one it picks."""
-
-    __slots__ = ("groups", "n")
-
-    def __init__(self, groups: list[tuple[Any, list[Any], int]] | None = None, n: int = 0) -> None:
-        self.groups: list[tuple[Any, list[Any], int]] = groups if groups is not None else []  # (a, bs, start)
-        self.n = n
-
-    def __len__(self) -> int:
-        return self.n
-
-    def __getitem__(self, i: int) -> tuple[Any, Any]:
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
-            raise IndexError(i)
-        groups = self.groups
-        g = bisect_right(groups, i, key=_start) - 1  # the last group starting at or before i
-        a, bs, start = groups[g]
-        return (a, bs[i - start])
-
-    def __iter__(self) -> Iterator[tuple[Any, Any]]:
-        for a, bs, _start in self.groups:
-            for b in bs:
-                yield (a, b)
-
-
-def unseen(seen: list[int], cards: list[int]) -> None:
-    """No seat has seen these cards any more (a shuffled zone); in C when none was seen (a round's
-    first shuffle)."""
-    if any(map(seen.__getitem__, cards)):
-        for c in cards:
-            seen[c] = 0
 
 
 def _getter(name: str, idx: Fn | None) -> Fn:
@@ -707,12 +691,16 @@ def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run
     if getattr(run, "gen", None) is None:
         return run
     g = Gen()
+    g.frame = Frame(0, skippable(run))
+    g.counter = True
     try:
         g.inline = dict(inline or {})
         g.run(run, 1)
+        g.publish(1)
     except (TooBig, RecursionError):
         if not inline:
             return run
         return generate_run(run, label)
-    fn = build_function(g, _HEADER, "    return run\n", {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
+    fn = build_function(g, _HEADER + "        S, SL = ctx.steps, ctx.step_limit\n", "    return run\n",
+                          {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

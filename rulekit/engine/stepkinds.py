@@ -36,6 +36,7 @@ class AssignGen:
     add: bool  # `add:` rather than `set:`
     check: Fn  # raises the located error for a value out of bounds
     shown: tuple[tuple[str, Fn | None, Any], ...] = ()  # `show: true`: (variable, index expression or None, type) told in the log
+    types: tuple[str, ...] = ()  # the checker's type of each value (of `ops`), which the bound test is written for
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,136 @@
+"""The step locals of generated code (let, for, a choice's answer, `as`) held in Python locals.
+
+The rules' locals live in a dict, `ctx.loc`, which whatever runs beside the generated code reads:
+an expression's located code (after its fast code failed), an agent's policy or a choice's
+words at a decision, a log line's words. Generated code keeps each local in a Python local
+instead (a `Frame` names them), so the hot path does no dict lookup, and writes the ones in
+reach into `ctx.loc` just before such a reader runs (rulekit.engine.stepgen `flush`).
+
+A name is in reach where the step compiler lets the rules read it (rulekit.engine.stepcompile:
+set by an earlier step of the same block or of an enclosing one), so what a reader may read is
+always written. One Python local stands for one name of one dict, wherever the name is set, so a
+name set again (a loop inside a loop with the same variable) behaves as the dict did.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from rulekit.lang.expr.fastcode import fast_code
+
+
+_CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
+
+
+def const_values(fn: Any) -> tuple[Any, ...] | None:
+    """The values of an expression that is a list written in the rules (its code makes a fresh
+    copy of a constant tuple each time), else None."""
+    code = fast_code(fn)
+    m = _CONST_LIST.match(code.body) if code is not None else None
+    if m is None or code is None:
+        return None
+    vals = code.consts[int(m.group(1))]
+    return vals if type(vals) is tuple else None
+
+
+class Frame:
+    """The Python locals standing for the step locals of one `ctx.loc` dict (a phase's or a
+    procedure's), and which of them the rules can read at the point being generated."""
+
+    __slots__ = ("tag", "slots", "bound", "kept")
+
+    def __init__(self, tag: int, kept: frozenset[str] = frozenset()) -> None:
+        self.tag = tag
+        self.slots: dict[str, str] = {}  # step local -> its Python local
+        self.bound: dict[str, str] = {}  # the step locals in reach here -> the Python code holding each
+        # names left in the dict: those of a choice that may be skipped (if_none: skip) before its
+        # parameters were ever set, where reading one must fail as reading the dict does
+        self.kept = kept
+
+    def slot(self, name: str) -> str:
+        """The Python local standing for step local `name` (the same one each time)."""
+        s = self.slots.get(name)
+        if s is None:
+            s = self.slots[name] = f"lc{self.tag}_{len(self.slots)}"
+        return s
+
+    def set(self, name: str) -> str:
+        """`name` is set here and in reach from now on: the Python local to assign."""
+        s = self.bound[name] = self.slot(name)
+        return s
+
+
+def skippable(run: Any) -> frozenset[str]:
+    """The parameters that choices with `if_none: skip` among a block's steps may leave unset (not
+    inside the procedures it calls, which have locals of their own)."""
+    gen: Any = getattr(run, "gen", None)
+    kind = getattr(gen, "kind", "")
+    if kind == "choose":
+        if gen.if_none != "skip":
+            return frozenset()
+        names = [p for p, _l, _t in gen.params]
+        # (the first parameter is set as the actions are listed, whatever the choice then does,
+        # when it goes through a list the rule wrote that is not empty and is stored as listed)
+        values = const_values(gen.params[0][1])
+        if values and not (gen.where is None and len(names) == 1):
+            names = names[1:]
+        return frozenset(names)
+    if kind == "seq":
+        parts = gen.runs
+    elif kind == "if":
+        parts = (gen.then, gen.other)
+    elif kind in ("for", "repeat"):
+        parts = (gen.body,)
+    else:
+        return frozenset()
+    out: frozenset[str] = frozenset()
+    for r in parts:
+        out |= skippable(r)
+    return out
+
+
+class FrameWriter:
+    """What a code writer does with step locals (mixed into rulekit.engine.stepgen's writer, whose
+    `emit`, `bind` and `run` it uses): sets them, and writes them into ctx.loc where needed."""
+
+    frame: Frame
+    promote: bool  # step locals as Python locals (else every one read and set in ctx.loc)
+
+    if TYPE_CHECKING:
+        def emit(self, ind: int, line: str) -> None: ...
+
+        def bind(self, obj: Any) -> str: ...
+
+        def run(self, run: Any, ind: int) -> None: ...
+
+    def flush(self, ind: int, subst: dict[str, str] | None = None) -> None:
+        """Write the step locals in reach (and `subst`) into ctx.loc, for code that reads it there."""
+        held = {**self.frame.bound, **(subst or {})} if self.promote else dict(subst or {})
+        if held:
+            self.emit(ind, ", ".join(f"L[{self.bind(n)}]" for n in held) + ", = " + ", ".join(held.values()) + ",")
+
+    def set_local(self, ind: int, name: str, value: str) -> None:
+        """Step local `name` set to `value` (and in reach from here on)."""
+        self.emit(ind, f"{self.local_target(name)} = {value}")
+
+    def local_target(self, name: str) -> str:
+        """Where code assigning step local `name` writes it (then in reach)."""
+        if self.promote and name not in self.frame.kept:
+            return self.frame.set(name)
+        return f"L[{self.bind(name)}]"
+
+    def block(self, run: Any, ind: int) -> None:
+        """A block of steps: the names its steps set are out of reach after it (as the compiler
+        scopes them)."""
+        saved = dict(self.frame.bound)
+        self.run(run, ind)
+        self.frame.bound = saved
+
+    def log(self, ind: int, call: str, cond: str = "LOG") -> None:
+        """`if LOG: call`, the step locals in reach written to ctx.loc first (log words read them)."""
+        if self.promote and self.frame.bound:
+            self.emit(ind, f"if {cond}:")
+            self.flush(ind + 1)
+            self.emit(ind + 1, call)
+        else:
+            self.emit(ind, f"if {cond}: {call}")

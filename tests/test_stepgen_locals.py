@@ -1,0 +1,105 @@
+"""The rules' locals and step count held in Python locals by generated phases (rulekit.engine.genframe)
+behave as the dict and counter of the step-by-step engine: the same values read, the same names and
+count seen by a seat at its decisions, the same located error for a name a skipped choice left unset."""
+from __future__ import annotations
+
+import pytest
+
+from rulekit.core.errors import RuleError
+from rulekit.engine.runner import make_agents, play
+
+from .test_stepgen_kinds import build, state
+
+SHADOWED = '''
+      - set: {stake: 0}
+      - let: {i: 7}
+      - for: i
+        in: "range(3)"
+        do:
+          - for: i
+            in: "[10, 20]"
+            do: [{add: {stake: i}}]
+          - add: {stake: "i * 100"}
+      - say: "i {i} stake {stake}"
+'''
+
+
+def test_a_name_set_again_inside_a_loop_reads_as_the_dict_did(tmp_path):
+    # one local per name: the inner loop's i is the outer's, and is what the let's i reads after
+    fast, slow = build(tmp_path, SHADOWED, True), build(tmp_path, SHADOWED, False)
+    assert "lc0_" in fast.phases[-1].run.source
+    a = play(fast, 5, 1, make_agents(fast, 5, 1), rounds=1, logging=True)
+    b = play(slow, 5, 1, make_agents(slow, 5, 1), rounds=1, logging=True)
+    assert state(a) == state(b) and a.events == b.events
+    said = [e["text"] for e in a.events if e["t"] == "say"]
+    assert said == ["i 20 stake 6090"]  # 3 times (10 + 20) and 3 times 20 * 100
+
+
+ASKED = '''
+      - let: {k: 3}
+      - for: p
+        in: "[0, 1]"
+        do:
+          - let: {t: "p + k"}
+          - choose: pick
+            player: p
+            options: {a: "range(3)"}
+          - add: {stake: "a + t"}
+'''
+
+
+class _Looking:
+    """Takes the first action, noting the rules' names and the step count at each decision."""
+
+    name = "looking"
+
+    def __init__(self, seen):
+        self.seen = seen
+
+    def act(self, d):
+        self.seen.append((d.player, dict(d.ctx.loc), d.ctx.steps))
+        return 0
+
+
+def test_a_seat_deciding_sees_the_names_in_reach_and_the_steps_so_far(tmp_path):
+    got = []
+    for codegen in (True, False):
+        g = build(tmp_path, ASKED, codegen)
+        seen: list = []
+        play(g, 5, 2, [_Looking(seen)] * 5, rounds=1, logging=False)
+        mine = [(p, {k: v for k, v in loc.items() if k in ("k", "p", "t")}, steps) for p, loc, steps in seen
+                if "t" in loc]
+        assert [(p, loc) for p, loc, _s in mine] == [(0, {"k": 3, "p": 0, "t": 3}), (1, {"k": 3, "p": 1, "t": 4})]
+        got.append(seen)
+    assert [(p, s) for p, _l, s in got[0]] == [(p, s) for p, _l, s in got[1]]  # the same count at each decision
+
+
+@pytest.mark.parametrize("logging", [False, True])
+def test_the_step_count_after_a_round_is_the_step_by_step_one(tmp_path, logging):
+    for seed in range(3):
+        counts = []
+        for codegen in (True, False):
+            g = build(tmp_path, SHADOWED + ASKED.replace("let: {k: 3}", "let: {k: 4}"), codegen)
+            res = play(g, 5, seed, make_agents(g, 5, seed), rounds=1, logging=logging)
+            counts.append(res.state.steps)
+        assert counts[0] == counts[1] > 8
+
+
+UNSET = '''
+      - choose: none
+        player: 0
+        options: {a: "range(count(deck) - count(deck))"}
+        if_none: skip
+      - set: {stake: "a + 1"}
+'''
+
+
+@pytest.mark.parametrize("logging", [False, True])
+def test_a_name_a_skipped_choice_never_set_fails_located_as_before(tmp_path, logging):
+    got = []
+    for codegen in (True, False):
+        g = build(tmp_path, UNSET, codegen, check=False)
+        with pytest.raises(RuleError) as exc:
+            play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=logging)
+        got.append(str(exc.value))
+    assert got[0] == got[1] and "every.yaml:" in got[0]
