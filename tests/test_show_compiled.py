@@ -91,6 +91,8 @@ def _statements(source: str):
         start = lines.index("        try:")
     else:
         start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
+        if lines[start + 1].strip().startswith("S, SL = "):  # the step counter, read as a local
+            start += 1
     held: list[tuple[int, str, int]] = []
     for line in lines[start + 1:]:
         if line in FOOTERS:
