@@ -16,7 +16,15 @@ CPU-s cold before, 50.7 after. The functions' check remembered per key of what i
 the bodies name, names' types, cards), and each `NAME()` figure compiled once per such key (issue 38,
 2026-11-29, one run each, same command): 52.4 CPU-s cold before, 47.7 after, the site byte-identical. What is
 left of the panels is mostly the quick reference's games and rounds (a full build and seeded rounds for each
-option combination it reads).
+option combination it reads). Issue 38 part O (2026-11-29): the simulations play the games the site already
+built (shared with the forked workers); a house rule that moves only the game's length takes the default
+rules' rounds (rulekit.website.effects.round_free_options: 19 changes, 1,900 rounds not played); the quick
+reference plays each seeded round once per game, and once for games that differ only in their length (1,581
+rounds, not 2,536); the collector leaves the loaded games alone (gc.freeze: the page part's collections took
+4.1-4.8 CPU-s, 2.7-3.3 after). Same site, byte for byte. Measured on a machine loaded 6-10 (other builds and
+tests), both trees one after the other, `mkdocs build --strict -q` with an empty cache, user+sys, four pairs:
+54.1/51.5, 54.8/51.2, 52.8/49.8, 51.1/47.7 CPU-s before/after (a quiet machine gave 42.5 before); build_site
+alone, both trees at once: 44.3 before (15.4 the pages, 28.8 the simulations' workers), 40.8 after (13.0, 27.8).
 """
 from __future__ import annotations
 
