@@ -167,7 +167,15 @@ class _Gen(FrameWriter, ChoiceWriter):
             if getattr(run, "__name__", "") != "noop_step":
                 self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
                 self.publish(ind)
-                self.emit(ind, f"{self.bind(run)}(ctx)")
+                deep = len(self.inlining)  # (the calls written out around it, see k_call)
+                if deep:
+                    self.emit(ind, f"ctx.depth += {deep}")
+                    self.emit(ind, "try:")
+                    self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+                    self.emit(ind, "finally:")
+                    self.emit(ind + 1, f"ctx.depth -= {deep}")
+                else:
+                    self.emit(ind, f"{self.bind(run)}(ctx)")
                 if self.counter:
                     self.emit(ind, "S = ctx.steps")
             return
@@ -426,8 +434,14 @@ class _Gen(FrameWriter, ChoiceWriter):
         self.emit(ind, f"{saved} = ctx.loc")
         self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
         self.emit(ind, f"ctx.loc = {vals}")
-        self.emit(ind, "ctx.depth += 1")
-        self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
+        # ctx.depth counts the calls under way; those written out in this function are counted in
+        # the code (as `deep`), and added to ctx.depth only around a call of other code
+        deep = len(self.inlining) + 1
+        if body is not None:
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH - deep}: {self.bind(too_deep)}(ctx)")
+        else:
+            self.emit(ind, f"ctx.depth += {deep}")
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
@@ -457,7 +471,8 @@ class _Gen(FrameWriter, ChoiceWriter):
         self.emit(ind, "finally:")
         if body is None and self.counter:
             self.emit(ind + 1, "S = ctx.steps")  # (what the procedure counted, however it ended)
-        self.emit(ind + 1, "ctx.depth -= 1")
+        if body is None:
+            self.emit(ind + 1, f"ctx.depth -= {deep}")
         self.emit(ind + 1, f"ctx.loc = {saved}")
         if body is not None:
             self.emit(ind + 1, f"L = {saved}")
