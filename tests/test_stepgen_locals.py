@@ -148,3 +148,45 @@ def test_procedures_calling_each_other_stop_at_the_same_depth_written_out_or_cal
         assert got[0][0] == "error" and "more than 100 deep" in got[0][1]
     else:
         assert got[0] == ("stake", stop + 1, 0)
+
+
+ASKING = '''id: asking
+extends: {parent}
+meta:
+  names: {{en: Asking}}
+procedures:
+  ask:
+    params: {{k: int}}
+    steps:
+      - let: {{t: "k * 2"}}
+      - choose: pick
+        player: k
+        options: {{a: "range(3)"}}
+      - add: {{stake: "a + t"}}
+round:
+  - id: steps
+    name: Steps
+    text: A procedure asking a seat.
+    steps:
+      - for: p
+        in: "[0, 1]"
+        do:
+          - call: {{proc: ask, with: {{k: p}}}}
+'''
+
+
+def test_a_seat_asked_inside_a_procedure_sees_the_procedures_names_only(tmp_path):
+    # a procedure written out in place has no dict: one is made of its names for the seat to read
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "asking.yaml"
+    p.write_text(ASKING.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
+    got = []
+    for codegen in (True, False):
+        g = build_game(load_variant(str(p)), codegen=codegen)
+        seen: list = []
+        res = play(g, 5, 3, [_Looking(seen)] * 5, rounds=1, logging=True)
+        asked = [(who, loc) for who, loc, _s in seen if "t" in loc]
+        assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
+        got.append((res.events, res.state.vars, res.state.loc))
+    assert got[0][:2] == got[1][:2]
