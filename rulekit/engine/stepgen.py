@@ -127,7 +127,9 @@ class _Gen(FrameWriter, ChoiceWriter):
             return f"{m.group(1)}{tag}_{m.group(2)}"
         written = _TOKEN.sub(rename, body)
         if self.promote and self.frame.dictless and "L[" in written:
-            raise _TooBig()  # (a name read from a dict this frame has not: written with calls instead)
+            # a name read from a dict this frame has not (never, by how names are set): the phase is
+            # written again with its procedures called, as for code too deep to write
+            raise RecursionError("a local read from a frame without a dict")
         if to is None and not hold and _NAME.match(written):
             return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
