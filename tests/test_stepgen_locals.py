@@ -103,3 +103,90 @@ def test_a_name_a_skipped_choice_never_set_fails_located_as_before(tmp_path, log
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=logging)
         got.append(str(exc.value))
     assert got[0] == got[1] and "every.yaml:" in got[0]
+
+
+RECURSIVE = '''id: recursive
+extends: {parent}
+meta:
+  names: {{en: Recursive}}
+procedures:
+  down:
+    params: {{k: int}}
+    steps:
+      - add: {{stake: 1}}
+      - if: "k < {stop}"
+        then:
+          - call: {{proc: down, with: {{k: "k + 1"}}}}
+round:
+  - id: steps
+    name: Steps
+    text: A procedure calling itself.
+    steps:
+      - set: {{stake: 0}}
+      - call: {{proc: down, with: {{k: 0}}}}
+'''
+
+
+@pytest.mark.parametrize("stop, deep", [(60, False), (99, False), (100, True), (500, True)])
+def test_procedures_calling_each_other_stop_at_the_same_depth_written_out_or_called(tmp_path, stop, deep):
+    # calls written out in place are counted in the code, calls of other code in ctx.depth: together
+    # the same limit, met at the same call, as step by step
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "recursive.yaml"
+    p.write_text(RECURSIVE.format(parent=variant_path("hanafuda/kingo.yaml"), stop=stop), encoding="utf-8")
+    got = []
+    for codegen in (True, False):
+        g = build_game(load_variant(str(p)), codegen=codegen)
+        try:
+            res = play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
+            got.append(("stake", res.state.vars["stake"], res.state.depth))
+        except RuleError as exc:
+            got.append(("error", str(exc)))
+    assert got[0] == got[1]
+    if deep:
+        assert got[0][0] == "error" and "more than 100 deep" in got[0][1]
+    else:
+        assert got[0] == ("stake", stop + 1, 0)
+
+
+ASKING = '''id: asking
+extends: {parent}
+meta:
+  names: {{en: Asking}}
+procedures:
+  ask:
+    params: {{k: int}}
+    steps:
+      - let: {{t: "k * 2"}}
+      - choose: pick
+        player: k
+        options: {{a: "range(3)"}}
+      - add: {{stake: "a + t"}}
+round:
+  - id: steps
+    name: Steps
+    text: A procedure asking a seat.
+    steps:
+      - for: p
+        in: "[0, 1]"
+        do:
+          - call: {{proc: ask, with: {{k: p}}}}
+'''
+
+
+def test_a_seat_asked_inside_a_procedure_sees_the_procedures_names_only(tmp_path):
+    # a procedure written out in place has no dict: one is made of its names for the seat to read
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "asking.yaml"
+    p.write_text(ASKING.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
+    got = []
+    for codegen in (True, False):
+        g = build_game(load_variant(str(p)), codegen=codegen)
+        seen: list = []
+        res = play(g, 5, 3, [_Looking(seen)] * 5, rounds=1, logging=True)
+        asked = [(who, loc) for who, loc, _s in seen if "t" in loc]
+        assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
+        got.append((res.events, res.state.vars, res.state.loc))
+    assert got[0][:2] == got[1][:2]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.steps import MAX_ACTIONS
@@ -66,6 +67,9 @@ class ChoiceWriter:
     def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
         player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
         choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
+        if (where is not None and getattr(fast_code(where), "body", None) == "True" and len(params) == 1
+                and gen.note_where is None and if_none != "skip"):
+            where = None  # a condition the options make always true keeps every value
         fixed = const_values(params[0][1]) if where is None and len(params) == 1 else None
         if fixed is not None and len(fixed) <= MAX_ACTIONS:
             self.fixed_choice(gen, fixed, ind)

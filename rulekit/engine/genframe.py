@@ -37,15 +37,19 @@ class Frame:
     """The Python locals standing for the step locals of one `ctx.loc` dict (a phase's or a
     procedure's), and which of them the rules can read at the point being generated."""
 
-    __slots__ = ("tag", "slots", "bound", "kept")
+    __slots__ = ("tag", "slots", "bound", "kept", "dictless", "flushed")
 
-    def __init__(self, tag: int, kept: frozenset[str] = frozenset()) -> None:
+    def __init__(self, tag: int, kept: frozenset[str] = frozenset(), dictless: bool = False) -> None:
         self.tag = tag
         self.slots: dict[str, str] = {}  # step local -> its Python local
         self.bound: dict[str, str] = {}  # the step locals in reach here -> the Python code holding each
         # names left in the dict: those of a choice that may be skipped (if_none: skip) before its
         # parameters were ever set, where reading one must fail as reading the dict does
         self.kept = kept
+        # no dict of its own (a procedure written out in place, all its names Python locals): where
+        # a reader needs them, ctx.loc is made from them (`flushed`: it was)
+        self.dictless = dictless
+        self.flushed = False
 
     def slot(self, name: str) -> str:
         """The Python local standing for step local `name` (the same one each time)."""
@@ -106,7 +110,10 @@ class FrameWriter:
     def flush(self, ind: int, subst: dict[str, str] | None = None) -> None:
         """Write the step locals in reach (and `subst`) into ctx.loc, for code that reads it there."""
         held = {**self.frame.bound, **(subst or {})} if self.promote else dict(subst or {})
-        if held:
+        if held and self.frame.dictless:
+            self.emit(ind, "ctx.loc = {" + ", ".join(f"{self.bind(n)}: {v}" for n, v in held.items()) + "}")
+            self.frame.flushed = True
+        elif held:
             self.emit(ind, ", ".join(f"L[{self.bind(n)}]" for n in held) + ", = " + ", ".join(held.values()) + ",")
 
     def set_local(self, ind: int, name: str, value: str) -> None:

@@ -130,6 +130,10 @@ class Gen(FrameWriter, ChoiceWriter):
                 return self.bind(consts[int(m.group(2))])
             return f"{m.group(1)}{tag}_{m.group(2)}"
         written = _TOKEN.sub(rename, body)
+        if self.promote and self.frame.dictless and "L[" in written:
+            # a name read from a dict this frame has not (never, by how names are set): the phase is
+            # written again with its procedures called, as for code too deep to write
+            raise RecursionError("a local read from a frame without a dict")
         if to is None and not hold and _NAME.match(written):
             return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
@@ -173,7 +177,15 @@ class Gen(FrameWriter, ChoiceWriter):
                 self.places.start(span, len(self.lines))
                 self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
                 self.publish(ind)
-                self.emit(ind, f"{self.bind(run)}(ctx)")
+                deep = len(self.inlining)  # (the calls written out around it, see k_call)
+                if deep:
+                    self.emit(ind, f"ctx.depth += {deep}")
+                    self.emit(ind, "try:")
+                    self.emit(ind + 1, f"{self.bind(run)}(ctx)")
+                    self.emit(ind, "finally:")
+                    self.emit(ind + 1, f"ctx.depth -= {deep}")
+                else:
+                    self.emit(ind, f"{self.bind(run)}(ctx)")
                 if self.counter:
                     self.emit(ind, "S = ctx.steps")
                 self.places.end(span, len(self.lines))
@@ -422,37 +434,53 @@ class Gen(FrameWriter, ChoiceWriter):
         body = self.inline.get(name)
         if getattr(body, "gen", None) is None or name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
             body = None  # called, not written out
-        # written out with Python locals, the arguments go to the procedure's locals, not its dict
+        # written out with Python locals, the arguments go to the procedure's locals, not its dict;
+        # with no name left in a dict, the procedure has none (ctx.loc made where read: genframe)
         own = body is not None and self.promote
+        kept = skippable(body) if own else frozenset()
+        dictless = own and not kept
         given = []
-        self.emit(ind, f"{vals} = {{}}")
+        if not dictless:
+            self.emit(ind, f"{vals} = {{}}")
         for pname, fn in args:
             v = self.expr(fn, ind)
             if own:
                 given.append((pname, v))
             else:
                 self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
-        self.emit(ind, f"{saved} = ctx.loc")
+        if not dictless:
+            self.emit(ind, f"{saved} = ctx.loc")
         self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
-        self.emit(ind, f"ctx.loc = {vals}")
-        self.emit(ind, "ctx.depth += 1")
-        self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
+        if not dictless:
+            self.emit(ind, f"ctx.loc = {vals}")
+        # ctx.depth counts the calls under way; those written out in this function are counted in
+        # the code (as `deep`), and added to ctx.depth only around a call of other code
+        deep = len(self.inlining) + 1
+        if body is not None:
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH - deep}: {self.bind(too_deep)}(ctx)")
+        else:
+            self.emit(ind, f"ctx.depth += {deep}")
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
         self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
         outer = self.frame
         if body is not None:
             # the procedure's steps written out here, over its own locals: no call, no second preamble
-            self.emit(ind + 1, f"L = {vals}")
+            outer_l = self.new("ol")
+            if not dictless:
+                self.emit(ind + 1, f"{outer_l} = L")  # (ctx.loc may be a dict made for a reader: genframe)
+                self.emit(ind + 1, f"L = {vals}")
             mark = len(self.lines)
             if own:
-                self.frame = Frame(self.frames, skippable(body))
+                self.frame = Frame(self.frames, kept, dictless)
                 self.frames += 1
                 for pname, v in given:
                     self.set_local(ind + 1, pname, v)
             self.inlining.append(name)
             self.run(body, ind + 1)
             self.inlining.pop()
+            flushed = self.frame.flushed
             self.frame = outer
             if len(self.lines) == mark:
                 self.emit(ind + 1, "pass")
@@ -466,10 +494,16 @@ class Gen(FrameWriter, ChoiceWriter):
         self.emit(ind, "finally:")
         if body is None and self.counter:
             self.emit(ind + 1, "S = ctx.steps")  # (what the procedure counted, however it ended)
-        self.emit(ind + 1, "ctx.depth -= 1")
-        self.emit(ind + 1, f"ctx.loc = {saved}")
-        if body is not None:
-            self.emit(ind + 1, f"L = {saved}")
+        if body is None:
+            self.emit(ind + 1, f"ctx.depth -= {deep}")
+        if not dictless:
+            self.emit(ind + 1, f"ctx.loc = {saved}")
+            if body is not None:
+                self.emit(ind + 1, f"L = {outer_l}")
+        elif flushed:
+            self.emit(ind + 1, "ctx.loc = L")  # (the dict of the code around the call)
+        else:
+            self.emit(ind + 1, "pass")
         if as_ is not None:
             self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
             if self.promote and as_ not in self.frame.kept:
