@@ -181,3 +181,25 @@ def test_a_let_binds_a_name_without_a_call_or_a_charge():
     assert "lambda" not in comp.raw.source and "H_tick" not in comp.raw.source
     c = ctx(a=2, b=3)
     assert comp.fn(c) == 23 and c.budget == EVAL_BUDGET
+
+
+def test_loops_over_each_item_of_a_list_of_lists_are_charged_once_by_the_loop_around_them():
+    """`filter(xss, s -> all(s, ...) or max(filter(s, ...), ...) > a)`: the loops the body makes over
+    each item (or over a filter of it) are charged all at once by the outer loop (its length, plus
+    the items' total length per such loop), not one charge per item; a loop inside another
+    `x -> ...` of the body is charged by itself, so nested work stays accounted."""
+    scope = Scope(locals={"a": "int", "xss": "list<list<int>>", "xs": "list<int>"})
+    text = "filter(xss, s -> all(s, c -> c > a) or max(filter(s, c -> c != a), c -> c) > 5)"
+    comp = compile_expr(text, scope)
+    assert comp.raw.source.count("H_spend") == 1 and "H_spendin(ctx, L[K0], 3)" in comp.raw.source
+    c = ctx(a=1, xss=[[2, 3], [1, 7, 1], [1, 2]])
+    assert comp.fn(c) == [[2, 3], [1, 7, 1]] and c.budget == EVAL_BUDGET - 3 - 3 * 7
+    # a loop over the item inside a function of the body runs once per item of that loop: charged there
+    nested = compile_expr("sum(xss, s -> count(xs, x -> count(s, y -> y == x) > 0))", scope)
+    c = ctx(xss=[[1, 2], [3]], xs=[1, 2, 3, 4])
+    assert nested.fn(c) == 3 and c.budget == EVAL_BUDGET - 2 - 2 * 4 - 4 * 2 - 4 * 1
+    # a runaway nesting still stops, placed in the text
+    c = ctx(xss=[list(range(2000))] * 2000, xs=list(range(2000)))
+    with pytest.raises(EvalError) as err:
+        nested.fn(c)
+    assert err.value.message.startswith("evaluation budget exhausted")

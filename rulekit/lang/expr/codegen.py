@@ -85,6 +85,7 @@ class CodeGen:
         self.in_memo = False
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
         self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
+        self.precharged: set[int] = set()  # id(call) of loops charged by the loop around them (see inner_loops)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -356,8 +357,16 @@ class CodeGen:
             return None  # Python allows no assignment expression in a comprehension's iterable
         lam = node.args[1]
         assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
+        pre = id(node) in self.precharged
+        # (a loop charged by the one around it leaves its own items' loops to charge themselves)
+        inner = inner_loops(lam.body, lam.param) if not pre and T.is_list(T.elem(self.type_of(node.args[0]))) else []
+        self.precharged.update(id(c) for c in inner)
         p, body = self.lambda_body(lam)
         loop = f"for {p} in H_spend(ctx, {it}{self.site(lam)})"
+        if pre:  # charged with the loop around it, per item of its items
+            loop = f"for {p} in {it}"
+        elif inner:  # its items' own loops are charged here, at once (see inner_loops)
+            loop = f"for {p} in H_spendin(ctx, {it}, {len(inner)}{self.site(lam)})"
         most = self.static_len(node.args[0], it)
         if most is not None and not _has_loop(lam.body) and most * _size(lam.body) <= FREE_LOOP:
             # a list whose length is known when the game is built (written in the rule, or a zone,
@@ -430,7 +439,9 @@ class CodeGen:
             return self.const(idx)
         params = next(p for p in fdef.overloads if len(p) == len(node.args))
         lambdas = [p.startswith("fn(") for p in params]
-        per_call = any(lambdas) and (fname not in PER_ITEM or self.located)  # subsets/partitions: once per combination
+        pre = id(node) in self.precharged  # charged with the loop around it (see inner_loops)
+        # subsets/partitions: charged once per combination
+        per_call = any(lambdas) and not pre and (fname not in PER_ITEM or self.located)
         consts = [self.const_of(a) for a in node.args]
         if not any(lambdas) and fname not in CONTEXT_FUNCS and all(k is not NC_MARK for k in consts):
             # a pure function of constants (e.g. range(4)) is computed once, here
@@ -453,7 +464,7 @@ class CodeGen:
         for arg, is_lam in zip(node.args, lambdas):
             # range() bounds its length itself: its whole numbers may be sums taken as they are
             args.append(self.lam(arg, per_call) if is_lam else self.g(arg, fname == "range"))
-        if any(lambdas) and not per_call:
+        if any(lambdas) and not per_call and not pre:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
             # a function argument is a Lambda here (self.lam refused anything else)
@@ -473,6 +484,35 @@ class CodeGen:
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
         return call
+
+
+def inner_loops(body: ast.Node, param: str) -> list[ast.Call]:
+    """The calls of `body` (a lambda's, over the items of a list of lists) that go once, item by
+    item, through its parameter or through a list made of it no longer than it (filter, map,
+    sorted, distinct of it), outside any `x -> ...` of the body: each runs at most once per item
+    and at most as many times as the item is long, so the loop around them charges them all at
+    once (H_spendin: the items' total length, per such call) instead of one charge per item."""
+    out: list[ast.Call] = []
+    todo = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Lambda):
+            continue  # its body runs once per item of its own list: charged there
+        if isinstance(n, ast.Let) and n.name == param:
+            todo.append(n.value)  # the body's `param` is another value
+            continue
+        if isinstance(n, ast.Call) and n.func in PER_ITEM and len(n.args) == 2 \
+                and isinstance(n.args[1], ast.Lambda) and _made_of(n.args[0], param):
+            out.append(n)
+        todo.extend(ast.children(n))
+    return out
+
+
+def _made_of(node: ast.Node, param: str) -> bool:
+    """Whether `node` is `param`, or a list made of it no longer than it."""
+    while isinstance(node, ast.Call) and node.func in ("filter", "map", "sorted", "distinct") and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Name) and node.name == param
 
 
 def _size(node: ast.Node) -> int:

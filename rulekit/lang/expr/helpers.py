@@ -124,6 +124,15 @@ def H_spend(ctx: Budgeted, xs: list[Value], site: Site | None = None) -> list[Va
     return xs
 
 
+def H_spendin(ctx: Budgeted, xs: list[list[Value]], k: int, site: Site | None = None) -> list[list[Value]]:
+    """Charge one unit per item a lambda will be called on, and k per item of those items (lists),
+    which k loops of the lambda's body go through (codegen.inner_loops); returns xs."""
+    ctx.budget -= len(xs) + k * sum(map(len, xs))
+    if ctx.budget < 0:
+        raise fail(site, TICK)
+    return xs
+
+
 H_UNSET = object()  # an empty MEMO slot
 
 
