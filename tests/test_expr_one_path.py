@@ -203,3 +203,20 @@ def test_loops_over_each_item_of_a_list_of_lists_are_charged_once_by_the_loop_ar
     with pytest.raises(EvalError) as err:
         nested.fn(c)
     assert err.value.message.startswith("evaluation budget exhausted")
+
+
+def test_count_by_of_plain_keys_and_min_max_are_written_out_with_one_meaning():
+    """count_by with a function giving numbers, cards, text or true/false gathers the keys in a
+    comprehension (no call per item); min and max are Python's own, an empty list failing with the
+    registry's message, placed at the call."""
+    text = "max(values(count_by(xs, x -> x % 3))) + min(xs, x -> x * a)"
+    comp = compile_expr(text, SCOPE)
+    assert "lambda" not in comp.raw.source and "max(" in comp.raw.source
+    assert comp.fn(ctx(a=2, xs=[1, 4, 7, 2])) == 3 + 2
+    assert compile_expr("keys(count_by(xs, x -> x > a))", SCOPE).fn(ctx(a=2, xs=[1, 4, 7, 2])) == [False, True]
+    for empty in ("max(xs)", "min(xs, x -> x + a)"):
+        big = f"a + {empty}"
+        with pytest.raises(EvalError) as err:
+            compile_expr(big, SCOPE).fn(ctx(a=1, xs=[]))
+        assert err.value.message == f"{empty[:3]}() of an empty list"
+        assert big[err.value.offset:err.value.offset + err.value.length] == empty

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, sum_of
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -46,7 +46,7 @@ _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
 # code that reads a value without computing anything: read twice rather than kept in a temporary
 _SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
 _SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
-INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
+INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by"}
 
 
 class Unsupported(Exception):
@@ -347,7 +347,12 @@ class CodeGen:
         return f"(lambda {name}: {body})"
 
     def inline_loop(self, fname: str, fdef: Function, node: ast.Call) -> str | None:
-        """`count/sum/filter/map/any/all/min/max(xs, x -> body)` as a comprehension: no call per item."""
+        """`count/sum/filter/map/any/all/min/max/count_by(xs, x -> body)` as a comprehension: no call per
+        item (count_by only of keys that hold no list: they need no walk nor conversion to be hashed)."""
+        lam = node.args[1]
+        assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
+        if fname == "count_by" and self.type_of(lam.body) not in _SCALAR:
+            return None
         saved, self.in_iter = self.in_iter, True  # Python allows no := anywhere in a comprehension's iterable
         try:
             it = self.g(node.args[0])
@@ -355,8 +360,6 @@ class CodeGen:
             self.in_iter = saved
         if ":=" in it:
             return None  # Python allows no assignment expression in a comprehension's iterable
-        lam = node.args[1]
-        assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
         pre = id(node) in self.precharged
         # (a loop charged by the one around it leaves its own items' loops to charge themselves)
         inner = inner_loops(lam.body, lam.param) if not pre and T.is_list(T.elem(self.type_of(node.args[0]))) else []
@@ -387,7 +390,13 @@ class CodeGen:
             return f"{fname}(({body} {loop}))"
         if fname == "sum":
             return f"{self.const(sum_of)}([{body} {loop}])"
-        return f"{self.const(fdef.impl)}([{body} {loop}])"  # min, max of the values
+        if fname == "count_by":
+            return f"{self.const(count_keys)}([{body} {loop}])"
+        return self.extreme(fname, f"[{body} {loop}]")  # min, max of the values
+
+    def extreme(self, fname: str, xs: str) -> str:
+        """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""
+        return f"{fname}({xs} or H_empty({self.const(fname)}))"
 
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
@@ -473,6 +482,8 @@ class CodeGen:
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
             call = f"len({args[0]})"
+        elif fname in ("min", "max") and len(args) == 1:
+            call = self.extreme(fname, args[0])
         elif fname == "range":
             call = self.range_call(node, args)
         else:

@@ -316,6 +316,11 @@ def H_at(site: Site, thunk: Callable[[], Value]) -> Value:
         raise site.relocate(exc) from None
 
 
+def H_empty(fname: str) -> NoReturn:
+    """Fail as min() or max() of an empty list does (generated code calls Python's own otherwise)."""
+    raise EvalError(f"{fname}() of an empty list")
+
+
 def H_raise(message: str, offset: int) -> NoReturn:
     """Fail at once (a call of a variant function whose body has a mistake)."""
     raise EvalError(message, offset, 1, None)
@@ -341,4 +346,4 @@ FAST_ERRORS = (Fail, EvalError, TypeError, ValueError, IndexError, KeyError, Att
 
 # The only builtins generated code can reach (it names no others; this closes the door anyway).
 SAFE_BUILTINS = {"len": len, "range": range, "bool": bool, "list": list, "tuple": tuple, "type": type, "int": int,
-                 "any": any, "all": all}
+                 "any": any, "all": all, "min": min, "max": max}
