@@ -220,3 +220,53 @@ def test_count_by_of_plain_keys_and_min_max_are_written_out_with_one_meaning():
             compile_expr(big, SCOPE).fn(ctx(a=1, xs=[]))
         assert err.value.message == f"{empty[:3]}() of an empty list"
         assert big[err.value.offset:err.value.offset + err.value.length] == empty
+
+
+def test_a_loop_over_the_seats_is_bounded_by_the_most_players():
+    """`seats` holds at most the variant's most players (Game.new_ctx seats no more): a small body
+    over it is not charged when that bound is known, and is charged per seat when it is not."""
+    from rulekit.lang.expr import Global
+    seats = Global("list<int>", lambda c: list(range(c.n)), code="seats")
+    text = "count(seats, s -> s != a)"
+    for most, charged in ((8, 0), (0, 5)):
+        comp = compile_expr(text, Scope(globals={"seats": seats}, locals={"a": "int"}, seats_max=most))
+        c = SimpleNamespace(loc={"a": 1}, budget=EVAL_BUDGET, n=5)
+        assert comp.fn(c) == 4 and c.budget == EVAL_BUDGET - charged
+    # a scope given more names keeps the bound
+    scope = Scope(globals={"seats": seats}, seats_max=8).with_locals({"a": "int"})
+    c = SimpleNamespace(loc={"a": 1}, budget=EVAL_BUDGET, n=5)
+    assert compile_expr(text, scope).fn(c) == 4 and c.budget == EVAL_BUDGET
+
+
+def test_a_bounded_list_stays_bounded_through_a_let_a_filter_and_count_by():
+    """A zone's list keeps its bound (the deck's size) when a let names it, a filter, map, sorted
+    or distinct goes through it, or count_by counts it: a small loop over any of these is free;
+    the same loop over a list the build cannot bound is charged."""
+    from rulekit.lang.expr import Global
+    hand = Global("list<card>", lambda c: c.hand, code=("zones", "hand"))
+    scope = Scope(globals={"hand": hand}, card_ids={f"c{i}": i for i in range(8)},
+                  locals={"xs": "list<card>"}, attrs={"rank": ("int", tuple(i // 2 for i in range(8)))})
+    text = "let h = {} in count(values(count_by(filter(h, c -> c.rank > 0), c -> c.rank)), k -> k % 2 == 1)"
+    for src, charged in (("hand", 0), ("xs", 4 + 3 + 2)):
+        comp = compile_expr(text.format(src), scope)
+        c = SimpleNamespace(loc={"xs": [0, 2, 3, 4]}, budget=EVAL_BUDGET, hand=[0, 2, 3, 4])
+        c.zones = {"hand": c.hand}
+        assert comp.fn(c) == 1 and c.budget == EVAL_BUDGET - charged
+
+
+def test_two_bounded_lists_join_free_and_a_sum_of_whole_numbers_is_pythons():
+    """`hand + pile` of two zones is a short copy (no charge), and the loop over it stays free; any
+    other join is charged by its length. sum() of whole numbers is Python's, bounded as + is."""
+    from rulekit.lang.expr import Global
+    glob = {z: Global("list<card>", (lambda z: lambda c: c.zones[z])(z), code=("zones", z)) for z in ("hand", "pile")}
+    scope = Scope(globals=glob, card_ids={f"c{i}": i for i in range(8)}, locals={"xs": "list<card>", "a": "int"},
+                  attrs={"value": ("int", tuple(range(8)))})
+    for text, charged in (("sum(hand + pile, c -> c.value) % 10", 0), ("sum(hand + xs, c -> c.value) % 10", 6 + 6)):
+        comp = compile_expr(text, scope)
+        c = SimpleNamespace(loc={"xs": [5, 6, 7]}, budget=EVAL_BUDGET, zones={"hand": [1, 2, 3], "pile": [5, 6, 7]})
+        assert comp.fn(c) == 4 and c.budget == EVAL_BUDGET - charged
+    comp = compile_expr("sum(xs, c -> a)", scope)
+    assert "sum([" in comp.raw.source  # Python's own, not the registry's sum_of (a bound constant Kn)
+    with pytest.raises(EvalError) as err:
+        comp.fn(SimpleNamespace(loc={"xs": [1, 2], "a": 10 ** 30}, budget=EVAL_BUDGET))
+    assert err.value.message == "number too large (limit 10^30)"

@@ -85,6 +85,7 @@ class CodeGen:
         self.in_memo = False
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
         self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
+        self.bounds: dict[str, int] = {}  # Python name of a let -> the most items its list holds (see static_len)
         self.precharged: set[int] = set()  # id(call) of loops charged by the loop around them (see inner_loops)
 
     def const(self, v: Any) -> str:
@@ -295,6 +296,10 @@ class CodeGen:
                 joined = self.consts[int(a.group(1))] + self.consts[int(b.group(1))]
                 if len(joined) <= 1000:
                     return f"[*{self.const(joined)}]"
+            ln, rn = self.static_len(node.left, left), self.static_len(node.right, right)
+            if ln is not None and rn is not None and ln + rn <= FREE_LOOP:
+                # two lists the build bounds (zones, seats, short constants): a short copy, not charged
+                return f"[*{left}, *{right}]"
             return f"H_join(ctx, {left}, {right}{at})"
         if op == "-" and T.is_list(lt):
             return f"H_minus(ctx, {left}, {right}{at})"
@@ -317,6 +322,9 @@ class CodeGen:
 
     def g_Let(self, node: ast.Let) -> str:
         value = self.g(node.value)
+        most = self.static_len(node.value, value)
+        if most is not None:  # the name lambda_body gives it
+            self.bounds[f"_p{self.n_params}"] = most
         name, body = self.lambda_body(ast.Lambda(node.start, node.end, node.name, node.body))
         if self.in_memo or self.in_iter:  # places where Python allows no assignment expression
             return f"(lambda {name}: {body})({value})"
@@ -389,6 +397,8 @@ class CodeGen:
         if fname in ("any", "all"):  # Python's own, over a generator, so they stop early
             return f"{fname}(({body} {loop}))"
         if fname == "sum":
+            if self.type_of(lam.body) == T.INT:  # whole numbers: Python's sum, bounded as + is
+                return self.bounded(f"sum([{body} {loop}])", node)
             return f"{self.const(sum_of)}([{body} {loop}])"
         if fname == "count_by":
             return f"{self.const(count_keys)}([{body} {loop}])"
@@ -400,12 +410,28 @@ class CodeGen:
 
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
-        built: a short constant list's length, or the deck's size for a zone (a zone holds only cards
-        of the deck, each once)."""
+        built: a short constant list's length, the deck's size for a zone (a zone holds only cards
+        of the deck, each once), or the most players for `seats`; or such a list's through a let, a
+        filter, map, sorted or distinct of it, the keys or values of a count_by of it."""
         fixed = _CONST_LIST.match(code)
         if fixed:  # a short one only: a long list written out is a loop the rule asks for
             n = len(self.consts[int(fixed.group(1))])
             return n if n <= FREE_SCAN else None
+        k = self.const_of(node)
+        if isinstance(k, list):
+            return len(k) if len(k) <= FREE_SCAN else None
+        if isinstance(node, ast.Call) and node.args:
+            if node.func in ("filter", "map", "sorted", "distinct"):
+                return self.static_len(node.args[0], "")
+            arg = node.args[0]
+            if node.func in ("keys", "values") and isinstance(arg, ast.Call) and arg.func == "count_by" and arg.args:
+                return self.static_len(arg.args[0], "")
+            return None
+        if isinstance(node, ast.Name) and node.name in self.params:
+            return self.bounds.get(self.params[node.name])
+        if isinstance(node, ast.Binary) and node.op == "+" and T.is_list(self.type_of(node)):
+            ln, rn = self.static_len(node.left, ""), self.static_len(node.right, "")
+            return None if ln is None or rn is None else ln + rn
         zone = node.obj if isinstance(node, ast.Index) else node
         if isinstance(zone, ast.Name) and zone.name not in self.params and self.names.get(id(zone)) == "global":
             g = self.scope.globals.get(zone.name)
@@ -414,6 +440,8 @@ class CodeGen:
             if isinstance(code_of, tuple) and code_of[0] == "zones" and g is not None and g.type == want \
                     and self.scope.card_ids:
                 return len(self.scope.card_ids)
+            if code_of == "seats" and zone is node and self.scope.seats_max > 0:
+                return self.scope.seats_max
         return None
 
     def range_call(self, node: ast.Call, args: list[str]) -> str:
@@ -490,7 +518,8 @@ class CodeGen:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")
             call = f"{self.const(fdef.impl)}({', '.join(args)})"
-            if fname in BUILDERS:
+            counts = fname == "values" and isinstance(node.args[0], ast.Call) and node.args[0].func == "count_by"
+            if fname in BUILDERS and not counts:  # (a count_by's counts: one number per item it was charged for)
                 call = f"H_built(ctx, {call})"
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
