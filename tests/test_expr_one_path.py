@@ -270,3 +270,15 @@ def test_two_bounded_lists_join_free_and_a_sum_of_whole_numbers_is_pythons():
     with pytest.raises(EvalError) as err:
         comp.fn(SimpleNamespace(loc={"xs": [1, 2], "a": 10 ** 30}, budget=EVAL_BUDGET))
     assert err.value.message == "number too large (limit 10^30)"
+
+
+def test_a_function_charged_per_call_charges_its_loops_over_its_list_in_the_same_charge():
+    """subsets() calls its function once per combination, each call charged; the loop the body
+    makes over the combination is charged in that same charge (1 + its length), not by a second."""
+    scope = Scope(locals={"a": "int", "xs": "list<int>"})
+    comp = compile_expr("subsets(xs, 2, g -> all(g, c -> c > a))", scope)
+    assert "H_tickin(ctx, _p0, 1)" in comp.raw.source and "H_spend" not in comp.raw.source
+    c = ctx(a=1, xs=[1, 2, 3])
+    before = c.budget
+    assert comp.fn(c) == [[2, 3]]
+    assert before - c.budget == 3 * (1 + 2) + 3  # three calls, then the list built (one pair)

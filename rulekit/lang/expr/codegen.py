@@ -349,7 +349,12 @@ class CodeGen:
         """A Python lambda; with `tick`, each call spends one unit of budget."""
         if not isinstance(node, ast.Lambda):
             raise Unsupported("lambda")
+        # with each call charged, so are the loops its body makes over its list parameter (see inner_loops)
+        inner = inner_loops(node.body, node.param) if tick else []
+        self.precharged.update(id(c) for c in inner)
         name, body = self.lambda_body(node)
+        if inner:
+            return f"(lambda {name}: {body} if H_tickin(ctx, {name}, {len(inner)}{self.site(node)}) else None)"
         if tick:
             return f"(lambda {name}: {body} if H_tick(ctx{self.site(node)}) else None)"
         return f"(lambda {name}: {body})"

@@ -150,6 +150,15 @@ def H_tick(ctx: Budgeted, site: Site | None = None) -> bool:
     return True
 
 
+def H_tickin(ctx: Budgeted, xs: list[Value], k: int, site: Site | None = None) -> bool:
+    """Spend one unit for a call of a function argument and k per item of its list argument `xs`,
+    which k loops of its body go through (codegen.inner_loops); True."""
+    ctx.budget -= 1 + k * len(xs)
+    if ctx.budget < 0:
+        raise fail(site, TICK)
+    return True
+
+
 def H_built(ctx: Budgeted, xs: list[Value]) -> list[Value]:
     """Charge the budget for a list just built (its items and theirs); returns it."""
     n = len(xs)
