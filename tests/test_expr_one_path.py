@@ -282,3 +282,12 @@ def test_a_function_charged_per_call_charges_its_loops_over_its_list_in_the_same
     before = c.budget
     assert comp.fn(c) == [[2, 3]]
     assert before - c.budget == 3 * (1 + 2) + 3  # three calls, then the list built (one pair)
+
+
+def test_a_flat_list_the_build_bounds_is_built_without_a_charge():
+    """slice() of seats_from() is never longer than the most players: built free when that bound is
+    known; charged by its length when it is not."""
+    scope = Scope(locals={"a": "int"}, seats_max=6)
+    for s, charged in ((scope, 0), (Scope(locals={"a": "int"}), 3)):
+        c = SimpleNamespace(loc={"a": 3}, budget=EVAL_BUDGET, n=5)
+        assert compile_expr("slice(seats_from(2), 0, a)", s).fn(c) == [2, 3, 4] and c.budget == EVAL_BUDGET - charged

@@ -426,8 +426,10 @@ class CodeGen:
         if isinstance(k, list):
             return len(k) if len(k) <= FREE_SCAN else None
         if isinstance(node, ast.Call) and node.args:
-            if node.func in ("filter", "map", "sorted", "distinct"):
+            if node.func in ("filter", "map", "sorted", "distinct", "slice", "reverse"):
                 return self.static_len(node.args[0], "")
+            if node.func == "seats_from":
+                return self.scope.seats_max or None
             arg = node.args[0]
             if node.func in ("keys", "values") and isinstance(arg, ast.Call) and arg.func == "count_by" and arg.args:
                 return self.static_len(arg.args[0], "")
@@ -448,6 +450,17 @@ class CodeGen:
             if code_of == "seats" and zone is node and self.scope.seats_max > 0:
                 return self.scope.seats_max
         return None
+
+    def short_built(self, node: ast.Call) -> bool:
+        """Whether the list a builder makes needs no charge: a count_by's counts (one number per
+        item it was charged for), or a flat list the build bounds (a slice of the seats, say)."""
+        if node.func == "values" and isinstance(node.args[0], ast.Call) and node.args[0].func == "count_by":
+            return True
+        if node.func in ("map", "range") or may_hold_lists(T.elem(self.type_of(node))) \
+                or T.is_list(T.elem(self.type_of(node))):
+            return False  # (range bounds and charges itself; a map's values may be lists)
+        most = self.static_len(node, "")
+        return most is not None and most <= FREE_LOOP
 
     def range_call(self, node: ast.Call, args: list[str]) -> str:
         """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
@@ -523,8 +536,7 @@ class CodeGen:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")
             call = f"{self.const(fdef.impl)}({', '.join(args)})"
-            counts = fname == "values" and isinstance(node.args[0], ast.Call) and node.args[0].func == "count_by"
-            if fname in BUILDERS and not counts:  # (a count_by's counts: one number per item it was charged for)
+            if fname in BUILDERS and not self.short_built(node):
                 call = f"H_built(ctx, {call})"
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
