@@ -181,3 +181,113 @@ def test_a_let_binds_a_name_without_a_call_or_a_charge():
     assert "lambda" not in comp.raw.source and "H_tick" not in comp.raw.source
     c = ctx(a=2, b=3)
     assert comp.fn(c) == 23 and c.budget == EVAL_BUDGET
+
+
+def test_loops_over_each_item_of_a_list_of_lists_are_charged_once_by_the_loop_around_them():
+    """`filter(xss, s -> all(s, ...) or max(filter(s, ...), ...) > a)`: the loops the body makes over
+    each item (or over a filter of it) are charged all at once by the outer loop (its length, plus
+    the items' total length per such loop), not one charge per item; a loop inside another
+    `x -> ...` of the body is charged by itself, so nested work stays accounted."""
+    scope = Scope(locals={"a": "int", "xss": "list<list<int>>", "xs": "list<int>"})
+    text = "filter(xss, s -> all(s, c -> c > a) or max(filter(s, c -> c != a), c -> c) > 5)"
+    comp = compile_expr(text, scope)
+    assert comp.raw.source.count("H_spend") == 1 and "H_spendin(ctx, L[K0], 3)" in comp.raw.source
+    c = ctx(a=1, xss=[[2, 3], [1, 7, 1], [1, 2]])
+    assert comp.fn(c) == [[2, 3], [1, 7, 1]] and c.budget == EVAL_BUDGET - 3 - 3 * 7
+    # a loop over the item inside a function of the body runs once per item of that loop: charged there
+    nested = compile_expr("sum(xss, s -> count(xs, x -> count(s, y -> y == x) > 0))", scope)
+    c = ctx(xss=[[1, 2], [3]], xs=[1, 2, 3, 4])
+    assert nested.fn(c) == 3 and c.budget == EVAL_BUDGET - 2 - 2 * 4 - 4 * 2 - 4 * 1
+    # a runaway nesting still stops, placed in the text
+    c = ctx(xss=[list(range(2000))] * 2000, xs=list(range(2000)))
+    with pytest.raises(EvalError) as err:
+        nested.fn(c)
+    assert err.value.message.startswith("evaluation budget exhausted")
+
+
+def test_count_by_of_plain_keys_and_min_max_are_written_out_with_one_meaning():
+    """count_by with a function giving numbers, cards, text or true/false gathers the keys in a
+    comprehension (no call per item); min and max are Python's own, an empty list failing with the
+    registry's message, placed at the call."""
+    text = "max(values(count_by(xs, x -> x % 3))) + min(xs, x -> x * a)"
+    comp = compile_expr(text, SCOPE)
+    assert "lambda" not in comp.raw.source and "max(" in comp.raw.source
+    assert comp.fn(ctx(a=2, xs=[1, 4, 7, 2])) == 3 + 2
+    assert compile_expr("keys(count_by(xs, x -> x > a))", SCOPE).fn(ctx(a=2, xs=[1, 4, 7, 2])) == [False, True]
+    for empty in ("max(xs)", "min(xs, x -> x + a)"):
+        big = f"a + {empty}"
+        with pytest.raises(EvalError) as err:
+            compile_expr(big, SCOPE).fn(ctx(a=1, xs=[]))
+        assert err.value.message == f"{empty[:3]}() of an empty list"
+        assert big[err.value.offset:err.value.offset + err.value.length] == empty
+
+
+def test_a_loop_over_the_seats_is_bounded_by_the_most_players():
+    """`seats` holds at most the variant's most players (Game.new_ctx seats no more): a small body
+    over it is not charged when that bound is known, and is charged per seat when it is not."""
+    from rulekit.lang.expr import Global
+    seats = Global("list<int>", lambda c: list(range(c.n)), code="seats")
+    text = "count(seats, s -> s != a)"
+    for most, charged in ((8, 0), (0, 5)):
+        comp = compile_expr(text, Scope(globals={"seats": seats}, locals={"a": "int"}, seats_max=most))
+        c = SimpleNamespace(loc={"a": 1}, budget=EVAL_BUDGET, n=5)
+        assert comp.fn(c) == 4 and c.budget == EVAL_BUDGET - charged
+    # a scope given more names keeps the bound
+    scope = Scope(globals={"seats": seats}, seats_max=8).with_locals({"a": "int"})
+    c = SimpleNamespace(loc={"a": 1}, budget=EVAL_BUDGET, n=5)
+    assert compile_expr(text, scope).fn(c) == 4 and c.budget == EVAL_BUDGET
+
+
+def test_a_bounded_list_stays_bounded_through_a_let_a_filter_and_count_by():
+    """A zone's list keeps its bound (the deck's size) when a let names it, a filter, map, sorted
+    or distinct goes through it, or count_by counts it: a small loop over any of these is free;
+    the same loop over a list the build cannot bound is charged."""
+    from rulekit.lang.expr import Global
+    hand = Global("list<card>", lambda c: c.hand, code=("zones", "hand"))
+    scope = Scope(globals={"hand": hand}, card_ids={f"c{i}": i for i in range(8)},
+                  locals={"xs": "list<card>"}, attrs={"rank": ("int", tuple(i // 2 for i in range(8)))})
+    text = "let h = {} in count(values(count_by(filter(h, c -> c.rank > 0), c -> c.rank)), k -> k % 2 == 1)"
+    for src, charged in (("hand", 0), ("xs", 4 + 3 + 2)):
+        comp = compile_expr(text.format(src), scope)
+        c = SimpleNamespace(loc={"xs": [0, 2, 3, 4]}, budget=EVAL_BUDGET, hand=[0, 2, 3, 4])
+        c.zones = {"hand": c.hand}
+        assert comp.fn(c) == 1 and c.budget == EVAL_BUDGET - charged
+
+
+def test_two_bounded_lists_join_free_and_a_sum_of_whole_numbers_is_pythons():
+    """`hand + pile` of two zones is a short copy (no charge), and the loop over it stays free; any
+    other join is charged by its length. sum() of whole numbers is Python's, bounded as + is."""
+    from rulekit.lang.expr import Global
+    glob = {z: Global("list<card>", (lambda z: lambda c: c.zones[z])(z), code=("zones", z)) for z in ("hand", "pile")}
+    scope = Scope(globals=glob, card_ids={f"c{i}": i for i in range(8)}, locals={"xs": "list<card>", "a": "int"},
+                  attrs={"value": ("int", tuple(range(8)))})
+    for text, charged in (("sum(hand + pile, c -> c.value) % 10", 0), ("sum(hand + xs, c -> c.value) % 10", 6 + 6)):
+        comp = compile_expr(text, scope)
+        c = SimpleNamespace(loc={"xs": [5, 6, 7]}, budget=EVAL_BUDGET, zones={"hand": [1, 2, 3], "pile": [5, 6, 7]})
+        assert comp.fn(c) == 4 and c.budget == EVAL_BUDGET - charged
+    comp = compile_expr("sum(xs, c -> a)", scope)
+    assert "sum([" in comp.raw.source  # Python's own, not the registry's sum_of (a bound constant Kn)
+    with pytest.raises(EvalError) as err:
+        comp.fn(SimpleNamespace(loc={"xs": [1, 2], "a": 10 ** 30}, budget=EVAL_BUDGET))
+    assert err.value.message == "number too large (limit 10^30)"
+
+
+def test_a_function_charged_per_call_charges_its_loops_over_its_list_in_the_same_charge():
+    """subsets() calls its function once per combination, each call charged; the loop the body
+    makes over the combination is charged in that same charge (1 + its length), not by a second."""
+    scope = Scope(locals={"a": "int", "xs": "list<int>"})
+    comp = compile_expr("subsets(xs, 2, g -> all(g, c -> c > a))", scope)
+    assert "H_tickin(ctx, _p0, 1)" in comp.raw.source and "H_spend" not in comp.raw.source
+    c = ctx(a=1, xs=[1, 2, 3])
+    before = c.budget
+    assert comp.fn(c) == [[2, 3]]
+    assert before - c.budget == 3 * (1 + 2) + 3  # three calls, then the list built (one pair)
+
+
+def test_a_flat_list_the_build_bounds_is_built_without_a_charge():
+    """slice() of seats_from() is never longer than the most players: built free when that bound is
+    known; charged by its length when it is not."""
+    scope = Scope(locals={"a": "int"}, seats_max=6)
+    for s, charged in ((scope, 0), (Scope(locals={"a": "int"}), 3)):
+        c = SimpleNamespace(loc={"a": 3}, budget=EVAL_BUDGET, n=5)
+        assert compile_expr("slice(seats_from(2), 0, a)", s).fn(c) == [2, 3, 4] and c.budget == EVAL_BUDGET - charged

@@ -49,6 +49,7 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
     scope.option_values = {k: tuple(v for v, _ in o.values) for k, o in variant.options.items()
                            if o.type == "choice" and o.values}
     scope.all_card_ids = frozenset(deck.index()) | _every_card_id(variant)
+    scope.seats_max = variant.meta.players_max  # Game.new_ctx seats no more
     names: dict[str, list[str]] = {}
     for c in deck.cards:  # card(NAME) is card(ID); a name shared by several cards names none
         if c.names.get("en"):

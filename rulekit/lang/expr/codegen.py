@@ -25,7 +25,7 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, sum_of
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -46,7 +46,7 @@ _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
 # code that reads a value without computing anything: read twice rather than kept in a temporary
 _SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
 _SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
-INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max"}
+INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by"}
 
 
 class Unsupported(Exception):
@@ -85,6 +85,8 @@ class CodeGen:
         self.in_memo = False
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
         self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
+        self.bounds: dict[str, int] = {}  # Python name of a let -> the most items its list holds (see static_len)
+        self.precharged: set[int] = set()  # id(call) of loops charged by the loop around them (see inner_loops)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -294,6 +296,10 @@ class CodeGen:
                 joined = self.consts[int(a.group(1))] + self.consts[int(b.group(1))]
                 if len(joined) <= 1000:
                     return f"[*{self.const(joined)}]"
+            ln, rn = self.static_len(node.left, left), self.static_len(node.right, right)
+            if ln is not None and rn is not None and ln + rn <= FREE_LOOP:
+                # two lists the build bounds (zones, seats, short constants): a short copy, not charged
+                return f"[*{left}, *{right}]"
             return f"H_join(ctx, {left}, {right}{at})"
         if op == "-" and T.is_list(lt):
             return f"H_minus(ctx, {left}, {right}{at})"
@@ -316,6 +322,9 @@ class CodeGen:
 
     def g_Let(self, node: ast.Let) -> str:
         value = self.g(node.value)
+        most = self.static_len(node.value, value)
+        if most is not None:  # the name lambda_body gives it
+            self.bounds[f"_p{self.n_params}"] = most
         name, body = self.lambda_body(ast.Lambda(node.start, node.end, node.name, node.body))
         if self.in_memo or self.in_iter:  # places where Python allows no assignment expression
             return f"(lambda {name}: {body})({value})"
@@ -340,13 +349,23 @@ class CodeGen:
         """A Python lambda; with `tick`, each call spends one unit of budget."""
         if not isinstance(node, ast.Lambda):
             raise Unsupported("lambda")
+        # with each call charged, so are the loops its body makes over its list parameter (see inner_loops)
+        inner = inner_loops(node.body, node.param) if tick else []
+        self.precharged.update(id(c) for c in inner)
         name, body = self.lambda_body(node)
+        if inner:
+            return f"(lambda {name}: {body} if H_tickin(ctx, {name}, {len(inner)}{self.site(node)}) else None)"
         if tick:
             return f"(lambda {name}: {body} if H_tick(ctx{self.site(node)}) else None)"
         return f"(lambda {name}: {body})"
 
     def inline_loop(self, fname: str, fdef: Function, node: ast.Call) -> str | None:
-        """`count/sum/filter/map/any/all/min/max(xs, x -> body)` as a comprehension: no call per item."""
+        """`count/sum/filter/map/any/all/min/max/count_by(xs, x -> body)` as a comprehension: no call per
+        item (count_by only of keys that hold no list: they need no walk nor conversion to be hashed)."""
+        lam = node.args[1]
+        assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
+        if fname == "count_by" and self.type_of(lam.body) not in _SCALAR:
+            return None
         saved, self.in_iter = self.in_iter, True  # Python allows no := anywhere in a comprehension's iterable
         try:
             it = self.g(node.args[0])
@@ -354,10 +373,16 @@ class CodeGen:
             self.in_iter = saved
         if ":=" in it:
             return None  # Python allows no assignment expression in a comprehension's iterable
-        lam = node.args[1]
-        assert isinstance(lam, ast.Lambda)  # the caller inlines only a call whose function is written as x -> ...
+        pre = id(node) in self.precharged
+        # (a loop charged by the one around it leaves its own items' loops to charge themselves)
+        inner = inner_loops(lam.body, lam.param) if not pre and T.is_list(T.elem(self.type_of(node.args[0]))) else []
+        self.precharged.update(id(c) for c in inner)
         p, body = self.lambda_body(lam)
         loop = f"for {p} in H_spend(ctx, {it}{self.site(lam)})"
+        if pre:  # charged with the loop around it, per item of its items
+            loop = f"for {p} in {it}"
+        elif inner:  # its items' own loops are charged here, at once (see inner_loops)
+            loop = f"for {p} in H_spendin(ctx, {it}, {len(inner)}{self.site(lam)})"
         most = self.static_len(node.args[0], it)
         if most is not None and not _has_loop(lam.body) and most * _size(lam.body) <= FREE_LOOP:
             # a list whose length is known when the game is built (written in the rule, or a zone,
@@ -377,17 +402,43 @@ class CodeGen:
         if fname in ("any", "all"):  # Python's own, over a generator, so they stop early
             return f"{fname}(({body} {loop}))"
         if fname == "sum":
+            if self.type_of(lam.body) == T.INT:  # whole numbers: Python's sum, bounded as + is
+                return self.bounded(f"sum([{body} {loop}])", node)
             return f"{self.const(sum_of)}([{body} {loop}])"
-        return f"{self.const(fdef.impl)}([{body} {loop}])"  # min, max of the values
+        if fname == "count_by":
+            return f"{self.const(count_keys)}([{body} {loop}])"
+        return self.extreme(fname, f"[{body} {loop}]")  # min, max of the values
+
+    def extreme(self, fname: str, xs: str) -> str:
+        """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""
+        return f"{fname}({xs} or H_empty({self.const(fname)}))"
 
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
-        built: a short constant list's length, or the deck's size for a zone (a zone holds only cards
-        of the deck, each once)."""
+        built: a short constant list's length, the deck's size for a zone (a zone holds only cards
+        of the deck, each once), or the most players for `seats`; or such a list's through a let, a
+        filter, map, sorted or distinct of it, the keys or values of a count_by of it."""
         fixed = _CONST_LIST.match(code)
         if fixed:  # a short one only: a long list written out is a loop the rule asks for
             n = len(self.consts[int(fixed.group(1))])
             return n if n <= FREE_SCAN else None
+        k = self.const_of(node)
+        if isinstance(k, list):
+            return len(k) if len(k) <= FREE_SCAN else None
+        if isinstance(node, ast.Call) and node.args:
+            if node.func in ("filter", "map", "sorted", "distinct", "slice", "reverse"):
+                return self.static_len(node.args[0], "")
+            if node.func == "seats_from":
+                return self.scope.seats_max or None
+            arg = node.args[0]
+            if node.func in ("keys", "values") and isinstance(arg, ast.Call) and arg.func == "count_by" and arg.args:
+                return self.static_len(arg.args[0], "")
+            return None
+        if isinstance(node, ast.Name) and node.name in self.params:
+            return self.bounds.get(self.params[node.name])
+        if isinstance(node, ast.Binary) and node.op == "+" and T.is_list(self.type_of(node)):
+            ln, rn = self.static_len(node.left, ""), self.static_len(node.right, "")
+            return None if ln is None or rn is None else ln + rn
         zone = node.obj if isinstance(node, ast.Index) else node
         if isinstance(zone, ast.Name) and zone.name not in self.params and self.names.get(id(zone)) == "global":
             g = self.scope.globals.get(zone.name)
@@ -396,7 +447,20 @@ class CodeGen:
             if isinstance(code_of, tuple) and code_of[0] == "zones" and g is not None and g.type == want \
                     and self.scope.card_ids:
                 return len(self.scope.card_ids)
+            if code_of == "seats" and zone is node and self.scope.seats_max > 0:
+                return self.scope.seats_max
         return None
+
+    def short_built(self, node: ast.Call) -> bool:
+        """Whether the list a builder makes needs no charge: a count_by's counts (one number per
+        item it was charged for), or a flat list the build bounds (a slice of the seats, say)."""
+        if node.func == "values" and isinstance(node.args[0], ast.Call) and node.args[0].func == "count_by":
+            return True
+        if node.func in ("map", "range") or may_hold_lists(T.elem(self.type_of(node))) \
+                or T.is_list(T.elem(self.type_of(node))):
+            return False  # (range bounds and charges itself; a map's values may be lists)
+        most = self.static_len(node, "")
+        return most is not None and most <= FREE_LOOP
 
     def range_call(self, node: ast.Call, args: list[str]) -> str:
         """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
@@ -430,7 +494,9 @@ class CodeGen:
             return self.const(idx)
         params = next(p for p in fdef.overloads if len(p) == len(node.args))
         lambdas = [p.startswith("fn(") for p in params]
-        per_call = any(lambdas) and (fname not in PER_ITEM or self.located)  # subsets/partitions: once per combination
+        pre = id(node) in self.precharged  # charged with the loop around it (see inner_loops)
+        # subsets/partitions: charged once per combination
+        per_call = any(lambdas) and not pre and (fname not in PER_ITEM or self.located)
         consts = [self.const_of(a) for a in node.args]
         if not any(lambdas) and fname not in CONTEXT_FUNCS and all(k is not NC_MARK for k in consts):
             # a pure function of constants (e.g. range(4)) is computed once, here
@@ -453,7 +519,7 @@ class CodeGen:
         for arg, is_lam in zip(node.args, lambdas):
             # range() bounds its length itself: its whole numbers may be sums taken as they are
             args.append(self.lam(arg, per_call) if is_lam else self.g(arg, fname == "range"))
-        if any(lambdas) and not per_call:
+        if any(lambdas) and not per_call and not pre:
             args[0] = f"H_spend(ctx, {args[0]})"
         if fname in WALKERS:  # what they compare or hash is charged by its walk (shared lists)
             # a function argument is a Lambda here (self.lam refused anything else)
@@ -462,17 +528,48 @@ class CodeGen:
                     f"H_walkfn(ctx, {a})" if lam else f"H_walk(ctx, {a})" for a, lam, n in zip(args, lambdas, node.args)]
         if fname == "count" and len(args) == 1:
             call = f"len({args[0]})"
+        elif fname in ("min", "max") and len(args) == 1:
+            call = self.extreme(fname, args[0])
         elif fname == "range":
             call = self.range_call(node, args)
         else:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")
             call = f"{self.const(fdef.impl)}({', '.join(args)})"
-            if fname in BUILDERS:
+            if fname in BUILDERS and not self.short_built(node):
                 call = f"H_built(ctx, {call})"
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
             return f"H_at({self.site(node, fname=fname)[2:]}, lambda: {call})"
         return call
+
+
+def inner_loops(body: ast.Node, param: str) -> list[ast.Call]:
+    """The calls of `body` (a lambda's, over the items of a list of lists) that go once, item by
+    item, through its parameter or through a list made of it no longer than it (filter, map,
+    sorted, distinct of it), outside any `x -> ...` of the body: each runs at most once per item
+    and at most as many times as the item is long, so the loop around them charges them all at
+    once (H_spendin: the items' total length, per such call) instead of one charge per item."""
+    out: list[ast.Call] = []
+    todo = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Lambda):
+            continue  # its body runs once per item of its own list: charged there
+        if isinstance(n, ast.Let) and n.name == param:
+            todo.append(n.value)  # the body's `param` is another value
+            continue
+        if isinstance(n, ast.Call) and n.func in PER_ITEM and len(n.args) == 2 \
+                and isinstance(n.args[1], ast.Lambda) and _made_of(n.args[0], param):
+            out.append(n)
+        todo.extend(ast.children(n))
+    return out
+
+
+def _made_of(node: ast.Node, param: str) -> bool:
+    """Whether `node` is `param`, or a list made of it no longer than it."""
+    while isinstance(node, ast.Call) and node.func in ("filter", "map", "sorted", "distinct") and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Name) and node.name == param
 
 
 def _size(node: ast.Node) -> int:

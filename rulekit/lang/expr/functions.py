@@ -306,9 +306,14 @@ def hashable_value(v: Value) -> Value:
           "A map from each function value to how many items give it.",
           "max(values(count_by(field, c -> c.month)))")
 def _count_by(xs: list[Value], f: Fn1) -> dict[Value, int]:
+    return count_keys([hashable_value(f(x)) for x in xs])
+
+
+def count_keys(keys: list[Value]) -> dict[Value, int]:
+    """How many times each key occurs, in first-seen order (count_by() of the keys its function gave;
+    generated code calls it on the keys it gathered)."""
     out: dict[Value, int] = {}
-    for x in xs:
-        k = hashable_value(f(x))
+    for k in keys:
         out[k] = out.get(k, 0) + 1
     return out
 

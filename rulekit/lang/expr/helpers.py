@@ -124,6 +124,15 @@ def H_spend(ctx: Budgeted, xs: list[Value], site: Site | None = None) -> list[Va
     return xs
 
 
+def H_spendin(ctx: Budgeted, xs: list[list[Value]], k: int, site: Site | None = None) -> list[list[Value]]:
+    """Charge one unit per item a lambda will be called on, and k per item of those items (lists),
+    which k loops of the lambda's body go through (codegen.inner_loops); returns xs."""
+    ctx.budget -= len(xs) + k * sum(map(len, xs))
+    if ctx.budget < 0:
+        raise fail(site, TICK)
+    return xs
+
+
 H_UNSET = object()  # an empty MEMO slot
 
 
@@ -136,6 +145,15 @@ def H_memo(memo: list[Value], i: int, thunk: Callable[[], Value]) -> Value:
 def H_tick(ctx: Budgeted, site: Site | None = None) -> bool:
     """Spend one unit of budget (a function called, a let bound); True."""
     ctx.budget -= 1  # _spend, written out: this runs for every call of a function argument
+    if ctx.budget < 0:
+        raise fail(site, TICK)
+    return True
+
+
+def H_tickin(ctx: Budgeted, xs: list[Value], k: int, site: Site | None = None) -> bool:
+    """Spend one unit for a call of a function argument and k per item of its list argument `xs`,
+    which k loops of its body go through (codegen.inner_loops); True."""
+    ctx.budget -= 1 + k * len(xs)
     if ctx.budget < 0:
         raise fail(site, TICK)
     return True
@@ -307,6 +325,11 @@ def H_at(site: Site, thunk: Callable[[], Value]) -> Value:
         raise site.relocate(exc) from None
 
 
+def H_empty(fname: str) -> NoReturn:
+    """Fail as min() or max() of an empty list does (generated code calls Python's own otherwise)."""
+    raise EvalError(f"{fname}() of an empty list")
+
+
 def H_raise(message: str, offset: int) -> NoReturn:
     """Fail at once (a call of a variant function whose body has a mistake)."""
     raise EvalError(message, offset, 1, None)
@@ -332,4 +355,4 @@ FAST_ERRORS = (Fail, EvalError, TypeError, ValueError, IndexError, KeyError, Att
 
 # The only builtins generated code can reach (it names no others; this closes the door anyway).
 SAFE_BUILTINS = {"len": len, "range": range, "bool": bool, "list": list, "tuple": tuple, "type": type, "int": int,
-                 "any": any, "all": all}
+                 "any": any, "all": all, "min": min, "max": max, "sum": sum}

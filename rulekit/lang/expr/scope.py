@@ -2,6 +2,7 @@
 checked against, compile problems, the compiled result, and the mark of a non-constant."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -48,6 +49,7 @@ class Scope:
     option_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # choice option -> its values
     all_card_ids: frozenset[str] = frozenset()  # the ids of every deck the variant can use
     card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
+    seats_max: int = 0  # the most seats a table of the variant has, so the most items of `seats` (0: unknown)
 
     def card_index(self, text: str) -> tuple[int | None, str, str]:
         """The deck index of a card named by its id or its English name ('8-1' or its name, any
@@ -67,9 +69,7 @@ class Scope:
 
     def with_locals(self, extra: dict[str, str]) -> "Scope":
         """A copy of the scope with more step-bound names."""
-        return Scope(self.globals, self.attrs, self.options, self.card_ids, self.yaku_tables,
-                     {**self.locals, **extra}, self.codegen, self.functions, self.unseen, self.option_values,
-                     self.all_card_ids, self.card_names)
+        return dataclasses.replace(self, locals={**self.locals, **extra})
 
 
 @dataclass(frozen=True)
