@@ -68,12 +68,19 @@ class _Games:
         key = tuple(sorted((k, repr(x)) for k, x in values.items()))
         got = self.built.get(key)
         if got is None:
+            got = self._prebuilt(values)
+        if got is None:
             got = build_game(self.v, options=values, codegen=False)
             # only the games one option away from the page's are asked for twice: the others are not kept
             # (every kept game is walked again by each run of the cyclic collector)
             if sum(1 for k, r in key if self.base.get(k) != r) <= 1:
                 self.built[key] = got
         return got
+
+    def _prebuilt(self, values: dict[str, Any]) -> Game | None:
+        """The game a house-rule change's simulation built with these values (rulekit.website.effects), if any."""
+        from rulekit.website.effects import change_game, values_settings
+        return change_game(self.v.file, values_settings(self.v, values))
 
 
 def _quick(v: Variant, games: _Games):
