@@ -58,15 +58,18 @@ class _Games:
     """The panel's full builds, each set of option values built once (the quick reference's and the check
     of which options play alike ask for some of the same games)."""
 
-    def __init__(self, v: Variant, base: dict[str, Any]) -> None:
+    def __init__(self, v: Variant, game: Game | None) -> None:
         self.v = v
-        self.base = {k: repr(x) for k, x in base.items()}
+        self.game = game
+        self.base = {k: repr(x) for k, x in (game.options if game is not None else {}).items()}
         self.built: dict[tuple, Game] = {}
 
     def __call__(self, values: dict[str, Any]) -> Game:
         from rulekit.engine.build import build_game
         key = tuple(sorted((k, repr(x)) for k, x in values.items()))
         got = self.built.get(key)
+        if got is None and self.game is not None and dict(key) == self.base:
+            got = self.game  # the page's own game (its rounds are played once for the page and the panel)
         if got is None:
             got = self._prebuilt(values)
         if got is None:
@@ -83,10 +86,11 @@ class _Games:
         return change_game(self.v.file, values_settings(self.v, values))
 
 
-def _quick(v: Variant, games: _Games):
+def _quick(v: Variant, games: _Games | None = None):
     """The quick-reference lines of the game built with some option values (piece id -> text)."""
     from rulekit.website.effects import round_free_options
-    from rulekit.website.quickref import Rounds, quick_facts
+    from rulekit.website.quickref import Rounds, quick_facts, rounds_for
+    games = games or _Games(v, None)
     free = round_free_options(v)
     # games whose options differ only in ones no round reads (the game's length) play every seeded round
     # alike: their rounds are played once
@@ -95,7 +99,7 @@ def _quick(v: Variant, games: _Games):
     def run(values: dict[str, Any]) -> dict[str, str]:
         g = games(values)
         key = tuple(sorted((k, repr(x)) for k, x in g.options.items() if k not in free))
-        rounds = played.setdefault(key, Rounds(g))
+        rounds = played.setdefault(key, rounds_for(g) if g is games.game else Rounds(g))
         # the rules document only when a line needs it (a round's end the rules file does not word)
         return {f"quick/{f.label}": f.text
                 for f in quick_facts(g, lambda: rules_doc(v, Prose.sheet(v.options, values)), rounds)}
@@ -130,7 +134,7 @@ def panel_data(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
     the combinations of the options it reads, and each option value's words for the list of changes."""
     page_doc = page_doc or rules_doc(v, Prose.page(v.options))
     page = doc_pieces(page_doc)
-    games = _Games(v, dict(game.options) if game is not None else {})
+    games = _Games(v, game)
     render_ = Renderer(v, _quick(v, games) if game is not None else None)
     found = pieces(v, render_, "doc") + (pieces(v, render_, "quick") if game is not None else [])
     texts: list[list[list[str]]] = []
