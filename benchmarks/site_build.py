@@ -25,6 +25,16 @@ rounds, not 2,536); the collector leaves the loaded games alone (gc.freeze: the 
 tests), both trees one after the other, `mkdocs build --strict -q` with an empty cache, user+sys, four pairs:
 54.1/51.5, 54.8/51.2, 52.8/49.8, 51.1/47.7 CPU-s before/after (a quiet machine gave 42.5 before); build_site
 alone, both trees at once: 44.3 before (15.4 the pages, 28.8 the simulations' workers), 40.8 after (13.0, 27.8).
+Issue 38 part S (2026-11-29): the "Your table" panels' 288 full builds were all distinct option values (the
+quick reference plays seeded rounds on each, so a figures-only build cannot serve); 124 of them are the games of
+the house-rule changes, now built once in the site's process before the effect workers fork (they inherit them)
+and read again by the panel (rulekit.website.effects.prebuild_changes); the standard rules' game is the page's
+own, and its seeded rounds are played once for the index, family and game pages and the panel
+(rulekit.website.quickref.rounds_for): 155 builds left, the panels' data identical. The rules documents (2,197,
+one per distinct option values, each with a figures-only build) were already shared. Same site, byte for byte
+(diff -r). Machine loaded 3-5, `mkdocs build --strict -q` with an empty cache, user+sys: main 47.4 (load
+higher), 44.2 and 42.8 CPU-s, this branch 43.3 (the first step) and 41.5: within the machine's noise; the panels
+alone (panel_data of every game, one process, CPU): 9.3 and 9.1 CPU-s before, 7.6 and 7.4 after.
 """
 from __future__ import annotations
 

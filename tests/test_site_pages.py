@@ -84,6 +84,52 @@ def test_quick_facts_read_rounds_played_once_and_shared_by_games_that_play_them_
     assert played
 
 
+
+def test_a_games_rounds_are_played_once_for_every_page_that_reads_them(monkeypatch):
+    import rulekit.website.quickref as qr
+    g = build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", "kingo.yaml")))  # a game no test read
+    played = []
+    real = qr._round
+
+    def counting(gm, n, seed):
+        played.append((n, seed))
+        return real(gm, n, seed)
+    monkeypatch.setattr(qr, "_round", counting)
+    first = quick_facts(g, None)
+    assert played
+    n = len(played)
+    assert quick_facts(g, None) == first and players_text(g, short=True)  # the index and family pages read them too
+    assert len(played) == n
+    other = build_game(g.variant)  # another game object: its own rounds
+    assert quick_facts(other, None) == first and len(played) == 2 * n
+
+
+def test_the_panel_plays_on_the_house_rule_changes_games_with_the_same_texts(monkeypatch):
+    import rulekit.engine.build as b
+    import rulekit.website.effects as eff
+    from rulekit.lang.prose import Prose
+    from rulekit.lang.rulestext import rules_doc
+    from rulekit.website.yourtable import panel_data
+    v = load_variant(os.path.join(ROOT, "variants", "hanafuda", "kingo.yaml"))
+    g = build_game(v)
+    built = []
+    real = b.build_game
+
+    def counting(*a, **k):
+        built.append(1)
+        return real(*a, **k)
+    monkeypatch.setattr(b, "build_game", counting)
+    monkeypatch.setattr(eff, "_CHANGE_GAMES", {})
+    doc = rules_doc(v, Prose.page(v.options))
+    alone = panel_data(v, g, doc)
+    n = len(built)
+    eff.prebuild_changes(v.file, v, eff.changes(v))
+    assert eff._CHANGE_GAMES
+    built.clear()
+    assert panel_data(v, g, doc) == alone  # the same texts, read from the changes' games
+    assert 0 < len(built) < n
+
+
 # -- example hands ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rel", ["hanafuda/otoroku.yaml", "kabufuda/kyo-kabu.yaml", "hanafuda/hiraya.yaml"])

@@ -115,13 +115,15 @@ class FigureSource:
         # and every built game kept alive would be walked again by each run of the cyclic collector
         self.games: dict[tuple[Any, ...], Any] = {}
         self.own = (self._key(dict(game.options)), game) if game is not None else None
+        # the options' defaults, parsed once: a page's panel asks for the figures thousands of times
+        self.defaults = {k: o.parse(o.default) for k, o in variant.options.items()}
 
     def _key(self, values: dict[Any, Any]) -> tuple[Any, ...]:
         return tuple(sorted((k, repr(v)) for k, v in values.items() if k in self.variant.options))
 
     def __call__(self, values: dict[str, Any], n: int | None = None) -> dict[str, Any]:
         """The figures under these option values (missing ones at their defaults) for n seats."""
-        full = {k: o.parse(o.default) for k, o in self.variant.options.items()}
+        full = dict(self.defaults)
         full.update({k: v for k, v in values.items() if k in full})
         key = self._key(full)
         if (key, n) not in self.cache:

@@ -196,6 +196,31 @@ def _job(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tupl
         return _play_changes(path, n, rounds, seed, policy, todo, base)
 
 
+#: the games of the house-rule changes, built in the site's process before its workers fork (they inherit them),
+#: by (variant path, settings): the "Your table" panel plays its quick reference on the same games afterwards
+_CHANGE_GAMES: dict[tuple[str, str], Any] = {}
+
+
+def prebuild_changes(path: str, variant: Variant, chs: list[Change]) -> None:
+    """Build each change's game once in this process (one the rules refuse is left to be built, and reported,
+    where it is played)."""
+    from rulekit.engine.build import build_game
+    for ch in chs:
+        st = settings(variant, ch)
+        if st is None or (os.path.abspath(path), st) in _CHANGE_GAMES:
+            continue
+        try:
+            opts, pre = ch.build_args()
+            _CHANGE_GAMES[(os.path.abspath(path), st)] = build_game(variant, opts, pre)
+        except Exception:  # noqa: BLE001 - reported by the worker that plays it
+            continue
+
+
+def change_game(path: str, st: str | None) -> Any:
+    """The game built for these settings of the variant at `path` (see prebuild_changes), else None."""
+    return _CHANGE_GAMES.get((os.path.abspath(path), st)) if st is not None else None
+
+
 def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: list[tuple],
                   base: list[list] | None) -> dict[str, dict]:
     from rulekit.engine.build import build_game
@@ -207,7 +232,8 @@ def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: 
         ch = Change(key, option, value, preset)
         try:
             opts, pre = ch.build_args()
-            game = build_game(variant, opts, pre)  # built all the same: a change the rules refuse is reported
+            # built all the same: a change the rules refuse is reported
+            game = change_game(path, settings(variant, ch)) or build_game(variant, opts, pre)
             pol = policy if policy in game.policies or policy == "random" else "random"
             played: list[list] = []
             if screen and screen[0] and pol == policy:
@@ -243,6 +269,16 @@ def settings(variant: Variant, ch: Change | None) -> str | None:
         return None
     deck = variant.presets[pre].deck if pre and variant.presets[pre].deck else None
     return json.dumps([sorted((k, repr(v)) for k, v in values.items()), deck])
+
+
+def values_settings(variant: Variant, values: dict[str, Any]) -> str | None:
+    """settings() of the rules these option values play (the default deck); None when they do not resolve."""
+    from rulekit.engine.build import resolve_options
+    try:
+        resolved = resolve_options(variant, values)
+    except Exception:  # noqa: BLE001 - built (and refused) by the caller
+        return None
+    return json.dumps([sorted((k, repr(v)) for k, v in resolved.items()), None])
 
 
 def _pair(x: object) -> bool:
@@ -324,6 +360,8 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
                 seen[st] = c.key
             moved = changed_options(variant, c)
             todo.append((c.key, c.option, c.value, c.preset, moved is not None and moved <= free))
+        # built here, before the workers fork: they inherit them, and the pages' panels read them after
+        prebuild_changes(path, variant, [Change(k, o, x, pr) for k, o, x, pr, _f in todo])
         for i in range(0, len(todo), GROUP):
             units.append((path, (_job, (path, n, rounds, seed, policy, todo[i:i + GROUP], base[path]))))
     results: dict[str, dict] = {path: {} for path in pending}

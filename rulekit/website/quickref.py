@@ -55,8 +55,26 @@ class Rounds:
         return self._events[key]
 
 
+#: the seeded rounds of the games last read without rounds given (a site's own games: its index, family and game
+#: pages and the "Your table" panel all read the same rounds), each with its game, so an id is never reused
+_SHARED: dict[int, tuple[Game, Rounds]] = {}
+_KEEP_SHARED = 16
+
+
+def rounds_for(game: Game) -> Rounds:
+    """The seeded rounds of this game object, played once however many facts, pages and panels read them."""
+    hit = _SHARED.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    got = Rounds(game)
+    _SHARED[id(game)] = (game, got)
+    while len(_SHARED) > _KEEP_SHARED:
+        del _SHARED[next(iter(_SHARED))]
+    return got
+
+
 def _rounds(game: Game, rounds: Rounds | None) -> Rounds:
-    return rounds if rounds is not None else Rounds(game)
+    return rounds if rounds is not None else rounds_for(game)
 
 
 def _player_zones(game: Game) -> set[str]:
@@ -305,5 +323,5 @@ def quick_facts(game: Game, doc: Any | Callable[[], Any], rounds: Rounds | None 
     return out
 
 
-__all__ = ["Fact", "Rounds", "quick_facts", "allowed_players", "players_text", "deck_text", "dealt_text", "order_text",
+__all__ = ["Fact", "Rounds", "rounds_for", "quick_facts", "allowed_players", "players_text", "deck_text", "dealt_text", "order_text",
            "plays_at"]

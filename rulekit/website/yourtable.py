@@ -54,36 +54,67 @@ def _change_words(v: Variant, o: OptionDef, key: str, value: Any) -> str:
     return f"{_label(o)}: {value_words(o, value)}."
 
 
-def _quick(v: Variant):
+class _Games:
+    """The panel's full builds, each set of option values built once (the quick reference's and the check
+    of which options play alike ask for some of the same games)."""
+
+    def __init__(self, v: Variant, game: Game | None) -> None:
+        self.v = v
+        self.game = game
+        self.base = {k: repr(x) for k, x in (game.options if game is not None else {}).items()}
+        self.built: dict[tuple, Game] = {}
+
+    def __call__(self, values: dict[str, Any]) -> Game:
+        from rulekit.engine.build import build_game
+        key = tuple(sorted((k, repr(x)) for k, x in values.items()))
+        got = self.built.get(key)
+        if got is None and self.game is not None and dict(key) == self.base:
+            got = self.game  # the page's own game (its rounds are played once for the page and the panel)
+        if got is None:
+            got = self._prebuilt(values)
+        if got is None:
+            got = build_game(self.v, options=values, codegen=False)
+            # only the games one option away from the page's are asked for twice: the others are not kept
+            # (every kept game is walked again by each run of the cyclic collector)
+            if sum(1 for k, r in key if self.base.get(k) != r) <= 1:
+                self.built[key] = got
+        return got
+
+    def _prebuilt(self, values: dict[str, Any]) -> Game | None:
+        """The game a house-rule change's simulation built with these values (rulekit.website.effects), if any."""
+        from rulekit.website.effects import change_game, values_settings
+        return change_game(self.v.file, values_settings(self.v, values))
+
+
+def _quick(v: Variant, games: _Games | None = None):
     """The quick-reference lines of the game built with some option values (piece id -> text)."""
-    from rulekit.engine.build import build_game
     from rulekit.website.effects import round_free_options
-    from rulekit.website.quickref import Rounds, quick_facts
+    from rulekit.website.quickref import Rounds, quick_facts, rounds_for
+    games = games or _Games(v, None)
     free = round_free_options(v)
     # games whose options differ only in ones no round reads (the game's length) play every seeded round
     # alike: their rounds are played once
     played: dict[tuple, Rounds] = {}
 
     def run(values: dict[str, Any]) -> dict[str, str]:
-        g = build_game(v, options=values, codegen=False)
+        g = games(values)
         key = tuple(sorted((k, repr(x)) for k, x in g.options.items() if k not in free))
-        rounds = played.setdefault(key, Rounds(g))
+        rounds = played.setdefault(key, rounds_for(g) if g is games.game else Rounds(g))
         # the rules document only when a line needs it (a round's end the rules file does not word)
         return {f"quick/{f.label}": f.text
                 for f in quick_facts(g, lambda: rules_doc(v, Prose.sheet(v.options, values)), rounds)}
     return run
 
 
-def _plays_the_same(game: Game, o: OptionDef, sizes: list[int]) -> bool:
+def _plays_the_same(game: Game, o: OptionDef, sizes: list[int], games: _Games) -> bool:
     """Whether every value of an option plays the same seeded rounds at every table size the page offers."""
-    from rulekit.engine.build import build_game
     from rulekit.engine.runner import make_agents, play
     _keys, vals = domain(o)
     vals = [x for x in vals if x != "*"][:4]
     logs = set()
     for x in vals:
         try:
-            g = build_game(game.variant, options={**game.options, o.name: x}, codegen=False)
+            g = games({**game.options, o.name: x})
             runs = []
             for n in sizes:
                 for seed in (1, 2):
@@ -103,7 +134,8 @@ def panel_data(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
     the combinations of the options it reads, and each option value's words for the list of changes."""
     page_doc = page_doc or rules_doc(v, Prose.page(v.options))
     page = doc_pieces(page_doc)
-    render_ = Renderer(v, _quick(v) if game is not None else None)
+    games = _Games(v, game)
+    render_ = Renderer(v, _quick(v, games) if game is not None else None)
     found = pieces(v, render_, "doc") + (pieces(v, render_, "quick") if game is not None else [])
     texts: list[list[list[str]]] = []
     index: dict[str, int] = {}
@@ -127,7 +159,7 @@ def panel_data(v: Variant, game: Game | None = None, page_doc: RulesDoc | None =
         if o.name not in read and game is not None and sizes is None:
             from rulekit.website.quickref import allowed_players
             sizes = allowed_players(game) or [v.meta.players_default]
-        if o.name not in read and game is not None and sizes and _plays_the_same(game, o, sizes):
+        if o.name not in read and game is not None and sizes and _plays_the_same(game, o, sizes, games):
             continue  # cannot apply to this game (a two-player rule at a three-player table)
         keys, vals = domain(o)
         words[o.name] = {k: _change_words(v, o, k, x) for k, x in zip(keys, vals)}
