@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -15,6 +16,7 @@ from rulekit.engine.extras import Extra
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100
+_SEED = _CRandom.seed  # the C seeding under random.Random.seed
 
 # a compiled expression or step list: it reads (and steps change) one game state
 CtxFn = Callable[[Ctx], Any]
@@ -185,7 +187,14 @@ class Game:
         `round_next`: a round starts at once (play_round resets zones and seen-masks itself), so
         they are left as they are here."""
         if seed is not None:
-            ctx.rng.seed(seed)
+            rng = ctx.rng
+            if type(rng) is random.Random and type(seed) is int:
+                # what Random.seed does for a whole number, without its Python-level checks
+                # (a simulation reseeds every round; tests/test_simulate.py compares the states)
+                _SEED(rng, seed)
+                rng.gauss_next = None  # type: ignore[attr-defined]  # (set by Random.seed; not in its stubs)
+            else:
+                rng.seed(seed)
         n = ctx.n
         ctx.events, ctx.records, ctx.loc, ctx.vars, ctx.yaku_cache = [], {}, {}, {}, {}
         ctx.dealer = ctx.next_dealer = ctx.round_no = ctx.steps = ctx.depth = 0
