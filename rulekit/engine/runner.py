@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from operator import sub
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, cast
 
@@ -373,7 +374,7 @@ def _one_round(game: Game, ctx: Any, dealer: int) -> list[int]:
     ctx.round_no = 0
     before = list(ctx.chips)
     game.play_round(ctx)
-    delta = [a - b for a, b in zip(ctx.chips, before)]
+    delta = list(map(sub, ctx.chips, before))
     ctx.dealer = ctx.next_dealer
     if game.end_when is not None:  # read as after any round (its errors surface as in play())
         try:
@@ -543,8 +544,8 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             if states is not None:
                 # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (an int
                 # seed's seats are consecutive numbers; tests/test_simulate.py checks it round by round)
-                first = agent_seed(s, 0)
-                states[:] = [(first + seat) & M64 for seat in seats]
+                first = agent_seed(s, 0) & M64
+                states[:] = range(first, first + n) if first + n <= M64 else [(first + seat) & M64 for seat in seats]
             else:
                 for seat, agent in enumerate(agents):
                     agent.rng.__init__(agent_seed(s, seat))
