@@ -345,6 +345,8 @@ class Game:
     def play_round(self, ctx: Ctx) -> None:
         """Play one round on `ctx` (redealing on a misdeal)."""
         observer = self.observer
+        plan = self._phase_plan()
+        logging = ctx.logging  # (fixed for a game state)
         for _attempt in range(MAX_REDEALS):
             ctx.spent += EVAL_BUDGET - ctx.budget + ctx.steps  # what the last round (or deal) used: Ctx.units
             ctx.budget = EVAL_BUDGET
@@ -352,14 +354,14 @@ class Game:
             ctx.steps = 0
             if observer is not None:
                 observer.start(ctx)
-            if ctx.logging:
+            if logging:
                 ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
             try:
-                for pid, when, run in self._phase_plan():
+                for pid, when, run in plan:
                     ctx.where = pid
                     if when is not None and (when is False or not when(ctx)):
                         continue
-                    if ctx.logging:
+                    if logging:
                         ctx.log({"t": "phase", "id": pid})
                     run(ctx)
             except EndRound:
