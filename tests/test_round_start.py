@@ -60,3 +60,21 @@ def test_each_table_size_has_its_own_start():
         game.reset_round(ctx)
         assert len(ctx.zones["hand"]) == n
         assert all(len(v) == n for k, v in ctx.vars.items() if game.variant.vars[k].kind == "player")
+
+
+def test_the_generated_start_holds_no_text_from_the_file():
+    """Zone and variable names are bound constants: the source is the generator's own tokens and
+    whole numbers, no string, no name from the file."""
+    import io
+    import tokenize
+
+    from rulekit.engine import roundstart
+    game = build_game(load_variant("kakkuri"))
+    mine = {"def", "return", "for", "in", "if", "_make", "start", "ctx", "Z", "V", "POT", "_", "range",
+            "zones", "vars", "seen", "loc", "yaku_cache", "get", "extend"}
+    for src in (roundstart.round_source(game, 7).text(("POT",)), roundstart.game_source(game, 7).text(())):
+        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+            assert tok.type != tokenize.STRING, src
+            if tok.type == tokenize.NAME:
+                assert tok.string in mine or (tok.string[0] == "K" and tok.string[1:].isdigit()), tok.string
+        assert "wild_cards" not in src and "deck" not in src

@@ -18,7 +18,7 @@ MAX_PILES_WRITTEN = 64  # piles of a zone written out one by one; a zone of more
 StateFn = Callable[[Any], None]
 
 
-class _Source:
+class Source:
     """Lines of a generated function and the constants they read as K0, K1 ..."""
 
     def __init__(self) -> None:
@@ -29,12 +29,15 @@ class _Source:
         self.consts.append(value)
         return f"K{len(self.consts) - 1}"
 
-    def build(self, extra: dict[str, Any], label: str) -> StateFn | None:
-        """The function of `ctx` these lines make (None where Python refuses them)."""
+    def text(self, extra: tuple[str, ...]) -> str:
+        """The Python source: `_make(K0, K1, ..., *extra)` returning `start(ctx)`."""
         params = ", ".join([*(f"K{i}" for i in range(len(self.consts))), *extra])
         body = "".join(f"        {line}\n" for line in self.lines) or "        pass\n"
-        src = f"def _make({params}):\n    def start(ctx):\n{body}    return start\n"
-        code = compile_cached(src, label)
+        return f"def _make({params}):\n    def start(ctx):\n{body}    return start\n"
+
+    def build(self, extra: dict[str, Any], label: str) -> StateFn | None:
+        """The function of `ctx` these lines make (None where Python refuses them)."""
+        code = compile_cached(self.text(tuple(extra)), label)
         if code is None:
             return None
         namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
@@ -51,7 +54,17 @@ def _slots(kind: str, count: int, n: int) -> int:
 def round_reset(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> StateFn | None:
     """Game.reset_round for a table of `n`, as one function; `pot_left(ctx, name)` raises the error
     of a round-scope pot that still holds chips. None where Python refuses the source."""
-    src = _Source()
+    return round_source(game, n).build({"POT": pot_left}, "<round start>")
+
+
+def game_vars(game: Any, n: int) -> StateFn | None:
+    """The game variables set to their start at a table of `n` (Game.restart), as one function."""
+    return game_source(game, n).build({}, "<game start>")
+
+
+def round_source(game: Any, n: int) -> Source:
+    """The lines and constants of round_reset (its source: `.text(("POT",))`)."""
+    src = Source()
     out = src.lines
     out.append("Z = ctx.zones")
     zones = game.variant.zones
@@ -79,12 +92,12 @@ def round_reset(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> Stat
         # (per-seat and per-index variables start with the same value in every slot)
         slots = "" if v.kind == "single" else f"] * {int(_slots(v.kind, v.count, n))}"
         out.append(f"V[{name}] = {'[' if slots else ''}{init}(ctx){slots}")
-    return src.build({"POT": pot_left}, "<round start>")
+    return src
 
 
-def game_vars(game: Any, n: int) -> StateFn | None:
-    """The game variables set to their start at a table of `n` (Game.restart), as one function."""
-    src = _Source()
+def game_source(game: Any, n: int) -> Source:
+    """The lines and constants of game_vars (its source: `.text(())`)."""
+    src = Source()
     src.lines.append("V = ctx.vars")
     for vname, v in game.variant.vars.items():
         if v.scope != "game":
@@ -92,4 +105,4 @@ def game_vars(game: Any, n: int) -> StateFn | None:
         name, init = src.const(vname), src.const(game.var_init[vname])
         slots = "" if v.kind == "single" else f"] * {int(_slots(v.kind, v.count, n))}"
         src.lines.append(f"V[{name}] = {'[' if slots else ''}{init}(ctx){slots}")
-    return src.build({}, "<game start>")
+    return src
