@@ -508,7 +508,10 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     if observer is not None:
         observer.reset()
     seed_of = round_seeder(seed)
-    if policy != "random":
+    names = seat_policies(game, n, policy) if policy != "random" else None
+    if names is not None and (dealer is None or any(policy_options(name)[0] in POLICY_MAKERS for name in names)):
+        # agents made above this module (the search bot) watch the game, and a game without a
+        # given dealer may draw seats: a fresh play() each round
         for i in range(start, start + count):
             if stop is not None and stop():
                 break
@@ -521,14 +524,14 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         if observer is not None:
             stats.custom = observer.take()
         return stats
-    # random agents: one state and one set of agents, restarted and reseeded for every round,
+    # one state and one set of agents, restarted and reseeded (or made afresh) for every round,
     # exactly as play() would start them (tests/test_simulate.py checks it round by round)
     agents = make_agents(game, n, round_seed(seed, start), policy)
     moves: list[int] = []
     decide = decider(game, agents, moves, checks)
-    # nothing checks the decisions: each seat's picks come straight from its generator's state,
+    # random play that nothing checks: each seat's picks come straight from its generator's state,
     # reseeded each round as a fresh RandomAgent's would be
-    states = [agent.rng.state for agent in agents] if checks is None else None
+    states = [agent.rng.state for agent in agents] if checks is None and names is None else None
     if states is not None:
         decide = cast(Decide, random_decider(states))
     ctx = None
@@ -540,12 +543,15 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         s = seed_of(i)
         if ctx is None:
             ctx = decide.ctx = game.new_ctx(n, s, decide, False)
+            ctx.seating = list(seats)  # (as play() seats them: no seat draw when the dealer is given)
         else:
             if states is not None:
                 # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (an int
                 # seed's seats are consecutive numbers; tests/test_simulate.py checks it round by round)
                 first = agent_seed(s, 0) & M64
                 states[:] = range(first, first + n) if first + n <= M64 else [(first + seat) & M64 for seat in seats]
+            elif names is not None:  # the rules' policies: the seats' agents as play() would get them
+                agents[:] = [make_agent(game, name, agent_seed(s, seat)) for seat, name in enumerate(names)]
             else:
                 for seat, agent in enumerate(agents):
                     agent.rng.__init__(agent_seed(s, seat))
