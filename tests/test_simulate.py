@@ -79,3 +79,23 @@ def test_the_engines_shuffle_is_pythons():
             assert sorted(mine) == list(range(n))
             if random.Random._randbelow is random.Random._randbelow_with_getrandbits:
                 assert mine == theirs, (seed, n)
+
+
+@pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
+def test_every_round_played_by_the_rules_policies_is_the_seeded_game_of_one_round(path):
+    """run_chunk with the rules' own policies (careful, and one seat random) restarts one state and
+    makes each round's agents afresh: each round must be play() of round_seed(seed, i)."""
+    v = load_variant(path)
+    g = build_game(v)
+    n = v.meta.players_default
+    policies = [p for p in ("careful", "careful,0=random") if "careful" in g.policies] or ["first,1=random"]
+    for policy in policies:
+        rows: list[list[int]] = []
+        stats = run_chunk(g, n, 5, 10, 25, policy, rows=rows)
+        expect = Stats()
+        for i in range(10, 35):
+            s = round_seed(5, i)
+            res = play(g, n, s, make_agents(g, n, s, policy), rounds=1, logging=False, dealer=0)
+            expect.add_round(res.round_deltas[0], res.records)
+            assert rows[i - 10] == res.round_deltas[0], (policy, i)
+        assert stats.to_json() == expect.to_json(), policy

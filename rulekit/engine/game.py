@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -12,9 +13,11 @@ from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.context import Ctx
 from rulekit.engine.extras import Extra
+from rulekit.engine.roundstart import game_vars, round_reset
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100
+_SEED = _CRandom.seed  # the C seeding under random.Random.seed
 
 # a compiled expression or step list: it reads (and steps change) one game state
 CtxFn = Callable[[Ctx], Any]
@@ -48,8 +51,9 @@ class RoundPlans:
     card_index: dict[str, int] | None = None
     in_play: dict[int, tuple[int, ...]] = field(default_factory=dict)  # table size -> cards in play
     zones: list[tuple[str, str, int]] | None = None  # (zone, kind, count)
-    round_vars: list[tuple[str, str, int, bool, Callable[..., Any]]] | None = None  # (var, kind, count, pot, init)
-    game_vars: list[str] | None = None  # the game-scope variables, in order
+    # table size -> a round's start and a game's variables' start, generated (engine.roundstart)
+    round_starts: dict[int, Callable[[Ctx], None]] = field(default_factory=dict)
+    game_starts: dict[int, Callable[[Ctx], None]] = field(default_factory=dict)
     yaku_memo: YakuMemo | None = None  # yaku results kept across rounds
     phases: tuple[list[Any], list[tuple[str, Any, Any]]] | None = None  # (the phases, Game._phase_plan of them)
 
@@ -185,7 +189,14 @@ class Game:
         `round_next`: a round starts at once (play_round resets zones and seen-masks itself), so
         they are left as they are here."""
         if seed is not None:
-            ctx.rng.seed(seed)
+            rng = ctx.rng
+            if type(rng) is random.Random and type(seed) is int:
+                # what Random.seed does for a whole number, without its Python-level checks
+                # (a simulation reseeds every round; tests/test_simulate.py compares the states)
+                _SEED(rng, seed)
+                rng.gauss_next = None  # type: ignore[attr-defined]  # (set by Random.seed; not in its stubs)
+            else:
+                rng.seed(seed)
         n = ctx.n
         ctx.events, ctx.records, ctx.loc, ctx.vars, ctx.yaku_cache = [], {}, {}, {}, {}
         ctx.dealer = ctx.next_dealer = ctx.round_no = ctx.steps = ctx.depth = 0
@@ -195,15 +206,13 @@ class Game:
         if not round_next:
             ctx.seen = [0] * len(self.card_ids)
             self._empty_zones(ctx)
-        plan = self.plans.game_vars
-        if plan is None:  # worked out once per game: simulations restart every round
-            plan = self.plans.game_vars = [vname for vname, v in self.variant.vars.items() if v.scope == "game"]
-        if plan:
-            try:
-                for vname in plan:
-                    ctx.vars[vname] = self._init_var(ctx, vname, n)
-            except RUNTIME_ERRORS as exc:
-                raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
+        start = self.plans.game_starts.get(n)
+        if start is None:  # written once per game and table size: simulations restart every round
+            start = self.plans.game_starts[n] = self._generated(game_vars(self, n))
+        try:
+            start(ctx)
+        except RUNTIME_ERRORS as exc:
+            raise located_error(exc, Span(self.variant.file, 1, 1), "game start") from None
 
     def _empty_zones(self, ctx: Ctx) -> None:
         """Every zone empty (single zones a list, others a list of piles)."""
@@ -214,37 +223,26 @@ class Game:
         for zname, kind, count in plan:
             zones[zname] = [] if kind == "single" else [[] for _ in range(n if kind == "player" else count)]
 
-    def _init_var(self, ctx: Ctx, vname: str, n: int) -> Any:
-        v = self.variant.vars[vname]
-        value = self.var_init[vname](ctx)
-        if v.kind == "single":
-            return value
-        return [value for _ in range(n if v.kind == "player" else v.count)]
-
     def reset_round(self, ctx: Ctx) -> None:
         """Every card back to the deck zone in deck order; round variables to their start."""
-        n = ctx.n
-        self._empty_zones(ctx)
-        ctx.zones[self.deck_zone].extend(self.in_play(n))
-        ctx.seen = [0] * len(self.card_ids)
-        ctx.loc = {}
-        ctx.yaku_cache = {}
-        plan = self.plans.round_vars
-        if plan is None:  # worked out once per game: this runs every round
-            plan = self.plans.round_vars = [
-                (vname, v.kind, v.count, v.pot, self.var_init[vname])
-                for vname, v in self.variant.vars.items() if v.scope == "round"]
-        vs = ctx.vars
-        for vname, kind, count, pot, init in plan:
-            if pot and vs.get(vname):
-                # resetting would make chips vanish: a pot that carries over must be game-scope
-                vnode = self.variant.tree.value["vars"].value[vname]
-                raise RuleError(error(vnode.key_span or vnode.span, "E061",
-                                      f"pot '{vname}' still holds {ctx.vars[vname]} chips when a new round "
-                                      "starts; pay it out, or declare it with scope: game so it carries over"))
-            value = init(ctx)
-            # (per-seat and per-index variables start with the same value in every slot)
-            vs[vname] = value if kind == "single" else [value] * (n if kind == "player" else count)
+        reset = self.plans.round_starts.get(ctx.n)
+        if reset is None:  # written once per game and table size (rulekit.engine.roundstart)
+            reset = self.plans.round_starts[ctx.n] = self._generated(round_reset(self, ctx.n, self._pot_left))
+        reset(ctx)
+
+    def _pot_left(self, ctx: Ctx, vname: str) -> None:
+        """A round-scope pot still holds chips as a new round starts: resetting would make them vanish."""
+        vnode = self.variant.tree.value["vars"].value[vname]
+        raise RuleError(error(vnode.key_span or vnode.span, "E061",
+                              f"pot '{vname}' still holds {ctx.vars[vname]} chips when a new round "
+                              "starts; pay it out, or declare it with scope: game so it carries over"))
+
+    def _generated(self, fn: Callable[[Ctx], None] | None) -> Callable[[Ctx], None]:
+        """A generated start of a round or game; one Python refused (never seen) is an error of the file."""
+        if fn is None:
+            raise RuleError(error(Span(self.variant.file, 1, 1), "E061",
+                                  "the zones and variables of these rules are too many to set up a round"))
+        return fn
 
     def yaku_eval_for(self, ctx: Ctx) -> YakuEval:
         """The function expressions call to evaluate yaku, bound to this game state.
@@ -347,6 +345,8 @@ class Game:
     def play_round(self, ctx: Ctx) -> None:
         """Play one round on `ctx` (redealing on a misdeal)."""
         observer = self.observer
+        plan = self._phase_plan()
+        logging = ctx.logging  # (fixed for a game state)
         for _attempt in range(MAX_REDEALS):
             ctx.spent += EVAL_BUDGET - ctx.budget + ctx.steps  # what the last round (or deal) used: Ctx.units
             ctx.budget = EVAL_BUDGET
@@ -354,14 +354,14 @@ class Game:
             ctx.steps = 0
             if observer is not None:
                 observer.start(ctx)
-            if ctx.logging:
+            if logging:
                 ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
             try:
-                for pid, when, run in self._phase_plan():
+                for pid, when, run in plan:
                     ctx.where = pid
                     if when is not None and (when is False or not when(ctx)):
                         continue
-                    if ctx.logging:
+                    if logging:
                         ctx.log({"t": "phase", "id": pid})
                     run(ctx)
             except EndRound:

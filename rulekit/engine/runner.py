@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from operator import sub
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, cast
 
@@ -60,6 +61,19 @@ def round_seed(seed: int, i: int) -> int:
     of BLAKE2b over the text "rulekit-round:SEED:I" (docs/guides/analyst.md states the scheme).
     """
     return int.from_bytes(hashlib.blake2b(f"rulekit-round:{seed}:{i}".encode(), digest_size=8).digest(), "big")
+
+
+def round_seeder(seed: int) -> Callable[[int], int]:
+    """round_seed(seed, i) as a function of i alone: the hash's fixed start is taken in once, so a
+    simulation pays for the round number's digits only."""
+    start = hashlib.blake2b(f"rulekit-round:{seed}:".encode(), digest_size=8)
+    copy, from_bytes = start.copy, int.from_bytes
+
+    def seed_of(i: int) -> int:
+        h = copy()
+        h.update(str(i).encode())
+        return from_bytes(h.digest(), "big")
+    return seed_of
 
 
 def agent_seed(seed: Any, seat: int) -> Any:
@@ -353,6 +367,23 @@ def play_rounds_from(game: Game, ctx: Any, total: int, start: int, deltas: list[
     return deltas
 
 
+def _one_round(game: Game, ctx: Any, dealer: int) -> list[int]:
+    """The one round of a started game dealt by seat `dealer` (mod the seats), played as
+    _play_rounds(game, ctx, 1, dealer, deltas) plays it; its chip changes per seat."""
+    ctx.dealer = ctx.next_dealer = dealer % ctx.n
+    ctx.round_no = 0
+    before = list(ctx.chips)
+    game.play_round(ctx)
+    delta = list(map(sub, ctx.chips, before))
+    ctx.dealer = ctx.next_dealer
+    if game.end_when is not None:  # read as after any round (its errors surface as in play())
+        try:
+            game.end_when(ctx)
+        except RUNTIME_ERRORS as exc:
+            raise located_error(exc, _game_span(game), "game settings") from None
+    return delta
+
+
 def _game_span(game: Game) -> Span:
     """Where a game-wide rule failed: the variant file (made only then: rounds start often)."""
     return Span(game.variant.file, 1, 1)
@@ -476,11 +507,15 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     observer = game.observer
     if observer is not None:
         observer.reset()
-    if policy != "random":
+    seed_of = round_seeder(seed)
+    names = seat_policies(game, n, policy) if policy != "random" else None
+    if names is not None and (dealer is None or any(policy_options(name)[0] in POLICY_MAKERS for name in names)):
+        # agents made above this module (the search bot) watch the game, and a game without a
+        # given dealer may draw seats: a fresh play() each round
         for i in range(start, start + count):
             if stop is not None and stop():
                 break
-            s = round_seed(seed, i)
+            s = seed_of(i)
             res = play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, checks=checks,
                        dealer=dealer)
             stats.add_round(res.round_deltas[0], res.records)
@@ -489,38 +524,43 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         if observer is not None:
             stats.custom = observer.take()
         return stats
-    # random agents: one state and one set of agents, restarted and reseeded for every round,
+    # one state and one set of agents, restarted and reseeded (or made afresh) for every round,
     # exactly as play() would start them (tests/test_simulate.py checks it round by round)
     agents = make_agents(game, n, round_seed(seed, start), policy)
     moves: list[int] = []
     decide = decider(game, agents, moves, checks)
-    # nothing checks the decisions: each seat's picks come straight from its generator's state,
+    # random play that nothing checks: each seat's picks come straight from its generator's state,
     # reseeded each round as a fresh RandomAgent's would be
-    states = [agent.rng.state for agent in agents] if checks is None else None
+    states = [agent.rng.state for agent in agents] if checks is None and names is None else None
     if states is not None:
         decide = cast(Decide, random_decider(states))
     ctx = None
+    seats = range(n)
+    restart, add_round = game.restart, stats.add_round
     for i in range(start, start + count):
         if stop is not None and stop():
             break
-        s = round_seed(seed, i)
+        s = seed_of(i)
         if ctx is None:
             ctx = decide.ctx = game.new_ctx(n, s, decide, False)
+            ctx.seating = list(seats)  # (as play() seats them: no seat draw when the dealer is given)
         else:
             if states is not None:
                 # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (an int
                 # seed's seats are consecutive numbers; tests/test_simulate.py checks it round by round)
-                first = agent_seed(s, 0)
-                states[:] = [(first + seat) & M64 for seat in range(n)]
+                first = agent_seed(s, 0) & M64
+                states[:] = range(first, first + n) if first + n <= M64 else [(first + seat) & M64 for seat in seats]
+            elif names is not None:  # the rules' policies: the seats' agents as play() would get them
+                agents[:] = [make_agent(game, name, agent_seed(s, seat)) for seat, name in enumerate(names)]
             else:
                 for seat, agent in enumerate(agents):
                     agent.rng.__init__(agent_seed(s, seat))
-            game.restart(ctx, s, round_next=True)
+            restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
-        deltas = _play_rounds(game, ctx, 1, dealer, [])
-        stats.add_round(deltas[0], ctx.records)
+        delta = _play_rounds(game, ctx, 1, dealer, [])[0] if dealer is None else _one_round(game, ctx, dealer)
+        add_round(delta, ctx.records)
         if rows is not None:
-            rows.append(deltas[0])
+            rows.append(delta)
     if observer is not None:
         stats.custom = observer.take()
     return stats
