@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from collections.abc import Iterable
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Transformer, v_args
 from lark.tree import Meta
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -174,10 +176,45 @@ class _ToAst(Transformer[Token, ast.Node]):
     binop = compare
 
 
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+TABLES_PATH = Path(__file__).with_name("grammartables.py")
+_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+
+
+def grammar_digest(grammar: str) -> str:
+    """The sha256 of the grammar text and the parser options the tables are built with."""
+    return hashlib.sha256(f"{sorted(_OPTIONS.items())}\n{grammar}".encode()).hexdigest()
+
+
+def build_parser(grammar: str) -> Lark:
+    """A parser built from the grammar text (about 0.1 CPU-s: the LALR tables are computed)."""
+    return Lark(grammar, **_OPTIONS)
+
+
+def tables_source(grammar: str) -> str:
+    """The text of grammartables.py: the built parser's tables as Python literals, for this lark version."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = build_parser(grammar).memo_serialize([TerminalDef, Rule])
+    return ('"""The expression parser\'s LALR tables, made from grammar.lark by\n'
+            '`python -c "import rulekit.lang.expr.parser as p; p.write_tables()"`.\n\n'
+            "Generated: do not edit. Plain literals (no pickle), used only when both keys below match.\n"
+            '"""\nfrom typing import Any\n\n'
+            f"LARK_VERSION = {lark.__version__!r}\nGRAMMAR_SHA256 = {grammar_digest(grammar)!r}\n"
+            f"DATA: Any = {data!r}\nMEMO: Any = {memo!r}\n")
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    # Computing the LALR tables is most of the CLI's start-up; the tables stored in the package are
+    # loaded instead when they were made from this grammar by this lark version, else they are rebuilt.
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    from rulekit.lang.expr import grammartables as tables
+
+    if tables.LARK_VERSION == lark.__version__ and tables.GRAMMAR_SHA256 == grammar_digest(grammar):
+        return Lark.load({"data": tables.DATA, "memo": tables.MEMO})
+    return build_parser(grammar)
 
 
 def _depth_ok(text: str) -> bool:
@@ -222,3 +259,8 @@ def parse(text: str) -> ast.Node:
         return _ToAst().transform(tree)
     except (RecursionError, VisitError):
         raise ExprSyntaxError(0, "expression too long or nested too deeply") from None
+
+
+def write_tables() -> None:
+    """Regenerate grammartables.py (after an edit of grammar.lark or an upgrade of lark)."""
+    TABLES_PATH.write_text(tables_source(GRAMMAR_PATH.read_text(encoding="utf-8")), encoding="utf-8")
