@@ -2,11 +2,12 @@
 names them in every report."""
 from __future__ import annotations
 
-from rulekit.engine.runner import default_policy  # noqa: F401 (re-exported: the CLI modules import it from here)
-
 
 def policy_spec(game, spec: str | None) -> str:
     """--policy as given, with the game's default for every seat it does not name."""
+    # imported here, not at the top: `rulekit --help` and every command's parser import this
+    # module (through the simulate options), and the engine is not needed to parse arguments
+    from rulekit.engine.runner import default_policy
     default = default_policy(game)
     if spec is None:
         return default

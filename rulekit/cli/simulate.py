@@ -9,7 +9,7 @@ import sys
 import time
 from typing import TextIO
 
-from rulekit.cli.policyspec import default_policy, policy_line, policy_spec  # noqa: F401 (used here and by play)
+from rulekit.cli.policyspec import policy_line, policy_spec
 from rulekit.core.inert import inert
 
 
