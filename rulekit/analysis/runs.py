@@ -8,10 +8,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-import multiprocessing
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +239,9 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
         else:
             key = remember(variant_args, game)  # forked workers inherit it; spawned ones rebuild it
             # shared without a lock: workers only read it, between rounds
+            # imported only for parallel runs: a one-process run does not pay for loading multiprocessing
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
             flag = multiprocessing.RawValue("b", 0)
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(flag,))
             futs: list = []

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import gc
 import math
-from concurrent.futures import ProcessPoolExecutor
 
 from rulekit.engine.game import Game
 from rulekit.analysis.workers import WORKER_GAME, chunk_in_worker, ignore_sigint, remember, stop_now
@@ -61,6 +60,7 @@ def _simulate(game: Game, n: int, pieces: list, rounds: int, seed: int, policy: 
     else:
         # forked workers inherit the game already built here; spawned ones build their own
         key = remember(variant_args, game)  # keyed on the files' contents (analysis.workers)
+        from concurrent.futures import ProcessPoolExecutor  # only for parallel runs (start-up of the others)
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_sigint)
         try:
             futures = [pool.submit(chunk_in_worker, variant_args, n, seed, s, c, policy) for s, c in pieces]

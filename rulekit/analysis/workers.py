@@ -8,11 +8,13 @@ workers live is read afresh: a long-running cluster never answers with the old r
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rulekit.engine.game import Game
 from rulekit.engine.runner import Stats, run_chunk
+
+if TYPE_CHECKING:  # the pool is made by the callers of parallel runs only
+    from concurrent.futures import ProcessPoolExecutor
 
 WORKER_GAME: dict[str, Game] = {}        # content digest -> game
 _FILES: dict[str, tuple[str, ...]] = {}  # repr(variant_args) -> the files its game was read from
