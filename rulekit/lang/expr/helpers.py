@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import indexOf
 from typing import Any, Callable, NoReturn
 
 from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, Budgeted, EvalError, Fn1, Value, charge_fn, charge_walk
@@ -333,6 +334,15 @@ def H_empty(fname: str) -> NoReturn:
 def H_raise(message: str, offset: int) -> NoReturn:
     """Fail at once (a call of a variant function whose body has a mistake)."""
     raise EvalError(message, offset, 1, None)
+
+
+def H_first_eq(table: tuple[Any, ...], cards: list[int], want: Any) -> int:
+    """The index in `cards` of the one nearest the top (the end) with table[card] == want, -1 if
+    none: a move's `where: c.attr == x` scan done in C (raises what table[card] raises)."""
+    try:
+        return len(cards) - 1 - indexOf(map(table.__getitem__, reversed(cards)), want)
+    except ValueError:
+        return -1
 
 
 _FOLD: dict[str, Callable[[Any, Any], Any]] = {
