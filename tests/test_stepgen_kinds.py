@@ -264,7 +264,7 @@ def test_a_scan_for_one_card_of_a_value_fails_where_the_loop_fails(tmp_path, ste
 
 def test_the_scan_in_c_finds_the_card_nearest_the_top_and_raises_what_indexing_raises():
     from rulekit.lang.expr.helpers import H_first_eq
-    values = (1, 2, 3, 2)
+    values = [1, 2, 3, 2].__getitem__
     assert H_first_eq(values, [0, 1, 3, 2], 2) == 2  # cards 3 (index 2) and 1 (index 1) are 2s
     assert H_first_eq(values, [1, 0], 2) == 0
     assert H_first_eq(values, [0, 2], 2) == -1

@@ -416,7 +416,7 @@ class Gen(FrameWriter, ChoiceWriter):
                        f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
 
     def first_eq(self, where: Any, cv: str) -> tuple[str, str] | None:
-        """(table, value) where `where` reads `table[card] == value` (a tuple of ints or texts, and
+        """(a lookup of the table, value) where `where` reads `table[card] == value` (a tuple of ints or texts, and
         sums of names and numbers that cannot charge, change or read the card), else None."""
         code = None if self.slow else fast_code(where)
         m = _FIRST_EQ.fullmatch(self.written(code, {"c": cv})) if code is not None else None
@@ -424,7 +424,8 @@ class Gen(FrameWriter, ChoiceWriter):
             return None
         table = self.consts[int(m.group(1)[1:])]
         ok = type(table) is tuple and all(type(x) in (int, str) for x in table)
-        return (m.group(1), m.group(3)) if ok else None
+        # (a list's own __getitem__, called directly from C; a tuple's goes through a wrapper)
+        return (self.bind(list(table).__getitem__), m.group(3)) if ok else None
 
     def k_say(self, run: Any, gen: SayGen, ind: int) -> None:
         # nothing happens without a log

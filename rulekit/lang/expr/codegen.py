@@ -397,8 +397,9 @@ class CodeGen:
         got = _LOOKUP.match(body)
         table = self.consts[int(got.group(1))] if got and got.group(2) == p else None
         if type(table) is tuple and not self.located and fname in ("sum", "map") and self.type_of(lam.body) == T.INT:
-            # each item looked up in a constant table (a card's attribute): Python's map, in C
-            items = f"{self.const(map)}({self.const(table.__getitem__)}, {loop[len(f'for {p} in '):]})"
+            # each item looked up in a constant table (a card's attribute): Python's map, in C (a
+            # list's __getitem__ is called directly; a tuple's goes through a slower wrapper)
+            items = f"{self.const(map)}({self.const(list(table).__getitem__)}, {loop[len(f'for {p} in '):]})"
             return self.bounded(f"sum({items})", node) if fname == "sum" else f"[*{items}]"
         if fname == "count":
             return f"len([0 {loop} if {body}])"

@@ -336,11 +336,11 @@ def H_raise(message: str, offset: int) -> NoReturn:
     raise EvalError(message, offset, 1, None)
 
 
-def H_first_eq(table: tuple[Any, ...], cards: list[int], want: Any) -> int:
-    """The index in `cards` of the one nearest the top (the end) with table[card] == want, -1 if
-    none: a move's `where: c.attr == x` scan done in C (raises what table[card] raises)."""
+def H_first_eq(lookup: Callable[[int], Any], cards: list[int], want: Any) -> int:
+    """The index in `cards` of the one nearest the top (the end) with lookup(card) == want, -1 if
+    none: a move's `where: c.attr == x` scan done in C (raises what lookup raises)."""
     try:
-        return len(cards) - 1 - indexOf(map(table.__getitem__, reversed(cards)), want)
+        return len(cards) - 1 - indexOf(map(lookup, reversed(cards)), want)
     except ValueError:
         return -1
 
