@@ -263,11 +263,16 @@ def test_a_scan_for_one_card_of_a_value_fails_where_the_loop_fails(tmp_path, ste
 
 
 def test_the_scan_in_c_finds_the_card_nearest_the_top_and_raises_what_indexing_raises():
-    from rulekit.lang.expr.helpers import H_first_eq
-    values = [1, 2, 3, 2].__getitem__
-    assert H_first_eq(values, [0, 1, 3, 2], 2) == 2  # cards 3 (index 2) and 1 (index 1) are 2s
-    assert H_first_eq(values, [1, 0], 2) == 0
-    assert H_first_eq(values, [0, 2], 2) == -1
-    assert H_first_eq(values, [], 2) == -1
+    from rulekit.lang.expr.helpers import H_first_eq, card_table
+    for values in (card_table((1, 2, 3, 2)), card_table((1, 2, 3, 2, "x"))):  # as bytes, and one by one
+        assert (values.bytes is None) == (len(values.get.__self__) == 5)
+        assert H_first_eq(values, [0, 1, 3, 2], 2) == 2  # cards 3 (index 2) and 1 (index 1) are 2s
+        assert H_first_eq(values, [1, 0], 2) == 0
+        assert H_first_eq(values, [0, 2], 2) == -1
+        assert H_first_eq(values, [], 2) == -1
+        assert H_first_eq(values, [1, 0], True) == 1 and H_first_eq(values, [1, 0], 2.0) == 0  # as == says
+    values = card_table((1, 2, 3, 2))
+    assert H_first_eq(values, [300, 1], 2) == 1  # past the bytes: one by one
+    assert H_first_eq(values, [9], 2) == -1  # an id past the table has a value no card has
     with pytest.raises(IndexError):  # generated code then runs the card-by-card loop, to fail at its place
-        H_first_eq(values, [9], 2)
+        H_first_eq(values, [300], 2)

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from rulekit.core.errors import Span
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.helpers import card_table
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
@@ -416,7 +417,7 @@ class Gen(FrameWriter, ChoiceWriter):
                        f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
 
     def first_eq(self, where: Any, cv: str) -> tuple[str, str] | None:
-        """(a lookup of the table, value) where `where` reads `table[card] == value` (a tuple of ints or texts, and
+        """(the table as a scan reads it, value) where `where` reads `table[card] == value` (a tuple of ints or texts, and
         sums of names and numbers that cannot charge, change or read the card), else None."""
         code = None if self.slow else fast_code(where)
         m = _FIRST_EQ.fullmatch(self.written(code, {"c": cv})) if code is not None else None
@@ -424,8 +425,7 @@ class Gen(FrameWriter, ChoiceWriter):
             return None
         table = self.consts[int(m.group(1)[1:])]
         ok = type(table) is tuple and all(type(x) in (int, str) for x in table)
-        # (a list's own __getitem__, called directly from C; a tuple's goes through a wrapper)
-        return (self.bind(list(table).__getitem__), m.group(3)) if ok else None
+        return (self.bind(card_table(table)), m.group(3)) if ok else None
 
     def k_say(self, run: Any, gen: SayGen, ind: int) -> None:
         # nothing happens without a log
