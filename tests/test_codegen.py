@@ -197,3 +197,22 @@ def test_shared_calls_inside_functions_are_not_shared():
 def test_generated_code_bounds_numbers_as_the_compiler_does():
     from rulekit.lang.expr import codegen, compiler
     assert codegen.MAX_INT == compiler.MAX_INT
+
+
+def test_a_card_attribute_summed_or_mapped_is_looked_up_in_c_and_gives_what_the_located_code_gives():
+    from rulekit.engine.scope import variant_scope
+    from rulekit.lang.expr import types as T
+
+    game = build_game(load_variant(os.path.join(VARIANTS, "kabufuda", "kyo-kabu.yaml")))
+    scope = variant_scope(game.variant, game.deck, game.options).with_locals({"cards": "list<card>", "seat": T.INT})
+    ctx = game.new_ctx(5, 1, None)
+    game.reset_round(ctx)
+    import random
+    rng = random.Random(3)
+    for text in ["sum(map(cards, c -> c.value)) % 10", "sum(cards, c -> c.value)", "map(cards, c -> c.value)"]:
+        fast = compile_expr(text, scope).fast
+        assert "for _p" not in fast.fastcode.body, fast.fastcode.body  # no Python loop over the cards
+        for _ in range(50):
+            cards = rng.sample(range(len(game.card_ids)), rng.randrange(0, 6))
+            ctx.loc = {"cards": cards, "seat": 0}
+            assert fast(ctx) == fast.fastcode.slow(ctx)

@@ -223,3 +223,56 @@ def test_a_choice_of_three_parameters_stops_at_the_limit_of_actions(tmp_path):
         with pytest.raises(RuleError) as exc:
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
         assert "more than 20000 legal actions (20001 so far)" in str(exc.value)
+
+
+FIRST_EQ = '''
+      - shuffle: deck
+      - let: {x: 2}
+      - move: {from: deck, to: "hand[0]", where: "c.value == x + 1", count: 1, face: up}
+      - move: {from: deck, to: "hand[1]", where: "c.value == (7 - x) - 1", count: 1}
+      - if: "any(hand[1], h -> h.value == 4)"
+        then: [{add: {stake: 1}}]
+'''
+
+
+@pytest.mark.parametrize("logging", [False, True])
+def test_a_scan_for_one_card_of_a_value_found_in_c_does_what_the_loop_does(tmp_path, logging):
+    fast, slow = build(tmp_path, FIRST_EQ, True), build(tmp_path, FIRST_EQ, False)
+    assert fast.phases[-1].run.source.count("H_first_eq(") == 2
+    for seed in range(8):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=logging)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=logging)
+        assert state(a) == state(b) and a.events == b.events
+        assert a.state.vars["stake"] >= 1  # the second scan took a 4
+
+
+@pytest.mark.parametrize("step, words", [
+    ("- move: {from: deck, to: \"hand[0]\", where: \"c.value == 12 + 5\", count: 1}",
+     "only 0 matching cards, 1 needed"),
+    ("- let: {x: 3}\n      - move: {from: deck, to: \"hand[0]\", where: \"c.value == x - 4\", count: 1}",
+     "only 0 matching cards, 1 needed"),
+])
+def test_a_scan_for_one_card_of_a_value_fails_where_the_loop_fails(tmp_path, step, words):
+    got = []
+    for codegen in (True, False):
+        g = build(tmp_path, "      - shuffle: deck\n      " + step + "\n", codegen, check=False)
+        with pytest.raises(RuleError) as exc:
+            play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
+        got.append(str(exc.value))
+    assert got[0] == got[1] and words in got[0] and "every.yaml:" in got[0]
+
+
+def test_the_scan_in_c_finds_the_card_nearest_the_top_and_raises_what_indexing_raises():
+    from rulekit.lang.expr.helpers import H_first_eq, card_table
+    for values in (card_table((1, 2, 3, 2)), card_table((1, 2, 3, 2, "x"))):  # as bytes, and one by one
+        assert (values.bytes is None) == (len(values.get.__self__) == 5)
+        assert H_first_eq(values, [0, 1, 3, 2], 2) == 2  # cards 3 (index 2) and 1 (index 1) are 2s
+        assert H_first_eq(values, [1, 0], 2) == 0
+        assert H_first_eq(values, [0, 2], 2) == -1
+        assert H_first_eq(values, [], 2) == -1
+        assert H_first_eq(values, [1, 0], True) == 1 and H_first_eq(values, [1, 0], 2.0) == 0  # as == says
+    values = card_table((1, 2, 3, 2))
+    assert H_first_eq(values, [300, 1], 2) == 1  # past the bytes: one by one
+    assert H_first_eq(values, [9], 2) == -1  # an id past the table has a value no card has
+    with pytest.raises(IndexError):  # generated code then runs the card-by-card loop, to fail at its place
+        H_first_eq(values, [300], 2)

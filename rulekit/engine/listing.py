@@ -61,7 +61,8 @@ def describe(obj: Any, place: str | None = None) -> str:
             x is None or isinstance(x, (bool, int, float, str)) for x in astuple(obj)):
         text = repr(obj)  # a record made once (a yaku table's fixed hit): its fields, escaped
     elif isinstance(obj, type) or (isinstance(obj, tuple) and all(isinstance(x, type) for x in obj)):
-        text = "the types " + ", ".join(t.__name__ for t in (obj if isinstance(obj, tuple) else (obj,)))
+        text = (f"the type {obj.__name__}" if isinstance(obj, type)
+                else "the types " + ", ".join(t.__name__ for t in obj))
     else:
         kind = str(getattr(obj, "__qualname__", None) or type(obj).__name__).replace(".<locals>.", " > ")
         kind = f"{'a function' if callable(obj) else 'a ' + type(obj).__name__} ({_cut(kind)})"

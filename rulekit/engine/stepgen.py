@@ -24,6 +24,7 @@ from typing import Any, Callable
 from rulekit.core.errors import Span
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.helpers import card_table
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
@@ -47,6 +48,7 @@ MAX_LINES = 3_000  # a bigger phase keeps its closures
 MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
+_FIRST_EQ = re.compile(r"\((C\d+)\[(\w+)\] == ([\w +()-]+)\)")
 LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 
@@ -115,6 +117,20 @@ class Gen(FrameWriter, ChoiceWriter):
                 self.emit(ind, f"{to} = {body}")
                 return to
             return body  # a constant needs no temporary and cannot fail
+        written = self.written(code, subst)
+        if to is None and not hold and _NAME.match(written):
+            return written  # a Python local (a step local, the dealer, the seats' count)
+        self.emit(ind, "try:")
+        self.emit(ind + 1, f"{out} = {written}")
+        self.emit(ind, "except ERRS:")
+        self.flush(ind + 1, subst)
+        self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
+        return out
+
+    def written(self, code: Any, subst: dict[str, str] | None) -> str:
+        """The Python an expression's fast code is written as here (its constants bound, the step
+        locals read from where they are held)."""
+        body = code.body
         tag = self.new("e")
         consts = code.consts
         held = {**self.frame.bound, **subst} if self.promote and subst else (self.frame.bound if self.promote
@@ -134,14 +150,7 @@ class Gen(FrameWriter, ChoiceWriter):
             # a name read from a dict this frame has not (never, by how names are set): the phase is
             # written again with its procedures called, as for code too deep to write
             raise RecursionError("a local read from a frame without a dict")
-        if to is None and not hold and _NAME.match(written):
-            return written  # a Python local (a step local, the dealer, the seats' count)
-        self.emit(ind, "try:")
-        self.emit(ind + 1, f"{out} = {written}")
-        self.emit(ind, "except ERRS:")
-        self.flush(ind + 1, subst)
-        self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
-        return out
+        return written
 
     def tick(self, ind: int, fail: str | None = None, more: str = "") -> None:
         """One step charged; `fail` (a call raising the located error) past the limit or where
@@ -337,13 +346,26 @@ class Gen(FrameWriter, ChoiceWriter):
             picked, k, cv = self.new("pk"), self.new("k"), self.new("cv")
             self.emit(ind, f"{picked} = []")
             self.emit(ind, f"{cv} = None")
+            eq = self.first_eq(where, cv) if want == "1" else None
+            at = ind
+            if eq is not None:
+                # one card whose attribute equals a value not of the card: found in C, the loop
+                # below kept for a value that fails (to fail as it does, at its place)
+                self.emit(ind, "try:")
+                self.emit(ind + 1, f"{k} = H_first_eq({eq[0]}, {z}, {eq[1]}) if {z} else -2")
+                self.emit(ind, "except ERRS:")
+                self.emit(ind + 1, f"{k} = -3")
+                self.emit(ind, f"if {k} >= 0: {cv} = {z}[{k}]; {picked}.append({k})")
+                self.emit(ind, f"elif {k} == -1: {cv} = {z}[0]")
+                self.emit(ind, f"elif {k} == -3:")
+                at = ind + 1
             # as the closure: cards from the top until `want` match (checked after each match)
-            self.emit(ind, f"for {k} in range(len({z}) - 1 if {want} > 0 else -1, -1, -1):")
-            self.emit(ind + 1, f"{cv} = {z}[{k}]")
-            w = self.expr(where, ind + 1, {"c": cv})
-            self.emit(ind + 1, f"if {w}:")
-            self.emit(ind + 2, f"{picked}.append({k})")
-            self.emit(ind + 2, f"if len({picked}) >= {want}: break")
+            self.emit(at, f"for {k} in range(len({z}) - 1 if {want} > 0 else -1, -1, -1):")
+            self.emit(at + 1, f"{cv} = {z}[{k}]")
+            w = self.expr(where, at + 1, {"c": cv})
+            self.emit(at + 1, f"if {w}:")
+            self.emit(at + 2, f"{picked}.append({k})")
+            self.emit(at + 2, f"if len({picked}) >= {want}: break")
             # as the closure leaves it: `c` is the last card looked at (a step local `c` of the rules too)
             if not self.promote:
                 self.emit(ind, f"L[{self.bind('c')}] = {cv}")
@@ -393,6 +415,17 @@ class Gen(FrameWriter, ChoiceWriter):
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
         self.log(ind, f"{self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
                        f"{self.bind(di)}, {got}, {self.bind(face)}, {self.bind(gen.by)})")
+
+    def first_eq(self, where: Any, cv: str) -> tuple[str, str] | None:
+        """(the table as a scan reads it, value) where `where` reads `table[card] == value` (a tuple of ints or texts, and
+        sums of names and numbers that cannot charge, change or read the card), else None."""
+        code = None if self.slow else fast_code(where)
+        m = _FIRST_EQ.fullmatch(self.written(code, {"c": cv})) if code is not None else None
+        if m is None or m.group(2) != cv or re.search(rf"\b{cv}\b|\w\s*\(", m.group(3)) or not _balanced(m.group(3)):
+            return None
+        table = self.consts[int(m.group(1)[1:])]
+        ok = type(table) is tuple and all(type(x) in (int, str) for x in table)
+        return (self.bind(card_table(table)), m.group(3)) if ok else None
 
     def k_say(self, run: Any, gen: SayGen, ind: int) -> None:
         # nothing happens without a log
@@ -692,6 +725,16 @@ ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "loggin
 FIXED_READ = re.compile(r"\bctx\.(" + "|".join(ROUND_FIXED) + r")\b")
 FIXED_LOCALS = (", ".join(ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in ROUND_FIXED))
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
+
+
+def _balanced(text: str) -> bool:
+    """Whether the parentheses of `text` pair up in order (it is one operand, not two)."""
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], label: str,

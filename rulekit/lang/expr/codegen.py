@@ -43,6 +43,8 @@ PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "
 
 
 _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
+_LOOKUP = re.compile(r"^K(\d+)\[(_p\d+)\]$")  # a constant table indexed by a lambda's parameter
+_FRESH = re.compile(r"^\[\*(K\d+|range\(ctx\.n\))\]$")  # a copy of a constant tuple, or the seats
 # code that reads a value without computing anything: read twice rather than kept in a temporary
 _SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
 _SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
@@ -275,7 +277,7 @@ class CodeGen:
         at = self.site(node, node.right)
         if op in ("in", "not in"):
             if _CONST_LIST.match(right) and not may_hold_lists(T.elem(rt)):  # a list written in the rule: its length is the rule's own
-                return f"({left} {op} {right})"
+                return f"({left} {op} {right[2:-1]})"  # looked up in the constant tuple itself: no copy
             neg = "not " if op == "not in" else ""
             if rt in (T.MAP, T.ANY):
                 general = f"H_member(ctx, {left}, {right}{at})"
@@ -378,9 +380,12 @@ class CodeGen:
         inner = inner_loops(lam.body, lam.param) if not pre and T.is_list(T.elem(self.type_of(node.args[0]))) else []
         self.precharged.update(id(c) for c in inner)
         p, body = self.lambda_body(lam)
-        loop = f"for {p} in H_spend(ctx, {it}{self.site(lam)})"
+        # a fresh copy of a constant or of the seats is gone through as it is: no list is made
+        bare = _FRESH.match(it)
+        each = bare.group(1) if bare else it
+        loop = f"for {p} in H_spend(ctx, {each}{self.site(lam)})"
         if pre:  # charged with the loop around it, per item of its items
-            loop = f"for {p} in {it}"
+            loop = f"for {p} in {each}"
         elif inner:  # its items' own loops are charged here, at once (see inner_loops)
             loop = f"for {p} in H_spendin(ctx, {it}, {len(inner)}{self.site(lam)})"
         most = self.static_len(node.args[0], it)
@@ -388,7 +393,14 @@ class CodeGen:
             # a list whose length is known when the game is built (written in the rule, or a zone,
             # which never holds more than the deck), gone through once by a small body with no
             # loop of its own: it costs no more than a big expression, which is not charged either
-            loop = f"for {p} in {it}"
+            loop = f"for {p} in {each}"
+        got = _LOOKUP.match(body)
+        table = self.consts[int(got.group(1))] if got and got.group(2) == p else None
+        if type(table) is tuple and not self.located and fname in ("sum", "map") and self.type_of(lam.body) == T.INT:
+            # each item looked up in a constant table (a card's attribute): Python's map, in C (a
+            # list's __getitem__ is called directly; a tuple's goes through a slower wrapper)
+            items = f"{self.const(map)}({self.const(list(table).__getitem__)}, {loop[len(f'for {p} in '):]})"
+            return self.bounded(f"sum({items})", node) if fname == "sum" else f"[*{items}]"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
         # filter and map are charged per item gone through (H_spend), not again for what they build:

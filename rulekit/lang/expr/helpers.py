@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import indexOf
 from typing import Any, Callable, NoReturn
 
 from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, Budgeted, EvalError, Fn1, Value, charge_fn, charge_walk
@@ -333,6 +334,40 @@ def H_empty(fname: str) -> NoReturn:
 def H_raise(message: str, offset: int) -> NoReturn:
     """Fail at once (a call of a variant function whose body has a mistake)."""
     raise EvalError(message, offset, 1, None)
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """A constant per-card table as a scan for one value reads it: `get` (a list's __getitem__),
+    and, when every value is a small whole number, `bytes` (256 of them, a card's value at its id;
+    `unused`, a value no card has, at ids past the table)."""
+    get: Callable[[int], Any]
+    bytes: bytes | None
+    unused: int
+
+
+def card_table(table: tuple[Any, ...]) -> CardTable:
+    """The CardTable of a constant table of ints or texts."""
+    small = set(range(256)) - set(table)
+    if len(table) <= 256 and small and all(type(x) is int and 0 <= x < 256 for x in table):
+        u = min(small)
+        return CardTable([*table].__getitem__, bytes([*table, *[u] * (256 - len(table))]), u)
+    return CardTable([*table].__getitem__, None, -1)
+
+
+def H_first_eq(t: CardTable, cards: list[int], want: Any) -> int:
+    """The index in `cards` of the one nearest the top (the end) whose value in `t` == want, -1 if
+    none: a move's `where: c.attr == x` scan done in C (raises what t.get raises; an id past the
+    table, which no zone holds, matches nothing when read as a byte)."""
+    if t.bytes is not None and type(want) is int and 0 <= want < 256 and want != t.unused:
+        try:  # each card's value as a byte: the last equal one found by bytes.rfind
+            return bytes(cards).translate(t.bytes).rfind(want)
+        except ValueError:
+            pass  # a card id past 255: looked up one by one
+    try:
+        return len(cards) - 1 - indexOf(map(t.get, reversed(cards)), want)
+    except ValueError:
+        return -1
 
 
 _FOLD: dict[str, Callable[[Any, Any], Any]] = {
