@@ -57,17 +57,23 @@ def test_quick_facts_use_the_rules_lines_when_given(tmp_path):
     assert "Players" in facts and "Deck" in facts
 
 
-def test_quick_facts_read_rounds_played_once_and_shared_by_games_that_play_them_alike(monkeypatch):
+def _count_rounds(monkeypatch) -> list[tuple[int, int]]:
+    """The (players, seed) of every seeded round the quick reference plays from now on, in order."""
     import rulekit.website.quickref as qr
-    from rulekit.website.yourtable import _quick
-    g = game("hanafuda/kingo.yaml")
-    played = []
+    played: list[tuple[int, int]] = []
     real = qr._round
 
     def counting(gm, n, seed):
         played.append((n, seed))
         return real(gm, n, seed)
     monkeypatch.setattr(qr, "_round", counting)
+    return played
+
+
+def test_quick_facts_read_rounds_played_once_and_shared_by_games_that_play_them_alike(monkeypatch):
+    from rulekit.website.yourtable import _quick
+    g = game("hanafuda/kingo.yaml")
+    played = _count_rounds(monkeypatch)
     alone = quick_facts(g, None)
     assert len(played) == len(set(played))  # every seeded round the facts read is played once
     std = {k: o.parse(o.default) for k, o in g.variant.options.items()}
@@ -86,15 +92,8 @@ def test_quick_facts_read_rounds_played_once_and_shared_by_games_that_play_them_
 
 
 def test_a_games_rounds_are_played_once_for_every_page_that_reads_them(monkeypatch):
-    import rulekit.website.quickref as qr
     g = build_game(load_variant(os.path.join(ROOT, "variants", "hanafuda", "kingo.yaml")))  # a game no test read
-    played = []
-    real = qr._round
-
-    def counting(gm, n, seed):
-        played.append((n, seed))
-        return real(gm, n, seed)
-    monkeypatch.setattr(qr, "_round", counting)
+    played = _count_rounds(monkeypatch)
     first = quick_facts(g, None)
     assert played
     n = len(played)

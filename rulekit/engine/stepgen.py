@@ -544,6 +544,21 @@ class Gen(FrameWriter, ChoiceWriter):
             else:
                 self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
 
+    def _pay_side(self, ind: int, a: str, op: str, pot: Any, overdraft: bool, seat: Any, pot_word: str,
+                  seat_word: str, fail: str) -> str:
+        """One side of a payment: `a` taken from (op "-=") or given to (op "+=") a pot or a seat's
+        chips, refused as the step's `fail` says; returns the code naming that side."""
+        if pot is not None:
+            x = self.bind(pot)
+            self.emit(ind, f"V[{x}] {op} {a}")
+            if not overdraft:
+                self.emit(ind, f"if V[{x}] < 0: {fail}({self.bind(pot_word)}, V[{x}], {a}, N)")
+            return x
+        x = self.expr(seat, ind)
+        self.emit(ind, f"if not 0 <= {x} < N: {fail}({self.bind(seat_word)}, {x}, {a}, N)")
+        self.emit(ind, f"CH[{x}] {op} {a}")
+        return x
+
     def k_pay(self, run: Any, gen: PayGen, ind: int) -> None:
         if gen.amount is None:
             a = self.new("a")
@@ -553,24 +568,8 @@ class Gen(FrameWriter, ChoiceWriter):
         self.emit(ind, f"if {a} != 0:")
         ind += 1
         fail = self.bind(gen.fail)
-        if gen.src_pot is not None:
-            f = self.bind(gen.src_pot)
-            self.emit(ind, f"V[{f}] -= {a}")
-            if not gen.src_overdraft:
-                self.emit(ind, f"if V[{f}] < 0: {fail}({self.bind('src_pot')}, V[{f}], {a}, N)")
-        else:
-            f = self.expr(gen.src, ind)
-            self.emit(ind, f"if not 0 <= {f} < N: {fail}({self.bind('from')}, {f}, {a}, N)")
-            self.emit(ind, f"CH[{f}] -= {a}")
-        if gen.dst_pot is not None:
-            t = self.bind(gen.dst_pot)
-            self.emit(ind, f"V[{t}] += {a}")
-            if not gen.dst_overdraft:
-                self.emit(ind, f"if V[{t}] < 0: {fail}({self.bind('dst_pot')}, V[{t}], {a}, N)")
-        else:
-            t = self.expr(gen.dst, ind)
-            self.emit(ind, f"if not 0 <= {t} < N: {fail}({self.bind('to')}, {t}, {a}, N)")
-            self.emit(ind, f"CH[{t}] += {a}")
+        f = self._pay_side(ind, a, "-=", gen.src_pot, gen.src_overdraft, gen.src, "src_pot", "from", fail)
+        t = self._pay_side(ind, a, "+=", gen.dst_pot, gen.dst_overdraft, gen.dst, "dst_pot", "to", fail)
         self.log(ind, f"{self.bind(log_pay)}(ctx, {f}, {t}, {a}, {self.bind(gen.reason)}, "
                        f"{self.bind(gen.reason_fn)})")
 
