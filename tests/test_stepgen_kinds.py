@@ -129,7 +129,7 @@ ZERO = "(count(deck) - count(deck))"  # no constant: the division is tried when 
     (f"- call: {{proc: share, with: {{k: \"{ZERO}\"}}, as: s}}", "division by zero"),
     ("- claim: {table: teyaku, cards: \"hand[9]\", player: 0}", "index 9 out of range (list has 5 items)"),
     # a pile past the last: no rule foresees it, and still it is placed at its step, not its phase
-    ("- shuffle: \"hand[9]\"", "cannot be carried out"),
+    ("- shuffle: \"hand[9]\"", "cannot be carried out: it names a pile or a position past the last one"),
     ("- cut: \"hand[9]\"", "cannot be carried out"),
     ("- deal: {from: \"hand[9]\", to: hand}", "cannot be carried out"),
     ("- swap: [\"hand[9]\", \"hand[0]\"]", "cannot be carried out"),

@@ -37,8 +37,19 @@ def located_error(exc: BaseException, fallback: Span, where: str = "") -> RuleEr
                 crumbs = (f"in {root.where}",) if special else (f"in phase '{root.where}'",)
             return RuleError(error(span, "E034", exc.message, crumbs=crumbs))
         return RuleError(error(fallback, "E034", exc.message, crumbs=crumbs))
-    return RuleError(error(fallback, "E061", f"cannot be carried out: {type(exc).__name__}: {exc}",
-                           crumbs=crumbs))
+    return RuleError(error(fallback, "E061", f"cannot be carried out: {_plain(exc)}", crumbs=crumbs))
+
+
+def _plain(exc: BaseException) -> str:
+    """What went wrong, in an author's words (Python's own message kept after it, for the curious)."""
+    said = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, IndexError):
+        return f"it names a pile or a position past the last one ({said})"
+    if isinstance(exc, KeyError):
+        return f"it names something that does not exist here ({said})"
+    if isinstance(exc, (TypeError, AttributeError)):
+        return f"a value of the wrong kind for this step ({said})"
+    return said
 
 
 MAX_ACTIONS = 20_000  # legal actions listed at one decision
