@@ -54,12 +54,13 @@ class TableState:
 
 
 class TableCalls:
-    """One table's functions: `entry` (uncharged, for the engine's own use) and the charged
-    `ids`, `value` and `rank` that generated expressions call. `bind` sets what they use."""
+    """One table's functions: `entry` (uncharged, for the engine's own use), the charged `ids`,
+    `value` and `rank` that generated expressions call, and `claimed` (the ids, uncharged) that
+    the generated claim step calls. `bind` sets what they use."""
 
     def __init__(self, table: str) -> None:
         self.table = table
-        self.entry, self.ids, self.value, self.rank, self.bind = _table_functions(table)
+        self.entry, self.ids, self.value, self.rank, self.claimed, self.bind = _table_functions(table)
 
 
 def _table_functions(table: str) -> tuple[Any, ...]:
@@ -76,14 +77,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     size = YAKU_MEMO_SIZE
     # what the charged kinds use: the same, or (through_eval) the state's yaku_eval uncached here
     k_evaluate: TableFn = _unbound
-    k_keep = k_lasting = False
+    k_keep = k_lasting = k_through = False
 
     def bind(state: TableState, through: TableFn | None) -> None:
-        nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting
+        nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         lasting = state.keep and state.lasting
         kept, size = state.kept, state.size
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
+        k_through = through is not None
 
     def evaluated(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
         # in neither the round's cache nor the memo (or the units left would run out part-way:
@@ -121,6 +123,12 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             got = ctx.yaku_cache.get(key)
             return got if got is not None else for_round(ctx, key, cards, seat)
         return entry_of(evaluate(ctx, cards, seat))
+
+    def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
+        # the claim step's ids (uncharged, as the step has always been)
+        if k_through:
+            return [h.id for h in ctx.yaku_eval(table, cards, seat)]
+        return [*entry(ctx, cards, seat)[1]]
 
     # the three kinds: `entry` charged, then what each gives (written out in each: they are hot)
     def ids(ctx: Any, cards: list[int], seat: int) -> list[str]:
@@ -199,9 +207,9 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         return entry_of(k_evaluate(ctx, cards, seat))[3]
 
     # named for `rulekit show --compiled` (the table as an escaped literal)
-    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank")):
+    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank"), (claimed, "claim")):
         fn.__qualname__ = fn.__name__ = f"{kind}({table!r})"
-    return entry, ids, value, rank, bind
+    return entry, ids, value, rank, claimed, bind
 
 
 def _unbound(ctx: Any, cards: list[int], seat: int) -> Any:
