@@ -10,6 +10,7 @@ from rulekit.engine.extras import Display
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, playout_of, policy_rules
 from rulekit.engine.stepgen import generate_run
+from rulekit.engine.yakucall import YakuCalls
 from rulekit.engine.yakugen import generate_yaku_table
 from rulekit.engine.stepcompile import StepCompiler
 from rulekit.core.errors import (Collector, Diagnostic, RulekitError, argument, did_you_mean, error,
@@ -296,6 +297,9 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
              codegen: bool = False) -> Game:
     tree = variant.tree
     scope, sc, var_init = _scope_and_vars(variant, deck, opts, errs, codegen)
+    # the functions generated expressions call for yaku of a constant table (bound to the tables
+    # whenever a game state is made: Game.yaku_eval_for)
+    yaku_calls = scope.yaku_calls = YakuCalls() if codegen else None
     # yaku tables
     yaku: dict[str, list[YakuEntry]] = {}
     ynode = at(tree, "yaku")
@@ -356,7 +360,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
     game = Game(variant=variant, deck=deck, deck_name=deck_name, options=opts, card_ids=tuple(c.id for c in deck.cards),
                 phases=phases, yaku=yaku, choices=sc.choices, policies=policies, rounds=rounds,
                 first_dealer=first_dealer, end_when=end_when, start_chips=start_chips, deck_zone=deck_zone,
-                var_init=var_init, procedures=dict(sc.procs))
+                var_init=var_init, procedures=dict(sc.procs), yaku_calls=yaku_calls)
     extra = game.extra
     pnode = at(tree, "players", "sizes")
     if pnode is not None:

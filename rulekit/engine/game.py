@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from _random import Random as _CRandom
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from rulekit.lang.decks import Deck
 from rulekit.core.errors import RuleError, Span, error
@@ -15,6 +15,7 @@ from rulekit.engine.context import Ctx
 from rulekit.engine.extras import Extra
 from rulekit.engine.roundstart import game_vars, round_reset
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
+from rulekit.engine.yakucall import Entry, TableState, YakuCalls
 
 MAX_REDEALS = 100
 _SEED = _CRandom.seed  # the C seeding under random.Random.seed
@@ -22,26 +23,23 @@ _SEED = _CRandom.seed  # the C seeding under random.Random.seed
 # a compiled expression or step list: it reads (and steps change) one game state
 CtxFn = Callable[[Ctx], Any]
 # evaluates a yaku table for some cards and a seat: (table, cards, seat) -> hits
-YakuEval = Callable[[str, list[int], int], list["YakuHit"]]
+YakuEval = Callable[[str, list[int], int], Sequence["YakuHit"]]
 
 
 YAKU_MEMO_SIZE = 1 << 15  # results a game keeps across rounds (then it starts afresh)
-# the largest hand whose results a game keeps across rounds: the hands of k cards number about
-# deck size ** k, and measured over 3,000 rounds of each game, two-card hands came back most of
-# the time, three-card ones up to a third of it (Kabufuda columns), larger ones never
-YAKU_MEMO_CARDS = 3
 
 
 @dataclass(frozen=True)
 class YakuMemo:
     """A game's yaku results kept across rounds, for the tables whose rules read nothing but the
     cards, the seat, the options, the seat count and (`by_dealer`) the dealer, and hands of at
-    most YAKU_MEMO_CARDS cards (see Game.yaku_eval_for)."""
+    most yakucall.YAKU_MEMO_CARDS cards (see Game.yaku_eval_for)."""
 
     lasting: frozenset[str]  # the tables kept
     by_dealer: frozenset[str]  # those that read the dealer (the dealer is part of their key)
-    # (table, seat, *cards, seat count, dealer or 0) -> (hits, budget units the evaluation spent)
-    kept: dict[tuple[Any, ...], tuple[tuple["YakuHit", ...], int]] = field(default_factory=dict)
+    # (table, seat, *cards, seat count, dealer or 0) -> (the evaluation's entry: hits, ids, value,
+    # rank; the budget units it spent)
+    kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -133,6 +131,7 @@ class Game:
     # the closures), which tables' results may be kept for a round, and `first_dealer: random`
     yaku_fns: dict[str, Callable[..., list[YakuHit]]] | None = None
     yaku_cacheable: dict[str, bool] = field(default_factory=dict)
+    yaku_calls: YakuCalls | None = None  # the functions generated expressions call (engine.yakucall)
     procedures: dict[str, CtxFn] = field(default_factory=dict)  # each procedure as it runs (rulekit show --compiled)
     random_first_dealer: bool = False
     plans: RoundPlans = field(default_factory=RoundPlans)
@@ -245,7 +244,8 @@ class Game:
         return fn
 
     def yaku_eval_for(self, ctx: Ctx) -> YakuEval:
-        """The function expressions call to evaluate yaku, bound to this game state.
+        """The function the engine (steps, policies, the table) calls to evaluate yaku, bound to
+        this game state; it binds the direct functions generated expressions call too (engine.yakucall).
 
         A table whose rules read nothing that changes during a round (self.yaku_cacheable) gives
         the same yaku for the same cards and seat all round: its results are kept in
@@ -254,45 +254,28 @@ class Game:
         every round: those are also kept for the game (YakuMemo), with the budget units the
         evaluation spent, which a later round is charged as if it had evaluated them itself, so
         what a round spends (and a search bot's playouts are capped by) is the same either way."""
-        generated = self.yaku_fns
-        if generated:
-            tables: dict[str, Callable[..., list[YakuHit]]] = generated
-        else:
-            evaluate = self._yaku_evaluator(ctx)
-            tables = {t: _by_name(evaluate, t) for t in self.yaku}
-        keep = frozenset(t for t, ok in self.yaku_cacheable.items() if ok)
-        if not keep:
-            return lambda table, cards, seat: tables[table](ctx, cards, seat)
-        memo = self.yaku_memo()
-        lasting, by_dealer, kept = memo.lasting & keep, memo.by_dealer, memo.kept
+        entries = self.bind_yaku()
 
-        def yaku_eval(table: str, cards: list[int], seat: int) -> list[YakuHit]:
-            if table not in keep:
-                return tables[table](ctx, cards, seat)
-            key = (table, seat, *cards)  # one flat tuple: cheap to build and hash
-            cache = ctx.yaku_cache
-            hits: list[YakuHit] | None = cache.get(key)
-            if hits is not None:
-                return hits
-            if table not in lasting or len(cards) > YAKU_MEMO_CARDS:
-                hits = cache[key] = tables[table](ctx, cards, seat)
-                return hits
-            game_key = key + (ctx.n, ctx.dealer if table in by_dealer else 0)
-            got = kept.get(game_key)
-            if got is not None and ctx.budget >= got[1]:
-                ctx.budget -= got[1]
-                hits = cache[key] = [*got[0]]
-                return hits
-            # not kept (or the units left would run out part-way: evaluated, to fail where it does)
-            before = ctx.budget
-            hits = cache[key] = tables[table](ctx, cards, seat)
-            if len(kept) >= YAKU_MEMO_SIZE:
-                kept.clear()  # bounded memory: the hands seen most come back soon enough
-            # flat tuples of plain values (mostly no hits): the garbage collector stops tracking
-            # them, so a full memo does not slow every collection
-            kept[game_key] = (tuple(hits), before - ctx.budget)
+        def yaku_eval(table: str, cards: list[int], seat: int) -> Sequence[YakuHit]:
+            hits: Sequence[YakuHit] = entries[table](ctx, cards, seat)[0]
             return hits
         return yaku_eval
+
+    def bind_yaku(self) -> dict[str, Callable[..., Entry]]:
+        """Each table's functions bound to what the game has now (its generated tables, which
+        may be kept, its memo); each table's uncharged `entry` function."""
+        calls = self.yaku_calls
+        if calls is None:
+            calls = self.yaku_calls = YakuCalls()
+        generated = self.yaku_fns
+        memo = self.yaku_memo()
+        states = {}
+        for t, es in self.yaku.items():
+            keep = self.yaku_cacheable.get(t, False)
+            states[t] = TableState(generated[t] if generated else _closure_table(es), keep=keep,
+                                   lasting=keep and t in memo.lasting, by_dealer=t in memo.by_dealer,
+                                   kept=memo.kept, size=YAKU_MEMO_SIZE)
+        return calls.bind(states)
 
     def yaku_memo(self) -> YakuMemo:
         """The game's YakuMemo (made when first needed)."""
@@ -308,36 +291,12 @@ class Game:
         return memo
 
     def _yaku_evaluator(self, ctx: Ctx) -> YakuEval:
+        """Each table evaluated afresh, generated or as closures (nothing kept, nothing charged)."""
         generated = self.yaku_fns
-        if generated:
-            def yaku_eval_generated(table: str, cards: list[int], seat: int) -> list[YakuHit]:
-                return generated[table](ctx, cards, seat)
-            return yaku_eval_generated
-        tables = self.yaku
+        tables = generated or {t: _closure_table(es) for t, es in self.yaku.items()}
 
         def yaku_eval(table: str, cards: list[int], seat: int) -> list[YakuHit]:
-            # yaku see only `cards` and `seat` as locals; the caller's locals are put back after
-            saved = ctx.loc
-            ctx.loc = {"cards": cards, "seat": seat}
-            try:
-                return _eval(table)
-            finally:
-                ctx.loc = saved
-
-        def _eval(table: str) -> list[YakuHit]:
-            sub = ctx
-            hits: list[YakuHit] = []
-            best_in_group: dict[str, int] = {}
-            for y in tables[table]:
-                if y.claim is not None and not y.claim(sub):
-                    continue
-                if not y.when(sub):
-                    continue
-                hit = YakuHit(y.id, y.value(sub), y.rank(sub), y.group)
-                if y.group:
-                    add_grouped(hits, best_in_group, hit)
-                else:
-                    hits.append(hit)
+            hits: list[YakuHit] = tables[table](ctx, cards, seat)
             return hits
         return yaku_eval
 
@@ -456,6 +415,26 @@ def sizes_text(sizes: tuple[int, ...]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _by_name(evaluate: YakuEval, table: str) -> Callable[..., list[YakuHit]]:
-    """One table of `evaluate` called as a generated table is: (ctx, cards, seat) -> hits."""
-    return lambda ctx, cards, seat: evaluate(table, cards, seat)
+def _closure_table(entries: list[YakuEntry]) -> Callable[..., list[YakuHit]]:
+    """A table evaluated by its compiled closures: (ctx, cards, seat) -> hits, best per group."""
+    def table(ctx: Ctx, cards: list[int], seat: int) -> list[YakuHit]:
+        # yaku see only `cards` and `seat` as locals; the caller's locals are put back after
+        saved = ctx.loc
+        ctx.loc = {"cards": cards, "seat": seat}
+        try:
+            hits: list[YakuHit] = []
+            best_in_group: dict[str, int] = {}
+            for y in entries:
+                if y.claim is not None and not y.claim(ctx):
+                    continue
+                if not y.when(ctx):
+                    continue
+                hit = YakuHit(y.id, y.value(ctx), y.rank(ctx), y.group)
+                if y.group:
+                    add_grouped(hits, best_in_group, hit)
+                else:
+                    hits.append(hit)
+            return hits
+        finally:
+            ctx.loc = saved
+    return table

@@ -367,7 +367,8 @@ class ChoiceSteps:
         if as_:
             loc[as_] = "list<str>"
 
-        return Step(ClaimGen(table, cards, who, as_))  # its code (and log event): rulekit.engine.stepgen
+        calls = self.scope.yaku_calls  # (generated code calls the table's own function)
+        return Step(ClaimGen(table, cards, who, as_, calls.table(table).claimed if calls is not None else None))
 
     def s_set_dealer(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")

@@ -578,7 +578,10 @@ class Gen(FrameWriter, ChoiceWriter):
         p = self.expr(who, ind)
         cs = self.expr(cards, ind)
         ids = self.new("y")
-        self.emit(ind, f"{ids} = [h.id for h in ctx.yaku_eval({self.bind(table)}, {cs}, {p})]")
+        if gen.ids is not None:
+            self.emit(ind, f"{ids} = {self.bind(gen.ids)}(ctx, {cs}, {p})")
+        else:
+            self.emit(ind, f"{ids} = [h.id for h in ctx.yaku_eval({self.bind(table)}, {cs}, {p})]")
         h = self.new("h")
         self.emit(ind, f"for {h} in {ids}: ctx.record('yaku:' + {h})")
         self.log(ind, f"{self.bind(log_yaku)}(ctx, {self.bind(table)}, {p}, {ids}, {cs})", f"LOG and {ids}")

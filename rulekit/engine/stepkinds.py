@@ -231,6 +231,7 @@ class ClaimGen:
     cards: Fn
     who: Fn
     as_: str | None
+    ids: Callable[..., list[str]] | None = None  # the table's own (ctx, cards, seat) -> ids (engine.yakucall)
 
 
 @dataclass(frozen=True)

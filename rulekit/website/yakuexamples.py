@@ -118,10 +118,17 @@ def conditions(game: Game) -> dict[tuple[str, str], str]:
 def find_examples(game: Game, n: int, rounds: int = ROUNDS, seed: int = 1) -> dict[tuple[str, str], Example]:
     """An example hand for every yaku the engine can find one for: (table, yaku id) -> Example."""
     w = _Watcher()
+    calls = game.yaku_calls
+    if calls is not None:  # generated expressions' yaku calls go through the yaku_eval it wraps
+        calls.through_eval = True
     try:
         run_chunk(game, n, seed, 0, rounds, "random", checks=w.hook)
     except Exception:  # noqa: BLE001 - a game that cannot be simulated still gets searched examples
         pass
+    finally:
+        if calls is not None:
+            calls.through_eval = False
+            game.bind_yaku()
     out: dict[tuple[str, str], Example] = {}
     if w.ctx is None:
         try:

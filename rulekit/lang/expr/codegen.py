@@ -25,7 +25,7 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
-from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, count_keys, sum_of
+from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
@@ -493,6 +493,13 @@ class CodeGen:
         self.n_temps += 1
         return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
 
+    def yaku_direct(self, fname: str, consts: list[Any]) -> Any:
+        """The game's own function for yaku/yaku_value/yaku_rank of a constant table, or None."""
+        calls = self.scope.yaku_calls
+        if calls is None or fname not in YAKU_FUNCS or not consts or type(consts[0]) is not str:
+            return None
+        return calls.caller(fname, consts[0])
+
     def g_Call(self, node: ast.Call) -> str:
         fname = node.func
         fdef = REGISTRY.get(fname)
@@ -544,6 +551,8 @@ class CodeGen:
             call = self.extreme(fname, args[0])
         elif fname == "range":
             call = self.range_call(node, args)
+        elif (direct := self.yaku_direct(fname, consts)) is not None:
+            call = f"{self.const(direct)}(ctx, {args[1]}, {args[2]})"  # (ctx, cards, seat)
         else:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")

@@ -1,0 +1,263 @@
+"""One yaku table's results as the rules read them: its hits, their ids, total value and best
+rank for some cards and a seat, kept for the round (and across rounds) where the table allows it.
+
+Generated code writes `yaku('t', ...)`, `yaku_value('t', ...)` and `yaku_rank('t', ...)` with a
+constant table as a direct call of that table's function for that kind (YakuCalls.caller): it
+charges the budget as the registered function does and looks the result up in the round's cache
+itself, with no table-name lookup and no list of hits walked (the cache keeps the ids, value and
+rank). Game.yaku_eval_for gives the same results, from the same cache, to everything else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, normalised
+
+YAKU_MEMO_SIZE = 1 << 15  # results a game keeps across rounds (then it starts afresh)
+# the largest hand whose results a game keeps across rounds: the hands of k cards number about
+# deck size ** k, and measured over 3,000 rounds of each game, two-card hands came back most of
+# the time, three-card ones up to a third of it (Kabufuda columns), larger ones never
+YAKU_MEMO_CARDS = 3
+EXHAUSTED = "evaluation budget exhausted: too many yaku evaluations in one round"
+
+# what one evaluation gives: (hits, their ids, total value, highest rank), all plain values
+Entry = tuple[tuple[Any, ...], tuple[str, ...], Any, Any]
+# a table's hits for (ctx, cards, seat)
+TableFn = Callable[[Any, list[int], int], Any]
+EMPTY: Entry = ((), (), 0, 0)  # no yaku made (most hands): one entry shared
+
+
+def entry_of(hits: Any) -> Entry:
+    """An evaluation's entry: the ids, value and rank computed once, as yaku(), yaku_value() and
+    yaku_rank() give them (a sum normalised, the best rank)."""
+    if not hits:
+        return EMPTY
+    if len(hits) == 1:
+        h = hits[0]
+        return (h,), (h.id,), normalised(0 + h.value), h.rank
+    return (tuple(hits), tuple(h.id for h in hits), normalised(sum(h.value for h in hits)),
+            max(h.rank for h in hits))
+
+
+@dataclass(frozen=True)
+class TableState:
+    """How one table is evaluated for a game: its function, whether its results are kept for the
+    round (`keep`) and across rounds (`lasting`, keyed by the dealer too when `by_dealer`)."""
+
+    evaluate: TableFn
+    keep: bool = False
+    lasting: bool = False
+    by_dealer: bool = False
+    kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
+    size: int = YAKU_MEMO_SIZE
+
+
+class TableCalls:
+    """One table's functions: `entry` (uncharged, for the engine's own use), the charged `ids`,
+    `value` and `rank` that generated expressions call, and `claimed` (the ids, uncharged) that
+    the generated claim step calls. `bind` sets what they use."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.entry, self.ids, self.value, self.rank, self.claimed, self.bind = _table_functions(table)
+
+
+def _table_functions(table: str) -> tuple[Any, ...]:
+    """A table's functions (see TableCalls), sharing the state `bind` sets (closure cells: read
+    as fast as locals, and set once per game state made, never per call).
+
+    Results are kept under two kinds of key that never meet: (table, seat, *cards) for the round
+    only, and (seat, *cards, seat count, dealer or 0, table) for a table kept across rounds, the
+    same key in the round's cache and in the game's memo (the seat count and dealer stay fixed
+    for a round, so adding them changes nothing the round finds)."""
+    evaluate: TableFn = _unbound
+    keep = lasting = by_dealer = False
+    kept: dict[tuple[Any, ...], tuple[Entry, int]] = {}
+    size = YAKU_MEMO_SIZE
+    # what the charged kinds use: the same, or (through_eval) the state's yaku_eval uncached here
+    k_evaluate: TableFn = _unbound
+    k_keep = k_lasting = k_through = False
+
+    def bind(state: TableState, through: TableFn | None) -> None:
+        nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
+        evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
+        lasting = state.keep and state.lasting
+        kept, size = state.kept, state.size
+        k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
+        k_through = through is not None
+
+    def evaluated(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
+        # in neither the round's cache nor the memo (or the units left would run out part-way:
+        # evaluated, to fail where it does); kept in both
+        before = ctx.budget
+        got = ctx.yaku_cache[key] = entry_of(evaluate(ctx, cards, seat))
+        if len(kept) >= size:
+            kept.clear()  # bounded memory: the hands seen most come back soon enough
+        # flat tuples of plain values: the garbage collector stops tracking most of them, so a
+        # full memo does not slow every collection
+        kept[key] = (got, before - ctx.budget)
+        return got
+
+    def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
+        got = ctx.yaku_cache[key] = entry_of(evaluate(ctx, cards, seat))
+        return got
+
+    def entry(ctx: Any, cards: list[int], seat: int) -> Entry:
+        if lasting and len(cards) <= YAKU_MEMO_CARDS:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            cache = ctx.yaku_cache
+            got: Entry | None = cache.get(key)
+            if got is None:
+                memo = kept.get(key)
+                if memo is not None and ctx.budget >= memo[1]:
+                    # charged the units its evaluation spent, so a round spends (and a search
+                    # bot's playouts are capped by) the same either way
+                    ctx.budget -= memo[1]
+                    got = cache[key] = memo[0]
+                    return got
+                return evaluated(ctx, key, cards, seat)
+            return got
+        if keep:
+            key = (table, seat, *cards)  # one flat tuple: cheap to build and hash
+            got = ctx.yaku_cache.get(key)
+            return got if got is not None else for_round(ctx, key, cards, seat)
+        return entry_of(evaluate(ctx, cards, seat))
+
+    def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
+        # the claim step's ids (uncharged, as the step has always been)
+        if k_through:
+            return [h.id for h in ctx.yaku_eval(table, cards, seat)]
+        return [*entry(ctx, cards, seat)[1]]
+
+    # the three kinds: `entry` charged, then what each gives (written out in each: they are hot)
+    def ids(ctx: Any, cards: list[int], seat: int) -> list[str]:
+        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            cache = ctx.yaku_cache
+            got = cache.get(key)
+            if got is None:
+                memo = kept.get(key)
+                if memo is not None and left >= memo[1]:
+                    ctx.budget = left - memo[1]
+                    got = cache[key] = memo[0]
+                else:
+                    got = evaluated(ctx, key, cards, seat)
+            return [*got[1]]
+        if k_keep:
+            key = (table, seat, *cards)
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                got = for_round(ctx, key, cards, seat)
+            return [*got[1]]
+        return [*entry_of(k_evaluate(ctx, cards, seat))[1]]
+
+    def value(ctx: Any, cards: list[int], seat: int) -> Any:
+        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            cache = ctx.yaku_cache
+            got = cache.get(key)
+            if got is None:
+                memo = kept.get(key)
+                if memo is not None and left >= memo[1]:
+                    ctx.budget = left - memo[1]
+                    got = cache[key] = memo[0]
+                else:
+                    got = evaluated(ctx, key, cards, seat)
+            return got[2]
+        if k_keep:
+            key = (table, seat, *cards)
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                got = for_round(ctx, key, cards, seat)
+            return got[2]
+        return entry_of(k_evaluate(ctx, cards, seat))[2]
+
+    def rank(ctx: Any, cards: list[int], seat: int) -> Any:
+        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            cache = ctx.yaku_cache
+            got = cache.get(key)
+            if got is None:
+                memo = kept.get(key)
+                if memo is not None and left >= memo[1]:
+                    ctx.budget = left - memo[1]
+                    got = cache[key] = memo[0]
+                else:
+                    got = evaluated(ctx, key, cards, seat)
+            return got[3]
+        if k_keep:
+            key = (table, seat, *cards)
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                got = for_round(ctx, key, cards, seat)
+            return got[3]
+        return entry_of(k_evaluate(ctx, cards, seat))[3]
+
+    # named for `rulekit show --compiled` (the table as an escaped literal)
+    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank"), (claimed, "claim")):
+        fn.__qualname__ = fn.__name__ = f"{kind}({table!r})"
+    return entry, ids, value, rank, claimed, bind
+
+
+def _unbound(ctx: Any, cards: list[int], seat: int) -> Any:
+    """A table's function before its game binds it: through the state's own evaluator."""
+    raise RuntimeError("a yaku table was called before its game was made")  # pragma: no cover
+
+
+KINDS = {"yaku": "ids", "yaku_value": "value", "yaku_rank": "rank"}
+
+
+class YakuCalls:
+    """A game's TableCalls, made while its expressions are compiled (`caller`) and bound to the
+    game's tables whenever a game state is made (Game.yaku_eval_for)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, TableCalls] = {}
+        # set while a watcher wraps game states' yaku_eval (the site's example hands): every call
+        # then goes through ctx.yaku_eval, so the watcher sees it (same results, more slowly)
+        self.through_eval = False
+
+    def table(self, table: str) -> TableCalls:
+        """The table's functions (made when first asked)."""
+        got = self.tables.get(table)
+        if got is None:
+            got = self.tables[table] = TableCalls(table)
+        return got
+
+    def caller(self, fname: str, table: str) -> Callable[..., Any] | None:
+        """The direct function generated code calls for `fname(table, cards, seat)` with a constant
+        table: (ctx, cards, seat) -> what the registered function gives; None for other functions."""
+        kind = KINDS.get(fname)
+        return None if kind is None else getattr(self.table(table), kind)
+
+    def bind(self, states: dict[str, TableState]) -> dict[str, Callable[..., Entry]]:
+        """Every table's functions to its state (one no state names goes through ctx.yaku_eval, as
+        do the charged kinds while `through_eval`); each table's `entry` function."""
+        for name in states:
+            self.table(name)
+        for name, calls in self.tables.items():
+            state = states.get(name)
+            if state is None:
+                state = TableState(_through(name))
+            calls.bind(state, _through(name) if self.through_eval else None)
+        return {name: self.tables[name].entry for name in states}
+
+
+def _through(table: str) -> TableFn:
+    """A table evaluated through the state's yaku_eval (which keeps results as its game allows)."""
+    def through(ctx: Any, cards: list[int], seat: int) -> Any:
+        return ctx.yaku_eval(table, cards, seat)
+    return through
