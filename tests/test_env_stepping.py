@@ -10,15 +10,22 @@ from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import replay_check
 
 
-def _count_round_starts(game):
-    calls = []
-    original = game.reset_round
+class _DealCounter:
+    """A round observer noting the round number of every deal (misdeals dealt again included)."""
 
-    def counting(ctx):
-        calls.append(ctx.round_no)
-        original(ctx)
-    game.reset_round = counting  # an instance attribute: only this game counts
-    return calls
+    def __init__(self):
+        self.calls = []
+
+    def start(self, ctx):
+        self.calls.append(ctx.round_no)
+
+    def end(self, ctx):
+        pass
+
+
+def _count_round_starts(game):
+    counter = game.observer = _DealCounter()  # (the game has no statistics observer of its own)
+    return counter.calls
 
 
 def _play_randomly(env, rng, limit=None):

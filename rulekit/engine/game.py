@@ -4,21 +4,21 @@ from __future__ import annotations
 import random
 from _random import Random as _CRandom
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from rulekit.lang.decks import Deck
 from rulekit.core.errors import RuleError, Span, error
 from rulekit.lang.model import Variant
-from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.context import Ctx
 from rulekit.engine.extras import Extra
+from rulekit.engine.roundgen import RoundFn, round_player
 from rulekit.engine.roundstart import game_vars, round_reset
-from rulekit.engine.steps import RUNTIME_ERRORS, Choice, EndRound, Redeal, located_error
+from rulekit.engine.steps import RUNTIME_ERRORS, Choice, located_error
 from rulekit.engine.yakucall import Entry, TableState, YakuCalls
 
-MAX_REDEALS = 100
-_SEED = _CRandom.seed  # the C seeding under random.Random.seed
+_SEED = _CRandom.seed
+_F = TypeVar("_F", bound=Callable[..., None])  # the C seeding under random.Random.seed
 
 # a compiled expression or step list: it reads (and steps change) one game state
 CtxFn = Callable[[Ctx], Any]
@@ -53,7 +53,9 @@ class RoundPlans:
     round_starts: dict[int, Callable[[Ctx], None]] = field(default_factory=dict)
     game_starts: dict[int, Callable[[Ctx], None]] = field(default_factory=dict)
     yaku_memo: YakuMemo | None = None  # yaku results kept across rounds
-    phases: tuple[list[Any], list[tuple[str, Any, Any]]] | None = None  # (the phases, Game._phase_plan of them)
+    # (id of the phases, table size) -> (those phases, the round played over them: engine.roundgen);
+    # a game copied with other phases shares these plans (statsdecl), so the phases are checked
+    rounds: dict[tuple[int, int], tuple[list[Any], RoundFn]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -236,7 +238,7 @@ class Game:
                               f"pot '{vname}' still holds {ctx.vars[vname]} chips when a new round "
                               "starts; pay it out, or declare it with scope: game so it carries over"))
 
-    def _generated(self, fn: Callable[[Ctx], None] | None) -> Callable[[Ctx], None]:
+    def _generated(self, fn: _F | None) -> _F:
         """A generated start of a round or game; one Python refused (never seen) is an error of the file."""
         if fn is None:
             raise RuleError(error(Span(self.variant.file, 1, 1), "E061",
@@ -303,54 +305,19 @@ class Game:
     # -- play ----------------------------------------------------------------
     def play_round(self, ctx: Ctx) -> None:
         """Play one round on `ctx` (redealing on a misdeal)."""
-        observer = self.observer
-        plan = self._phase_plan()
-        logging = ctx.logging  # (fixed for a game state)
-        for _attempt in range(MAX_REDEALS):
-            ctx.spent += EVAL_BUDGET - ctx.budget + ctx.steps  # what the last round (or deal) used: Ctx.units
-            ctx.budget = EVAL_BUDGET
-            self.reset_round(ctx)
-            ctx.steps = 0
-            if observer is not None:
-                observer.start(ctx)
-            if logging:
-                ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
-            try:
-                for pid, when, run in plan:
-                    ctx.where = pid
-                    if when is not None and (when is False or not when(ctx)):
-                        continue
-                    if logging:
-                        ctx.log({"t": "phase", "id": pid})
-                    run(ctx)
-            except EndRound:
-                pass
-            except Redeal:
-                ctx.record("redeal")
-                continue
-            except RUNTIME_ERRORS as exc:
-                # an expression failed (division by zero, budget ...) or a rule did something
-                # impossible (e.g. added a list to a number): locate it as precisely as known
-                failed = next((p for p in self.phases if p.id == ctx.where), None)
-                raise located_error(exc, failed.span if failed else Span(self.variant.file, 1, 1),
-                                    ctx.where) from None
-            if observer is not None:
-                observer.end(ctx)
-            return
-        raise RuleError(error(self.phases[0].span if self.phases else Span(self.variant.file, 1, 1), "E061",
-                              f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))
+        self.round_player(ctx.n)(ctx, self.observer)
 
-    def _phase_plan(self) -> list[tuple[str, Any, CtxFn]]:
-        """(id, when, run) of each phase, `when` None where it always holds and False where it never
-        does (an entry condition the options decide): no call for those, every round."""
-        plans = self.plans
-        if plans.phases is None or plans.phases[0] is not self.phases:  # (a game copied with other phases)
-            out = []
-            for ph in self.phases:
-                body = getattr(fast_code(ph.when), "body", None)
-                out.append((ph.id, None if body == "True" else False if body == "False" else ph.when, ph.run))
-            plans.phases = (self.phases, out)
-        return plans.phases[1]
+    def round_player(self, n: int) -> RoundFn:
+        """The function playing one round at a table of `n`: `play(ctx, observer or None)`, written
+        once per game and table size (rulekit.engine.roundgen)."""
+        key = (id(self.phases), n)
+        got = self.plans.rounds.get(key)
+        if got is None or got[0] is not self.phases:
+            rounds = self.plans.rounds
+            if len(rounds) >= 64:  # (copies of a game with other phases are few; a bound all the same)
+                rounds.clear()
+            got = rounds[key] = (self.phases, self._generated(round_player(self, n, self._pot_left)))
+        return got[1]
 
     def cards_everywhere(self, ctx: Ctx) -> list[int]:
         """Every card index in every zone (for the conservation invariant)."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from operator import sub
+from itertools import repeat
+from operator import gt, lt, mul, sub
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, cast
 
@@ -18,6 +19,7 @@ from rulekit.engine.steps import RUNTIME_ERRORS, located_error, render_value
 
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
+STATS_BLOCK = 1024  # a simulation's rounds added to its totals at once (run_chunk)
 
 # called as each round starts: (state, round number, rounds in all, chip changes of the rounds so far)
 OnRound = Callable[[Any, int, int, list[list[int]]], None]
@@ -367,23 +369,6 @@ def play_rounds_from(game: Game, ctx: Any, total: int, start: int, deltas: list[
     return deltas
 
 
-def _one_round(game: Game, ctx: Any, dealer: int) -> list[int]:
-    """The one round of a started game dealt by seat `dealer` (mod the seats), played as
-    _play_rounds(game, ctx, 1, dealer, deltas) plays it; its chip changes per seat."""
-    ctx.dealer = ctx.next_dealer = dealer % ctx.n
-    ctx.round_no = 0
-    before = list(ctx.chips)
-    game.play_round(ctx)
-    delta = list(map(sub, ctx.chips, before))
-    ctx.dealer = ctx.next_dealer
-    if game.end_when is not None:  # read as after any round (its errors surface as in play())
-        try:
-            game.end_when(ctx)
-        except RUNTIME_ERRORS as exc:
-            raise located_error(exc, _game_span(game), "game settings") from None
-    return delta
-
-
 def _game_span(game: Game) -> Span:
     """Where a game-wide rule failed: the variant file (made only then: rounds start often)."""
     return Span(game.variant.file, 1, 1)
@@ -416,25 +401,30 @@ class Stats:
     records_sq: dict[str, int] = field(default_factory=dict)  # sum over rounds of (count in the round)^2
 
     def add_round(self, delta: list[int], records: dict[str, int]) -> None:
+        """One round's chip changes per seat and its recorded outcomes added to the totals."""
+        self.add_rounds([delta], [records] if records else [])
+
+    def add_rounds(self, deltas: list[list[int]], records: list[dict[str, int]]) -> None:
+        """Rounds' chip changes per seat (one list a round) and the recorded outcomes of those
+        that recorded any added to the totals: a seat's column summed in C, not a round at a time."""
+        if not deltas:
+            return
         if not self.total:
-            self.n = len(delta)
+            self.n = len(deltas[0])
             self.total = [0] * self.n
             self.total_sq = [0] * self.n
             self.wins = [0] * self.n
             self.losses = [0] * self.n
-        self.rounds += 1
+        self.rounds += len(deltas)
         total, total_sq, wins, losses = self.total, self.total_sq, self.wins, self.losses
-        for s, d in enumerate(delta):
-            if d:  # (a seat that won and lost nothing adds nothing)
-                total[s] += d
-                total_sq[s] += d * d
-                if d > 0:
-                    wins[s] += 1
-                else:
-                    losses[s] += 1
-        if records:
-            mine, sq = self.records, self.records_sq
-            for k, v in records.items():
+        for s, col in enumerate(zip(*deltas)):
+            total[s] += sum(col)
+            total_sq[s] += sum(map(mul, col, col))
+            wins[s] += sum(map(gt, col, repeat(0)))  # (d > 0: the seat won chips)
+            losses[s] += sum(map(lt, col, repeat(0)))
+        mine, sq = self.records, self.records_sq
+        for rec in records:
+            for k, v in rec.items():
                 mine[k] = mine.get(k, 0) + v
                 sq[k] = sq.get(k, 0) + v * v
 
@@ -536,7 +526,13 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         decide = cast(Decide, random_decider(states))
     ctx = None
     seats = range(n)
-    restart, add_round = game.restart, stats.add_round
+    restart = game.restart
+    # the round played as _play_rounds(game, ctx, 1, dealer, deltas) plays it, without its game loop
+    play_round, end_when = game.round_player(n), game.end_when
+    seat = dealer % n if dealer is not None else 0
+    # chip changes and records of the rounds not yet added to the totals (added in blocks, in C)
+    block: list[list[int]] = []
+    recorded: list[dict[str, int]] = []
     for i in range(start, start + count):
         if stop is not None and stop():
             break
@@ -557,10 +553,29 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
                     agent.rng.__init__(agent_seed(s, seat))
             restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
-        delta = _play_rounds(game, ctx, 1, dealer, [])[0] if dealer is None else _one_round(game, ctx, dealer)
-        add_round(delta, ctx.records)
+        if dealer is None:
+            delta = _play_rounds(game, ctx, 1, dealer, [])[0]
+        else:
+            ctx.dealer = ctx.next_dealer = seat
+            ctx.round_no = 0
+            before = list(ctx.chips)
+            play_round(ctx, observer)
+            delta = list(map(sub, ctx.chips, before))
+            ctx.dealer = ctx.next_dealer
+            if end_when is not None:  # read as after any round (its errors surface as in play())
+                try:
+                    end_when(ctx)
+                except RUNTIME_ERRORS as exc:
+                    raise located_error(exc, _game_span(game), "game settings") from None
+        block.append(delta)
+        if ctx.records:
+            recorded.append(ctx.records)  # (a new dict every round: restart makes it)
+        if len(block) >= STATS_BLOCK:
+            stats.add_rounds(block, recorded)
+            block, recorded = [], []
         if rows is not None:
             rows.append(delta)
+    stats.add_rounds(block, recorded)
     if observer is not None:
         stats.custom = observer.take()
     return stats

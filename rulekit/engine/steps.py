@@ -184,25 +184,39 @@ def shuffle_list(rng: Any, z: list[int]) -> None:
     """Fisher-Yates from the top down with rejection sampling of getrandbits: the shuffle of
     Python 3.11's random.shuffle, written out so that it costs one call per card less, and so
     that a seed gives the same deal on any Python version."""
-    getrandbits = rng.getrandbits
-    # (i, bits to draw a number up to i) for each position, worked out once per zone size
-    plan = _SHUFFLE_PLANS.get(len(z)) or _shuffle_plan(len(z))
-    for i, k in plan:
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        z[i], z[j] = z[j], z[i]
+    shuffle = _SHUFFLES.get(len(z)) or _shuffler(len(z))
+    shuffle(rng.getrandbits, z)
 
 
-_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
+MAX_UNROLLED = 128  # a zone of at most this many cards is shuffled by straight-line code
+_SHUFFLES: dict[int, Callable[[Callable[[int], int], list[int]], None]] = {}
 
 
-def _shuffle_plan(size: int) -> tuple[tuple[int, int], ...]:
-    """The positions a shuffle of `size` cards swaps, top down, each with the bits its draw takes."""
-    plan = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-    if len(_SHUFFLE_PLANS) < 1000:  # zone sizes are few; a bound all the same
-        _SHUFFLE_PLANS[size] = plan
-    return plan
+def _shuffler(size: int) -> Callable[[Callable[[int], int], list[int]], None]:
+    """The shuffle of a zone of `size` cards, as a function of (getrandbits, zone): for the zone
+    sizes games have, each position's draw written out with its bound and bit count as numbers
+    (no loop, no tuple unpacking per card); larger zones go through the positions in a loop."""
+    if size > MAX_UNROLLED:
+        plan = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+
+        def looped(getrandbits: Callable[[int], int], z: list[int]) -> None:
+            for i, k in plan:
+                j = getrandbits(k)
+                while j > i:
+                    j = getrandbits(k)
+                z[i], z[j] = z[j], z[i]
+        shuffle = looped
+    else:
+        lines = ["def shuffle(g, z):", "    pass"]
+        for i in range(size - 1, 0, -1):
+            k = (i + 1).bit_length()
+            lines += [f"    j = g({k})", f"    while j > {i}: j = g({k})", f"    z[{i}], z[j] = z[j], z[{i}]"]
+        namespace: dict[str, Any] = {"__builtins__": {}}
+        exec(compile("\n".join(lines), f"<shuffle of {size}>", "exec"), namespace)  # noqa: S102 - whole numbers only
+        shuffle = namespace["shuffle"]
+    if len(_SHUFFLES) < 1000:  # zone sizes are few; a bound all the same
+        _SHUFFLES[size] = shuffle
+    return shuffle
 
 
 UNSPAN = Span("<rule>", 0, 0)

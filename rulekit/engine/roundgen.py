@@ -1,0 +1,158 @@
+"""A whole round as one generated function per game and table size: Game.play_round written out.
+
+`round_player` writes, for a table of `n`, the function `play_round(ctx, OBS)` that does what the
+phase plan loop did: up to MAX_REDEALS deals, each starting from the round's fresh state (the
+lines of rulekit.engine.roundstart written in place), then every phase in the file's order, its
+entry condition written inline where it is generated code (rulekit.lang.expr.codegen) and called
+where it is not, its steps called directly. A phase whose condition the options settle is
+written without a test (always) or not at all (never). `ctx.where` names each phase as it is
+tried, an `end_round` ends the round, a `redeal` deals again (recorded), and any other run-time
+failure is raised located at its phase (or the step inside it) as before. `OBS` is the game's
+statistics observer (None: none), told as each deal starts and as the round ends.
+
+Like the round start, the source holds only this module's tokens and whole numbers: phase ids,
+the phases' functions, the conditions' constants and the helpers below are bound constants (Kn),
+so a variant's text never becomes code.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from rulekit.core.errors import RuleError, Span, error
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.fastcode import fast_code
+from rulekit.lang.expr.scope import EVAL_BUDGET
+from rulekit.engine.roundstart import Source, round_source
+from rulekit.engine.steps import RUNTIME_ERRORS, EndRound, Redeal, located_error
+
+MAX_REDEALS = 100  # deals in a row a round may take (a misdeal rule that always applies stops there)
+
+RoundFn = Callable[[Any, Any], None]  # play_round(ctx, observer or None)
+
+_TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")  # an expression's constants and its own Python locals
+
+
+def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> RoundFn | None:
+    """Game.play_round for a table of `n` as one function (None where Python refuses the source);
+    `pot_left(ctx, name)` raises the error of a round-scope pot that still holds chips."""
+    src, extra = round_play_source(game, n, pot_left)
+    code = compile_cached(text(src, tuple(extra)), "<round>")
+    if code is None:
+        return None
+    namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
+    exec(code, namespace)  # noqa: S102 - only this module's tokens and whole numbers
+    made: RoundFn = namespace["_make"](*src.consts, *extra.values())
+    return made
+
+
+def text(src: Source, extra: tuple[str, ...]) -> str:
+    """The Python source: `_make(K0, K1, ..., *extra)` returning `play_round(ctx, OBS)`."""
+    params = ", ".join([*(f"K{i}" for i in range(len(src.consts))), *extra])
+    body = "".join(f"        {line}\n" for line in src.lines)
+    return f"def _make({params}):\n    def play_round(ctx, OBS):\n{body}    return play_round\n"
+
+
+def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> tuple[Source, dict[str, Any]]:
+    """The lines and constants of round_player, and the names its source reads besides them."""
+    src = round_source(game, n)  # the round's fresh state (its names: K0 ..., POT)
+    reset, src.lines = src.lines, []
+    out = src.lines
+    out.append("LOG = ctx.logging")
+    out.append(f"for _ in range({int(MAX_REDEALS)}):")
+    # what the last round (or deal) used, as Ctx.units counts it
+    out.append(f"    ctx.spent += {int(EVAL_BUDGET)} - ctx.budget + ctx.steps")
+    out.append(f"    ctx.budget = {int(EVAL_BUDGET)}")
+    out.extend("    " + line for line in reset)
+    out.append("    ctx.steps = 0")
+    out.append("    if OBS is not None: OBS.start(ctx)")
+    out.append("    if LOG: LOG_ROUND(ctx)")
+    out.append("    try:")
+    phases = list(game.phases)
+    for j, ph in enumerate(phases):
+        pid = src.const(ph.id)
+        out.append(f"        ctx.where = {pid}")
+        test = _condition(src, ph.when, j, out)
+        if test == "False":
+            continue
+        ind = "        "
+        if test != "True":
+            out.append(f"        if {test}:")
+            ind += "    "
+        out.append(f"{ind}if LOG: LOG_PHASE(ctx, {pid})")
+        out.append(f"{ind}{src.const(ph.run)}(ctx)")
+    if not phases:
+        out.append("        pass")
+    out.append("    except END:")
+    out.append("        pass")
+    out.append("    except REDEAL:")
+    out.append("        REDEALT(ctx)")
+    out.append("        continue")
+    out.append("    except RUNTIME as exc:")
+    out.append("        raise FAILED(ctx, exc) from None")
+    out.append("    if OBS is not None: OBS.end(ctx)")
+    out.append("    return")
+    out.append("TOO_MANY_DEALS(ctx)")
+    first = phases[0].span if phases else Span(game.variant.file, 1, 1)
+    extra = {"POT": pot_left, "END": EndRound, "REDEAL": Redeal, "RUNTIME": RUNTIME_ERRORS,
+             "ERRS": FAST_ERRORS, "LOG_ROUND": log_round, "LOG_PHASE": log_phase, "REDEALT": redealt,
+             "FAILED": _failed(phases, game.variant.file), "TOO_MANY_DEALS": _too_many_deals(first)}
+    return src, extra
+
+
+def _condition(src: Source, when: Any, j: int, out: list[str]) -> str:
+    """The test of a phase's entry condition ('True', 'False' or a local's name), the lines
+    evaluating it appended to `out`: its generated code inline, falling back to its located code
+    (which raises the error placed in the text) as a call of the condition would."""
+    if when is None:
+        return "True"
+    code = fast_code(when)
+    if code is None:
+        return f"{src.const(when)}(ctx)"
+    body = code.body
+    if body in ("True", "False"):
+        return body
+    consts = code.consts
+
+    def rename(m: re.Match[str]) -> str:
+        if m.group(1) == "K":
+            return src.const(consts[int(m.group(2))])
+        return f"{m.group(1)}e{j}_{m.group(2)}"  # (apart from every other condition's)
+    written = _TOKEN.sub(rename, body)
+    if "L[" in written:
+        out.append("        L = ctx.loc")
+    out.append("        try:")
+    out.append(f"            w{j} = {written}")
+    out.append("        except ERRS:")
+    out.append(f"            w{j} = {src.const(code.slow)}(ctx)")
+    return f"w{j}"
+
+
+def log_round(ctx: Any) -> None:
+    """The log event of a deal starting."""
+    ctx.log({"t": "round", "round": ctx.round_no, "dealer": ctx.dealer})
+
+
+def log_phase(ctx: Any, pid: str) -> None:
+    """The log event of a phase starting."""
+    ctx.log({"t": "phase", "id": pid})
+
+
+def redealt(ctx: Any) -> None:
+    """A misdeal counted: the round is dealt again."""
+    ctx.record("redeal")
+
+
+def _failed(phases: list[Any], file: str) -> Callable[[Any, BaseException], RuleError]:
+    """The located error of a run-time failure in the phase `ctx.where` names (or the step in it)."""
+    def failed(ctx: Any, exc: BaseException) -> RuleError:
+        ph = next((p for p in phases if p.id == ctx.where), None)
+        return located_error(exc, ph.span if ph else Span(file, 1, 1), ctx.where)
+    return failed
+
+
+def _too_many_deals(span: Span) -> Callable[[Any], None]:
+    def too_many(ctx: Any) -> None:
+        raise RuleError(error(span, "E061",
+                              f"more than {MAX_REDEALS} redeals in a row: the misdeal rule always applies"))
+    return too_many

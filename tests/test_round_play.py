@@ -1,0 +1,79 @@
+"""A whole round as one generated function (rulekit.engine.roundgen): it holds no text from the
+file, skips and enters phases by their conditions, and places a failing condition at its text.
+(That it plays every variant exactly as before is the golden matrix's job: tests/test_golden_matrix.py.)"""
+from __future__ import annotations
+
+import io
+import tokenize
+
+import pytest
+
+from rulekit.core.errors import RuleError
+from rulekit.engine import roundgen
+from rulekit.engine.build import build_game, load_variant
+from rulekit.engine.runner import make_agents, play
+from rulekit.lang.expr.codegen import HELPERS, SAFE_BUILTINS
+
+from .conftest import playable, rel
+from .robustness.helpers import variant_text
+
+MINE = {"_make", "play_round", "ctx", "OBS", "LOG", "Z", "V", "L", "POT", "END", "REDEAL", "RUNTIME", "ERRS",
+        "LOG_ROUND", "LOG_PHASE", "REDEALT", "FAILED", "TOO_MANY_DEALS", "exc", "_", "start", "end",
+        "zones", "vars", "seen", "loc", "yaku_cache", "get", "extend", "logging", "spent", "budget", "steps",
+        "where", "n", "dealer"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
+def test_the_generated_round_holds_no_text_from_the_file(path):
+    game = build_game(load_variant(path))
+    n = game.player_sizes()[-1]
+    src, extra = roundgen.round_play_source(game, n, lambda ctx, name: None)
+    text = roundgen.text(src, tuple(extra))
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        assert tok.type != tokenize.STRING, text
+        if tok.type == tokenize.NAME and tok.string not in ("def", "return", "for", "in", "if", "is", "not",
+                                                          "None", "try", "except", "as", "raise", "from",
+                                                          "pass", "continue", "and", "or", "True", "False"):
+            s = tok.string
+            ok = (s in MINE or s in HELPERS or s in SAFE_BUILTINS or s[:1] in "Kw" and s[1:].isdigit()
+                  or s.startswith(("_pe", "_te")))
+            assert ok, f"{s!r} in the round of {rel(path)}"
+    for ph in game.phases:  # no phase id nor any name from the file is written into the code
+        assert f" {ph.id} " not in text and f"{ph.id}(" not in text
+
+
+def _game(tmp_path, when: str):
+    path = tmp_path / "conditions.yaml"
+    path.write_text(variant_text(f"""
+        round:
+          - id: first
+            steps:
+              - set: {{x: 1}}
+          - id: skipped
+            when: "x == 2"
+            steps:
+              - set: {{x: 5}}
+          - id: entered
+            when: "{when}"   # HERE
+            steps:
+              - add: {{x: 10}}
+        """), encoding="utf-8")
+    return build_game(load_variant(str(path))), path
+
+
+def test_phases_are_entered_by_their_conditions_and_logged_as_entered(tmp_path):
+    game, _ = _game(tmp_path, "x == 1 and n_players > 1")
+    res = play(game, 3, 1, make_agents(game, 3, 1), rounds=1, logging=True)
+    assert res.state.vars["x"] == 11
+    assert [e["id"] for e in res.events if e["t"] == "phase"] == ["first", "entered"]
+    assert res.state.where == "entered"
+
+
+def test_a_condition_failing_at_run_time_is_placed_at_its_text(tmp_path):
+    game, path = _game(tmp_path, "10 / (x - 1) > 0")
+    with pytest.raises(RuleError) as err:
+        play(game, 3, 1, make_agents(game, 3, 1), rounds=1, logging=False)
+    line = next(i for i, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "# HERE" in ln)
+    d = err.value.first
+    assert d.span.line == line and d.code == "E034", str(err.value)
+    assert "entered" in str(err.value)
