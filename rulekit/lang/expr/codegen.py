@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from fractions import Fraction
 from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.builtincode import BuiltinWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
@@ -64,7 +66,7 @@ def may_hold_lists(t: str) -> bool:
 Info = dict[int, tuple[str, Any]]
 
 
-class CodeGen:
+class CodeGen(BuiltinWriter):
     """Translate one checked expression tree into Python source over bound constants: fast code,
     or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
@@ -86,9 +88,10 @@ class CodeGen:
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
         self.in_memo = False
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
-        self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
+        self.growths: dict[int, Fraction] = {}  # id(node) -> its growth (see growth)
         self.bounds: dict[str, int] = {}  # Python name of a let -> the most items its list holds (see static_len)
         self.precharged: set[int] = set()  # id(call) of loops charged by the loop around them (see inner_loops)
+        self.copies: dict[str, str] = {}  # code `[*X]` of a copied tuple -> X (see BuiltinWriter)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -141,21 +144,27 @@ class CodeGen:
         finally:
             self.depth -= 1
 
-    def growth(self, node: ast.Node) -> int:
+    def growth(self, node: ast.Node) -> Fraction:
         """How many times the bound a whole number `node` computes may reach unbounded: + and -
-        add their sides' growths and unary - keeps it; every other value is within the bound
-        (read from the state, whose stores are checked, or bounded by its operator)."""
+        add their sides' growths and unary - keeps it; a number written in the rule and the seat
+        count weigh their size (n_players - 1 needs no check); every other value is within the
+        bound (read from the state, whose stores are checked, or bounded by its operator)."""
         known = self.growths.get(id(node))
         if known is not None:
             return known
-        n = 1
-        if self.const_of(node) is not NC_MARK:
-            pass
+        n = Fraction(1)
+        k = self.const_of(node)
+        if k is not NC_MARK:
+            if type(k) is int:
+                n = Fraction(abs(k), MAX_INT)
         elif isinstance(node, ast.Binary) and node.op in ("+", "-"):
             if self.type_of(node.left) == T.INT and self.type_of(node.right) == T.INT:
                 n = self.growth(node.left) + self.growth(node.right)
         elif isinstance(node, ast.Unary) and node.op == "-":
             n = self.growth(node.operand)
+        elif isinstance(node, ast.Name) and node.name not in self.params and self.names.get(id(node)) == "global" \
+                and getattr(self.scope.globals.get(node.name), "code", None) == "n_players" and self.scope.seats_max > 0:
+            n = Fraction(self.scope.seats_max, MAX_INT)
         self.growths[id(node)] = n
         return n
 
@@ -382,7 +391,7 @@ class CodeGen:
         p, body = self.lambda_body(lam)
         # a fresh copy of a constant or of the seats is gone through as it is: no list is made
         bare = _FRESH.match(it)
-        each = bare.group(1) if bare else it
+        each = bare.group(1) if bare else self.copies.get(it, it)
         loop = f"for {p} in H_spend(ctx, {each}{self.site(lam)})"
         if pre:  # charged with the loop around it, per item of its items
             loop = f"for {p} in {each}"
@@ -545,9 +554,13 @@ class CodeGen:
         elif fname == "range":
             call = self.range_call(node, args)
         else:
-            if fname in CONTEXT_FUNCS:
-                args.insert(0, "ctx")
-            call = f"{self.const(fdef.impl)}({', '.join(args)})"
+            inline = self.builtin(node, args, _fresh_list(node.args[0], self.info)) if args else None
+            if inline is not None:
+                call = inline
+            else:
+                if fname in CONTEXT_FUNCS:
+                    args.insert(0, "ctx")
+                call = f"{self.const(fdef.impl)}({', '.join(args)})"
             if fname in BUILDERS and not self.short_built(node):
                 call = f"H_built(ctx, {call})"
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it
