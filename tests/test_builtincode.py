@@ -88,3 +88,55 @@ def test_first_and_last_of_an_empty_list_fail_where_they_stand(text, offset, wha
     with pytest.raises(EvalError) as exc:
         c.fn(ctx(3, xs=[]))
     assert exc.value.offset == offset and exc.value.message == f"{what}() of an empty list"
+
+
+def seated_scope() -> Scope:
+    s = scope(7)
+    s.globals["out"] = Global("list<bool>", lambda ctx: ctx.vars["out"], code=("vars", "out"))
+    s.globals["score"] = Global("list<int>", lambda ctx: ctx.vars["score"], code=("vars", "score"))
+    s.globals["pile"] = Global("list<int>", lambda ctx: ctx.vars["pile"], code=("vars", "pile"))
+    s.per_seat = frozenset({"out", "score"})
+    return s
+
+
+def vctx(n: int, dealer: int, **vars_) -> SimpleNamespace:
+    c = ctx(n, dealer=dealer)
+    c.vars = vars_
+    return c
+
+
+@pytest.mark.parametrize("text,some", [
+    ("count(filter(slice(seats_from(right_of(dealer)), 0, n_players - 1), q -> not out[q])) > 0", True),
+    ("count(filter(seats_from(dealer), q -> score[q] >= 3 and not out[q])) >= 1", True),
+    ("count(filter(seats_from(dealer), q -> score[q] == dealer or q == 2)) == 0", True),
+    # not rewritten: a condition that can fail (a division), a list not of seats, a count other than none
+    ("count(filter(seats_from(dealer), q -> 6 / score[q] > 1)) > 0", False),
+    ("count(filter(pile, q -> not out[q])) > 0", False),
+    ("count(filter(seats_from(dealer), q -> not out[q])) > 1", False),
+])
+def test_a_count_of_none_or_some_stops_at_the_first(text, some):
+    """`count(filter(seats, q -> c)) > 0` is any() when c cannot fail; the same answers either way."""
+    c = compile_expr(text, seated_scope())
+    assert ("any(" in c.fast.fastcode.body) == some, c.fast.fastcode.body
+    for n in (2, 3, 5):
+        for d in range(n):
+            for mask in range(1 << n):
+                out = [bool(mask >> i & 1) for i in range(n)]
+                score = [(i * 7 + mask) % 5 for i in range(n)]
+                args = dict(out=out, score=score, pile=[0] * n)
+                try:
+                    want = c.reference(vctx(n, d, **args))
+                except EvalError as exc:
+                    with pytest.raises(EvalError) as got:
+                        c.fn(vctx(n, d, **args))
+                    assert (got.value.offset, got.value.message) == (exc.offset, exc.message)
+                else:
+                    assert c.fn(vctx(n, d, **args)) is want
+
+
+def test_a_failing_condition_still_fails_after_a_match():
+    """Seat 1 satisfies the condition, seat 2's division fails: counting fails, as written."""
+    c = compile_expr("count(filter(seats_from(dealer), q -> 6 / score[q] > 1)) > 0", seated_scope())
+    with pytest.raises(EvalError) as exc:
+        c.fn(vctx(3, 1, score=[1, 1, 0], out=[False] * 3))
+    assert "zero" in exc.value.message

@@ -13,7 +13,8 @@ import re
 from typing import Any
 
 from rulekit.lang.expr import ast
-from rulekit.lang.expr.scope import Scope
+from rulekit.lang.expr import types as T
+from rulekit.lang.expr.scope import NC_MARK, Scope
 
 MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in advance (a few KB)
 
@@ -35,10 +36,17 @@ class BuiltinWriter:
 
     located: bool
     scope: Scope
+    names: dict[int, str]  # id(Name node) -> 'loc' | 'global'
     # code of a fresh copy of a tuple (`[*X]`) -> X: read without copying by a slice, a first/last or a loop
     copies: dict[str, str]
 
     def const(self, v: Any) -> str:  # pragma: no cover - the code generator's
+        raise NotImplementedError
+
+    def type_of(self, node: ast.Node) -> str:  # pragma: no cover - the code generator's
+        raise NotImplementedError
+
+    def const_of(self, node: ast.Node) -> Any:  # pragma: no cover - the code generator's
         raise NotImplementedError
 
     def builtin(self, node: ast.Call, args: list[str], is_list: bool) -> str | None:
@@ -67,7 +75,76 @@ class BuiltinWriter:
         if f == "slice":  # Python's slice clamps and counts from the end exactly as slice() does
             if xs is None and is_list:
                 return f"{_atom(args[0])}[{args[1]}:{args[2]}]"
-            return f"[*{_atom(xs or args[0])}[{args[1]}:{args[2]}]]"
+            part = f"{_atom(xs or args[0])}[{args[1]}:{args[2]}]"
+            if xs is not None:  # a slice of a tuple: a tuple, read as it is by a loop or a first/last
+                self.copies[f"[*{part}]"] = part
+            return f"[*{part}]"
         if f in ("first", "last"):  # an empty list fails on the index: the located code says so
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
+
+    def some_of(self, node: ast.Binary) -> tuple[ast.Call, bool] | None:
+        """`count(filter(seats, q -> c)) > 0` (or `>= 1`, `!= 0`; `== 0` its negation) as
+        `any(seats, q -> c)`, and whether negated, when `seats` is a list of seats and `c` cannot
+        fail for a seat: Python's any() stops at the first seat for which c holds, and a condition
+        that cannot fail gives the same answer for the seats after it. Fast code only; the located
+        code counts, as written."""
+        if self.located or not isinstance(node.left, ast.Call) or node.left.func != "count":
+            return None
+        k = self.const_of(node.right)
+        if type(k) is not int or (node.op, k) not in _SOME:
+            return None
+        inner = node.left.args[0] if len(node.left.args) == 1 else None
+        if not isinstance(inner, ast.Call) or inner.func != "filter" or len(inner.args) != 2:
+            return None
+        xs, lam = inner.args
+        if not isinstance(lam, ast.Lambda) or not self.seat_list(xs) or not self.total(lam.body, lam.param):
+            return None
+        return ast.Call(inner.start, inner.end, "any", (xs, lam)), _SOME[(node.op, k)]
+
+    def seat_list(self, node: ast.Node) -> bool:
+        """Whether `node` is a list of seats, each in 0..n-1: seats_from(), `seats`, or a slice,
+        filter, sorting or reversal of one."""
+        while isinstance(node, ast.Call) and node.func in ("slice", "filter", "sorted", "reverse", "distinct"):
+            node = node.args[0]
+        if isinstance(node, ast.Call):
+            return node.func == "seats_from"
+        return isinstance(node, ast.Name) and self.global_code(node) == "seats"
+
+    def global_code(self, node: ast.Name) -> Any:
+        """How generated code reads the global `node` names (None: not a global)."""
+        if self.names.get(id(node)) != "global":
+            return None
+        return getattr(self.scope.globals.get(node.name), "code", None)
+
+    def total(self, node: ast.Node, seat: str) -> bool:
+        """Whether `node` cannot fail when `seat` (a name no lambda or let inside rebinds: there
+        is none) is a seat: constants, the seat, the state's values and its per-seat values at
+        the seat, `not`, `and`, `or`, and comparisons of single values (order only of numbers)."""
+        if self.const_of(node) is not NC_MARK:
+            return True
+        if isinstance(node, ast.Name):
+            code = self.global_code(node)
+            return node.name == seat or code in ("dealer", "n_players", "round_no") \
+                or (isinstance(code, tuple) and code[0] in ("zones", "vars"))
+        if isinstance(node, ast.Index):
+            obj, at = node.obj, node.index
+            return isinstance(obj, ast.Name) and obj.name != seat and obj.name in self.scope.per_seat \
+                and self.global_code(obj) is not None and isinstance(at, ast.Name) and at.name == seat
+        if isinstance(node, ast.Unary):
+            return node.op == "not" and self.total(node.operand, seat)
+        if isinstance(node, ast.Binary):
+            if not (self.total(node.left, seat) and self.total(node.right, seat)):
+                return False
+            if node.op in ("and", "or"):
+                return True
+            types = {self.type_of(node.left), self.type_of(node.right)}
+            if node.op in ("==", "!="):
+                return types <= _SINGLE
+            return node.op in ("<", "<=", ">", ">=") and types == {T.INT}
+        return False
+
+
+# (comparison, number) -> whether `count(filter(...))` compared so is `not any(...)`
+_SOME = {(">", 0): False, (">=", 1): False, ("!=", 0): False, ("==", 0): True, ("<", 1): True, ("<=", 0): True}
+_SINGLE = {T.INT, T.CARD, T.BOOL, T.STR}

@@ -264,6 +264,9 @@ class CodeGen(BuiltinWriter):
         return f"({self.g(node.then)} if {self.g(node.test)} else {self.g(node.other)})"
 
     def g_Binary(self, node: ast.Binary) -> str:
+        some = self.some_of(node)
+        if some is not None:  # count(filter(seats, q -> ...)) > 0 as any(): it stops at the first
+            return f"(not {self.g(some[0])})" if some[1] else self.g(some[0])
         op = node.op
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op in ("and", "or"):

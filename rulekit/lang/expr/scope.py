@@ -50,6 +50,7 @@ class Scope:
     all_card_ids: frozenset[str] = frozenset()  # the ids of every deck the variant can use
     card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
     seats_max: int = 0  # the most seats a table of the variant has, so the most items of `seats` (0: unknown)
+    per_seat: frozenset[str] = frozenset()  # globals holding one item per seat, whatever is done to them
 
     def card_index(self, text: str) -> tuple[int | None, str, str]:
         """The deck index of a card named by its id or its English name ('8-1' or its name, any
