@@ -14,6 +14,7 @@ from typing import Any
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.functions import FREE_SCAN
 from rulekit.lang.expr.scope import NC_MARK, Scope
 
 MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in advance (a few KB)
@@ -37,6 +38,9 @@ class BuiltinWriter:
     located: bool
     scope: Scope
     names: dict[int, str]  # id(Name node) -> 'loc' | 'global'
+    in_memo: bool  # writing code Python allows no assignment expression in (see CodeGen.g)
+    in_iter: bool
+    n_temps: int
     # code of a fresh copy of a tuple (`[*X]`) -> X: read without copying by a slice, a first/last or a loop
     copies: dict[str, str]
 
@@ -47,6 +51,9 @@ class BuiltinWriter:
         raise NotImplementedError
 
     def const_of(self, node: ast.Node) -> Any:  # pragma: no cover - the code generator's
+        raise NotImplementedError
+
+    def g(self, node: ast.Node, loose: bool = False) -> str:  # pragma: no cover - the code generator's
         raise NotImplementedError
 
     def builtin(self, node: ast.Call, args: list[str], is_list: bool) -> str | None:
@@ -79,9 +86,46 @@ class BuiltinWriter:
             if xs is not None:  # a slice of a tuple: a tuple, read as it is by a loop or a first/last
                 self.copies[f"[*{part}]"] = part
             return f"[*{part}]"
+        if f == "sorted" and len(args) == 1:  # Python's own, called directly (it is the registry's)
+            return f"{self.const(sorted)}({args[0]})"
         if f in ("first", "last"):  # an empty list fails on the index: the located code says so
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
+
+    def written_extreme(self, node: ast.Call) -> str | None:
+        """min() or max() of a list written out in the rule (`max([a, b])`) as Python's `max(a, b)`:
+        no list built, and it is never empty; fast code, of items holding no lists (nothing to walk)."""
+        xs = node.args[0] if len(node.args) == 1 else None
+        if self.located or node.func not in ("min", "max") or not isinstance(xs, ast.ListLit) or not xs.items:
+            return None
+        each = T.elem(self.type_of(xs))
+        if each in (T.ANY, T.MAP) or T.is_list(each):
+            return None
+        items = [self.g(x) for x in xs.items]
+        return items[0] if len(items) == 1 else f"{node.func}({', '.join(items)})"
+
+    def extreme(self, fname: str, xs: str) -> str:
+        """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""
+        return f"{fname}({xs} or H_empty({self.const(fname)}))"
+
+    def range_call(self, node: ast.Call, args: list[str]) -> str:
+        """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
+        from or to a number written in the rule is built here, free like a short scan."""
+        ks = [self.const_of(a) for a in node.args]
+        general = f"H_range(ctx, {', '.join(args)})"
+        if self.in_memo or self.in_iter or not all(self.type_of(a) == T.INT for a in node.args):
+            return general
+        t = f"_t{self.n_temps}"
+        if len(args) == 1:
+            test, small = f"({t} := {args[0]}) <= {FREE_SCAN}", f"range({t})"
+        elif type(ks[0]) is int:
+            test, small = f"({t} := {args[1]}) <= {ks[0] + FREE_SCAN}", f"range({args[0]}, {t})"
+        elif type(ks[1]) is int:
+            test, small = f"({t} := {args[0]}) >= {ks[1] - FREE_SCAN}", f"range({t}, {args[1]})"
+        else:
+            return general
+        self.n_temps += 1
+        return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
 
     def some_of(self, node: ast.Binary) -> tuple[ast.Call, bool] | None:
         """`count(filter(seats, q -> c)) > 0` (or `>= 1`, `!= 0`; `== 0` its negation) as

@@ -433,10 +433,6 @@ class CodeGen(BuiltinWriter):
             return f"{self.const(count_keys)}([{body} {loop}])"
         return self.extreme(fname, f"[{body} {loop}]")  # min, max of the values
 
-    def extreme(self, fname: str, xs: str) -> str:
-        """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""
-        return f"{fname}({xs} or H_empty({self.const(fname)}))"
-
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
         built: a short constant list's length, the deck's size for a zone (a zone holds only cards
@@ -486,25 +482,6 @@ class CodeGen(BuiltinWriter):
         most = self.static_len(node, "")
         return most is not None and most <= FREE_LOOP
 
-    def range_call(self, node: ast.Call, args: list[str]) -> str:
-        """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
-        from or to a number written in the rule is built here, free like a short scan."""
-        ks = [self.const_of(a) for a in node.args]
-        general = f"H_range(ctx, {', '.join(args)})"
-        if self.in_memo or self.in_iter or not all(self.type_of(a) == T.INT for a in node.args):
-            return general
-        t = f"_t{self.n_temps}"
-        if len(args) == 1:
-            test, small = f"({t} := {args[0]}) <= {FREE_SCAN}", f"range({t})"
-        elif type(ks[0]) is int:
-            test, small = f"({t} := {args[1]}) <= {ks[0] + FREE_SCAN}", f"range({args[0]}, {t})"
-        elif type(ks[1]) is int:
-            test, small = f"({t} := {args[0]}) >= {ks[1] - FREE_SCAN}", f"range({t}, {args[1]})"
-        else:
-            return general
-        self.n_temps += 1
-        return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
-
     def g_Call(self, node: ast.Call) -> str:
         fname = node.func
         fdef = REGISTRY.get(fname)
@@ -532,6 +509,9 @@ class CodeGen(BuiltinWriter):
                 return f"[*{self.const(tuple(v))}]"
             if type(v) in (int, bool, str) and (type(v) is not int or -MAX_INT <= v <= MAX_INT):
                 return self.const(v)
+        written = self.written_extreme(node)
+        if written is not None:
+            return written
         if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)
