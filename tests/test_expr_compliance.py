@@ -10,6 +10,7 @@ Every YAML file in `tests/expr_compliance/` is a list of groups::
         card_names: [hand]                    # names whose values are card indexes (or card ids)
         options: {tie: push}
         n_players: 4
+        seats_max: 6                          # the most seats of the variant (0: unknown, the default)
         locals: {me: [int, 2]}                # step-bound locals: type and value (ctx.loc)
       cases:
         - expression: "1 + 2 * 3"
@@ -60,7 +61,8 @@ CATEGORIES = {
 CASE_KEYS = {"expression", "build", "result", "result_fraction", "type", "expect", "error", "phase",
              "offset", "hint_contains", "message_contains", "problems", "xfail", "comment", "const",
              "or_error"}
-GIVEN_KEYS = {"functions", "names", "constants", "types", "cards", "card_names", "options", "n_players", "locals"}
+GIVEN_KEYS = {"functions", "names", "constants", "types", "cards", "card_names", "options", "n_players", "locals",
+              "seats_max"}
 
 
 # -- loading -----------------------------------------------------------------
@@ -166,6 +168,8 @@ def build_scope(given: dict) -> tuple[Scope, SimpleNamespace]:
             else:
                 globals_[name] = Global(t, get=(lambda ctx, v=value: v))
 
+    if "n_players" in given:  # the seat count, read as a game reads it (generated code knows it by its `code`)
+        globals_.setdefault("n_players", Global(T.INT, lambda ctx: ctx.n, code="n_players"))
     loc_types, loc_values = {}, {}
     for name, (t, v) in (given.get("locals") or {}).items():
         loc_types[name] = t
@@ -174,7 +178,7 @@ def build_scope(given: dict) -> tuple[Scope, SimpleNamespace]:
     functions = {name: UserFunction(name, tuple(f.get("params") or ()), parse(f["body"]))
                  for name, f in (given.get("functions") or {}).items()}
     scope = Scope(globals=globals_, attrs=attrs, options=dict(given.get("options") or {}),
-                  card_ids=card_ids, locals=loc_types, functions=functions)
+                  card_ids=card_ids, locals=loc_types, functions=functions, seats_max=given.get("seats_max", 0))
     ctx = SimpleNamespace(loc=dict(loc_values), n=given.get("n_players", 4), yaku_eval=None, budget=2_000_000)
     return scope, ctx
 

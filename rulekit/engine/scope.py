@@ -50,6 +50,9 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
                            if o.type == "choice" and o.values}
     scope.all_card_ids = frozenset(deck.index()) | _every_card_id(variant)
     scope.seats_max = variant.meta.players_max  # Game.new_ctx seats no more
+    # a seat's pile or value is set item by item (a step cannot replace the whole list)
+    scope.per_seat = frozenset([*(z for z, d in variant.zones.items() if d.kind == "player"),
+                                *(v for v, d in variant.vars.items() if d.kind == "player"), "chips"])
     names: dict[str, list[str]] = {}
     for c in deck.cards:  # card(NAME) is card(ID); a name shared by several cards names none
         if c.names.get("en"):

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from fractions import Fraction
 from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.builtincode import BuiltinWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
@@ -64,7 +66,7 @@ def may_hold_lists(t: str) -> bool:
 Info = dict[int, tuple[str, Any]]
 
 
-class CodeGen:
+class CodeGen(BuiltinWriter):
     """Translate one checked expression tree into Python source over bound constants: fast code,
     or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
@@ -86,9 +88,10 @@ class CodeGen:
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
         self.in_memo = False
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
-        self.growths: dict[int, int] = {}  # id(node) -> its growth (see growth)
+        self.growths: dict[int, Fraction] = {}  # id(node) -> its growth (see growth)
         self.bounds: dict[str, int] = {}  # Python name of a let -> the most items its list holds (see static_len)
         self.precharged: set[int] = set()  # id(call) of loops charged by the loop around them (see inner_loops)
+        self.copies: dict[str, str] = {}  # code `[*X]` of a copied tuple -> X (see BuiltinWriter)
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -141,21 +144,27 @@ class CodeGen:
         finally:
             self.depth -= 1
 
-    def growth(self, node: ast.Node) -> int:
+    def growth(self, node: ast.Node) -> Fraction:
         """How many times the bound a whole number `node` computes may reach unbounded: + and -
-        add their sides' growths and unary - keeps it; every other value is within the bound
-        (read from the state, whose stores are checked, or bounded by its operator)."""
+        add their sides' growths and unary - keeps it; a number written in the rule and the seat
+        count weigh their size (n_players - 1 needs no check); every other value is within the
+        bound (read from the state, whose stores are checked, or bounded by its operator)."""
         known = self.growths.get(id(node))
         if known is not None:
             return known
-        n = 1
-        if self.const_of(node) is not NC_MARK:
-            pass
+        n = Fraction(1)
+        k = self.const_of(node)
+        if k is not NC_MARK:
+            if type(k) is int:
+                n = Fraction(abs(k), MAX_INT)
         elif isinstance(node, ast.Binary) and node.op in ("+", "-"):
             if self.type_of(node.left) == T.INT and self.type_of(node.right) == T.INT:
                 n = self.growth(node.left) + self.growth(node.right)
         elif isinstance(node, ast.Unary) and node.op == "-":
             n = self.growth(node.operand)
+        elif isinstance(node, ast.Name) and node.name not in self.params and self.names.get(id(node)) == "global" \
+                and getattr(self.scope.globals.get(node.name), "code", None) == "n_players" and self.scope.seats_max > 0:
+            n = Fraction(self.scope.seats_max, MAX_INT)
         self.growths[id(node)] = n
         return n
 
@@ -255,6 +264,9 @@ class CodeGen:
         return f"({self.g(node.then)} if {self.g(node.test)} else {self.g(node.other)})"
 
     def g_Binary(self, node: ast.Binary) -> str:
+        some = self.some_of(node)
+        if some is not None:  # count(filter(seats, q -> ...)) > 0 as any(): it stops at the first
+            return f"(not {self.g(some[0])})" if some[1] else self.g(some[0])
         op = node.op
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op in ("and", "or"):
@@ -382,7 +394,7 @@ class CodeGen:
         p, body = self.lambda_body(lam)
         # a fresh copy of a constant or of the seats is gone through as it is: no list is made
         bare = _FRESH.match(it)
-        each = bare.group(1) if bare else it
+        each = bare.group(1) if bare else self.copies.get(it, it)
         loop = f"for {p} in H_spend(ctx, {each}{self.site(lam)})"
         if pre:  # charged with the loop around it, per item of its items
             loop = f"for {p} in {each}"
@@ -420,10 +432,6 @@ class CodeGen:
         if fname == "count_by":
             return f"{self.const(count_keys)}([{body} {loop}])"
         return self.extreme(fname, f"[{body} {loop}]")  # min, max of the values
-
-    def extreme(self, fname: str, xs: str) -> str:
-        """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""
-        return f"{fname}({xs} or H_empty({self.const(fname)}))"
 
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
@@ -474,25 +482,6 @@ class CodeGen:
         most = self.static_len(node, "")
         return most is not None and most <= FREE_LOOP
 
-    def range_call(self, node: ast.Call, args: list[str]) -> str:
-        """range(): H_range checks, builds and charges it; a range of at most FREE_SCAN numbers
-        from or to a number written in the rule is built here, free like a short scan."""
-        ks = [self.const_of(a) for a in node.args]
-        general = f"H_range(ctx, {', '.join(args)})"
-        if self.in_memo or self.in_iter or not all(self.type_of(a) == T.INT for a in node.args):
-            return general
-        t = f"_t{self.n_temps}"
-        if len(args) == 1:
-            test, small = f"({t} := {args[0]}) <= {FREE_SCAN}", f"range({t})"
-        elif type(ks[0]) is int:
-            test, small = f"({t} := {args[1]}) <= {ks[0] + FREE_SCAN}", f"range({args[0]}, {t})"
-        elif type(ks[1]) is int:
-            test, small = f"({t} := {args[0]}) >= {ks[1] - FREE_SCAN}", f"range({t}, {args[1]})"
-        else:
-            return general
-        self.n_temps += 1
-        return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
-
     def yaku_direct(self, fname: str, consts: list[Any]) -> Any:
         """The game's own function for yaku/yaku_value/yaku_rank of a constant table, or None."""
         calls = self.scope.yaku_calls
@@ -527,6 +516,9 @@ class CodeGen:
                 return f"[*{self.const(tuple(v))}]"
             if type(v) in (int, bool, str) and (type(v) is not int or -MAX_INT <= v <= MAX_INT):
                 return self.const(v)
+        written = self.written_extreme(node)
+        if written is not None:
+            return written
         if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)
@@ -554,9 +546,13 @@ class CodeGen:
         elif (direct := self.yaku_direct(fname, consts)) is not None:
             call = f"{self.const(direct)}(ctx, {args[1]}, {args[2]})"  # (ctx, cards, seat)
         else:
-            if fname in CONTEXT_FUNCS:
-                args.insert(0, "ctx")
-            call = f"{self.const(fdef.impl)}({', '.join(args)})"
+            inline = self.builtin(node, args, _fresh_list(node.args[0], self.info)) if args else None
+            if inline is not None:
+                call = inline
+            else:
+                if fname in CONTEXT_FUNCS:
+                    args.insert(0, "ctx")
+                call = f"{self.const(fdef.impl)}({', '.join(args)})"
             if fname in BUILDERS and not self.short_built(node):
                 call = f"H_built(ctx, {call})"
         if self.located:  # the arguments too: what fails while the call is worked out is placed at it

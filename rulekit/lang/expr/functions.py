@@ -373,10 +373,10 @@ def _index_of(xs: list[Value], x: Value) -> int:
 @register("flatten", [("list<list<T>>",)], "list<T>", "One list of all the items of a list of lists.",
           "flatten(sets[me])")
 def _flatten(xss: list[list[Value]]) -> list[Value]:
-    total = sum(len(xs) for xs in xss)  # checked before building: the lists may all be one shared list
+    total = sum(map(len, xss))  # checked before building: the lists may all be one shared list
     if total > MAX_BUILT:
         raise EvalError(f"flatten(): a list of {total} items (limit {MAX_BUILT})")
-    return [x for xs in xss for x in xs]
+    return [*itertools.chain.from_iterable(xss)]  # (in C: no Python step per item)
 
 
 def minus_lists(a: list[Value], b: list[Value]) -> list[Value]:
@@ -423,7 +423,7 @@ def _subsets(xs: list[Value], k: int, pred: Any = _NO) -> list[list[Value]]:
     if math.comb(len(xs), k) * k > MAX_BUILT:  # each combination is a list of k items
         raise EvalError(f"subsets(): {math.comb(len(xs), k)} combinations of {k} items each "
                         f"(limit {MAX_BUILT} items in all)")
-    out = [list(s) for s in itertools.combinations(xs, k)]
+    out = [*map(list, itertools.combinations(xs, k))]
     return out if pred is _NO else [s for s in out if pred(s)]
 
 
@@ -438,7 +438,8 @@ def _partitions(xs: list[Value], k: int, pred: Fn1) -> list[list[list[Value]]]:
         raise EvalError(f"partitions(): more than {MAX_COMBINATIONS} combinations")
     if len(xs) * k > MAX_BUILT:
         raise EvalError(f"partitions(): groups of {k} from {len(xs)} items (limit {MAX_BUILT} items)")
-    groups = [g for g in itertools.combinations(range(len(xs)), k) if pred([xs[i] for i in g])]
+    item = list(xs).__getitem__  # (a list's, called from C: no Python step per item)
+    groups = [g for g in itertools.combinations(range(len(xs)), k) if pred([*map(item, g)])]
     best: list[list[tuple[int, ...]]] = [[]]
     best_size = 0
     budget = [MAX_COMBINATIONS]
@@ -462,7 +463,7 @@ def _partitions(xs: list[Value], k: int, pred: Fn1) -> list[list[list[Value]]]:
                 chosen.pop()
 
     search(0, frozenset(), [])
-    return [[[xs[i] for i in g] for g in fam] for fam in best]
+    return [[[*map(item, g)] for g in fam] for fam in best]
 
 
 # Seat arithmetic. Seats are numbered 0..n-1 anticlockwise, so the player on p's

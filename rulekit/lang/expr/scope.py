@@ -53,6 +53,7 @@ class Scope:
     # (function, constant table) -> the function generated code calls for yaku(table, cards, seat)
     # and its kin, or None: the registered one (set by the engine's build: rulekit.engine.yakucall)
     yaku_calls: Any = None
+    per_seat: frozenset[str] = frozenset()  # globals holding one item per seat, whatever is done to them
 
     def card_index(self, text: str) -> tuple[int | None, str, str]:
         """The deck index of a card named by its id or its English name ('8-1' or its name, any
