@@ -4,7 +4,10 @@ busy machine moves the figures less than the wall clock would. Prints figures; a
 Per variant: random-play rounds per CPU-second (seeded simulation, build excluded) and, where a
 lean hand-written round exists (benchmarks/baseline_*.py), its rate and the engine's ratio to it;
 `rulekit simulate kyo-kabu --rounds 50000 --policy random` as a command (start-up included)
-against the hand-written round; Env decisions per CPU-second (one-round episodes, random legal
+against the hand-written round, twice: as this environment runs it (under PYTHONDONTWRITEBYTECODE=1
+every run compiles rulekit's sources afresh) and with the bytecode cache an installed package keeps
+(a warm-up run first, into a private PYTHONPYCACHEPREFIX under a temporary folder); the start-up
+alone (`--rounds 1`) both ways, the median of a few runs; Env decisions per CPU-second (one-round episodes, random legal
 actions); the median CPU seconds of a Hiraya search-bot decision (decisions with one legal action
 are not counted).
 
@@ -14,6 +17,7 @@ by 10% from run to run), to compare two versions of the engine exactly. It misse
 inside C functions (list building, the random generator), so it complements CPU seconds.
 
     python benchmarks/cpu.py [--rounds N] [--no-cli] [--no-env] [--no-search]
+    python benchmarks/cpu.py --cli-only [--cli-runs N]     # the command-line figures alone
     python benchmarks/cpu.py --ops
 """
 from __future__ import annotations
@@ -26,6 +30,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -68,13 +73,36 @@ def baseline_rate(module: str, n: int, rounds: int) -> float:
     return rounds / (cpu() - t)
 
 
-def cli_cpu(args: list[str]) -> float:
-    """User+sys seconds of one `rulekit ...` command run as a child process."""
+def cli_cpu(args: list[str], pycache: str | None = None) -> float:
+    """User+sys seconds of one `rulekit ...` command run as a child process; with `pycache`, the
+    child keeps compiled bytecode there (PYTHONDONTWRITEBYTECODE unset), as an installed package does."""
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = pycache
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "rulekit", *args], capture_output=True, check=True,
-                   env={**os.environ, "PYTHONPATH": ROOT})
+    subprocess.run([sys.executable, "-m", "rulekit", *args], capture_output=True, check=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cli_report(runs: int) -> None:
+    """The command-line figures: the 50,000-round simulation and the start-up alone, each as this
+    environment runs it and with a bytecode cache (warmed by one run first)."""
+    rounds = 50000
+    sim = ["simulate", "kyo-kabu", "--rounds", str(rounds), "--policy", "random"]
+    start = ["simulate", "kyo-kabu", "--rounds", "1", "--policy", "random"]
+    fresh = ("sources compiled every run (PYTHONDONTWRITEBYTECODE=1, as here)"
+             if os.environ.get("PYTHONDONTWRITEBYTECODE") else "as this environment runs it")
+    b = baseline_rate("baseline_kyo_kabu", 5, rounds)
+    with tempfile.TemporaryDirectory(prefix="rulekit-pyc-") as pyc:
+        cli_cpu(start, pyc)  # the warm-up run writes the bytecode cache
+        for label, cache in ((fresh, None), ("with the bytecode cache an installed package keeps", pyc)):
+            c = statistics.median(cli_cpu(sim, cache) for _ in range(max(1, runs // 2)))
+            s = statistics.median(cli_cpu(start, cache) for _ in range(runs))
+            print(f"rulekit simulate kyo-kabu --rounds {rounds} --policy random, {label}: {c:.2f} CPU-s "
+                  f"({rounds / c:.0f} rounds/CPU-s with start-up); hand-written {b:.0f} rounds/CPU-s; "
+                  f"ratio {b / (rounds / c):.1f}x; start-up alone (--rounds 1) {s:.3f} CPU-s", flush=True)
 
 
 def env_rate(vid: str, seconds: float) -> float:
@@ -170,9 +198,16 @@ def main() -> None:
     ap.add_argument("--no-search", action="store_true")
     ap.add_argument("--search-rounds", type=int, default=6)
     ap.add_argument("--ops", action="store_true", help="bytecode instructions per round instead (load-independent)")
+    ap.add_argument("--cli-only", action="store_true", help="the command-line figures alone")
+    ap.add_argument("--cli-runs", type=int, default=3,
+                    help="runs of the start-up measure, half as many of the 50,000 rounds; the median is shown "
+                         "(default %(default)s)")
     args = ap.parse_args()
     if args.ops:
         ops_report()
+        return
+    if args.cli_only:
+        cli_report(args.cli_runs)
         return
     print(f"{'variant':14} {'players':>7} {'build CPU-s':>11} {'rounds/CPU-s':>12} {'baseline':>9} {'ratio':>6}")
     for path in variants():
@@ -190,12 +225,7 @@ def main() -> None:
             base, ratio = f"{b:9.0f}", f"{b / r:5.1f}x"
         print(f"{vid:14} {n:7} {t_build:11.3f} {r:12.0f} {base:>9} {ratio:>6}", flush=True)
     if not args.no_cli:
-        rounds = 50000
-        c = cli_cpu(["simulate", "kyo-kabu", "--rounds", str(rounds), "--policy", "random"])
-        b = baseline_rate("baseline_kyo_kabu", 5, rounds)
-        print(f"rulekit simulate kyo-kabu --rounds {rounds} --policy random: {c:.2f} CPU-s "
-              f"({rounds / c:.0f} rounds/CPU-s with start-up); hand-written {b:.0f} rounds/CPU-s; "
-              f"ratio {b / (rounds / c):.1f}x", flush=True)
+        cli_report(args.cli_runs)
     if not args.no_env:
         for vid in ("otoroku", "kyo-kabu", "kakkuri"):
             print(f"Env {vid:10} {env_rate(vid, 2.0):10.0f} decisions/CPU-s (one-round episodes)", flush=True)

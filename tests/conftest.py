@@ -34,15 +34,18 @@ def rel(path: str) -> str:
 
 @pytest.fixture(autouse=True, scope="session")
 def _saved_games_in_a_temporary_folder(tmp_path_factory):
-    """Games left at the table are saved under $XDG_STATE_HOME: never the real home in a test
-    (set in os.environ, so the commands the tests start inherit it)."""
-    old = os.environ.get("XDG_STATE_HOME")
+    """Games left at the table are saved under $XDG_STATE_HOME, and checks passed are remembered
+    under $RULEKIT_CACHE: never the real home in a test (set in os.environ, so the commands the
+    tests start inherit them)."""
+    old = {k: os.environ.get(k) for k in ("XDG_STATE_HOME", "RULEKIT_CACHE")}
     os.environ["XDG_STATE_HOME"] = str(tmp_path_factory.mktemp("state"))
+    os.environ["RULEKIT_CACHE"] = str(tmp_path_factory.mktemp("cache"))
     yield
-    if old is None:
-        os.environ.pop("XDG_STATE_HOME", None)
-    else:
-        os.environ["XDG_STATE_HOME"] = old
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 def broken_copy(tmp_path, variant: str, old: str, new: str):

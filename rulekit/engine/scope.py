@@ -1,6 +1,7 @@
 """The scope of a variant: every name its expressions may read, with types and docs."""
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from typing import Any, Callable
 
 from rulekit.lang.decks import Deck
@@ -48,7 +49,7 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
     scope = Scope(glob, attrs, dict(options), deck.index(), yaku_tables)
     scope.option_values = {k: tuple(v for v, _ in o.values) for k, o in variant.options.items()
                            if o.type == "choice" and o.values}
-    scope.all_card_ids = frozenset(deck.index()) | _every_card_id(variant)
+    scope.all_card_ids = EveryCardId(deck.index(), variant)
     scope.seats_max = variant.meta.players_max  # Game.new_ctx seats no more
     # a seat's pile or value is set item by item (a step cannot replace the whole list)
     scope.per_seat = frozenset([*(z for z, d in variant.zones.items() if d.kind == "player"),
@@ -59,6 +60,35 @@ def variant_scope(variant: Variant, deck: Deck, options: dict[str, Any]) -> Scop
             names.setdefault(fold_name(c.names["en"]), []).append(c.id)
     scope.card_names = {k: tuple(dict.fromkeys(v)) for k, v in names.items()}
     return scope
+
+
+class EveryCardId(Collection[str]):
+    """The card ids of the deck played and of every other deck the variant can be played with;
+    the other decks are built only when an id not in the deck played is looked up (most variants
+    never do: building them was a tenth of the command line's start-up)."""
+
+    def __init__(self, here: Collection[str], variant: Variant) -> None:
+        self.here = frozenset(here)
+        self.variant = variant
+        self.every: frozenset[str] | None = None
+
+    def all(self) -> frozenset[str]:
+        """Every id, the other decks built on first use."""
+        if self.every is None:
+            self.every = self.here | _every_card_id(self.variant)
+        return self.every
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.here or item in self.all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.all())
+
+    def __len__(self) -> int:
+        return len(self.all())
+
+    def __bool__(self) -> bool:
+        return bool(self.here) or bool(self.all())
 
 
 def _every_card_id(variant: Variant) -> frozenset[Any]:

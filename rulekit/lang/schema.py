@@ -1,17 +1,26 @@
-"""JSON Schema (2020-12) validation with every error mapped to file:line:col."""
+"""JSON Schema (2020-12) validation with every error mapped to file:line:col.
+
+A document that passes is remembered (rulekit.core.passcache) by a digest of the schema file, of
+the installed jsonschema and of the document itself, so the same file checked again is not
+validated again: jsonschema is then not even imported (about a sixth of the command line's
+start-up). A document with errors is validated, and its errors reported, every time.
+"""
 from __future__ import annotations
 
 import functools
+import importlib.util
 import itertools
 import json
 import os
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import jsonschema
-
+from rulekit.core import passcache
 from rulekit.core.errors import Diagnostic, Span, did_you_mean, error
 
 from rulekit.core.paths import PACKAGE_DIR, PROJECT_ROOT as ROOT
+
+if TYPE_CHECKING:
+    import jsonschema
 
 # A hostile file can hold thousands of mistakes: report the first ones, in bounded time.
 MAX_SCHEMA_ERRORS = 1_000  # schema errors examined per file
@@ -25,8 +34,10 @@ def load_schema(name: str) -> dict[Any, Any]:
         path = os.path.join(folder, f"{name}.schema.json")
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as fh:
-                schema: dict[Any, Any] = json.load(fh)
-                return schema
+                text = fh.read()
+            schema: dict[Any, Any] = json.loads(text)
+            _DIGESTS[id(schema)] = (schema, passcache.digest(text))
+            return schema
     raise FileNotFoundError(f"schema {name} not found")
 
 
@@ -137,10 +148,40 @@ def _messages(errors: list[Any]) -> list[tuple[str, str, list[Any]]]:
 
 
 _VALIDATORS: dict[int, Any] = {}
+# id of a schema read by load_schema -> (that schema, digest of its file's text): only such a
+# schema's passes are remembered (a schema made in memory is validated every time)
+_DIGESTS: dict[int, tuple[dict[Any, Any], str]] = {}
+
+
+@functools.cache
+def _checker_stamp() -> str:
+    """Which jsonschema is installed, without importing it: its file's place, size and time."""
+    spec = importlib.util.find_spec("jsonschema")
+    origin = spec.origin if spec is not None else None
+    try:
+        st = os.stat(origin) if origin else None
+    except OSError:
+        st = None
+    return f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st is not None else ""
+
+
+def _pass_key(data: Any, schema: dict[Any, Any]) -> str | None:
+    """The digest a pass of `data` against `schema` is remembered by; None: not remembered."""
+    entry = _DIGESTS.get(id(schema))
+    if entry is None or entry[0] is not schema or not _checker_stamp():
+        return None
+    try:
+        # repr of plain data tells 1 from '1' and True from 1 (json.dumps would not)
+        text = repr(data)
+    except (RecursionError, ValueError):
+        return None
+    return passcache.digest("schema-pass 1", entry[1], _checker_stamp(), text)
 
 
 def _validator(schema: dict[Any, Any]) -> Any:
     """One validator per schema object: it keeps its resolved references between files."""
+    import jsonschema  # only when a document is validated (see the module's docstring)
+
     v = _VALIDATORS.get(id(schema))
     if v is None or v.schema is not schema:
         v = _VALIDATORS[id(schema)] = jsonschema.Draft202012Validator(schema)
@@ -150,10 +191,15 @@ def _validator(schema: dict[Any, Any]) -> Any:
 def validate(data: Any, schema: dict[Any, Any], src: Any, path_prefix: tuple[Any, ...] = (),
              span_of: Callable[[tuple[Any, ...], bool], Span] | None = None) -> list[Diagnostic]:
     """All schema errors of `data`, located via the source map (`src.span`/`key_spans`)."""
+    pass_key = _pass_key(data, schema)
+    if pass_key is not None and passcache.passed("schema", pass_key):
+        return []
     validator = _validator(schema)
     out = []
     errors = sorted(itertools.islice(validator.iter_errors(data), MAX_SCHEMA_ERRORS),
                     key=lambda e: list(map(str, e.absolute_path)))
+    if not errors and pass_key is not None:
+        passcache.remember("schema", pass_key)
     for msg, hint, path in _messages(errors):
         key = None
         if path and isinstance(path[-1], tuple):

@@ -121,6 +121,11 @@ def eval_per_card(text: Any, deck: Deck, node_span: Span, errs: Collector, what:
     return by_size if sizes else by_size[1]
 
 
+# shipped deck id -> the deck built from its file: a deck derived from another (as most are)
+# takes its parent as built, not read and derived again (decks are immutable and shipped)
+_BUILT: dict[str, Deck] = {}
+
+
 @functools.cache
 def load_deck(name: str) -> Deck:
     """Load a shipped deck by id (derived decks resolve their parent); raise RulekitError."""
@@ -147,11 +152,14 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
         if parent_name not in deck_names():
             raise RulekitError(error(src.span(("from",)), "E040", f"no deck named '{parent_name}'",
                                      hint=did_you_mean(parent_name, deck_names())))
-        parent = _build(read_file(os.path.join(HERE, f"{parent_name}.yaml")), chain + (parent_name,))
+        parent = _BUILT.get(parent_name) or _build(read_file(os.path.join(HERE, f"{parent_name}.yaml")),
+                                                   chain + (parent_name,))
         deck = derive(parent, data, src, errs, ())
         errs.raise_if_any()
-        return Deck(data["id"], data.get("names", {}), data.get("description", ""), deck.cards,
-                    deck.attributes, tuple(data.get("sources", ())), parent_name, src.file)
+        built = Deck(data["id"], data.get("names", {}), data.get("description", ""), deck.cards,
+                     deck.attributes, tuple(data.get("sources", ())), parent_name, src.file)
+        _BUILT[chain[-1]] = built
+        return built
     cards = []
     for i, cd in enumerate(data.get("cards", [])):
         values = {k: cd[k] for k in attrs if k in cd}
@@ -169,8 +177,10 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
             errs.add(error(src.span(("cards", i, "id")), "E010", f"duplicate card id '{c.id}'"))
         seen.add(c.id)
     errs.raise_if_any()
-    return Deck(data["id"], data.get("names", {}), data.get("description", ""), tuple(cards), attrs,
-                tuple(data.get("sources", ())), None, src.file)
+    built = Deck(data["id"], data.get("names", {}), data.get("description", ""), tuple(cards), attrs,
+                 tuple(data.get("sources", ())), None, src.file)
+    _BUILT[chain[-1]] = built
+    return built
 
 
 def derive(parent: Deck, spec: dict[Any, Any], src: Source, errs: Collector, path: tuple[Any, ...],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Collection
 from typing import Any, Callable
 
 from rulekit.core.errors import Span
@@ -47,7 +48,7 @@ class Scope:
     functions: dict[str, Any] = field(default_factory=dict)  # the variant's `functions:` (see expand)
     unseen: dict[str, str] = field(default_factory=dict)  # names of the variant this context cannot read -> why
     option_values: dict[str, tuple[str, ...]] = field(default_factory=dict)  # choice option -> its values
-    all_card_ids: frozenset[str] = frozenset()  # the ids of every deck the variant can use
+    all_card_ids: Collection[str] = frozenset()  # the ids of every deck the variant can use
     card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
     seats_max: int = 0  # the most seats a table of the variant has, so the most items of `seats` (0: unknown)
     # (function, constant table) -> the function generated code calls for yaku(table, cards, seat)
