@@ -14,7 +14,10 @@ from typing import Any, Callable
 
 from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, normalised
 
-YAKU_MEMO_SIZE = 1 << 15  # results a game keeps across rounds (then it starts afresh)
+# results a game keeps across rounds (then it starts afresh): about 140 bytes each, so at most
+# about 18 MB a game (measured); enough for every two-card hand of a 48-card deck for each seat
+# and dealer of six (81,000 keys: Otoroku), which 1 << 15 kept clearing (14% more bytecode a round)
+YAKU_MEMO_SIZE = 1 << 17
 # the largest hand whose results a game keeps across rounds: the hands of k cards number about
 # deck size ** k, and measured over 3,000 rounds of each game, two-card hands came back most of
 # the time, three-card ones up to a third of it (Kabufuda columns), larger ones never
@@ -75,6 +78,7 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     keep = lasting = by_dealer = False
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = {}
     size = YAKU_MEMO_SIZE
+    empties: dict[int, tuple[Entry, int]] = {}  # units -> the memo's (EMPTY, units)
     # what the charged kinds use: the same, or (through_eval) the state's yaku_eval uncached here
     k_evaluate: TableFn = _unbound
     k_keep = k_lasting = k_through = False
@@ -91,16 +95,26 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # in neither the round's cache nor the memo (or the units left would run out part-way:
         # evaluated, to fail where it does); kept in both
         before = ctx.budget
-        got = ctx.yaku_cache[key] = entry_of(evaluate(ctx, cards, seat))
+        hits = evaluate(ctx, cards, seat)
+        got = ctx.yaku_cache[key] = entry_of(hits) if hits else EMPTY
         if len(kept) >= size:
             kept.clear()  # bounded memory: the hands seen most come back soon enough
+            empties.clear()
+        units = before - ctx.budget
+        if got is EMPTY:  # most hands: one (no yaku, units) pair shared by all that cost as much
+            pair = empties.get(units)
+            if pair is None:
+                pair = empties[units] = (EMPTY, units)
+        else:
+            pair = (got, units)
         # flat tuples of plain values: the garbage collector stops tracking most of them, so a
         # full memo does not slow every collection
-        kept[key] = (got, before - ctx.budget)
+        kept[key] = pair
         return got
 
     def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
-        got = ctx.yaku_cache[key] = entry_of(evaluate(ctx, cards, seat))
+        hits = evaluate(ctx, cards, seat)
+        got = ctx.yaku_cache[key] = entry_of(hits) if hits else EMPTY
         return got
 
     def entry(ctx: Any, cards: list[int], seat: int) -> Entry:
@@ -126,9 +140,27 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, written out: it is hot)
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            cache = ctx.yaku_cache
+            got = cache.get(key)
+            if got is None:
+                memo = kept.get(key)
+                if memo is not None and ctx.budget >= memo[1]:
+                    ctx.budget -= memo[1]
+                    got = cache[key] = memo[0]
+                else:
+                    got = evaluated(ctx, key, cards, seat)
+            return [*got[1]]
+        if k_keep:
+            key = (table, seat, *cards)
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                got = for_round(ctx, key, cards, seat)
+            return [*got[1]]
         if k_through:
             return [h.id for h in ctx.yaku_eval(table, cards, seat)]
-        return [*entry(ctx, cards, seat)[1]]
+        return [h.id for h in evaluate(ctx, cards, seat)]
 
     # the three kinds: `entry` charged, then what each gives (written out in each: they are hot)
     def ids(ctx: Any, cards: list[int], seat: int) -> list[str]:
@@ -229,6 +261,10 @@ class YakuCalls:
         # set while a watcher wraps game states' yaku_eval (the site's example hands): every call
         # then goes through ctx.yaku_eval, so the watcher sees it (same results, more slowly)
         self.through_eval = False
+        # the last binding (Game.bind_yaku): each table's entry, and what it was made from
+        self.entries: dict[str, Callable[..., Entry]] | None = None
+        self.sig: tuple[Any, ...] = ()
+        self.memo: Any = None
 
     def table(self, table: str) -> TableCalls:
         """The table's functions (made when first asked)."""
