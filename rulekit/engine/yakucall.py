@@ -1,18 +1,18 @@
 """One yaku table's results as the rules read them: its hits, their ids, total value and best
 rank for some cards and a seat, kept for the round (and across rounds) where the table allows it.
 
-Generated code writes `yaku('t', ...)`, `yaku_value('t', ...)` and `yaku_rank('t', ...)` with a
-constant table as a direct call of that table's function for that kind (YakuCalls.caller): it
-charges the budget as the registered function does and looks the result up in the round's cache
-itself, with no table-name lookup and no list of hits walked (the cache keeps the ids, value and
-rank). Game.yaku_eval_for gives the same results, from the same cache, to everything else.
+Generated code writes `yaku('t', ...)`, `yaku_value('t', ...)`, `yaku_rank('t', ...)` and
+`new_yaku('t', ...)` with a constant table as a direct call of that table's function for that
+kind (YakuCalls.caller): it charges the budget as the registered function does and looks the
+result up in the round's cache itself, with no table-name lookup and no list of hits walked
+(the cache keeps the ids, value and rank). Game.yaku_eval_for gives the same results, from the same cache, to everything else.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, normalised
+from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, new_yaku, normalised
 
 # results a game keeps across rounds (then it starts afresh): about 140 bytes each, so at most
 # about 18 MB a game (measured); enough for every two-card hand of a 48-card deck for each seat
@@ -58,12 +58,13 @@ class TableState:
 
 class TableCalls:
     """One table's functions: `entry` (uncharged, for the engine's own use), the charged `ids`,
-    `value` and `rank` that generated expressions call, and `claimed` (the ids, uncharged) that
-    the generated claim step calls. `bind` sets what they use."""
+    `value`, `rank` and `new` (yaku, yaku_value, yaku_rank, new_yaku) that generated expressions
+    call, and `claimed` (the ids, uncharged) that the generated claim step calls. `bind` sets
+    what they use."""
 
     def __init__(self, table: str) -> None:
         self.table = table
-        self.entry, self.ids, self.value, self.rank, self.claimed, self.bind = _table_functions(table)
+        self.entry, self.ids, self.value, self.rank, self.claimed, self.new, self.bind = _table_functions(table)
 
 
 def _table_functions(table: str) -> tuple[Any, ...]:
@@ -238,10 +239,26 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             return got[3]
         return entry_of(k_evaluate(ctx, cards, seat))[3]
 
+    def new(ctx: Any, cards: list[int], card: int, seat: int) -> list[str]:
+        # new_yaku(): charged as two evaluations, each checked as it is charged
+        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        left -= YAKU_CALL_COST + len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        if k_through:
+            return new_yaku(ctx.yaku_eval, table, list(cards), card, seat)
+        have = entry(ctx, cards, seat)[1]
+        return [y for y in entry(ctx, [*cards, card], seat)[1] if y not in have]
+
     # named for `rulekit show --compiled` (the table as an escaped literal)
-    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank"), (claimed, "claim")):
+    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank"), (claimed, "claim"),
+                     (new, "new_yaku")):
         fn.__qualname__ = fn.__name__ = f"{kind}({table!r})"
-    return entry, ids, value, rank, claimed, bind
+    return entry, ids, value, rank, claimed, new, bind
 
 
 def _unbound(ctx: Any, cards: list[int], seat: int) -> Any:
@@ -249,7 +266,7 @@ def _unbound(ctx: Any, cards: list[int], seat: int) -> Any:
     raise RuntimeError("a yaku table was called before its game was made")  # pragma: no cover
 
 
-KINDS = {"yaku": "ids", "yaku_value": "value", "yaku_rank": "rank"}
+KINDS = {"yaku": "ids", "yaku_value": "value", "yaku_rank": "rank", "new_yaku": "new"}
 
 
 class YakuCalls:

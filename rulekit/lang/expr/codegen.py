@@ -494,7 +494,7 @@ class CodeGen:
         return f"([*{small}] if {test} else H_range(ctx, {small[6:-1]}))"
 
     def yaku_direct(self, fname: str, consts: list[Any]) -> Any:
-        """The game's own function for yaku/yaku_value/yaku_rank of a constant table, or None."""
+        """The game's own function for yaku/yaku_value/yaku_rank/new_yaku of a constant table, or None."""
         calls = self.scope.yaku_calls
         if calls is None or fname not in YAKU_FUNCS or not consts or type(consts[0]) is not str:
             return None
@@ -552,7 +552,7 @@ class CodeGen:
         elif fname == "range":
             call = self.range_call(node, args)
         elif (direct := self.yaku_direct(fname, consts)) is not None:
-            call = f"{self.const(direct)}(ctx, {args[1]}, {args[2]})"  # (ctx, cards, seat)
+            call = f"{self.const(direct)}(ctx, {', '.join(args[1:])})"  # (ctx, cards[, card], seat)
         else:
             if fname in CONTEXT_FUNCS:
                 args.insert(0, "ctx")
