@@ -16,7 +16,7 @@ from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, new_yaku, nor
 
 # results a game keeps across rounds (then it starts afresh): about 140 bytes each, so at most
 # about 18 MB a game (measured); enough for every two-card hand of a 48-card deck for each seat
-# and dealer of six (81,000 keys: Otoroku), which 1 << 15 kept clearing (14% more bytecode a round)
+# and dealer of six (81,000 keys), which 1 << 15 kept clearing (14% more bytecode a round in such a game)
 YAKU_MEMO_SIZE = 1 << 17
 # the largest hand whose results a game keeps across rounds: the hands of k cards number about
 # deck size ** k, and measured over 3,000 rounds of each game, two-card hands came back most of
