@@ -15,7 +15,7 @@ from rulekit.engine.extras import Extra
 from rulekit.engine.roundgen import RoundFn, round_player
 from rulekit.engine.roundstart import game_vars, round_reset
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, located_error
-from rulekit.engine.yakucall import Entry, TableState, YakuCalls
+from rulekit.engine.yakucall import YAKU_MEMO_SIZE, Entry, TableState, YakuCalls
 
 _SEED = _CRandom.seed
 _F = TypeVar("_F", bound=Callable[..., None])  # the C seeding under random.Random.seed
@@ -26,7 +26,6 @@ CtxFn = Callable[[Ctx], Any]
 YakuEval = Callable[[str, list[int], int], Sequence["YakuHit"]]
 
 
-YAKU_MEMO_SIZE = 1 << 15  # results a game keeps across rounds (then it starts afresh)
 
 
 @dataclass(frozen=True)
@@ -271,13 +270,19 @@ class Game:
             calls = self.yaku_calls = YakuCalls()
         generated = self.yaku_fns
         memo = self.yaku_memo()
+        # bound already to these parts (a search bot makes a state per playout): nothing to do
+        sig = (tuple(generated.values()) if generated else None, tuple(self.yaku_cacheable.items()),
+               id(self.yaku), YAKU_MEMO_SIZE, calls.through_eval)
+        if calls.entries is not None and calls.sig == sig and calls.memo is memo:
+            return calls.entries
         states = {}
         for t, es in self.yaku.items():
             keep = self.yaku_cacheable.get(t, False)
             states[t] = TableState(generated[t] if generated else _closure_table(es), keep=keep,
                                    lasting=keep and t in memo.lasting, by_dealer=t in memo.by_dealer,
                                    kept=memo.kept, size=YAKU_MEMO_SIZE)
-        return calls.bind(states)
+        calls.entries, calls.sig, calls.memo = calls.bind(states), sig, memo
+        return calls.entries
 
     def yaku_memo(self) -> YakuMemo:
         """The game's YakuMemo (made when first needed)."""

@@ -1,20 +1,23 @@
 """One yaku table's results as the rules read them: its hits, their ids, total value and best
 rank for some cards and a seat, kept for the round (and across rounds) where the table allows it.
 
-Generated code writes `yaku('t', ...)`, `yaku_value('t', ...)` and `yaku_rank('t', ...)` with a
-constant table as a direct call of that table's function for that kind (YakuCalls.caller): it
-charges the budget as the registered function does and looks the result up in the round's cache
-itself, with no table-name lookup and no list of hits walked (the cache keeps the ids, value and
-rank). Game.yaku_eval_for gives the same results, from the same cache, to everything else.
+Generated code writes `yaku('t', ...)`, `yaku_value('t', ...)`, `yaku_rank('t', ...)` and
+`new_yaku('t', ...)` with a constant table as a direct call of that table's function for that
+kind (YakuCalls.caller): it charges the budget as the registered function does and looks the
+result up in the round's cache itself, with no table-name lookup and no list of hits walked
+(the cache keeps the ids, value and rank). Game.yaku_eval_for gives the same results, from the same cache, to everything else.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, normalised
+from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, new_yaku, normalised
 
-YAKU_MEMO_SIZE = 1 << 15  # results a game keeps across rounds (then it starts afresh)
+# results a game keeps across rounds (then it starts afresh): about 140 bytes each, so at most
+# about 18 MB a game (measured); enough for every two-card hand of a 48-card deck for each seat
+# and dealer of six (81,000 keys), which 1 << 15 kept clearing (14% more bytecode a round in such a game)
+YAKU_MEMO_SIZE = 1 << 17
 # the largest hand whose results a game keeps across rounds: the hands of k cards number about
 # deck size ** k, and measured over 3,000 rounds of each game, two-card hands came back most of
 # the time, three-card ones up to a third of it (Kabufuda columns), larger ones never
@@ -55,12 +58,13 @@ class TableState:
 
 class TableCalls:
     """One table's functions: `entry` (uncharged, for the engine's own use), the charged `ids`,
-    `value` and `rank` that generated expressions call, and `claimed` (the ids, uncharged) that
-    the generated claim step calls. `bind` sets what they use."""
+    `value`, `rank` and `new` (yaku, yaku_value, yaku_rank, new_yaku) that generated expressions
+    call, and `claimed` (the ids, uncharged) that the generated claim step calls. `bind` sets
+    what they use."""
 
     def __init__(self, table: str) -> None:
         self.table = table
-        self.entry, self.ids, self.value, self.rank, self.claimed, self.bind = _table_functions(table)
+        self.entry, self.ids, self.value, self.rank, self.claimed, self.new, self.bind = _table_functions(table)
 
 
 def _table_functions(table: str) -> tuple[Any, ...]:
@@ -75,6 +79,7 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     keep = lasting = by_dealer = False
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = {}
     size = YAKU_MEMO_SIZE
+    empties: dict[int, tuple[Entry, int]] = {}  # units -> the memo's (EMPTY, units)
     # what the charged kinds use: the same, or (through_eval) the state's yaku_eval uncached here
     k_evaluate: TableFn = _unbound
     k_keep = k_lasting = k_through = False
@@ -91,16 +96,26 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # in neither the round's cache nor the memo (or the units left would run out part-way:
         # evaluated, to fail where it does); kept in both
         before = ctx.budget
-        got = ctx.yaku_cache[key] = entry_of(evaluate(ctx, cards, seat))
+        hits = evaluate(ctx, cards, seat)
+        got = ctx.yaku_cache[key] = entry_of(hits) if hits else EMPTY
         if len(kept) >= size:
             kept.clear()  # bounded memory: the hands seen most come back soon enough
+            empties.clear()
+        units = before - ctx.budget
+        if got is EMPTY:  # most hands: one (no yaku, units) pair shared by all that cost as much
+            pair = empties.get(units)
+            if pair is None:
+                pair = empties[units] = (EMPTY, units)
+        else:
+            pair = (got, units)
         # flat tuples of plain values: the garbage collector stops tracking most of them, so a
         # full memo does not slow every collection
-        kept[key] = (got, before - ctx.budget)
+        kept[key] = pair
         return got
 
     def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
-        got = ctx.yaku_cache[key] = entry_of(evaluate(ctx, cards, seat))
+        hits = evaluate(ctx, cards, seat)
+        got = ctx.yaku_cache[key] = entry_of(hits) if hits else EMPTY
         return got
 
     def entry(ctx: Any, cards: list[int], seat: int) -> Entry:
@@ -126,9 +141,27 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, written out: it is hot)
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            cache = ctx.yaku_cache
+            got = cache.get(key)
+            if got is None:
+                memo = kept.get(key)
+                if memo is not None and ctx.budget >= memo[1]:
+                    ctx.budget -= memo[1]
+                    got = cache[key] = memo[0]
+                else:
+                    got = evaluated(ctx, key, cards, seat)
+            return [*got[1]]
+        if k_keep:
+            key = (table, seat, *cards)
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                got = for_round(ctx, key, cards, seat)
+            return [*got[1]]
         if k_through:
             return [h.id for h in ctx.yaku_eval(table, cards, seat)]
-        return [*entry(ctx, cards, seat)[1]]
+        return [h.id for h in evaluate(ctx, cards, seat)]
 
     # the three kinds: `entry` charged, then what each gives (written out in each: they are hot)
     def ids(ctx: Any, cards: list[int], seat: int) -> list[str]:
@@ -206,10 +239,26 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             return got[3]
         return entry_of(k_evaluate(ctx, cards, seat))[3]
 
+    def new(ctx: Any, cards: list[int], card: int, seat: int) -> list[str]:
+        # new_yaku(): charged as two evaluations, each checked as it is charged
+        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        left -= YAKU_CALL_COST + len(cards)
+        ctx.budget = left
+        if left < 0:
+            raise EvalError(EXHAUSTED)
+        if k_through:
+            return new_yaku(ctx.yaku_eval, table, list(cards), card, seat)
+        have = entry(ctx, cards, seat)[1]
+        return [y for y in entry(ctx, [*cards, card], seat)[1] if y not in have]
+
     # named for `rulekit show --compiled` (the table as an escaped literal)
-    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank"), (claimed, "claim")):
+    for fn, kind in ((ids, "yaku"), (value, "yaku_value"), (rank, "yaku_rank"), (claimed, "claim"),
+                     (new, "new_yaku")):
         fn.__qualname__ = fn.__name__ = f"{kind}({table!r})"
-    return entry, ids, value, rank, claimed, bind
+    return entry, ids, value, rank, claimed, new, bind
 
 
 def _unbound(ctx: Any, cards: list[int], seat: int) -> Any:
@@ -217,7 +266,7 @@ def _unbound(ctx: Any, cards: list[int], seat: int) -> Any:
     raise RuntimeError("a yaku table was called before its game was made")  # pragma: no cover
 
 
-KINDS = {"yaku": "ids", "yaku_value": "value", "yaku_rank": "rank"}
+KINDS = {"yaku": "ids", "yaku_value": "value", "yaku_rank": "rank", "new_yaku": "new"}
 
 
 class YakuCalls:
@@ -229,6 +278,10 @@ class YakuCalls:
         # set while a watcher wraps game states' yaku_eval (the site's example hands): every call
         # then goes through ctx.yaku_eval, so the watcher sees it (same results, more slowly)
         self.through_eval = False
+        # the last binding (Game.bind_yaku): each table's entry, and what it was made from
+        self.entries: dict[str, Callable[..., Entry]] | None = None
+        self.sig: tuple[Any, ...] = ()
+        self.memo: Any = None
 
     def table(self, table: str) -> TableCalls:
         """The table's functions (made when first asked)."""

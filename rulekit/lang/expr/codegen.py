@@ -483,7 +483,7 @@ class CodeGen(BuiltinWriter):
         return most is not None and most <= FREE_LOOP
 
     def yaku_direct(self, fname: str, consts: list[Any]) -> Any:
-        """The game's own function for yaku/yaku_value/yaku_rank of a constant table, or None."""
+        """The game's own function for yaku/yaku_value/yaku_rank/new_yaku of a constant table, or None."""
         calls = self.scope.yaku_calls
         if calls is None or fname not in YAKU_FUNCS or not consts or type(consts[0]) is not str:
             return None
@@ -544,7 +544,7 @@ class CodeGen(BuiltinWriter):
         elif fname == "range":
             call = self.range_call(node, args)
         elif (direct := self.yaku_direct(fname, consts)) is not None:
-            call = f"{self.const(direct)}(ctx, {args[1]}, {args[2]})"  # (ctx, cards, seat)
+            call = f"{self.const(direct)}(ctx, {', '.join(args[1:])})"  # (ctx, cards[, card], seat)
         else:
             inline = self.builtin(node, args, _fresh_list(node.args[0], self.info)) if args else None
             if inline is not None:
