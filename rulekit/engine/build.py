@@ -248,8 +248,12 @@ def _zero(ctx: Any) -> int:
 
 
 def _value(val: Any) -> Callable[[Any], Any]:
-    """A variable's start that is a plain value (not an expression)."""
-    return lambda ctx: val
+    """A variable's start that is a plain value (not an expression); generated code reads the
+    value as a bound constant (the round's start, rulekit.engine.roundstart)."""
+    def fn(ctx: Any) -> Any:
+        return val
+    fn.fastcode = FastCode("K0", (val,), fn)  # type: ignore[attr-defined]
+    return fn
 
 
 def _constant(v: Any) -> Any:

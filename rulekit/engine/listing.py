@@ -97,6 +97,11 @@ def parts(game: Game) -> list[Part]:
         part = _expression(f"game: {name}", node.span if node is not None else None, fn) if fn is not None else None
         if part is not None:
             out.append(part)
+    node = at(tree, "round")
+    n = game.variant.meta.players_default
+    n = n if n in game.player_sizes() else game.player_sizes()[0]
+    # the round: its start and its phases in order (written per table size; shown for the default)
+    out.append(_generated(f"round, at a table of {n}", node.span if node is not None else None, game.round_player(n)))
     for ph in game.phases:
         if ph.when is not None:
             part = _expression(f"phase {ph.id}: when", None, ph.when)
@@ -138,8 +143,10 @@ def first_places(source: str) -> dict[str, str]:
 
 
 HOW_TO_READ = """\
-# How to read it. Each part is one phase, procedure or yaku table (or a game-level expression),
-# headed by the file and line of its rule. A `# file:line` comment names the step of the file the
+# How to read it. Each part is the round, one phase, procedure or yaku table (or a game-level
+# expression), headed by the file and line of its rule. The round deals (again on a misdeal),
+# sets every zone and round variable to its start, and runs the phases in order (Kn are the
+# phases' ids, entry conditions and code). A `# file:line` comment names the step of the file the
 # statements below it carry out, down to the next such comment indented as much or less.
 # ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far
 # (counted in S while a phase runs). Read once at the top: Z = ctx.zones (the piles of cards, by

@@ -37,12 +37,14 @@ def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> Rou
     """Game.play_round for a table of `n` as one function (None where Python refuses the source);
     `pot_left(ctx, name)` raises the error of a round-scope pot that still holds chips."""
     src, extra = round_play_source(game, n, pot_left)
-    code = compile_cached(text(src, tuple(extra)), "<round>")
+    source = text(src, tuple(extra))
+    code = compile_cached(source, "<round>")
     if code is None:
         return None
     namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
     exec(code, namespace)  # noqa: S102 - only this module's tokens and whole numbers
     made: RoundFn = namespace["_make"](*src.consts, *extra.values())
+    made.source = source  # type: ignore[attr-defined]  # (rulekit show --compiled lists it)
     return made
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from rulekit.lang.expr.codegen import SAFE_BUILTINS, compile_cached
+import re
+
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.fastcode import fast_code
 
 MAX_PILES_WRITTEN = 64  # piles of a zone written out one by one; a zone of more is made by a loop
 
@@ -40,10 +43,39 @@ class Source:
         code = compile_cached(self.text(tuple(extra)), label)
         if code is None:
             return None
-        namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS}
+        namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
         exec(code, namespace)  # noqa: S102 - only this module's tokens and whole numbers
         made: StateFn = namespace["_make"](*self.consts, *extra.values())
         return made
+
+    def start_value(self, init: Any, tag: str) -> str:
+        """Code for a variable's start: a whole number or truth value as it is, a plain value as
+        its bound constant, an expression's generated code inline (its located code, which
+        raises the error placed in the text, run where it fails, as a call of it would), else a
+        call of the start function. Lines it needs first are added to `lines`."""
+        code = fast_code(init)
+        if code is None:
+            return f"{self.const(init)}(ctx)"
+        body, consts = code.body, code.consts
+        if _LITERAL.match(body):
+            return body
+        if body == "K0":
+            return self.const(consts[0])
+
+        def rename(m: re.Match[str]) -> str:
+            if m.group(1) == "K":
+                return self.const(consts[int(m.group(2))])
+            return f"{m.group(1)}{tag}_{m.group(2)}"  # (apart from every other start's)
+        written = _TOKEN.sub(rename, body)
+        out = f"v{tag}"
+        if "L[" in written:
+            self.lines.append("L = ctx.loc")
+        self.lines += ["try:", f"    {out} = {written}", "except ERRS:", f"    {out} = {self.const(code.slow)}(ctx)"]
+        return out
+
+
+_TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")  # an expression's constants and its own Python locals
+_LITERAL = re.compile(r"^(\(-\d+\)|-?\d+|True|False|None)$")
 
 
 def _slots(kind: str, count: int, n: int) -> int:
@@ -54,16 +86,16 @@ def _slots(kind: str, count: int, n: int) -> int:
 def round_reset(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> StateFn | None:
     """Game.reset_round for a table of `n`, as one function; `pot_left(ctx, name)` raises the error
     of a round-scope pot that still holds chips. None where Python refuses the source."""
-    return round_source(game, n).build({"POT": pot_left}, "<round start>")
+    return round_source(game, n).build({"POT": pot_left, "ERRS": FAST_ERRORS}, "<round start>")
 
 
 def game_vars(game: Any, n: int) -> StateFn | None:
     """The game variables set to their start at a table of `n` (Game.restart), as one function."""
-    return game_source(game, n).build({}, "<game start>")
+    return game_source(game, n).build({"ERRS": FAST_ERRORS}, "<game start>")
 
 
 def round_source(game: Any, n: int) -> Source:
-    """The lines and constants of round_reset (its source: `.text(("POT",))`)."""
+    """The lines and constants of round_reset (its source: `.text(("POT", "ERRS"))`)."""
     src = Source()
     out = src.lines
     out.append("Z = ctx.zones")
@@ -83,26 +115,28 @@ def round_source(game: Any, n: int) -> Source:
     out.append("ctx.loc = {}")
     out.append("ctx.yaku_cache = {}")
     out.append("V = ctx.vars")
-    for vname, v in game.variant.vars.items():
+    for j, (vname, v) in enumerate(game.variant.vars.items()):
         if v.scope != "round":
             continue
-        name, init = src.const(vname), src.const(game.var_init[vname])
+        name = src.const(vname)
         if v.pot:  # resetting would make chips vanish: a pot that carries over must be game-scope
             out.append(f"if V.get({name}): POT(ctx, {name})")
+        init = src.start_value(game.var_init[vname], f"s{j}")
         # (per-seat and per-index variables start with the same value in every slot)
         slots = "" if v.kind == "single" else f"] * {int(_slots(v.kind, v.count, n))}"
-        out.append(f"V[{name}] = {'[' if slots else ''}{init}(ctx){slots}")
+        out.append(f"V[{name}] = {'[' if slots else ''}{init}{slots}")
     return src
 
 
 def game_source(game: Any, n: int) -> Source:
-    """The lines and constants of game_vars (its source: `.text(())`)."""
+    """The lines and constants of game_vars (its source: `.text(("ERRS",))`)."""
     src = Source()
     src.lines.append("V = ctx.vars")
-    for vname, v in game.variant.vars.items():
+    for j, (vname, v) in enumerate(game.variant.vars.items()):
         if v.scope != "game":
             continue
-        name, init = src.const(vname), src.const(game.var_init[vname])
+        name = src.const(vname)
+        init = src.start_value(game.var_init[vname], f"s{j}")
         slots = "" if v.kind == "single" else f"] * {int(_slots(v.kind, v.count, n))}"
-        src.lines.append(f"V[{name}] = {'[' if slots else ''}{init}(ctx){slots}")
+        src.lines.append(f"V[{name}] = {'[' if slots else ''}{init}{slots}")
     return src
