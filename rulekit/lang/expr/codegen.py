@@ -319,6 +319,9 @@ class CodeGen(BuiltinWriter):
             return f"H_minus(ctx, {left}, {right}{at})"
         if op == "*" and lt == T.INT and rt == T.INT:  # Python's operator, bounded as + and - are
             return self.bounded(f"({left} * {right})", node)
+        whole = self.whole_first(op, left, right, lt, rt)
+        if whole is not None:
+            return whole
         if op in ("/", "*", "**"):
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         both_int = lt == T.INT and rt == T.INT
