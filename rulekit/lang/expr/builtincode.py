@@ -20,6 +20,7 @@ from rulekit.lang.expr.scope import MAX_INT, NC_MARK, Scope
 MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in advance (a few KB)
 
 _ATOM = re.compile(r"^[\w.]+$")  # a name, a number or an attribute: no parentheses needed around it
+_CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")  # a fresh copy of a constant tuple
 _WHOLE = re.compile(r"^(\d+|\(-\d+\))$")  # a whole number as the code generator writes it
 
 
@@ -42,6 +43,7 @@ class BuiltinWriter:
     in_memo: bool  # writing code Python allows no assignment expression in (see CodeGen.g)
     in_iter: bool
     n_temps: int
+    consts: list[Any]
     # code of a fresh copy of a tuple (`[*X]`) -> X: read without copying by a slice, a first/last or a loop
     copies: dict[str, str]
 
@@ -123,6 +125,23 @@ class BuiltinWriter:
         # `&`: both sides are worked out (and in order) before either is tested
         return (f"({r} if {' & '.join(tests)} "
                 f"and {-MAX_INT} <= ({r} := {a} {op} {b}) <= {MAX_INT} else {general})")
+
+    def unshared(self, code: str) -> str:
+        """A list written in the rule (`[*Kn]`, a fresh copy of its tuple) as one list made once,
+        where it is only compared (a comparison changes nothing); any other code as it is."""
+        fixed = _CONST_LIST.match(code)
+        if fixed is None or self.located:
+            return code
+        return self.const(list(self.consts[int(fixed.group(1))]))
+
+    def short_attr(self, node: ast.Node) -> bool:
+        """Whether `node` is a card's attribute that is a list of at most FREE_SCAN single values
+        for every card of the deck (`c.tags`): looking a value up in it is free, as in any short
+        list, and walks nothing. Fast code only."""
+        if self.located or not isinstance(node, ast.Attr) or node.attr not in self.scope.attrs:
+            return False
+        values = self.scope.attrs[node.attr][1]
+        return all(type(v) is list and len(v) <= FREE_SCAN and all(type(x) in (int, str) for x in v) for v in values)
 
     def written_extreme(self, node: ast.Call) -> str | None:
         """min() or max() of a list written out in the rule (`max([a, b])`) as Python's `max(a, b)`:
