@@ -140,3 +140,14 @@ def test_a_failing_condition_still_fails_after_a_match():
     with pytest.raises(EvalError) as exc:
         c.fn(vctx(3, 1, score=[1, 1, 0], out=[False] * 3))
     assert "zero" in exc.value.message
+
+
+def test_a_loop_over_a_short_written_list_is_not_charged():
+    """Like a constant list, a list written out in the rule is as long as the rule's text: its loop
+    costs no budget; a loop over a list of unknown length still does, one unit an item."""
+    written = compile_expr("all([p, p + 1, 2], x -> x > 0)", scope(5))
+    c = ctx(3, p=1)
+    assert written.fn(c) is True and c.budget == 2_000_000
+    unknown = compile_expr("all(xs, x -> x > 0)", scope(5))
+    c = ctx(3, xs=[1, 2, 3])
+    assert unknown.fn(c) is True and c.budget == 2_000_000 - 3

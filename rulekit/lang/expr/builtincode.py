@@ -15,11 +15,13 @@ from typing import Any
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import FREE_SCAN
-from rulekit.lang.expr.scope import NC_MARK, Scope
+from rulekit.lang.expr.scope import MAX_INT, NC_MARK, Scope
 
 MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in advance (a few KB)
 
 _ATOM = re.compile(r"^[\w.]+$")  # a name, a number or an attribute: no parentheses needed around it
+_CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")  # a fresh copy of a constant tuple
+_WHOLE = re.compile(r"^(\d+|\(-\d+\))$")  # a whole number as the code generator writes it
 
 
 @functools.cache
@@ -41,6 +43,7 @@ class BuiltinWriter:
     in_memo: bool  # writing code Python allows no assignment expression in (see CodeGen.g)
     in_iter: bool
     n_temps: int
+    consts: list[Any]
     # code of a fresh copy of a tuple (`[*X]`) -> X: read without copying by a slice, a first/last or a loop
     copies: dict[str, str]
 
@@ -91,6 +94,54 @@ class BuiltinWriter:
         if f in ("first", "last"):  # an empty list fails on the index: the located code says so
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
+
+    def whole_first(self, op: str, left: str, right: str, lt: str, rt: str) -> str | None:
+        """`left op right` (+, - or *) of numbers or values of unknown type as Python's operator when
+        both are whole numbers at run time (the usual case), bounded; otherwise the helper the
+        types call for, on the same two values (each worked out once). Fast code only."""
+        if self.located or self.in_memo or self.in_iter or op not in ("+", "-", "*") \
+                or not {lt, rt} <= _NUMERIC or lt == rt == T.INT:
+            return None
+        tests = []
+        sides = []
+        for code in (left, right):
+            if _WHOLE.match(code):  # a whole number written in the rule: no test, no temporary
+                sides.append(code)
+                continue
+            sides.append(f"_t{self.n_temps}")
+            self.n_temps += 1
+            tests.append(f"(type({sides[-1]} := {code}) is int)")
+        if not tests:  # pragma: no cover - two numbers written in the rule are added when compiling
+            return None
+        a, b = sides
+        r = f"_t{self.n_temps}"
+        self.n_temps += 1
+        if op == "*":
+            general = f"H_mul({a}, {b})"
+        elif T.ANY in (lt, rt):  # lists or text: charged by their size before they are joined
+            general = f"H_any{'add' if op == '+' else 'sub'}(ctx, {a}, {b})"
+        else:
+            general = f"H_num({a} {op} {b})"
+        # `&`: both sides are worked out (and in order) before either is tested
+        return (f"({r} if {' & '.join(tests)} "
+                f"and {-MAX_INT} <= ({r} := {a} {op} {b}) <= {MAX_INT} else {general})")
+
+    def unshared(self, code: str) -> str:
+        """A list written in the rule (`[*Kn]`, a fresh copy of its tuple) as one list made once,
+        where it is only compared (a comparison changes nothing); any other code as it is."""
+        fixed = _CONST_LIST.match(code)
+        if fixed is None or self.located:
+            return code
+        return self.const(list(self.consts[int(fixed.group(1))]))
+
+    def short_attr(self, node: ast.Node) -> bool:
+        """Whether `node` is a card's attribute that is a list of at most FREE_SCAN single values
+        for every card of the deck (`c.tags`): looking a value up in it is free, as in any short
+        list, and walks nothing. Fast code only."""
+        if self.located or not isinstance(node, ast.Attr) or node.attr not in self.scope.attrs:
+            return False
+        values = self.scope.attrs[node.attr][1]
+        return all(type(v) is list and len(v) <= FREE_SCAN and all(type(x) in (int, str) for x in v) for v in values)
 
     def written_extreme(self, node: ast.Call) -> str | None:
         """min() or max() of a list written out in the rule (`max([a, b])`) as Python's `max(a, b)`:
@@ -192,3 +243,4 @@ class BuiltinWriter:
 # (comparison, number) -> whether `count(filter(...))` compared so is `not any(...)`
 _SOME = {(">", 0): False, (">=", 1): False, ("!=", 0): False, ("==", 0): True, ("<", 1): True, ("<=", 0): True}
 _SINGLE = {T.INT, T.CARD, T.BOOL, T.STR}
+_NUMERIC = {T.INT, T.NUM, T.ANY}

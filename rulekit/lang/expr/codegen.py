@@ -295,6 +295,8 @@ class CodeGen(BuiltinWriter):
                 general = f"H_member(ctx, {left}, {right}{at})"
             else:
                 general = f"{left} in H_scan(ctx, {right}{at})"
+            if lt in _SCALAR and self.short_attr(node.right):
+                return f"({neg}({left} in {right}))"  # every card's list is short and flat: no charge, no walk
             if not self.located and lt in _SCALAR and _SIMPLE.match(right):
                 # a single value looked up in a short list (or map) costs no more than the rule's own
                 # text: Python's `in`, with no charge; a longer one goes through the general form
@@ -303,7 +305,7 @@ class CodeGen(BuiltinWriter):
         if op in ("==", "!=") and may_hold_lists(lt) and may_hold_lists(rt):
             return f"({'' if op == '==' else 'not '}H_eq(ctx, {left}, {right}{at}))"
         if op in ("==", "!=", "<", "<=", ">", ">="):
-            return f"({left} {op} {right})"
+            return f"({self.unshared(left)} {op} {self.unshared(right)})"
         if op == "+" and (T.is_list(lt) or T.is_list(rt)):
             a, b = _CONST_LIST.match(left), _CONST_LIST.match(right)
             if a and b:  # two fixed lists, such as [-1] + range(4): joined once, here
@@ -319,6 +321,9 @@ class CodeGen(BuiltinWriter):
             return f"H_minus(ctx, {left}, {right}{at})"
         if op == "*" and lt == T.INT and rt == T.INT:  # Python's operator, bounded as + and - are
             return self.bounded(f"({left} * {right})", node)
+        whole = self.whole_first(op, left, right, lt, rt)
+        if whole is not None:
+            return whole
         if op in ("/", "*", "**"):
             return f"H_{_NAMED[op]}({left}, {right}{at})"
         both_int = lt == T.INT and rt == T.INT
@@ -445,6 +450,8 @@ class CodeGen(BuiltinWriter):
         k = self.const_of(node)
         if isinstance(k, list):
             return len(k) if len(k) <= FREE_SCAN else None
+        if isinstance(node, ast.ListLit):  # a list written out: its length is the rule's own
+            return len(node.items) if len(node.items) <= FREE_SCAN else None
         if isinstance(node, ast.Call) and node.args:
             if node.func in ("filter", "map", "sorted", "distinct", "slice", "reverse"):
                 return self.static_len(node.args[0], "")
