@@ -3,13 +3,21 @@
 (`ctx.decide`) when there is more than one, the answer set as the parameters' locals."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.agents import draw
 from rulekit.engine.steps import MAX_ACTIONS
+
+def listed(fn: Any) -> bool:
+    """Whether an expression's type is a list: its value is a list (or a constant tuple)."""
+    code = fast_code(fn)
+    info = code.info if code is not None else None
+    root = info.get(id(code.node)) if info is not None and code is not None else None
+    return root is not None and root[0].startswith("list<")
+
 
 class ChoiceWriter:
     """Writes the code of choose steps."""
@@ -45,13 +53,19 @@ class ChoiceWriter:
         vals = const_values(fn)
         return self.bind(vals) if vals is not None else self.expr(fn, ind)
 
-    def decided(self, gen: ChooseGen, p: str, acts: str, count: str) -> str:
-        """Code for the answer's index among `count` legal actions: drawn here in random play that
-        nothing checks (ctx.rand: the seats' random states, as agents.random_decider would draw),
-        else asked of ctx.decide, which is handed the actions `acts`."""
+    def ask(self, gen: ChooseGen, p: str, n: str, ind: int, drawn: Callable[[str], str], asked: list[str]) -> None:
+        """A decision among `n` legal actions: in random play that nothing checks (ctx.rand, the
+        seats' random states, set by agents.random_decider) the answer's index is drawn here as that
+        decider would draw it (`drawn(code of the draw)`: the line taking the answer); else the seat
+        is asked through ctx.decide (the lines `asked`), which is handed the actions."""
         rs = self.new("rs")
-        return (f"{self.bind(draw)}({rs}, {p}, {count}) if ({rs} := ctx.rand) is not None "
-                f"else ctx.decide({self.bind(gen.choice)}, {p}, {acts})")
+        self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
+        self.emit(ind + 1, drawn(f"{self.bind(draw)}({rs}, {p}, {n})"))
+        self.emit(ind, "else:")
+        self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
+        self.publish(ind + 1)  # (a search bot counts the steps a playout takes)
+        for line in asked:
+            self.emit(ind + 1, line)
 
     def fixed_choice(self, gen: ChooseGen, values: tuple[Any, ...], ind: int) -> None:
         """A choice of one parameter among values written in the rules, with no condition: its
@@ -68,13 +82,13 @@ class ChoiceWriter:
             self.log(ind, f"{self.bind(gen.log_forced)}(ctx, {p}, {a}[0])", "ctx.logging")
             self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[0]")
             return
-        self.flush(ind)  # a policy, the choice's words and hints read the locals in ctx.loc
-        self.publish(ind)  # (a search bot counts the steps a playout takes)
-        rs, target = self.new("rs"), self.local_target(gen.params[0][0])  # (in reach once answered)
-        self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
-        self.emit(ind + 1, f"{target} = {self.bind(values)}[{self.bind(draw)}({rs}, {p}, {len(acts)})]")
-        self.emit(ind, "else:")
-        self.emit(ind + 1, f"{target}, = {a}[ctx.decide({self.bind(gen.choice)}, {p}, {a})]")
+        before = dict(self.frame.bound)
+        target = self.local_target(gen.params[0][0])  # (in reach once answered, not written before)
+        after, self.frame.bound = self.frame.bound, before
+        vals = self.bind(values)
+        self.ask(gen, p, str(len(acts)), ind, lambda d: f"{target} = {vals}[{d}]",
+                 [f"{target}, = {a}[ctx.decide({self.bind(gen.choice)}, {p}, {a})]"])
+        self.frame.bound = after
 
     def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
         player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
@@ -136,7 +150,7 @@ class ChoiceWriter:
         lst = gen.params[0][1]
         if where is None:  # every value: the list itself (a copy only of what is not a list)
             xs = self.items(lst, ind)
-            if const_values(lst) is None:
+            if const_values(lst) is None and not listed(lst):
                 vals = self.new("vals")
                 self.emit(ind, f"{vals} = {xs} if type({xs}) is list else list({xs})")
                 xs = vals
@@ -197,21 +211,18 @@ class ChoiceWriter:
         after, self.frame.bound = self.frame.bound, before  # (set by the answer: not written before it)
         ix = self.new("i")
         self.emit(ind + 1, f"if {n} > 1:")
-        self.flush(ind + 2)  # a policy, the choice's words and hints read the locals in ctx.loc
-        self.publish(ind + 2)  # (a search bot counts the steps a playout takes)
+        choice = self.bind(gen.choice)
         if one:  # the actions handed to an agent are made only when one is asked
-            rs, acts, o = self.new("rs"), self.new("acts"), self.new("o")
-            self.emit(ind + 2, f"if ({rs} := ctx.rand) is not None:")
-            self.emit(ind + 3, f"{names[:-1]} = {vals}[{self.bind(draw)}({rs}, {p}, len({vals}))]")
-            self.emit(ind + 2, "else:")
-            self.emit(ind + 3, f"{acts} = [({o},) for {o} in {vals}]")
-            self.emit(ind + 3, f"{names} = {acts}[ctx.decide({self.bind(gen.choice)}, {p}, {acts})]")
+            acts, o = self.new("acts"), self.new("o")
+            self.ask(gen, p, n, ind + 2, lambda d: f"{names[:-1]} = {vals}[{d}]",
+                     [f"{acts} = [({o},) for {o} in {vals}]", f"{names} = {acts}[ctx.decide({choice}, {p}, {acts})]"])
             self.emit(ind + 1, "else:")
             self.log(ind + 2, f"{self.bind(gen.log_forced)}(ctx, {p}, ({vals}[0],))", "ctx.logging")
             self.emit(ind + 2, f"{names[:-1]} = {vals}[0]")
             self.frame.bound = after
             return
-        self.emit(ind + 2, f"{ix} = " + self.decided(gen, p, f"PAIRS({vals}, {n})" if pairs else vals, n))
+        handed = f"PAIRS({vals}, {n})" if pairs else vals
+        self.ask(gen, p, n, ind + 2, lambda d: f"{ix} = {d}", [f"{ix} = ctx.decide({choice}, {p}, {handed})"])
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, f"{ix} = 0")
         first = f"({vals}[0][0], {vals}[0][1][0])" if pairs else f"{vals}[0]"  # (the one action)
