@@ -133,15 +133,26 @@ class SplitMix64:
 _GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
 
 
+def draw(states: list[int], seat: int, n: int) -> int:
+    """Seat `seat`'s next pick among n (n >= 1), as SplitMix64(state).randrange(n) would make it,
+    its state kept in `states[seat]` (generated choice code calls it for random play)."""
+    states[seat] = z = (states[seat] + _GAMMA) & _M64
+    z = ((z ^ (z >> 30)) * _MIX1) & _M64
+    z = ((z ^ (z >> 27)) * _MIX2) & _M64
+    return ((z ^ (z >> 31)) * n) >> 64
+
+
 def random_decider(states: list[int]) -> Callable[[Any, int, Any], int]:
     """The rules' decide callback (rulekit.engine.runner.decider) for a table where every seat
     plays at random and nothing else is asked: seat s picks as a RandomAgent whose generator's
-    state is `states[s]` would (SplitMix64.randrange, step for step), without a call per pick."""
+    state is `states[s]` would (SplitMix64.randrange, step for step), without a call per pick.
+
+    It carries `states` as `random_states`: a game state made with it (rulekit.engine.context.Ctx)
+    keeps them as `rand`, and generated choice code then draws with `draw` over the number of
+    legal actions, without handing the actions over (the same draws, so the same game)."""
     def decide(choice: Any, player: int, actions: Any) -> int:
-        states[player] = z = (states[player] + _GAMMA) & _M64
-        z = ((z ^ (z >> 30)) * _MIX1) & _M64
-        z = ((z ^ (z >> 27)) * _MIX2) & _M64
-        return ((z ^ (z >> 31)) * len(actions)) >> 64
+        return draw(states, player, len(actions))
+    decide.random_states = states  # type: ignore[attr-defined]
     return decide
 
 

@@ -14,13 +14,16 @@ class Ctx:
     __slots__ = ("zones", "vars", "chips", "seen", "loc", "n", "dealer", "next_dealer", "round_no",
                  "rng", "events", "logging", "records", "steps", "step_limit", "decide", "game",
                  "yaku_eval", "where", "stack", "budget", "depth", "yaku_cache",
-                 "seating", "relabel", "spent")
+                 "seating", "relabel", "spent", "rand")
 
     def __init__(self, game: Any, n: int, rng: random.Random, decide: Callable[..., Any] | None, logging: bool):
         self.game = game
         self.n = n
         self.rng = rng
         self.decide = decide
+        # each seat's random state when `decide` is agents.random_decider's (random play that
+        # nothing checks or logs): generated choices then draw the answer's index themselves
+        self.rand: list[int] | None = getattr(decide, "random_states", None)
         self.logging = logging
         self.events: list[dict[Any, Any]] = []
         self.records: dict[str, int] = {}

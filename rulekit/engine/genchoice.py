@@ -3,12 +3,21 @@
 (`ctx.decide`) when there is more than one, the answer set as the parameters' locals."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.stepkinds import ChooseGen
+from rulekit.engine.agents import draw
 from rulekit.engine.steps import MAX_ACTIONS
+
+def listed(fn: Any) -> bool:
+    """Whether an expression's type is a list: its value is a list (or a constant tuple)."""
+    code = fast_code(fn)
+    info = code.info if code is not None else None
+    root = info.get(id(code.node)) if info is not None and code is not None else None
+    return root is not None and root[0].startswith("list<")
+
 
 class ChoiceWriter:
     """Writes the code of choose steps."""
@@ -44,6 +53,20 @@ class ChoiceWriter:
         vals = const_values(fn)
         return self.bind(vals) if vals is not None else self.expr(fn, ind)
 
+    def ask(self, gen: ChooseGen, p: str, n: str, ind: int, drawn: Callable[[str], str], asked: list[str]) -> None:
+        """A decision among `n` legal actions: in random play that nothing checks (ctx.rand, the
+        seats' random states, set by agents.random_decider) the answer's index is drawn here as that
+        decider would draw it (`drawn(code of the draw)`: the line taking the answer); else the seat
+        is asked through ctx.decide (the lines `asked`), which is handed the actions."""
+        rs = self.new("rs")
+        self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
+        self.emit(ind + 1, drawn(f"{self.bind(draw)}({rs}, {p}, {n})"))
+        self.emit(ind, "else:")
+        self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
+        self.publish(ind + 1)  # (a search bot counts the steps a playout takes)
+        for line in asked:
+            self.emit(ind + 1, line)
+
     def fixed_choice(self, gen: ChooseGen, values: tuple[Any, ...], ind: int) -> None:
         """A choice of one parameter among values written in the rules, with no condition: its
         actions are a constant, known as the code is written."""
@@ -59,14 +82,16 @@ class ChoiceWriter:
             self.log(ind, f"{self.bind(gen.log_forced)}(ctx, {p}, {a}[0])", "ctx.logging")
             self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[0]")
             return
-        self.flush(ind)  # a policy, the choice's words and hints read the locals in ctx.loc
-        self.publish(ind)  # (a search bot counts the steps a playout takes)
-        ix = f"ctx.decide({self.bind(gen.choice)}, {p}, {a})"
-        self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[{ix}]")  # (in reach once answered)
+        before = dict(self.frame.bound)
+        target = self.local_target(gen.params[0][0])  # (in reach once answered, not written before)
+        after, self.frame.bound = self.frame.bound, before
+        vals = self.bind(values)
+        self.ask(gen, p, str(len(acts)), ind, lambda d: f"{target} = {vals}[{d}]",
+                 [f"{target}, = {a}[ctx.decide({self.bind(gen.choice)}, {p}, {a})]"])
+        self.frame.bound = after
 
     def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
         player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none
-        choice, no_action, log_forced, too_many = gen.choice, gen.no_action, gen.log_forced, gen.too_many
         if (where is not None and getattr(fast_code(where), "body", None) == "True" and len(params) == 1
                 and gen.note_where is None and if_none != "skip"):
             where = None  # a condition the options make always true keeps every value
@@ -74,83 +99,140 @@ class ChoiceWriter:
         if fixed is not None and len(fixed) <= MAX_ACTIONS:
             self.fixed_choice(gen, fixed, ind)
             return
-        p = self.expr(player, ind, hold=True)
-        acts = self.new("acts")
-        # two parameters and no condition (a hand and an amount, say): the actions are listed as
-        # (first value, list of second values) pairs, not built one tuple at a time
-        pairs = where is None and len(params) == 2
-        groups, count = self.new("gr"), self.new("cnt")
-        if pairs:
-            self.emit(ind, f"{groups} = []")
-            self.emit(ind, f"{count} = 0")
-        else:
-            self.emit(ind, f"{acts} = []")
-        loops = []
-        depth = ind
+        p = self.expr(player, ind)
+        if p in {self.frame.slots.get(pn) for pn, _l, _t in params}:
+            held = self.new("v")  # the seat's name is a parameter's too: kept before the listing sets it
+            self.emit(ind, f"{held} = {p}")
+            p = held
         saved = dict(self.frame.bound)
-        for i, (pname, lst, _t) in enumerate(params):
+        pairs = where is None and len(params) == 2
+        if len(params) == 1:
+            vals = self.listed_values(gen, where, ind)
+            n = f"len({vals})"
+        elif pairs:
+            vals, n = self.listed_pairs(gen, ind)
+        else:
+            vals = self.listed_actions(gen, where, ind)
+            n = f"len({vals})"
+        self.frame.bound = saved  # the parameters are in reach after the choice (set to the answer)
+        self.answered(gen, p, vals, n, len(params) == 1, pairs, ind)
+
+    def loops(self, gen: ChooseGen, listed: Any, where: Any, acts: str, ind: int) -> tuple[list[str], int]:
+        """The loops going through the values of the `listed` parameters, each setting its
+        parameter (read by the later lists and `where`): the names holding the values, and the
+        indentation inside the loops."""
+        names: list[str] = []
+        depth = ind
+        for i, (pname, lst, _t) in enumerate(listed):
             xs = self.items(lst, depth)
-            v = self.new("o")
-            loops.append(v)
             if i and where is not None:
                 # the product is scanned even when `where` keeps nothing: each inner list is charged
                 held = self.new("xs")
                 self.emit(depth, f"{held} = {xs}")
                 self.emit(depth, f"ctx.budget -= len({held})")
-                self.emit(depth, f"if ctx.budget < 0: {self.bind(too_many)}(len({acts}) + {MAX_ACTIONS} + 1)")
+                self.emit(depth, f"if ctx.budget < 0: {self.bind(gen.too_many)}(len({acts}) + {MAX_ACTIONS} + 1)")
                 xs = held
-            self.emit(depth, f"for {v} in {xs}:")
-            self.set_local(depth + 1, pname, v)  # (the later lists and `where` read it)
+            target = self.local_target(pname)
+            if target.isidentifier():
+                v = target  # the loop sets the parameter's Python local itself
+                self.emit(depth, f"for {v} in {xs}:")
+            else:
+                v = self.new("o")
+                self.emit(depth, f"for {v} in {xs}:")
+                self.emit(depth + 1, f"{target} = {v}")
+            names.append(v)
             depth += 1
-        tup = "(" + ", ".join(loops) + ",)"
-        if len(params) > 2:
-            # three parameters and more: the limit checked as each action is listed
+        return names, depth
+
+    def listed_values(self, gen: ChooseGen, where: Any, ind: int) -> str:
+        """One parameter: its legal values listed as they are (not as one-value actions); the
+        name of their list."""
+        lst = gen.params[0][1]
+        if where is None:  # every value: the list itself (a copy only of what is not a list)
+            xs = self.items(lst, ind)
+            if const_values(lst) is None and not listed(lst):
+                vals = self.new("vals")
+                self.emit(ind, f"{vals} = {xs} if type({xs}) is list else list({xs})")
+                xs = vals
+        else:
+            xs = self.new("vals")
+            self.emit(ind, f"{xs} = []")
+            names, depth = self.loops(gen, gen.params, where, xs, ind)
+            w = self.expr(where, depth)
+            self.emit(depth, f"if {w}: {xs}.append({names[0]})")
+        self.emit(ind, f"if len({xs}) > {MAX_ACTIONS}: {self.bind(gen.too_many)}(len({xs}))")
+        return xs
+
+    def listed_pairs(self, gen: ChooseGen, ind: int) -> tuple[str, str]:
+        """Two parameters and no condition (a hand and an amount, say): the actions kept as
+        (first value, list of second values) groups, not built one tuple at a time; the name of the
+        groups and of their count of actions."""
+        groups, count = self.new("gr"), self.new("cnt")
+        self.emit(ind, f"{groups} = []")
+        self.emit(ind, f"{count} = 0")
+        names, depth = self.loops(gen, gen.params[:1], None, groups, ind)
+        xs = self.items(gen.params[1][1], depth)  # (nothing reads the second while listing)
+        self.emit(depth, f"if {xs}:")
+        self.emit(depth + 1, f"{groups}.append(({names[0]}, {xs}))")
+        self.emit(depth + 1, f"{count} += len({xs})")
+        self.emit(depth + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(gen.too_many)}({count})")
+        return groups, count
+
+    def listed_actions(self, gen: ChooseGen, where: Any, ind: int) -> str:
+        """Two parameters with a condition, or three and more: the actions as tuples; the name of
+        their list."""
+        acts = self.new("acts")
+        too_many = self.bind(gen.too_many)
+        self.emit(ind, f"{acts} = []")
+        names, depth = self.loops(gen, gen.params, where, acts, ind)
+        tup = f"({', '.join(names)},)"
+        if len(gen.params) > 2:  # three parameters and more: the limit checked as each action is listed
             if where is not None:
-                w = self.expr(where, depth)
-                self.emit(depth, f"if {w}:")
+                self.emit(depth, f"if {self.expr(where, depth)}:")
                 depth += 1
             self.emit(depth, f"{acts}.append({tup})")
-            self.emit(depth, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        elif where is not None:
-            w = self.expr(where, depth)
-            self.emit(depth, f"if {w}: {acts}.append({tup})")
+            self.emit(depth, f"if len({acts}) > {MAX_ACTIONS}: {too_many}(len({acts}))")
         else:
-            # nothing reads the last parameter while listing: no need to store it each time
-            last = self.lines.pop()
-            assert last.endswith(f" = {loops[-1]}")
-            header = self.lines.pop()
-            xs = header.strip()[len(f"for {loops[-1]} in "):-1]
-            if pairs:
-                self.emit(depth - 1, f"if {xs}:")
-                self.emit(depth, f"{groups}.append(({loops[0]}, {xs}, {count}))")
-                self.emit(depth, f"{count} += len({xs})")
-            else:
-                self.emit(depth - 1, f"{acts}.extend([{tup} for {loops[-1]} in {xs}])")
-        if pairs:
-            self.emit(ind + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(too_many)}({count})")
-            self.emit(ind, f"{acts} = PAIRS({groups}, {count})")
-        elif len(params) == 2:
-            self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        else:  # one parameter (or more): the limit of the closures, once the actions are listed
-            self.emit(ind, f"if len({acts}) > {MAX_ACTIONS}: {self.bind(too_many)}(len({acts}))")
-        self.frame.bound = saved  # the parameters are in reach after the choice (set to the answer)
+            self.emit(depth, f"if {self.expr(where, depth)}: {acts}.append({tup})")
+            self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {too_many}(len({acts}))")
+        return acts
+
+    def answered(self, gen: ChooseGen, p: str, vals: str, n: str, one: bool, pairs: bool, ind: int) -> None:
+        """The seat asked when it has more than one legal action (`n` of them; none: the rules'
+        if_none; one: taken, and logged as forced), the parameters set to the answer."""
         if gen.note_where is not None:  # validation's rounds: whether the where ever held
-            self.emit(ind, f"{self.bind(gen.note_where)}(ctx, len({acts}) > 0)")
+            self.emit(ind, f"{self.bind(gen.note_where)}(ctx, {n} > 0)")
         self.tick(ind)
-        self.emit(ind, f"if not {acts}:")
-        if if_none == "skip":
-            self.emit(ind + 1, "pass")
-        else:
-            self.emit(ind + 1, f"{self.bind(no_action)}({p})")
+        self.emit(ind, f"if not {vals}:")
+        self.emit(ind + 1, "pass" if gen.if_none == "skip" else f"{self.bind(gen.no_action)}({p})")
         self.emit(ind, "else:")
+        before = dict(self.frame.bound)
+        names = ", ".join(self.local_target(pn) for pn, _l, _t in gen.params) + ","
+        after, self.frame.bound = self.frame.bound, before  # (set by the answer: not written before it)
         ix = self.new("i")
-        self.emit(ind + 1, f"if len({acts}) > 1:")
-        self.flush(ind + 2)  # a policy, the choice's words and hints read the locals in ctx.loc
-        self.publish(ind + 2)  # (a search bot counts the steps a playout takes)
-        self.emit(ind + 2, f"{ix} = ctx.decide({self.bind(choice)}, {p}, {acts})")
+        self.emit(ind + 1, f"if {n} > 1:")
+        choice = self.bind(gen.choice)
+        if one:  # the actions handed to an agent are made only when one is asked
+            acts, o = self.new("acts"), self.new("o")
+            self.ask(gen, p, n, ind + 2, lambda d: f"{names[:-1]} = {vals}[{d}]",
+                     [f"{acts} = [({o},) for {o} in {vals}]", f"{names} = {acts}[ctx.decide({choice}, {p}, {acts})]"])
+            self.emit(ind + 1, "else:")
+            self.log(ind + 2, f"{self.bind(gen.log_forced)}(ctx, {p}, ({vals}[0],))", "ctx.logging")
+            self.emit(ind + 2, f"{names[:-1]} = {vals}[0]")
+            self.frame.bound = after
+            return
+        handed = f"PAIRS({vals}, {n})" if pairs else vals
+        self.ask(gen, p, n, ind + 2, lambda d: f"{ix} = {d}", [f"{ix} = ctx.decide({choice}, {p}, {handed})"])
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, f"{ix} = 0")
-        self.log(ind + 2, f"{self.bind(log_forced)}(ctx, {p}, {acts}[0])", "ctx.logging")
-        names = ", ".join(self.local_target(pn) for pn, _l, _t in params)
-        self.emit(ind + 1, f"{names}, = {acts}[{ix}]")
-
+        first = f"({vals}[0][0], {vals}[0][1][0])" if pairs else f"{vals}[0]"  # (the one action)
+        self.log(ind + 2, f"{self.bind(gen.log_forced)}(ctx, {p}, {first})", "ctx.logging")
+        if pairs:  # the group the answer is in, and its place there
+            a, bs = self.new("a"), self.new("bs")
+            self.emit(ind + 1, f"for {a}, {bs} in {vals}:")
+            self.emit(ind + 2, f"if {ix} < len({bs}): break")
+            self.emit(ind + 2, f"{ix} -= len({bs})")
+            self.emit(ind + 1, f"{names} = {a}, {bs}[{ix}]")
+        else:
+            self.emit(ind + 1, f"{names} = {vals}[{ix}]")
+        self.frame.bound = after

@@ -1,21 +1,18 @@
 """Values generated step code makes at run time (rulekit.engine.stepgen writes the code)."""
 from __future__ import annotations
 
-from bisect import bisect_right
-from operator import itemgetter
 from typing import Any, Iterator
-
-_start = itemgetter(2)  # where a group of Pairs starts
 
 
 class Pairs:
     """The legal actions of a two-parameter choice as a read-only sequence of (a, b) tuples,
-    kept as (a, [b ...]) groups: a random agent only needs the count and the one it picks."""
+    kept as the (a, [b ...]) groups generated code lists (none empty): what a seat's agent is
+    handed at a decision (random play draws over the count and is handed nothing)."""
 
     __slots__ = ("groups", "n")
 
-    def __init__(self, groups: list[tuple[Any, list[Any], int]] | None = None, n: int = 0) -> None:
-        self.groups: list[tuple[Any, list[Any], int]] = groups if groups is not None else []  # (a, bs, start)
+    def __init__(self, groups: list[tuple[Any, Any]] | None = None, n: int = 0) -> None:
+        self.groups: list[tuple[Any, Any]] = groups if groups is not None else []  # (a, bs)
         self.n = n
 
     def __len__(self) -> int:
@@ -26,13 +23,14 @@ class Pairs:
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        groups = self.groups
-        g = bisect_right(groups, i, key=_start) - 1  # the last group starting at or before i
-        a, bs, start = groups[g]
-        return (a, bs[i - start])
+        for group in self.groups:  # (a choice's first values are few: a scan)
+            if i < len(group[1]):
+                return (group[0], group[1][i])
+            i -= len(group[1])
+        raise IndexError(i)  # pragma: no cover - n is the groups' total
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
-        for a, bs, _start in self.groups:
+        for a, bs in self.groups:
             for b in bs:
                 yield (a, b)
 
