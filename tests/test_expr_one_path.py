@@ -124,9 +124,10 @@ def test_whole_number_sums_are_bounded_where_they_leave_the_arithmetic():
 
 def test_a_short_list_is_scanned_free_and_a_long_one_is_charged():
     """`a in xs` is Python's `in` while xs is short; a long list goes through the charged scan, so a
-    loop over a long list cannot run unaccounted."""
+    loop over a long list cannot run unaccounted. In a loop the list is read once, before it
+    (H_scanner: the list itself when short, else a Scanned charging each test)."""
     comp = compile_expr("count(range(1000), i -> a in xs)", SCOPE)
-    assert "len(L[K" in comp.raw.source
+    assert "H_scanner(ctx, L[K" in comp.raw.source
     c = ctx(a=3, xs=list(range(10)))
     c.budget = 5_000
     assert comp.fn(c) == 1000 and c.budget == 4_000
@@ -135,6 +136,21 @@ def test_a_short_list_is_scanned_free_and_a_long_one_is_charged():
     with pytest.raises(EvalError) as err:
         comp.fn(c)
     assert err.value.message.startswith("evaluation budget exhausted")
+    # the same through C's filter and map: each item's test of a long list is charged
+    scope = Scope(locals={"xs": "list<int>", "ys": "list<int>"})
+    for text, want, tests in (("count(ys, i -> i in xs)", 10, 20), ("filter(ys, i -> i not in xs)", [*range(100, 110)], 20),
+                              ("all(ys, i -> i in xs)", False, 11), ("any(ys, i -> i not in xs)", True, 11)):
+        comp = compile_expr(text, scope)
+        assert "H_tester(" in comp.raw.source, text
+        c = ctx(xs=[*range(100)], ys=[*range(90, 110)])
+        c.budget = 10_000
+        assert comp.fn(c) == want, text
+        assert c.budget <= 10_000 - 100 * tests, text
+        c = ctx(xs=[*range(100)], ys=[*range(90, 110)])
+        c.budget = 150
+        with pytest.raises(EvalError) as err:
+            comp.fn(c)
+        assert err.value.message.startswith("evaluation budget exhausted"), text
 
 
 def test_fast_and_located_code_write_each_operator_the_same_way():

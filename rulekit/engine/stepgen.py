@@ -46,6 +46,7 @@ def _returned(exc: ProcReturn) -> Any:
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
+_PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing to its size
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 _FIRST_EQ = re.compile(r"\((C\d+)\[(\w+)\] == ([\w +()-]+)\)")
@@ -250,6 +251,14 @@ class Gen(FrameWriter, ChoiceWriter):
                 self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
             elif typ == T.BOOL:
                 self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
+            elif T.is_list(typ) and T.elem(typ) in _PLAIN:
+                # a list of numbers or cards (the checker's type): its size is its length
+                self.emit(ind, f"if type({nv}) is not list or len({nv}) > {MAX_LIST}: {chk}({nv})")
+            elif T.is_list(typ) and T.is_list(T.elem(typ)) and T.elem(T.elem(typ)) in _PLAIN:
+                # a list of lists of numbers or cards (plays, groups): its size is its length and its
+                # items' lengths, counted in C, without the check's walk of every item
+                self.emit(ind, f"if type({nv}) is not list or len({nv}) + sum({self.bind(map)}(len, {nv})) > {MAX_LIST}: "
+                          f"{chk}({nv})")
             else:
                 tv = self.new("t")
                 self.emit(ind, f"{tv} = type({nv})")

@@ -18,9 +18,9 @@ string, card table, option value, site and function of a variant is passed in as
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from fractions import Fraction
+from itertools import filterfalse
 from typing import Any, Callable
 
 from rulekit.lang.expr import ast
@@ -29,6 +29,7 @@ from rulekit.lang.expr.builtincode import BuiltinWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
+from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, has_loop, inner_loops, mentions, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
 __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
@@ -39,9 +40,6 @@ LOCATED_DEPTH = 12  # the same for located code (each level nests a call and a l
 FREE_LOOP = 512  # items x body nodes of a loop over a list of known length that is not charged
 MAX_SOURCE = 6_000  # characters of an expression's code that a phase's generated code may inline
 
-# Functions whose lambda is called once per item: the budget is spent up front, per item.
-PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "any", "all", "distinct",
-            "count_by", "sorted"}
 
 
 _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
@@ -50,6 +48,7 @@ _FRESH = re.compile(r"^\[\*(K\d+|range\(ctx\.n\))\]$")  # a copy of a constant t
 # code that reads a value without computing anything: read twice rather than kept in a temporary
 _SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
 _SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
+_FEW = 4  # items of a list whose `x in ys` tests are not worth ys's test made a function (member_test)
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by"}
 
 
@@ -92,6 +91,8 @@ class CodeGen(BuiltinWriter):
         self.bounds: dict[str, int] = {}  # Python name of a let -> the most items its list holds (see static_len)
         self.precharged: set[int] = set()  # id(call) of loops charged by the loop around them (see inner_loops)
         self.copies: dict[str, str] = {}  # code `[*X]` of a copied tuple -> X (see BuiltinWriter)
+        # code of a list an `x in` tests in a loop -> the temporary read once before, its code (see hoist)
+        self.hoists: dict[str, tuple[str, str]] | None = None if located else {}
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -298,6 +299,9 @@ class CodeGen(BuiltinWriter):
             if lt in _SCALAR and self.short_attr(node.right):
                 return f"({neg}({left} in {right}))"  # every card's list is short and flat: no charge, no walk
             if not self.located and lt in _SCALAR and _SIMPLE.match(right):
+                held = self.hoist(right, rt)
+                if held is not None:  # read once for the whole loop (see hoist)
+                    return f"({left} {op} {held})"
                 # a single value looked up in a short list (or map) costs no more than the rule's own
                 # text: Python's `in`, with no charge; a longer one goes through the general form
                 return f"({neg}({left} in {right} if len({right}) <= {FREE_SCAN} else {general}))"
@@ -338,6 +342,34 @@ class CodeGen(BuiltinWriter):
                 return f"H_any{'add' if op == '+' else 'sub'}(ctx, {left}, {right}{at})"
             return f"H_num({left} {op} {right}{at})"
         raise Unsupported(op)
+
+    def hoist(self, code: str, t: str) -> str | None:
+        """The temporary holding `code` (the list or map an `x in` inside a loop tests, read from the
+        state, the same for every item) as H_scanner makes it, read once before the expression
+        (with_hoists); None outside a loop, or where the code may not be read early."""
+        if self.hoists is None or self.memo is not None or not self.params or "_p" in code:
+            return None
+        return self.held(code, f"{code} if len({code}) <= {FREE_SCAN} else H_scanner(ctx, {code}, {t in (T.MAP, T.ANY)})")
+
+    def tester(self, held: str) -> str:
+        """The temporary holding the membership test of the hoisted `held` as a function (H_tester)."""
+        return self.held(f"H_tester({held})", f"H_tester({held})")
+
+    def held(self, key: str, init: str) -> str:
+        """The temporary set to `init` before the expression (one per `key`)."""
+        assert self.hoists is not None
+        got = self.hoists.get(key)
+        if got is None:
+            got = self.hoists[key] = (f"_t{self.n_temps}", init)
+            self.n_temps += 1
+        return got[0]
+
+    def with_hoists(self, body: str) -> str:
+        """`body` after the values hoist() read once are read (fast code only)."""
+        if not self.hoists:
+            return body
+        reads = "".join(f"({name} := {init}), " for name, init in self.hoists.values())
+        return f"({reads}{body})[{len(self.hoists)}]"
 
     def g_Let(self, node: ast.Let) -> str:
         value = self.g(node.value)
@@ -406,18 +438,35 @@ class CodeGen(BuiltinWriter):
         elif inner:  # its items' own loops are charged here, at once (see inner_loops)
             loop = f"for {p} in H_spendin(ctx, {it}, {len(inner)}{self.site(lam)})"
         most = self.static_len(node.args[0], it)
-        if most is not None and not _has_loop(lam.body) and most * _size(lam.body) <= FREE_LOOP:
+        if most is not None and not has_loop(lam.body) and most * size_of(lam.body) <= FREE_LOOP:
             # a list whose length is known when the game is built (written in the rule, or a zone,
             # which never holds more than the deck), gone through once by a small body with no
             # loop of its own: it costs no more than a big expression, which is not charged either
             loop = f"for {p} in {each}"
         got = _LOOKUP.match(body)
         table = self.consts[int(got.group(1))] if got and got.group(2) == p else None
-        if type(table) is tuple and not self.located and fname in ("sum", "map") and self.type_of(lam.body) == T.INT:
+        if type(table) is tuple and not self.located and fname in ("sum", "map", "min", "max", "count_by") \
+                and self.type_of(lam.body) == T.INT:
             # each item looked up in a constant table (a card's attribute): Python's map, in C (a
             # list's __getitem__ is called directly; a tuple's goes through a slower wrapper)
             items = f"{self.const(map)}({self.const(list(table).__getitem__)}, {loop[len(f'for {p} in '):]})"
+            if fname in ("min", "max"):
+                return self.extreme(fname, f"[*{items}]")
+            if fname == "count_by":
+                return f"{self.const(count_keys)}({items})"
             return self.bounded(f"sum({items})", node) if fname == "sum" else f"[*{items}]"
+        test = self.member_test(lam) if fname in ("count", "filter", "any", "all") \
+            and (most is None or most > _FEW) else None
+        if test is not None:
+            # `x in ys` per item x, ys the same for every item: ys's test called by C's filter or
+            # map (each test of a long ys charged as written out: see H_scanner)
+            has, xs = test[0], loop[len(f'for {p} in '):]
+            keep = test[1]
+            if fname in ("any", "all"):
+                some = "any" if (fname == "any") == keep else "all"
+                return f"({'' if keep else 'not '}{some}({self.const(map)}({has}, {xs})))"
+            kept = f"[*{self.const(filter if keep else filterfalse)}({has}, {xs})]"
+            return f"len({kept})" if fname == "count" else kept
         if fname == "count":
             return f"len([0 {loop} if {body}])"
         # filter and map are charged per item gone through (H_spend), not again for what they build:
@@ -425,7 +474,11 @@ class CodeGen(BuiltinWriter):
         if fname == "filter":
             return f"[{p} {loop} if {body}]"
         if fname == "map":
-            if may_hold_lists(self.type_of(lam.body)) or T.is_list(self.type_of(lam.body)):
+            short = isinstance(lam.body, ast.ListLit) and most is not None \
+                and all(self.type_of(i) in _SCALAR for i in lam.body.items) \
+                and most * (1 + len(lam.body.items)) <= FREE_LOOP
+            if not short and (may_hold_lists(self.type_of(lam.body)) or T.is_list(self.type_of(lam.body))):
+                # (a short list of single values per item of a list the build bounds is not charged)
                 return f"H_built(ctx, [{body} {loop}])"
             return f"[{body} {loop}]"
         if fname in ("any", "all"):  # Python's own, over a generator, so they stop early
@@ -437,6 +490,24 @@ class CodeGen(BuiltinWriter):
         if fname == "count_by":
             return f"{self.const(count_keys)}([{body} {loop}])"
         return self.extreme(fname, f"[{body} {loop}]")  # min, max of the values
+
+    def member_test(self, lam: ast.Lambda) -> tuple[str, bool] | None:
+        """For a lambda `x -> x in ys` (or `not in`), ys read from the state without x: the code of
+        ys's membership test as a function (read once, before the loop), and whether it is `in`."""
+        body = lam.body
+        if self.located or not (isinstance(body, ast.Binary) and body.op in ("in", "not in")
+                                and isinstance(body.left, ast.Name) and body.left.name == lam.param
+                                and self.type_of(body.left) in _SCALAR) or mentions(body.right, lam.param):
+            return None
+        right = self.g(body.right)
+        if not _SIMPLE.match(right):
+            return None
+        kind = self.type_of(body.right) in (T.MAP, T.ANY)
+        got = self.hoists.get(right) if self.hoists is not None else None  # read once already (the body's)
+        held = got[0] if got is not None else self.hoist(right, self.type_of(body.right))
+        if held is not None:
+            return self.tester(held), body.op == "in"
+        return f"H_tester({right} if len({right}) <= {FREE_SCAN} else H_scanner(ctx, {right}, {kind}))", body.op == "in"
 
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
@@ -567,87 +638,7 @@ class CodeGen(BuiltinWriter):
         return call
 
 
-def inner_loops(body: ast.Node, param: str) -> list[ast.Call]:
-    """The calls of `body` (a lambda's, over the items of a list of lists) that go once, item by
-    item, through its parameter or through a list made of it no longer than it (filter, map,
-    sorted, distinct of it), outside any `x -> ...` of the body: each runs at most once per item
-    and at most as many times as the item is long, so the loop around them charges them all at
-    once (H_spendin: the items' total length, per such call) instead of one charge per item."""
-    out: list[ast.Call] = []
-    todo = [body]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.Lambda):
-            continue  # its body runs once per item of its own list: charged there
-        if isinstance(n, ast.Let) and n.name == param:
-            todo.append(n.value)  # the body's `param` is another value
-            continue
-        if isinstance(n, ast.Call) and n.func in PER_ITEM and len(n.args) == 2 \
-                and isinstance(n.args[1], ast.Lambda) and _made_of(n.args[0], param):
-            out.append(n)
-        todo.extend(ast.children(n))
-    return out
-
-
-def _made_of(node: ast.Node, param: str) -> bool:
-    """Whether `node` is `param`, or a list made of it no longer than it."""
-    while isinstance(node, ast.Call) and node.func in ("filter", "map", "sorted", "distinct") and node.args:
-        node = node.args[0]
-    return isinstance(node, ast.Name) and node.name == param
-
-
-def _size(node: ast.Node) -> int:
-    """How many nodes `node` has."""
-    n, todo = 0, [node]
-    while todo:
-        n += 1
-        todo.extend(ast.children(todo.pop()))
-    return n
-
-
-def _has_loop(node: ast.Node) -> bool:
-    """Whether `node` calls a function per item or binds a name (a lambda or a let in it)."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (ast.Lambda, ast.Let)):
-            return True
-        todo.extend(ast.children(n))
-    return False
-
-
 _NAMED = {"/": "div", "*": "mul", "**": "pow", "//": "floordiv", "%": "mod"}
-
-
-def canon(node: Any) -> str:
-    """A node's structure without its place in the text: equal for equal subexpressions."""
-    if isinstance(node, ast.Node):
-        parts = [type(node).__name__] + [canon(getattr(node, f.name)) for f in dataclasses.fields(node)
-                                         if f.name not in ("start", "end", "op_start", "attr_start")]
-        return "(" + " ".join(parts) + ")"
-    if isinstance(node, tuple):
-        return "[" + " ".join(canon(x) for x in node) + "]"
-    return repr((type(node).__name__, node))
-
-
-def _cheap(node: ast.Call) -> bool:
-    """Calls cheaper to repeat than to look up in a MEMO slot."""
-    return node.func in _CHEAP or (node.func == "count" and len(node.args) == 1)
-
-
-_CHEAP = {"first", "last", "abs", "right_of", "left_of", "card", "keys", "values", "index_of"}
-
-
-def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
-    """canon() of every function call outside lambdas (what regenerate() may share)."""
-    out = []
-    if isinstance(node, ast.Lambda):
-        in_lambda = True
-    elif isinstance(node, ast.Call) and not in_lambda and not _cheap(node):
-        out.append(canon(node))
-    for child in ast.children(node):
-        out += call_keys(child, in_lambda)
-    return out
 
 
 def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple[Any, ...]] | None:
@@ -743,6 +734,11 @@ def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, ro
     phase's generated code needs to write it inline) unless it is too big or cut into helpers."""
     gen = CodeGen(info, names, scope)
     body = gen.g(node)
+    if gen.subs and gen.hoists:  # helper functions cannot see the expression's temporaries
+        gen = CodeGen(info, names, scope)
+        gen.hoists = None
+        body = gen.g(node)
+    body = gen.with_hoists(body)
     slow = Located(node, info, names, scope, root)
     fn = _build(_source(gen, body, "fast"), gen.consts, slow, FAST_ERRORS)
     fn.slow = slow  # type: ignore[attr-defined]

@@ -5,7 +5,7 @@ import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Protocol, Sequence, cast
+from typing import Any, Callable, Iterable, Protocol, Sequence, cast
 
 #: A value of the expression language (a number, text, true/false, a card's deck index, a list or a
 #: map of them). Its type is the checker's (types.py: a string such as `list<card>`); the functions
@@ -309,12 +309,16 @@ def _count_by(xs: list[Value], f: Fn1) -> dict[Value, int]:
     return count_keys([hashable_value(f(x)) for x in xs])
 
 
-def count_keys(keys: list[Value]) -> dict[Value, int]:
+def count_keys(keys: Iterable[Value]) -> dict[Value, int]:
     """How many times each key occurs, in first-seen order (count_by() of the keys its function gave;
     generated code calls it on the keys it gathered)."""
+    ks = keys if type(keys) is list else [*keys]
+    if len(ks) <= FREE_SCAN:  # a hand's worth: each key counted by list.count, all in C
+        return dict(zip(ks, map(ks.count, ks)))
     out: dict[Value, int] = {}
-    for k in keys:
-        out[k] = out.get(k, 0) + 1
+    get = out.get
+    for k in ks:
+        out[k] = get(k, 0) + 1
     return out
 
 

@@ -185,8 +185,10 @@ def H_range(ctx: Budgeted, a: int, b: int | None = None) -> list[int]:
 
 def H_join(ctx: Budgeted, a: list[Value], b: list[Value], site: Site | None = None) -> list[Value]:
     """`a + b` on lists: a new list, charged to the budget."""
-    r = list(a) + list(b)
-    _spend(ctx, len(r), BUILD, site)
+    r = [*a, *b]
+    ctx.budget -= len(r)  # _spend, written out: this runs for every list joined
+    if ctx.budget < 0:
+        raise fail(site, BUILD)
     return r
 
 
@@ -313,6 +315,45 @@ def H_member(ctx: Budgeted, x: Value, xs: Value, site: Site | None = None) -> bo
     elif _walk(ctx, xs, site) is not None and len(xs) > FREE_SCAN:
         _spend(ctx, len(xs), SCAN, site)
     return x in xs
+
+
+class Scanned:
+    """A long list (or map, or text) that `x in` tests inside a loop: each test charged as one
+    written out would be (H_member for a map or a value of unknown type, else H_scan)."""
+
+    __slots__ = ("ctx", "xs", "general", "n")
+
+    def __init__(self, ctx: Budgeted, xs: Value, general: bool) -> None:
+        self.ctx, self.xs, self.general = ctx, xs, general
+        # a list of single values (by its first item, as H_member and H_scan tell): its length is
+        # what every test is charged, worked out here once
+        self.n = len(xs) if type(xs) is list and (not xs or type(xs[0]) not in _FLAT_NOT) else -1
+
+    def __contains__(self, x: Value) -> bool:
+        if self.n >= 0:
+            ctx = self.ctx
+            ctx.budget -= self.n  # H_member's and H_scan's charge of a long flat list, written out
+            if ctx.budget < 0:
+                raise Fail(SCAN)
+            found: bool = x in self.xs
+            return found
+        if self.general:
+            return H_member(self.ctx, x, self.xs)
+        found = x in H_scan(self.ctx, self.xs)
+        return found
+
+
+def H_scanner(ctx: Budgeted, xs: Value, general: bool) -> Value:
+    """What `x in xs` tests in a loop read once (codegen.CodeGen.hoist): xs itself when it is short
+    (a test of it costs no more than the rule's own text: Python's `in`, uncharged), else a Scanned
+    that charges each test."""
+    return xs if len(xs) <= FREE_SCAN else Scanned(ctx, xs, general)
+
+
+def H_tester(xs: Value) -> Callable[[Value], bool]:
+    """`x in xs` as a function of x (what C's filter and map call per item), xs as H_scanner gave it."""
+    test: Callable[[Value], bool] = xs.__contains__
+    return test
 
 
 CALL_ERRORS = (Fail, EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)

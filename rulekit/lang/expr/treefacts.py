@@ -1,0 +1,106 @@
+"""Facts about an expression's tree that the code generator (rulekit.lang.expr.codegen) reads:
+the loops a lambda's body makes over its parameter, its size, whether it loops or reads a name,
+and a node's structure without its place (to find repeated calls)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from rulekit.lang.expr import ast
+
+# Functions whose lambda is called once per item: the budget is spent up front, per item.
+PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "any", "all", "distinct",
+            "count_by", "sorted"}
+
+
+def inner_loops(body: ast.Node, param: str) -> list[ast.Call]:
+    """The calls of `body` (a lambda's, over the items of a list of lists) that go once, item by
+    item, through its parameter or through a list made of it no longer than it (filter, map,
+    sorted, distinct of it), outside any `x -> ...` of the body: each runs at most once per item
+    and at most as many times as the item is long, so the loop around them charges them all at
+    once (H_spendin: the items' total length, per such call) instead of one charge per item."""
+    out: list[ast.Call] = []
+    todo = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Lambda):
+            continue  # its body runs once per item of its own list: charged there
+        if isinstance(n, ast.Let) and n.name == param:
+            todo.append(n.value)  # the body's `param` is another value
+            continue
+        if isinstance(n, ast.Call) and n.func in PER_ITEM and len(n.args) == 2 \
+                and isinstance(n.args[1], ast.Lambda) and made_of(n.args[0], param):
+            out.append(n)
+        todo.extend(ast.children(n))
+    return out
+
+
+def made_of(node: ast.Node, param: str) -> bool:
+    """Whether `node` is `param`, or a list made of it no longer than it."""
+    while isinstance(node, ast.Call) and node.func in ("filter", "map", "sorted", "distinct") and node.args:
+        node = node.args[0]
+    return isinstance(node, ast.Name) and node.name == param
+
+
+def mentions(node: ast.Node, name: str) -> bool:
+    """Whether `node` reads the name `name` (anywhere, even where a lambda or let binds it again)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and n.name == name:
+            return True
+        if isinstance(n, (ast.Lambda, ast.Let)) and getattr(n, "param", getattr(n, "name", None)) == name:
+            return True
+        todo.extend(ast.children(n))
+    return False
+
+
+def size_of(node: ast.Node) -> int:
+    """How many nodes `node` has."""
+    n, todo = 0, [node]
+    while todo:
+        n += 1
+        todo.extend(ast.children(todo.pop()))
+    return n
+
+
+def has_loop(node: ast.Node) -> bool:
+    """Whether `node` calls a function per item or binds a name (a lambda or a let in it)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Lambda, ast.Let)):
+            return True
+        todo.extend(ast.children(n))
+    return False
+
+
+def canon(node: Any) -> str:
+    """A node's structure without its place in the text: equal for equal subexpressions."""
+    if isinstance(node, ast.Node):
+        parts = [type(node).__name__] + [canon(getattr(node, f.name)) for f in dataclasses.fields(node)
+                                         if f.name not in ("start", "end", "op_start", "attr_start")]
+        return "(" + " ".join(parts) + ")"
+    if isinstance(node, tuple):
+        return "[" + " ".join(canon(x) for x in node) + "]"
+    return repr((type(node).__name__, node))
+
+
+def cheap(node: ast.Call) -> bool:
+    """Calls cheaper to repeat than to look up in a MEMO slot."""
+    return node.func in CHEAP or (node.func == "count" and len(node.args) == 1)
+
+
+CHEAP = {"first", "last", "abs", "right_of", "left_of", "card", "keys", "values", "index_of"}
+
+
+def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
+    """canon() of every function call outside lambdas (what regenerate() may share)."""
+    out = []
+    if isinstance(node, ast.Lambda):
+        in_lambda = True
+    elif isinstance(node, ast.Call) and not in_lambda and not cheap(node):
+        out.append(canon(node))
+    for child in ast.children(node):
+        out += call_keys(child, in_lambda)
+    return out
