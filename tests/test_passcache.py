@@ -115,3 +115,15 @@ def test_the_command_line_skips_jsonschema_for_a_file_that_passed(cache):
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                            check=True).stdout.splitlines()[-1] for _ in range(2)]
     assert runs == ["True", "False"]
+
+
+def test_another_checker_validates_again(cache, monkeypatch):
+    # an upgraded jsonschema or an edited rulekit.lang.schema: the old passes no longer count
+    calls = _counting(monkeypatch)
+    schema = S.load_schema("variant")
+    ok = _variant_data()
+    assert S.validate(ok, schema, None) == [] and S.validate(ok, schema, None) == [] and len(calls) == 1
+    monkeypatch.setattr(S, "_checker_stamp", lambda: "another jsonschema")
+    assert S.validate(ok, schema, None) == [] and len(calls) == 2
+    monkeypatch.setattr(S, "_checker_stamp", lambda: "")  # unknown: nothing remembered
+    assert S.validate(ok, schema, None) == [] and S.validate(ok, schema, None) == [] and len(calls) == 4

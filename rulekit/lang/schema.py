@@ -155,14 +155,17 @@ _DIGESTS: dict[int, tuple[dict[Any, Any], str]] = {}
 
 @functools.cache
 def _checker_stamp() -> str:
-    """Which jsonschema is installed, without importing it: its file's place, size and time."""
+    """Which checker runs: the installed jsonschema (its file's place, size and time, found without
+    importing it) and this module's own text (how it calls jsonschema); '' when either is unknown."""
     spec = importlib.util.find_spec("jsonschema")
     origin = spec.origin if spec is not None else None
     try:
         st = os.stat(origin) if origin else None
+        with open(__file__, encoding="utf-8") as fh:
+            own = passcache.digest(fh.read())
     except OSError:
-        st = None
-    return f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st is not None else ""
+        return ""
+    return f"{origin}:{st.st_size}:{st.st_mtime_ns}:{own}" if st is not None else ""
 
 
 def _pass_key(data: Any, schema: dict[Any, Any]) -> str | None:
