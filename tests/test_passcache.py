@@ -58,8 +58,22 @@ def test_a_pass_is_remembered_and_the_same_document_not_validated_again(cache, m
 def test_a_mark_is_for_its_own_document_only(cache, monkeypatch):
     # 1 and '1', True and 1 are different documents for the schema: different digests
     schema = S.load_schema("variant")
-    keys = {S._pass_key(d, schema) for d in ({"a": 1}, {"a": "1"}, {"a": True}, {1: 1}, {"1": 1})}
-    assert len(keys) == 5 and None not in keys
+    docs = ({"a": 1}, {"a": "1"}, {"a": True}, {1: 1}, {"1": 1}, {"a": [1]}, {"a": [[1], 2]}, {"a": [[1, 2]]},
+            {"a": {"b": 1}}, {"a": {}, "b": 1}, {"a": {"b": 1}, "c": None}, {"a": "b): 1"})
+    keys = {S._pass_key(d, schema) for d in docs}
+    assert len(keys) == len(docs) and None not in keys
+    assert S._pass_key({"a": [[1], 2]}, schema) == S._pass_key({"a": [[1], 2]}, schema)
+
+
+def test_a_document_too_big_to_digest_is_validated_every_time(cache, monkeypatch):
+    # aliases can make a small file hold huge text: past the cap no digest is read, nothing is kept
+    calls = _counting(monkeypatch)
+    schema = S.load_schema("variant")
+    ok = _variant_data()
+    monkeypatch.setattr(S, "MAX_DIGEST_CHARS", 100)
+    assert S._pass_key(ok, schema) is None
+    assert S.validate(ok, schema, None) == [] and S.validate(ok, schema, None) == [] and len(calls) == 2
+    assert not (cache / "schema").exists()
 
 
 def test_a_schema_made_in_memory_is_not_remembered(cache):
@@ -115,3 +129,15 @@ def test_the_command_line_skips_jsonschema_for_a_file_that_passed(cache):
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT,
                            check=True).stdout.splitlines()[-1] for _ in range(2)]
     assert runs == ["True", "False"]
+
+
+def test_another_checker_validates_again(cache, monkeypatch):
+    # an upgraded jsonschema or an edited rulekit.lang.schema: the old passes no longer count
+    calls = _counting(monkeypatch)
+    schema = S.load_schema("variant")
+    ok = _variant_data()
+    assert S.validate(ok, schema, None) == [] and S.validate(ok, schema, None) == [] and len(calls) == 1
+    monkeypatch.setattr(S, "_checker_stamp", lambda: "another jsonschema")
+    assert S.validate(ok, schema, None) == [] and len(calls) == 2
+    monkeypatch.setattr(S, "_checker_stamp", lambda: "")  # unknown: nothing remembered
+    assert S.validate(ok, schema, None) == [] and S.validate(ok, schema, None) == [] and len(calls) == 4

@@ -8,6 +8,7 @@ start-up). A document with errors is validated, and its errors reported, every t
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import itertools
 import json
@@ -155,14 +156,56 @@ _DIGESTS: dict[int, tuple[dict[Any, Any], str]] = {}
 
 @functools.cache
 def _checker_stamp() -> str:
-    """Which jsonschema is installed, without importing it: its file's place, size and time."""
+    """Which checker runs: the installed jsonschema (its file's place, size and time, found without
+    importing it) and this module's own text (how it calls jsonschema); '' when either is unknown."""
     spec = importlib.util.find_spec("jsonschema")
     origin = spec.origin if spec is not None else None
     try:
         st = os.stat(origin) if origin else None
+        with open(__file__, encoding="utf-8") as fh:
+            own = passcache.digest(fh.read())
     except OSError:
-        st = None
-    return f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st is not None else ""
+        return ""
+    return f"{origin}:{st.st_size}:{st.st_mtime_ns}:{own}" if st is not None else ""
+
+
+# characters of a document's scalars a digest reads at most: aliases can make a 2 MB file hold
+# gigabytes of text (one long string named 200,000 times); such a document is simply not remembered
+MAX_DIGEST_CHARS = 8_000_000
+_END = object()  # closes a mapping or a list in the walk below
+
+
+def _document_digest(data: Any) -> str | None:
+    """A SHA-256 digest of plain data (maps, lists, scalars) that tells 1 from '1' and True from 1
+    (json.dumps would not), read without recursion; None past MAX_DIGEST_CHARS characters."""
+    h = hashlib.sha256()
+    budget = MAX_DIGEST_CHARS
+    stack: list[Any] = [data]
+    while stack:
+        x = stack.pop()
+        if x is _END:
+            h.update(b")")
+            continue
+        t = type(x)
+        if t is dict:
+            h.update(b"{%d(" % len(x))
+            stack.append(_END)
+            for k, v in reversed(list(x.items())):
+                stack += (v, k)
+            continue
+        if t is list:
+            h.update(b"[%d(" % len(x))
+            stack.append(_END)
+            stack += reversed(x)
+            continue
+        text = f"{t.__name__}:{x!r}"  # a scalar: str, int, float, bool, None
+        budget -= len(text)
+        if budget < 0:
+            return None
+        b = text.encode("utf-8", "backslashreplace")
+        h.update(b"%d:" % len(b))
+        h.update(b)
+    return h.hexdigest()
 
 
 def _pass_key(data: Any, schema: dict[Any, Any]) -> str | None:
@@ -170,12 +213,8 @@ def _pass_key(data: Any, schema: dict[Any, Any]) -> str | None:
     entry = _DIGESTS.get(id(schema))
     if entry is None or entry[0] is not schema or not _checker_stamp():
         return None
-    try:
-        # repr of plain data tells 1 from '1' and True from 1 (json.dumps would not)
-        text = repr(data)
-    except (RecursionError, ValueError):
-        return None
-    return passcache.digest("schema-pass 1", entry[1], _checker_stamp(), text)
+    doc = _document_digest(data)
+    return passcache.digest("schema-pass 2", entry[1], _checker_stamp(), doc) if doc is not None else None
 
 
 def _validator(schema: dict[Any, Any]) -> Any:
