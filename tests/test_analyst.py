@@ -337,21 +337,31 @@ def test_interrupted_run_writes_valid_partial_json(capsys, monkeypatch):
     assert doc["partial"] is True and doc["asked"] == 2000 and doc["rounds"] == 500
 
 
+def _as_round_starts(monkeypatch, k, action):
+    """Call `action` as the k-th simulated round (counted over the test) starts to be played:
+    after the stop flag was read for it, so that round is still played in full."""
+    from rulekit.engine import runner
+    real = runner.round_seeder
+    seen = []
+
+    def seeder(seed):
+        seed_of = real(seed)
+
+        def counting(i):
+            seen.append(1)
+            if len(seen) == k:
+                action()
+            return seed_of(i)
+        return counting
+    monkeypatch.setattr(runner, "round_seeder", seeder)
+
+
 def test_ctrl_c_mid_piece_keeps_every_finished_round(capsys, monkeypatch):
     # a real SIGINT during round 700 (the second piece of 500): the run stops after that round
     # and keeps all 700, where it used to drop the 200 of the piece under way
     import signal
 
-    from rulekit.engine import runner
-    real_add = runner.Stats.add_round
-    seen = []
-
-    def add_round(self, *a, **k):
-        seen.append(1)
-        if len(seen) == 700:
-            signal.raise_signal(signal.SIGINT)
-        return real_add(self, *a, **k)
-    monkeypatch.setattr(runner.Stats, "add_round", add_round)
+    _as_round_starts(monkeypatch, 700, lambda: signal.raise_signal(signal.SIGINT))
     code = main(["simulate", "dare", "--rounds", "2000", "--json", "-", "--quiet"])
     out = capsys.readouterr()
     assert code == 130 and "interrupted: 700 of 2000 rounds" in out.err, out.err
@@ -366,17 +376,11 @@ def test_a_second_ctrl_c_stops_at_once(monkeypatch):
 
     from rulekit.analysis import runs as analysis
     from rulekit.engine.build import build_game, load_variant
-    from rulekit.engine import runner
-    real_add = runner.Stats.add_round
-    seen = []
 
-    def add_round(self, *a, **k):
-        seen.append(1)
-        if len(seen) == 10:  # two Ctrl-C in one round: the second raises in the round being played
-            signal.raise_signal(signal.SIGINT)
-            signal.raise_signal(signal.SIGINT)
-        return real_add(self, *a, **k)
-    monkeypatch.setattr(runner.Stats, "add_round", add_round)
+    def twice():  # two Ctrl-C in one round: the second raises in the round being played
+        signal.raise_signal(signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
+    _as_round_starts(monkeypatch, 10, twice)
     game = build_game(load_variant("dare"))
     with pytest.raises(analysis.Interrupted) as caught:
         analysis.run("rounds", game, 4, 2000, 1, "random")
@@ -389,18 +393,12 @@ def test_a_worker_asked_to_stop_returns_the_rounds_it_played(monkeypatch):
     import multiprocessing
 
     from rulekit.analysis import runs as analysis
-    from rulekit.engine import runner
     flag = multiprocessing.RawValue("b", 0)
     monkeypatch.setattr(analysis, "_WORKER_STOP", flag)
-    real_add = runner.Stats.add_round
-    seen = []
 
-    def add_round(self, *a, **k):
-        seen.append(1)
-        if len(seen) == 123:
-            flag.value = 1  # Ctrl-C in the main process during round 123
-        return real_add(self, *a, **k)
-    monkeypatch.setattr(runner.Stats, "add_round", add_round)
+    def stop():  # Ctrl-C in the main process during round 123
+        flag.value = 1
+    _as_round_starts(monkeypatch, 123, stop)
     from rulekit.cli.common import resolve_variant_path
     args = (resolve_variant_path("dare"), {}, None, None, (), None)
     part, rows = analysis._in_worker("rounds", args, 4, 1, 0, 500, "random", True)
