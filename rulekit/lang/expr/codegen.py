@@ -417,6 +417,9 @@ class CodeGen(BuiltinWriter):
             # each item looked up in a constant table (a card's attribute): Python's map, in C (a
             # list's __getitem__ is called directly; a tuple's goes through a slower wrapper)
             items = f"{self.const(map)}({self.const(list(table).__getitem__)}, {loop[len(f'for {p} in '):]})"
+            if fname == "sum" and most is not None and all(type(v) is int for v in table) \
+                    and most * max(map(abs, table), default=0) <= MAX_INT:
+                return f"sum({items})"  # a list of known length (a zone: the deck at most): a sum within the bound
             return self.bounded(f"sum({items})", node) if fname == "sum" else f"[*{items}]"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
