@@ -151,3 +151,19 @@ def test_a_loop_over_a_short_written_list_is_not_charged():
     unknown = compile_expr("all(xs, x -> x > 0)", scope(5))
     c = ctx(3, xs=[1, 2, 3])
     assert unknown.fn(c) is True and c.budget == 2_000_000 - 3
+
+
+@pytest.mark.parametrize("values,checked", [((1, 5, 10, 20), False), ((1, 5, 10, 10 ** 30), True)])
+def test_a_sum_of_card_values_over_a_zone_is_checked_only_if_it_can_grow_too_large(values, checked):
+    """A zone holds each card of the deck at most once: the sum of small card values over it stays
+    within the bound, and is not checked; with a huge value in the deck the check stays."""
+    s = Scope(globals={"pile": Global("list<card>", lambda ctx: ctx.zones["pile"], code=("zones", "pile"))},
+              attrs={"value": (T.INT, values)}, card_ids={"a": 0, "b": 1, "c": 2, "d": 3}, seats_max=4)
+    c = compile_expr("sum(pile, c -> c.value)", s)
+    assert ("H_big" in c.fast.fastcode.body) == checked
+    state = SimpleNamespace(loc={}, n=2, zones={"pile": [0, 1, 3]}, budget=2_000_000)
+    if checked:
+        with pytest.raises(EvalError, match="too large"):
+            c.fn(state)
+    else:
+        assert c.fn(state) == 26

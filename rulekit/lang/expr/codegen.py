@@ -454,6 +454,9 @@ class CodeGen(BuiltinWriter):
                 return self.extreme(fname, f"[*{items}]")
             if fname == "count_by":
                 return f"{self.const(count_keys)}({items})"
+            if fname == "sum" and most is not None and all(type(v) is int for v in table) \
+                    and most * max(map(abs, table), default=0) <= MAX_INT:
+                return f"sum({items})"  # a list of known length (a zone: the deck at most): a sum within the bound
             return self.bounded(f"sum({items})", node) if fname == "sum" else f"[*{items}]"
         test = self.member_test(lam) if fname in ("count", "filter", "any", "all") \
             and (most is None or most > _FEW) else None
