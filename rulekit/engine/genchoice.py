@@ -1,6 +1,12 @@
 """The generated code of a `choose` step (a mixin of rulekit.engine.stepgen's writer, whose
 `emit`, `expr`, `bind` and locals helpers it uses): the legal actions listed, the seat asked
-(`ctx.decide`) when there is more than one, the answer set as the parameters' locals."""
+(`ctx.decide`) when there is more than one, the answer set as the parameters' locals.
+
+The actions are listed in the cheapest shape that says them (one parameter: its values; two
+with no condition: (value, values) groups, or a product when the rules wrote the second list)
+and made into the actions an agent is handed only when one is asked: in random play that
+nothing checks (`ctx.rand`), the answer's index is drawn over their count, as the random
+decider would draw it, and only the chosen action is read."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
@@ -10,6 +16,7 @@ from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.agents import draw
 from rulekit.engine.steps import MAX_ACTIONS
+
 
 def listed(fn: Any) -> bool:
     """Whether an expression's type is a list: its value is a list (or a constant tuple)."""
