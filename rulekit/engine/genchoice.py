@@ -9,10 +9,12 @@ nothing checks (`ctx.rand`), the answer's index is drawn over their count, as th
 decider would draw it, and only the chosen action is read."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
+from rulekit.engine.genvalues import START, product
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.agents import draw
 from rulekit.engine.steps import MAX_ACTIONS
@@ -190,15 +192,15 @@ class ChoiceWriter:
 
     def listed_pairs(self, gen: ChooseGen, ind: int) -> tuple[str, str]:
         """Two parameters and no condition (a hand and an amount, say): the actions kept as
-        (first value, list of second values) groups, not built one tuple at a time; the name of the
-        groups and of their count of actions."""
+        (first value, list of second values, index of its first action) groups, not built one tuple
+        at a time; the name of the groups and of their count of actions."""
         groups, count = self.new("gr"), self.new("cnt")
         self.emit(ind, f"{groups} = []")
         self.emit(ind, f"{count} = 0")
         names, depth = self.loops(gen, gen.params[:1], None, groups, ind)
         xs = self.items(gen.params[1][1], depth)  # (nothing reads the second while listing)
         self.emit(depth, f"if {xs}:")
-        self.emit(depth + 1, f"{groups}.append(({names[0]}, {xs}))")
+        self.emit(depth + 1, f"{groups}.append(({names[0]}, {xs}, {count}))")
         self.emit(depth + 1, f"{count} += len({xs})")
         self.emit(depth + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(gen.too_many)}({count})")
         return groups, count
@@ -249,20 +251,17 @@ class ChoiceWriter:
             self.emit(ind + 2, f"{names[:-1]} = {vals}[0]")
             self.frame.bound = after
             return
-        o = self.new("o")
         k, size = shape.split(":") if ":" in shape else ("", "")
-        handed = {"pairs": f"PAIRS({vals}, {n})", "tuples": vals}.get(shape, f"PAIRS([({o}, {k}) for {o} in {vals}], {n})")
+        handed = {"pairs": f"PAIRS({vals}, {n})", "tuples": vals}.get(shape, f"{self.bind(product)}({vals}, {k})")
         self.ask(gen, p, n, ind + 2, lambda d: f"{ix} = {d}", [f"{ix} = ctx.decide({choice}, {p}, {handed})"])
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, f"{ix} = 0")
         first = {"pairs": f"({vals}[0][0], {vals}[0][1][0])", "tuples": f"{vals}[0]"}.get(shape, f"({vals}[0], {k}[0])")
         self.log(ind + 2, f"{forced}(ctx, {p}, {first})", "ctx.logging")  # (the one action)
         if shape == "pairs":  # the group the answer is in, and its place there
-            a, bs = self.new("a"), self.new("bs")
-            self.emit(ind + 1, f"for {a}, {bs} in {vals}:")
-            self.emit(ind + 2, f"if {ix} < len({bs}): break")
-            self.emit(ind + 2, f"{ix} -= len({bs})")
-            self.emit(ind + 1, f"{names} = {a}, {bs}[{ix}]")
+            a, bs, st = self.new("a"), self.new("bs"), self.new("st")
+            self.emit(ind + 1, f"{a}, {bs}, {st} = {vals}[{self.bind(bisect_right)}({vals}, {ix}, key={self.bind(START)}) - 1]")
+            self.emit(ind + 1, f"{names} = {a}, {bs}[{ix} - {st}]")
         elif shape == "tuples":
             self.emit(ind + 1, f"{names} = {vals}[{ix}]")
         else:
