@@ -73,7 +73,7 @@ def test_generated_code_logs_exactly_like_the_closures(path):
 
 ALLOWED = re.compile(r"^(C\d+|K\d+|lc\d+_\d+|S|SL|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain|located|_s\d+"
                      r"|run|h|zones|vars|chips|seen|steps|step_limit|logging|decide|loc|n|dealer|round_no|"
-                     r"budget|depth|record|yaku_eval|id|append|extend|pop|reverse|remove|rng|randrange|stack|relabel|next_dealer|rand)$")
+                     r"budget|depth|record|yaku_eval|id|append|extend|pop|reverse|remove|rng|randrange|stack|relabel|next_dealer|rand|key)$")
 
 
 def names_in(src: str) -> set[str]:
@@ -118,7 +118,7 @@ def test_text_from_rules_never_becomes_code(text):
 
 def test_pairs_is_the_list_of_actions_it_stands_for():
     from rulekit.engine.stepgen import Pairs
-    acts = Pairs([(-1, [0]), (1, [1, 2, 3])], 4)  # as generated code groups them
+    acts = Pairs([(-1, [0], 0), (1, [1, 2, 3], 1)], 4)  # as generated code groups them
     want = [(-1, 0), (1, 1), (1, 2), (1, 3)]
     assert len(acts) == 4 and list(acts) == want
     assert [acts[i] for i in range(4)] == want and acts[-1] == (1, 3)

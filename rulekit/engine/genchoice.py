@@ -1,15 +1,24 @@
 """The generated code of a `choose` step (a mixin of rulekit.engine.stepgen's writer, whose
 `emit`, `expr`, `bind` and locals helpers it uses): the legal actions listed, the seat asked
-(`ctx.decide`) when there is more than one, the answer set as the parameters' locals."""
+(`ctx.decide`) when there is more than one, the answer set as the parameters' locals.
+
+The actions are listed in the cheapest shape that says them (one parameter: its values; two
+with no condition: (value, values) groups, or a product when the rules wrote the second list)
+and made into the actions an agent is handed only when one is asked: in random play that
+nothing checks (`ctx.rand`), the answer's index is drawn over their count, as the random
+decider would draw it, and only the chosen action is read."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Callable
 
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
+from rulekit.engine.genvalues import START, product
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.agents import draw
 from rulekit.engine.steps import MAX_ACTIONS
+
 
 def listed(fn: Any) -> bool:
     """Whether an expression's type is a list: its value is a list (or a constant tuple)."""
@@ -106,16 +115,18 @@ class ChoiceWriter:
             p = held
         saved = dict(self.frame.bound)
         pairs = where is None and len(params) == 2
+        seconds = const_values(params[1][1]) if pairs else None
         if len(params) == 1:
-            vals = self.listed_values(gen, where, ind)
-            n = f"len({vals})"
+            vals, n, shape = self.listed_values(gen, where, ind), "", "one"
+        elif seconds:  # the same values of the second parameter whatever the first: a product
+            vals, n = self.listed_product(gen, seconds, ind)
+            shape = f"{self.bind(seconds)}:{len(seconds)}"
         elif pairs:
-            vals, n = self.listed_pairs(gen, ind)
+            (vals, n), shape = self.listed_pairs(gen, ind), "pairs"
         else:
-            vals = self.listed_actions(gen, where, ind)
-            n = f"len({vals})"
+            vals, n, shape = self.listed_actions(gen, where, ind), "", "tuples"
         self.frame.bound = saved  # the parameters are in reach after the choice (set to the answer)
-        self.answered(gen, p, vals, n, len(params) == 1, pairs, ind)
+        self.answered(gen, p, vals, n or f"len({vals})", shape, ind)
 
     def loops(self, gen: ChooseGen, listed: Any, where: Any, acts: str, ind: int) -> tuple[list[str], int]:
         """The loops going through the values of the `listed` parameters, each setting its
@@ -147,13 +158,8 @@ class ChoiceWriter:
     def listed_values(self, gen: ChooseGen, where: Any, ind: int) -> str:
         """One parameter: its legal values listed as they are (not as one-value actions); the
         name of their list."""
-        lst = gen.params[0][1]
-        if where is None:  # every value: the list itself (a copy only of what is not a list)
-            xs = self.items(lst, ind)
-            if const_values(lst) is None and not listed(lst):
-                vals = self.new("vals")
-                self.emit(ind, f"{vals} = {xs} if type({xs}) is list else list({xs})")
-                xs = vals
+        if where is None:  # every value: the list itself
+            xs = self.as_list(gen.params[0][1], ind)
         else:
             xs = self.new("vals")
             self.emit(ind, f"{xs} = []")
@@ -163,17 +169,38 @@ class ChoiceWriter:
         self.emit(ind, f"if len({xs}) > {MAX_ACTIONS}: {self.bind(gen.too_many)}(len({xs}))")
         return xs
 
+    def as_list(self, lst: Any, ind: int) -> str:
+        """Code for the values of a parameter as a sequence, to be indexed (the list itself; a
+        copy only of what is not a list)."""
+        xs = self.items(lst, ind)
+        if const_values(lst) is None and not listed(lst):
+            vals = self.new("vals")
+            self.emit(ind, f"{vals} = {xs} if type({xs}) is list else list({xs})")
+            xs = vals
+        return xs
+
+    def listed_product(self, gen: ChooseGen, seconds: tuple[Any, ...], ind: int) -> tuple[str, str]:
+        """Two parameters, no condition, the second's values a list the rules wrote (not empty):
+        the actions are each first value with each second, in that order; the names of the first
+        values and of the count of actions."""
+        firsts, count = self.as_list(gen.params[0][1], ind), self.new("cnt")
+        self.emit(ind, f"{count} = len({firsts})" + (f" * {len(seconds)}" if len(seconds) > 1 else ""))
+        # (the count listing them group by group would have reached when it passed the limit)
+        self.emit(ind, f"if {count} > {MAX_ACTIONS}: {self.bind(gen.too_many)}"
+                       f"({len(seconds) * (MAX_ACTIONS // len(seconds) + 1)})")
+        return firsts, count
+
     def listed_pairs(self, gen: ChooseGen, ind: int) -> tuple[str, str]:
         """Two parameters and no condition (a hand and an amount, say): the actions kept as
-        (first value, list of second values) groups, not built one tuple at a time; the name of the
-        groups and of their count of actions."""
+        (first value, list of second values, index of its first action) groups, not built one tuple
+        at a time; the name of the groups and of their count of actions."""
         groups, count = self.new("gr"), self.new("cnt")
         self.emit(ind, f"{groups} = []")
         self.emit(ind, f"{count} = 0")
         names, depth = self.loops(gen, gen.params[:1], None, groups, ind)
         xs = self.items(gen.params[1][1], depth)  # (nothing reads the second while listing)
         self.emit(depth, f"if {xs}:")
-        self.emit(depth + 1, f"{groups}.append(({names[0]}, {xs}))")
+        self.emit(depth + 1, f"{groups}.append(({names[0]}, {xs}, {count}))")
         self.emit(depth + 1, f"{count} += len({xs})")
         self.emit(depth + 1, f"if {count} > {MAX_ACTIONS}: {self.bind(gen.too_many)}({count})")
         return groups, count
@@ -197,9 +224,12 @@ class ChoiceWriter:
             self.emit(ind + 1, f"if len({acts}) > {MAX_ACTIONS}: {too_many}(len({acts}))")
         return acts
 
-    def answered(self, gen: ChooseGen, p: str, vals: str, n: str, one: bool, pairs: bool, ind: int) -> None:
+    def answered(self, gen: ChooseGen, p: str, vals: str, n: str, shape: str, ind: int) -> None:
         """The seat asked when it has more than one legal action (`n` of them; none: the rules'
-        if_none; one: taken, and logged as forced), the parameters set to the answer."""
+        if_none; one: taken, and logged as forced), the parameters set to the answer. `shape`: how
+        `vals` holds the actions (one: the values of the one parameter; pairs: (first value, second
+        values) groups; tuples: the actions; else 'K:k', a product: the first values, with each of
+        the k second values in constant K)."""
         if gen.note_where is not None:  # validation's rounds: whether the where ever held
             self.emit(ind, f"{self.bind(gen.note_where)}(ctx, {n} > 0)")
         self.tick(ind)
@@ -211,28 +241,30 @@ class ChoiceWriter:
         after, self.frame.bound = self.frame.bound, before  # (set by the answer: not written before it)
         ix = self.new("i")
         self.emit(ind + 1, f"if {n} > 1:")
-        choice = self.bind(gen.choice)
-        if one:  # the actions handed to an agent are made only when one is asked
+        choice, forced = self.bind(gen.choice), self.bind(gen.log_forced)
+        if shape == "one":  # the actions handed to an agent are made only when one is asked
             acts, o = self.new("acts"), self.new("o")
             self.ask(gen, p, n, ind + 2, lambda d: f"{names[:-1]} = {vals}[{d}]",
                      [f"{acts} = [({o},) for {o} in {vals}]", f"{names} = {acts}[ctx.decide({choice}, {p}, {acts})]"])
             self.emit(ind + 1, "else:")
-            self.log(ind + 2, f"{self.bind(gen.log_forced)}(ctx, {p}, ({vals}[0],))", "ctx.logging")
+            self.log(ind + 2, f"{forced}(ctx, {p}, ({vals}[0],))", "ctx.logging")
             self.emit(ind + 2, f"{names[:-1]} = {vals}[0]")
             self.frame.bound = after
             return
-        handed = f"PAIRS({vals}, {n})" if pairs else vals
+        k, size = shape.split(":") if ":" in shape else ("", "")
+        handed = {"pairs": f"PAIRS({vals}, {n})", "tuples": vals}.get(shape, f"{self.bind(product)}({vals}, {k})")
         self.ask(gen, p, n, ind + 2, lambda d: f"{ix} = {d}", [f"{ix} = ctx.decide({choice}, {p}, {handed})"])
         self.emit(ind + 1, "else:")
         self.emit(ind + 2, f"{ix} = 0")
-        first = f"({vals}[0][0], {vals}[0][1][0])" if pairs else f"{vals}[0]"  # (the one action)
-        self.log(ind + 2, f"{self.bind(gen.log_forced)}(ctx, {p}, {first})", "ctx.logging")
-        if pairs:  # the group the answer is in, and its place there
-            a, bs = self.new("a"), self.new("bs")
-            self.emit(ind + 1, f"for {a}, {bs} in {vals}:")
-            self.emit(ind + 2, f"if {ix} < len({bs}): break")
-            self.emit(ind + 2, f"{ix} -= len({bs})")
-            self.emit(ind + 1, f"{names} = {a}, {bs}[{ix}]")
-        else:
+        first = {"pairs": f"({vals}[0][0], {vals}[0][1][0])", "tuples": f"{vals}[0]"}.get(shape, f"({vals}[0], {k}[0])")
+        self.log(ind + 2, f"{forced}(ctx, {p}, {first})", "ctx.logging")  # (the one action)
+        if shape == "pairs":  # the group the answer is in, and its place there
+            a, bs, st = self.new("a"), self.new("bs"), self.new("st")
+            self.emit(ind + 1, f"{a}, {bs}, {st} = {vals}[{self.bind(bisect_right)}({vals}, {ix}, key={self.bind(START)}) - 1]")
+            self.emit(ind + 1, f"{names} = {a}, {bs}[{ix} - {st}]")
+        elif shape == "tuples":
             self.emit(ind + 1, f"{names} = {vals}[{ix}]")
+        else:
+            pick = f"{vals}[{ix}], {k}[0]" if size == "1" else f"{vals}[{ix} // {size}], {k}[{ix} % {size}]"
+            self.emit(ind + 1, f"{names} = {pick}")
         self.frame.bound = after

@@ -1,18 +1,23 @@
 """Values generated step code makes at run time (rulekit.engine.stepgen writes the code)."""
 from __future__ import annotations
 
+from bisect import bisect_right
+from operator import itemgetter
 from typing import Any, Iterator
+
+START = itemgetter(2)  # where a group of Pairs starts
 
 
 class Pairs:
     """The legal actions of a two-parameter choice as a read-only sequence of (a, b) tuples,
-    kept as the (a, [b ...]) groups generated code lists (none empty): what a seat's agent is
-    handed at a decision (random play draws over the count and is handed nothing)."""
+    kept as the (a, [b ...], index of its first action) groups generated code lists (none
+    empty): what a seat's agent is handed at a decision (random play draws over the count and is
+    handed nothing)."""
 
     __slots__ = ("groups", "n")
 
-    def __init__(self, groups: list[tuple[Any, Any]] | None = None, n: int = 0) -> None:
-        self.groups: list[tuple[Any, Any]] = groups if groups is not None else []  # (a, bs)
+    def __init__(self, groups: list[tuple[Any, Any, int]] | None = None, n: int = 0) -> None:
+        self.groups: list[tuple[Any, Any, int]] = groups if groups is not None else []  # (a, bs, start)
         self.n = n
 
     def __len__(self) -> int:
@@ -23,16 +28,19 @@ class Pairs:
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError(i)
-        for group in self.groups:  # (a choice's first values are few: a scan)
-            if i < len(group[1]):
-                return (group[0], group[1][i])
-            i -= len(group[1])
-        raise IndexError(i)  # pragma: no cover - n is the groups' total
+        a, bs, start = self.groups[bisect_right(self.groups, i, key=START) - 1]  # the last starting at or before i
+        return (a, bs[i - start])
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
-        for a, bs in self.groups:
+        for a, bs, _start in self.groups:
             for b in bs:
                 yield (a, b)
+
+
+def product(firsts: Any, seconds: tuple[Any, ...]) -> Pairs:
+    """The actions pairing each of `firsts` with each of `seconds` (not empty), in that order."""
+    k = len(seconds)
+    return Pairs([(a, seconds, i * k) for i, a in enumerate(firsts)], len(firsts) * k)
 
 
 def unseen(seen: list[int], cards: list[int]) -> None:
