@@ -103,6 +103,10 @@ def test_a_link_in_place_of_a_mark_is_not_followed(cache, tmp_path):
     os.symlink(target, cache / "schema" / key)
     passcache.remember("schema", key)
     assert target.read_text() == "keep"
+    assert not passcache.passed("schema", key)  # a link is no mark, even to a file
+    os.unlink(cache / "schema" / key)
+    passcache.remember("schema", key)
+    assert passcache.passed("schema", key) and (cache / "schema" / key).stat().st_size == 0
 
 
 def test_empty_rulekit_cache_turns_it_off(monkeypatch, tmp_path):

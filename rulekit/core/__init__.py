@@ -2,6 +2,7 @@
 
 Owns: `errors` (Span, Diagnostic, RulekitError, the one renderer), `inert` (text from files made
 safe for a terminal or a page), `gcpause`, `paths` (where the package and the project lie), `numbers` (the one
-strict parser of whole numbers written as text), `atomic` (files written whole or not at all).
+strict parser of whole numbers written as text), `atomic` (files written whole or not at all),
+`passcache` (checks passed, remembered on disk by digest).
 May import: nothing else from rulekit.
 """

@@ -2,17 +2,19 @@
 
 A check that found nothing wrong (a variant against the schema) leaves an empty file named by
 the SHA-256 digest of everything its verdict depends on; the next run that checks the very same
-thing finds the file and skips the work. Nothing is ever read from these files, only whether
-one exists, so a damaged, foreign or hostile cache can at worst make a check run again: a file
-can only be marked by passing the check itself, and any change to it, to the schema or to the
-checker changes the digest. Failed checks are never remembered (their errors are reported every
-time). The folder is $RULEKIT_CACHE, else $XDG_CACHE_HOME/rulekit, else ~/.cache/rulekit;
-`RULEKIT_CACHE=` (empty) turns it off. Failing to write a mark is silent: the cache is an aid.
+thing finds the file and skips the work. Nothing is ever read from these files, only whether one
+exists (a plain file of this user's), so a damaged, foreign or hostile cache can at worst make a
+check run again: a file can only be marked by passing the check itself, and any change to it, to
+the schema or to the checker changes the digest. Failed checks are never remembered (their errors
+are reported every time). The folder is $RULEKIT_CACHE, else $XDG_CACHE_HOME/rulekit, else
+~/.cache/rulekit; `RULEKIT_CACHE=` (empty) turns it off. Failing to write a mark is silent: the
+cache is an aid.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 
 _HEX = frozenset("0123456789abcdef")
 
@@ -46,9 +48,17 @@ def _mark_path(kind: str, key: str) -> str | None:
 
 
 def passed(kind: str, key: str) -> bool:
-    """Whether the check `kind` has passed for `key` (a digest) before."""
+    """Whether the check `kind` has passed for `key` (a digest) before: a plain file (not a link)
+    that this user made (another user's file in a shared folder does not count)."""
     path = _mark_path(kind, key)
-    return path is not None and os.path.isfile(path)
+    if path is None:
+        return False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    owner = os.geteuid() if hasattr(os, "geteuid") else st.st_uid
+    return stat.S_ISREG(st.st_mode) and st.st_uid == owner
 
 
 def remember(kind: str, key: str) -> None:
