@@ -26,8 +26,6 @@ CtxFn = Callable[[Ctx], Any]
 YakuEval = Callable[[str, list[int], int], Sequence["YakuHit"]]
 
 
-
-
 @dataclass(frozen=True)
 class YakuMemo:
     """A game's yaku results kept across rounds, for the tables whose rules read nothing but the
@@ -36,7 +34,7 @@ class YakuMemo:
 
     lasting: frozenset[str]  # the tables kept
     by_dealer: frozenset[str]  # those that read the dealer (the dealer is part of their key)
-    # (table, seat, *cards, seat count, dealer or 0) -> (the evaluation's entry: hits, ids, value,
+    # (seat, *cards, seat count, dealer or 0, table) -> (the evaluation's entry: hits, ids, value,
     # rank; the budget units it spent)
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
 
