@@ -182,14 +182,20 @@ def test_a_short_range_is_built_free_and_a_long_one_is_checked_and_charged():
 
 def test_a_loop_over_a_list_of_known_length_with_a_small_body_is_not_charged():
     """A list written in the rule (or a zone, no longer than the deck) gone through by a small body
-    with no loop of its own costs what a big expression costs: no charge. Any other list is
-    charged per item, and so is a loop whose body loops itself."""
+    with no loop of its own costs what a big expression costs: no charge; so does a list read from
+    the game that holds at most 16 items when it is gone through. A longer one is charged per item,
+    and so is a loop whose body loops itself."""
     c = ctx(a=1, xs=[1, 2, 3])
     assert compile_expr("count([1, 2, 3], x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET
-    assert compile_expr("count(xs, x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET - 3
+    assert compile_expr("count(xs, x -> x > a)", SCOPE).fn(c) == 2 and c.budget == EVAL_BUDGET
+    c = ctx(a=1, xs=[*range(20)])
+    assert compile_expr("count(xs, x -> x > a)", SCOPE).fn(c) == 18 and c.budget == EVAL_BUDGET - 20
     c = ctx(a=1, xs=[1, 2, 3])
     assert compile_expr("count([1, 2], x -> count(xs, y -> y > x) > a)", SCOPE).fn(c) == 1
-    assert c.budget == EVAL_BUDGET - 2 - 2 * 3
+    assert c.budget == EVAL_BUDGET - 2
+    c = ctx(a=1, xs=[*range(20)])
+    assert compile_expr("count([1, 2], x -> count(xs, y -> y > x) > a)", SCOPE).fn(c) == 2
+    assert c.budget == EVAL_BUDGET - 2 - 2 * 20
 
 
 def test_a_let_binds_a_name_without_a_call_or_a_charge():
@@ -213,7 +219,10 @@ def test_loops_over_each_item_of_a_list_of_lists_are_charged_once_by_the_loop_ar
     # a loop over the item inside a function of the body runs once per item of that loop: charged there
     nested = compile_expr("sum(xss, s -> count(xs, x -> count(s, y -> y == x) > 0))", scope)
     c = ctx(xss=[[1, 2], [3]], xs=[1, 2, 3, 4])
-    assert nested.fn(c) == 3 and c.budget == EVAL_BUDGET - 2 - 2 * 4 - 4 * 2 - 4 * 1
+    # (the innermost loop, over an item of at most 16, is free: see the test above)
+    assert nested.fn(c) == 3 and c.budget == EVAL_BUDGET - 2 - 2 * 4
+    c = ctx(xss=[[*range(20)], [3]], xs=[1, 2, 3, 4])
+    assert nested.fn(c) == 5 and c.budget == EVAL_BUDGET - 2 - 2 * 4 - 4 * 20
     # a runaway nesting still stops, placed in the text
     c = ctx(xss=[list(range(2000))] * 2000, xs=list(range(2000)))
     with pytest.raises(EvalError) as err:
@@ -257,13 +266,14 @@ def test_a_loop_over_the_seats_is_bounded_by_the_most_players():
 def test_a_bounded_list_stays_bounded_through_a_let_a_filter_and_count_by():
     """A zone's list keeps its bound (the deck's size) when a let names it, a filter, map, sorted
     or distinct goes through it, or count_by counts it: a small loop over any of these is free;
-    the same loop over a list the build cannot bound is charged."""
+    the same loop over a list the build cannot bound is charged, but for the first (filter) loop, over
+    a name holding at most 16 items when it is gone through."""
     from rulekit.lang.expr import Global
     hand = Global("list<card>", lambda c: c.hand, code=("zones", "hand"))
     scope = Scope(globals={"hand": hand}, card_ids={f"c{i}": i for i in range(8)},
                   locals={"xs": "list<card>"}, attrs={"rank": ("int", tuple(i // 2 for i in range(8)))})
     text = "let h = {} in count(values(count_by(filter(h, c -> c.rank > 0), c -> c.rank)), k -> k % 2 == 1)"
-    for src, charged in (("hand", 0), ("xs", 4 + 3 + 2)):
+    for src, charged in (("hand", 0), ("xs", 3 + 2)):
         comp = compile_expr(text.format(src), scope)
         c = SimpleNamespace(loc={"xs": [0, 2, 3, 4]}, budget=EVAL_BUDGET, hand=[0, 2, 3, 4])
         c.zones = {"hand": c.hand}
@@ -307,3 +317,20 @@ def test_a_flat_list_the_build_bounds_is_built_without_a_charge():
     for s, charged in ((scope, 0), (Scope(locals={"a": "int"}), 3)):
         c = SimpleNamespace(loc={"a": 3}, budget=EVAL_BUDGET, n=5)
         assert compile_expr("slice(seats_from(2), 0, a)", s).fn(c) == [2, 3, 4] and c.budget == EVAL_BUDGET - charged
+
+
+def test_a_flag_per_item_is_read_by_map_and_fails_where_written():
+    """`count/any/all(xs, i -> flags[i])` read the list through C's map (H_getter): the same values
+    as the loop written out, and an index past the list still fails at its place in the text."""
+    scope = Scope(locals={"xs": "list<int>", "flags": "list<bool>"})
+    flags = [True, False, True, True]
+    for text, want in (("count(xs, i -> flags[i])", 3), ("any(xs, i -> flags[i])", True),
+                       ("all(xs, i -> flags[i])", False), ("all([0, 2], i -> flags[i])", True)):
+        comp = compile_expr(text, scope)
+        assert "H_getter(" in comp.raw.source, text
+        assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=flags)) == want, text
+    text = "count(xs, i -> flags[i])"
+    with pytest.raises(EvalError) as err:
+        compile_expr(text, scope).fn(ctx(xs=[0, 9], flags=flags))
+    assert "index 9 out of range" in err.value.message
+    assert text[err.value.offset:err.value.offset + err.value.length] == "i"

@@ -13,7 +13,8 @@ from typing import Any
 MAX_KEPT = 100_000  # items and characters in one value kept between steps (rulekit.engine.steps.MAX_LIST)
 MAX_NEST = 32  # lists inside lists
 NESTED = (list, dict, tuple, str)
-_NESTED_SET = frozenset(NESTED)
+NESTED_SET = frozenset(NESTED)  # the types of items that make a list more than its length
+_NESTED_SET = NESTED_SET
 _TOO_BIG = "a value of more than {} items and characters (lists inside counted each time)"
 
 

@@ -19,6 +19,7 @@ inside it called. An expression whose generated code raises is re-run by its clo
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Any, Callable
 
 from rulekit.core.errors import Span
@@ -27,7 +28,7 @@ from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compi
 from rulekit.lang.expr.helpers import card_table
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.scope import MAX_INT
-from rulekit.engine.cost import flat
+from rulekit.engine.cost import NESTED_SET, flat
 from rulekit.engine.genchoice import ChoiceWriter
 from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
 from rulekit.engine.genvalues import Pairs, unseen
@@ -47,6 +48,7 @@ def _returned(exc: ProcReturn) -> Any:
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
 _PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing to its size
+_LIST_ONLY = frozenset({list})
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 _FIRST_EQ = re.compile(r"\((C\d+)\[(\w+)\] == ([\w +()-]+)\)")
@@ -252,12 +254,17 @@ class Gen(FrameWriter, ChoiceWriter):
             elif typ == T.BOOL:
                 self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
             elif T.is_list(typ) and T.elem(typ) in _PLAIN:
-                # a list of numbers or cards (the checker's type): its size is its length
-                self.emit(ind, f"if type({nv}) is not list or len({nv}) > {MAX_LIST}: {chk}({nv})")
+                # a list of numbers or cards by the checker's type: its size is its length once its
+                # items are seen to hold no list or text (told in C, no call; anything else is measured)
+                self.emit(ind, f"if type({nv}) is not list or len({nv}) > {MAX_LIST} "
+                          f"or not {self.bind(NESTED_SET.isdisjoint)}({self.bind(map)}(type, {nv})): {chk}({nv})")
             elif T.is_list(typ) and T.is_list(T.elem(typ)) and T.elem(T.elem(typ)) in _PLAIN:
-                # a list of lists of numbers or cards (plays, groups): its size is its length and its
-                # items' lengths, counted in C, without the check's walk of every item
-                self.emit(ind, f"if type({nv}) is not list or len({nv}) + sum({self.bind(map)}(len, {nv})) > {MAX_LIST}: "
+                # a list of lists of numbers or cards (plays, groups) by the checker's type: once its
+                # items are seen to be lists of single values (in C), its size is their lengths summed
+                m = self.bind(map)
+                self.emit(ind, f"if type({nv}) is not list or not {self.bind(_LIST_ONLY.issuperset)}({m}(type, {nv})) "
+                          f"or len({nv}) + sum({m}(len, {nv})) > {MAX_LIST} "
+                          f"or not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {self.bind(chain.from_iterable)}({nv}))): "
                           f"{chk}({nv})")
             else:
                 tv = self.new("t")

@@ -29,7 +29,7 @@ from rulekit.lang.expr.builtincode import BuiltinWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
-from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, has_loop, inner_loops, mentions, size_of
+from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, mentions, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
 __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
@@ -48,6 +48,7 @@ _FRESH = re.compile(r"^\[\*(K\d+|range\(ctx\.n\))\]$")  # a copy of a constant t
 # code that reads a value without computing anything: read twice rather than kept in a temporary
 _SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
 _SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
+_FLAG_OF = re.compile(r"^(.+)\[(_p\d+)\]$")  # a list read at a lambda's parameter
 _FEW = 4  # items of a list whose `x in ys` tests are not worth ys's test made a function (member_test)
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by"}
 
@@ -93,6 +94,8 @@ class CodeGen(BuiltinWriter):
         self.copies: dict[str, str] = {}  # code `[*X]` of a copied tuple -> X (see BuiltinWriter)
         # code of a list an `x in` tests in a loop -> the temporary read once before, its code (see hoist)
         self.hoists: dict[str, tuple[str, str]] | None = None if located else {}
+        self.cond_depth = 0  # branches (of if, and, or) the code being written is inside
+        self.guarded = False  # the loops around the code being written run only when a condition holds
 
     def const(self, v: Any) -> str:
         if type(v) is bool or v is None:
@@ -262,7 +265,16 @@ class CodeGen(BuiltinWriter):
         tk = self.const_of(node.test)
         if tk is not NC_MARK:
             return self.g(node.then if tk else node.other)
-        return f"({self.g(node.then)} if {self.g(node.test)} else {self.g(node.other)})"
+        return f"({self.branch(node.then)} if {self.g(node.test)} else {self.branch(node.other)})"
+
+    def branch(self, node: ast.Node) -> str:
+        """The code of `node`, which runs only when a condition holds (no value read before for it:
+        see hoist)."""
+        self.cond_depth += 1
+        try:
+            return self.g(node)
+        finally:
+            self.cond_depth -= 1
 
     def g_Binary(self, node: ast.Binary) -> str:
         some = self.some_of(node)
@@ -272,7 +284,7 @@ class CodeGen(BuiltinWriter):
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op in ("and", "or"):
             lk = self.const_of(node.left)
-            right = self.g(node.right)
+            right = self.branch(node.right)
             keep = right if rt != T.ANY else f"bool({right})"
             if lk is not NC_MARK:
                 if op == "and":
@@ -347,7 +359,7 @@ class CodeGen(BuiltinWriter):
         """The temporary holding `code` (the list or map an `x in` inside a loop tests, read from the
         state, the same for every item) as H_scanner makes it, read once before the expression
         (with_hoists); None outside a loop, or where the code may not be read early."""
-        if self.hoists is None or self.memo is not None or not self.params or "_p" in code:
+        if self.hoists is None or self.memo is not None or not self.params or self.guarded or "_p" in code:
             return None
         return self.held(code, f"{code} if len({code}) <= {FREE_SCAN} else H_scanner(ctx, {code}, {t in (T.MAP, T.ANY)})")
 
@@ -387,10 +399,14 @@ class CodeGen(BuiltinWriter):
         name = f"_p{self.n_params}"
         self.n_params += 1
         saved = self.params.get(node.param)
+        guarded = self.guarded
+        if not self.params:  # the outermost loop: whether it runs only when a condition holds
+            self.guarded = self.cond_depth > 0
         self.params[node.param] = name
         try:
             return name, self.g(node.body)
         finally:
+            self.guarded = guarded
             if saved is None:
                 del self.params[node.param]
             else:
@@ -443,6 +459,10 @@ class CodeGen(BuiltinWriter):
             # which never holds more than the deck), gone through once by a small body with no
             # loop of its own: it costs no more than a big expression, which is not charged either
             loop = f"for {p} in {each}"
+        elif not pre and not inner and not self.located and _SIMPLE.match(each) and not has_loop(lam.body):
+            # the same for a list read from the state, its length checked as it is gone through
+            few = min(FREE_SCAN, FREE_LOOP // size_of(lam.body))
+            loop = f"for {p} in ({each} if len({each}) <= {few} else H_spend(ctx, {each}))"
         got = _LOOKUP.match(body)
         table = self.consts[int(got.group(1))] if got and got.group(2) == p else None
         if type(table) is tuple and not self.located and fname in ("sum", "map", "min", "max", "count_by") \
@@ -470,6 +490,13 @@ class CodeGen(BuiltinWriter):
                 return f"({'' if keep else 'not '}{some}({self.const(map)}({has}, {xs})))"
             kept = f"[*{self.const(filter if keep else filterfalse)}({has}, {xs})]"
             return f"len({kept})" if fname == "count" else kept
+        flag = _FLAG_OF.match(body) if fname in ("count", "any", "all") and not self.located else None
+        if flag and flag.group(2) == p and "_p" not in flag.group(1) and _SIMPLE.match(flag.group(1)) \
+                and isinstance(lam.body, ast.Index) and T.is_list(self.type_of(lam.body.obj)) \
+                and self.type_of(lam.body) == T.BOOL:
+            # `x -> flags[x]` (a per-seat true/false, say) per item: the list's lookup called by C's map
+            flags = f"{self.const(map)}(H_getter({flag.group(1)}), {loop[len(f'for {p} in '):]})"
+            return f"len([*{self.const(filter)}(None, {flags})])" if fname == "count" else f"{fname}({flags})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
         # filter and map are charged per item gone through (H_spend), not again for what they build:
@@ -526,11 +553,18 @@ class CodeGen(BuiltinWriter):
             return len(k) if len(k) <= FREE_SCAN else None
         if isinstance(node, ast.ListLit):  # a list written out: its length is the rule's own
             return len(node.items) if len(node.items) <= FREE_SCAN else None
+        if isinstance(node, ast.Cond):
+            a, b = self.static_len(node.then, ""), self.static_len(node.other, "")
+            return None if a is None or b is None else max(a, b)
         if isinstance(node, ast.Call) and node.args:
             if node.func in ("filter", "map", "sorted", "distinct", "slice", "reverse"):
                 return self.static_len(node.args[0], "")
             if node.func == "seats_from":
                 return self.scope.seats_max or None
+            ks = [self.const_of(a) for a in node.args]
+            if node.func == "range" and len(ks) <= 2 and all(type(k) is int for k in ks):
+                n = len(range(*ks))
+                return n if n <= FREE_SCAN else None
             arg = node.args[0]
             if node.func in ("keys", "values") and isinstance(arg, ast.Call) and arg.func == "count_by" and arg.args:
                 return self.static_len(arg.args[0], "")
@@ -748,22 +782,8 @@ def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, ro
     fn.plain = Plain(gen, body)  # type: ignore[attr-defined]
     if not gen.subs and len(body) <= MAX_SOURCE:
         fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope,  # type: ignore[attr-defined]
-                               _fresh_list(node, info))
+                               fresh_list(node, info))
     return fn
-
-
-def _fresh_list(node: ast.Node, info: Info) -> bool:
-    """Whether the value is always a list made by this evaluation (nothing else holds it)."""
-    t, k = info.get(id(node), (T.ANY, NC_MARK))
-    if k is not NC_MARK:
-        return isinstance(k, list)  # a constant list is copied each time
-    if isinstance(node, ast.ListLit):
-        return True
-    if isinstance(node, ast.Call):
-        return node.func in BUILDERS and node.func not in ("keys", "values")
-    if isinstance(node, ast.Binary):
-        return node.op in ("+", "-") and T.is_list(t)
-    return False
 
 
 _CODE_CACHE: dict[str, Any] = {}

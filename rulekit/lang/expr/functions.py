@@ -312,12 +312,9 @@ def _count_by(xs: list[Value], f: Fn1) -> dict[Value, int]:
 def count_keys(keys: Iterable[Value]) -> dict[Value, int]:
     """How many times each key occurs, in first-seen order (count_by() of the keys its function gave;
     generated code calls it on the keys it gathered)."""
-    ks = keys if type(keys) is list else [*keys]
-    if len(ks) <= FREE_SCAN:  # a hand's worth: each key counted by list.count, all in C
-        return dict(zip(ks, map(ks.count, ks)))
     out: dict[Value, int] = {}
     get = out.get
-    for k in ks:
+    for k in keys:
         out[k] = get(k, 0) + 1
     return out
 

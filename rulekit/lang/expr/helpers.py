@@ -356,6 +356,12 @@ def H_tester(xs: Value) -> Callable[[Value], bool]:
     return test
 
 
+def H_getter(xs: list[Value]) -> Callable[[int], Value]:
+    """`xs[i]` as a function of i (what C's map calls per item)."""
+    get: Callable[[int], Value] = xs.__getitem__
+    return get
+
+
 CALL_ERRORS = (Fail, EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)
 
 

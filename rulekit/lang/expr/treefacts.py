@@ -7,6 +7,8 @@ import dataclasses
 from typing import Any
 
 from rulekit.lang.expr import ast
+from rulekit.lang.expr import types as T
+from rulekit.lang.expr.scope import BUILDERS, NC_MARK
 
 # Functions whose lambda is called once per item: the budget is spent up front, per item.
 PER_ITEM = {"count", "sum", "min", "max", "min_by", "max_by", "filter", "map", "any", "all", "distinct",
@@ -104,3 +106,17 @@ def call_keys(node: ast.Node, in_lambda: bool = False) -> list[str]:
     for child in ast.children(node):
         out += call_keys(child, in_lambda)
     return out
+
+
+def fresh_list(node: ast.Node, info: dict[int, tuple[str, Any]]) -> bool:
+    """Whether the value is always a list made by this evaluation (nothing else holds it)."""
+    t, k = info.get(id(node), (T.ANY, NC_MARK))
+    if k is not NC_MARK:
+        return isinstance(k, list)  # a constant list is copied each time
+    if isinstance(node, ast.ListLit):
+        return True
+    if isinstance(node, ast.Call):
+        return node.func in BUILDERS and node.func not in ("keys", "values")
+    if isinstance(node, ast.Binary):
+        return node.op in ("+", "-") and T.is_list(t)
+    return False
