@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekit.lang.model import Variant
-from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool, long_lived
+from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool, keep_long_lived, long_lived
 
 FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -216,6 +216,12 @@ def prebuild_changes(path: str, variant: Variant, chs: list[Change]) -> None:
             continue
 
 
+def forget_change_games() -> None:
+    """Drop the games prebuild_changes kept (once the pages that read them are made: what runs after the site's
+    build, mkdocs itself, need not carry them, nor its collector walk them)."""
+    _CHANGE_GAMES.clear()
+
+
 def change_game(path: str, st: str | None) -> Any:
     """The game built for these settings of the variant at `path` (see prebuild_changes), else None."""
     return _CHANGE_GAMES.get((os.path.abspath(path), st)) if st is not None else None
@@ -364,6 +370,9 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
         prebuild_changes(path, variant, [Change(k, o, x, pr) for k, o, x, pr, _f in todo])
         for i in range(0, len(todo), GROUP):
             units.append((path, (_job, (path, n, rounds, seed, policy, todo[i:i + GROUP], base[path]))))
+    # the change games live through the build: in a site build the collector no longer walks them (each full
+    # collection walked them all: some 0.4 CPU-s each, in this process and in every worker forked from it)
+    keep_long_lived()
     results: dict[str, dict] = {path: {} for path in pending}
     for path, res in _run_many(units, workers):
         results[path].update(res)
