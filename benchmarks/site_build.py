@@ -35,6 +35,14 @@ one per distinct option values, each with a figures-only build) were already sha
 (diff -r). Machine loaded 3-5, `mkdocs build --strict -q` with an empty cache, user+sys: main 47.4 (load
 higher), 44.2 and 42.8 CPU-s, this branch 43.3 (the first step) and 41.5: within the machine's noise; the panels
 alone (panel_data of every game, one process, CPU): 9.3 and 9.1 CPU-s before, 7.6 and 7.4 after.
+Issue 38 part W (2026-11-29): the cyclic collector took about 5.3 CPU-s of the site's own process (3.7 of it in
+ten full collections, each walking the 124 house-rule change games, built before the effect workers fork and
+kept for the panels) and 1.4 in the workers' full collections; the change games are now frozen once built
+(rulekit.website.stats.keep_long_lived, inside the build's long_lived block: the workers inherit that) and dropped
+when the build ends; each change's rounds are played as `simulate` plays them (run_chunk, one state restarted,
+in runs up to the next interval check) instead of a fresh play() per round. Same site, byte for byte (diff -r),
+the statistics and effects identical. Three pairs, adc623c then this branch, `mkdocs build --strict -q` with an
+empty cache, user+sys, machine loaded 4.5-6: 37.6/34.0, 37.3/35.3, 38.8/34.5 CPU-s.
 """
 from __future__ import annotations
 

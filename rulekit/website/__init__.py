@@ -22,6 +22,7 @@ from rulekit.core.errors import RulekitError, render_all
 from rulekit.website.cards import Pictures, load_style
 from rulekit.website.quickref import players_text
 from rulekit.website.reference import cli_page, deck_page, decks_index, expressions_page, schema_page
+from rulekit.website.effects import forget_change_games
 from rulekit.website.howitplays import DEFAULT_EFFECT_ROUNDS, run_simulations
 from rulekit.website.stats import long_lived
 from rulekit.website.util import (family_key, family_slug, family_title, h, html_block, html_table, md,
@@ -192,8 +193,11 @@ def build_site(root_dir: str, rounds: int | None = None, cache_dir: str | None =
     style = load_style(os.path.join(root_dir, "docs", "card-style.yaml"))
     site = Site(root_dir, Pictures(style), load_entries(root_dir), rounds)
     gc.collect()
-    with long_lived():  # the games, variants and decks live through the build: the collector leaves them be
-        return _build_pages(site, root_dir, rounds, cache_dir, t0)
+    try:
+        with long_lived():  # the games, variants and decks live through the build: the collector leaves them be
+            return _build_pages(site, root_dir, rounds, cache_dir, t0)
+    finally:
+        forget_change_games()
 
 
 def _build_pages(site: Site, root_dir: str, rounds: int, cache_dir: str | None,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulekit.lang.model import Variant
-from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool, long_lived
+from rulekit.website.stats import cache_digest, default_game, engine_files, fork_pool, keep_long_lived, long_lived
 
 FORMAT = "effects-4"  # bump when the cached result's shape or the way it is computed changes
 GROUP = 8  # changes per worker job: big variants are spread over the workers
@@ -174,13 +174,15 @@ def tight(res: dict, base_spread: dict[str, float] | None = None) -> bool:
                for role, (m, ci) in (("dealer", res["dealer"]), ("others", res["others"])))
 
 
-def _rounds(game: Any, n: int, start: int, stop: int, seed: int, policy: str):
+def _rounds(game: Any, n: int, start: int, stop: int, seed: int, policy: str) -> list[list]:
     """Each round's result per seat, rounds start..stop-1 on the seeds of analysis.compare.seeded_rounds (round i
-    gets the same shuffle and agents under any rules: the pairing), seat 0 dealing."""
-    from rulekit.engine.runner import make_agents, play, round_seed
-    for i in range(start, stop):
-        s = round_seed(seed, i)
-        yield list(play(game, n, s, make_agents(game, n, s, policy), rounds=1, logging=False, dealer=0).round_deltas[0])
+    gets the same shuffle and agents under any rules: the pairing), seat 0 dealing: played as `simulate` plays
+    them (one state restarted each round: rulekit.engine.runner.run_chunk, the same rounds as a fresh play())."""
+    from rulekit.engine.runner import run_chunk
+    rows: list[list] = []
+    if stop > start:
+        run_chunk(game, n, seed, start, stop - start, policy, dealer=0, rows=rows)
+    return [list(r) for r in rows]
 
 
 def _base_job(path: str, n: int, rounds: int, seed: int, policy: str) -> list[list]:
@@ -216,6 +218,12 @@ def prebuild_changes(path: str, variant: Variant, chs: list[Change]) -> None:
             continue
 
 
+def forget_change_games() -> None:
+    """Drop the games prebuild_changes kept (once the pages that read them are made: what runs after the site's
+    build, mkdocs itself, need not carry them, nor its collector walk them)."""
+    _CHANGE_GAMES.clear()
+
+
 def change_game(path: str, st: str | None) -> Any:
     """The game built for these settings of the variant at `path` (see prebuild_changes), else None."""
     return _CHANGE_GAMES.get((os.path.abspath(path), st)) if st is not None else None
@@ -244,13 +252,15 @@ def _play_changes(path: str, n: int, rounds: int, seed: int, policy: str, todo: 
                     base += _rounds(base_game, n, len(base), want, seed, policy)
                 out[key] = role_effects(base[:want], base[:want])
                 continue
-            for k in range(rounds):
-                if k == len(base):  # the default rules' rounds, played on as far as a change needs them
-                    base += _rounds(base_game, n, k, min(rounds, k + STEP), seed, policy)
-                played += _rounds(game, n, k, k + 1, seed, pol)
-                done = k + 1
-                if done >= MIN_ROUNDS and done % STEP == 0 and done < rounds and \
-                        tight(role_effects(base[:done], played), spread(base[:MIN_ROUNDS])):
+            done = 0
+            while done < rounds:
+                # on to the next point where the intervals are checked (a multiple of STEP, MIN_ROUNDS at least)
+                stop = min(rounds, -(-max(done + 1, MIN_ROUNDS) // STEP) * STEP)
+                if len(base) < stop:  # the default rules' rounds, played on as far as a change needs them
+                    base += _rounds(base_game, n, len(base), min(rounds, max(stop, len(base) + STEP)), seed, policy)
+                played += _rounds(game, n, done, stop, seed, pol)
+                done = stop
+                if done < rounds and tight(role_effects(base[:done], played), spread(base[:MIN_ROUNDS])):
                     break
             out[key] = role_effects(base[:len(played)], played)
         except Exception as exc:  # noqa: BLE001 - shown on the page as "could not be played"
@@ -364,6 +374,9 @@ def effects_all(jobs: list[tuple[str, tuple[str, ...], int, str, list[Change]]],
         prebuild_changes(path, variant, [Change(k, o, x, pr) for k, o, x, pr, _f in todo])
         for i in range(0, len(todo), GROUP):
             units.append((path, (_job, (path, n, rounds, seed, policy, todo[i:i + GROUP], base[path]))))
+    # the change games live through the build: in a site build the collector no longer walks them (each full
+    # collection walked them all: some 0.4 CPU-s each, in this process and in every worker forked from it)
+    keep_long_lived()
     results: dict[str, dict] = {path: {} for path in pending}
     for path, res in _run_many(units, workers):
         results[path].update(res)

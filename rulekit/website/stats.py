@@ -74,6 +74,14 @@ def long_lived() -> Iterator[None]:
         gc.unfreeze()
 
 
+def keep_long_lived() -> None:
+    """Inside a `long_lived` block, keep the collector off everything that exists now as well, until the block
+    ends (what was just made lives as long: the games of the house-rule changes); outside one, nothing."""
+    import gc
+    if gc.get_freeze_count() > 0:
+        gc.freeze()
+
+
 def fork_pool(workers: int) -> ProcessPoolExecutor:
     """A process pool whose workers are forked where the platform allows (they inherit what is loaded)."""
     import multiprocessing
