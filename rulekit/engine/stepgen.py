@@ -344,7 +344,7 @@ class Gen(FrameWriter, ChoiceWriter):
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
         face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
         z = self.new("z")
-        self.emit(ind, f"{z} = {self.zone(_getter(src, si), ind)}")
+        self.emit(ind, f"{z} = {self.zone(zone_getter(src, si), ind)}")
         got = self.new("g")
         one = None  # the card, where exactly one is moved (no list made unless a log needs it)
         if gen.cards is not None:
@@ -416,7 +416,7 @@ class Gen(FrameWriter, ChoiceWriter):
                 self.emit(ind + 1, f"{got}.reverse()")
                 self.emit(ind, "else:")
                 self.emit(ind + 1, f"{got} = []")
-        d = self.zone(_getter(dst, di), ind)
+        d = self.zone(zone_getter(dst, di), ind)
         if one is not None:
             self.emit(ind, f"{d}.insert(0, {one})" if bottom else f"{d}.append({one})")
             if face is not None:
@@ -730,10 +730,6 @@ def generate_step(step: Step) -> Run:
         if fn is not None:
             return fn
     raise RecursionError("a step Python cannot compile")  # pragma: no cover - calls and names only
-
-
-def _getter(name: str, idx: Fn | None) -> Fn:
-    return zone_getter(name, idx)
 
 
 # Parts of the state that stay the same objects (or values) for a whole round: a generated

@@ -26,10 +26,11 @@ from typing import Any, Callable
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.builtincode import BuiltinWriter
+from rulekit.lang.expr.hoisting import SCALAR as _SCALAR, SIMPLE as _SIMPLE, HoistWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
-from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, mentions, size_of
+from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 
 __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
@@ -46,8 +47,6 @@ _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
 _LOOKUP = re.compile(r"^K(\d+)\[(_p\d+)\]$")  # a constant table indexed by a lambda's parameter
 _FRESH = re.compile(r"^\[\*(K\d+|range\(ctx\.n\))\]$")  # a copy of a constant tuple, or the seats
 # code that reads a value without computing anything: read twice rather than kept in a temporary
-_SIMPLE = re.compile(r"^(?:ctx\.(?:vars|zones)|L|_p\d+)(?:\[(?:L\[K\d+\]|K\d+|_p\d+|\d+|ctx\.\w+)\])*$")
-_SCALAR = (T.INT, T.CARD, T.BOOL, T.STR)  # no list: a test in at most FREE_SCAN items or characters is short
 _FLAG_OF = re.compile(r"^(.+)\[(_p\d+)\]$")  # a list read at a lambda's parameter
 _FEW = 4  # items of a list whose `x in ys` tests are not worth ys's test made a function (member_test)
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by"}
@@ -66,7 +65,7 @@ def may_hold_lists(t: str) -> bool:
 Info = dict[int, tuple[str, Any]]
 
 
-class CodeGen(BuiltinWriter):
+class CodeGen(BuiltinWriter, HoistWriter):
     """Translate one checked expression tree into Python source over bound constants: fast code,
     or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
@@ -355,34 +354,6 @@ class CodeGen(BuiltinWriter):
             return f"H_num({left} {op} {right}{at})"
         raise Unsupported(op)
 
-    def hoist(self, code: str, t: str) -> str | None:
-        """The temporary holding `code` (the list or map an `x in` inside a loop tests, read from the
-        state, the same for every item) as H_scanner makes it, read once before the expression
-        (with_hoists); None outside a loop, or where the code may not be read early."""
-        if self.hoists is None or self.memo is not None or not self.params or self.guarded or "_p" in code:
-            return None
-        return self.held(code, f"{code} if len({code}) <= {FREE_SCAN} else H_scanner(ctx, {code}, {t in (T.MAP, T.ANY)})")
-
-    def tester(self, held: str) -> str:
-        """The temporary holding the membership test of the hoisted `held` as a function (H_tester)."""
-        return self.held(f"H_tester({held})", f"H_tester({held})")
-
-    def held(self, key: str, init: str) -> str:
-        """The temporary set to `init` before the expression (one per `key`)."""
-        assert self.hoists is not None
-        got = self.hoists.get(key)
-        if got is None:
-            got = self.hoists[key] = (f"_t{self.n_temps}", init)
-            self.n_temps += 1
-        return got[0]
-
-    def with_hoists(self, body: str) -> str:
-        """`body` after the values hoist() read once are read (fast code only)."""
-        if not self.hoists:
-            return body
-        reads = "".join(f"({name} := {init}), " for name, init in self.hoists.values())
-        return f"({reads}{body})[{len(self.hoists)}]"
-
     def g_Let(self, node: ast.Let) -> str:
         value = self.g(node.value)
         most = self.static_len(node.value, value)
@@ -521,24 +492,6 @@ class CodeGen(BuiltinWriter):
             return f"{self.const(count_keys)}([{body} {loop}])"
         return self.extreme(fname, f"[{body} {loop}]")  # min, max of the values
 
-    def member_test(self, lam: ast.Lambda) -> tuple[str, bool] | None:
-        """For a lambda `x -> x in ys` (or `not in`), ys read from the state without x: the code of
-        ys's membership test as a function (read once, before the loop), and whether it is `in`."""
-        body = lam.body
-        if self.located or not (isinstance(body, ast.Binary) and body.op in ("in", "not in")
-                                and isinstance(body.left, ast.Name) and body.left.name == lam.param
-                                and self.type_of(body.left) in _SCALAR) or mentions(body.right, lam.param):
-            return None
-        right = self.g(body.right)
-        if not _SIMPLE.match(right):
-            return None
-        kind = self.type_of(body.right) in (T.MAP, T.ANY)
-        got = self.hoists.get(right) if self.hoists is not None else None  # read once already (the body's)
-        held = got[0] if got is not None else self.hoist(right, self.type_of(body.right))
-        if held is not None:
-            return self.tester(held), body.op == "in"
-        return f"H_tester({right} if len({right}) <= {FREE_SCAN} else H_scanner(ctx, {right}, {kind}))", body.op == "in"
-
     def static_len(self, node: ast.Node, code: str) -> int | None:
         """The most items the list `node` (written as `code`) can hold, if known when the game is
         built: a short constant list's length, the deck's size for a zone (a zone holds only cards
@@ -661,7 +614,7 @@ class CodeGen(BuiltinWriter):
         elif (direct := self.yaku_direct(fname, consts)) is not None:
             call = f"{self.const(direct)}(ctx, {', '.join(args[1:])})"  # (ctx, cards[, card], seat)
         else:
-            inline = self.builtin(node, args, _fresh_list(node.args[0], self.info)) if args else None
+            inline = self.builtin(node, args, fresh_list(node.args[0], self.info)) if args else None
             if inline is not None:
                 call = inline
             else:
