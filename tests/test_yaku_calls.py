@@ -9,7 +9,7 @@ import random
 import pytest
 
 from rulekit.engine.build import build_game, load_variant
-from rulekit.lang.expr.functions import REGISTRY, EvalError
+from rulekit.lang.expr.functions import REGISTRY, YAKU_CALL_COST, EvalError
 from rulekit.lang.expr.scope import EVAL_BUDGET
 
 VARIANTS = os.path.join(os.path.dirname(__file__), "..", "variants")
@@ -103,3 +103,26 @@ def test_generated_code_calls_the_table_function_and_a_watcher_sees_every_call()
     ctx.yaku_eval = inner
     calls.caller("yaku_rank", "teyaku")(ctx, hand, 2)
     assert len(seen) == 2  # bound back: the direct path again
+
+
+def test_a_table_whose_yaku_all_want_a_hand_size_skips_other_sizes_only_when_its_claims_are_plain():
+    import dataclasses
+
+    from rulekit.engine.yakugen import hand_sizes
+    g = built("hanafuda/otoroku")
+    entries = list(g.yaku["teyaku"])
+    # every teyaku wants two cards but goshita-gomai (five); the claims compare seats only
+    assert hand_sizes(entries) == frozenset({2, 5})
+    # a claim that looks at the cards could fail or spend: no sizes are skipped
+    looks = dataclasses.replace(entries[0], claim=entries[0].when)
+    assert hand_sizes([looks, *entries[1:]]) is None
+    # a condition that does not start with the hand's size: none skipped either
+    open_when = dataclasses.replace(entries[0], when=entries[3].claim)
+    assert hand_sizes([open_when, *entries[1:]]) is None
+    # and the table gives nothing, spending nothing, for a three-card hand
+    ctx = g.new_ctx(6, 1, None)
+    g.reset_round(ctx)
+    ctx.budget, ctx.dealer = EVAL_BUDGET, 0
+    fn = g.yaku_calls.caller("yaku", "teyaku")
+    assert fn(ctx, [0, 4, 8], 1) == []
+    assert ctx.budget == EVAL_BUDGET - YAKU_CALL_COST - 3

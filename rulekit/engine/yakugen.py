@@ -9,6 +9,7 @@ from __future__ import annotations
 from ast import literal_eval
 from typing import Any, Callable
 
+from rulekit.lang.expr import ast
 from rulekit.lang.expr.codegen import call_keys, regenerate
 from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.engine.places import span_in
@@ -67,6 +68,13 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
     if not g.lines:  # no yaku can be made under these options
         header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
         g.emit(1, "return []")
+    else:
+        sizes = hand_sizes(entries)
+        if sizes is not None:
+            # most hands looked at are of no size any yaku wants: nothing to evaluate, nothing spent
+            header = header.replace("    def table(ctx, cards, seat):\n", "    def table(ctx, cards, seat):\n"
+                                    f"        if type(cards) is list and len(cards) not in {g.bind(sizes)}:\n"
+                                    "            return []\n", 1)
     # an error in it is placed, as without generated code, at the step that looked for yaku
     return build_function(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
 
@@ -75,6 +83,73 @@ def _when_never(fn: Any) -> bool:
     """Whether a yaku's condition is the constant false (an option turned the yaku off)."""
     code = fast_code(fn)
     return code is not None and code.body == "False"
+
+
+def hand_sizes(entries: list[Any]) -> frozenset[int] | None:
+    """The hand sizes outside which no yaku of the table is made and nothing is charged or can
+    fail (each condition starts `count(cards) == K and`, or is off, and each claim is a plain
+    comparison of the seat, dealer and player count); None when that cannot be told."""
+    sizes: set[int] = set()
+    for y in entries:
+        if y.claim is not None and not _plain_claim(y.claim):
+            return None
+        if _when_never(y.when):
+            continue
+        size = _size_guard(y.when)
+        if size is None:
+            return None
+        sizes.add(size)
+    return frozenset(sizes)
+
+
+def _size_guard(fn: Any) -> int | None:
+    """K when the condition is `count(cards) == K and ...` (its first conjunct), else None."""
+    code = fast_code(fn)
+    if code is None or code.node is None or code.names is None:
+        return None
+    node = code.node
+    while isinstance(node, ast.Binary) and node.op == "and":
+        node = node.left
+    if not (isinstance(node, ast.Binary) and node.op == "=="):
+        return None
+    count, k = node.left, node.right
+    if isinstance(count, ast.Const):
+        count, k = k, count
+    if not (isinstance(count, ast.Call) and count.func == "count" and len(count.args) == 1
+            and isinstance(count.args[0], ast.Name) and count.args[0].name == "cards"
+            and code.names.get(id(count.args[0])) == "loc"
+            and isinstance(k, ast.Const) and type(k.value) is int):
+        return None
+    return k.value
+
+
+PLAIN_OPS = {"==", "!=", "<", "<=", ">", ">=", "and", "or"}
+
+
+def _plain_claim(fn: Any) -> bool:
+    """Whether a claim only compares the seat, the dealer, the player count, seats next to them
+    and integer constants (it charges nothing and cannot fail)."""
+    code = fast_code(fn)
+    if code is None or code.node is None or code.names is None or code.scope is None:
+        return False
+    names, scope = code.names, code.scope
+
+    def plain(n: ast.Node) -> bool:
+        if isinstance(n, ast.Const):
+            return type(n.value) in (int, bool)
+        if isinstance(n, ast.Name):
+            kind = names.get(id(n))
+            if n.name == "seat":
+                return kind == "loc"
+            return kind == "global" and getattr(scope.globals.get(n.name), "code", None) in ("dealer", "n_players")
+        if isinstance(n, ast.Unary):
+            return n.op == "not" and plain(n.operand)
+        if isinstance(n, ast.Binary):
+            return n.op in PLAIN_OPS and plain(n.left) and plain(n.right)
+        if isinstance(n, ast.Call):
+            return n.func in ("left_of", "right_of") and len(n.args) == 1 and plain(n.args[0])
+        return False
+    return plain(code.node)
 
 
 def _literal(text: str) -> Any:
