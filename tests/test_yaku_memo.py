@@ -11,7 +11,7 @@ from rulekit.engine import game as game_module
 from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.game import YakuMemo
 from rulekit.engine.runner import make_agents, play
-from rulekit.lang.expr.functions import REGISTRY
+from rulekit.lang.expr.functions import REGISTRY, YAKU_CALL_COST
 from rulekit.lang.expr.scope import EVAL_BUDGET
 
 from .test_language_options import variant
@@ -119,7 +119,8 @@ def test_a_table_reading_the_round_number_is_kept_for_its_round_only(tmp_path):
 
 
 def test_a_table_reading_only_the_cards_is_kept_whoever_deals(tmp_path):
-    g = build_game(load_variant(variant(tmp_path)))
+    # (`<= 2`: a condition not starting with an exact hand size, so larger hands are evaluated)
+    g = build_game(load_variant(variant(tmp_path, ('when: "count(cards) == 2 and', 'when: "count(cards) <= 2 and'))))
     assert g.yaku_memo().lasting == {"hand"} and not g.yaku_memo().by_dealer
     calls = counted(g, "hand")
     ctx = g.new_ctx(3, 0, None)
@@ -130,3 +131,15 @@ def test_a_table_reading_only_the_cards_is_kept_whoever_deals(tmp_path):
     for d in (0, 1):
         assess(g, ctx, big, 1, d, VALUE, "hand")
     assert calls[0] == 3
+
+
+def test_a_hand_of_a_size_no_yaku_wants_is_not_evaluated_and_costs_the_call_only(tmp_path):
+    # the tutorial's one yaku wants exactly two cards (count(cards) == 2 and ...)
+    g = build_game(load_variant(variant(tmp_path)))
+    calls = counted(g, "hand")
+    ctx = g.new_ctx(3, 0, None)
+    idx = g.card_index
+    big = [idx[c] for c in ("3-1", "3-2", "4-1")]
+    assert [assess(g, ctx, big, 1, d, VALUE, "hand") for d in (0, 1)] == [(0, YAKU_CALL_COST + 3)] * 2
+    assert calls[0] == 0
+    assert assess(g, ctx, [idx["3-1"], idx["3-2"]], 1, 0, VALUE, "hand")[0] == 2 and calls[0] == 1

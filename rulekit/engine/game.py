@@ -15,7 +15,8 @@ from rulekit.engine.extras import Extra
 from rulekit.engine.roundgen import RoundFn, round_player
 from rulekit.engine.roundstart import game_vars, round_reset
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, located_error
-from rulekit.engine.yakucall import YAKU_MEMO_SIZE, Entry, TableState, YakuCalls
+from rulekit.engine.yakucall import ANY_SIZE, YAKU_MEMO_SIZE, Entry, TableState, YakuCalls
+from rulekit.engine.yakugen import hand_sizes
 
 _SEED = _CRandom.seed
 _F = TypeVar("_F", bound=Callable[..., None])  # the C seeding under random.Random.seed
@@ -276,9 +277,12 @@ class Game:
         states = {}
         for t, es in self.yaku.items():
             keep = self.yaku_cacheable.get(t, False)
+            # a generated table returns at once for hands of sizes it cannot use (yakugen)
+            sizes = hand_sizes(es) if generated else None
             states[t] = TableState(generated[t] if generated else _closure_table(es), keep=keep,
                                    lasting=keep and t in memo.lasting, by_dealer=t in memo.by_dealer,
-                                   kept=memo.kept, size=YAKU_MEMO_SIZE)
+                                   kept=memo.kept, size=YAKU_MEMO_SIZE,
+                                   sizes=ANY_SIZE if sizes is None else sizes)
         calls.entries, calls.sig, calls.memo = calls.bind(states), sig, memo
         return calls.entries
 

@@ -29,6 +29,8 @@ Entry = tuple[tuple[Any, ...], tuple[str, ...], Any, Any]
 # a table's hits for (ctx, cards, seat)
 TableFn = Callable[[Any, list[int], int], Any]
 EMPTY: Entry = ((), (), 0, 0)  # no yaku made (most hands): one entry shared
+# the hand sizes of a table not known to skip any (a range: its `in` is as quick as a set's)
+ANY_SIZE = range(1 << 62)
 
 
 def entry_of(hits: Any) -> Entry:
@@ -54,6 +56,9 @@ class TableState:
     by_dealer: bool = False
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
     size: int = YAKU_MEMO_SIZE
+    # the only hand sizes for which the table can make a yaku, spend or fail (others give no
+    # yaku at no cost: neither evaluated nor kept); ANY_SIZE when not known
+    sizes: frozenset[int] | range = ANY_SIZE
 
 
 class TableCalls:
@@ -83,10 +88,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     # what the charged kinds use: the same, or (through_eval) the state's yaku_eval uncached here
     k_evaluate: TableFn = _unbound
     k_keep = k_lasting = k_through = False
+    sizes: frozenset[int] | range = ANY_SIZE
+    k_sizes: frozenset[int] | range = ANY_SIZE
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
+        nonlocal sizes, k_sizes
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
+        # (through a watcher's yaku_eval every charged call goes on, so the watcher sees it)
+        sizes, k_sizes = state.sizes, (state.sizes if through is None else ANY_SIZE)
         lasting = state.keep and state.lasting
         kept, size = state.kept, state.size
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
@@ -119,6 +129,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         return got
 
     def entry(ctx: Any, cards: list[int], seat: int) -> Entry:
+        if len(cards) not in sizes:
+            return EMPTY
         if lasting and len(cards) <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
@@ -141,6 +153,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
+        if len(cards) not in k_sizes:
+            return []
         if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, written out: it is hot)
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
@@ -169,6 +183,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         ctx.budget = left
         if left < 0:
             raise EvalError(EXHAUSTED)
+        if len(cards) not in k_sizes:
+            return []  # (EMPTY's)
         if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
@@ -194,6 +210,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         ctx.budget = left
         if left < 0:
             raise EvalError(EXHAUSTED)
+        if len(cards) not in k_sizes:
+            return 0  # (EMPTY's)
         if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
@@ -219,6 +237,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         ctx.budget = left
         if left < 0:
             raise EvalError(EXHAUSTED)
+        if len(cards) not in k_sizes:
+            return 0  # (EMPTY's)
         if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
