@@ -179,13 +179,14 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     # the three kinds: `entry` charged, then what each gives (written out in each: they are hot)
     def ids(ctx: Any, cards: list[int], seat: int) -> list[str]:
-        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        k = len(cards)
+        left = ctx.budget - YAKU_CALL_COST - k
         ctx.budget = left
         if left < 0:
             raise EvalError(EXHAUSTED)
-        if len(cards) not in k_sizes:
+        if k not in k_sizes:
             return []  # (EMPTY's)
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
+        if k_lasting and k <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
             got = cache.get(key)
@@ -206,13 +207,14 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         return [*entry_of(k_evaluate(ctx, cards, seat))[1]]
 
     def value(ctx: Any, cards: list[int], seat: int) -> Any:
-        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        k = len(cards)
+        left = ctx.budget - YAKU_CALL_COST - k
         ctx.budget = left
         if left < 0:
             raise EvalError(EXHAUSTED)
-        if len(cards) not in k_sizes:
+        if k not in k_sizes:
             return 0  # (EMPTY's)
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
+        if k_lasting and k <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
             got = cache.get(key)
@@ -233,13 +235,14 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         return entry_of(k_evaluate(ctx, cards, seat))[2]
 
     def rank(ctx: Any, cards: list[int], seat: int) -> Any:
-        left = ctx.budget - YAKU_CALL_COST - len(cards)
+        k = len(cards)
+        left = ctx.budget - YAKU_CALL_COST - k
         ctx.budget = left
         if left < 0:
             raise EvalError(EXHAUSTED)
-        if len(cards) not in k_sizes:
+        if k not in k_sizes:
             return 0  # (EMPTY's)
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:
+        if k_lasting and k <= YAKU_MEMO_CARDS:
             key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
             got = cache.get(key)
