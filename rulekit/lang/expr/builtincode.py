@@ -95,6 +95,16 @@ class BuiltinWriter:
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
 
+    def count_view(self, node: ast.Node) -> str | None:
+        """`values(count_by(...))` gone through once (by a loop, min or max) as the counts' own view
+        (dict.values, in C): the same numbers in the same order, no list copied. Fast code only."""
+        if self.located or not isinstance(node, ast.Call) or node.func != "values" or len(node.args) != 1:
+            return None
+        arg = node.args[0]
+        if not isinstance(arg, ast.Call) or arg.func != "count_by":
+            return None
+        return f"{self.const(dict.values)}({self.g(arg)})"
+
     def whole_first(self, op: str, left: str, right: str, lt: str, rt: str) -> str | None:
         """`left op right` (+, - or *) of numbers or values of unknown type as Python's operator when
         both are whole numbers at run time (the usual case), bounded; otherwise the helper the

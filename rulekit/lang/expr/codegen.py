@@ -406,7 +406,7 @@ class CodeGen(BuiltinWriter, HoistWriter):
             return None
         saved, self.in_iter = self.in_iter, True  # Python allows no := anywhere in a comprehension's iterable
         try:
-            it = self.g(node.args[0])
+            it = self.count_view(node.args[0]) or self.g(node.args[0])
         finally:
             self.in_iter = saved
         if ":=" in it:
@@ -441,8 +441,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
             # each item looked up in a constant table (a card's attribute): Python's map, in C (a
             # list's __getitem__ is called directly; a tuple's goes through a slower wrapper)
             items = f"{self.const(map)}({self.const(list(table).__getitem__)}, {loop[len(f'for {p} in '):]})"
-            if fname in ("min", "max"):
-                return self.extreme(fname, f"[*{items}]")
+            if fname in ("min", "max"):  # over the map itself: an empty one fails with ValueError,
+                return f"{fname}({items})"  # which hands the step to the located code and its error
             if fname == "count_by":
                 return f"{self.const(count_keys)}({items})"
             if fname == "sum" and most is not None and all(type(v) is int for v in table) \
@@ -587,6 +587,9 @@ class CodeGen(BuiltinWriter, HoistWriter):
         written = self.written_extreme(node)
         if written is not None:
             return written
+        view = self.count_view(node.args[0]) if fname in ("min", "max") and len(node.args) == 1 else None
+        if view is not None:  # the counts gone through as they are: no list of them made
+            return self.extreme(fname, view)
         if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)
