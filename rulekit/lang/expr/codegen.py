@@ -292,6 +292,12 @@ class CodeGen(BuiltinWriter, HoistWriter):
             left = self.g(node.left)
             if T.ANY in (lt, rt):
                 return f"(bool({left}) {op} bool({right}))"
+            if lt == T.BOOL and self.const_of(node.right) is (op == "or") and not self.located:
+                # `x and false` (`x or true`) is false (true) once x is read: x, the same for
+                # every item of the loop around it, is read once, before the expression
+                held = self.invariant(left, f"({left} {op} {right})")
+                if held is not None:
+                    return held
             return f"({left} {op} {right})"
         if op in ("==", "!=", "<", "<=", ">", ">=", "+", "-") and lt == T.INT and rt == T.INT:
             # whole numbers: Python's operator, in the fast and the located code alike; a sum is

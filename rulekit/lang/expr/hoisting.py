@@ -42,6 +42,15 @@ class HoistWriter:
             return None
         return self.held(code, f"{code} if len({code}) <= {FREE_SCAN} else H_scanner(ctx, {code}, {t in (T.MAP, T.ANY)})")
 
+    def invariant(self, read: str, whole: str) -> str | None:
+        """The temporary holding `whole`, worked out from `read` alone (a read of the state the same
+        for every item of the loop it is in), set once before the expression; None outside a loop,
+        or where it may not be read early (an error in it still hands the step to the located code)."""
+        if self.hoists is None or self.memo is not None or not self.params or self.guarded or "_p" in read \
+                or not SIMPLE.match(read):
+            return None
+        return self.held(whole, whole)
+
     def tester(self, held: str) -> str:
         """The temporary holding the membership test of the hoisted `held` as a function (H_tester)."""
         return self.held(f"H_tester({held})", f"H_tester({held})")
