@@ -30,6 +30,24 @@ def seat_orders(most: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(tuple((p + i) % n for i in range(n)) for p in range(n)) for n in range(most + 1))
 
 
+def unstarred(code: str) -> str | None:
+    """`X` for code `[*X]` (a fresh list of one iterable's items), for a loop that goes through it
+    once and keeps nothing of it: no list is made; None for any other code."""
+    if not (code.startswith("[*") and code.endswith("]")):
+        return None
+    depth = 0
+    for ch in code[2:-1]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:  # `[*a][*b]`, say: not one list
+                return None
+        elif ch in ",'\"" and depth == 0:  # `[*a, *b]`: two lists joined
+            return None
+    return code[2:-1] if depth == 0 else None
+
+
 def _atom(code: str) -> str:
     return code if _ATOM.match(code) else f"({code})"
 

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.builtincode import BuiltinWriter
+from rulekit.lang.expr.builtincode import BuiltinWriter, unstarred
 from rulekit.lang.expr.hoisting import SCALAR as _SCALAR, SIMPLE as _SIMPLE, HoistWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
@@ -440,6 +440,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
             # the same for a list read from the state, its length checked as it is gone through
             few = min(FREE_SCAN, FREE_LOOP // size_of(lam.body))
             loop = f"for {p} in ({each} if len({each}) <= {few} else H_spend(ctx, {each}))"
+        if loop == f"for {p} in {each}" and (items := unstarred(each)) is not None:
+            loop = f"for {p} in {items}"  # a fresh list gone through once, as it is built: not made
         got = _LOOKUP.match(body)
         table = self.consts[int(got.group(1))] if got and got.group(2) == p else None
         if type(table) is tuple and not self.located and fname in ("sum", "map", "min", "max", "count_by") \
