@@ -474,7 +474,7 @@ class CodeGen(BuiltinWriter, HoistWriter):
                 and isinstance(lam.body, ast.Index) and T.is_list(self.type_of(lam.body.obj)) \
                 and self.type_of(lam.body) == T.BOOL:
             # `x -> flags[x]` (a per-seat true/false, say) per item: the list's lookup called by C's map
-            flags = f"{self.const(map)}(H_getter({flag.group(1)}), {loop[len(f'for {p} in '):]})"
+            flags = f"{self.const(map)}({flag.group(1)}.__getitem__, {loop[len(f'for {p} in '):]})"
             return f"len([*{self.const(filter)}(None, {flags})])" if fname == "count" else f"{fname}({flags})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
