@@ -141,7 +141,7 @@ def test_a_short_list_is_scanned_free_and_a_long_one_is_charged():
     for text, want, tests in (("count(ys, i -> i in xs)", 10, 20), ("filter(ys, i -> i not in xs)", [*range(100, 110)], 20),
                               ("all(ys, i -> i in xs)", False, 11), ("any(ys, i -> i not in xs)", True, 11)):
         comp = compile_expr(text, scope)
-        assert "H_tester(" in comp.raw.source, text
+        assert ".__contains__" in comp.raw.source, text
         c = ctx(xs=[*range(100)], ys=[*range(90, 110)])
         c.budget = 10_000
         assert comp.fn(c) == want, text
@@ -320,17 +320,46 @@ def test_a_flat_list_the_build_bounds_is_built_without_a_charge():
 
 
 def test_a_flag_per_item_is_read_by_map_and_fails_where_written():
-    """`count/any/all(xs, i -> flags[i])` read the list through C's map (H_getter): the same values
+    """`count/any/all(xs, i -> flags[i])` read the list through C's map (its __getitem__): the same values
     as the loop written out, and an index past the list still fails at its place in the text."""
     scope = Scope(locals={"xs": "list<int>", "flags": "list<bool>"})
     flags = [True, False, True, True]
     for text, want in (("count(xs, i -> flags[i])", 3), ("any(xs, i -> flags[i])", True),
                        ("all(xs, i -> flags[i])", False), ("all([0, 2], i -> flags[i])", True)):
         comp = compile_expr(text, scope)
-        assert "H_getter(" in comp.raw.source, text
+        assert ".__getitem__" in comp.raw.source, text
         assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=flags)) == want, text
     text = "count(xs, i -> flags[i])"
     with pytest.raises(EvalError) as err:
         compile_expr(text, scope).fn(ctx(xs=[0, 9], flags=flags))
     assert "index 9 out of range" in err.value.message
     assert text[err.value.offset:err.value.offset + err.value.length] == "i"
+
+
+def test_a_read_anded_with_false_in_a_loop_is_read_once_and_still_fails_only_where_written():
+    """`flags[k] and false` inside a loop is read once, before it (the same for every item): the
+    same values as the loop written out; a read that fails before a loop that never runs it
+    leaves the located code's answer (no error), one that runs it fails at its place in the text."""
+    scope = Scope(locals={"xs": "list<int>", "flags": "list<bool>", "k": "int"})
+    text = "count(xs, i -> (flags[k] and false) or i > 1)"
+    comp = compile_expr(text, scope)
+    assert ":= (L[" in comp.raw.source and " and False)" in comp.raw.source
+    assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=[True, False], k=0)) == 2
+    assert comp.fn(ctx(xs=[], flags=[True], k=5)) == 0
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(xs=[0, 2], flags=[True], k=5))
+    assert "index 5 out of range" in err.value.message
+
+
+def test_the_counts_of_count_by_are_gone_through_as_they_are():
+    """max() and a loop over `values(count_by(...))` read the counts without a list made of them:
+    the same values, and max() of no counts fails at its place as the registry's does."""
+    scope = Scope(locals={"xs": "list<int>"})
+    comp = compile_expr("max(values(count_by(xs, x -> x % 3)))", scope)
+    assert any(cell.cell_contents is dict.values for cell in comp.raw.__closure__)
+    assert comp.fn(ctx(xs=[1, 4, 7, 2, 3])) == 3
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(xs=[]))
+    assert "empty" in err.value.message
+    odd = compile_expr("count(values(count_by(xs, x -> x % 3)), n -> n % 2 == 1)", scope)
+    assert odd.fn(ctx(xs=[1, 4, 7, 2, 3, 6])) == 2  # counts 3, 1 and 2

@@ -30,6 +30,24 @@ def seat_orders(most: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(tuple(tuple((p + i) % n for i in range(n)) for p in range(n)) for n in range(most + 1))
 
 
+def unstarred(code: str) -> str | None:
+    """`X` for code `[*X]` (a fresh list of one iterable's items), for a loop that goes through it
+    once and keeps nothing of it: no list is made; None for any other code."""
+    if not (code.startswith("[*") and code.endswith("]")):
+        return None
+    depth = 0
+    for ch in code[2:-1]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:  # `[*a][*b]`, say: not one list
+                return None
+        elif ch in ",'\"" and depth == 0:  # `[*a, *b]`: two lists joined
+            return None
+    return code[2:-1] if depth == 0 else None
+
+
 def _atom(code: str) -> str:
     return code if _ATOM.match(code) else f"({code})"
 
@@ -94,6 +112,16 @@ class BuiltinWriter:
         if f in ("first", "last"):  # an empty list fails on the index: the located code says so
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
+
+    def count_view(self, node: ast.Node) -> str | None:
+        """`values(count_by(...))` gone through once (by a loop, min or max) as the counts' own view
+        (dict.values, in C): the same numbers in the same order, no list copied. Fast code only."""
+        if self.located or not isinstance(node, ast.Call) or node.func != "values" or len(node.args) != 1:
+            return None
+        arg = node.args[0]
+        if not isinstance(arg, ast.Call) or arg.func != "count_by":
+            return None
+        return f"{self.const(dict.values)}({self.g(arg)})"
 
     def whole_first(self, op: str, left: str, right: str, lt: str, rt: str) -> str | None:
         """`left op right` (+, - or *) of numbers or values of unknown type as Python's operator when

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.builtincode import BuiltinWriter
+from rulekit.lang.expr.builtincode import BuiltinWriter, unstarred
 from rulekit.lang.expr.hoisting import SCALAR as _SCALAR, SIMPLE as _SIMPLE, HoistWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
@@ -292,6 +292,12 @@ class CodeGen(BuiltinWriter, HoistWriter):
             left = self.g(node.left)
             if T.ANY in (lt, rt):
                 return f"(bool({left}) {op} bool({right}))"
+            if lt == T.BOOL and self.const_of(node.right) is (op == "or") and not self.located:
+                # `x and false` (`x or true`) is false (true) once x is read: x, the same for
+                # every item of the loop around it, is read once, before the expression
+                held = self.invariant(left, f"({left} {op} {right})")
+                if held is not None:
+                    return held
             return f"({left} {op} {right})"
         if op in ("==", "!=", "<", "<=", ">", ">=", "+", "-") and lt == T.INT and rt == T.INT:
             # whole numbers: Python's operator, in the fast and the located code alike; a sum is
@@ -406,7 +412,7 @@ class CodeGen(BuiltinWriter, HoistWriter):
             return None
         saved, self.in_iter = self.in_iter, True  # Python allows no := anywhere in a comprehension's iterable
         try:
-            it = self.g(node.args[0])
+            it = self.count_view(node.args[0]) or self.g(node.args[0])
         finally:
             self.in_iter = saved
         if ":=" in it:
@@ -434,6 +440,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
             # the same for a list read from the state, its length checked as it is gone through
             few = min(FREE_SCAN, FREE_LOOP // size_of(lam.body))
             loop = f"for {p} in ({each} if len({each}) <= {few} else H_spend(ctx, {each}))"
+        if loop == f"for {p} in {each}" and (items := unstarred(each)) is not None:
+            loop = f"for {p} in {items}"  # a fresh list gone through once, as it is built: not made
         got = _LOOKUP.match(body)
         table = self.consts[int(got.group(1))] if got and got.group(2) == p else None
         if type(table) is tuple and not self.located and fname in ("sum", "map", "min", "max", "count_by") \
@@ -441,8 +449,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
             # each item looked up in a constant table (a card's attribute): Python's map, in C (a
             # list's __getitem__ is called directly; a tuple's goes through a slower wrapper)
             items = f"{self.const(map)}({self.const(list(table).__getitem__)}, {loop[len(f'for {p} in '):]})"
-            if fname in ("min", "max"):
-                return self.extreme(fname, f"[*{items}]")
+            if fname in ("min", "max"):  # over the map itself: an empty one fails with ValueError,
+                return f"{fname}({items})"  # which hands the step to the located code and its error
             if fname == "count_by":
                 return f"{self.const(count_keys)}({items})"
             if fname == "sum" and most is not None and all(type(v) is int for v in table) \
@@ -466,7 +474,7 @@ class CodeGen(BuiltinWriter, HoistWriter):
                 and isinstance(lam.body, ast.Index) and T.is_list(self.type_of(lam.body.obj)) \
                 and self.type_of(lam.body) == T.BOOL:
             # `x -> flags[x]` (a per-seat true/false, say) per item: the list's lookup called by C's map
-            flags = f"{self.const(map)}(H_getter({flag.group(1)}), {loop[len(f'for {p} in '):]})"
+            flags = f"{self.const(map)}({flag.group(1)}.__getitem__, {loop[len(f'for {p} in '):]})"
             return f"len([*{self.const(filter)}(None, {flags})])" if fname == "count" else f"{fname}({flags})"
         if fname == "count":
             return f"len([0 {loop} if {body}])"
@@ -587,6 +595,9 @@ class CodeGen(BuiltinWriter, HoistWriter):
         written = self.written_extreme(node)
         if written is not None:
             return written
+        view = self.count_view(node.args[0]) if fname in ("min", "max") and len(node.args) == 1 else None
+        if view is not None:  # the counts gone through as they are: no list of them made
+            return self.extreme(fname, view)
         if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)

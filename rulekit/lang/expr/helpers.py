@@ -350,18 +350,6 @@ def H_scanner(ctx: Budgeted, xs: Value, general: bool) -> Value:
     return xs if len(xs) <= FREE_SCAN else Scanned(ctx, xs, general)
 
 
-def H_tester(xs: Value) -> Callable[[Value], bool]:
-    """`x in xs` as a function of x (what C's filter and map call per item), xs as H_scanner gave it."""
-    test: Callable[[Value], bool] = xs.__contains__
-    return test
-
-
-def H_getter(xs: list[Value]) -> Callable[[int], Value]:
-    """`xs[i]` as a function of i (what C's map calls per item)."""
-    get: Callable[[int], Value] = xs.__getitem__
-    return get
-
-
 CALL_ERRORS = (Fail, EvalError, TypeError, ValueError, ZeroDivisionError, IndexError, KeyError)
 
 

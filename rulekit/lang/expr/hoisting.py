@@ -42,9 +42,19 @@ class HoistWriter:
             return None
         return self.held(code, f"{code} if len({code}) <= {FREE_SCAN} else H_scanner(ctx, {code}, {t in (T.MAP, T.ANY)})")
 
+    def invariant(self, read: str, whole: str) -> str | None:
+        """The temporary holding `whole`, worked out from `read` alone (a read of the state the same
+        for every item of the loop it is in), set once before the expression; None outside a loop,
+        or where it may not be read early (an error in it still hands the step to the located code)."""
+        if self.hoists is None or self.memo is not None or not self.params or self.guarded or "_p" in read \
+                or not SIMPLE.match(read):
+            return None
+        return self.held(whole, whole)
+
     def tester(self, held: str) -> str:
-        """The temporary holding the membership test of the hoisted `held` as a function (H_tester)."""
-        return self.held(f"H_tester({held})", f"H_tester({held})")
+        """The temporary holding the membership test of the hoisted `held` as a function: its
+        __contains__ (a Scanned's charges each test of a long list)."""
+        return self.held(f"{held}.__contains__", f"{held}.__contains__")
 
     def held(self, key: str, init: str) -> str:
         """The temporary set to `init` before the expression (one per `key`)."""
@@ -78,4 +88,5 @@ class HoistWriter:
         held = got[0] if got is not None else self.hoist(right, self.type_of(body.right))
         if held is not None:
             return self.tester(held), body.op == "in"
-        return f"H_tester({right} if len({right}) <= {FREE_SCAN} else H_scanner(ctx, {right}, {kind}))", body.op == "in"
+        return (f"({right}.__contains__ if len({right}) <= {FREE_SCAN} else H_scanner(ctx, {right}, {kind}).__contains__)",
+                body.op == "in")
