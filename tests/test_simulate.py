@@ -47,6 +47,9 @@ def test_every_simulated_round_is_the_seeded_game_of_one_round(path):
         expect.add_round(res.round_deltas[0], res.records)
     assert stats.to_json() == expect.to_json()
     assert stats.total != [0] * n or stats.records  # something happened
+    # a watched run (the site's example finder, --check) plays the very same rounds: same dealer each round
+    checked = run_chunk(g, n, 11, 40, 40, checks=lambda *_: None)
+    assert checked.to_json() == expect.to_json()
 
 
 @pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])

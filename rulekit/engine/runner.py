@@ -529,7 +529,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     restart = game.restart
     # the round played as _play_rounds(game, ctx, 1, dealer, deltas) plays it, without its game loop
     play_round, end_when = game.round_player(n), game.end_when
-    seat = dealer % n if dealer is not None else 0
+    first_dealer = dealer % n if dealer is not None else 0  # (not `seat`: the loops below name seats)
     # chip changes and records of the rounds not yet added to the totals (added in blocks, in C)
     block: list[list[int]] = []
     recorded: list[dict[str, int]] = []
@@ -556,7 +556,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         if dealer is None:
             delta = _play_rounds(game, ctx, 1, dealer, [])[0]
         else:
-            ctx.dealer = ctx.next_dealer = seat
+            ctx.dealer = ctx.next_dealer = first_dealer
             ctx.round_no = 0
             before = list(ctx.chips)
             play_round(ctx, observer)
