@@ -177,90 +177,41 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             return [h.id for h in ctx.yaku_eval(table, cards, seat)]
         return [h.id for h in evaluate(ctx, cards, seat)]
 
-    # the three kinds: `entry` charged, then what each gives (written out in each: they are hot)
-    def ids(ctx: Any, cards: list[int], seat: int) -> list[str]:
-        k = len(cards)
-        left = ctx.budget - YAKU_CALL_COST - k
-        ctx.budget = left
-        if left < 0:
-            raise EvalError(EXHAUSTED)
-        if k not in k_sizes:
-            return []  # (EMPTY's)
-        if k_lasting and k <= YAKU_MEMO_CARDS:
-            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
-            cache = ctx.yaku_cache
-            got = cache.get(key)
-            if got is None:
-                memo = kept.get(key)
-                if memo is not None and left >= memo[1]:
-                    ctx.budget = left - memo[1]
-                    got = cache[key] = memo[0]
-                else:
-                    got = evaluated(ctx, key, cards, seat)
-            return [*got[1]]
-        if k_keep:
-            key = (table, seat, *cards)
-            got = ctx.yaku_cache.get(key)
-            if got is None:
-                got = for_round(ctx, key, cards, seat)
-            return [*got[1]]
-        return [*entry_of(k_evaluate(ctx, cards, seat))[1]]
+    def charged(i: int) -> Callable[[Any, list[int], int], Any]:
+        """`entry` charged, then its item i: the ids (a fresh list), the value or the rank."""
+        fresh = i == 1  # ids: a list the caller may keep or change
+        none = EMPTY[i]
 
-    def value(ctx: Any, cards: list[int], seat: int) -> Any:
-        k = len(cards)
-        left = ctx.budget - YAKU_CALL_COST - k
-        ctx.budget = left
-        if left < 0:
-            raise EvalError(EXHAUSTED)
-        if k not in k_sizes:
-            return 0  # (EMPTY's)
-        if k_lasting and k <= YAKU_MEMO_CARDS:
-            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
-            cache = ctx.yaku_cache
-            got = cache.get(key)
-            if got is None:
-                memo = kept.get(key)
-                if memo is not None and left >= memo[1]:
-                    ctx.budget = left - memo[1]
-                    got = cache[key] = memo[0]
-                else:
-                    got = evaluated(ctx, key, cards, seat)
-            return got[2]
-        if k_keep:
-            key = (table, seat, *cards)
-            got = ctx.yaku_cache.get(key)
-            if got is None:
-                got = for_round(ctx, key, cards, seat)
-            return got[2]
-        return entry_of(k_evaluate(ctx, cards, seat))[2]
+        def kind(ctx: Any, cards: list[int], seat: int) -> Any:
+            k = len(cards)
+            left = ctx.budget - YAKU_CALL_COST - k
+            ctx.budget = left
+            if left < 0:
+                raise EvalError(EXHAUSTED)
+            if k not in k_sizes:
+                return [] if fresh else none
+            if k_lasting and k <= YAKU_MEMO_CARDS:
+                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+                cache = ctx.yaku_cache
+                got = cache.get(key)
+                if got is None:
+                    memo = kept.get(key)
+                    if memo is not None and left >= memo[1]:
+                        ctx.budget = left - memo[1]
+                        got = cache[key] = memo[0]
+                    else:
+                        got = evaluated(ctx, key, cards, seat)
+            elif k_keep:
+                key = (table, seat, *cards)
+                got = ctx.yaku_cache.get(key)
+                if got is None:
+                    got = for_round(ctx, key, cards, seat)
+            else:
+                got = entry_of(k_evaluate(ctx, cards, seat))
+            return [*got[1]] if fresh else got[i]
+        return kind
 
-    def rank(ctx: Any, cards: list[int], seat: int) -> Any:
-        k = len(cards)
-        left = ctx.budget - YAKU_CALL_COST - k
-        ctx.budget = left
-        if left < 0:
-            raise EvalError(EXHAUSTED)
-        if k not in k_sizes:
-            return 0  # (EMPTY's)
-        if k_lasting and k <= YAKU_MEMO_CARDS:
-            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
-            cache = ctx.yaku_cache
-            got = cache.get(key)
-            if got is None:
-                memo = kept.get(key)
-                if memo is not None and left >= memo[1]:
-                    ctx.budget = left - memo[1]
-                    got = cache[key] = memo[0]
-                else:
-                    got = evaluated(ctx, key, cards, seat)
-            return got[3]
-        if k_keep:
-            key = (table, seat, *cards)
-            got = ctx.yaku_cache.get(key)
-            if got is None:
-                got = for_round(ctx, key, cards, seat)
-            return got[3]
-        return entry_of(k_evaluate(ctx, cards, seat))[3]
+    ids, value, rank = charged(1), charged(2), charged(3)
 
     def new(ctx: Any, cards: list[int], card: int, seat: int) -> list[str]:
         # new_yaku(): charged as two evaluations, each checked as it is charged
