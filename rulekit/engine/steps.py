@@ -42,6 +42,8 @@ def located_error(exc: BaseException, fallback: Span, where: str = "") -> RuleEr
 
 def _plain(exc: BaseException) -> str:
     """What went wrong, in an author's words (Python's own message kept after it, for the curious)."""
+    if isinstance(exc, RecursionError):  # (Python words it by where the limit was met: not told)
+        return "the rules call themselves, or nest, too deeply to finish (Python's recursion limit)"
     said = f"{type(exc).__name__}: {exc}"
     if isinstance(exc, IndexError):
         return f"it names a pile or a position past the last one ({said})"
