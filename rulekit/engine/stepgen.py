@@ -513,7 +513,8 @@ class Gen(FrameWriter, ChoiceWriter):
             self.emit(ind, f"ctx.depth += {deep}")
             self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
-        self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
+        if as_ is not None:  # (a value no step keeps needs no default)
+            self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
         outer = self.frame
         if body is not None:
@@ -693,7 +694,6 @@ class Gen(FrameWriter, ChoiceWriter):
         v = self.expr(gen.value, ind)
         self.publish(ind)  # (the caller of a procedure not written out in place reads ctx.steps)
         self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
-
 
 
 class TooBig(Exception):
