@@ -27,6 +27,7 @@ from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
 from rulekit.lang.expr.helpers import card_table
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.ast import always_bool
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import NESTED_SET, flat
 from rulekit.engine.genchoice import ChoiceWriter
@@ -247,12 +248,13 @@ class Gen(FrameWriter, ChoiceWriter):
                 nv = v
             # the closure's bound on kept values (numbers to 10^30, lists to MAX_LIST items), tested
             # in line for the type the checker found; any other value is measured by the check
-            if typ in (T.INT, T.CARD):
-                # (a number of another kind passes the test as the check would; anything else the
+            if typ in (T.INT, T.CARD, T.NUM):
+                # (a fraction passes the test as the check would, whatever its size; anything else the
                 # checker's type rules out fails it with a TypeError, located as the step's failure)
                 self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-            elif typ == T.BOOL:
-                self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
+            elif typ == T.BOOL:  # (a comparison's value needs no test: always_bool)
+                if add or not always_bool(getattr(fast_code(fn), "node", None)):
+                    self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
             elif T.is_list(typ) and T.elem(typ) in _PLAIN:
                 # a list of numbers or cards by the checker's type: its size is its length once its
                 # items are seen to hold no list or text (told in C, no call; anything else is measured)
@@ -511,7 +513,8 @@ class Gen(FrameWriter, ChoiceWriter):
             self.emit(ind, f"ctx.depth += {deep}")
             self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
-        self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
+        if as_ is not None:  # (a value no step keeps needs no default)
+            self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
         self.emit(ind, "try:")
         outer = self.frame
         if body is not None:
@@ -634,8 +637,9 @@ class Gen(FrameWriter, ChoiceWriter):
         self.emit(ind, f"{hands} = Z[{self.bind(gen.dst)}]")
         k = "1" if gen.count is None else self.expr(gen.count, ind)
         self.emit(ind, f"if {k} * len({order}) > len({z}): {self.bind(gen.too_few)}({k}, len({order}), len({z}))")
-        self.emit(ind, f"for {p} in {order}:")
-        self.emit(ind + 1, f"if not 0 <= {p} < N: {self.bind(gen.no_seat)}({p}, N)")
+        self.emit(ind, f"if {order} and not (0 <= {self.bind(min)}({order}) and {self.bind(max)}({order}) < N):")  # (in C)
+        self.emit(ind + 1, f"for {p} in {order}:")
+        self.emit(ind + 2, f"if not 0 <= {p} < N: {self.bind(gen.no_seat)}({p}, N)")
         inner = ind
         if k != "1":
             self.emit(ind, f"for {self.new('r')} in range({k}):")
@@ -690,7 +694,6 @@ class Gen(FrameWriter, ChoiceWriter):
         v = self.expr(gen.value, ind)
         self.publish(ind)  # (the caller of a procedure not written out in place reads ctx.steps)
         self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
-
 
 
 class TooBig(Exception):

@@ -112,3 +112,25 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Let):
         return (node.value, node.body)
     return ()
+
+
+COMPARISONS = frozenset(("==", "!=", "<", "<=", ">", ">=", "in", "not in"))
+
+
+def always_bool(node: Node | None) -> bool:
+    """Whether `node` gives True or False whatever it reads: a comparison (Python's give a bool
+    on every value of the language), `not`, and `and`/`or`/`if` of such (a store then needs no
+    test of its type; None: not known)."""
+    if isinstance(node, Const):
+        return type(node.value) is bool
+    if isinstance(node, Unary):
+        return node.op == "not"
+    if isinstance(node, Binary):
+        if node.op in COMPARISONS:
+            return True
+        return node.op in ("and", "or") and always_bool(node.left) and always_bool(node.right)
+    if isinstance(node, Cond):
+        return always_bool(node.then) and always_bool(node.other)
+    if isinstance(node, Let):
+        return always_bool(node.body)
+    return False

@@ -66,8 +66,14 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
             body = _rename(f.body, tag, set(f.params), n.start, n.end)
             # a name or a constant argument is put in place as it is (reading it twice costs
             # nothing); any other argument is computed once, by a let. Substituted before the
-            # body's own calls are expanded, so each node is visited once.
-            direct = {f"{p}{tag}": a for p, a in zip(f.params, args) if isinstance(a, (ast.Name, ast.Const))}
+            # body's own calls are expanded (an argument is already expanded: no call is met twice).
+            direct: dict[str, ast.Node] = {f"{p}{tag}": a for p, a in zip(f.params, args)
+                                           if isinstance(a, (ast.Name, ast.Const))}
+            rest = [(f"{p}{tag}", a) for p, a in zip(f.params, args) if f"{p}{tag}" not in direct]
+            if len(rest) == 1 and _read_first(body, rest[0][0]):
+                # the one computed argument, read once and before anything else the body does: put in
+                # place too (computed when a let would compute it, without the let)
+                direct[rest[0][0]] = rest[0][1]
             if direct:
                 body = _substitute(body, direct)
             body = rec(body, depth + 1)
@@ -83,6 +89,20 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
         return rec(node, depth)
     except RecursionError:
         raise _fail(node, "E030", "expression nested too deeply once its function calls are put in place") from None
+
+
+def _read_first(body: ast.Node, name: str) -> bool:
+    """Whether `name` occurs once in `body`, as the first thing it evaluates: down first sub-nodes
+    only (never into a lambda, which may run any number of times)."""
+    if sum(1 for n in _walk(body) if isinstance(n, ast.Name) and n.name == name) != 1:
+        return False
+    n = body
+    while not isinstance(n, (ast.Name, ast.Lambda)):
+        kids = ast.children(n)
+        if not kids:
+            return False
+        n = kids[0]
+    return isinstance(n, ast.Name) and n.name == name
 
 
 def _expanded_size(name: str, functions: dict[str, UserFunction], memo: dict[str, int], active: set[str]) -> int:
