@@ -363,3 +363,19 @@ def test_the_counts_of_count_by_are_gone_through_as_they_are():
     assert "empty" in err.value.message
     odd = compile_expr("count(values(count_by(xs, x -> x % 3)), n -> n % 2 == 1)", scope)
     assert odd.fn(ctx(xs=[1, 4, 7, 2, 3, 6])) == 2  # counts 3, 1 and 2
+
+
+def test_a_joined_list_gone_through_at_once_is_charged_as_a_join_and_a_loop_in_one_call():
+    """`filter(xss + yss, s -> ...)` with loops over each item: fast code joins and charges in one
+    call (H_joinin), charging what H_join and H_spendin charge one after the other, and a runaway
+    still stops with the located code's error."""
+    scope = Scope(locals={"a": "int", "xss": "list<list<int>>", "yss": "list<list<int>>"})
+    text = "filter(xss + yss, s -> all(s, c -> c > a) or max(filter(s, c -> c != a), c -> c) > 5)"
+    comp = compile_expr(text, scope)
+    assert "H_joinin(ctx, L[K0], L[K1], 3)" in comp.raw.source and "H_join(" not in comp.raw.source
+    c = ctx(a=1, xss=[[2, 3], [1, 7, 1]], yss=[[1, 2]])
+    assert comp.fn(c) == [[2, 3], [1, 7, 1]] and c.budget == EVAL_BUDGET - 3 - (3 + 3 * 7)
+    big = [[*range(2000)]] * 300  # (items shared: little memory, a big charge)
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=1, xss=big, yss=big))
+    assert err.value.message.startswith("evaluation budget exhausted")
