@@ -6,6 +6,7 @@ Python can nest are cut into helper functions instead of being left to another i
 """
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -379,3 +380,24 @@ def test_a_joined_list_gone_through_at_once_is_charged_as_a_join_and_a_loop_in_o
     with pytest.raises(EvalError) as err:
         comp.fn(ctx(a=1, xss=big, yss=big))
     assert err.value.message.startswith("evaluation budget exhausted")
+
+
+@pytest.mark.parametrize("text, want", [
+    ("count(xs, i -> (flags[k] and false) or i > 1)", 2),
+    ("count(xs, i -> i > 1 or (flags[k] and false))", 2),
+    ("count(xs, i -> (flags[k] or true) and i > 1)", 2),
+    ("count(xs, i -> i > 1 and (flags[k] or true))", 2),
+])
+def test_a_held_true_or_false_is_not_tested_again_for_each_item(text, want):
+    """`a or h` with h a read held before the loop as `x and false` (and `a and h` with `x or true`)
+    tests a alone per item: h is read once before the loop, as before, and nowhere after; the same
+    counts, and a read that fails still fails at its place in the text."""
+    scope = Scope(locals={"xs": "list<int>", "flags": "list<bool>", "k": "int"})
+    comp = compile_expr(text, scope)
+    held = re.search(r"\((_t\w+) := \(L\[", comp.raw.source)
+    assert held is not None and comp.raw.source.count(held.group(1)) == 1, comp.raw.source
+    assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=[True, False], k=0)) == want
+    assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=[False, True], k=0)) == want
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(xs=[0, 2], flags=[True], k=5))
+    assert "index 5 out of range" in err.value.message

@@ -309,6 +309,11 @@ class CodeGen(BuiltinWriter, HoistWriter):
                 held = self.invariant(left, f"({left} {op} {right})")
                 if held is not None:
                     return held
+            if not self.located:  # `a or h` with h held false (`a and h`, h held true): a, read as before
+                if self.held_truth(right) is (op == "and") and lt == T.BOOL:
+                    return left
+                if self.held_truth(left) is (op == "and"):
+                    return right
             return f"({left} {op} {right})"
         if op in ("==", "!=", "<", "<=", ">", ">=", "+", "-") and lt == T.INT and rt == T.INT:
             # whole numbers: Python's operator, in the fast and the located code alike; a sum is
