@@ -6,6 +6,7 @@ Python can nest are cut into helper functions instead of being left to another i
 """
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -363,3 +364,40 @@ def test_the_counts_of_count_by_are_gone_through_as_they_are():
     assert "empty" in err.value.message
     odd = compile_expr("count(values(count_by(xs, x -> x % 3)), n -> n % 2 == 1)", scope)
     assert odd.fn(ctx(xs=[1, 4, 7, 2, 3, 6])) == 2  # counts 3, 1 and 2
+
+
+def test_a_joined_list_gone_through_at_once_is_charged_as_a_join_and_a_loop_in_one_call():
+    """`filter(xss + yss, s -> ...)` with loops over each item: fast code joins and charges in one
+    call (H_joinin), charging what H_join and H_spendin charge one after the other, and a runaway
+    still stops with the located code's error."""
+    scope = Scope(locals={"a": "int", "xss": "list<list<int>>", "yss": "list<list<int>>"})
+    text = "filter(xss + yss, s -> all(s, c -> c > a) or max(filter(s, c -> c != a), c -> c) > 5)"
+    comp = compile_expr(text, scope)
+    assert "H_joinin(ctx, L[K0], L[K1], 3)" in comp.raw.source and "H_join(" not in comp.raw.source
+    c = ctx(a=1, xss=[[2, 3], [1, 7, 1]], yss=[[1, 2]])
+    assert comp.fn(c) == [[2, 3], [1, 7, 1]] and c.budget == EVAL_BUDGET - 3 - (3 + 3 * 7)
+    big = [[*range(2000)]] * 300  # (items shared: little memory, a big charge)
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(a=1, xss=big, yss=big))
+    assert err.value.message.startswith("evaluation budget exhausted")
+
+
+@pytest.mark.parametrize("text, want", [
+    ("count(xs, i -> (flags[k] and false) or i > 1)", 2),
+    ("count(xs, i -> i > 1 or (flags[k] and false))", 2),
+    ("count(xs, i -> (flags[k] or true) and i > 1)", 2),
+    ("count(xs, i -> i > 1 and (flags[k] or true))", 2),
+])
+def test_a_held_true_or_false_is_not_tested_again_for_each_item(text, want):
+    """`a or h` with h a read held before the loop as `x and false` (and `a and h` with `x or true`)
+    tests a alone per item: h is read once before the loop, as before, and nowhere after; the same
+    counts, and a read that fails still fails at its place in the text."""
+    scope = Scope(locals={"xs": "list<int>", "flags": "list<bool>", "k": "int"})
+    comp = compile_expr(text, scope)
+    held = re.search(r"\((_t\w+) := \(L\[", comp.raw.source)
+    assert held is not None and comp.raw.source.count(held.group(1)) == 1, comp.raw.source
+    assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=[True, False], k=0)) == want
+    assert comp.fn(ctx(xs=[0, 1, 2, 3], flags=[False, True], k=0)) == want
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(xs=[0, 2], flags=[True], k=5))
+    assert "index 5 out of range" in err.value.message

@@ -18,6 +18,7 @@ string, card table, option value, site and function of a variant is passed in as
 """
 from __future__ import annotations
 
+import ast as py_ast
 import re
 from fractions import Fraction
 from itertools import filterfalse
@@ -54,6 +55,16 @@ INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by
 
 class Unsupported(Exception):
     """Code that cannot be written as asked (a shared-call rewrite that would need a helper function)."""
+
+
+def joined_call(code: str) -> bool:
+    """Whether generated `code` is one whole call `H_join(ctx, a, b)` (no site: fast code)."""
+    try:
+        tree = py_ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(tree, py_ast.Call) and isinstance(tree.func, py_ast.Name) and tree.func.id == "H_join" \
+        and len(tree.args) == 3 and not tree.keywords
 
 
 def may_hold_lists(t: str) -> bool:
@@ -298,6 +309,11 @@ class CodeGen(BuiltinWriter, HoistWriter):
                 held = self.invariant(left, f"({left} {op} {right})")
                 if held is not None:
                     return held
+            if not self.located:  # `a or h` with h held false (`a and h`, h held true): a, read as before
+                if self.held_truth(right) is (op == "and") and lt == T.BOOL:
+                    return left
+                if self.held_truth(left) is (op == "and"):
+                    return right
             return f"({left} {op} {right})"
         if op in ("==", "!=", "<", "<=", ">", ">=", "+", "-") and lt == T.INT and rt == T.INT:
             # whole numbers: Python's operator, in the fast and the located code alike; a sum is
@@ -430,6 +446,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
             loop = f"for {p} in {each}"
         elif inner:  # its items' own loops are charged here, at once (see inner_loops)
             loop = f"for {p} in H_spendin(ctx, {it}, {len(inner)}{self.site(lam)})"
+            if not self.located and joined_call(it):  # a list joined and gone through: one call
+                loop = f"for {p} in H_joinin({it[len('H_join('):-1]}, {len(inner)})"
         most = self.static_len(node.args[0], it)
         if most is not None and not has_loop(lam.body) and most * size_of(lam.body) <= FREE_LOOP:
             # a list whose length is known when the game is built (written in the rule, or a zone,

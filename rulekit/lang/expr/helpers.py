@@ -192,6 +192,18 @@ def H_join(ctx: Budgeted, a: list[Value], b: list[Value], site: Site | None = No
     return r
 
 
+def H_joinin(ctx: Budgeted, a: list[Value], b: list[Value], k: int) -> list[Value]:
+    """H_spendin(ctx, H_join(ctx, a, b), k) in one call (fast code: a joined list gone through at once)."""
+    r = [*a, *b]
+    ctx.budget -= len(r)  # H_join's charge, then H_spendin's, each failing as its own would
+    if ctx.budget < 0:
+        raise fail(None, BUILD)
+    ctx.budget -= len(r) + k * sum(map(len, r))
+    if ctx.budget < 0:
+        raise fail(None, TICK)
+    return r
+
+
 def H_walk(ctx: Budgeted, v: Value) -> Value:
     """`v` after its walk is charged (lists of shared lists compared, hashed or scanned)."""
     return charge_walk(ctx, v)

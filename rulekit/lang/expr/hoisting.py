@@ -51,6 +51,14 @@ class HoistWriter:
             return None
         return self.held(whole, whole)
 
+    def held_truth(self, code: str) -> bool | None:
+        """What the temporary `code` always holds if invariant() set it to a true/false `x and false`
+        (False) or `x or true` (True); None for any other code."""
+        for key, (name, init) in (self.hoists or {}).items():
+            if name == code and key == init and init.startswith("(") and init.endswith((" and False)", " or True)")):
+                return init.endswith(" or True)")
+        return None
+
     def tester(self, held: str) -> str:
         """The temporary holding the membership test of the hoisted `held` as a function: its
         __contains__ (a Scanned's charges each test of a long list)."""
