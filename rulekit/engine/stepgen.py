@@ -35,16 +35,9 @@ from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
-from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, Fn, LoopBreak, ProcReturn, Run, log_cut, log_deal,
+from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, NO_VALUE, Fn, LoopBreak, ProcReturn, Run, returned, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
     zone_getter)
-
-_NO_VALUE = object()  # a procedure that ended without a return step
-
-
-def _returned(exc: ProcReturn) -> Any:
-    """The value a return step gave (generated code names no attributes)."""
-    return exc.value
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
@@ -514,7 +507,7 @@ class Gen(FrameWriter, ChoiceWriter):
             self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
         if as_ is not None:  # (a value no step keeps needs no default)
-            self.emit(ind, f"{rv} = {self.bind(_NO_VALUE)}")
+            self.emit(ind, f"{rv} = {self.bind(NO_VALUE)}")
         self.emit(ind, "try:")
         outer = self.frame
         if body is not None:
@@ -542,7 +535,7 @@ class Gen(FrameWriter, ChoiceWriter):
             self.emit(ind + 1, f"{self.bind(procs)}[{self.bind(name)}](ctx)")
         ex = self.new("rx")
         self.emit(ind, f"except {self.bind(ProcReturn)} as {ex}:")
-        self.emit(ind + 1, f"{rv} = {self.bind(_returned)}({ex})")
+        self.emit(ind + 1, f"{rv} = {self.bind(returned)}({ex})")
         self.emit(ind, "finally:")
         if body is None and self.counter:
             self.emit(ind + 1, "S = ctx.steps")  # (what the procedure counted, however it ended)
@@ -557,7 +550,7 @@ class Gen(FrameWriter, ChoiceWriter):
         else:
             self.emit(ind + 1, "pass")
         if as_ is not None:
-            self.emit(ind, f"if {rv} is {self.bind(_NO_VALUE)}: {self.bind(no_value)}(ctx)")
+            self.emit(ind, f"if {rv} is {self.bind(NO_VALUE)}: {self.bind(no_value)}(ctx)")
             if self.promote and as_ not in self.frame.kept:
                 self.set_local(ind, as_, rv)
             else:

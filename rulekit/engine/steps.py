@@ -79,6 +79,14 @@ class ProcReturn(Exception):
         self.value = value
 
 
+NO_VALUE = object()  # what a procedure written out in place holds when it ended without a return step
+
+
+def returned(exc: ProcReturn) -> Any:
+    """The value a return step gave (generated code names no attributes)."""
+    return exc.value
+
+
 class Redeal(Exception):
     """Raised by `redeal`: the round restarts with a fresh shuffle (misdeal)."""
 
