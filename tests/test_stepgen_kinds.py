@@ -276,3 +276,23 @@ def test_the_scan_in_c_finds_the_card_nearest_the_top_and_raises_what_indexing_r
     assert H_first_eq(values, [9], 2) == -1  # an id past the table has a value no card has
     with pytest.raises(IndexError):  # generated code then runs the card-by-card loop, to fail at its place
         H_first_eq(values, [300], 2)
+
+
+@pytest.mark.parametrize("exc, words", [
+    (KeyError("stake"), "it names something that does not exist here (KeyError: 'stake')"),
+    (TypeError("unsupported operand"), "a value of the wrong kind for this step (TypeError: unsupported operand)"),
+    (AttributeError("'int' object has no attribute 'suit'"),
+     "a value of the wrong kind for this step (AttributeError: 'int' object has no attribute 'suit')"),
+    (IndexError("list index out of range"),
+     "it names a pile or a position past the last one (IndexError: list index out of range)"),
+    (ValueError("odd"), "ValueError: odd"),
+])
+def test_an_unforeseen_failure_is_told_in_plain_words_at_the_step(exc, words):
+    """No rule foresees these; the author still reads what kind of thing went wrong, at the step's place."""
+    from rulekit.core.errors import Span
+    from rulekit.engine.steps import located_error
+    err = located_error(exc, Span("v.yaml", 7, 9), "play")
+    text = str(err)
+    assert "v.yaml:7:9" in text
+    assert f"cannot be carried out: {words}" in text
+    assert "in phase 'play'" in text
