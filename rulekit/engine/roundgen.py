@@ -40,6 +40,7 @@ MAX_REDEALS = 100  # deals in a row a round may take (a misdeal rule that always
 RoundFn = Callable[..., None]
 
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")  # an expression's constants and its own Python locals
+_FIXED = re.compile(r"\bctx\.(n|vars|zones)\b")  # parts of the state a round reads as its own
 
 
 def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> RoundFn | None:
@@ -85,9 +86,12 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     phases = list(game.phases)
     for j, ph in enumerate(phases):
         pid = src.const(ph.id)
+        mark = len(out)
         out.append(f"        ctx.where = {pid}")
-        test = _condition(src, ph.when, j, out)
+        test = _condition(src, ph.when, j, n, out)
         if test == "False":
+            if j + 1 < len(phases):  # (the next phase names itself at once: nothing reads this one)
+                del out[mark]
             continue
         ind = "        "
         if test != "True":
@@ -158,10 +162,12 @@ def _start_failed(file: str) -> Callable[[BaseException], RuleError]:
     return failed
 
 
-def _condition(src: Source, when: Any, j: int, out: list[str]) -> str:
+def _condition(src: Source, when: Any, j: int, n: int, out: list[str]) -> str:
     """The test of a phase's entry condition ('True', 'False' or a local's name), the lines
     evaluating it appended to `out`: its generated code inline, falling back to its located code
-    (which raises the error placed in the text) as a call of the condition would."""
+    (which raises the error placed in the text) as a call of the condition would. The seat count
+    is the table's `n` and the zones and variables are the round's Z and V (the same objects all
+    round, as a generated phase reads them)."""
     if when is None:
         return "True"
     code = fast_code(when)
@@ -176,7 +182,8 @@ def _condition(src: Source, when: Any, j: int, out: list[str]) -> str:
         if m.group(1) == "K":
             return src.const(consts[int(m.group(2))])
         return f"{m.group(1)}e{j}_{m.group(2)}"  # (apart from every other condition's)
-    written = _TOKEN.sub(rename, body)
+    fixed = {"n": f"({int(n)})", "vars": "V", "zones": "Z"}
+    written = _FIXED.sub(lambda m: fixed[m.group(1)], _TOKEN.sub(rename, body))
     if "L[" in written:
         out.append("        L = ctx.loc")
     out.append("        try:")
