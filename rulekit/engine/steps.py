@@ -205,7 +205,7 @@ def cut_point(rng: Any, size: int) -> int:
     n = size - 1
     k = n.bit_length()
     g = rng.getrandbits
-    r = g(k)
+    r: int = g(k)
     while r >= n:
         r = g(k)
     return 1 + r
