@@ -53,7 +53,7 @@ def test_without_generated_code_the_listing_says_so(capsys, monkeypatch):
     monkeypatch.setenv("RULEKIT_CODEGEN", "0")
     out = _listing(capsys, "otoroku")
     # only the round is written out (it always is): the phases it calls run as compiled steps
-    assert out.count("def _make(") == 1 and "def play_round(ctx, OBS):" in out and "runs as compiled steps" in out
+    assert out.count("def _make(") == 1 and "def play_round(ctx, OBS, SEED=None, D=0):" in out and "runs as compiled steps" in out
 
 
 HOSTILE = '"\\"); __import__(\'os\').system(\'echo pwned\') #\\n\\e[2J"'  # YAML: quote, newline, escape

@@ -84,6 +84,22 @@ def test_the_engines_shuffle_is_pythons():
                 assert mine == theirs, (seed, n)
 
 
+def test_the_engines_cut_is_pythons_randrange():
+    """steps.cut_point draws as random.Random.randrange(1, size) of Python 3.11 does: the same
+    point, and the generator left in the same state (the goldens were recorded with it)."""
+    import random
+
+    from rulekit.engine.steps import cut_point
+    for seed in range(60):
+        for size in (2, 3, 4, 5, 8, 9, 17, 33, 40, 48, 65, 129, 1000):
+            mine, theirs = random.Random(seed), random.Random(seed)
+            got = cut_point(mine, size)
+            assert 1 <= got < size
+            if random.Random._randbelow is random.Random._randbelow_with_getrandbits:
+                assert got == theirs.randrange(1, size), (seed, size)
+                assert mine.getstate() == theirs.getstate(), (seed, size)
+
+
 @pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
 def test_every_round_played_by_the_rules_policies_is_the_seeded_game_of_one_round(path):
     """run_chunk with the rules' own policies (careful, and one seat random) restarts one state and

@@ -146,8 +146,9 @@ HOW_TO_READ = """\
 # How to read it. Each part is the round, one phase, procedure or yaku table (or a game-level
 # expression), headed by the file and line of its rule. The round deals (again on a misdeal),
 # sets every zone and round variable to its start, and runs the phases in order (Kn are the
-# phases' ids, entry conditions and code). A `# file:line` comment names the step of the file the
-# statements below it carry out, down to the next such comment indented as much or less.
+# phases' ids, entry conditions and code); given a SEED (a simulation's round), it first starts
+# the game afresh with it. A `# file:line` comment names the step of the file the statements
+# below it carry out, down to the next such comment indented as much or less.
 # ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far
 # (counted in S while a phase runs). Read once at the top: Z = ctx.zones (the piles of cards, by
 # name), V = ctx.vars (the variables), CH = ctx.chips (each seat's chips), SEEN = ctx.seen (per

@@ -10,27 +10,37 @@ tried, an `end_round` ends the round, a `redeal` deals again (recorded), and any
 failure is raised located at its phase (or the step inside it) as before. `OBS` is the game's
 statistics observer (None: none), told as each deal starts and as the round ends.
 
+A simulation plays every round on one state restarted with the round's seed: called as
+`play_round(ctx, OBS, SEED, D)`, the function first does what Game.restart(ctx, SEED,
+round_next=True) does (the generator reseeded, a new game's records, variables, chips and
+counters, the game variables at their start), with D as dealer, written in place too, so a
+simulated round is one call (rulekit.engine.runner.run_chunk).
+
 Like the round start, the source holds only this module's tokens and whole numbers: phase ids,
 the phases' functions, the conditions' constants and the helpers below are bound constants (Kn),
 so a variant's text never becomes code.
 """
 from __future__ import annotations
 
+import random
 import re
+from _random import Random as _CRandom
 from typing import Any, Callable
 
 from rulekit.core.errors import RuleError, Span, error
 from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.scope import EVAL_BUDGET
-from rulekit.engine.roundstart import Source, round_source
+from rulekit.engine.roundstart import Source, add_game_vars, round_source
 from rulekit.engine.steps import RUNTIME_ERRORS, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100  # deals in a row a round may take (a misdeal rule that always applies stops there)
 
-RoundFn = Callable[[Any, Any], None]  # play_round(ctx, observer or None)
+# play_round(ctx, observer or None[, seed, dealer]): a round, on a game restarted first when a seed is given
+RoundFn = Callable[..., None]
 
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")  # an expression's constants and its own Python locals
+_FIXED = re.compile(r"\bctx\.(n|vars|zones)\b")  # parts of the state a round reads as its own
 
 
 def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> RoundFn | None:
@@ -49,17 +59,20 @@ def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> Rou
 
 
 def text(src: Source, extra: tuple[str, ...]) -> str:
-    """The Python source: `_make(K0, K1, ..., *extra)` returning `play_round(ctx, OBS)`."""
+    """The Python source: `_make(K0, K1, ..., *extra)` returning `play_round(ctx, OBS, SEED, D)`."""
     params = ", ".join([*(f"K{i}" for i in range(len(src.consts))), *extra])
     body = "".join(f"        {line}\n" for line in src.lines)
-    return f"def _make({params}):\n    def play_round(ctx, OBS):\n{body}    return play_round\n"
+    return f"def _make({params}):\n    def play_round(ctx, OBS, SEED=None, D=0):\n{body}    return play_round\n"
 
 
 def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> tuple[Source, dict[str, Any]]:
     """The lines and constants of round_player, and the names its source reads besides them."""
     src = round_source(game, n)  # the round's fresh state (its names: K0 ..., POT)
     reset, src.lines = src.lines, []
+    restart = _restart_lines(src, game, n)
     out = src.lines
+    out.append("if SEED is not None:")
+    out.extend("    " + line for line in restart)
     out.append("LOG = ctx.logging")
     out.append(f"for _ in range({int(MAX_REDEALS)}):")
     # what the last round (or deal) used, as Ctx.units counts it
@@ -73,9 +86,12 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     phases = list(game.phases)
     for j, ph in enumerate(phases):
         pid = src.const(ph.id)
+        mark = len(out)
         out.append(f"        ctx.where = {pid}")
-        test = _condition(src, ph.when, j, out)
+        test = _condition(src, ph.when, j, n, out)
         if test == "False":
+            if j + 1 < len(phases):  # (the next phase names itself at once: nothing reads this one)
+                del out[mark]
             continue
         ind = "        "
         if test != "True":
@@ -98,14 +114,60 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     first = phases[0].span if phases else Span(game.variant.file, 1, 1)
     extra = {"POT": pot_left, "END": EndRound, "REDEAL": Redeal, "RUNTIME": RUNTIME_ERRORS,
              "ERRS": FAST_ERRORS, "LOG_ROUND": log_round, "LOG_PHASE": log_phase, "REDEALT": redealt,
-             "FAILED": _failed(phases, game.variant.file), "TOO_MANY_DEALS": _too_many_deals(first)}
+             "FAILED": _failed(phases, game.variant.file), "TOO_MANY_DEALS": _too_many_deals(first),
+             "RANDOM": random.Random, "RESEED": _CRandom.seed, "START_FAILED": _start_failed(game.variant.file)}
     return src, extra
 
 
-def _condition(src: Source, when: Any, j: int, out: list[str]) -> str:
+def _restart_lines(src: Source, game: Any, n: int) -> list[str]:
+    """The lines doing what Game.restart(ctx, SEED, round_next=True) does, then setting the dealer
+    to D (run_chunk's simulated round), in the same order: its names are bound constants of `src`."""
+    saved, src.lines = src.lines, []
+    add_game_vars(src, game, n)  # (as the game's start function sets them)
+    starts, src.lines = src.lines, saved
+    # a start that only sets values reads nothing of the state: the names, yaku results and
+    # dealer it could read (and the next deal sets again) need not be set before it
+    reads = any(not _PLAIN_SET.match(line) for line in starts)
+    out = ["R = ctx.rng",
+           "if type(R) is RANDOM:",  # (Random.seed for a whole number, without its Python-level checks)
+           "    RESEED(R, SEED)",
+           "    R.gauss_next = None",
+           "else:",
+           "    R.seed(SEED)",
+           "if ctx.events: ctx.events = []",  # (an empty list is as good as a new one: no log is kept)
+           "if ctx.records: ctx.records = {}",  # (a new one when the last round's is kept by the caller)
+           "ctx.vars = V = {}",
+           "ctx.round_no = ctx.depth = 0",
+           f"ctx.where = {src.const('')}",  # (no string in the source: every text is a bound constant)
+           "ctx.stack = None",
+           f"ctx.chips = [{int(game.start_chips)}] * {int(n)}",
+           f"ctx.budget = {int(EVAL_BUDGET)}",
+           "ctx.spent = ctx.steps = 0"]
+    if reads:
+        out += ["ctx.loc = {}", "ctx.yaku_cache = {}", "ctx.dealer = ctx.next_dealer = 0"]
+    if starts:
+        out += ["try:", *("    " + line for line in starts),
+                "except RUNTIME as exc:", "    raise START_FAILED(exc) from None"]
+    out.append("ctx.dealer = ctx.next_dealer = D")
+    return out
+
+
+_PLAIN_SET = re.compile(r"^V\[K\d+\] = \[?(\(-\d+\)|-?\d+|True|False|None|K\d+)(\] \* \d+)?$")
+
+
+def _start_failed(file: str) -> Callable[[BaseException], RuleError]:
+    """The located error of a game variable's start failing (as Game.restart places it)."""
+    def failed(exc: BaseException) -> RuleError:
+        return located_error(exc, Span(file, 1, 1), "game start")
+    return failed
+
+
+def _condition(src: Source, when: Any, j: int, n: int, out: list[str]) -> str:
     """The test of a phase's entry condition ('True', 'False' or a local's name), the lines
     evaluating it appended to `out`: its generated code inline, falling back to its located code
-    (which raises the error placed in the text) as a call of the condition would."""
+    (which raises the error placed in the text) as a call of the condition would. The seat count
+    is the table's `n` and the zones and variables are the round's Z and V (the same objects all
+    round, as a generated phase reads them)."""
     if when is None:
         return "True"
     code = fast_code(when)
@@ -120,7 +182,8 @@ def _condition(src: Source, when: Any, j: int, out: list[str]) -> str:
         if m.group(1) == "K":
             return src.const(consts[int(m.group(2))])
         return f"{m.group(1)}e{j}_{m.group(2)}"  # (apart from every other condition's)
-    written = _TOKEN.sub(rename, body)
+    fixed = {"n": f"({int(n)})", "vars": "V", "zones": "Z"}
+    written = _FIXED.sub(lambda m: fixed[m.group(1)], _TOKEN.sub(rename, body))
     if "L[" in written:
         out.append("        L = ctx.loc")
     out.append("        try:")

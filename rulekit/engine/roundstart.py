@@ -132,6 +132,12 @@ def game_source(game: Any, n: int) -> Source:
     """The lines and constants of game_vars (its source: `.text(("ERRS",))`)."""
     src = Source()
     src.lines.append("V = ctx.vars")
+    add_game_vars(src, game, n)
+    return src
+
+
+def add_game_vars(src: Source, game: Any, n: int) -> None:
+    """The lines setting each game variable (in V) to its start, in the file's order, added to `src`."""
     for j, (vname, v) in enumerate(game.variant.vars.items()):
         if v.scope != "game":
             continue
@@ -139,4 +145,3 @@ def game_source(game: Any, n: int) -> Source:
         init = src.start_value(game.var_init[vname], f"s{j}")
         slots = "" if v.kind == "single" else f"] * {int(_slots(v.kind, v.count, n))}"
         src.lines.append(f"V[{name}] = {'[' if slots else ''}{init}{slots}")
-    return src

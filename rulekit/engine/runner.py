@@ -527,9 +527,11 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     ctx = None
     seats = range(n)
     restart = game.restart
-    # the round played as _play_rounds(game, ctx, 1, dealer, deltas) plays it, without its game loop
+    # the round played as _play_rounds(game, ctx, 1, dealer, deltas) plays it, without its game
+    # loop, on the state restarted as restart(ctx, s, round_next=True) would (by the round itself)
     play_round, end_when = game.round_player(n), game.end_when
     first_dealer = dealer % n if dealer is not None else 0  # (not `seat`: the loops below name seats)
+    start_row = [game.start_chips] * n  # every seat's chips as the restarted round starts
     # chip changes and records of the rounds not yet added to the totals (added in blocks, in C)
     block: list[list[int]] = []
     recorded: list[dict[str, int]] = []
@@ -542,25 +544,23 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             ctx.seating = list(seats)  # (as play() seats them: no seat draw when the dealer is given)
         else:
             if states is not None:
-                # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (an int
-                # seed's seats are consecutive numbers; tests/test_simulate.py checks it round by round)
-                first = agent_seed(s, 0) & M64
+                # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (a whole
+                # number seed's seats are s * 64 + seat: tests/test_simulate.py checks it round by round)
+                first = (s * 64) & M64
                 states[:] = range(first, first + n) if first + n <= M64 else [(first + seat) & M64 for seat in seats]
             elif names is not None:  # the rules' policies: the seats' agents as play() would get them
                 agents[:] = [make_agent(game, name, agent_seed(s, seat)) for seat, name in enumerate(names)]
             else:
                 for seat, agent in enumerate(agents):
                     agent.rng.__init__(agent_seed(s, seat))
-            restart(ctx, s, round_next=True)
+            if dealer is None:  # (with a dealer, the round restarts the state itself)
+                restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
         if dealer is None:
             delta = _play_rounds(game, ctx, 1, dealer, [])[0]
         else:
-            ctx.dealer = ctx.next_dealer = first_dealer
-            ctx.round_no = 0
-            before = list(ctx.chips)
-            play_round(ctx, observer)
-            delta = list(map(sub, ctx.chips, before))
+            play_round(ctx, observer, s, first_dealer)  # (restarted with seed s first, dealt by the dealer)
+            delta = list(map(sub, ctx.chips, start_row))
             ctx.dealer = ctx.next_dealer
             if end_when is not None:  # read as after any round (its errors surface as in play())
                 try:
@@ -569,7 +569,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
                     raise located_error(exc, _game_span(game), "game settings") from None
         block.append(delta)
         if ctx.records:
-            recorded.append(ctx.records)  # (a new dict every round: restart makes it)
+            recorded.append(ctx.records)  # (the next restart makes a new dict: this one is kept)
         if len(block) >= STATS_BLOCK:
             stats.add_rounds(block, recorded)
             block, recorded = [], []

@@ -615,7 +615,8 @@ class Gen(FrameWriter, ChoiceWriter):
         name = self.bind(gen.name)
         self.emit(ind, f"{z} = {self.zone(gen.zone, ind)}")
         self.emit(ind, f"if len({z}) > 1 and (ctx.stack is None or {name} not in ctx.stack):")
-        self.emit(ind + 1, f"{k} = ctx.rng.randrange(1, len({z}))")
+        from rulekit.engine.steps import cut_point  # (rng.randrange(1, size), the same draws)
+        self.emit(ind + 1, f"{k} = {self.bind(cut_point)}(ctx.rng, len({z}))")
         self.emit(ind + 1, f"{z}[:] = {z}[{k}:] + {z}[:{k}]")
         self.log(ind + 1, f"{self.bind(log_cut)}(ctx, {name}, {k})")
 

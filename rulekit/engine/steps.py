@@ -198,6 +198,19 @@ def shuffle_list(rng: Any, z: list[int]) -> None:
     shuffle(rng.getrandbits, z)
 
 
+def cut_point(rng: Any, size: int) -> int:
+    """Where a zone of `size` cards (at least 2) is cut: rng.randrange(1, size) as Python 3.11's
+    random.Random draws it (getrandbits with rejection: the same draws), without its checks and
+    its two Python-level calls."""
+    n = size - 1
+    k = n.bit_length()
+    g = rng.getrandbits
+    r: int = g(k)
+    while r >= n:
+        r = g(k)
+    return 1 + r
+
+
 MAX_UNROLLED = 128  # a zone of at most this many cards is shuffled by straight-line code
 _SHUFFLES: dict[int, Callable[[Callable[[int], int], list[int]], None]] = {}
 
