@@ -213,7 +213,21 @@ class BuiltinWriter:
         if each in (T.ANY, T.MAP) or T.is_list(each):
             return None
         items = [self.g(x) for x in xs.items]
+        if len(items) == 2 and each in (T.INT, T.NUM) and not (self.in_memo or self.in_iter):
+            # two numbers: a comparison, not a call. Python's max(a, b) is b if b > a else a (min:
+            # b if b < a), here with a worked out first, as the call's arguments are
+            (a, ta), (b, tb) = self.kept_once(items[0]), self.kept_once(items[1])
+            return f"({tb} if {a} {'<' if node.func == 'max' else '>'} {b} else {ta})"
         return items[0] if len(items) == 1 else f"{node.func}({', '.join(items)})"
+
+    def kept_once(self, code: str) -> tuple[str, str]:
+        """`code` worked out once: the code that works it out (into a temporary, unless a name or
+        a number), and the name that reads its value after."""
+        if _ATOM.match(code):
+            return code, code
+        t = f"_t{self.n_temps}"
+        self.n_temps += 1
+        return f"({t} := {code})", t
 
     def extreme(self, fname: str, xs: str) -> str:
         """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""
