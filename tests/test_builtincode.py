@@ -115,9 +115,11 @@ def vctx(n: int, dealer: int, **vars_) -> SimpleNamespace:
     ("count(filter(seats_from(dealer), q -> not out[q])) > 1", False),
 ])
 def test_a_count_of_none_or_some_stops_at_the_first(text, some):
-    """`count(filter(seats, q -> c)) > 0` is any() when c cannot fail; the same answers either way."""
+    """`count(filter(seats, q -> c)) > 0` is any() when c cannot fail (`q -> not flags[q]`: not all()
+    of the flags); the same answers either way."""
     c = compile_expr(text, seated_scope())
-    assert ("any(" in c.fast.fastcode.body) == some, c.fast.fastcode.body
+    body = c.fast.fastcode.body
+    assert ("any(" in body or "all(" in body) == some, body
     for n in (2, 3, 5):
         for d in range(n):
             for mask in range(1 << n):
@@ -167,3 +169,30 @@ def test_a_sum_of_card_values_over_a_zone_is_checked_only_if_it_can_grow_too_lar
             c.fn(state)
     else:
         assert c.fn(state) == 26
+
+
+def test_max_or_min_of_two_written_numbers_is_a_comparison_with_pythons_answer():
+    """`max([a, b])` / `min([a, b])` of two numbers: a comparison in the code, no call, giving
+    what Python's max(a, b) / min(a, b) give (equal values, fractions and whole numbers mixed),
+    each side worked out once and in order; a side that fails still fails at its place."""
+    from fractions import Fraction
+    sc = Scope(locals={"a": "int", "b": "int", "f": "num", "xs": "list<int>"})
+    c_max, c_min = compile_expr("max([a, b * 2])", sc), compile_expr("min([f, xs[a]])", sc)
+    for c in (c_max, c_min):
+        assert "max(" not in c.fast.fastcode.body and "min(" not in c.fast.fastcode.body, c.fast.fastcode.body
+    values = [-3, 0, 1, 2, 4, Fraction(1, 2), Fraction(4, 2)]
+    for a in (-3, 0, 1, 2, 4):
+        for b in (-2, 0, 1, 2):
+            got = c_max.fn(SimpleNamespace(loc={"a": a, "b": b}, budget=2_000_000))
+            assert got == max(a, b * 2) and type(got) is type(max(a, b * 2))
+        for f in values:
+            xs = [v for v in values if type(v) is int]
+            if not 0 <= a < len(xs):
+                continue
+            got = c_min.fn(SimpleNamespace(loc={"a": a, "f": f, "xs": xs}, budget=2_000_000))
+            want = min(f, xs[a])
+            assert got == want and type(got) is type(want), (f, xs[a])
+    text = "min([f, xs[a]])"
+    with pytest.raises(EvalError) as err:
+        c_min.fn(SimpleNamespace(loc={"a": 9, "f": 1, "xs": [1]}, budget=2_000_000))
+    assert "index 9 out of range" in err.value.message and err.value.offset == text.index("xs[a]") + 3

@@ -4,7 +4,7 @@ handed the legal actions as before. Both must pick the same actions (tests/test_
 compares whole rounds; the golden matrix whole games)."""
 import os
 
-from rulekit.engine.agents import FirstLegalAgent, SplitMix64, draw, random_decider
+from rulekit.engine.agents import FirstLegalAgent, SplitMix64, draw, draw2, random_decider
 from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import decider, play
 
@@ -24,6 +24,22 @@ def test_draw_is_the_random_agents_pick():
         assert draw(states, seat, n) == want
         assert decide(None, seat, [None] * n) == want
     assert states == [g.state for g in gens]
+
+
+def test_a_draw_between_two_is_the_general_draw():
+    """draw2 (a choice between two values written in the rules) gives draw(..., 2)'s answer and
+    leaves the same state, from states at the ends of the range and spread over it."""
+    import random
+    rng = random.Random(38)
+    starts = [0, 1, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1] + [rng.getrandbits(64) for _ in range(3000)]
+    answers = set()
+    for s in starts:
+        a, b = [7, s], [7, s]
+        for _ in range(3):
+            got = draw2(a, 1)
+            assert got == draw(b, 1, 2) and a == b
+            answers.add(got)
+    assert answers == {0, 1}
 
 
 def test_only_the_random_decider_lets_the_code_draw():

@@ -337,6 +337,35 @@ def test_a_flag_per_item_is_read_by_map_and_fails_where_written():
     assert text[err.value.offset:err.value.offset + err.value.length] == "i"
 
 
+def test_a_flag_unset_per_item_and_a_filter_by_flag_are_read_by_c_and_stop_where_written():
+    """`x -> not flags[x]` in count/any/all and `filter(xs, x -> flags[x])` (or its negation) read the
+    list through C (map, filter, filterfalse over its __getitem__): the values of the loop written
+    out, stopping at the same item (an index past the list after it is never read), and an index
+    past the list that is read still fails at its place in the text."""
+    scope = Scope(locals={"xs": "list<int>", "flags": "list<bool>"})
+    flags = [True, False, True, True]
+    seats = [0, 1, 2, 3]
+    for text, want in (("count(xs, i -> not flags[i])", 1), ("any(xs, i -> not flags[i])", True),
+                       ("all(xs, i -> not flags[i])", False), ("all([1], i -> not flags[i])", True),
+                       ("any([0, 2], i -> not flags[i])", False), ("filter(xs, i -> flags[i])", [0, 2, 3]),
+                       ("filter(xs, i -> not flags[i])", [1]), ("count(filter(xs, i -> not flags[i])) > 0", True),
+                       ("count(filter(xs, i -> not flags[i])) == 0", False)):
+        comp = compile_expr(text, scope)
+        assert ".__getitem__" in comp.raw.source and "for _p" not in comp.raw.source, text
+        assert comp.fn(ctx(xs=seats, flags=flags)) == want, text
+    got = compile_expr("filter(xs, i -> flags[i])", scope).fn(ctx(xs=seats, flags=flags))
+    got.append(9)  # a fresh list: the state's own is not changed
+    assert seats == [0, 1, 2, 3]
+    for text, want in (("any(xs, i -> not flags[i])", True), ("all(xs, i -> not flags[i])", False)):
+        stop = [1, 9] if want else [0, 9]  # the loop stops at the first item: 9 is never read
+        assert compile_expr(text, scope).fn(ctx(xs=stop, flags=flags)) == want, text
+    for text in ("any(xs, i -> not flags[i])", "filter(xs, i -> not flags[i])", "count(xs, i -> not flags[i])"):
+        with pytest.raises(EvalError) as err:
+            compile_expr(text, scope).fn(ctx(xs=[0, 9], flags=flags))
+        assert "index 9 out of range" in err.value.message, text
+        assert text[err.value.offset:err.value.offset + err.value.length] == "i", text
+
+
 def test_a_read_anded_with_false_in_a_loop_is_read_once_and_still_fails_only_where_written():
     """`flags[k] and false` inside a loop is read once, before it (the same for every item): the
     same values as the loop written out; a read that fails before a loop that never runs it

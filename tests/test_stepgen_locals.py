@@ -138,6 +138,11 @@ def test_procedures_calling_each_other_stop_at_the_same_depth_written_out_or_cal
     got = []
     for codegen in (True, False):
         g = build_game(load_variant(str(p)), codegen=codegen)
+        if codegen:
+            # a phase runs with no call under way: its call written out tests no depth, the
+            # procedure's own code (run at any depth) does
+            assert "ctx.depth > 99" not in g.phases[-1].run.source
+            assert "ctx.depth > 99" in g.procedures["down"].source
         try:
             res = play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
             got.append(("stake", res.state.vars["stake"], res.state.depth))

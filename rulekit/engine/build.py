@@ -356,7 +356,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
     yaku_fns_ok = False
     if codegen and not errs.diagnostics:
         steps_of = dict(sc.procs)  # each procedure's compiled steps, which calls may write out in place
-        phases = [dataclasses.replace(ph, run=generate_run(ph.run, f"<phase {ph.id}>", steps_of)) for ph in phases]
+        phases = [dataclasses.replace(ph, run=generate_run(ph.run, f"<phase {ph.id}>", steps_of, top=True)) for ph in phases]
         for name in list(sc.procs):
             sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}

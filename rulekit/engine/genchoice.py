@@ -16,7 +16,7 @@ from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.genvalues import START, product
 from rulekit.engine.stepkinds import ChooseGen
-from rulekit.engine.agents import draw
+from rulekit.engine.agents import draw, draw2
 from rulekit.engine.steps import MAX_ACTIONS
 
 
@@ -69,7 +69,7 @@ class ChoiceWriter:
         is asked through ctx.decide (the lines `asked`), which is handed the actions."""
         rs = self.new("rs")
         self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
-        self.emit(ind + 1, drawn(f"{self.bind(draw)}({rs}, {p}, {n})"))
+        self.emit(ind + 1, drawn(f"{self.bind(draw2)}({rs}, {p})" if n == "2" else f"{self.bind(draw)}({rs}, {p}, {n})"))
         self.emit(ind, "else:")
         self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
         self.publish(ind + 1)  # (a search bot counts the steps a playout takes)

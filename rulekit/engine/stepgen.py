@@ -75,6 +75,7 @@ class Gen(FrameWriter, ChoiceWriter):
         # steps counted in a Python local `S` (limit `SL`), written to ctx.steps wherever it is read:
         # at a decision, around a call of other code, at a stop and at the end (generate_run)
         self.counter = False
+        self.top = False  # a phase: run with no call under way (ctx.depth 0), so no call written out is too deep
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -500,11 +501,11 @@ class Gen(FrameWriter, ChoiceWriter):
         # ctx.depth counts the calls under way; those written out in this function are counted in
         # the code (as `deep`), and added to ctx.depth only around a call of other code
         deep = len(self.inlining) + 1
-        if body is not None:
-            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH - deep}: {self.bind(too_deep)}(ctx)")
-        else:
+        if body is None:
             self.emit(ind, f"ctx.depth += {deep}")
             self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH}: {self.bind(too_deep)}(ctx)")
+        elif not self.top:  # (in a phase, ctx.depth is 0 here and deep at most MAX_INLINE_DEPTH + 1)
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH - deep}: {self.bind(too_deep)}(ctx)")
         rv = self.new("rv")
         if as_ is not None:  # (a value no step keeps needs no default)
             self.emit(ind, f"{rv} = {self.bind(NO_VALUE)}")
@@ -771,16 +772,18 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     return fn
 
 
-def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run] | None = None) -> Run:
+def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run] | None = None,
+                 top: bool = False) -> Run:
     """A generated function doing what `run` (a compiled step block) does; `run` if not possible.
 
     `inline` (procedure name -> its compiled steps) lets calls of those procedures be written out
-    where they stand; a function that would grow too big with them is generated calling them."""
+    where they stand; a function that would grow too big with them is generated calling them.
+    `top`: a phase's steps, run by the round with no procedure call under way."""
     if getattr(run, "gen", None) is None:
         return run
     g = Gen()
     g.frame = Frame(0, skippable(run))
-    g.counter = True
+    g.counter, g.top = True, top
     try:
         g.inline = dict(inline or {})
         g.run(run, 1)
@@ -788,7 +791,7 @@ def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run
     except (TooBig, RecursionError):
         if not inline:
             return run
-        return generate_run(run, label)
+        return generate_run(run, label, top=top)
     fn = build_function(g, _HEADER + "        S, SL = ctx.steps, ctx.step_limit\n", "    return run\n",
                           {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn

@@ -156,7 +156,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         if len(cards) not in k_sizes:
             return []
         if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, written out: it is hot)
-            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if len(cards) == 2 \
+                else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             cache = ctx.yaku_cache
             got = cache.get(key)
             if got is None:
@@ -181,17 +182,21 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         """`entry` charged, then its item i: the ids (a fresh list), the value or the rank."""
         fresh = i == 1  # ids: a list the caller may keep or change
         none = EMPTY[i]
+        cost, most = YAKU_CALL_COST, YAKU_MEMO_CARDS  # (read as closure cells, not globals)
 
         def kind(ctx: Any, cards: list[int], seat: int) -> Any:
             k = len(cards)
-            left = ctx.budget - YAKU_CALL_COST - k
+            left = ctx.budget - cost - k
             ctx.budget = left
             if left < 0:
                 raise EvalError(EXHAUSTED)
             if k not in k_sizes:
                 return [] if fresh else none
-            if k_lasting and k <= YAKU_MEMO_CARDS:
-                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            if k_lasting and k <= most:
+                # (a two- or three-card hand's key built at once: the same tuple, with no list made for it)
+                key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if k == 2 \
+                    else (seat, cards[0], cards[1], cards[2], ctx.n, ctx.dealer if by_dealer else 0, table) \
+                    if k == 3 else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
                 cache = ctx.yaku_cache
                 got = cache.get(key)
                 if got is None:

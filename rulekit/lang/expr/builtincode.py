@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
+from itertools import filterfalse
 from typing import Any
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import FREE_SCAN
+from rulekit.lang.expr.hoisting import SIMPLE
 from rulekit.lang.expr.scope import MAX_INT, NC_MARK, Scope
 
 MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in advance (a few KB)
@@ -22,6 +24,7 @@ MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in adv
 _ATOM = re.compile(r"^[\w.]+$")  # a name, a number or an attribute: no parentheses needed around it
 _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")  # a fresh copy of a constant tuple
 _WHOLE = re.compile(r"^(\d+|\(-\d+\))$")  # a whole number as the code generator writes it
+_FLAG_OF = re.compile(r"^(.+)\[(_p\d+)\]$")  # a list read at a lambda's parameter
 
 
 @functools.cache
@@ -113,6 +116,35 @@ class BuiltinWriter:
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
 
+    def flag_loop(self, fname: str, lam: ast.Lambda, body: str, p: str, xs: str) -> str | None:
+        """`count/any/all/filter(xs, x -> flags[x])`, or `x -> not flags[x]`, where `flags` is a list
+        of true/false read without computing anything (a per-seat variable, say), with each item's
+        lookup called by C (the list's __getitem__ through map, filter or filterfalse): the same
+        items read in the same order, stopping where the comprehension would (`body` is the
+        lambda's code, `p` its parameter's name, `xs` the code of the items gone through). Fast
+        code only; None for any other loop."""
+        if self.located or fname not in ("count", "any", "all", "filter"):
+            return None
+        node, negated = lam.body, False
+        if isinstance(node, ast.Unary) and node.op == "not" and body.startswith("(not ") and body.endswith(")"):
+            node, negated, body = node.operand, True, body[len("(not "):-1]
+        flag = _FLAG_OF.match(body)
+        if not (flag and flag.group(2) == p and "_p" not in flag.group(1) and SIMPLE.match(flag.group(1))
+                and isinstance(node, ast.Index) and T.is_list(self.type_of(node.obj))
+                and self.type_of(node) == T.BOOL):
+            return None
+        get = f"{flag.group(1)}.__getitem__"
+        keep = self.const(filterfalse if negated else filter)
+        if fname == "filter":  # the items whose flag is set (unset)
+            return f"[*{keep}({get}, {xs})]"
+        flags = f"{self.const(map)}({get}, {xs})"
+        if fname == "count":
+            return f"len([*{keep}(None, {flags})])"
+        if not negated:
+            return f"{fname}({flags})"
+        # some item's flag unset: not all set (and every item's unset: none set), stopping as early
+        return f"(not {'all' if fname == 'any' else 'any'}({flags}))"
+
     def count_view(self, node: ast.Node) -> str | None:
         """`values(count_by(...))` gone through once (by a loop, min or max) as the counts' own view
         (dict.values, in C): the same numbers in the same order, no list copied. Fast code only."""
@@ -181,7 +213,21 @@ class BuiltinWriter:
         if each in (T.ANY, T.MAP) or T.is_list(each):
             return None
         items = [self.g(x) for x in xs.items]
+        if len(items) == 2 and each in (T.INT, T.NUM) and not (self.in_memo or self.in_iter):
+            # two numbers: a comparison, not a call. Python's max(a, b) is b if b > a else a (min:
+            # b if b < a), here with a worked out first, as the call's arguments are
+            (a, ta), (b, tb) = self.kept_once(items[0]), self.kept_once(items[1])
+            return f"({tb} if {a} {'<' if node.func == 'max' else '>'} {b} else {ta})"
         return items[0] if len(items) == 1 else f"{node.func}({', '.join(items)})"
+
+    def kept_once(self, code: str) -> tuple[str, str]:
+        """`code` worked out once: the code that works it out (into a temporary, unless a name or
+        a number), and the name that reads its value after."""
+        if _ATOM.match(code):
+            return code, code
+        t = f"_t{self.n_temps}"
+        self.n_temps += 1
+        return f"({t} := {code})", t
 
     def extreme(self, fname: str, xs: str) -> str:
         """min or max of the list `xs`: Python's own, failing as the registry's does on an empty list."""

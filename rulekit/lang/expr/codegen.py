@@ -48,7 +48,6 @@ _CONST_LIST = re.compile(r"^\[\*K(\d+)\]$")
 _LOOKUP = re.compile(r"^K(\d+)\[(_p\d+)\]$")  # a constant table indexed by a lambda's parameter
 _FRESH = re.compile(r"^\[\*(K\d+|range\(ctx\.n\))\]$")  # a copy of a constant tuple, or the seats
 # code that reads a value without computing anything: read twice rather than kept in a temporary
-_FLAG_OF = re.compile(r"^(.+)\[(_p\d+)\]$")  # a list read at a lambda's parameter
 _FEW = 4  # items of a list whose `x in ys` tests are not worth ys's test made a function (member_test)
 INLINE = {"count", "sum", "filter", "map", "any", "all", "min", "max", "count_by"}
 
@@ -487,13 +486,9 @@ class CodeGen(BuiltinWriter, HoistWriter):
                 return f"({'' if keep else 'not '}{some}({self.const(map)}({has}, {xs})))"
             kept = f"[*{self.const(filter if keep else filterfalse)}({has}, {xs})]"
             return f"len({kept})" if fname == "count" else kept
-        flag = _FLAG_OF.match(body) if fname in ("count", "any", "all") and not self.located else None
-        if flag and flag.group(2) == p and "_p" not in flag.group(1) and _SIMPLE.match(flag.group(1)) \
-                and isinstance(lam.body, ast.Index) and T.is_list(self.type_of(lam.body.obj)) \
-                and self.type_of(lam.body) == T.BOOL:
-            # `x -> flags[x]` (a per-seat true/false, say) per item: the list's lookup called by C's map
-            flags = f"{self.const(map)}({flag.group(1)}.__getitem__, {loop[len(f'for {p} in '):]})"
-            return f"len([*{self.const(filter)}(None, {flags})])" if fname == "count" else f"{fname}({flags})"
+        flagged = self.flag_loop(fname, lam, body, p, loop[len(f'for {p} in '):])
+        if flagged is not None:  # `x -> flags[x]` or `x -> not flags[x]`: the lookups called by C
+            return flagged
         if fname == "count":
             return f"len([0 {loop} if {body}])"
         # filter and map are charged per item gone through (H_spend), not again for what they build:
