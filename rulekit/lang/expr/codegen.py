@@ -33,6 +33,7 @@ from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALK
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
+from rulekit.lang.expr.unroll import UnrollWriter
 
 __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
            "compile_cached", "generate", "may_hold_lists", "regenerate"]
@@ -76,7 +77,7 @@ def may_hold_lists(t: str) -> bool:
 Info = dict[int, tuple[str, Any]]
 
 
-class CodeGen(BuiltinWriter, HoistWriter):
+class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
     """Translate one checked expression tree into Python source over bound constants: fast code,
     or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
@@ -616,6 +617,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
         view = self.count_view(node.args[0]) if fname in ("min", "max") and len(node.args) == 1 else None
         if view is not None:  # the counts gone through as they are: no list of them made
             return self.extreme(fname, view)
+        if (unrolled := self.unrolled(node)) is not None:  # short lists written out (fast code)
+            return unrolled
         if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)
