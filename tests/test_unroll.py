@@ -23,6 +23,12 @@ CASES = [
     "filter(map(xs, c -> [c]) + ys, s -> all(s, c -> c in w) or max(filter(s, c -> c not in w), c -> c) == k)",
     "filter(if k > 2 then [] else map(xs, c -> [c, 0]), s -> max(s, c -> c) > 1)",
     "filter(ys + (if k > 2 then map(xs, c -> [5, c]) else ys), s -> count(s) == 2 and all(s, c -> c != k))",
+    # what `and`/`or` tested before: only a test it settles is left out
+    "filter(map(xs, c -> [c]), s -> all(s, c -> c in w) or max(filter(s, c -> c not in w), c -> c) == k)",
+    "k in w and max(filter([k], c -> c not in w), c -> c) > 0",
+    "k in w or max(filter([k], c -> c in w), c -> c) > 0",
+    "(k in w and k > 2) or max(filter([k], c -> c not in w), c -> c) > 0",
+    "(k in xs or k in w) or max(filter([k], c -> c not in w), c -> c) > 0",
     # a name of the list put in place would be bound again by the lambda around its use: left as a loop
     "filter(map(xs, c -> [c]), s -> any(w, c -> count(s) > c))",
 ]
@@ -72,6 +78,20 @@ def test_a_filter_of_a_map_to_short_lists_goes_through_the_list_once():
     assert re.search(r"\[\[(_p\d+), \] for \1 in \(L\[K\d+\] if len", src) and "H_join" not in src
     assert "all(" in src and src.count("all(") == 1  # the test of the items of ys is still a loop
     assert compile_expr(CASES[6], SCOPE).fn(ctx(xs=[1, 3, 4], ys=[[3, 1]], k=3, w=[1])) == [[1], [3], [3, 1]]
+
+
+def test_a_test_settled_by_the_or_before_it_is_not_written_again():
+    src = compile_expr(CASES[9], SCOPE).raw.source
+    assert "H_empty" not in src and " not in " not in src  # `c in w or ...`: c not in w is known there
+    for text in CASES[10:14]:  # not settled (true, not false; another test; a test of two): kept
+        assert "H_empty" in compile_expr(text, SCOPE).raw.source, text
+
+
+def test_an_empty_list_read_as_it_is_is_not_gone_through():
+    src = compile_expr(CASES[6], SCOPE).raw.source
+    assert re.search(r"H_spendin\(ctx, (L\[K\d+\]), 3\) if .* if \1 else \[\]\)", src)
+    c = ctx(xs=[1], ys=[], k=3, w=[])
+    assert compile_expr(CASES[6], SCOPE).fn(c) == [] and c.budget == EVAL_BUDGET
 
 
 def test_an_extreme_of_nothing_still_fails_where_written():

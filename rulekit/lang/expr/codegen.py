@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast as py_ast
 import re
+import sys
 from fractions import Fraction
 from itertools import filterfalse
 from typing import Any, Callable
@@ -113,6 +114,8 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
             return repr(v)
         if type(v) is int:
             return f"({v})" if v < 0 else repr(v)
+        if type(v) is str:  # one constant per text: a name read twice is read the same way (see hoist)
+            v = sys.intern(v)
         i = self.index.get(id(v))
         if i is None:
             i = self.index[id(v)] = len(self.consts)
@@ -295,13 +298,13 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op in ("and", "or"):
             lk = self.const_of(node.left)
-            right = self.branch(node.right)
+            left = self.g(node.left) if lk is NC_MARK else ""
+            right = self.knowing(left, op == "and", node.right)  # right runs only when left is true (and)
             keep = right if rt != T.ANY else f"bool({right})"
             if lk is not NC_MARK:
                 if op == "and":
                     return keep if lk else "False"
                 return "True" if lk else keep
-            left = self.g(node.left)
             if T.ANY in (lt, rt):
                 return f"(bool({left}) {op} bool({right}))"
             if lt == T.BOOL and self.const_of(node.right) is (op == "or") and not self.located:

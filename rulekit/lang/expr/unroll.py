@@ -24,6 +24,7 @@ from typing import Any
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
+from rulekit.lang.expr.hoisting import SIMPLE
 from rulekit.lang.expr.scope import NC_MARK
 from rulekit.lang.expr.treefacts import WRITTEN_MOST as MOST_WRITTEN
 _KEPT = re.compile(r"^\[(_p\d+) for \1 in ")  # a filter's comprehension, keeping its items as they are
@@ -56,6 +57,31 @@ def _rebuild(n: ast.Node, kids: list[ast.Node]) -> ast.Node:
     raise TypeError(f"{type(n).__name__} has no children to replace")  # pragma: no cover - leaves have none
 
 
+def _bare(code: str) -> str:
+    """`code` without the parentheses around all of it."""
+    while code.startswith("(") and code.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(code):
+            depth += ch in "([{"
+            depth -= ch in ")]}"
+            if depth == 0 and i < len(code) - 1:
+                return code  # `(a) or (b)`: the first one closes before the end
+        code = code[1:-1]
+    return code
+
+
+def _operand(code: str) -> bool:
+    """Whether `code` is one operand (a name, a call, an index, or anything in parentheses): no
+    space outside brackets, so no operator of its own."""
+    depth = 0
+    for ch in code:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth < 0 or (ch == " " and depth == 0):
+            return False
+    return bool(code) and depth == 0
+
+
 def _free_names(node: ast.Node) -> set[str]:
     """The names `node` reads (it is a list of names and constants, or one of them)."""
     return {n.name for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -69,6 +95,7 @@ class UnrollWriter:
     info: dict[int, tuple[str, Any]]
     n_params: int
     unroll_kept: list[ast.Node] | None = None  # the nodes made here (their ids key self.info)
+    facts: list[tuple[str, bool]] | None = None  # tests the code being written runs only after (see knowing)
 
     def type_of(self, node: ast.Node) -> str:  # pragma: no cover - the code generator's
         raise NotImplementedError
@@ -129,6 +156,8 @@ class UnrollWriter:
             return None
         test = self.g(self.put(keep.body, keep.param, one[0]))
         value = self.g(self.put(lam.body, lam.param, one[0]))
+        if self.holds(test):  # `c in w or max(filter([c], x -> x not in w), ...)`: its test holds there
+            return value
         return f"({value} if {test} else H_empty({self.const(fname)}))"
 
     def fusable(self, xs: ast.Node) -> bool:
@@ -158,7 +187,7 @@ class UnrollWriter:
             # filter(a + b, f) is filter(a, f) + filter(b, f), joined without a charge of its own:
             # each filter was charged for every item it went through (or goes through a list
             # the build bounds), and keeps no more than that
-            return f"[*{self.g(self.part(node, xs.left))}, *{self.g(self.part(node, xs.right))}]"
+            return f"[*{self.joined_part(node, xs.left)}, *{self.joined_part(node, xs.right)}]"
         if isinstance(xs, ast.Cond):
             return f"({self.side(node, xs.then)} if {self.g(xs.test)} else {self.side(node, xs.other)})"
         got = self.kept_map(xs)
@@ -175,6 +204,14 @@ class UnrollWriter:
             return f"[{made}{code[len(p) + 1:]}"
         self.n_params += 1
         return f"[{made} for {p} in {code}]"
+
+    def joined_part(self, node: ast.Call, xs: ast.Node) -> str:
+        """The filter of one side of a `+`; of a list read as it is (a name, a variable), not gone
+        through when it is empty (often: a let's `[]` when nothing can be grouped)."""
+        code = self.g(self.part(node, xs))
+        if not self.fusable(xs) and isinstance(xs, (ast.Name, ast.Index)) and SIMPLE.match(read := self.g(xs)):
+            return f"({code} if {read} else [])"
+        return code
 
     def part(self, node: ast.Call, xs: ast.Node) -> ast.Node:
         """The filter `node` of part `xs` of its list, as a node of its own."""
@@ -211,6 +248,31 @@ class UnrollWriter:
         if bound is not None and bound in _free_names(value) and new[-1] is not kids[-1]:
             raise _Captured(bound)
         return self.noted(_rebuild(node, new), node)
+
+    def knowing(self, code: str, truth: bool, node: ast.Node) -> str:
+        """The code of `node`, a branch run only when the fast code `code` is `truth` (no fact: '')."""
+        if not code or self.located:
+            return self.branch(node)
+        if self.facts is None:
+            self.facts = []
+        self.facts.append((_bare(code), truth))
+        try:
+            return self.branch(node)
+        finally:
+            self.facts.pop()
+
+    def holds(self, code: str) -> bool:
+        """Whether the fast code `code` (a test) is surely true where it is written, by what the
+        `and`/`or` around it already tested (`a in b` false: `a not in b` true)."""
+        code = _bare(code)
+        for fact, truth in self.facts or ():
+            if fact == code and truth:
+                return True
+            for yes, no in ((" in ", " not in "), (" not in ", " in ")):
+                a, _, b = fact.partition(yes)
+                if b and not truth and _operand(a) and _operand(b) and code == f"{a}{no}{b}":
+                    return True
+        return False
 
     def noted(self, new: ast.Node, like: ast.Node, kind: str | None = None) -> ast.Node:
         """`new`, a node made here, known to the generator as `like` is (its type and constant), or
