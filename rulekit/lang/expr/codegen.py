@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast as py_ast
 import re
+import sys
 from fractions import Fraction
 from itertools import filterfalse
 from typing import Any, Callable
@@ -33,6 +34,7 @@ from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALK
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
+from rulekit.lang.expr.unroll import UnrollWriter
 
 __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
            "compile_cached", "generate", "may_hold_lists", "regenerate"]
@@ -75,7 +77,7 @@ def may_hold_lists(t: str) -> bool:
 Info = dict[int, tuple[str, Any]]
 
 
-class CodeGen(BuiltinWriter, HoistWriter):
+class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
     """Translate one checked expression tree into Python source over bound constants: fast code,
     or (`root` given) located code whose failures are EvalErrors placed in the expression text."""
 
@@ -111,6 +113,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
             return repr(v)
         if type(v) is int:
             return f"({v})" if v < 0 else repr(v)
+        if type(v) is str:  # one constant per text: a name read twice is read the same way (see hoist)
+            v = sys.intern(v)
         i = self.index.get(id(v))
         if i is None:
             i = self.index[id(v)] = len(self.consts)
@@ -293,13 +297,13 @@ class CodeGen(BuiltinWriter, HoistWriter):
         lt, rt = self.type_of(node.left), self.type_of(node.right)
         if op in ("and", "or"):
             lk = self.const_of(node.left)
-            right = self.branch(node.right)
+            left = self.g(node.left) if lk is NC_MARK else ""
+            right = self.knowing(left, op == "and", node.right)  # right runs only when left is true (and)
             keep = right if rt != T.ANY else f"bool({right})"
             if lk is not NC_MARK:
                 if op == "and":
                     return keep if lk else "False"
                 return "True" if lk else keep
-            left = self.g(node.left)
             if T.ANY in (lt, rt):
                 return f"(bool({left}) {op} bool({right}))"
             if lt == T.BOOL and self.const_of(node.right) is (op == "or") and not self.located:
@@ -611,6 +615,8 @@ class CodeGen(BuiltinWriter, HoistWriter):
         view = self.count_view(node.args[0]) if fname in ("min", "max") and len(node.args) == 1 else None
         if view is not None:  # the counts gone through as they are: no list of them made
             return self.extreme(fname, view)
+        if (unrolled := self.unrolled(node)) is not None:  # short lists written out (fast code)
+            return unrolled
         if fname in INLINE and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda):
             # the one form of these functions with a lambda, in the fast and the located code
             inline = self.inline_loop(fname, fdef, node)

@@ -67,14 +67,32 @@ def size_of(node: ast.Node) -> int:
 
 
 def has_loop(node: ast.Node) -> bool:
-    """Whether `node` calls a function per item or binds a name (a lambda or a let in it)."""
+    """Whether `node` calls a function per item or binds a name (a lambda or a let in it); a
+    function called on the items of a short list written in the rule (see short_written) is not
+    a loop, its body is looked into."""
     todo = [node]
     while todo:
         n = todo.pop()
+        if isinstance(n, ast.Call) and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) \
+                and short_written(n.args[0]):
+            todo += (n.args[0], n.args[1].body)
+            continue
         if isinstance(n, (ast.Lambda, ast.Let)):
             return True
         todo.extend(ast.children(n))
     return False
+
+
+WRITTEN_MOST = 4  # items of a list written in the rule whose loops are written out (lang/expr/unroll.py)
+
+
+def short_written(node: ast.Node) -> bool:
+    """Whether `node` is a list written in the rule of at most WRITTEN_MOST names and constants,
+    or a filter of one: a function called on its items is called a few times, as written."""
+    if isinstance(node, ast.Call) and node.func == "filter" and len(node.args) == 2:
+        node = node.args[0]
+    return isinstance(node, ast.ListLit) and len(node.items) <= WRITTEN_MOST \
+        and all(isinstance(i, (ast.Name, ast.Const)) for i in node.items)
 
 
 def canon(node: Any) -> str:
