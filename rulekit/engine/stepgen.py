@@ -31,6 +31,7 @@ from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.genchoice import ChoiceWriter
 from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
+from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import ProofWriter
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
@@ -48,7 +49,7 @@ LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 
 
-class Gen(FrameWriter, ChoiceWriter, ProofWriter):
+class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter):
     """Lines of Python being written for one function, and the constants they name."""
 
     def __init__(self) -> None:
