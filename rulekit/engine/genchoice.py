@@ -52,6 +52,8 @@ class ChoiceWriter:
 
         def set_local(self, ind: int, name: str, value: str) -> None: ...
 
+        def lazy_choice(self, gen: ChooseGen, p: str, seconds: tuple[Any, ...], ind: int) -> int: ...
+
         def tick(self, ind: int, fail: str | None = None, more: str = "") -> None: ...
 
         def publish(self, ind: int) -> None: ...
@@ -116,6 +118,8 @@ class ChoiceWriter:
         saved = dict(self.frame.bound)
         pairs = where is None and len(params) == 2
         seconds = const_values(params[1][1]) if pairs else None
+        if where is None and (len(params) == 1 or seconds):  # (in random play, the drawn option alone)
+            ind = self.lazy_choice(gen, p, seconds or (), ind)
         if len(params) == 1:
             vals, n, shape = self.listed_values(gen, where, ind), "", "one"
         elif seconds:  # the same values of the second parameter whatever the first: a product

@@ -37,7 +37,7 @@ class Frame:
     """The Python locals standing for the step locals of one `ctx.loc` dict (a phase's or a
     procedure's), and which of them the rules can read at the point being generated."""
 
-    __slots__ = ("tag", "slots", "bound", "kept", "dictless", "flushed")
+    __slots__ = ("tag", "slots", "bound", "kept", "dictless", "flushed", "sets", "facts")
 
     def __init__(self, tag: int, kept: frozenset[str] = frozenset(), dictless: bool = False) -> None:
         self.tag = tag
@@ -50,6 +50,10 @@ class Frame:
         # a reader needs them, ctx.loc is made from them (`flushed`: it was)
         self.dictless = dictless
         self.flushed = False
+        # how many steps of the function being written set each name, and what the build proved
+        # of the value a `let` sets (rulekit.engine.genproof)
+        self.sets: dict[str, int] = {}
+        self.facts: dict[str, tuple[str, frozenset[str]]] = {}
 
     def slot(self, name: str) -> str:
         """The Python local standing for step local `name` (the same one each time)."""
@@ -61,7 +65,13 @@ class Frame:
     def set(self, name: str) -> str:
         """`name` is set here and in reach from now on: the Python local to assign."""
         s = self.bound[name] = self.slot(name)
+        self.sets[name] = self.sets.get(name, 0) + 1
         return s
+
+    def wrote(self, name: str) -> str:
+        """The Python local of `name`, which code set here writes without bringing it in reach."""
+        self.sets[name] = self.sets.get(name, 0) + 1
+        return self.slots[name]
 
 
 def skippable(run: Any) -> frozenset[str]:

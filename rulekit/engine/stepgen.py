@@ -19,7 +19,6 @@ inside it called. An expression whose generated code raises is re-run by its clo
 from __future__ import annotations
 
 import re
-from itertools import chain
 from typing import Any, Callable
 
 from rulekit.core.errors import Span
@@ -29,9 +28,11 @@ from rulekit.lang.expr.helpers import card_table
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.ast import always_bool
 from rulekit.lang.expr.scope import MAX_INT
-from rulekit.engine.cost import NESTED_SET, flat
+from rulekit.engine.cost import flat
 from rulekit.engine.genchoice import ChoiceWriter
 from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
+from rulekit.engine.genlazy import LazyChoiceWriter
+from rulekit.engine.genproof import ProofWriter
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
@@ -41,8 +42,6 @@ from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, NO_VALUE,
 
 MAX_LINES = 3_000  # a bigger phase keeps its closures
 MAX_INLINE_DEPTH = 3  # procedures written out inside procedures written out, at most
-_PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing to its size
-_LIST_ONLY = frozenset({list})
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 _FIRST_EQ = re.compile(r"\((C\d+)\[(\w+)\] == ([\w +()-]+)\)")
@@ -50,7 +49,7 @@ LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 
 
-class Gen(FrameWriter, ChoiceWriter):
+class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter):
     """Lines of Python being written for one function, and the constants they name."""
 
     def __init__(self) -> None:
@@ -76,6 +75,7 @@ class Gen(FrameWriter, ChoiceWriter):
         # at a decision, around a call of other code, at a stop and at the end (generate_run)
         self.counter = False
         self.top = False  # a phase: run with no call under way (ctx.depth 0), so no call written out is too deep
+        self.proofs = []  # store checks the build's proof may lighten (rulekit.engine.genproof)
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -215,6 +215,7 @@ class Gen(FrameWriter, ChoiceWriter):
             if self.promote and name not in self.frame.kept:
                 # straight into the local; in reach only once set (`let x: x + 1` reads the old x)
                 self.expr(fn, ind, to=self.frame.slot(name))
+                self.note_let(name, fn)
                 self.frame.set(name)
             else:
                 self.set_local(ind, name, self.expr(fn, ind))
@@ -249,19 +250,8 @@ class Gen(FrameWriter, ChoiceWriter):
             elif typ == T.BOOL:  # (a comparison's value needs no test: always_bool)
                 if add or not always_bool(getattr(fast_code(fn), "node", None)):
                     self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
-            elif T.is_list(typ) and T.elem(typ) in _PLAIN:
-                # a list of numbers or cards by the checker's type: its size is its length once its
-                # items are seen to hold no list or text (told in C, no call; anything else is measured)
-                self.emit(ind, f"if type({nv}) is not list or len({nv}) > {MAX_LIST} "
-                          f"or not {self.bind(NESTED_SET.isdisjoint)}({self.bind(map)}(type, {nv})): {chk}({nv})")
-            elif T.is_list(typ) and T.is_list(T.elem(typ)) and T.elem(T.elem(typ)) in _PLAIN:
-                # a list of lists of numbers or cards (plays, groups) by the checker's type: once its
-                # items are seen to be lists of single values (in C), its size is their lengths summed
-                m = self.bind(map)
-                self.emit(ind, f"if type({nv}) is not list or not {self.bind(_LIST_ONLY.issuperset)}({m}(type, {nv})) "
-                          f"or len({nv}) + sum({m}(len, {nv})) > {MAX_LIST} "
-                          f"or not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {self.bind(chain.from_iterable)}({nv}))): "
-                          f"{chk}({nv})")
+            elif self.list_check(ind, None if add else fn, typ, nv, chk):
+                pass  # (a list of single values or of lists of them: rulekit.engine.genproof)
             else:
                 tv = self.new("t")
                 self.emit(ind, f"{tv} = type({nv})")
@@ -382,7 +372,7 @@ class Gen(FrameWriter, ChoiceWriter):
             if not self.promote:
                 self.emit(ind, f"L[{self.bind('c')}] = {cv}")
             elif "c" in self.frame.slots:
-                self.emit(ind, f"{self.frame.slots['c']} = {cv}")
+                self.emit(ind, f"{self.frame.wrote('c')} = {cv}")
             if count is not None:
                 self.emit(ind, f"if len({picked}) < {want}: {self.bind(too_few_matching)}(len({picked}), {want})")
             self.emit(ind, f"{got} = [{z}.pop({k}) for {k} in {picked}]")
@@ -755,7 +745,7 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     `steps_placed`: an error no rule foresaw is placed at the step whose line raised it."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
-    lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.lines]
+    lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.settled_lines()]
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer

@@ -8,6 +8,7 @@ function and reports its own error at the same place in the text.
 """
 from __future__ import annotations
 
+import ast as py_ast
 import functools
 import re
 from itertools import filterfalse
@@ -49,6 +50,24 @@ def unstarred(code: str) -> str | None:
         elif ch in ",'\"" and depth == 0:  # `[*a, *b]`: two lists joined
             return None
     return code[2:-1] if depth == 0 else None
+
+
+def fresh_join(code: str) -> tuple[str, str] | None:
+    """For code making a new list no one else holds - a list written out or built by a loop, or
+    H_built of one - the helper that joins another list to it in place and the code to hand it
+    (H_joinon, H_joinbuilt: rulekit.lang.expr.helpers); None for any other code."""
+    try:
+        tree = py_ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(tree, (py_ast.List, py_ast.ListComp)):
+        return "H_joinon", code
+    head = "H_built(ctx, "
+    if isinstance(tree, py_ast.Call) and isinstance(tree.func, py_ast.Name) and tree.func.id == "H_built" \
+            and len(tree.args) == 2 and not tree.keywords and isinstance(tree.args[1], (py_ast.List, py_ast.ListComp)) \
+            and code.startswith(head) and code.endswith(")"):
+        return "H_joinbuilt", code[len(head):-1]
+    return None
 
 
 def _atom(code: str) -> str:

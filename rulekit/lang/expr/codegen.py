@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.builtincode import BuiltinWriter, unstarred
+from rulekit.lang.expr.builtincode import BuiltinWriter, fresh_join, unstarred
 from rulekit.lang.expr.hoisting import SCALAR as _SCALAR, SIMPLE as _SIMPLE, HoistWriter
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
@@ -356,6 +356,9 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
             if ln is not None and rn is not None and ln + rn <= FREE_LOOP:
                 # two lists the build bounds (zones, seats, short constants): a short copy, not charged
                 return f"[*{left}, *{right}]"
+            fresh = None if self.located else fresh_join(left)
+            if fresh is not None:  # a list just built here: the other joined to it in place
+                return f"{fresh[0]}(ctx, {fresh[1]}, {right})"
             return f"H_join(ctx, {left}, {right}{at})"
         if op == "-" and T.is_list(lt):
             return f"H_minus(ctx, {left}, {right}{at})"

@@ -192,6 +192,32 @@ def H_join(ctx: Budgeted, a: list[Value], b: list[Value], site: Site | None = No
     return r
 
 
+def H_joinon(ctx: Budgeted, a: list[Value], b: list[Value]) -> list[Value]:
+    """`a + b` for a list `a` the code has just built (held nowhere else): b's items added to `a`
+    itself, no copy; charged as H_join."""
+    a += b
+    ctx.budget -= len(a)
+    if ctx.budget < 0:
+        raise fail(None, BUILD)
+    return a
+
+
+def H_joinbuilt(ctx: Budgeted, a: list[Value], b: list[Value]) -> list[Value]:
+    """H_join(ctx, H_built(ctx, a), b) in one call for a list `a` the code has just built: charged
+    as those two (each failing as its own would), b's items added to `a` itself, no copy."""
+    n = len(a)
+    if n and type(a[0]) is list:  # (H_built's charge)
+        n += sum(map(len, a))
+    ctx.budget -= n
+    if ctx.budget < 0:
+        raise Fail(BUILD)
+    a += b
+    ctx.budget -= len(a)  # (H_join's)
+    if ctx.budget < 0:
+        raise fail(None, BUILD)
+    return a
+
+
 def H_joinin(ctx: Budgeted, a: list[Value], b: list[Value], k: int) -> list[Value]:
     """H_spendin(ctx, H_join(ctx, a, b), k) in one call (fast code: a joined list gone through at once)."""
     r = [*a, *b]

@@ -1,0 +1,172 @@
+"""What the build proves about a list a step keeps, so that its store check measures no more than
+it must (rulekit.engine.stepgen writes the check; this module decides which one).
+
+A value kept in a variable is checked as it is stored: it is a list, and its size as the cost
+model counts it (rulekit.engine.cost) is within MAX_LIST, lists inside counted, text and deeper
+lists walked. A list the expression builds afresh from the game's cards - the cards of a zone
+(which holds only cards), one-card lists of them, subsets of them, such lists filtered, joined or
+picked between, or `[]` - can hold no text and nothing deeper, so its check is its length alone
+(for a list of lists, its length and theirs summed, in C). The proof is read from the
+expression's tree when the game is built. A step local it reads counts only when one `let`
+sets it in all of the function being written, with a value proved the same way: no other value
+can reach the read (a loop going round again included). Where anything else could reach the
+store - any other expression, a local set twice, a name kept in ctx.loc - the full check stays.
+An expression's located code, run when its fast code fails, computes the same value by the
+same rules, so the proof holds for its value too.
+"""
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulekit.engine.cost import NESTED_SET
+from rulekit.engine.steps import MAX_LIST
+from rulekit.lang.expr import ast
+from rulekit.lang.expr import types as T
+from rulekit.lang.expr.fastcode import FastCode, fast_code
+
+if TYPE_CHECKING:
+    from rulekit.engine.genframe import Frame
+
+PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing to its size
+CARDS, GROUPS, EMPTY = "cards", "groups", "empty"  # a new list: of cards / of new lists of cards / []
+SHORT = "short"  # a new list of a few items (at most FEW), whatever they are
+FEW = 16
+_LIST_ONLY = frozenset({list})
+Fact = tuple[str, frozenset[str]]  # a shape, and the step locals its proof read (each set once)
+
+
+def _either(a: str | None, b: str | None) -> str | None:
+    """The shape of a list that is one of two proved shapes (or both joined), if one fits both."""
+    if a is None or b is None:
+        return None
+    if a == EMPTY:
+        return b
+    return a if b in (EMPTY, a) else None
+
+
+def _zone_cards(node: ast.Node, code: FastCode) -> bool:
+    """Whether `node` reads a zone's cards: a zone by its name, or one seat's pile of a zone kept
+    per seat (resolved to the game's zone, not a local or a parameter of the same name)."""
+    pile = isinstance(node, ast.Index)
+    name = node.obj if isinstance(node, ast.Index) else node
+    if not isinstance(name, ast.Name) or (code.names or {}).get(id(name)) != "global" or code.scope is None:
+        return False
+    g = code.scope.globals.get(name.name)
+    where = getattr(g, "code", None)
+    return g is not None and isinstance(where, tuple) and where[0] == "zones" \
+        and g.type == ("list<list<card>>" if pile else "list<card>")
+
+
+def shape(node: ast.Node, code: FastCode, local: Callable[[str], str | None]) -> str | None:
+    """CARDS, GROUPS, EMPTY or SHORT when the list `node` computes is proved to be one (see the
+    module), else None; `local(name)` is the proved shape of a step local (None: not proved)."""
+    if isinstance(node, ast.ListLit):
+        return EMPTY if not node.items else SHORT if len(node.items) <= FEW else None
+    if isinstance(node, ast.Cond):
+        return _either(shape(node.then, code, local), shape(node.other, code, local))
+    if isinstance(node, ast.Binary) and node.op == "+":
+        a, b = shape(node.left, code, local), shape(node.right, code, local)
+        # (two short lists joined are not one: joined again and again through lets they grow)
+        return None if SHORT in (a, b) and EMPTY not in (a, b) else _either(a, b)
+    bounds = [a.value for a in node.args if isinstance(a, ast.Const) and type(a.value) is int] \
+        if isinstance(node, ast.Call) and node.func == "range" else []
+    if isinstance(node, ast.Call) and 1 <= len(bounds) == len(node.args) <= 2:
+        few = len(range(*[int(b) for b in bounds]))
+        return EMPTY if few == 0 else SHORT if few <= FEW else None
+    if isinstance(node, ast.Call) and node.args:
+        first = shape(node.args[0], code, local)
+        if node.func == "filter" and len(node.args) == 2:
+            return first  # (the list's own items, some of them)
+        if node.func == "subsets" and first == CARDS:
+            return GROUPS
+        lam = node.args[-1]
+        if node.func == "map" and len(node.args) == 2 and first == CARDS and isinstance(lam, ast.Lambda) \
+                and isinstance(lam.body, ast.ListLit) and lam.body.items \
+                and all(isinstance(i, ast.Name) and i.name == lam.param for i in lam.body.items):
+            return GROUPS  # (one new list of the item per item: `c -> [c]`)
+        return None
+    if isinstance(node, ast.Name) and (code.names or {}).get(id(node)) == "loc":
+        return local(node.name)
+    return CARDS if _zone_cards(node, code) else None
+
+
+class ProofWriter:
+    """The store checks of kept lists (mixed into rulekit.engine.stepgen's writer, whose `emit`,
+    `bind` and `frame` it uses): the full one, or the one the build's proof leaves, settled when
+    the whole function is written (`settled_lines`)."""
+
+    frame: Frame
+    promote: bool
+    lines: list[str]
+    # (line index, its lighter form, the frames and step locals whose single `let` the proof needs)
+    proofs: list[tuple[int, str, list[tuple[Frame, str]]]]
+
+    if TYPE_CHECKING:
+        def emit(self, ind: int, line: str) -> None: ...
+
+        def bind(self, obj: Any) -> str: ...
+
+    def proved(self, fn: Any) -> tuple[str | None, list[tuple[Frame, str]]]:
+        """The proved shape of the value of expression `fn` here, and the step locals it relies on."""
+        code = None if getattr(self, "slow", False) else fast_code(fn)
+        if code is None or code.node is None or not self.promote:
+            return None, []
+        frame, deps = self.frame, []
+
+        def local(name: str) -> str | None:
+            fact = frame.facts.get(name)
+            if fact is None or name in frame.kept or frame.bound.get(name) != frame.slots.get(name):
+                return None
+            deps.append((frame, name))
+            deps.extend((frame, n) for n in fact[1])
+            return fact[0]
+        return shape(code.node, code, local), deps
+
+    def note_let(self, name: str, fn: Any) -> None:
+        """Step local `name` was just set to the value of `fn`: what is proved of it, if anything."""
+        got, deps = self.proved(fn)
+        if got is None:
+            self.frame.facts.pop(name, None)
+        else:
+            self.frame.facts[name] = (got, frozenset(n for _f, n in deps))
+
+    def list_check(self, ind: int, fn: Any, typ: str, nv: str, chk: str) -> bool:
+        """Write the store check of `nv`, the value of `fn` (None: of no one expression, as a sum)
+        of checker's type `typ`, when a list of single values or of lists of them (False: another
+        type, not written here)."""
+        m = self.bind(map)
+        if T.is_list(typ) and T.elem(typ) in PLAIN:
+            # a list of numbers or cards by the checker's type: its size is its length once its
+            # items are seen to hold no list or text (told in C, no call; anything else is measured)
+            full = f"if type({nv}) is not list or len({nv}) > {MAX_LIST} " \
+                   f"or not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {nv})): {chk}({nv})"
+            light = f"if len({nv}) > {MAX_LIST}: {chk}({nv})"
+            fits: tuple[str, ...] = (CARDS, EMPTY, SHORT)
+        elif T.is_list(typ) and T.is_list(T.elem(typ)) and T.elem(T.elem(typ)) in PLAIN:
+            # a list of lists of numbers or cards (plays, groups) by the checker's type: once its
+            # items are seen to be lists of single values (in C), its size is their lengths summed
+            full = f"if type({nv}) is not list or not {self.bind(_LIST_ONLY.issuperset)}({m}(type, {nv})) " \
+                   f"or len({nv}) + sum({m}(len, {nv})) > {MAX_LIST} " \
+                   f"or not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {self.bind(chain.from_iterable)}({nv}))): " \
+                   f"{chk}({nv})"
+            light = f"if len({nv}) + sum({m}(len, {nv})) > {MAX_LIST}: {chk}({nv})"
+            fits = (GROUPS, EMPTY)
+        else:
+            return False
+        self.emit(ind, full)
+        got, deps = self.proved(fn) if fn is not None else (None, [])
+        if got == SHORT and fits[0] == CARDS:  # (a few items of a list written out: what they hold)
+            light = f"if not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {nv})): {chk}({nv})"
+        if got in fits:
+            self.proofs.append((len(self.lines) - 1, "    " * ind + light, deps))
+        return True
+
+    def settled_lines(self) -> list[str]:
+        """The lines written, each proved store check in its lighter form (every step local its
+        proof read set by one step only in all of the function)."""
+        lines = list(self.lines)
+        for at, light, deps in self.proofs:
+            if all(f.sets.get(n, 0) == 1 and n in f.facts for f, n in deps):
+                lines[at] = light
+        return lines

@@ -1,0 +1,116 @@
+"""A list a step keeps is checked in full unless the build proves what it holds
+(rulekit.engine.genproof): cards of a zone, one-card lists and subsets of them, filtered, joined
+or picked between, through a step local set once. What the proof leaves out changes nothing a game
+does; anything it cannot prove keeps the full check, and a value too big still stops the round."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rulekit.core.errors import RuleError
+from rulekit.engine.build import build_game, check_variant, load_variant
+from rulekit.engine.runner import make_agents, play
+from rulekit.engine.testing import variant_path
+
+from .test_stepgen_kinds import state
+
+CHILD = '''id: proofs
+extends: {parent}
+meta:
+  names: {{en: Proofs}}
+vars:
+  plays: {{init: "[]", description: "Lists of cards."}}
+  mine: {{init: "[]", description: "Cards."}}
+  other: {{init: "[]", description: "Lists of cards."}}
+  again: {{init: "[]", description: "Lists of cards."}}
+  grown: {{init: "[]", description: "Lists of cards."}}
+  few: {{init: "[]", description: "Numbers."}}
+  twice: {{init: "[]", description: "Numbers."}}
+round:
+  - id: steps
+    name: Steps
+    text: Lists kept.
+    steps:
+{steps}
+'''
+
+STEPS = '''
+      - shuffle: deck
+      - deal: {to: hand, count: 3}
+      - let: {gs: "subsets(hand[0], 2)"}
+      # proved: one-card lists and subsets of a hand, filtered; cards of a hand, filtered
+      - set: {plays: "filter((if count(deck) > 99 then [] else map(hand[0], c -> [c])) + gs, s -> count(s) > 0)"}
+      - set: {mine: "filter(hand[1], c -> c.value > 2)"}
+      # proved short: a few numbers (what they hold still looked at)
+      - set: {few: "if count(deck) > 3 then range(1, 13) else [stake, stake + 1]"}
+      # not proved: a list written out holding lists, a local set twice, a sum with what was kept, short
+    # lists joined (joined again and again through lets, they would grow)
+      - set: {other: "[hand[0], hand[1]]"}
+      - let: {hs: "subsets(hand[1], 2)"}
+      - for: i
+        in: "range(2)"
+        do:
+          - set: {again: "hs"}
+          - let: {hs: "[hand[1]]"}
+      - add: {grown: "gs"}
+      - let: {two: "[stake, 2]"}
+      - let: {four: "two + two"}
+      - set: {twice: "four"}
+'''
+
+FULL = re.compile(r"if type\((\w+)\) is not list or ")
+LIGHT = re.compile(r"if len\((\w+)\)( \+ sum\(C\d+\(len, \1\)\))? > 100000: C\d+\(\1\)$")
+SHORT = re.compile(r"^if not C\d+\(C\d+\(type, (\w+)\)\): C\d+\(\1\)$")
+
+
+def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
+    p = tmp_path / "proofs.yaml"
+    p.write_text(CHILD.format(parent=variant_path("hanafuda/kingo.yaml"), steps=steps), encoding="utf-8")
+    if check:
+        assert [d.render() for d in check_variant(str(p)) if d.severity == "error"] == []
+    return build_game(load_variant(str(p)), codegen=codegen)
+
+
+def checks(game) -> tuple[int, int, int]:
+    """The store checks of kept lists in the steps phase's code: (full, by length, of a few items)."""
+    src = [s.strip() for s in game.phases[-1].run.source.splitlines()]
+    return tuple(sum(bool(r.search(s)) for s in src) for r in (FULL, LIGHT, SHORT))  # type: ignore[return-value]
+
+
+def test_lists_built_from_cards_are_checked_by_their_length_the_rest_in_full(tmp_path):
+    fast = build(tmp_path, STEPS)
+    # plays and mine by length, few by what it holds; other, again (hs set by two steps), grown (a
+    # sum) and twice in full
+    assert checks(fast) == (4, 2, 1)
+
+
+def test_what_the_proof_leaves_out_changes_nothing_a_round_does(tmp_path):
+    fast, slow = build(tmp_path, STEPS), build(tmp_path, STEPS, codegen=False)
+    for seed in range(4):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
+        assert state(a) == state(b) and a.events == b.events
+        plays = a.state.vars["plays"]
+        n = sum(len(s) == 1 for s in plays)  # the cards of the hand, then its pairs
+        assert n >= 3 and len(plays) == n + n * (n - 1) // 2 and all(type(s) is list for s in plays)
+
+
+def test_a_proved_list_too_big_to_keep_still_stops_the_round(tmp_path):
+    # every subset of 3 of the 40-card deck: 9,880 lists of 3 (39,520 counted), then three times
+    # that joined (118,560 counted): past what a variable may keep, however it was built
+    steps = '''
+      - for: p
+        in: seats
+        do: [{move: {from: "hand[p]", to: deck}}]
+      - let: {gs: "subsets(deck, 3)"}
+      - set: {plays: "gs + gs + gs"}
+'''
+    fast = build(tmp_path, steps, check=False)
+    found = [d.render() for d in check_variant(str(tmp_path / "proofs.yaml")) if d.severity == "error"]
+    assert len(found) == 1 and "100000 items" in found[0]  # (the checker sees it coming, too)
+    assert checks(fast) == (0, 1, 0)
+    for g in (fast, build(tmp_path, steps, codegen=False, check=False)):
+        with pytest.raises(RuleError) as e:
+            play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
+        assert "proofs.yaml:" in str(e.value) and "100000" in str(e.value)
