@@ -355,7 +355,9 @@ def test_a_flag_unset_per_item_and_a_filter_by_flag_are_read_by_c_and_stop_where
                        ("filter(xs, i -> not flags[i])", [1]), ("count(filter(xs, i -> not flags[i])) > 0", True),
                        ("count(filter(xs, i -> not flags[i])) == 0", False)):
         comp = compile_expr(text, scope)
-        assert ".__getitem__" in comp.raw.source and "for _p" not in comp.raw.source, text
+        # a list written in the rule is written out item by item (rulekit.lang.expr.unroll): no loop either
+        written = text.startswith(("all([", "any(["))
+        assert (written or ".__getitem__" in comp.raw.source) and "for _p" not in comp.raw.source, text
         assert comp.fn(ctx(xs=seats, flags=flags)) == want, text
     got = compile_expr("filter(xs, i -> flags[i])", scope).fn(ctx(xs=seats, flags=flags))
     got.append(9)  # a fresh list: the state's own is not changed
