@@ -81,3 +81,36 @@ def test_a_condition_failing_at_run_time_is_placed_at_its_text(tmp_path):
     d = err.value.first
     assert d.span.line == line and d.code == "E034", str(err.value)
     assert "entered" in str(err.value)
+
+
+STATE = ("zones", "vars", "chips", "seen", "records", "events", "loc", "yaku_cache", "dealer", "next_dealer",
+         "round_no", "steps", "depth", "where", "stack", "budget", "spent", "n")
+
+
+@pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
+def test_a_round_given_a_seed_is_the_round_after_a_restart(path):
+    """play_round(ctx, OBS, seed, dealer), as a simulation calls it on a used state, leaves the
+    state (and the generator) as Game.restart(ctx, seed, round_next=True), the dealer set, then
+    the round did; and its records are a new dict whenever the last round's held any."""
+    from rulekit.engine.runner import decider, round_seed
+    game = build_game(load_variant(path))
+    n = game.variant.meta.players_default
+    play_round = game.round_player(n)
+    states = []
+    for fresh in (False, True):
+        ctx = play(game, n, 3, make_agents(game, n, 3), rounds=2, logging=False).state
+        for i in range(4):
+            s, dealer = round_seed(7, i) if i < 3 else "any seed", i % n  # (a text seed too, as Random.seed takes it)
+            ctx.decide = decide = decider(game, make_agents(game, n, s), [])
+            decide.ctx = ctx
+            kept, held = ctx.records, dict(ctx.records)
+            if fresh:
+                play_round(ctx, None, s, dealer)
+            else:
+                game.restart(ctx, s, round_next=True)
+                ctx.dealer = ctx.next_dealer = dealer
+                play_round(ctx, None)
+            if held:  # a dict holding counts is never reused: the caller keeps them as they were
+                assert ctx.records is not kept and kept == held
+        states.append(({f: getattr(ctx, f) for f in STATE}, ctx.rng.getstate()))
+    assert states[0] == states[1]

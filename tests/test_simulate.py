@@ -31,6 +31,27 @@ def test_chunks_merge_to_the_whole():
     assert whole.to_json() == parts.to_json()
 
 
+def test_totals_added_in_blocks_are_the_totals_of_each_round(monkeypatch):
+    """run_chunk adds its rounds' chip changes to the totals in blocks (one flat list of numbers)
+    and each round's records as it ends: the same Stats as adding every round on its own, whatever
+    the block's size, and the rows it hands back are the rounds' chip changes."""
+    from rulekit.engine import runner
+    g = game()
+    rows: list[list[int]] = []
+    one = run_chunk(g, 5, 3, 0, 50, rows=rows)
+    each = Stats()
+    for i, row in enumerate(rows):
+        s = round_seed(3, i)
+        res = play(g, 5, s, make_agents(g, 5, s), rounds=1, logging=False, dealer=0)
+        assert row == res.round_deltas[0]
+        each.add_round(row, res.records)
+    assert len(rows) == 50 and one.to_json() == each.to_json()
+    assert (one.total, one.total_sq, one.records_sq) == (each.total, each.total_sq, each.records_sq)
+    monkeypatch.setattr(runner, "STATS_BLOCK", 7)  # blocks of 7 rounds: 7 blocks and a part
+    small = run_chunk(g, 5, 3, 0, 50)
+    assert (small.to_json(), small.total_sq, small.records_sq) == (one.to_json(), one.total_sq, one.records_sq)
+
+
 @pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
 def test_every_simulated_round_is_the_seeded_game_of_one_round(path):
     """run_chunk restarts one state and reuses its agents between rounds; each round must still be

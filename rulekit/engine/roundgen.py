@@ -129,7 +129,7 @@ def _restart_lines(src: Source, game: Any, n: int) -> list[str]:
     # dealer it could read (and the next deal sets again) need not be set before it
     reads = any(not _PLAIN_SET.match(line) for line in starts)
     out = ["R = ctx.rng",
-           "if type(R) is RANDOM:",  # (Random.seed for a whole number, without its Python-level checks)
+           "if type(R) is RANDOM and type(SEED) is int:",  # (Random.seed, without its Python-level checks)
            "    RESEED(R, SEED)",
            "    R.gauss_next = None",
            "else:",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from itertools import repeat
+from itertools import chain, repeat
 from operator import gt, lt, mul, sub
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, cast
@@ -406,27 +406,39 @@ class Stats:
 
     def add_rounds(self, deltas: list[list[int]], records: list[dict[str, int]]) -> None:
         """Rounds' chip changes per seat (one list a round) and the recorded outcomes of those
-        that recorded any added to the totals: a seat's column summed in C, not a round at a time."""
+        that recorded any added to the totals."""
         if not deltas:
             return
+        self.add_flat(list(chain.from_iterable(deltas)), len(deltas[0]))
+        for rec in records:
+            self.add_records(rec)
+
+    def add_flat(self, flat: list[int], n: int) -> None:
+        """Rounds' chip changes of `n` seats, one round after another in one flat list, added to
+        the totals: a seat's column (a slice) summed in C, not a round at a time."""
+        if not flat:
+            return
         if not self.total:
-            self.n = len(deltas[0])
-            self.total = [0] * self.n
-            self.total_sq = [0] * self.n
-            self.wins = [0] * self.n
-            self.losses = [0] * self.n
-        self.rounds += len(deltas)
+            self.n = n
+            self.total = [0] * n
+            self.total_sq = [0] * n
+            self.wins = [0] * n
+            self.losses = [0] * n
+        self.rounds += len(flat) // n
         total, total_sq, wins, losses = self.total, self.total_sq, self.wins, self.losses
-        for s, col in enumerate(zip(*deltas)):
+        for s in range(n):
+            col = flat[s::n]
             total[s] += sum(col)
             total_sq[s] += sum(map(mul, col, col))
             wins[s] += sum(map(gt, col, repeat(0)))  # (d > 0: the seat won chips)
             losses[s] += sum(map(lt, col, repeat(0)))
+
+    def add_records(self, rec: dict[str, int]) -> None:
+        """One round's recorded outcomes (name -> count) added to the totals."""
         mine, sq = self.records, self.records_sq
-        for rec in records:
-            for k, v in rec.items():
-                mine[k] = mine.get(k, 0) + v
-                sq[k] = sq.get(k, 0) + v * v
+        for k, v in rec.items():
+            mine[k] = mine.get(k, 0) + v
+            sq[k] = sq.get(k, 0) + v * v
 
     def merge(self, other: "Stats") -> "Stats":
         if other.rounds == 0:
@@ -532,9 +544,11 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     play_round, end_when = game.round_player(n), game.end_when
     first_dealer = dealer % n if dealer is not None else 0  # (not `seat`: the loops below name seats)
     start_row = [game.start_chips] * n  # every seat's chips as the restarted round starts
-    # chip changes and records of the rounds not yet added to the totals (added in blocks, in C)
-    block: list[list[int]] = []
-    recorded: list[dict[str, int]] = []
+    # the chip changes of the rounds not yet added to the totals, one flat list of whole numbers
+    # (added in blocks, in C; no list a round for the cyclic collector to walk meanwhile)
+    flat: list[int] = []
+    flat_block = STATS_BLOCK * n
+    add_records = stats.add_records
     for i in range(start, start + count):
         if stop is not None and stop():
             break
@@ -557,25 +571,28 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
                 restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
         if dealer is None:
-            delta = _play_rounds(game, ctx, 1, dealer, [])[0]
+            delta: list[int] | None = _play_rounds(game, ctx, 1, dealer, [])[0]
         else:
             play_round(ctx, observer, s, first_dealer)  # (restarted with seed s first, dealt by the dealer)
-            delta = list(map(sub, ctx.chips, start_row))
+            delta = None if rows is None else list(map(sub, ctx.chips, start_row))
             ctx.dealer = ctx.next_dealer
             if end_when is not None:  # read as after any round (its errors surface as in play())
                 try:
                     end_when(ctx)
                 except RUNTIME_ERRORS as exc:
                     raise located_error(exc, _game_span(game), "game settings") from None
-        block.append(delta)
+        if delta is None:
+            flat.extend(map(sub, ctx.chips, start_row))
+        else:
+            flat.extend(delta)
+            if rows is not None:
+                rows.append(delta)
         if ctx.records:
-            recorded.append(ctx.records)  # (the next restart makes a new dict: this one is kept)
-        if len(block) >= STATS_BLOCK:
-            stats.add_rounds(block, recorded)
-            block, recorded = [], []
-        if rows is not None:
-            rows.append(delta)
-    stats.add_rounds(block, recorded)
+            add_records(ctx.records)
+        if len(flat) >= flat_block:
+            stats.add_flat(flat, n)
+            flat = []
+    stats.add_flat(flat, n)
     if observer is not None:
         stats.custom = observer.take()
     return stats
