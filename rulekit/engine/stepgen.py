@@ -446,7 +446,7 @@ class Gen(FrameWriter, ChoiceWriter):
 
     def k_record(self, run: Any, gen: RecordGen, ind: int) -> None:
         name = self.bind(gen.name)
-        self.emit(ind, f"ctx.record({name})")
+        self.emit(ind, f"ctx.records[{name}] = ctx.records.get({name}, 0) + 1")  # (Ctx.record, with no call)
         self.log(ind, f"{self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
 
     def k_reveal(self, run: Any, gen: RevealGen, ind: int) -> None:
