@@ -141,3 +141,30 @@ class FrameWriter:
             self.emit(ind + 1, call)
         else:
             self.emit(ind, f"if {cond}: {call}")
+
+
+# the seats to the dealer's left and right as generated code writes them (left_of(dealer),
+# right_of(dealer)) once DEALER and N are read: the same all round, so worked out once per call
+# of a function that writes them more than once
+_ROUND_SEATS = (("((DEALER - 1) % N)", "DLEFT"), ("((DEALER + 1) % N)", "DRIGHT"))
+_READS_DEALER = re.compile(r"^ *(Z, V, CH, SEEN, LOG, )?DEALER, N = ")  # (a phase's header, or a yaku table's)
+
+
+def round_seats(lines: list[str], header: str) -> tuple[list[str], str]:
+    """`lines` of a generated function with the dealer's neighbours read from locals that the
+    `header` works out once, after it reads DEALER and N (and the step counter), for those
+    written more than once; `lines` and `header` as they were when none is, or the header reads
+    no DEALER."""
+    rows = header.split("\n")
+    at = next((i for i, row in enumerate(rows) if _READS_DEALER.match(row)), None)
+    if at is None:
+        return lines, header
+    indent = rows[at][:len(rows[at]) - len(rows[at].lstrip())]
+    if at + 1 < len(rows) and rows[at + 1].lstrip().startswith("S, SL = "):
+        at += 1
+    for code, name in _ROUND_SEATS:
+        if sum(line.count(code) for line in lines) > 1:  # (worked out where it stands when written once)
+            lines = [line.replace(code, name) for line in lines]
+            at += 1
+            rows.insert(at, f"{indent}{name} = {code[1:-1]}")
+    return lines, "\n".join(rows)

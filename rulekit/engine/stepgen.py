@@ -31,7 +31,7 @@ from rulekit.lang.expr.ast import always_bool
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import NESTED_SET, flat
 from rulekit.engine.genchoice import ChoiceWriter
-from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, round_seats, skippable
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
@@ -754,7 +754,7 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     `steps_placed`: an error no rule foresaw is placed at the step whose line raised it."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
-    lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.lines]
+    lines, header = round_seats(["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.lines], header)
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
