@@ -31,9 +31,10 @@ from rulekit.lang.expr.ast import always_bool
 from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import NESTED_SET, flat
 from rulekit.engine.genchoice import ChoiceWriter
-from rulekit.engine.genframe import Frame, FrameWriter, const_values, round_seats, skippable
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
+from rulekit.engine.genframe import round_seats
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
 from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, NO_VALUE, Fn, LoopBreak, ProcReturn, Run, returned, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
