@@ -94,8 +94,6 @@ def _statements(source: str):
         start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
         if lines[start + 1].strip().startswith("S, SL = "):  # the step counter, read as a local
             start += 1
-        while lines[start + 1].strip().startswith(("DLEFT = ", "DRIGHT = ")):  # the dealer's neighbours
-            start += 1
     held: list[tuple[int, str, int]] = []
     for line in lines[start + 1:]:
         if line in FOOTERS:
@@ -171,20 +169,23 @@ def test_a_file_name_cannot_end_the_comment_that_names_it(tmp_path, capsys, monk
     assert "\x1b" not in out and "\nimport os" not in out
 
 
-def test_the_dealers_neighbours_written_twice_are_worked_out_once_after_the_header():
+def test_the_dealers_neighbours_written_twice_are_worked_out_once_in_the_header():
     """left_of(dealer)/right_of(dealer) as generated code writes them: read from a local the
-    header works out once (after DEALER, N and the step counter) when written more than once,
-    left where they stand when written once or when the header reads no dealer."""
+    header works out once (on the line of the step counter, after DEALER and N: no line added)
+    when written more than once; left where they stand when written once or when the header
+    reads no dealer."""
     from rulekit.engine.genframe import round_seats
     header = ("    def run(ctx):\n        Z, V, CH, SEEN, LOG, DEALER, N = ctx.zones, ctx.vars, ctx.chips, ctx.seen, "
               "ctx.logging, ctx.dealer, ctx.n\n        S, SL = ctx.steps, ctx.step_limit\n")
-    lines = ["        a = (p == ((DEALER - 1) % N))", "        b = [((DEALER - 1) % N), ((DEALER + 1) % N)]"]
-    got, head = round_seats(lines, header)
-    assert got == ["        a = (p == DLEFT)", "        b = [DLEFT, ((DEALER + 1) % N)]"]
-    assert head.splitlines()[2:] == ["        S, SL = ctx.steps, ctx.step_limit", "        DLEFT = (DEALER - 1) % N"]
+    body = "        a = (p == ((DEALER - 1) % N))\n        b = [((DEALER - 1) % N), ((DEALER + 1) % N)]"
+    got, head = round_seats(body, header)
+    assert got == "        a = (p == DLEFT)\n        b = [DLEFT, ((DEALER + 1) % N)]"
+    assert head.count("\n") == header.count("\n")
+    assert head.splitlines()[2] == "        S, SL = ctx.steps, ctx.step_limit; DLEFT = (DEALER - 1) % N"
     for dealer in range(5):  # the same seat as written
         env = {"DEALER": dealer, "N": 5}
-        exec(head.splitlines()[-1].strip(), {}, env)
+        exec(head.splitlines()[2].split("; ")[1], {}, env)
         assert env["DLEFT"] == eval("((DEALER - 1) % N)", {}, {"DEALER": dealer, "N": 5})
-    assert round_seats(lines[:1], header) == (lines[:1], header)
-    assert round_seats(lines * 2, "    def run(ctx):\n") == (lines * 2, "    def run(ctx):\n")
+    once = body.split("\n")[0]
+    assert round_seats(once, header) == (once, header)
+    assert round_seats(body * 2, "    def run(ctx):\n") == (body * 2, "    def run(ctx):\n")

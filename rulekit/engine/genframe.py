@@ -150,21 +150,19 @@ _ROUND_SEATS = (("((DEALER - 1) % N)", "DLEFT"), ("((DEALER + 1) % N)", "DRIGHT"
 _READS_DEALER = re.compile(r"^ *(Z, V, CH, SEEN, LOG, )?DEALER, N = ")  # (a phase's header, or a yaku table's)
 
 
-def round_seats(lines: list[str], header: str) -> tuple[list[str], str]:
-    """`lines` of a generated function with the dealer's neighbours read from locals that the
-    `header` works out once, after it reads DEALER and N (and the step counter), for those
-    written more than once; `lines` and `header` as they were when none is, or the header reads
-    no DEALER."""
+def round_seats(body: str, header: str) -> tuple[str, str]:
+    """A generated function's `body` with the dealer's neighbours written more than once read
+    from locals that its `header` works out once, on the line where it reads DEALER and N (or on
+    the step counter's, just after): no line added, so the lines' places stay. `body` and
+    `header` as they were when there are none, or the header reads no DEALER."""
     rows = header.split("\n")
     at = next((i for i, row in enumerate(rows) if _READS_DEALER.match(row)), None)
     if at is None:
-        return lines, header
-    indent = rows[at][:len(rows[at]) - len(rows[at].lstrip())]
+        return body, header
     if at + 1 < len(rows) and rows[at + 1].lstrip().startswith("S, SL = "):
         at += 1
     for code, name in _ROUND_SEATS:
-        if sum(line.count(code) for line in lines) > 1:  # (worked out where it stands when written once)
-            lines = [line.replace(code, name) for line in lines]
-            at += 1
-            rows.insert(at, f"{indent}{name} = {code[1:-1]}")
-    return lines, "\n".join(rows)
+        if body.count(code) > 1:
+            body = body.replace(code, name)
+            rows[at] += f"; {name} = {code[1:-1]}"
+    return body, "\n".join(rows)

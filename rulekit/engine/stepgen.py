@@ -755,9 +755,10 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     `steps_placed`: an error no rule foresaw is placed at the step whose line raised it."""
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
-    lines, header = round_seats(["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.lines], header)
+    lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.lines]
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
+    body, header = round_seats(body, header)
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
     code = compile_cached(src, label)
     if code is None:
