@@ -167,3 +167,25 @@ def test_a_file_name_cannot_end_the_comment_that_names_it(tmp_path, capsys, monk
     assert any("# x\\nimport os; os.system('echo pwned') #\\x1b[2J.yaml:" in c for c in code)
     out = _listing(capsys, name)
     assert "\x1b" not in out and "\nimport os" not in out
+
+
+def test_the_dealers_neighbours_written_twice_are_worked_out_once_in_the_header():
+    """left_of(dealer)/right_of(dealer) as generated code writes them: read from a local the
+    header works out once (on the line of the step counter, after DEALER and N: no line added)
+    when written more than once; left where they stand when written once or when the header
+    reads no dealer."""
+    from rulekit.engine.genframe import round_seats
+    header = ("    def run(ctx):\n        Z, V, CH, SEEN, LOG, DEALER, N = ctx.zones, ctx.vars, ctx.chips, ctx.seen, "
+              "ctx.logging, ctx.dealer, ctx.n\n        S, SL = ctx.steps, ctx.step_limit\n")
+    body = "        a = (p == ((DEALER - 1) % N))\n        b = [((DEALER - 1) % N), ((DEALER + 1) % N)]"
+    got, head = round_seats(body, header)
+    assert got == "        a = (p == DLEFT)\n        b = [DLEFT, ((DEALER + 1) % N)]"
+    assert head.count("\n") == header.count("\n")
+    assert head.splitlines()[2] == "        S, SL = ctx.steps, ctx.step_limit; DLEFT = (DEALER - 1) % N"
+    for dealer in range(5):  # the same seat as written
+        env = {"DEALER": dealer, "N": 5}
+        exec(head.splitlines()[2].split("; ")[1], {}, env)
+        assert env["DLEFT"] == eval("((DEALER - 1) % N)", {}, {"DEALER": dealer, "N": 5})
+    once = body.split("\n")[0]
+    assert round_seats(once, header) == (once, header)
+    assert round_seats(body * 2, "    def run(ctx):\n") == (body * 2, "    def run(ctx):\n")

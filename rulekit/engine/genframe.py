@@ -151,3 +151,28 @@ class FrameWriter:
             self.emit(ind + 1, call)
         else:
             self.emit(ind, f"if {cond}: {call}")
+
+
+# the seats to the dealer's left and right as generated code writes them (left_of(dealer),
+# right_of(dealer)) once DEALER and N are read: the same all round, so worked out once per call
+# of a function that writes them more than once
+_ROUND_SEATS = (("((DEALER - 1) % N)", "DLEFT"), ("((DEALER + 1) % N)", "DRIGHT"))
+_READS_DEALER = re.compile(r"^ *(Z, V, CH, SEEN, LOG, )?DEALER, N = ")  # (a phase's header, or a yaku table's)
+
+
+def round_seats(body: str, header: str) -> tuple[str, str]:
+    """A generated function's `body` with the dealer's neighbours written more than once read
+    from locals that its `header` works out once, on the line where it reads DEALER and N (or on
+    the step counter's, just after): no line added, so the lines' places stay. `body` and
+    `header` as they were when there are none, or the header reads no DEALER."""
+    rows = header.split("\n")
+    at = next((i for i, row in enumerate(rows) if _READS_DEALER.match(row)), None)
+    if at is None:
+        return body, header
+    if at + 1 < len(rows) and rows[at + 1].lstrip().startswith("S, SL = "):
+        at += 1
+    for code, name in _ROUND_SEATS:
+        if body.count(code) > 1:
+            body = body.replace(code, name)
+            rows[at] += f"; {name} = {code[1:-1]}"
+    return body, "\n".join(rows)

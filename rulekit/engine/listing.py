@@ -153,11 +153,11 @@ HOW_TO_READ = """\
 # (counted in S while a phase runs). Read once at the top: Z = ctx.zones (the piles of cards, by
 # name), V = ctx.vars (the variables), CH = ctx.chips (each seat's chips), SEEN = ctx.seen (per
 # card, a bit for each seat that has seen it), L = ctx.loc (the names a step sets, where others
-# read them; lcN_M are those names as Python locals), LOG (whether a log is kept), DEALER, N.
-# Cn and Kn are constants bound when the code is built (names, texts, functions), listed under
-# each part's heading with their place. An expression is written out inline; if it fails, its
-# `except ERRS:` branch runs its located twin (a Cn(ctx) call), which raises the error at the
-# expression's place in the file."""
+# read them; lcN_M are those names as Python locals), LOG (whether a log is kept), DEALER, N
+# (and DLEFT, DRIGHT: the seats to the dealer's left and right). Cn and Kn are constants bound
+# when the code is built (names, texts, functions), listed under each part's heading with their
+# place. An expression is written out inline; if it fails, its `except ERRS:` branch runs its
+# located twin (a Cn(ctx) call), which raises the error at the expression's place in the file."""
 
 
 def listing(game: Game) -> str:

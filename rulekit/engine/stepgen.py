@@ -35,6 +35,7 @@ from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import ProofWriter
 from rulekit.engine.genvalues import Pairs, unseen
 from rulekit.engine.places import Places, placed, register
+from rulekit.engine.genframe import round_seats
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, CutGen, DealGen, ForGen, HideGen, IfGen, LetGen, MoveGen, PayGen, RecordGen, RepeatGen, ReturnGen, RevealGen, SayGen, SeqGen, SetDealerGen, ShuffleGen, StopGen, SwapGen)
 from rulekit.engine.steps import (ALL_SEATS, MAX_CALL_DEPTH, MAX_LIST, NO_VALUE, Fn, LoopBreak, ProcReturn, Run, returned, log_cut, log_deal,
     log_hide, log_move, log_next_dealer, log_pay, log_set, log_reveal, log_say, log_yaku, log_record, log_shuffle, log_stop, log_swap, relabel, shuffle_list, stack_named, too_many,
@@ -436,7 +437,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter):
 
     def k_record(self, run: Any, gen: RecordGen, ind: int) -> None:
         name = self.bind(gen.name)
-        self.emit(ind, f"ctx.record({name})")
+        self.emit(ind, f"ctx.records[{name}] = ctx.records.get({name}, 0) + 1")  # (Ctx.record, with no call)
         self.log(ind, f"{self.bind(log_record)}(ctx, {name}, {self.bind(gen.who)})")
 
     def k_reveal(self, run: Any, gen: RevealGen, ind: int) -> None:
@@ -748,6 +749,7 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.settled_lines()]
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
+    body, header = round_seats(body, header)
     src = f"def _make({params}{', ' if params else ''}ERRS, {names}):\n" + header + body + "\n" + footer
     code = compile_cached(src, label)
     if code is None:
