@@ -25,6 +25,7 @@ from typing import Any
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.hoisting import SIMPLE
+from rulekit.lang.expr.treefacts import FREE_LOOP
 from rulekit.lang.expr.scope import NC_MARK
 from rulekit.lang.expr.treefacts import WRITTEN_MOST as MOST_WRITTEN
 _KEPT = re.compile(r"^\[(_p\d+) for \1 in ")  # a filter's comprehension, keeping its items as they are
@@ -107,6 +108,9 @@ class UnrollWriter:
         raise NotImplementedError
 
     def branch(self, node: ast.Node) -> str:  # pragma: no cover - the code generator's
+        raise NotImplementedError
+
+    def static_len(self, node: ast.Node, code: str) -> int | None:  # pragma: no cover - the code generator's
         raise NotImplementedError
 
     def unrolled(self, node: ast.Call) -> str | None:
@@ -212,6 +216,22 @@ class UnrollWriter:
         if not self.fusable(xs) and isinstance(xs, (ast.Name, ast.Index)) and SIMPLE.match(read := self.g(xs)):
             return f"({code} if {read} else [])"
         return code
+
+    def built_joined(self, node: ast.Binary, ln: int | None, rn: int | None) -> bool:
+        """Whether the lists `node` joins (with `+`) were each just built by a filter or map, which
+        charged every item it went through (or went through a list the build bounds) and keeps no
+        more, or are lists the build bounds (`ln`, `rn`: their most items): the join copies only
+        what was paid for, so it is not charged again. Fast code only."""
+        if self.located:
+            return False
+        return all((most is not None and most <= FREE_LOOP) or self.paid(n) for n, most in ((node.left, ln), (node.right, rn)))
+
+    def paid(self, node: ast.Node) -> bool:
+        """Whether `node` is a list a filter or map just built, or a join of such lists (see built_joined)."""
+        if isinstance(node, ast.Binary) and node.op == "+" and T.is_list(self.type_of(node)):
+            return self.built_joined(node, self.static_len(node.left, ""), self.static_len(node.right, ""))
+        return isinstance(node, ast.Call) and node.func in ("filter", "map") and len(node.args) == 2 \
+            and isinstance(node.args[1], ast.Lambda)
 
     def part(self, node: ast.Call, xs: ast.Node) -> ast.Node:
         """The filter `node` of part `xs` of its list, as a node of its own."""
