@@ -25,9 +25,9 @@ from typing import Any
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.hoisting import SIMPLE
-from rulekit.lang.expr.treefacts import FREE_LOOP
 from rulekit.lang.expr.scope import NC_MARK
-from rulekit.lang.expr.treefacts import WRITTEN_MOST as MOST_WRITTEN
+from rulekit.lang.expr.treefacts import FREE_LOOP, WRITTEN_MOST as MOST_WRITTEN
+
 _KEPT = re.compile(r"^\[(_p\d+) for \1 in ")  # a filter's comprehension, keeping its items as they are
 
 
@@ -81,6 +81,22 @@ def _operand(code: str) -> bool:
         if depth < 0 or (ch == " " and depth == 0):
             return False
     return bool(code) and depth == 0
+
+
+def _free_in(node: ast.Node, name: str) -> bool:
+    """Whether `node` reads `name` where no lambda or let inside it binds it again."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and n.name == name:
+            return True
+        if isinstance(n, ast.Lambda) and n.param == name:
+            continue
+        if isinstance(n, ast.Let) and n.name == name:
+            todo.append(n.value)
+            continue
+        todo.extend(ast.children(n))
+    return False
 
 
 def _free_names(node: ast.Node) -> set[str]:
@@ -197,6 +213,8 @@ class UnrollWriter:
         got = self.kept_map(xs)
         assert got is not None  # fusable() said so
         ys, each, items = got
+        if each.param != lam.param and _free_in(lam.body, each.param):
+            raise _Captured(each.param)  # the test reads another value by that name: left as it is
         # the items ys gives that lam keeps, each as the list `each` makes of it
         test = self.noted(ast.Lambda(lam.start, lam.end, each.param, self.put(lam.body, lam.param, each.body)), lam)
         code = self.g(self.noted(dataclasses.replace(node, args=(ys, test)), node, self.type_of(ys)))
