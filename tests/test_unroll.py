@@ -140,3 +140,16 @@ def test_the_most_and_fewest_of_a_count_by_are_counted_in_c(text):
     with pytest.raises(EvalError) as err:
         comp.fn(ctx(xs=[]))
     assert err.value.message.endswith("() of an empty list")
+
+
+def test_joins_left_uncharged_still_stop_a_runaway():
+    """Maps joined inside a loop: every map is charged for what it goes through, so a loop that
+    would copy more than the budget allows stops with the budget's error, at its place."""
+    text = "count(map(range(1000), i -> count(map(xs, x -> x) + filter(xs, x -> x > 0))))"
+    comp = compile_expr(text, SCOPE)
+    assert "H_join" not in comp.raw.source
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(xs=list(range(1500))))
+    assert "evaluation budget exhausted" in err.value.message
+    c = ctx(xs=list(range(10)))
+    assert comp.fn(c) == 1000 and c.budget < EVAL_BUDGET
