@@ -245,11 +245,16 @@ class UnrollWriter:
         return all((most is not None and most <= FREE_LOOP) or self.paid(n) for n, most in ((node.left, ln), (node.right, rn)))
 
     def paid(self, node: ast.Node) -> bool:
-        """Whether `node` is a list a filter or map just built, or a join of such lists (see built_joined)."""
+        """Whether `node` is a list a filter or map just built, or a join of such lists (see built_joined).
+        A map to lists (or to values of unknown type) is not: what it builds is charged as it is
+        built (H_built), and a join after it keeps the general form, which the writer of a
+        choice's options recognises (a random pick works out only the option drawn)."""
         if isinstance(node, ast.Binary) and node.op == "+" and T.is_list(self.type_of(node)):
             return self.built_joined(node, self.static_len(node.left, ""), self.static_len(node.right, ""))
+        each = T.elem(self.type_of(node))
         return isinstance(node, ast.Call) and node.func in ("filter", "map") and len(node.args) == 2 \
-            and isinstance(node.args[1], ast.Lambda)
+            and isinstance(node.args[1], ast.Lambda) \
+            and (node.func == "filter" or not (each in (T.ANY, T.MAP) or T.is_list(each)))
 
     def part(self, node: ast.Call, xs: ast.Node) -> ast.Node:
         """The filter `node` of part `xs` of its list, as a node of its own."""
