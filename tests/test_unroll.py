@@ -1,5 +1,5 @@
 """Loops over short lists written in the rule, written out (rulekit.lang.expr.unroll), and the most/fewest
-of a count_by counted in C (builtincode.count_view): the fast code
+of a count_by counted in C (unroll.count_extreme): the fast code
 gives the located code's value, fails where the located code places the failure, and a long list
 is still charged item by item."""
 from __future__ import annotations

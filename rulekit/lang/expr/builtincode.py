@@ -14,7 +14,7 @@ from typing import Any
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.functions import FREE_SCAN, count_keys
+from rulekit.lang.expr.functions import FREE_SCAN
 from rulekit.lang.expr.scope import MAX_INT, NC_MARK, Scope
 
 MAX_TABLE_SEATS = 16  # the most seats the seat orders are worked out for in advance (a few KB)
@@ -113,19 +113,15 @@ class BuiltinWriter:
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None
 
-    def count_view(self, node: ast.Node, extreme: bool = False) -> str | None:
+    def count_view(self, node: ast.Node) -> str | None:
         """`values(count_by(...))` gone through once (by a loop, min or max) as the counts' own view
-        (dict.values, in C): the same numbers in the same order, no list copied; for min or max
-        (`extreme`) of keys the fast code gathers, each item's count (H_keycounts). Fast code only."""
+        (dict.values, in C): the same numbers in the same order, no list copied. Fast code only."""
         if self.located or not isinstance(node, ast.Call) or node.func != "values" or len(node.args) != 1:
             return None
         arg = node.args[0]
         if not isinstance(arg, ast.Call) or arg.func != "count_by":
             return None
-        code, counted = self.g(arg), f"{self.const(count_keys)}("
-        if extreme and code.startswith(counted) and code.endswith(")") and unstarred(f"[*{code[len(counted):-1]}]"):
-            return f"H_keycounts({code[len(counted):-1]})"  # (the keys' code is one argument: unstarred says so)
-        return f"{self.const(dict.values)}({code})"
+        return f"{self.const(dict.values)}({self.g(arg)})"
 
     def whole_first(self, op: str, left: str, right: str, lt: str, rt: str) -> str | None:
         """`left op right` (+, - or *) of numbers or values of unknown type as Python's operator when
