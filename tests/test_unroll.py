@@ -1,5 +1,4 @@
-"""Loops over short lists written in the rule, written out (rulekit.lang.expr.unroll), and the most/fewest
-of a count_by counted in C (unroll.count_extreme): the fast code
+"""Loops over short lists written in the rule, written out (rulekit.lang.expr.unroll): the fast code
 gives the located code's value, fails where the located code places the failure, and a long list
 is still charged item by item."""
 from __future__ import annotations
@@ -126,20 +125,6 @@ def test_lists_just_built_are_joined_without_a_second_charge():
     assert "H_join" in read.raw.source
     c = ctx(xs=list(range(100)))
     assert read.fn(c) == [*range(100), *range(100)] and c.budget == EVAL_BUDGET - 200
-
-
-@pytest.mark.parametrize("text", ["max(values(count_by(xs, x -> x % 3)))", "min(values(count_by(xs, x -> x)))",
-                                  "max(values(count_by(xs, x -> x > 2)))"])
-def test_the_most_and_fewest_of_a_count_by_are_counted_in_c(text):
-    """min/max of count_by's values: each item's key counted (H_keycounts), the same numbers as
-    the counts the located code makes, short lists and long; no list of nothing counted."""
-    comp = compile_expr(text, SCOPE)
-    assert "H_keycounts(" in comp.raw.source and "count_keys" not in comp.raw.source
-    for xs in ([3], [1, 2, 2, 5, 5, 5, 4], list(range(40)) + [7, 7, 9], [0] * 17 + [1]):
-        assert comp.raw.plain(ctx(xs=xs)) == comp.raw.slow(ctx(xs=xs)), (text, xs)
-    with pytest.raises(EvalError) as err:
-        comp.fn(ctx(xs=[]))
-    assert err.value.message.endswith("() of an empty list")
 
 
 def test_joins_left_uncharged_still_stop_a_runaway():

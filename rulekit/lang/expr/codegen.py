@@ -616,7 +616,7 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
         written = self.written_extreme(node)
         if written is not None:
             return written
-        view = self.count_extreme(node.args[0]) if fname in ("min", "max") and len(node.args) == 1 else None
+        view = self.count_view(node.args[0]) if fname in ("min", "max") and len(node.args) == 1 else None
         if view is not None:  # the counts gone through as they are: no list of them made
             return self.extreme(fname, view)
         if (unrolled := self.unrolled(node)) is not None:  # short lists written out (fast code)

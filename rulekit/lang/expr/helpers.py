@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import indexOf
-from typing import Any, Callable, Iterable, NoReturn
+from typing import Any, Callable, NoReturn
 
 from rulekit.lang.expr.functions import FREE_SCAN, REGISTRY, Budgeted, EvalError, Fn1, Value, charge_fn, charge_walk
 from rulekit.lang.expr.functions import hashable_value
-from rulekit.lang.expr.functions import count_keys, minus_lists, normalised
+from rulekit.lang.expr.functions import minus_lists, normalised
 from rulekit.lang.expr.scope import EVAL_BUDGET, MAX_EXPONENT, MAX_INT, Root
 
 BIG = "number too large (limit 10^30)"
@@ -371,17 +371,6 @@ def H_at(site: Site, thunk: Callable[[], Value]) -> Value:
         return thunk()
     except CALL_ERRORS as exc:
         raise site.relocate(exc) from None
-
-
-def H_keycounts(keys: Iterable[Value]) -> Iterable[int]:
-    """For min() or max() of count_by()'s values: how many times each item's key occurs among
-    the keys gathered (each key's count once per item: the same least and most); a short list
-    counted in C (list.count, equal as a dict's keys are for the single values count_by's fast
-    code gathers), a longer one by count_keys."""
-    ks = [*keys]
-    if len(ks) <= FREE_SCAN:
-        return map(ks.count, ks)
-    return count_keys(ks).values()
 
 
 def H_empty(fname: str) -> NoReturn:

@@ -24,8 +24,6 @@ from typing import Any
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
-from rulekit.lang.expr.builtincode import unstarred
-from rulekit.lang.expr.functions import count_keys
 from rulekit.lang.expr.hoisting import SIMPLE
 from rulekit.lang.expr.scope import NC_MARK
 from rulekit.lang.expr.treefacts import FREE_LOOP, WRITTEN_MOST as MOST_WRITTEN
@@ -129,9 +127,6 @@ class UnrollWriter:
         raise NotImplementedError
 
     def static_len(self, node: ast.Node, code: str) -> int | None:  # pragma: no cover - the code generator's
-        raise NotImplementedError
-
-    def count_view(self, node: ast.Node) -> str | None:  # pragma: no cover - the builtin writer's
         raise NotImplementedError
 
     def unrolled(self, node: ast.Call) -> str | None:
@@ -296,17 +291,6 @@ class UnrollWriter:
         if bound is not None and bound in _free_names(value) and new[-1] is not kids[-1]:
             raise _Captured(bound)
         return self.noted(_rebuild(node, new), node)
-
-    def count_extreme(self, node: ast.Node) -> str | None:
-        """For min() or max() of `values(count_by(...))` of keys the fast code gathers, each item's
-        count (H_keycounts: the same least and most, a short list counted in C); otherwise the
-        counts' own view (count_view). Fast code only."""
-        view = self.count_view(node)
-        counted = f"{self.const(dict.values)}({self.const(count_keys)}("
-        if view is None or not (view.startswith(counted) and view.endswith("))")):
-            return view
-        keys = view[len(counted):-2]
-        return f"H_keycounts({keys})" if unstarred(f"[*{keys}]") else view  # (one argument: unstarred says so)
 
     def knowing(self, code: str, truth: bool, node: ast.Node) -> str:
         """The code of `node`, a branch run only when the fast code `code` is `truth` (no fact: '')."""
