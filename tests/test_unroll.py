@@ -112,3 +112,29 @@ def test_a_long_list_is_still_charged_and_a_runaway_stops():
     with pytest.raises(EvalError) as err:
         comp.fn(c)
     assert "evaluation budget exhausted" in err.value.message
+
+
+def test_lists_just_built_are_joined_without_a_second_charge():
+    """`map(...) + [...]`: the map charged every item it went through, the written list is bounded:
+    the join copies what was paid for; a join of lists read from the state is still charged."""
+    built = compile_expr("map(xs, x -> x + 1) + (filter(xs, x -> x > 50) + [7])", SCOPE)
+    assert "H_join" not in built.raw.source
+    c = ctx(xs=list(range(100)))
+    assert built.fn(c) == [*range(1, 101), *range(51, 100), 7] and c.budget == EVAL_BUDGET - 200
+    read = compile_expr("xs + xs", SCOPE)
+    assert "H_join" in read.raw.source
+    c = ctx(xs=list(range(100)))
+    assert read.fn(c) == [*range(100), *range(100)] and c.budget == EVAL_BUDGET - 200
+
+
+def test_joins_left_uncharged_still_stop_a_runaway():
+    """Maps joined inside a loop: every map is charged for what it goes through, so a loop that
+    would copy more than the budget allows stops with the budget's error, at its place."""
+    text = "count(map(range(1000), i -> count(map(xs, x -> x) + filter(xs, x -> x > 0))))"
+    comp = compile_expr(text, SCOPE)
+    assert "H_join" not in comp.raw.source
+    with pytest.raises(EvalError) as err:
+        comp.fn(ctx(xs=list(range(1500))))
+    assert "evaluation budget exhausted" in err.value.message
+    c = ctx(xs=list(range(10)))
+    assert comp.fn(c) == 1000 and c.budget < EVAL_BUDGET

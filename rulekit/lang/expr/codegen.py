@@ -32,7 +32,7 @@ from rulekit.lang.expr.hoisting import SCALAR as _SCALAR, SIMPLE as _SIMPLE, Hoi
 from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
 from rulekit.lang.expr.fastcode import FastCode
-from rulekit.lang.expr.treefacts import PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, size_of
+from rulekit.lang.expr.treefacts import FREE_LOOP, PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 from rulekit.lang.expr.unroll import UnrollWriter
 
@@ -41,7 +41,6 @@ __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", 
 
 MAX_DEPTH = 40  # nesting of fast code in one function; deeper slices go to helper functions
 LOCATED_DEPTH = 12  # the same for located code (each level nests a call and a lambda)
-FREE_LOOP = 512  # items x body nodes of a loop over a list of known length that is not charged
 MAX_SOURCE = 6_000  # characters of an expression's code that a phase's generated code may inline
 
 
@@ -353,8 +352,8 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
                 if len(joined) <= 1000:
                     return f"[*{self.const(joined)}]"
             ln, rn = self.static_len(node.left, left), self.static_len(node.right, right)
-            if ln is not None and rn is not None and ln + rn <= FREE_LOOP:
-                # two lists the build bounds (zones, seats, short constants): a short copy, not charged
+            if ln is not None and rn is not None and ln + rn <= FREE_LOOP or self.built_joined(node, ln, rn):
+                # two lists the build bounds (zones, seats, short constants) or just charged: not charged
                 return f"[*{left}, *{right}]"
             fresh = None if self.located else fresh_join(left)
             if fresh is not None:  # a list just built here: the other joined to it in place

@@ -83,6 +83,7 @@ def has_loop(node: ast.Node) -> bool:
     return False
 
 
+FREE_LOOP = 512  # items x body nodes of a loop over a list of known length that is not charged (codegen)
 WRITTEN_MOST = 4  # items of a list written in the rule whose loops are written out (lang/expr/unroll.py)
 
 

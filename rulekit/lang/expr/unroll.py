@@ -26,7 +26,8 @@ from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.hoisting import SIMPLE
 from rulekit.lang.expr.scope import NC_MARK
-from rulekit.lang.expr.treefacts import WRITTEN_MOST as MOST_WRITTEN
+from rulekit.lang.expr.treefacts import FREE_LOOP, WRITTEN_MOST as MOST_WRITTEN
+
 _KEPT = re.compile(r"^\[(_p\d+) for \1 in ")  # a filter's comprehension, keeping its items as they are
 
 
@@ -82,6 +83,22 @@ def _operand(code: str) -> bool:
     return bool(code) and depth == 0
 
 
+def _free_in(node: ast.Node, name: str) -> bool:
+    """Whether `node` reads `name` where no lambda or let inside it binds it again."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and n.name == name:
+            return True
+        if isinstance(n, ast.Lambda) and n.param == name:
+            continue
+        if isinstance(n, ast.Let) and n.name == name:
+            todo.append(n.value)
+            continue
+        todo.extend(ast.children(n))
+    return False
+
+
 def _free_names(node: ast.Node) -> set[str]:
     """The names `node` reads (it is a list of names and constants, or one of them)."""
     return {n.name for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -107,6 +124,9 @@ class UnrollWriter:
         raise NotImplementedError
 
     def branch(self, node: ast.Node) -> str:  # pragma: no cover - the code generator's
+        raise NotImplementedError
+
+    def static_len(self, node: ast.Node, code: str) -> int | None:  # pragma: no cover - the code generator's
         raise NotImplementedError
 
     def unrolled(self, node: ast.Call) -> str | None:
@@ -193,6 +213,8 @@ class UnrollWriter:
         got = self.kept_map(xs)
         assert got is not None  # fusable() said so
         ys, each, items = got
+        if each.param != lam.param and _free_in(lam.body, each.param):
+            raise _Captured(each.param)  # the test reads another value by that name: left as it is
         # the items ys gives that lam keeps, each as the list `each` makes of it
         test = self.noted(ast.Lambda(lam.start, lam.end, each.param, self.put(lam.body, lam.param, each.body)), lam)
         code = self.g(self.noted(dataclasses.replace(node, args=(ys, test)), node, self.type_of(ys)))
@@ -212,6 +234,27 @@ class UnrollWriter:
         if not self.fusable(xs) and isinstance(xs, (ast.Name, ast.Index)) and SIMPLE.match(read := self.g(xs)):
             return f"({code} if {read} else [])"
         return code
+
+    def built_joined(self, node: ast.Binary, ln: int | None, rn: int | None) -> bool:
+        """Whether the lists `node` joins (with `+`) were each just built by a filter or map, which
+        charged every item it went through (or went through a list the build bounds) and keeps no
+        more, or are lists the build bounds (`ln`, `rn`: their most items): the join copies only
+        what was paid for, so it is not charged again. Fast code only."""
+        if self.located:
+            return False
+        return all((most is not None and most <= FREE_LOOP) or self.paid(n) for n, most in ((node.left, ln), (node.right, rn)))
+
+    def paid(self, node: ast.Node) -> bool:
+        """Whether `node` is a list a filter or map just built, or a join of such lists (see built_joined).
+        A map to lists (or to values of unknown type) is not: what it builds is charged as it is
+        built (H_built), and a join after it keeps the general form, which the writer of a
+        choice's options recognises (a random pick works out only the option drawn)."""
+        if isinstance(node, ast.Binary) and node.op == "+" and T.is_list(self.type_of(node)):
+            return self.built_joined(node, self.static_len(node.left, ""), self.static_len(node.right, ""))
+        each = T.elem(self.type_of(node))
+        return isinstance(node, ast.Call) and node.func in ("filter", "map") and len(node.args) == 2 \
+            and isinstance(node.args[1], ast.Lambda) \
+            and (node.func == "filter" or not (each in (T.ANY, T.MAP) or T.is_list(each)))
 
     def part(self, node: ast.Call, xs: ast.Node) -> ast.Node:
         """The filter `node` of part `xs` of its list, as a node of its own."""
