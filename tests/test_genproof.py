@@ -62,6 +62,7 @@ STEPS = '''
 FULL = re.compile(r"if type\((\w+)\) is not list or ")
 LIGHT = re.compile(r"if len\((\w+)\)( \+ sum\(C\d+\(len, \1\)\))? > 100000: C\d+\(\1\)$")
 SHORT = re.compile(r"^if not C\d+\(C\d+\(type, (\w+)\)\): C\d+\(\1\)$")
+NONE = re.compile(r"^pass  # \(at most (\d+) items and items of items")
 
 
 def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
@@ -72,17 +73,24 @@ def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
     return build_game(load_variant(str(p)), codegen=codegen)
 
 
-def checks(game) -> tuple[int, int, int]:
-    """The store checks of kept lists in the steps phase's code: (full, by length, of a few items)."""
+def checks(game) -> tuple[int, ...]:
+    """The store checks of kept lists in the steps phase's code: (full, by length, of a few items,
+    none: the most the list can hold known when the game is built)."""
     src = [s.strip() for s in game.phases[-1].run.source.splitlines()]
-    return tuple(sum(bool(r.search(s)) for s in src) for r in (FULL, LIGHT, SHORT))  # type: ignore[return-value]
+    return tuple(sum(bool(r.search(s)) for s in src) for r in (FULL, LIGHT, SHORT, NONE))
+
+
+def bounds(game) -> list[int]:
+    """The most items each list stored unchecked can hold, as the build worked it out."""
+    return [int(m.group(1)) for s in game.phases[-1].run.source.splitlines() if (m := NONE.search(s.strip()))]
 
 
 def test_lists_built_from_cards_are_checked_by_their_length_the_rest_in_full(tmp_path):
     fast = build(tmp_path, STEPS)
-    # plays and mine by length, few by what it holds; other, again (hs set by two steps), grown (a
-    # sum) and twice in full
-    assert checks(fast) == (4, 2, 1)
+    # plays and mine not at all (at most all 40 one-card lists and 780 pairs of the deck, counted
+    # with their cards; at most the 40 cards), few by what it holds; other, again (hs set by two
+    # steps), grown (a sum) and twice in full
+    assert checks(fast) == (4, 0, 1, 2) and bounds(fast) == [40 * 2 + 780 * 3, 40]
 
 
 def test_what_the_proof_leaves_out_changes_nothing_a_round_does(tmp_path):
@@ -109,7 +117,7 @@ def test_a_proved_list_too_big_to_keep_still_stops_the_round(tmp_path):
     fast = build(tmp_path, steps, check=False)
     found = [d.render() for d in check_variant(str(tmp_path / "proofs.yaml")) if d.severity == "error"]
     assert len(found) == 1 and "100000 items" in found[0]  # (the checker sees it coming, too)
-    assert checks(fast) == (0, 1, 0)
+    assert checks(fast) == (0, 1, 0, 0)
     for g in (fast, build(tmp_path, steps, codegen=False, check=False)):
         with pytest.raises(RuleError) as e:
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
