@@ -111,7 +111,7 @@ class LazyChoiceWriter:
         xs, more, x, body = parts
         k = max(len(seconds), 1)
         rs, lx, le, cnt, ix, j, val = (self.new(s) for s in ("rs", "lx", "le", "cnt", "i", "j", "val"))
-        self.emit(ind, f"{lx} = None")
+        self.emit(ind, f"{lx} = None  # (in random play, only the option drawn is worked out)")
         self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
         self.emit(ind + 1, "try:")
         self.emit(ind + 2, f"{lx}, {le} = ({xs}), ({more})")
