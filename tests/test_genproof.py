@@ -26,6 +26,7 @@ vars:
   again: {{init: "[]", description: "Lists of cards."}}
   grown: {{init: "[]", description: "Lists of cards."}}
   few: {{init: "[]", description: "Numbers."}}
+  some: {{init: "[]", description: "Numbers."}}
   twice: {{init: "[]", description: "Numbers."}}
 round:
   - id: steps
@@ -42,8 +43,10 @@ STEPS = '''
       # proved: one-card lists and subsets of a hand, filtered; cards of a hand, filtered
       - set: {plays: "filter((if count(deck) > 99 then [] else map(hand[0], c -> [c])) + gs, s -> count(s) > 0)"}
       - set: {mine: "filter(hand[1], c -> c.value > 2)"}
-      # proved short: a few numbers (what they hold still looked at)
+      # proved: a few numbers (stake is one, or stake + 1 fails), at most 12
       - set: {few: "if count(deck) > 3 then range(1, 13) else [stake, stake + 1]"}
+      # proved short: what the few items hold still looked at (stake * 2 of a list is a list)
+      - set: {some: "[stake, stake * 2]"}
       # not proved: a list written out holding lists, a local set twice, a sum with what was kept, short
     # lists joined (joined again and again through lets, they would grow)
       - set: {other: "[hand[0], hand[1]]"}
@@ -87,10 +90,10 @@ def bounds(game) -> list[int]:
 
 def test_lists_built_from_cards_are_checked_by_their_length_the_rest_in_full(tmp_path):
     fast = build(tmp_path, STEPS)
-    # plays and mine not at all (at most all 40 one-card lists and 780 pairs of the deck, counted
-    # with their cards; at most the 40 cards), few by what it holds; other, again (hs set by two
-    # steps), grown (a sum) and twice in full
-    assert checks(fast) == (4, 0, 1, 2) and bounds(fast) == [40 * 2 + 780 * 3, 40]
+    # plays, mine and few not at all (at most all 40 one-card lists and 780 pairs of the deck,
+    # counted with their cards; at most the 40 cards; at most 12 numbers), some by what it holds;
+    # other, again (hs set by two steps), grown (a sum) and twice in full
+    assert checks(fast) == (4, 0, 1, 3) and bounds(fast) == [40 * 2 + 780 * 3, 40, 12]
 
 
 def test_what_the_proof_leaves_out_changes_nothing_a_round_does(tmp_path):
@@ -122,3 +125,25 @@ def test_a_proved_list_too_big_to_keep_still_stops_the_round(tmp_path):
         with pytest.raises(RuleError) as e:
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
         assert "proofs.yaml:" in str(e.value) and "100000" in str(e.value)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("[top, top + 1]", ("cards", 2)),  # (were top not a number, top + 1 would fail the list)
+    ("[1 + top, top, 3, true]", ("cards", 4)),
+    ("[top - 1]", ("cards", 1)),
+    ("[top, other + 1]", ("short", None)),  # (top alone says nothing)
+    ("[top, top * 2]", ("short", None)),  # (a list times 2 is a list)
+    ("[1 - top]", ("short", None)),
+    ("range(1, 13)", ("cards", 12)),
+    ("if a then range(1, 13) else [top, top + 1]", ("cards", 12)),
+    ("[top] + [top]", None),  # (short lists joined through lets would grow)
+    ("[top, top + 1] + [top + 2]", ("cards", 3)),
+    ("[]", ("empty", 0)),
+])
+def test_what_a_list_written_out_is_proved_to_hold(text, want):
+    from rulekit.engine.genproof import shape
+    from rulekit.lang.expr.fastcode import FastCode
+    from rulekit.lang.expr.parser import parse
+
+    node = parse(text)
+    assert shape(node, FastCode("", (), print, node), lambda name: None) == want

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from rulekit.engine.genframe import Frame
 
 PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing to its size
-CARDS, GROUPS, EMPTY = "cards", "groups", "empty"  # a new list: of cards / of new lists of cards / []
+# a list of single values (cards of a zone, numbers) / a new list of new lists of them / []
+CARDS, GROUPS, EMPTY = "cards", "groups", "empty"
 SHORT = "short"  # a new list of a few items (at most FEW), whatever they are
 WHOLE = "whole"  # a whole number written in the rule (its most: the largest such)
 FEW = 16
@@ -76,6 +77,28 @@ def _subsets_most(n: int | None, k: int | None) -> int | None:
     return max((math.comb(n, j) * (j + 1) for j in range(0, min(k, n) + 1)), default=0)
 
 
+def _offset(node: ast.Node) -> ast.Node | None:
+    """X for `X + n`, `n + X` or `X - n` (n a whole number written in the rule), else None: its
+    value is a number whatever X holds, as Python adds a number to nothing else (it fails)."""
+    if not isinstance(node, ast.Binary) or node.op not in ("+", "-"):
+        return None
+    if isinstance(node.right, ast.Const) and type(node.right.value) is int:
+        return node.left
+    if node.op == "+" and isinstance(node.left, ast.Const) and type(node.left.value) is int:
+        return node.right
+    return None
+
+
+def _numbers(items: tuple[ast.Node, ...]) -> bool:
+    """Whether every item of a list written out is a single value once the list is made: a whole
+    number or truth value written in the rule, a number offset by one (`top + 1`), or a name
+    that such an offset of the same list reads (`[top, top + 1]`: were top not a number, the
+    list would fail to be made)."""
+    named = {x.name for x in map(_offset, items) if isinstance(x, ast.Name)}
+    return all((isinstance(i, ast.Const) and type(i.value) in (int, bool)) or _offset(i) is not None
+               or (isinstance(i, ast.Name) and i.name in named) for i in items)
+
+
 def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -> Shape | None:
     """What is proved of the value `node` computes: CARDS, GROUPS, EMPTY or SHORT for a list (see
     the module), WHOLE for a whole number written in the rule, with the most it holds; else None.
@@ -83,7 +106,11 @@ def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) 
     if isinstance(node, ast.Const):
         return (WHOLE, node.value) if type(node.value) is int else None
     if isinstance(node, ast.ListLit):
-        return (EMPTY, 0) if not node.items else (SHORT, None) if len(node.items) <= FEW else None
+        if not node.items:
+            return EMPTY, 0
+        if _numbers(node.items):
+            return CARDS, len(node.items)
+        return (SHORT, None) if len(node.items) <= FEW else None
     if isinstance(node, ast.Cond):
         a, b = shape(node.then, code, local), shape(node.other, code, local)
         if a is not None and b is not None and a[0] == b[0] == WHOLE and a[1] is not None and b[1] is not None:
@@ -95,7 +122,7 @@ def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) 
         if isinstance(node, ast.Call) and node.func == "range" else []
     if isinstance(node, ast.Call) and 1 <= len(bounds) == len(node.args) <= 2:
         few = len(range(*[int(b) for b in bounds]))
-        return (EMPTY, 0) if few == 0 else (SHORT, None) if few <= FEW else None
+        return (EMPTY, 0) if few == 0 else (CARDS, few)
     if isinstance(node, ast.Call) and node.args:
         first = shape(node.args[0], code, local)
         if node.func == "filter" and len(node.args) == 2 and first is not None and first[0] != WHOLE:
