@@ -9,6 +9,7 @@ import pytest
 
 from rulekit.lang.expr import EvalError, Scope, compile_expr
 from rulekit.lang.expr.builtincode import fresh_join
+from rulekit.lang.expr.helpers import Fail, H_joinin
 from rulekit.lang.expr.scope import EVAL_BUDGET
 
 
@@ -56,3 +57,16 @@ def test_a_list_written_out_takes_the_other_in_place_and_stays_as_written():
     with pytest.raises(EvalError) as err:
         comp.fn(ctx(a=1, ys=[*range(2_100_000)]))
     assert err.value.message.startswith("evaluation budget exhausted")
+
+
+@pytest.mark.parametrize("budget, word", [(3, "build"), (6, "build"), (7, "compute"), (34, "compute"), (35, None)])
+def test_a_join_gone_through_fails_as_the_join_then_as_the_loop(budget, word):
+    # H_joinin: the join's charge (7 lists) first, then the loop's (the 7 again, and 3 loops over
+    # each one's card): past the first it fails as too much built, past both as too much computed
+    c = SimpleNamespace(budget=budget)
+    if word is None:
+        assert H_joinin(c, [[1]] * 3, [[2]] * 4, 3) == [[1]] * 3 + [[2]] * 4 and c.budget == 0
+        return
+    with pytest.raises(Fail) as err:
+        H_joinin(c, [[1]] * 3, [[2]] * 4, 3)
+    assert word in str(err.value)

@@ -58,10 +58,12 @@ def lazy_in(game) -> bool:
 @pytest.mark.parametrize("code, want", [
     ("H_joinbuilt(ctx, [[_p0] for _p0 in H_spend(ctx, Z[K1][L[K2]])], ([] if c else [[]]))",
      ("Z[K1][L[K2]]", "[] if c else [[]]", "_p0", "[_p0]")),
+    ("H_joinbuilt(ctx, [[_p0] for _p0 in V[K0]], ([*K1] if (len(V[K0]) == 0) else [*K2]))",
+     ("V[K0]", "K1 if len(V[K0]) == 0 else K2", "_p0", "[_p0]")),  # (the joined list not copied)
     ("H_built(ctx, [f(_p0) for _p0 in V[K0]])", ("V[K0]", "()", "_p0", "f(_p0)")),
     ("[_p0 + 1 for _p0 in lc1_0]", ("lc1_0", "()", "_p0", "_p0 + 1")),
     ("[*[[_p0, ] for _p0 in Z[C2][lc0_0]], *([*C3] if c else [*C4])]",
-     ("Z[C2][lc0_0]", "[*C3] if c else [*C4]", "_p0", "[_p0, ]")),
+     ("Z[C2][lc0_0]", "C3 if c else C4", "_p0", "[_p0, ]")),
     ("[*[_p0 for _p0 in a], *b, *c]", None),
     ("[_p0 for _p0 in V[K0] if _p0]", None),  # (a filter: the count is not known before)
     ("[_p0 for _p0 in H_range(ctx, 0, 9)]", None),  # (a list computed: read once, as written)

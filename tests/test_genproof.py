@@ -26,6 +26,7 @@ vars:
   again: {{init: "[]", description: "Lists of cards."}}
   grown: {{init: "[]", description: "Lists of cards."}}
   few: {{init: "[]", description: "Numbers."}}
+  some: {{init: "[]", description: "Numbers."}}
   twice: {{init: "[]", description: "Numbers."}}
 round:
   - id: steps
@@ -42,8 +43,10 @@ STEPS = '''
       # proved: one-card lists and subsets of a hand, filtered; cards of a hand, filtered
       - set: {plays: "filter((if count(deck) > 99 then [] else map(hand[0], c -> [c])) + gs, s -> count(s) > 0)"}
       - set: {mine: "filter(hand[1], c -> c.value > 2)"}
-      # proved short: a few numbers (what they hold still looked at)
+      # proved: a few numbers (stake is one, or stake + 1 fails), at most 12
       - set: {few: "if count(deck) > 3 then range(1, 13) else [stake, stake + 1]"}
+      # proved short: what the few items hold still looked at (stake * 2 of a list is a list)
+      - set: {some: "[stake, stake * 2]"}
       # not proved: a list written out holding lists, a local set twice, a sum with what was kept, short
     # lists joined (joined again and again through lets, they would grow)
       - set: {other: "[hand[0], hand[1]]"}
@@ -62,6 +65,7 @@ STEPS = '''
 FULL = re.compile(r"if type\((\w+)\) is not list or ")
 LIGHT = re.compile(r"if len\((\w+)\)( \+ sum\(C\d+\(len, \1\)\))? > 100000: C\d+\(\1\)$")
 SHORT = re.compile(r"^if not C\d+\(C\d+\(type, (\w+)\)\): C\d+\(\1\)$")
+NONE = re.compile(r"^pass  # \(at most (\d+) items and items of items")
 
 
 def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
@@ -72,17 +76,24 @@ def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
     return build_game(load_variant(str(p)), codegen=codegen)
 
 
-def checks(game) -> tuple[int, int, int]:
-    """The store checks of kept lists in the steps phase's code: (full, by length, of a few items)."""
+def checks(game) -> tuple[int, ...]:
+    """The store checks of kept lists in the steps phase's code: (full, by length, of a few items,
+    none: the most the list can hold known when the game is built)."""
     src = [s.strip() for s in game.phases[-1].run.source.splitlines()]
-    return tuple(sum(bool(r.search(s)) for s in src) for r in (FULL, LIGHT, SHORT))  # type: ignore[return-value]
+    return tuple(sum(bool(r.search(s)) for s in src) for r in (FULL, LIGHT, SHORT, NONE))
+
+
+def bounds(game) -> list[int]:
+    """The most items each list stored unchecked can hold, as the build worked it out."""
+    return [int(m.group(1)) for s in game.phases[-1].run.source.splitlines() if (m := NONE.search(s.strip()))]
 
 
 def test_lists_built_from_cards_are_checked_by_their_length_the_rest_in_full(tmp_path):
     fast = build(tmp_path, STEPS)
-    # plays and mine by length, few by what it holds; other, again (hs set by two steps), grown (a
-    # sum) and twice in full
-    assert checks(fast) == (4, 2, 1)
+    # plays, mine and few not at all (at most all 40 one-card lists and 780 pairs of the deck,
+    # counted with their cards; at most the 40 cards; at most 12 numbers), some by what it holds;
+    # other, again (hs set by two steps), grown (a sum) and twice in full
+    assert checks(fast) == (4, 0, 1, 3) and bounds(fast) == [40 * 2 + 780 * 3, 40, 12]
 
 
 def test_what_the_proof_leaves_out_changes_nothing_a_round_does(tmp_path):
@@ -109,8 +120,30 @@ def test_a_proved_list_too_big_to_keep_still_stops_the_round(tmp_path):
     fast = build(tmp_path, steps, check=False)
     found = [d.render() for d in check_variant(str(tmp_path / "proofs.yaml")) if d.severity == "error"]
     assert len(found) == 1 and "100000 items" in found[0]  # (the checker sees it coming, too)
-    assert checks(fast) == (0, 1, 0)
+    assert checks(fast) == (0, 1, 0, 0)
     for g in (fast, build(tmp_path, steps, codegen=False, check=False)):
         with pytest.raises(RuleError) as e:
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
         assert "proofs.yaml:" in str(e.value) and "100000" in str(e.value)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("[top, top + 1]", ("cards", 2)),  # (were top not a number, top + 1 would fail the list)
+    ("[1 + top, top, 3, true]", ("cards", 4)),
+    ("[top - 1]", ("cards", 1)),
+    ("[top, other + 1]", ("short", None)),  # (top alone says nothing)
+    ("[top, top * 2]", ("short", None)),  # (a list times 2 is a list)
+    ("[1 - top]", ("short", None)),
+    ("range(1, 13)", ("cards", 12)),
+    ("if a then range(1, 13) else [top, top + 1]", ("cards", 12)),
+    ("[top] + [top]", None),  # (short lists joined through lets would grow)
+    ("[top, top + 1] + [top + 2]", ("cards", 3)),
+    ("[]", ("empty", 0)),
+])
+def test_what_a_list_written_out_is_proved_to_hold(text, want):
+    from rulekit.engine.genproof import shape
+    from rulekit.lang.expr.fastcode import FastCode
+    from rulekit.lang.expr.parser import parse
+
+    node = parse(text)
+    assert shape(node, FastCode("", (), print, node), lambda name: None) == want

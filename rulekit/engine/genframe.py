@@ -53,7 +53,7 @@ class Frame:
         # how many steps of the function being written set each name, and what the build proved
         # of the value a `let` sets (rulekit.engine.genproof)
         self.sets: dict[str, int] = {}
-        self.facts: dict[str, tuple[str, frozenset[str]]] = {}
+        self.facts: dict[str, tuple[str, int | None, frozenset[str]]] = {}
 
     def slot(self, name: str) -> str:
         """The Python local standing for step local `name` (the same one each time)."""

@@ -24,6 +24,17 @@ if TYPE_CHECKING:
     from rulekit.engine.genframe import Frame
 
 
+def _uncopied(node: py_ast.expr) -> py_ast.expr:
+    """`node` with a fresh copy `[*X]` (of a constant, say), or either such branch of an `if`,
+    read as X itself: the list joined after the mapped one is only measured and indexed."""
+    if isinstance(node, py_ast.List) and len(node.elts) == 1 and isinstance(node.elts[0], py_ast.Starred) \
+            and isinstance(node.elts[0].value, py_ast.Name):  # (a bound constant: a tuple)
+        return node.elts[0].value
+    if isinstance(node, py_ast.IfExp):
+        return py_ast.IfExp(node.test, _uncopied(node.body), _uncopied(node.orelse))
+    return node
+
+
 def mapped(code: str) -> tuple[str, str, str, str] | None:
     """For generated code making one value per item of a list, perhaps with another list joined
     after them - `[BODY for X in XS]`, H_built of it, or H_joinbuilt of it and EXTRA, or
@@ -54,8 +65,8 @@ def mapped(code: str) -> tuple[str, str, str, str] | None:
     if not isinstance(xs, (py_ast.Name, py_ast.Subscript, py_ast.Attribute)):
         return None  # (a list read, not computed: reading it twice costs nothing and cannot differ)
     parts = [py_ast.get_source_segment(code, n) for n in (xs, comp.elt)]
-    more = py_ast.get_source_segment(code, extra) if extra is not None else "()"
-    if parts[0] is None or parts[1] is None or more is None:
+    more = py_ast.unparse(_uncopied(extra)) if extra is not None else "()"
+    if parts[0] is None or parts[1] is None:
         return None
     return parts[0], more, loop.target.id, parts[1]
 
@@ -100,21 +111,18 @@ class LazyChoiceWriter:
         xs, more, x, body = parts
         k = max(len(seconds), 1)
         rs, lx, le, cnt, ix, j, val = (self.new(s) for s in ("rs", "lx", "le", "cnt", "i", "j", "val"))
-        self.emit(ind, f"{lx} = None")
+        self.emit(ind, f"{lx} = None  # (in random play, only the option drawn is worked out)")
         self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
         self.emit(ind + 1, "try:")
         self.emit(ind + 2, f"{lx}, {le} = ({xs}), ({more})")
+        self.emit(ind + 2, f"{cnt} = (len({lx}) + len({le}))" + (f" * {k}" if k > 1 else ""))
         self.emit(ind + 1, "except ERRS:")
         self.emit(ind + 2, f"{lx} = None")
         self.emit(ind, f"if {lx} is not None:")
         at = ind + 1
         too_many = self.bind(gen.too_many)
-        if seconds:  # (as genchoice.listed_product counts and limits them)
-            self.emit(at, f"{cnt} = (len({lx}) + len({le}))" + (f" * {k}" if k > 1 else ""))
-            self.emit(at, f"if {cnt} > {MAX_ACTIONS}: {too_many}({k * (MAX_ACTIONS // k + 1)})")
-        else:  # (as genchoice.listed_values)
-            self.emit(at, f"{cnt} = len({lx}) + len({le})")
-            self.emit(at, f"if {cnt} > {MAX_ACTIONS}: {too_many}({cnt})")
+        # (limited as genchoice.listed_product and listed_values limit them)
+        self.emit(at, f"if {cnt} > {MAX_ACTIONS}: {too_many}({k * (MAX_ACTIONS // k + 1) if seconds else cnt})")
         self.tick(at)  # (as genchoice.answered, from here on)
         self.emit(at, f"if not {cnt}:")
         self.emit(at + 1, "pass" if gen.if_none == "skip" else f"{self.bind(gen.no_action)}({p})")

@@ -16,6 +16,7 @@ same rules, so the proof holds for its value too.
 """
 from __future__ import annotations
 
+import math
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -29,66 +30,119 @@ if TYPE_CHECKING:
     from rulekit.engine.genframe import Frame
 
 PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing to its size
-CARDS, GROUPS, EMPTY = "cards", "groups", "empty"  # a new list: of cards / of new lists of cards / []
+# a list of single values (cards of a zone, numbers) / a new list of new lists of them / []
+CARDS, GROUPS, EMPTY = "cards", "groups", "empty"
 SHORT = "short"  # a new list of a few items (at most FEW), whatever they are
+WHOLE = "whole"  # a whole number written in the rule (its most: the largest such)
 FEW = 16
 _LIST_ONLY = frozenset({list})
-Fact = tuple[str, frozenset[str]]  # a shape, and the step locals its proof read (each set once)
+# what is proved of a value: its kind, and the most it can hold (items and their items; for WHOLE,
+# its largest value), None if not known
+Shape = tuple[str, "int | None"]
+Fact = tuple[str, "int | None", frozenset[str]]  # a Shape, and the step locals its proof read (each set once)
 
 
-def _either(a: str | None, b: str | None) -> str | None:
-    """The shape of a list that is one of two proved shapes (or both joined), if one fits both."""
+def _either(a: Shape | None, b: Shape | None, joined: bool = False) -> Shape | None:
+    """What is proved of a value that is one of two proved values (`joined`: both, joined)."""
     if a is None or b is None:
         return None
-    if a == EMPTY:
-        return b
-    return a if b in (EMPTY, a) else None
+    kind = b[0] if a[0] == EMPTY else a[0] if b[0] in (EMPTY, a[0]) else None
+    if kind is None or (joined and kind not in (CARDS, GROUPS, EMPTY)):
+        return None  # (two short lists joined are not one: joined again and again through lets they grow)
+    most = None if a[1] is None or b[1] is None else a[1] + b[1] if joined else max(a[1], b[1])
+    return kind, most
 
 
-def _zone_cards(node: ast.Node, code: FastCode) -> bool:
-    """Whether `node` reads a zone's cards: a zone by its name, or one seat's pile of a zone kept
-    per seat (resolved to the game's zone, not a local or a parameter of the same name)."""
+def _zone_cards(node: ast.Node, code: FastCode) -> int | None:
+    """The deck's size when `node` reads a zone's cards: a zone by its name, or one seat's pile of
+    a zone kept per seat (resolved to the game's zone, not a local or a parameter of the same
+    name), which holds at most the deck; else None."""
     pile = isinstance(node, ast.Index)
     name = node.obj if isinstance(node, ast.Index) else node
     if not isinstance(name, ast.Name) or (code.names or {}).get(id(name)) != "global" or code.scope is None:
-        return False
+        return None
     g = code.scope.globals.get(name.name)
     where = getattr(g, "code", None)
-    return g is not None and isinstance(where, tuple) and where[0] == "zones" \
-        and g.type == ("list<list<card>>" if pile else "list<card>")
+    if g is not None and isinstance(where, tuple) and where[0] == "zones" \
+            and g.type == ("list<list<card>>" if pile else "list<card>") and code.scope.card_ids:
+        return len(code.scope.card_ids)
+    return None
 
 
-def shape(node: ast.Node, code: FastCode, local: Callable[[str], str | None]) -> str | None:
-    """CARDS, GROUPS, EMPTY or SHORT when the list `node` computes is proved to be one (see the
-    module), else None; `local(name)` is the proved shape of a step local (None: not proved)."""
+def _subsets_most(n: int | None, k: int | None) -> int | None:
+    """The most subsets(xs, j) of a list of at most n items can hold for any j up to k, their
+    items counted (j < 0 or j > n: none)."""
+    if n is None or k is None:
+        return None
+    return max((math.comb(n, j) * (j + 1) for j in range(0, min(k, n) + 1)), default=0)
+
+
+def _offset(node: ast.Node) -> ast.Node | None:
+    """X for `X + n`, `n + X` or `X - n` (n a whole number written in the rule), else None: its
+    value is a number whatever X holds, as Python adds a number to nothing else (it fails)."""
+    if not isinstance(node, ast.Binary) or node.op not in ("+", "-"):
+        return None
+    if isinstance(node.right, ast.Const) and type(node.right.value) is int:
+        return node.left
+    if node.op == "+" and isinstance(node.left, ast.Const) and type(node.left.value) is int:
+        return node.right
+    return None
+
+
+def _numbers(items: tuple[ast.Node, ...]) -> bool:
+    """Whether every item of a list written out is a single value once the list is made: a whole
+    number or truth value written in the rule, a number offset by one (`top + 1`), or a name
+    that such an offset of the same list reads (`[top, top + 1]`: were top not a number, the
+    list would fail to be made)."""
+    named = {x.name for x in map(_offset, items) if isinstance(x, ast.Name)}
+    return all((isinstance(i, ast.Const) and type(i.value) in (int, bool)) or _offset(i) is not None
+               or (isinstance(i, ast.Name) and i.name in named) for i in items)
+
+
+def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -> Shape | None:
+    """What is proved of the value `node` computes: CARDS, GROUPS, EMPTY or SHORT for a list (see
+    the module), WHOLE for a whole number written in the rule, with the most it holds; else None.
+    `local(name)` is what is proved of a step local."""
+    if isinstance(node, ast.Const):
+        return (WHOLE, node.value) if type(node.value) is int else None
     if isinstance(node, ast.ListLit):
-        return EMPTY if not node.items else SHORT if len(node.items) <= FEW else None
+        if not node.items:
+            return EMPTY, 0
+        if _numbers(node.items):
+            return CARDS, len(node.items)
+        return (SHORT, None) if len(node.items) <= FEW else None
     if isinstance(node, ast.Cond):
-        return _either(shape(node.then, code, local), shape(node.other, code, local))
+        a, b = shape(node.then, code, local), shape(node.other, code, local)
+        if a is not None and b is not None and a[0] == b[0] == WHOLE and a[1] is not None and b[1] is not None:
+            return WHOLE, max(a[1], b[1])
+        return _either(a, b)
     if isinstance(node, ast.Binary) and node.op == "+":
-        a, b = shape(node.left, code, local), shape(node.right, code, local)
-        # (two short lists joined are not one: joined again and again through lets they grow)
-        return None if SHORT in (a, b) and EMPTY not in (a, b) else _either(a, b)
+        return _either(shape(node.left, code, local), shape(node.right, code, local), joined=True)
     bounds = [a.value for a in node.args if isinstance(a, ast.Const) and type(a.value) is int] \
         if isinstance(node, ast.Call) and node.func == "range" else []
     if isinstance(node, ast.Call) and 1 <= len(bounds) == len(node.args) <= 2:
         few = len(range(*[int(b) for b in bounds]))
-        return EMPTY if few == 0 else SHORT if few <= FEW else None
+        return (EMPTY, 0) if few == 0 else (CARDS, few)
     if isinstance(node, ast.Call) and node.args:
         first = shape(node.args[0], code, local)
-        if node.func == "filter" and len(node.args) == 2:
+        if node.func == "filter" and len(node.args) == 2 and first is not None and first[0] != WHOLE:
             return first  # (the list's own items, some of them)
-        if node.func == "subsets" and first == CARDS:
-            return GROUPS
+        if first is None or first[0] != CARDS:
+            return None
+        if node.func == "subsets" and len(node.args) >= 2:
+            k = shape(node.args[1], code, local)
+            return GROUPS, _subsets_most(first[1], k[1] if k is not None and k[0] == WHOLE else None)
         lam = node.args[-1]
-        if node.func == "map" and len(node.args) == 2 and first == CARDS and isinstance(lam, ast.Lambda) \
+        if node.func == "map" and len(node.args) == 2 and isinstance(lam, ast.Lambda) \
                 and isinstance(lam.body, ast.ListLit) and lam.body.items \
                 and all(isinstance(i, ast.Name) and i.name == lam.param for i in lam.body.items):
-            return GROUPS  # (one new list of the item per item: `c -> [c]`)
+            # (one new list of the item per item: `c -> [c]`)
+            return GROUPS, None if first[1] is None else first[1] * (1 + len(lam.body.items))
         return None
     if isinstance(node, ast.Name) and (code.names or {}).get(id(node)) == "loc":
         return local(node.name)
-    return CARDS if _zone_cards(node, code) else None
+    deck = _zone_cards(node, code)
+    return (CARDS, deck) if deck is not None else None
 
 
 class ProofWriter:
@@ -107,20 +161,20 @@ class ProofWriter:
 
         def bind(self, obj: Any) -> str: ...
 
-    def proved(self, fn: Any) -> tuple[str | None, list[tuple[Frame, str]]]:
-        """The proved shape of the value of expression `fn` here, and the step locals it relies on."""
+    def proved(self, fn: Any) -> tuple[Shape | None, list[tuple[Frame, str]]]:
+        """What is proved of the value of expression `fn` here, and the step locals it relies on."""
         code = None if getattr(self, "slow", False) else fast_code(fn)
         if code is None or code.node is None or not self.promote:
             return None, []
         frame, deps = self.frame, []
 
-        def local(name: str) -> str | None:
+        def local(name: str) -> Shape | None:
             fact = frame.facts.get(name)
             if fact is None or name in frame.kept or frame.bound.get(name) != frame.slots.get(name):
                 return None
             deps.append((frame, name))
-            deps.extend((frame, n) for n in fact[1])
-            return fact[0]
+            deps.extend((frame, n) for n in fact[2])
+            return fact[0], fact[1]
         return shape(code.node, code, local), deps
 
     def note_let(self, name: str, fn: Any) -> None:
@@ -129,7 +183,7 @@ class ProofWriter:
         if got is None:
             self.frame.facts.pop(name, None)
         else:
-            self.frame.facts[name] = (got, frozenset(n for _f, n in deps))
+            self.frame.facts[name] = (got[0], got[1], frozenset(n for _f, n in deps))
 
     def list_check(self, ind: int, fn: Any, typ: str, nv: str, chk: str) -> bool:
         """Write the store check of `nv`, the value of `fn` (None: of no one expression, as a sum)
@@ -156,10 +210,13 @@ class ProofWriter:
             return False
         self.emit(ind, full)
         got, deps = self.proved(fn) if fn is not None else (None, [])
-        if got == SHORT and fits[0] == CARDS:  # (a few items of a list written out: what they hold)
+        if got is None or got[0] not in fits:
+            return True
+        if got[0] == SHORT and fits[0] == CARDS:  # (a few items of a list written out: what they hold)
             light = f"if not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {nv})): {chk}({nv})"
-        if got in fits:
-            self.proofs.append((len(self.lines) - 1, "    " * ind + light, deps))
+        elif got[1] is not None and got[1] <= MAX_LIST:
+            light = f"pass  # (at most {got[1]} items and items of items, however the game goes)"
+        self.proofs.append((len(self.lines) - 1, "    " * ind + light, deps))
         return True
 
     def settled_lines(self) -> list[str]:

@@ -221,12 +221,10 @@ def H_joinbuilt(ctx: Budgeted, a: list[Value], b: list[Value]) -> list[Value]:
 def H_joinin(ctx: Budgeted, a: list[Value], b: list[Value], k: int) -> list[Value]:
     """H_spendin(ctx, H_join(ctx, a, b), k) in one call (fast code: a joined list gone through at once)."""
     r = [*a, *b]
-    ctx.budget -= len(r)  # H_join's charge, then H_spendin's, each failing as its own would
-    if ctx.budget < 0:
-        raise fail(None, BUILD)
-    ctx.budget -= len(r) + k * sum(map(len, r))
-    if ctx.budget < 0:
-        raise fail(None, TICK)
+    n = len(r)
+    left = ctx.budget = ctx.budget - 2 * n - k * sum(map(len, r))  # (one test for the two charges)
+    if left < 0:  # H_join's charge failing first, as its own would, else H_spendin's
+        raise fail(None, BUILD if left + n + k * sum(map(len, r)) < 0 else TICK)
     return r
 
 
