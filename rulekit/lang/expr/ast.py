@@ -1,6 +1,7 @@
 """Frozen AST nodes of the expression language; each carries its text offsets."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -112,6 +113,29 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Let):
         return (node.value, node.body)
     return ()
+
+
+def with_children(node: Node, kids: list[Node]) -> Node:
+    """`node` with its direct sub-nodes replaced, in the order `children` gives them."""
+    if isinstance(node, ListLit):
+        return dataclasses.replace(node, items=tuple(kids))
+    if isinstance(node, Call):
+        return dataclasses.replace(node, args=tuple(kids))
+    if isinstance(node, Attr):
+        return dataclasses.replace(node, obj=kids[0])
+    if isinstance(node, Index):
+        return dataclasses.replace(node, obj=kids[0], index=kids[1])
+    if isinstance(node, Lambda):
+        return dataclasses.replace(node, body=kids[0])
+    if isinstance(node, Unary):
+        return dataclasses.replace(node, operand=kids[0])
+    if isinstance(node, Binary):
+        return dataclasses.replace(node, left=kids[0], right=kids[1])
+    if isinstance(node, Cond):
+        return dataclasses.replace(node, test=kids[0], then=kids[1], other=kids[2])
+    if isinstance(node, Let):
+        return dataclasses.replace(node, value=kids[0], body=kids[1])
+    raise TypeError(f"{type(node).__name__} has no children to replace")
 
 
 COMPARISONS = frozenset(("==", "!=", "<", "<=", ">", ">=", "in", "not in"))

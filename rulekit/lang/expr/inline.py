@@ -52,7 +52,7 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
         if isinstance(n, ast.Call) and n.func in functions:
             f = functions[n.func]
             if f.broken:  # left as a call: the compiler checks its arguments and says nothing of it
-                return _rebuild(n, [rec(a, depth) for a in n.args]) if n.args else n
+                return ast.with_children(n, [rec(a, depth) for a in n.args]) if n.args else n
             if depth >= MAX_CALL_DEPTH:
                 raise _fail(n, "E033", f"{f.name}(): functions call each other more than "
                             f"{MAX_CALL_DEPTH} deep here (or call themselves)",
@@ -84,7 +84,7 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
         kids = ast.children(n)
         if not kids:
             return n
-        return _rebuild(n, [rec(k, depth) for k in kids])
+        return ast.with_children(n, [rec(k, depth) for k in kids])
     try:
         return rec(node, depth)
     except RecursionError:
@@ -136,30 +136,6 @@ def _walk(n: ast.Node) -> Iterator[ast.Node]:
         todo.extend(ast.children(x))
 
 
-def _rebuild(n: ast.Node, kids: list[ast.Node]) -> ast.Node:
-    """`n` with its children replaced (in the order ast.children gives them)."""
-    import dataclasses
-    if isinstance(n, ast.ListLit):
-        return dataclasses.replace(n, items=tuple(kids))
-    if isinstance(n, ast.Call):
-        return dataclasses.replace(n, args=tuple(kids))
-    if isinstance(n, ast.Attr):
-        return dataclasses.replace(n, obj=kids[0])
-    if isinstance(n, ast.Index):
-        return dataclasses.replace(n, obj=kids[0], index=kids[1])
-    if isinstance(n, ast.Lambda):
-        return dataclasses.replace(n, body=kids[0])
-    if isinstance(n, ast.Unary):
-        return dataclasses.replace(n, operand=kids[0])
-    if isinstance(n, ast.Binary):
-        return dataclasses.replace(n, left=kids[0], right=kids[1])
-    if isinstance(n, ast.Cond):
-        return dataclasses.replace(n, test=kids[0], then=kids[1], other=kids[2])
-    if isinstance(n, ast.Let):
-        return dataclasses.replace(n, value=kids[0], body=kids[1])
-    raise TypeError(f"{type(n).__name__} has no children to replace")
-
-
 def _rename(n: ast.Node, suffix: str, bound: set[str], start: int, end: int) -> ast.Node:
     """A function body placed at a call: bound names (parameters, lambda and let names) get
     `suffix`; every node takes the call's position."""
@@ -172,7 +148,7 @@ def _rename(n: ast.Node, suffix: str, bound: set[str], start: int, end: int) -> 
         return ast.Let(start, end, n.name + suffix, _rename(n.value, suffix, bound, start, end),
                        _rename(n.body, suffix, bound | {n.name}, start, end))
     kids = [_rename(k, suffix, bound, start, end) for k in ast.children(n)]
-    out = _rebuild(n, kids) if kids else n
+    out = ast.with_children(n, kids) if kids else n
     extra = {"start": start, "end": end}
     if isinstance(out, ast.Attr):
         extra["attr_start"] = start
@@ -186,4 +162,4 @@ def _substitute(n: ast.Node, names: Mapping[str, ast.Node]) -> ast.Node:
     if isinstance(n, ast.Name):
         return names.get(n.name, n)
     kids = ast.children(n)
-    return _rebuild(n, [_substitute(k, names) for k in kids]) if kids else n
+    return ast.with_children(n, [_substitute(k, names) for k in kids]) if kids else n

@@ -35,27 +35,6 @@ class _Captured(Exception):
     """A name put in place would be read where a lambda or let binds the same name."""
 
 
-def _rebuild(n: ast.Node, kids: list[ast.Node]) -> ast.Node:
-    """`n` with its children replaced (in the order ast.children gives them)."""
-    if isinstance(n, ast.ListLit):
-        return dataclasses.replace(n, items=tuple(kids))
-    if isinstance(n, ast.Call):
-        return dataclasses.replace(n, args=tuple(kids))
-    if isinstance(n, ast.Attr):
-        return dataclasses.replace(n, obj=kids[0])
-    if isinstance(n, ast.Index):
-        return dataclasses.replace(n, obj=kids[0], index=kids[1])
-    if isinstance(n, ast.Lambda):
-        return dataclasses.replace(n, body=kids[0])
-    if isinstance(n, ast.Unary):
-        return dataclasses.replace(n, operand=kids[0])
-    if isinstance(n, ast.Binary):
-        return dataclasses.replace(n, left=kids[0], right=kids[1])
-    if isinstance(n, ast.Cond):
-        return dataclasses.replace(n, test=kids[0], then=kids[1], other=kids[2])
-    if isinstance(n, ast.Let):
-        return dataclasses.replace(n, value=kids[0], body=kids[1])
-    raise TypeError(f"{type(n).__name__} has no children to replace")  # pragma: no cover - leaves have none
 
 
 def _bare(code: str) -> str:
@@ -290,7 +269,7 @@ class UnrollWriter:
         bound = node.param if isinstance(node, ast.Lambda) else node.name if isinstance(node, ast.Let) else None
         if bound is not None and bound in _free_names(value) and new[-1] is not kids[-1]:
             raise _Captured(bound)
-        return self.noted(_rebuild(node, new), node)
+        return self.noted(ast.with_children(node, new), node)
 
     def knowing(self, code: str, truth: bool, node: ast.Node) -> str:
         """The code of `node`, a branch run only when the fast code `code` is `truth` (no fact: '')."""
