@@ -18,6 +18,7 @@ from rulekit.engine.genvalues import START, product
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.engine.agents import draw, draw2
 from rulekit.engine.steps import MAX_ACTIONS
+from rulekit.engine.genbase import WriterCalls
 
 
 def listed(fn: Any) -> bool:
@@ -28,35 +29,14 @@ def listed(fn: Any) -> bool:
     return root is not None and root[0].startswith("list<")
 
 
-class ChoiceWriter:
+class ChoiceWriter(WriterCalls):
     """Writes the code of choose steps."""
 
     frame: Frame
     lines: list[str]
 
     if TYPE_CHECKING:
-        def emit(self, ind: int, line: str) -> None: ...
-
-        def bind(self, obj: Any) -> str: ...
-
-        def new(self, prefix: str) -> str: ...
-
-        def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None, to: str | None = None,
-                 hold: bool = False) -> str: ...
-
-        def flush(self, ind: int, subst: dict[str, str] | None = None) -> None: ...
-
-        def log(self, ind: int, call: str, cond: str = "LOG") -> None: ...
-
-        def local_target(self, name: str) -> str: ...
-
-        def set_local(self, ind: int, name: str, value: str) -> None: ...
-
         def lazy_choice(self, gen: ChooseGen, p: str, seconds: tuple[Any, ...], ind: int) -> int: ...
-
-        def tick(self, ind: int, fail: str | None = None, more: str = "") -> None: ...
-
-        def publish(self, ind: int) -> None: ...
 
     def items(self, fn: Any, ind: int) -> str:
         """Code for values gone through, neither kept nor changed: a list written in the rules is

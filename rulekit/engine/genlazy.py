@@ -19,6 +19,7 @@ from rulekit.engine.agents import draw
 from rulekit.engine.steps import MAX_ACTIONS
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.lang.expr.fastcode import fast_code
+from rulekit.engine.genbase import WriterCalls
 
 if TYPE_CHECKING:
     from rulekit.engine.genframe import Frame
@@ -71,32 +72,12 @@ def mapped(code: str) -> tuple[str, str, str, str] | None:
     return parts[0], more, loop.target.id, parts[1]
 
 
-class LazyChoiceWriter:
+class LazyChoiceWriter(WriterCalls):
     """Writes the random-play branch of a choice whose options are mapped (mixed into
     rulekit.engine.stepgen's writer, with rulekit.engine.genchoice's)."""
 
     frame: Frame
     slow: bool
-
-    if TYPE_CHECKING:
-        def emit(self, ind: int, line: str) -> None: ...
-
-        def bind(self, obj: Any) -> str: ...
-
-        def new(self, prefix: str) -> str: ...
-
-        def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None, to: str | None = None,
-                 hold: bool = False) -> str: ...
-
-        def written(self, code: Any, subst: dict[str, str] | None) -> str: ...
-
-        def flush(self, ind: int, subst: dict[str, str] | None = None) -> None: ...
-
-        def log(self, ind: int, call: str, cond: str = "LOG") -> None: ...
-
-        def local_target(self, name: str) -> str: ...
-
-        def tick(self, ind: int, fail: str | None = None, more: str = "") -> None: ...
 
     def lazy_choice(self, gen: ChooseGen, p: str, seconds: tuple[Any, ...], ind: int) -> int:
         """For a choice of one parameter, or of two whose second values the rules wrote (`seconds`),
