@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 from rulekit.core.errors import Span
 from rulekit.lang.expr.fastcode import fast_code
-from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.codebuild import compile_cached
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS
 from rulekit.lang.expr.helpers import card_table
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.ast import always_bool
