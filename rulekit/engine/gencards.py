@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.helpers import card_table
+from rulekit.engine.genbase import WriterCalls
 from rulekit.engine.genvalues import unseen
 from rulekit.engine.stepkinds import CutGen, DealGen, HideGen, MoveGen, RevealGen, ShuffleGen, SwapGen
 from rulekit.engine.steps import (ALL_SEATS, Fn, log_cut, log_deal, log_hide, log_move, log_reveal, log_shuffle,
@@ -32,7 +33,7 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
-class CardWriter:
+class CardWriter(WriterCalls):
     """Writes the code of the steps that move, deal, shuffle, cut, swap, reveal and hide cards."""
 
     frame: Frame
@@ -40,20 +41,7 @@ class CardWriter:
     slow: bool
     consts: list[Any]
 
-    if TYPE_CHECKING:  # the writer's helpers this mixin calls (rulekit.engine.stepgen.Gen, genframe), by name
-        def bind(self, obj: Any) -> str: ...
-
-        def emit(self, ind: int, line: str) -> None: ...
-
-        def expr(self, fn: Any, ind: int, subst: dict[str, str] | None = None, to: str | None = None,
-                 hold: bool = False) -> str: ...
-
-        def log(self, ind: int, call: str, cond: str = "LOG") -> None: ...
-
-        def new(self, prefix: str) -> str: ...
-
-        def written(self, code: Any, subst: dict[str, str] | None) -> str: ...
-
+    if TYPE_CHECKING:  # (the writer's other calls: WriterCalls)
         def zone(self, getter: Fn, ind: int) -> str: ...
 
     def k_move(self, run: Any, gen: MoveGen, ind: int) -> None:
