@@ -28,7 +28,8 @@ from _random import Random as _CRandom
 from typing import Any, Callable
 
 from rulekit.core.errors import RuleError, Span, error
-from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.codebuild import compile_cached
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.roundstart import Source, add_game_vars, round_source

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 import re
 
-from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS, compile_cached
+from rulekit.lang.expr.codebuild import compile_cached
+from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS
 from rulekit.lang.expr.fastcode import fast_code
 
 MAX_PILES_WRITTEN = 64  # piles of a zone written out one by one; a zone of more is made by a loop

@@ -10,7 +10,8 @@ from ast import literal_eval
 from typing import Any, Callable
 
 from rulekit.lang.expr import ast
-from rulekit.lang.expr.codegen import call_keys, regenerate
+from rulekit.lang.expr.codebuild import regenerate
+from rulekit.lang.expr.codegen import call_keys
 from rulekit.lang.expr.fastcode import FastCode, fast_code
 from rulekit.engine.places import span_in
 from rulekit.engine.stepgen import FIXED_READ, LITERAL, ROUND_FIXED, build_function, Gen, TooBig

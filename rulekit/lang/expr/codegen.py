@@ -1,9 +1,9 @@
 """Generate Python code for a checked expression: the one evaluator of the expression language.
 
 The checker (rulekit.lang.expr.compiler) types an expression and records what it found per node;
-this module turns the tree into the source of Python functions, so evaluation is one call instead
-of a call per node. Each operator is written once: as a Python operator, or as a helper of
-rulekit.lang.expr.helpers that the code calls.
+this module turns the tree into the source of Python functions (rulekit.lang.expr.codebuild makes
+them), so evaluation is one call instead of a call per node. Each operator is written once: as a
+Python operator, or as a helper of rulekit.lang.expr.helpers that the code calls.
 
 The same generator writes each expression twice. The fast code is what runs; where it fails it
 runs the located code, written the same way with each failing part passing its place in the text
@@ -29,15 +29,14 @@ from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.builtincode import BuiltinWriter, fresh_join, unstarred
 from rulekit.lang.expr.hoisting import SCALAR as _SCALAR, SIMPLE as _SIMPLE, HoistWriter
-from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Fn, Root, Scope
+from rulekit.lang.expr.scope import BUILDERS, MAX_INT, NC_MARK, Root, Scope
 from rulekit.lang.expr.functions import CONTEXT_FUNCS, FREE_SCAN, REGISTRY, WALKERS, YAKU_FUNCS, Function, count_keys, sum_of
-from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.treefacts import FREE_LOOP, PER_ITEM, call_keys, canon, fresh_list, has_loop, inner_loops, size_of
 from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS, Site
 from rulekit.lang.expr.unroll import UnrollWriter
 
 __all__ = ["FAST_ERRORS", "HELPERS", "SAFE_BUILTINS", "CodeGen", "Unsupported", "call_keys", "canon",
-           "compile_cached", "generate", "may_hold_lists", "regenerate"]
+           "may_hold_lists"]
 
 MAX_DEPTH = 40  # nesting of fast code in one function; deeper slices go to helper functions
 LOCATED_DEPTH = 12  # the same for located code (each level nests a call and a lambda)
@@ -95,7 +94,7 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
         self.depth = 0
         self.max_depth = LOCATED_DEPTH if located else MAX_DEPTH
         self.subs: list[tuple[str, str, str]] = []  # helper functions: name, parameters, body
-        self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see regenerate)
+        self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see codebuild.regenerate)
         self.in_memo = False
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
         self.growths: dict[int, Fraction] = {}  # id(node) -> its growth (see growth)
@@ -661,130 +660,3 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
 
 
 _NAMED = {"/": "div", "*": "mul", "**": "pow", "//": "floordiv", "%": "mod"}
-
-
-def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple[Any, ...]] | None:
-    """The body and constants of a generated expression again, with the calls named in `memo`
-    computed once per evaluation of the function it is put in (yaku tables repeat them)."""
-    if code.node is None or code.scope is None:
-        return None  # made without its tree (nothing to write again)
-    gen = CodeGen(code.info or {}, code.names or {}, code.scope)
-    gen.memo = memo
-    try:
-        return gen.g(code.node), tuple(gen.consts)
-    except (Unsupported, RecursionError):
-        return None
-
-
-def _source(gen: CodeGen, body: str, kind: str) -> str:
-    """The module text making one function of an expression from its constants: `fast` (which
-    runs `SLOW`, its located code, when it fails), `plain` (the fast code alone, for tests) or
-    `located`."""
-    kparams = "".join(f"K{i}, " for i in range(len(gen.consts)))
-    subs = "".join(f"    def {name}({params}):\n        return {code}\n" for name, params, code in gen.subs)
-    if kind != "fast":
-        return (f"def _make({kparams}):\n{subs}"
-                f"    def {kind}(ctx):\n"
-                f"        L = ctx.loc\n"
-                f"        return {body}\n"
-                f"    return {kind}\n")
-    return (f"def _make({kparams}SLOW, ERRS):\n{subs}"
-            f"    def fast(ctx):\n"
-            f"        L = ctx.loc\n"
-            f"        try:\n"
-            f"            return {body}\n"
-            f"        except ERRS:\n"
-            f"            return SLOW(ctx)\n"
-            f"    return fast\n")
-
-
-_MAKERS: dict[str, Callable[..., Fn]] = {}  # source -> its _make(): expressions of one shape share it
-
-
-def _build(src: str, consts: list[Any], *extra: Any) -> Fn:
-    """The function `src` makes from these constants (compiled and run once per distinct source)."""
-    make = _MAKERS.get(src)
-    if make is None:
-        code = compile_cached(src, "<rulekit expression>")
-        if code is None:  # pragma: no cover - the generator nests no deeper than Python allows
-            raise RecursionError("generated code refused")
-        namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
-        exec(code, namespace)  # noqa: S102 - source made only of this module's tokens (see docstring)
-        make = namespace["_make"]
-        if len(_MAKERS) >= _CODE_CACHE_SIZE:
-            _MAKERS.clear()
-        _MAKERS[src] = make
-    fn: Fn = make(*consts, *extra)
-    fn.source = src  # type: ignore[attr-defined]  # for tests, debugging and `show --compiled`
-    return fn
-
-
-class Located:
-    """The located code of an expression, generated the first time it is needed (after the
-    fast code failed): it raises the failure as an EvalError placed in the expression text."""
-
-    def __init__(self, node: ast.Node, info: Info, names: dict[int, str], scope: Scope, root: Root | None):
-        self.args = (node, info, names, scope, root)
-        self.fn: Fn | None = None
-
-    def __call__(self, ctx: Any) -> Any:
-        if self.fn is None:
-            node, info, names, scope, root = self.args
-            gen = CodeGen(info, names, scope, root, located=True)
-            body = gen.g(node)
-            self.fn = _build(_source(gen, body, "located"), gen.consts)
-        return self.fn(ctx)
-
-
-class Plain:
-    """The fast code of an expression without its fall-back to the located code (tests run it to
-    see that the fast code alone gives the value); compiled the first time it is called."""
-
-    def __init__(self, gen: CodeGen, body: str):
-        self.src, self.consts = _source(gen, body, "plain"), gen.consts
-        self.fn: Fn | None = None
-
-    def __call__(self, ctx: Any) -> Any:
-        if self.fn is None:
-            self.fn = _build(self.src, self.consts)
-        return self.fn(ctx)
-
-
-def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, root: Root | None) -> Fn:
-    """The function evaluating `node`: fast code that, when it fails, runs the located code (its
-    `.slow`), so every error is an EvalError placed in the text. It carries `.fastcode` (what a
-    phase's generated code needs to write it inline) unless it is too big or cut into helpers."""
-    gen = CodeGen(info, names, scope)
-    body = gen.g(node)
-    if gen.subs and gen.hoists:  # helper functions cannot see the expression's temporaries
-        gen = CodeGen(info, names, scope)
-        gen.hoists = None
-        body = gen.g(node)
-    body = gen.with_hoists(body)
-    slow = Located(node, info, names, scope, root)
-    fn = _build(_source(gen, body, "fast"), gen.consts, slow, FAST_ERRORS)
-    fn.slow = slow  # type: ignore[attr-defined]
-    fn.plain = Plain(gen, body)  # type: ignore[attr-defined]
-    if not gen.subs and len(body) <= MAX_SOURCE:
-        fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope,  # type: ignore[attr-defined]
-                               fresh_list(node, info))
-    return fn
-
-
-_CODE_CACHE: dict[str, Any] = {}
-_CODE_CACHE_SIZE = 4096
-
-
-def compile_cached(src: str, filename: str) -> Any:
-    """Python's compile() of generated source, remembered by its text (which holds no constants,
-    so one entry serves every expression of the same shape); None if Python refuses it."""
-    code = _CODE_CACHE.get(src)
-    if code is None:
-        try:
-            code = compile(src, filename, "exec")
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            return None
-        if len(_CODE_CACHE) >= _CODE_CACHE_SIZE:
-            _CODE_CACHE.clear()
-        _CODE_CACHE[src] = code
-    return code

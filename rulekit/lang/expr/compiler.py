@@ -18,7 +18,8 @@ from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.functions import REGISTRY, YAKU_FUNCS, EvalError, Function, normalised, charge_walk
 from rulekit.lang.expr.parser import ExprSyntaxError, parse
-from rulekit.lang.expr.codegen import generate, may_hold_lists
+from rulekit.lang.expr.codebuild import generate
+from rulekit.lang.expr.codegen import may_hold_lists
 from rulekit.lang.expr.fastcode import FastCode
 from rulekit.lang.expr.helpers import Fail, fold_binary
 from rulekit.lang.expr.inline import expand

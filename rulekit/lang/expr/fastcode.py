@@ -14,7 +14,7 @@ class FastCode:
 
     `body` reads the constants as K0, K1 ... (`consts`), the state as `ctx` and the locals as `L`;
     `slow` is its located code, which raises errors placed in the text (run when `body` raises).
-    `node`, `info`, `names` and `scope` let rulekit.lang.expr.codegen.regenerate() write it again
+    `node`, `info`, `names` and `scope` let rulekit.lang.expr.codebuild.regenerate() write it again
     (sharing calls across a yaku table); `fresh`: its value is always a new list."""
 
     body: str
