@@ -1,4 +1,4 @@
-"""What the step writer's mixins (genchoice, genlazy) may call on the writer they are mixed into:
+"""What the step writer's mixins (genchoice, genlazy, gencards) may call on the writer they are mixed into:
 declared once, for the type checker only (rulekit.engine.stepgen's Gen and genframe define them)."""
 from __future__ import annotations
 
