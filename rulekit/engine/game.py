@@ -17,6 +17,7 @@ from rulekit.engine.roundstart import game_vars, round_reset
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, located_error
 from rulekit.engine.yakucall import ANY_SIZE, YAKU_MEMO_SIZE, Entry, TableState, YakuCalls
 from rulekit.engine.yakugen import hand_sizes
+from rulekit.engine.yakuturn import Places, order_free, turning_places
 
 _SEED = _CRandom.seed
 _F = TypeVar("_F", bound=Callable[..., None])  # the C seeding under random.Random.seed
@@ -35,6 +36,11 @@ class YakuMemo:
 
     lasting: frozenset[str]  # the tables kept
     by_dealer: frozenset[str]  # those that read the dealer (the dealer is part of their key)
+    # those whose results turn with the table (engine.yakuturn): kept by the class of the seat's
+    # place from the dealer instead of by seat and dealer (see yakucall._table_functions)
+    turning: dict[str, Places] = field(default_factory=dict)
+    # those whose results do not depend on the order of the cards (yakuturn.order_free)
+    order_free: frozenset[str] = frozenset()
     # (seat, *cards, seat count, dealer or 0, table) -> (the evaluation's entry: hits, ids, value,
     # rank; the budget units it spent)
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
@@ -281,6 +287,8 @@ class Game:
             sizes = hand_sizes(es) if generated else None
             states[t] = TableState(generated[t] if generated else _closure_table(es), keep=keep,
                                    lasting=keep and t in memo.lasting, by_dealer=t in memo.by_dealer,
+                                   places=memo.turning.get(t), order_free=t in memo.order_free,
+                                   deck=len(self.card_ids),
                                    kept=memo.kept, size=YAKU_MEMO_SIZE,
                                    sizes=ANY_SIZE if sizes is None else sizes)
         calls.entries, calls.sig, calls.memo = calls.bind(states), sig, memo
@@ -294,9 +302,13 @@ class Game:
             reads = {t: frozenset().union(*(getattr(f, "deps", {"?"}) for y in es
                                            for f in (y.when, y.claim, y.value, y.rank) if f is not None))
                      for t, es in self.yaku.items()}
+            lasting = frozenset(t for t, r in reads.items() if r <= steady)
+            parts = {t: [f for y in self.yaku[t] for f in (y.when, y.claim, y.value, y.rank) if f is not None]
+                     for t in sorted(lasting)}
             memo = self.plans.yaku_memo = YakuMemo(
-                lasting=frozenset(t for t, r in reads.items() if r <= steady),
-                by_dealer=frozenset(t for t, r in reads.items() if "dealer" in r))
+                lasting=lasting, by_dealer=frozenset(t for t, r in reads.items() if "dealer" in r),
+                turning={t: p for t, fns in parts.items() if (p := turning_places(fns)) is not None},
+                order_free=frozenset(t for t, fns in parts.items() if order_free(fns)))
         return memo
 
     def _yaku_evaluator(self, ctx: Ctx) -> YakuEval:

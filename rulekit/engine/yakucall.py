@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from rulekit.engine.yakuturn import Places
 from rulekit.lang.expr.functions import YAKU_CALL_COST, EvalError, new_yaku, normalised
 
 # results a game keeps across rounds (then it starts afresh): about 140 bytes each, so at most
@@ -54,6 +55,13 @@ class TableState:
     keep: bool = False
     lasting: bool = False
     by_dealer: bool = False
+    # its results turn with the table (engine.yakuturn): kept by the class of the seat's place
+    # from the dealer, not by seat and dealer (places with the same results share a class)
+    places: Places | None = None
+    # its results do not depend on the order of the cards (yakuturn.order_free): a hand of valid
+    # card ids (0..deck - 1) is kept under its cards in order of id
+    order_free: bool = False
+    deck: int = 0
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
     size: int = YAKU_MEMO_SIZE
     # the only hand sizes for which the table can make a yaku, spend or fail (others give no
@@ -79,9 +87,26 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     Results are kept under two kinds of key that never meet: (table, seat, *cards) for the round
     only, and (seat, *cards, seat count, dealer or 0, table) for a table kept across rounds, the
     same key in the round's cache and in the game's memo (the seat count and dealer stay fixed
-    for a round, so adding them changes nothing the round finds)."""
+    for a round, so adding them changes nothing the round finds).
+
+    A table whose results turn with the table (TableState.places) is kept instead under
+    (class, *cards, seat count, (), table), the class that of the seat's place (seat - dealer)
+    mod n: every seat at a place of that class gets the same results (engine.yakuturn), so one
+    evaluation serves them all, in this round and later ones. `()` never meets a dealer's number,
+    so these keys never meet keys by seat (used for a seat or dealer outside 0..n-1). When the
+    order of the cards cannot change the results either (TableState.order_free), a hand of valid
+    card ids is keyed with its cards in order of id: one evaluation serves every order."""
     evaluate: TableFn = _unbound
     keep = lasting = by_dealer = False
+    places: Places | None = None
+    seatless = False  # places, with no comparison of seats: every place one class
+    classes: dict[int, tuple[int, ...]] = {}  # seat count -> each place's class
+    maps: dict[tuple[int, int], dict[Any, int]] = {}  # (seat count, dealer) -> each seat's class
+    cur_n: Any = None  # the last (seat count, dealer) looked up, and its map
+    cur_d: Any = None
+    cur_m: dict[Any, int] = {}
+    order_free = False
+    valid: frozenset[int] = frozenset()  # the deck's card ids
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = {}
     size = YAKU_MEMO_SIZE
     empties: dict[int, tuple[Entry, int]] = {}  # units -> the memo's (EMPTY, units)
@@ -93,14 +118,47 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes
+        nonlocal sizes, k_sizes, places, classes, maps, cur_n, cur_d, cur_m, order_free, valid, seatless
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
+        places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
+        classes, maps, cur_n, cur_d, cur_m = {}, {}, None, None, {}
+        seatless = places is not None and not places.comparisons
         # (through a watcher's yaku_eval every charged call goes on, so the watcher sees it)
         sizes, k_sizes = state.sizes, (state.sizes if through is None else ANY_SIZE)
         lasting = state.keep and state.lasting
         kept, size = state.kept, state.size
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
+
+    def place_map(n: int, d: int) -> dict[Any, int]:
+        # each seat's class at a table of n seats with dealer d ({} for a dealer outside 0..n-1),
+        # remembered as the current one (a round keeps its dealer: looked up again only when it changes)
+        nonlocal cur_n, cur_d, cur_m
+        m = maps.get((n, d))
+        if m is None:
+            at = classes.get(n)
+            if at is None:
+                at = classes[n] = places.classes(n)  # type: ignore[union-attr]
+            m = maps[(n, d)] = {s: at[(s - d) % n] for s in range(n)} if type(d) is int and -1 < d < n else {}
+        cur_n, cur_d, cur_m = n, d, m
+        return m
+
+    def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
+        # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
+        n, d = ctx.n, ctx.dealer
+        if places is None:
+            return (seat, *cards, n, d if by_dealer else 0, table)
+        cls = 0 if seatless else (cur_m if d == cur_d and n == cur_n else place_map(n, d)).get(seat)
+        if cls is None:  # a seat outside 0..n-1 (or a dealer): kept by seat
+            return (seat, *cards, n, d if by_dealer else 0, table)
+        if not order_free:
+            return (cls, *cards, n, (), table)
+        if len(cards) == 2:
+            c0, c1 = cards
+            return (cls, c1, c0, n, (), table) if c0 in valid and c1 in valid and c1 < c0 else (cls, c0, c1, n, (), table)
+        if all(c in valid for c in cards):
+            return (cls, *sorted(cards), n, (), table)
+        return (cls, *cards, n, (), table)
 
     def evaluated(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
         # in neither the round's cache nor the memo (or the units left would run out part-way:
@@ -132,7 +190,7 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         if len(cards) not in sizes:
             return EMPTY
         if lasting and len(cards) <= YAKU_MEMO_CARDS:
-            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            key = key_of(ctx, cards, seat)
             cache = ctx.yaku_cache
             got: Entry | None = cache.get(key)
             if got is None:
@@ -155,9 +213,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # the claim step's ids (uncharged, as the step has always been)
         if len(cards) not in k_sizes:
             return []
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, written out: it is hot)
-            key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if len(cards) == 2 \
-                else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`)
+            key = key_of(ctx, cards, seat)
             cache = ctx.yaku_cache
             got = cache.get(key)
             if got is None:
@@ -193,10 +250,24 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             if k not in k_sizes:
                 return [] if fresh else none
             if k_lasting and k <= most:
-                # (a two- or three-card hand's key built at once: the same tuple, with no list made for it)
-                key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if k == 2 \
-                    else (seat, cards[0], cards[1], cards[2], ctx.n, ctx.dealer if by_dealer else 0, table) \
-                    if k == 3 else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+                key: tuple[Any, ...]
+                if places is not None and k == 2:
+                    # (key_of written out for a two-card hand: it is hot; anything unusual goes there)
+                    n, d = ctx.n, ctx.dealer
+                    try:
+                        cls = 0 if seatless else (cur_m if d == cur_d and n == cur_n else place_map(n, d))[seat]
+                        c0, c1 = cards
+                        key = (cls, c1, c0, n, (), table) if order_free and c1 < c0 and c0 in valid and c1 in valid \
+                            else (cls, c0, c1, n, (), table)
+                    except (KeyError, TypeError):
+                        key = key_of(ctx, cards, seat)
+                elif places is not None:
+                    key = key_of(ctx, cards, seat)
+                else:
+                    # (a two- or three-card hand's key built at once: the same tuple, with no list made for it)
+                    key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if k == 2 \
+                        else (seat, cards[0], cards[1], cards[2], ctx.n, ctx.dealer if by_dealer else 0, table) \
+                        if k == 3 else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
                 cache = ctx.yaku_cache
                 got = cache.get(key)
                 if got is None:
