@@ -101,10 +101,7 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     places: Places | None = None
     seatless = False  # places, with no comparison of seats: every place one class
     classes: dict[int, tuple[int, ...]] = {}  # seat count -> each place's class
-    maps: dict[tuple[int, int], dict[Any, int]] = {}  # (seat count, dealer) -> each seat's class
-    cur_n: Any = None  # the last (seat count, dealer) looked up, and its map
-    cur_d: Any = None
-    cur_m: dict[Any, int] = {}
+    seat_class: dict[tuple[Any, Any, int], int] = {}  # (seat, dealer, seat count) -> class, once found
     order_free = False
     valid: frozenset[int] = frozenset()  # the deck's card ids
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = {}
@@ -118,10 +115,10 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes, places, classes, maps, cur_n, cur_d, cur_m, order_free, valid, seatless
+        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
-        classes, maps, cur_n, cur_d, cur_m = {}, {}, None, None, {}
+        classes, seat_class = {}, {}
         seatless = places is not None and not places.comparisons
         # (through a watcher's yaku_eval every charged call goes on, so the watcher sees it)
         sizes, k_sizes = state.sizes, (state.sizes if through is None else ANY_SIZE)
@@ -130,27 +127,19 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
 
-    def place_map(n: int, d: int) -> dict[Any, int]:
-        # each seat's class at a table of n seats with dealer d ({} for a dealer outside 0..n-1),
-        # remembered as the current one (a round keeps its dealer: looked up again only when it changes)
-        nonlocal cur_n, cur_d, cur_m
-        m = maps.get((n, d))
-        if m is None:
-            at = classes.get(n)
-            if at is None:
-                at = classes[n] = places.classes(n)  # type: ignore[union-attr]
-            m = maps[(n, d)] = {s: at[(s - d) % n] for s in range(n)} if type(d) is int and -1 < d < n else {}
-        cur_n, cur_d, cur_m = n, d, m
-        return m
-
     def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
         # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
         n, d = ctx.n, ctx.dealer
         if places is None:
             return (seat, *cards, n, d if by_dealer else 0, table)
-        cls = 0 if seatless else (cur_m if d == cur_d and n == cur_n else place_map(n, d)).get(seat)
-        if cls is None:  # a seat outside 0..n-1 (or a dealer): kept by seat
-            return (seat, *cards, n, d if by_dealer else 0, table)
+        cls = 0 if seatless else seat_class.get((seat, d, n))
+        if cls is None:
+            if not (type(seat) is int and type(d) is int and -1 < seat < n and -1 < d < n):
+                return (seat, *cards, n, d if by_dealer else 0, table)  # a seat or dealer off the table
+            at = classes.get(n)
+            if at is None:
+                at = classes[n] = places.classes(n)
+            cls = seat_class[seat, d, n] = at[(seat - d) % n]
         if not order_free:
             return (cls, *cards, n, (), table)
         if len(cards) == 2:
@@ -253,9 +242,9 @@ def _table_functions(table: str) -> tuple[Any, ...]:
                 key: tuple[Any, ...]
                 if places is not None and k == 2:
                     # (key_of written out for a two-card hand: it is hot; anything unusual goes there)
-                    n, d = ctx.n, ctx.dealer
+                    n = ctx.n
                     try:
-                        cls = 0 if seatless else (cur_m if d == cur_d and n == cur_n else place_map(n, d))[seat]
+                        cls = 0 if seatless else seat_class[seat, ctx.dealer, n]
                         c0, c1 = cards
                         key = (cls, c1, c0, n, (), table) if order_free and c1 < c0 and c0 in valid and c1 in valid \
                             else (cls, c0, c1, n, (), table)
