@@ -1,5 +1,5 @@
-"""Yaku results kept by the class of the seat's place from the dealer, and by the cards in order of
-id (engine.yakuturn): the proofs accept only tables that read the seat and the dealer in
+"""Yaku results kept by the class of the seat's place from the dealer, and under every order of the
+cards (engine.yakuturn): the proofs accept only tables that read the seat and the dealer in
 comparisons that turn with the table, and the cards in ways their order cannot change; a table so
 kept gives the same hits, value, rank and budget units as evaluating afresh for every seat,
 dealer, table size and order of the cards."""

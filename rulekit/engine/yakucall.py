@@ -10,6 +10,7 @@ result up in the round's cache itself, with no table-name lookup and no list of 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any, Callable
 
 from rulekit.engine.yakuturn import Places
@@ -58,8 +59,8 @@ class TableState:
     # its results turn with the table (engine.yakuturn): kept by the class of the seat's place
     # from the dealer, not by seat and dealer (places with the same results share a class)
     places: Places | None = None
-    # its results do not depend on the order of the cards (yakuturn.order_free): a hand of valid
-    # card ids (0..deck - 1) is kept under its cards in order of id
+    # its results do not depend on the order of the cards (yakuturn.order_free): an evaluation of
+    # cards of the deck (ids 0..deck - 1) is kept under their other orders too
     order_free: bool = False
     deck: int = 0
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = field(default_factory=dict)
@@ -94,14 +95,14 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     mod n: every seat at a place of that class gets the same results (engine.yakuturn), so one
     evaluation serves them all, in this round and later ones. `()` never meets a dealer's number,
     so these keys never meet keys by seat (used for a seat or dealer outside 0..n-1). When the
-    order of the cards cannot change the results either (TableState.order_free), a hand of valid
-    card ids is keyed with its cards in order of id: one evaluation serves every order."""
+    order of the cards cannot change the results either (TableState.order_free), an evaluation of
+    cards all of the deck is kept under the keys of their other orders too."""
     evaluate: TableFn = _unbound
     keep = lasting = by_dealer = False
     places: Places | None = None
     seatless = False  # places, with no comparison of seats: every place one class
     classes: dict[int, tuple[int, ...]] = {}  # seat count -> each place's class
-    seat_class: dict[tuple[Any, Any, int], int] = {}  # (seat, dealer, seat count) -> class, once found
+    seat_class: dict[int, dict[Any, dict[Any, int]]] = {}  # seat count -> dealer -> seat -> class, once found
     order_free = False
     valid: frozenset[int] = frozenset()  # the deck's card ids
     kept: dict[tuple[Any, ...], tuple[Entry, int]] = {}
@@ -132,22 +133,23 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         n, d = ctx.n, ctx.dealer
         if places is None:
             return (seat, *cards, n, d if by_dealer else 0, table)
-        cls = 0 if seatless else seat_class.get((seat, d, n))
-        if cls is None:
-            if not (type(seat) is int and type(d) is int and -1 < seat < n and -1 < d < n):
-                return (seat, *cards, n, d if by_dealer else 0, table)  # a seat or dealer off the table
-            at = classes.get(n)
-            if at is None:
-                at = classes[n] = places.classes(n)
-            cls = seat_class[seat, d, n] = at[(seat - d) % n]
-        if not order_free:
-            return (cls, *cards, n, (), table)
-        if len(cards) == 2:
-            c0, c1 = cards
-            return (cls, c1, c0, n, (), table) if c0 in valid and c1 in valid and c1 < c0 else (cls, c0, c1, n, (), table)
-        if all(c in valid for c in cards):
-            return (cls, *sorted(cards), n, (), table)
+        if seatless:
+            return (0, *cards, n, (), table)
+        if not (type(seat) is int and type(d) is int and -1 < seat < n and -1 < d < n):
+            return (seat, *cards, n, d if by_dealer else 0, table)  # a seat or dealer off the table
+        at = classes.get(n)
+        if at is None:
+            at = classes[n] = places.classes(n)
+        cls = seat_class.setdefault(n, {}).setdefault(d, {})[seat] = at[(seat - d) % n]
         return (cls, *cards, n, (), table)
+
+    def other_orders(key: tuple[Any, ...], cards: list[int]) -> list[tuple[Any, ...]]:
+        # the keys of the same hand's cards in its other orders, when they give the same results
+        # (an order-free table, a key by class, cards all of the deck): kept with it
+        if not order_free or key[-2] != () or not all(c in valid for c in cards):
+            return []
+        head, tail = key[:1], key[1 + len(cards):]
+        return [head + p + tail for p in set(permutations(cards)) if list(p) != cards]
 
     def evaluated(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
         # in neither the round's cache nor the memo (or the units left would run out part-way:
@@ -168,6 +170,9 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # flat tuples of plain values: the garbage collector stops tracking most of them, so a
         # full memo does not slow every collection
         kept[key] = pair
+        if places is not None and len(kept) < size // 2:  # (other orders only while there is room)
+            for other in other_orders(key, cards):
+                kept[other] = pair
         return got
 
     def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
@@ -202,8 +207,16 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # the claim step's ids (uncharged, as the step has always been)
         if len(cards) not in k_sizes:
             return []
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`)
-            key = key_of(ctx, cards, seat)
+        key: tuple[Any, ...]
+        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, a two-card hand's key written out)
+            if places is not None and len(cards) == 2:
+                n = ctx.n
+                try:
+                    key = (0 if seatless else seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                except (KeyError, TypeError):
+                    key = key_of(ctx, cards, seat)
+            else:
+                key = key_of(ctx, cards, seat)
             cache = ctx.yaku_cache
             got = cache.get(key)
             if got is None:
@@ -244,10 +257,7 @@ def _table_functions(table: str) -> tuple[Any, ...]:
                     # (key_of written out for a two-card hand: it is hot; anything unusual goes there)
                     n = ctx.n
                     try:
-                        cls = 0 if seatless else seat_class[seat, ctx.dealer, n]
-                        c0, c1 = cards
-                        key = (cls, c1, c0, n, (), table) if order_free and c1 < c0 and c0 in valid and c1 in valid \
-                            else (cls, c0, c1, n, (), table)
+                        key = (0 if seatless else seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
                     except (KeyError, TypeError):
                         key = key_of(ctx, cards, seat)
                 elif places is not None:
