@@ -135,12 +135,16 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             return (seat, *cards, n, d if by_dealer else 0, table)
         if seatless:
             return (0, *cards, n, (), table)
+        try:
+            return (seat_class[n][d][seat], *cards, n, (), table)
+        except (KeyError, TypeError):
+            pass
         if not (type(seat) is int and type(d) is int and -1 < seat < n and -1 < d < n):
             return (seat, *cards, n, d if by_dealer else 0, table)  # a seat or dealer off the table
         at = classes.get(n)
         if at is None:
             at = classes[n] = places.classes(n)
-        cls = seat_class.setdefault(n, {}).setdefault(d, {})[seat] = at[(seat - d) % n]
+        cls = seat_class.setdefault(n, {}).setdefault(d, {})[seat] = at[(seat - d) % n]  # (found from now on)
         return (cls, *cards, n, (), table)
 
     def other_orders(key: tuple[Any, ...], cards: list[int]) -> list[tuple[Any, ...]]:
@@ -148,6 +152,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # (an order-free table, a key by class, cards all of the deck): kept with it
         if not order_free or key[-2] != () or not all(c in valid for c in cards):
             return []
+        if len(cards) == 2:  # (most hands kept)
+            return [(key[0], cards[1], cards[0], *key[3:])] if cards[0] != cards[1] else []
         head, tail = key[:1], key[1 + len(cards):]
         return [head + p + tail for p in set(permutations(cards)) if list(p) != cards]
 
@@ -209,10 +215,10 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             return []
         key: tuple[Any, ...]
         if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, a two-card hand's key written out)
-            if places is not None and len(cards) == 2:
+            if places is not None:
                 n = ctx.n
                 try:
-                    key = (0 if seatless else seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                    key = (0 if seatless else seat_class[n][ctx.dealer][seat], *cards, n, (), table)
                 except (KeyError, TypeError):
                     key = key_of(ctx, cards, seat)
             else:
@@ -253,15 +259,14 @@ def _table_functions(table: str) -> tuple[Any, ...]:
                 return [] if fresh else none
             if k_lasting and k <= most:
                 key: tuple[Any, ...]
-                if places is not None and k == 2:
-                    # (key_of written out for a two-card hand: it is hot; anything unusual goes there)
+                if places is not None:
+                    # (key_of written out: it is hot; a seat not found yet, or anything unusual, goes there)
                     n = ctx.n
                     try:
-                        key = (0 if seatless else seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                        cls = 0 if seatless else seat_class[n][ctx.dealer][seat]
+                        key = (cls, cards[0], cards[1], n, (), table) if k == 2 else (cls, *cards, n, (), table)
                     except (KeyError, TypeError):
                         key = key_of(ctx, cards, seat)
-                elif places is not None:
-                    key = key_of(ctx, cards, seat)
                 else:
                     # (a two- or three-card hand's key built at once: the same tuple, with no list made for it)
                     key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if k == 2 \
