@@ -6,6 +6,7 @@ because a table is not a step block: it reads only the state it needs and return
 """
 from __future__ import annotations
 
+import re
 from ast import literal_eval
 from typing import Any, Callable
 
@@ -59,7 +60,7 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
               + (f"        {', '.join(ROUND_FIXED[a] for a in fixed)} = {', '.join('ctx.' + a for a in fixed)}\n"
                  if fixed else "")
               + "        hits = []\n"
-              + (f"        MEMO = [H_UNSET] * {len(memo)}\n" if memo else "")
+              + _slots_header(g.lines, len(memo))
               + ("        best = {}\n" if any(y.group for y in entries) else "")
               + "        try:\n")
     footer = ("        finally:\n"
@@ -78,6 +79,20 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
                                     "            return []\n", 1)
     # an error in it is placed, as without generated code, at the step that looked for yaku
     return build_function(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
+
+
+_SLOT = re.compile(r"\bM(\d+) if ")
+
+
+def _slots_header(lines: list[str], n: int) -> str:
+    """The table's shared slots made empty, those its code reads: locals `M0`.. (filled by := at
+    first use) and, if a slot is read where Python allows no := (a comprehension's iterable), the
+    list MEMO (see CodeGen.g)."""
+    used = sorted({int(m.group(1)) for line in lines for m in _SLOT.finditer(line)})
+    out = f"        {' = '.join(f'M{i}' for i in used)} = H_UNSET\n" if used else ""
+    if any("MEMO[" in line for line in lines):
+        out += f"        MEMO = [H_UNSET] * {n}\n"
+    return out
 
 
 def _when_never(fn: Any) -> bool:
