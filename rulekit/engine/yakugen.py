@@ -22,12 +22,12 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
                         label: str) -> Callable[..., Any] | None:
     """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
     one table: claim, condition, value and rank of each entry in order, best per group."""
-    g = Gen()
+    g = TableGen()
     memo = _shared_calls([f for y in entries for f in (y.claim, y.when, y.value, y.rank) if f is not None])
     own = {"cards": "cards", "seat": "seat"}  # the table's locals, read as Python locals
     try:
         for y in entries:
-            ind = 2
+            ind = 1
             if y.claim is None and _when_never(y.when):
                 continue  # never made under these options (nothing to evaluate, nothing spent)
             if y.claim is not None:
@@ -54,18 +54,16 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
         return None
     # only the parts of the state the table reads are read into locals
     fixed = sorted({m.group(1) for line in g.lines for m in FIXED_READ.finditer(line)}, key=list(ROUND_FIXED).index)
-    header = (f"    def table(ctx, cards, seat):\n"
-              f"        saved = ctx.loc\n"
-              f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+    header = ("    def table(ctx, cards, seat):\n"
+              # (the yaku's fast code reads cards and seat as Python locals: a dict only if one reads it)
+              + (f"        L = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+                 if any("L[" in line for line in g.lines) else "")
               + (f"        {', '.join(ROUND_FIXED[a] for a in fixed)} = {', '.join('ctx.' + a for a in fixed)}\n"
                  if fixed else "")
               + "        hits = []\n"
               + _slots_header(g.lines, len(memo))
-              + ("        best = {}\n" if any(y.group for y in entries) else "")
-              + "        try:\n")
-    footer = ("        finally:\n"
-              "            ctx.loc = saved\n"
-              "        return hits\n"
+              + ("        best = {}\n" if any(y.group for y in entries) else ""))
+    footer = ("        return hits\n"
               "    return table\n")
     if not g.lines:  # no yaku can be made under these options
         header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
@@ -79,6 +77,26 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
                                     "            return []\n", 1)
     # an error in it is placed, as without generated code, at the step that looked for yaku
     return build_function(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
+
+
+def _read_in(ctx: Any, fn: Callable[[Any], Any], loc: dict[str, Any]) -> Any:
+    """fn(ctx) with `loc`, the table's locals, as ctx.loc (where a closure or the located code of
+    a failing expression reads them); the caller's ctx.loc put back after, whatever happens."""
+    saved = ctx.loc
+    ctx.loc = loc
+    try:
+        return fn(ctx)
+    finally:
+        ctx.loc = saved
+
+
+class TableGen(Gen):
+    """The writer of a yaku table: its locals (cards, seat) are Python locals, put in a dict only
+    for code that reads them in ctx.loc, as it is called (no dict made while nothing fails)."""
+
+    def call_reader(self, ind: int, out: str, fn: Any, subst: dict[str, str] | None) -> None:
+        loc = ", ".join(f"{self.bind(name)}: {code}" for name, code in (subst or {}).items())
+        self.emit(ind, f"{out} = {self.bind(_read_in)}(ctx, {self.bind(fn)}, {{{loc}}})")
 
 
 _SLOT = re.compile(r"\bM(\d+) if ")
