@@ -75,6 +75,8 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
             header = header.replace("    def table(ctx, cards, seat):\n", "    def table(ctx, cards, seat):\n"
                                     f"        if type(cards) is list and len(cards) not in {g.bind(sizes)}:\n"
                                     "            return []\n", 1)
+            g.lines = [_SHORT_SCAN.sub(lambda m: "cards" if max(sizes) <= int(m.group(1)) else m.group(0), line)
+                       for line in g.lines]
     # an error in it is placed, as without generated code, at the step that looked for yaku
     return build_function(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
 
@@ -99,6 +101,9 @@ class TableGen(Gen):
         self.emit(ind, f"{out} = {self.bind(_read_in)}(ctx, {self.bind(fn)}, {{{loc}}})")
 
 
+# the cards gone through, charged if longer than a short scan: where every yaku has tested the
+# hand's size first (hand_sizes), never longer than the largest size
+_SHORT_SCAN = re.compile(r"\(cards if len\(cards\) <= (\d+) else H_spend\(ctx, cards\)\)")
 _SLOT = re.compile(r"\bM(\d+) if ")
 
 
