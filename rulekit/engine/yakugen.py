@@ -1,5 +1,6 @@
 """Generate a yaku table's function: each yaku's claim, condition, value and rank as
-straight-line Python over the cards and seat, the calls they share computed once (MEMO).
+straight-line Python over the cards and seat, the calls they share computed once (in slots
+`M0`.., see CodeGen.g).
 
 It writes code as rulekit.engine.stepgen does (its `Gen`, bound constants only) and lives apart
 because a table is not a step block: it reads only the state it needs and returns its hits.

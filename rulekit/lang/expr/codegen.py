@@ -215,8 +215,8 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
         return f"{name}({params})"
 
     def memo_slot(self, node: ast.Node) -> int | None:
-        """The MEMO slot computing `node` once per use of the generated function, if it has one:
-        a call its yaku table repeats (self.memo); never inside `x -> ...`."""
+        """The shared slot computing `node` once per use of the generated function, if it has one:
+        a call its yaku table repeats (self.memo); never inside `x -> ...` nor inside another slot."""
         if self.in_slot or self.params or self.memo is None or not isinstance(node, ast.Call):
             return None
         return self.memo.get(canon(node))
