@@ -71,7 +71,7 @@ def test_generated_code_logs_exactly_like_the_closures(path):
         assert a.events == b.events and a.log == b.log
 
 
-ALLOWED = re.compile(r"^(C\d+|K\d+|lc\d+_\d+|S|SL|DLEFT|DRIGHT|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain|located|_s\d+"
+ALLOWED = re.compile(r"^(C\d+|K\d+|M\d+|lc\d+_\d+|S|SL|DLEFT|DRIGHT|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain|located|_s\d+"
                      r"|run|h|zones|vars|chips|seen|steps|step_limit|logging|decide|loc|n|dealer|round_no|"
                      r"budget|depth|record|records|get|yaku_eval|id|append|extend|pop|reverse|remove|rng|randrange|stack|relabel|next_dealer|rand|key|"
                      r"__contains__|__getitem__)$")
@@ -150,15 +150,17 @@ def test_generated_yaku_tables_find_what_the_closures_find(path):
             assert got == want, (table, cards, seat)
 
 
+SHARED = re.compile(r"\b(M\d+) if \1 is not H_UNSET else \(\1 := ")  # a slot filled at its first use
+
+
 def test_a_yaku_table_computes_a_shared_call_once():
     # Otoroku's teyaku sort the values of the same two cards in several yaku
     game = build_game(load_variant(os.path.join(VARIANTS, "hanafuda", "otoroku.yaml")))
-    assert game.yaku_fns is not None and "MEMO[" in game.yaku_fns["teyaku"].source
+    assert game.yaku_fns is not None and SHARED.search(game.yaku_fns["teyaku"].source)
 
 
-def test_shared_calls_inside_functions_are_not_shared():
-    """A call inside `x -> ...` that reads x differs for every x: the MEMO must not keep it,
-    while a call repeated outside functions is computed once and still gives the same yaku."""
+def kyo_kabu_table(whens: list[str]):
+    """Kyō-Kabu's game and a generated yaku table of one yaku per condition in `whens`."""
     from types import SimpleNamespace
 
     from rulekit.engine.scope import variant_scope
@@ -169,12 +171,6 @@ def test_shared_calls_inside_functions_are_not_shared():
 
     game = build_game(load_variant(os.path.join(VARIANTS, "kabufuda", "kyo-kabu.yaml")))
     scope = variant_scope(game.variant, game.deck, game.options).with_locals({"cards": "list<card>", "seat": T.INT})
-    whens = [
-        "count(cards, c -> count(filter(cards, d -> d.value == c.value)) > 1) == 2",  # a pair
-        "any(cards, c -> count(filter(cards, d -> d.value == c.value)) == 3)",  # three of a kind
-        "sum(map(cards, c -> c.value)) % 10 == 9",
-        "sum(map(cards, c -> c.value)) % 10 == 0 and count(cards) == 2",
-    ]
     entries = []
     for i, text in enumerate(whens):
         comp = compile_expr(text, scope)
@@ -182,17 +178,46 @@ def test_shared_calls_inside_functions_are_not_shared():
         when.deps = comp.deps
         zero = FastCode("0", (), lambda ctx: 0)
         entries.append(SimpleNamespace(id=f"y{i}", group="", claim=None, when=when, value=zero, rank=zero))
-    table = generate_yaku_table(entries, YakuHit, add_grouped, "<test>")
-    assert table is not None and "MEMO[" in table.source
+    return game, entries, generate_yaku_table(entries, YakuHit, add_grouped, "<test>")
+
+
+def finds_what_the_located_code_finds(game, entries, table) -> None:
+    """The table's yaku on 400 random hands are those the located code of each condition finds."""
+    import random
     ctx = game.new_ctx(5, 1, None)
     game.reset_round(ctx)
-    import random
     rng = random.Random(5)
     for _ in range(400):
         cards = rng.sample(range(len(game.card_ids)), rng.randrange(0, 5))
         ctx.loc = {"cards": cards, "seat": 0}
         want = [e.id for e in entries if e.when.fastcode.slow(ctx)]
         assert [h.id for h in table(ctx, cards, 0)] == want, [game.card_ids[c] for c in cards]
+
+
+def test_shared_calls_inside_functions_are_not_shared():
+    """A call inside `x -> ...` that reads x differs for every x: the MEMO must not keep it,
+    while a call repeated outside functions is computed once and still gives the same yaku."""
+    game, entries, table = kyo_kabu_table([
+        "count(cards, c -> count(filter(cards, d -> d.value == c.value)) > 1) == 2",  # a pair
+        "any(cards, c -> count(filter(cards, d -> d.value == c.value)) == 3)",  # three of a kind
+        "sum(map(cards, c -> c.value)) % 10 == 9",
+        "sum(map(cards, c -> c.value)) % 10 == 0 and count(cards) == 2",
+    ])
+    assert table is not None and SHARED.search(table.source)
+    finds_what_the_located_code_finds(game, entries, table)
+
+
+def test_a_shared_call_gone_through_by_a_loop_is_kept_in_the_memo_list():
+    """Python allows no := in a comprehension's iterable: a shared call that a loop goes through
+    is kept in the list MEMO there (the same yaku), and in a local slot elsewhere."""
+    game, entries, table = kyo_kabu_table([
+        "any(sorted(map(cards, c -> c.value)), v -> v >= 8)",
+        "sum(sorted(map(cards, c -> c.value))) % 10 == 9",
+        "count(cards) == 3 and sum(sorted(map(cards, c -> c.value))) > 20",
+    ])
+    assert table is not None and "MEMO = [H_UNSET]" in table.source and "H_memo(MEMO, " in table.source
+    assert SHARED.search(table.source)
+    finds_what_the_located_code_finds(game, entries, table)
 
 
 def test_generated_code_bounds_numbers_as_the_compiler_does():

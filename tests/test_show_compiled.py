@@ -78,18 +78,18 @@ def test_a_hostile_variants_text_is_only_a_bound_constant(tmp_path, capsys, monk
 
 VARIANTS = ["kyo-kabu", "otoroku", "kakkuri", "hiraya", "dare", "hana-awase", "kingo", "kingo-banking", "oicho-kabu"]
 PLACE = re.compile(r"^( *)# (\S+):(\d+)$")
-FOOTERS = ("    return run", "        finally:")  # where a phase's (a yaku table's) statements end
+FOOTERS = ("    return run", "        return hits")  # where a phase's (a yaku table's) statements end
 
 
 def _statements(source: str):
     """(statement, the `# file:line` in force over it or None) for each statement of generated
     code: the first such comment above it not indented deeper than it."""
     lines = source.split("\n")
-    # a phase's statements start after it reads the round's state; a yaku table's, in its `try:`
-    if "def table(" in source:  # a table loads only the state it reads, so its `try:` is the mark
-        if "        try:" not in lines:
+    # a phase's statements start after it reads the round's state; a yaku table's, at its first yaku
+    if "def table(" in source:  # a table loads only the state it reads, so its first place is the mark
+        start = next((i - 1 for i, ln in enumerate(lines) if PLACE.match(ln)), None)
+        if start is None:
             return  # no yaku can be made under these options: the table is `return []`
-        start = lines.index("        try:")
     else:
         start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
         if lines[start + 1].strip().startswith("S, SL = "):  # the step counter, read as a local

@@ -156,8 +156,8 @@ HOW_TO_READ = """\
 # read them; lcN_M are those names as Python locals), LOG (whether a log is kept), DEALER, N
 # (and DLEFT, DRIGHT: the seats to the dealer's left and right). Cn and Kn are constants bound
 # when the code is built (names, texts, functions), listed under each part's heading with their
-# place. An expression is written out inline; if it fails, its `except ERRS:` branch runs its
-# located twin (a Cn(ctx) call), which raises the error at the expression's place in the file."""
+# place. An expression is inline; if it fails, `except ERRS:` runs its located twin (Cn(ctx), or
+# C(ctx, Cn, {cards, seat}) in a yaku table), which raises the error at its place in the file."""
 
 
 def listing(game: Game) -> str:

@@ -108,8 +108,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         out = to or self.new("v")
         code = None if self.slow else fast_code(fn)
         if code is None:
-            self.flush(ind, subst)
-            self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
+            self.call_reader(ind, out, fn, subst)
             return out
         body = code.body
         if LITERAL.match(body):
@@ -123,9 +122,14 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.emit(ind, "try:")
         self.emit(ind + 1, f"{out} = {written}")
         self.emit(ind, "except ERRS:")
-        self.flush(ind + 1, subst)
-        self.emit(ind + 1, f"{out} = {self.bind(code.slow)}(ctx)")
+        self.call_reader(ind + 1, out, code.slow, subst)
         return out
+
+    def call_reader(self, ind: int, out: str, fn: Any, subst: dict[str, str] | None) -> None:
+        """`out = fn(ctx)` for code that reads the locals in ctx.loc (a closure, located code):
+        the step locals in reach (and `subst`) written there first."""
+        self.flush(ind, subst)
+        self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
 
     def written(self, code: Any, subst: dict[str, str] | None) -> str:
         """The Python an expression's fast code is written as here (its constants bound, the step

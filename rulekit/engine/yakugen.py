@@ -1,11 +1,13 @@
 """Generate a yaku table's function: each yaku's claim, condition, value and rank as
-straight-line Python over the cards and seat, the calls they share computed once (MEMO).
+straight-line Python over the cards and seat, the calls they share computed once (in slots
+`M0`.., see CodeGen.g).
 
 It writes code as rulekit.engine.stepgen does (its `Gen`, bound constants only) and lives apart
 because a table is not a step block: it reads only the state it needs and returns its hits.
 """
 from __future__ import annotations
 
+import re
 from ast import literal_eval
 from typing import Any, Callable
 
@@ -21,12 +23,12 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
                         label: str) -> Callable[..., Any] | None:
     """A function (ctx, cards, seat) -> yaku hits doing what Game's yaku evaluation does for
     one table: claim, condition, value and rank of each entry in order, best per group."""
-    g = Gen()
+    g = TableGen()
     memo = _shared_calls([f for y in entries for f in (y.claim, y.when, y.value, y.rank) if f is not None])
     own = {"cards": "cards", "seat": "seat"}  # the table's locals, read as Python locals
     try:
         for y in entries:
-            ind = 2
+            ind = 1
             if y.claim is None and _when_never(y.when):
                 continue  # never made under these options (nothing to evaluate, nothing spent)
             if y.claim is not None:
@@ -53,18 +55,16 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
         return None
     # only the parts of the state the table reads are read into locals
     fixed = sorted({m.group(1) for line in g.lines for m in FIXED_READ.finditer(line)}, key=list(ROUND_FIXED).index)
-    header = (f"    def table(ctx, cards, seat):\n"
-              f"        saved = ctx.loc\n"
-              f"        L = ctx.loc = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+    header = ("    def table(ctx, cards, seat):\n"
+              # (the yaku's fast code reads cards and seat as Python locals: a dict only if one reads it)
+              + (f"        L = {{{g.bind('cards')}: cards, {g.bind('seat')}: seat}}\n"
+                 if any("L[" in line for line in g.lines) else "")
               + (f"        {', '.join(ROUND_FIXED[a] for a in fixed)} = {', '.join('ctx.' + a for a in fixed)}\n"
                  if fixed else "")
               + "        hits = []\n"
-              + (f"        MEMO = [H_UNSET] * {len(memo)}\n" if memo else "")
-              + ("        best = {}\n" if any(y.group for y in entries) else "")
-              + "        try:\n")
-    footer = ("        finally:\n"
-              "            ctx.loc = saved\n"
-              "        return hits\n"
+              + _slots_header(g.lines, len(memo))
+              + ("        best = {}\n" if any(y.group for y in entries) else ""))
+    footer = ("        return hits\n"
               "    return table\n")
     if not g.lines:  # no yaku can be made under these options
         header, footer = "    def table(ctx, cards, seat):\n", "    return table\n"
@@ -76,8 +76,47 @@ def generate_yaku_table(entries: list[Any], hit: Callable[..., Any], add_grouped
             header = header.replace("    def table(ctx, cards, seat):\n", "    def table(ctx, cards, seat):\n"
                                     f"        if type(cards) is list and len(cards) not in {g.bind(sizes)}:\n"
                                     "            return []\n", 1)
+            g.lines = [_SHORT_SCAN.sub(lambda m: "cards" if max(sizes) <= int(m.group(1)) else m.group(0), line)
+                       for line in g.lines]
     # an error in it is placed, as without generated code, at the step that looked for yaku
     return build_function(g, header, footer, {"HIT": hit, "ADD": add_grouped}, label, steps_placed=False)
+
+
+def _read_in(ctx: Any, fn: Callable[[Any], Any], loc: dict[str, Any]) -> Any:
+    """fn(ctx) with `loc`, the table's locals, as ctx.loc (where a closure or the located code of
+    a failing expression reads them); the caller's ctx.loc put back after, whatever happens."""
+    saved = ctx.loc
+    ctx.loc = loc
+    try:
+        return fn(ctx)
+    finally:
+        ctx.loc = saved
+
+
+class TableGen(Gen):
+    """The writer of a yaku table: its locals (cards, seat) are Python locals, put in a dict only
+    for code that reads them in ctx.loc, as it is called (no dict made while nothing fails)."""
+
+    def call_reader(self, ind: int, out: str, fn: Any, subst: dict[str, str] | None) -> None:
+        loc = ", ".join(f"{self.bind(name)}: {code}" for name, code in (subst or {}).items())
+        self.emit(ind, f"{out} = {self.bind(_read_in)}(ctx, {self.bind(fn)}, {{{loc}}})")
+
+
+# the cards gone through, charged if longer than a short scan: where every yaku has tested the
+# hand's size first (hand_sizes), never longer than the largest size
+_SHORT_SCAN = re.compile(r"\(cards if len\(cards\) <= (\d+) else H_spend\(ctx, cards\)\)")
+_SLOT = re.compile(r"\bM(\d+) if ")
+
+
+def _slots_header(lines: list[str], n: int) -> str:
+    """The table's shared slots made empty, those its code reads: locals `M0`.. (filled by := at
+    first use) and, if a slot is read where Python allows no := (a comprehension's iterable), the
+    list MEMO (see CodeGen.g)."""
+    used = sorted({int(m.group(1)) for line in lines for m in _SLOT.finditer(line)})
+    out = f"        {' = '.join(f'M{i}' for i in used)} = H_UNSET\n" if used else ""
+    if any("MEMO[" in line for line in lines):
+        out += f"        MEMO = [H_UNSET] * {n}\n"
+    return out
 
 
 def _when_never(fn: Any) -> bool:

@@ -130,7 +130,8 @@ class BuiltinWriter:
                 self.copies[f"[*{part}]"] = part
             return f"[*{part}]"
         if f == "sorted" and len(args) == 1:  # Python's own, called directly (it is the registry's)
-            return f"{self.const(sorted)}({args[0]})"
+            # a fresh list `[*X]` is sorted as X: sorted makes its own new list of the same items
+            return f"{self.const(sorted)}({unstarred(args[0]) or args[0]})"
         if f in ("first", "last"):  # an empty list fails on the index: the located code says so
             return f"{_atom(xs or args[0])}[{'0' if f == 'first' else '-1'}]"
         return None

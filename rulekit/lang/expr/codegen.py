@@ -12,9 +12,10 @@ the rule that failed, as written. Trees deeper than Python's parser allows are c
 functions (`_s0`, ...), each holding a slice of the tree.
 
 Safety comes from what the source may contain: only names this module writes (`ctx`, `L`,
-`K0`.., `H_..`, `_p0`.., `_t0`.., `_s0`..), Python operators, and whole-number literals. Every
-string, card table, option value, site and function of a variant is passed in as a bound constant
-`Kn`, never written into the source, so no text from a variant file can become code.
+`K0`.., `H_..`, `_p0`.., `_t0`.., `_s0`.., the shared slots `M0`.. and `MEMO`), Python operators,
+and whole-number literals. Every string, card table, option value, site and function of a variant
+is passed in as a bound constant `Kn`, never written into the source, so no text from a variant
+file can become code.
 """
 from __future__ import annotations
 
@@ -95,7 +96,8 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
         self.max_depth = LOCATED_DEPTH if located else MAX_DEPTH
         self.subs: list[tuple[str, str, str]] = []  # helper functions: name, parameters, body
         self.memo: dict[str, int] | None = None  # canon(call) -> MEMO slot, when shared (see codebuild.regenerate)
-        self.in_memo = False
+        self.in_memo = False  # writing a slot's thunk: no := (see g)
+        self.in_slot = False  # writing a slot's code: no slot inside (see memo_slot)
         self.in_iter = False  # writing a comprehension's iterable: no := (see inline_loop)
         self.growths: dict[int, Fraction] = {}  # id(node) -> its growth (see growth)
         self.bounds: dict[str, int] = {}  # Python name of a let -> the most items its list holds (see static_len)
@@ -148,11 +150,17 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
                 if loose or self.growth(node) <= 1:
                     return code
                 return self.bounded(code, node)
-            self.in_memo = True  # no slot inside a slot, and no := in a thunk (see g_Binary)
+            # a slot is a local of the table's function, filled by := at its first use; in a
+            # comprehension's iterable, where Python allows no :=, it is an item of the list MEMO
+            # filled by a thunk (no := in its code either)
+            thunk = self.in_iter
+            self.in_slot, self.in_memo = True, thunk  # no slot inside a slot
             try:
                 code = method(node)
             finally:
-                self.in_memo = False
+                self.in_slot, self.in_memo = False, False
+            if not thunk:
+                return f"(M{slot} if M{slot} is not H_UNSET else (M{slot} := {code}))"
             if ":=" in code:
                 return code  # Python allows no assignment expression in some places a thunk may land
             return f"(MEMO[{slot}] if MEMO[{slot}] is not H_UNSET else H_memo(MEMO, {slot}, lambda: {code}))"
@@ -207,9 +215,9 @@ class CodeGen(BuiltinWriter, HoistWriter, UnrollWriter):
         return f"{name}({params})"
 
     def memo_slot(self, node: ast.Node) -> int | None:
-        """The MEMO slot computing `node` once per use of the generated function, if it has one:
-        a call its yaku table repeats (self.memo); never inside `x -> ...`."""
-        if self.in_memo or self.params or self.memo is None or not isinstance(node, ast.Call):
+        """The shared slot computing `node` once per use of the generated function, if it has one:
+        a call its yaku table repeats (self.memo); never inside `x -> ...` nor inside another slot."""
+        if self.in_slot or self.params or self.memo is None or not isinstance(node, ast.Call):
             return None
         return self.memo.get(canon(node))
 

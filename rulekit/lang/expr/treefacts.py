@@ -96,14 +96,24 @@ def short_written(node: ast.Node) -> bool:
         and all(isinstance(i, (ast.Name, ast.Const)) for i in node.items)
 
 
-def canon(node: Any) -> str:
-    """A node's structure without its place in the text: equal for equal subexpressions."""
+def canon(node: Any, bound: dict[str, int] | None = None, depth: int = 0) -> str:
+    """A node's structure without its place in the text: equal for equal subexpressions. A name
+    bound inside `node` (a lambda's parameter, a let's name) is written by the depth of its
+    binding, not its text, so subexpressions differing only in the names they bind are equal (the
+    function inliner names each call's parameters apart); a free name is written by its text."""
+    bound = bound or {}
+    if isinstance(node, ast.Name) and node.name in bound:
+        return f"(Bound {bound[node.name]})"
+    if isinstance(node, ast.Lambda):
+        return f"(Lambda {canon(node.body, {**bound, node.param: depth}, depth + 1)})"
+    if isinstance(node, ast.Let):
+        return f"(Let {canon(node.value, bound, depth)} {canon(node.body, {**bound, node.name: depth}, depth + 1)})"
     if isinstance(node, ast.Node):
-        parts = [type(node).__name__] + [canon(getattr(node, f.name)) for f in dataclasses.fields(node)
+        parts = [type(node).__name__] + [canon(getattr(node, f.name), bound, depth) for f in dataclasses.fields(node)
                                          if f.name not in ("start", "end", "op_start", "attr_start")]
         return "(" + " ".join(parts) + ")"
     if isinstance(node, tuple):
-        return "[" + " ".join(canon(x) for x in node) + "]"
+        return "[" + " ".join(canon(x, bound, depth) for x in node) + "]"
     return repr((type(node).__name__, node))
 
 
