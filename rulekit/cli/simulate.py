@@ -3,7 +3,6 @@ per-seat policies, the effect of each rule change (--compare), JSON / CSV output
 from __future__ import annotations
 
 import argparse
-import csv
 import gc
 import json
 import sys
@@ -293,6 +292,7 @@ def write_csv(path: str, kind: str, n: int, rows: list, seed: int, meta: dict | 
     """One row per round (chip change per seat) or per game (rounds, chip change, winners), after
     '# key: value' lines naming the run ('-': standard output). pandas reads it with comment='#'.
     With `labels` (a paired run of policies A and B), a row holds each label's chip change per seat."""
+    import csv
     from rulekit.engine.runner import round_seed
     fh = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
     try:
