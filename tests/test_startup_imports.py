@@ -1,5 +1,6 @@
 """What `rulekit simulate` loads before its first round: only what a random-play run uses. The search
-bot, the rules prose and figures, and helpers of error paths load when first needed, and then work."""
+bot, the rules prose and figures, and helpers of error paths load when first needed, and then work;
+the command line declares the arguments of the command it runs only, and parses them alike."""
 from __future__ import annotations
 
 import json
@@ -52,3 +53,18 @@ def test_what_loads_late_still_works_in_a_fresh_process():
     assert before is False and agent == "SearchAgent" and opts == {"budget": 5} and rounds == 1
     assert hint == "did you mean 'search'?"
     assert figures_loaded and has_source
+
+
+def test_a_command_parses_alike_with_only_its_own_arguments():
+    # main() declares the arguments of the command it runs only: the same namespace as the full parser's
+    from rulekit.cli.main import COMMANDS, _parsers, build_parser
+    samples = {"validate": ["variants"], "show": ["kyo-kabu", "--compiled"], "decks": ["hanafuda"],
+               "play": ["kyo-kabu", "--seed", "7", "--players", "4"], "list": [], "rules": ["otoroku", "--effects"],
+               "simulate": ["otoroku", "--rounds", "5", "--policy", "random", "-o", "tie=dealer"],
+               "help": ["format", "phase"], "policies": ["kyo-kabu"], "diff": ["oicho-kabu", "kyo-kabu"],
+               "explain": ["kyo-kabu", "options.tie"], "replay": ["game.json", "--quiet"]}
+    assert sorted(samples) == sorted(c.name for c in COMMANDS)
+    for name, rest in samples.items():
+        full = vars(build_parser().parse_args([name, *rest]))
+        only = vars(_parsers(name)[0].parse_args([name, *rest]))
+        assert only == full, name

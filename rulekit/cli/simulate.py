@@ -194,23 +194,24 @@ def cmd_simulate(args) -> int:
 def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: TextIO) -> dict:
     from rulekit.cli.common import header
     from rulekit.analysis.runs import Interrupted, rounds_json, run
-    from rulekit.analysis.simulate import Interrupted as SimInterrupted
     partial = False
     from rulekit.engine.statsdecl import report as stats_report, summarise
     kind = "games" if args.games else "rounds"
     total = args.games if args.games else args.rounds
     bar = _bar(args, total, game.id)
     started = time.perf_counter()
+    stops: tuple[type[KeyboardInterrupt], ...] = (Interrupted,)  # a Ctrl-C that keeps what was played
     try:
         if args.scheduler:
             from rulekit.analysis.distributed import connect
-            from rulekit.analysis.simulate import simulate
+            from rulekit.analysis.simulate import Interrupted as SimInterrupted, simulate
+            stops = (Interrupted, SimInterrupted)
             merged, rows = simulate(game, n, total, args.seed, args.policy, args.jobs, bar is not None,
                                     variant_args, client=connect(args.scheduler, args.scheduler_timeout)), []
         else:
             merged, rows = run(kind, game, n, total, args.seed, args.policy, args.jobs, variant_args, bar,
                                keep_rows=bool(args.csv))
-    except (Interrupted, SimInterrupted) as stop:
+    except stops as stop:
         # Ctrl-C: what was gathered so far is reported and written, marked partial
         merged, rows = stop.partial, getattr(stop, "rows", [])
         partial = True
