@@ -178,8 +178,8 @@ def cmd_simulate(args) -> int:
         doc = _run_plain(args, game, n, names, variant_args, out)
     if doc is None:
         return EXIT_USAGE
-    doc.update(run_meta(args, game, names))
     if args.json:
+        doc.update(run_meta(args, game, names))  # (the rules' digest: only where it is written)
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         if args.json == "-":
             from rulekit.core.inert import inert_json
