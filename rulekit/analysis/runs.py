@@ -15,7 +15,6 @@ from typing import Any
 
 from rulekit.engine.game import Game
 from rulekit.engine.runner import Stats, make_agents, merge_custom, play, round_seed, run_chunk
-from rulekit.analysis.workers import WORKER_GAME, cached_game, ignore_sigint, remember, stop_now
 from rulekit.engine.statsdecl import Z95, mean_ci, wilson
 
 ROUND_PIECE = 500
@@ -155,6 +154,7 @@ _WORKER_STOP: Any = None  # in a worker: the flag the main process raises on Ctr
 def _worker_start(flag: Any) -> None:
     """A worker leaves Ctrl-C to the main process, which raises `flag` to ask it to stop."""
     global _WORKER_STOP
+    from rulekit.analysis.workers import ignore_sigint
     ignore_sigint()
     _WORKER_STOP = flag
 
@@ -164,6 +164,7 @@ def _worker_asked_to_stop() -> bool:
 
 
 def _in_worker(kind: str, variant_args: tuple, *rest):
+    from rulekit.analysis.workers import cached_game
     game = cached_game(variant_args, build_from_args)  # keyed on the files' contents (analysis.workers)
     return _KINDS[kind](game, *rest, _worker_asked_to_stop)
 
@@ -237,6 +238,8 @@ def run(kind: str, game: Game, n: int, total: int, seed: int, policy: str, jobs:
             if stopped:
                 raise Interrupted(merged, rows)
         else:
+            # the worker-side helpers, like the pool, load only for a parallel run
+            from rulekit.analysis.workers import WORKER_GAME, remember, stop_now
             key = remember(variant_args, game)  # forked workers inherit it; spawned ones rebuild it
             # shared without a lock: workers only read it, between rounds
             # imported only for parallel runs: a one-process run does not pay for loading multiprocessing

@@ -292,26 +292,33 @@ def command_parsers() -> dict[str, argparse.ArgumentParser]:
     return _parsers()[1]
 
 
-def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+def _parsers(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser and each command's; with `only`, that command alone gets its arguments (argparse
+    hands a command's arguments to its own parser only, so the others need none to parse them)."""
     p = argparse.ArgumentParser(prog="rulekit", description=DESCRIPTION)
     p.add_argument("--version", action="version", version=f"rulekit {__import__('rulekit').__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     out = {}
     for c in COMMANDS:
         sp = out[c.name] = sub.add_parser(c.name, help=c.help)
-        c.arguments(sp)
+        if only is None or c.name == only:
+            c.arguments(sp)
         sp.set_defaults(command_of=c)
     return p, out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: returns the exit code (0 ok, 1 rule errors, 2 usage errors)."""
-    parser = build_parser()
     from rulekit.people.terminal import inert_output
     from rulekit.cli.args import join_dash_values
+    given = join_dash_values(list(sys.argv[1:] if argv is None else argv))
+    # the command is the first word (the parser itself takes only --version and -h); the arguments
+    # of the others are not declared (all are when no command is named, or an unknown one)
+    named = next((a for a in given if not a.startswith("-")), None)
+    parser = _parsers(named if any(c.name == named for c in COMMANDS) else None)[0]
     try:
         with inert_output():  # argparse echoes arguments in its messages
-            args = parser.parse_args(join_dash_values(list(sys.argv[1:] if argv is None else argv)))
+            args = parser.parse_args(given)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_USAGE
     if not getattr(args, "command_of", None):

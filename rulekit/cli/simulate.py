@@ -3,7 +3,6 @@ per-seat policies, the effect of each rule change (--compare), JSON / CSV output
 from __future__ import annotations
 
 import argparse
-import csv
 import gc
 import json
 import sys
@@ -179,8 +178,8 @@ def cmd_simulate(args) -> int:
         doc = _run_plain(args, game, n, names, variant_args, out)
     if doc is None:
         return EXIT_USAGE
-    doc.update(run_meta(args, game, names))
     if args.json:
+        doc.update(run_meta(args, game, names))  # (the rules' digest: only where it is written)
         text = json.dumps(doc, indent=1, ensure_ascii=False)
         if args.json == "-":
             from rulekit.core.inert import inert_json
@@ -195,23 +194,24 @@ def cmd_simulate(args) -> int:
 def _run_plain(args, game, n: int, names: list[str], variant_args: tuple, out: TextIO) -> dict:
     from rulekit.cli.common import header
     from rulekit.analysis.runs import Interrupted, rounds_json, run
-    from rulekit.analysis.simulate import Interrupted as SimInterrupted
     partial = False
     from rulekit.engine.statsdecl import report as stats_report, summarise
     kind = "games" if args.games else "rounds"
     total = args.games if args.games else args.rounds
     bar = _bar(args, total, game.id)
     started = time.perf_counter()
+    stops: tuple[type[KeyboardInterrupt], ...] = (Interrupted,)  # a Ctrl-C that keeps what was played
     try:
         if args.scheduler:
             from rulekit.analysis.distributed import connect
-            from rulekit.analysis.simulate import simulate
+            from rulekit.analysis.simulate import Interrupted as SimInterrupted, simulate
+            stops = (Interrupted, SimInterrupted)
             merged, rows = simulate(game, n, total, args.seed, args.policy, args.jobs, bar is not None,
                                     variant_args, client=connect(args.scheduler, args.scheduler_timeout)), []
         else:
             merged, rows = run(kind, game, n, total, args.seed, args.policy, args.jobs, variant_args, bar,
                                keep_rows=bool(args.csv))
-    except (Interrupted, SimInterrupted) as stop:
+    except stops as stop:
         # Ctrl-C: what was gathered so far is reported and written, marked partial
         merged, rows = stop.partial, getattr(stop, "rows", [])
         partial = True
@@ -293,6 +293,7 @@ def write_csv(path: str, kind: str, n: int, rows: list, seed: int, meta: dict | 
     """One row per round (chip change per seat) or per game (rounds, chip change, winners), after
     '# key: value' lines naming the run ('-': standard output). pandas reads it with comment='#'.
     With `labels` (a paired run of policies A and B), a row holds each label's chip change per seat."""
+    import csv
     from rulekit.engine.runner import round_seed
     fh = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")
     try:

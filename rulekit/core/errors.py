@@ -1,7 +1,6 @@
 """Located errors with stable codes, and the one renderer every command uses."""
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -156,6 +155,7 @@ def error(span: Span, code: str, message: str, *, hint: str = "", crumbs: Iterab
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' hint, or '' when nothing is close."""
+    import difflib  # only when a name is wrong (not at every start-up)
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
     if not close:
         return ""

@@ -5,9 +5,7 @@ see), `stepcompile`/`stepchoice` (steps from the rules), `steps` (what steps nee
 `stepgen` (generated Python for phases), `game`, `runner` (rounds, games, replay checks),
 `agents` (policies), `seatdraw`, `cost`, `context`, `statsdecl` (statistics declarations),
 `testing` (stacked decks for rule tests), `stepper` (a game paused at each decision, copied,
-re-dealt), `varvis` (who may see each variable), `search` (the `search` policy, registered
-with the runner here).
+re-dealt), `varvis` (who may see each variable), `search` (the `search` policy, which the
+runner imports the first time a seat is to play it: runner.POLICY_MODULES).
 May import: rulekit.core, rulekit.lang.
 """
-
-import rulekit.engine.search  # noqa: F401,E402  (registers the 'search' policy with the runner)

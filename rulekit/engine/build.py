@@ -66,9 +66,12 @@ def load_variant(path: str, search: list[str] | None = None, house: list[str] | 
     variant = Variant(meta=meta, options=options, presets=presets, decks=decks, default_deck=default_deck,
                       zones=zones, vars=vars_, tree=tree, files=tuple(housed.files), file=path,
                       house_options={k: v for k, (v, _s) in housed.options.items()}, house=housed.houses)
-    from rulekit.engine.figures import figure_source
-    from rulekit.lang.prose import register_figures
-    register_figures(options, lambda: figure_source(variant, build=build_figures_game))  # {fig.NAME}, built when first read
+    from rulekit.lang.textrefs import register_figures
+
+    def figures() -> Any:  # {fig.NAME}: the source (and its module) made when a text first reads one
+        from rulekit.engine.figures import figure_source
+        return figure_source(variant, build=build_figures_game)
+    register_figures(options, figures)
     return variant
 
 

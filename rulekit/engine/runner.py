@@ -101,6 +101,17 @@ POLICY_MAKERS: dict[str, Callable[..., Any]] = {}
 # built-in policies that take options after their name ('search:seconds=0.5'): name -> options(text),
 # the keyword arguments of its maker, raising ValueError with the option, expected and found
 POLICY_OPTIONS: dict[str, Callable[[str], dict[str, Any]]] = {}
+# the module that registers a built-in policy above, imported the first time the policy is named,
+# so that a run without it (random play, a YAML policy) does not load the search bot at start-up
+POLICY_MODULES = {"search": "rulekit.engine.search"}
+
+
+def _load_policy(name: str) -> None:
+    """Import the module that registers built-in policy `name`, if it has one not yet imported."""
+    module = POLICY_MODULES.get(name)
+    if module is not None and name not in POLICY_MAKERS:
+        import importlib
+        importlib.import_module(module)
 
 
 def register_policy(name: str, make: Callable[..., Any],
@@ -116,6 +127,7 @@ def policy_options(name: str) -> tuple[str, dict[str, Any]]:
     """A policy as written ('search:seconds=0.5') split into its name and its options' keyword
     arguments; ValueError for options of a policy that takes none, or bad ones."""
     base, colon, text = name.partition(":")
+    _load_policy(base)
     if not colon:
         return name, {}
     if base not in POLICY_OPTIONS:

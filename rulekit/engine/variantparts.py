@@ -63,7 +63,7 @@ def with_house(tree: Node, files: list[str], path: str, house: list[str] | tuple
 
 def own_values_tree(tree: Node) -> Node:
     """The tree in which a hand's {value} is its own: every reader of its text sees the hand's placeholder."""
-    from rulekit.lang.rulestext import own_values
+    from rulekit.lang.textrefs import own_values
     removed = tree.removals
     tree = own_values(tree)
     tree.removals = removed  # what the file removed, kept for errors caused by a removal (lang.removals)

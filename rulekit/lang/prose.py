@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.lang.model import OptionDef
+from rulekit.lang.textrefs import register_figures, registered_figures
 
 #: a marked piece: MARK_OPEN key MARK_MID words MARK_CLOSE (private-use characters, never in a file's text)
 MARK_OPEN, MARK_MID, MARK_CLOSE = "\ue000", "\ue001", "\ue002"
@@ -200,29 +201,12 @@ def times_words(v: Any) -> str:
     return {1: "once", 2: "twice"}.get(v) or f"{number_words(v)} times"
 
 
-#: (options dict, factory of its figure source) of the variants loaded last (rulekit.engine.build)
-_SOURCES: list[list[Any]] = []
-_MAX_SOURCES = 48
-
-
-def register_figures(options: dict[Any, Any], factory: Any) -> None:
-    """Say where the figures of the variant whose options are `options` come from: `factory()` gives
-    a figure source (rulekit.engine.figures), made the first time a text needs a figure."""
-    _SOURCES.insert(0, [options, factory, None])
-    del _SOURCES[_MAX_SOURCES:]
-
-
 def figures_of(p: Prose, values: dict[str, Any], seats: int | None = None) -> dict[str, Any]:
     """The figures under these option values: from the Prose's own source, else the one registered
-    for its options (the same dict object: a variant's own), else none."""
+    for its options (the same dict object: a variant's own; rulekit.lang.textrefs), else none."""
     src = p.figures
     if src is None:
-        for entry in _SOURCES:
-            if entry[0] is p.options:
-                if entry[2] is None:
-                    entry[2] = entry[1]()
-                src = entry[2]
-                break
+        src = registered_figures(p.options)
     if src is None:
         return {}
     try:

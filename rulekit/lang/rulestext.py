@@ -13,12 +13,13 @@ import dataclasses
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from rulekit.core.errors import Diagnostic, error
 from rulekit.lang.loader import Node, at
 from rulekit.lang.model import Variant
 from rulekit.lang.prose import Prose, reading, render, strip_marks, value_words
+from rulekit.lang.textrefs import VALUE, own_values, value_ref
 
 #: sections of the rules in reader order: (key in `rules:`, heading)
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -328,7 +329,7 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
         own = _raw(e.value.get("text")) or hand_words(variant, e)
         key = f"{table}.{yid}"
         own_p = dataclasses.replace(p, extra_marks=p.extra_marks - {f"yaku.{key}"})  # the whole text is marked
-        text = render(VALUE.sub(_value_ref(key), own), own_p)
+        text = render(VALUE.sub(value_ref(key), own), own_p)
         text = _unlabel(text) if not p.alternatives else text
         if f"yaku.{table}.{yid}" in p.extra_marks and text:
             from rulekit.lang.prose import MARK_CLOSE, MARK_MID, MARK_OPEN
@@ -342,32 +343,6 @@ def rules_doc(variant: Variant, prose: Prose | None = None) -> RulesDoc:
 
 
 CARD_IN = re.compile(r"^\s*card\(\s*['\"]([^'\"]+)['\"]\s*\)\s+in\s+cards\s*$")
-
-#: `{value}` / `{value:words}` in a hand's own text: its value in effect
-VALUE = re.compile(r"\{value(?::(words|digits|times))?\}")
-
-
-def own_values(tree: Node) -> Node:
-    """The tree with `{value}` in each hand's text written as that hand's `{yaku.TABLE.ID:digits}`
-    (`{value:words}` likewise), so any reader of the text renders the value in effect."""
-    y = tree.value.get("yaku") if isinstance(tree.value, dict) else None
-    if y is None or not isinstance(y.value, dict):
-        return tree
-    tables = {}
-    for table, entries in y.value.items():
-        items = []
-        for e in entries.value if isinstance(entries.value, list) else []:
-            t = e.value.get("text") if isinstance(e.value, dict) else None
-            if t is not None and isinstance(t.value, str) and "{value" in t.value and "id" in e.value:
-                key = f"{table}.{e.value['id'].value}"
-                text = VALUE.sub(_value_ref(key), t.value)
-                e = Node({**e.value, "text": Node(text, t.span, t.key_span, t.style)}, e.span, e.key_span, e.style)
-            items.append(e)
-        tables[table] = Node(items, entries.span, entries.key_span, entries.style) \
-            if isinstance(entries.value, list) else entries
-    return Node({**tree.value, "yaku": Node(tables, y.span, y.key_span, y.style)}, tree.span, tree.key_span,
-                tree.style)
-
 
 def card_words(variant: Variant, refs: list[str]) -> str:
     """Cards named by id or English name, as players say them: 'the A and the B' with each card's English name."""
@@ -589,8 +564,3 @@ __all__ = ["own_values", "hand_words", "card_words", "yaku_values", "SECTIONS", 
            "to_plain", "phase_text", "phase_prompts"]
 
 
-def _value_ref(key: str) -> Callable[[re.Match[str]], str]:
-    """A hand's `{value...}` rewritten to the placeholder of hand `key` (TABLE.ID), same format."""
-    def sub(m: re.Match[str]) -> str:
-        return "{yaku." + key + ":" + (m.group(1) or "digits") + "}"
-    return sub

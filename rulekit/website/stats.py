@@ -55,6 +55,7 @@ def engine_files() -> list[str]:
     files = sorted(glob.glob(os.path.join(PKG, "**", "*.py"), recursive=True))
     files += sorted(glob.glob(os.path.join(PKG, "lang", "decks", "*.yaml")))
     files += sorted(glob.glob(os.path.join(PKG, "lang", "expr", "*.lark")))
+    files += sorted(glob.glob(os.path.join(PKG, "lang", "expr", "*.json")))  # the parser's stored tables
     return [f for f in files if os.sep + "website" + os.sep not in f]
 
 
