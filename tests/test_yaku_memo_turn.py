@@ -124,13 +124,15 @@ def test_places_with_the_same_comparisons_share_a_class():
     assert places.classes(3) == (0, 1, 2) and places.classes(2) == (0, 1)
 
 
+def counted_otoroku():
+    """Otoroku for six with its teyaku evaluations counted: (game, the count, a game state)."""
+    g = build_game(load_variant(OTOROKU))
+    return g, counted(g, "teyaku"), g.new_ctx(6, 0, None)
+
+
 def test_a_place_remembered_under_one_dealer_serves_the_same_place_under_another():
-    v = load_variant(OTOROKU)
-    g = build_game(v)
-    calls = counted(g, "teyaku")
-    ctx = g.new_ctx(6, 0, None)
-    idx = g.card_index
-    hand = [idx[c] for c in g.card_ids[20:22]]
+    g, calls, ctx = counted_otoroku()
+    hand = [g.card_index[c] for c in g.card_ids[20:22]]
     for dealer in range(6):
         for seat in range(6):
             ctx.yaku_cache, ctx.dealer, ctx.budget = {}, dealer, EVAL_BUDGET
@@ -208,12 +210,8 @@ def test_the_order_proof_rejects_cards_read_any_other_way(tmp_path, condition):
 
 
 def test_a_hand_and_the_same_cards_in_another_order_are_evaluated_once():
-    v = load_variant(OTOROKU)
-    g = build_game(v)
-    calls = counted(g, "teyaku")
-    ctx = g.new_ctx(6, 0, None)
-    idx = g.card_index
-    a, b = idx[g.card_ids[1]], idx[g.card_ids[30]]
+    g, calls, ctx = counted_otoroku()
+    a, b = g.card_index[g.card_ids[1]], g.card_index[g.card_ids[30]]
     for hand in ([a, b], [b, a], [a, b], [b, a]):
         for seat in (1, 2):  # (one class of places: bettors but the last)
             ctx.yaku_cache, ctx.budget = {}, EVAL_BUDGET

@@ -18,10 +18,11 @@ from __future__ import annotations
 from ast import literal_eval
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr.fastcode import fast_code
+from rulekit.lang.expr.scope import Scope
 
 SEAT = "seat"  # the table's seat, as its expressions name it
 SEAT_MOVES = ("left_of", "right_of")  # a seat's neighbours: (p -+ 1) mod n, which turn with the table
@@ -56,22 +57,49 @@ def turning_places(fns: Iterable[Any]) -> Places | None:
     """The Places of a table with these compiled expressions (its when, claim, value and rank)
     when they read the seat and the dealer only as the module says; None when not proved."""
     found: dict[Comparison, None] = {}
-    for fn in fns:
-        code = fast_code(fn)
-        if code is None:
-            return None
-        if code.node is None:  # a constant left as its literal (`value: 3`): reads nothing
-            if not _literal(code.body, code.consts):
-                return None
-            continue
-        if code.names is None or code.scope is None or not _turns(code.node, code.names, code.scope.globals, found):
-            return None
+    if not _every_tree(fns, lambda node, names, scope: _turns(node, names, scope.globals, found)):
+        return None
     return Places(tuple(found))
 
 
 def turns_with_table(fns: Iterable[Any]) -> bool:
     """Whether these compiled expressions read the seat and the dealer only as the module says."""
     return turning_places(fns) is not None
+
+
+def _every_tree(fns: Iterable[Any], proof: Callable[[ast.Node, dict[int, str], Scope], bool]) -> bool:
+    """Whether `proof` holds for the tree of every compiled expression (one whose tree is not kept
+    fails; a constant left as its literal, `value: 3`, reads nothing and holds)."""
+    for fn in fns:
+        code = fast_code(fn)
+        if code is None:
+            return False
+        if code.node is None:
+            if not _literal(code.body, code.consts):
+                return False
+            continue
+        if code.names is None or code.scope is None or not proof(code.node, code.names, code.scope):
+            return False
+    return True
+
+
+def _holds(node: ast.Node, visit: Callable[[ast.Node], bool | None]) -> bool:
+    """Whether `visit` says no node of the tree is False (None: look below the node; True: the
+    node, and what is below it, is fine)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        got = visit(n)
+        if got is False:
+            return False
+        if got is None:
+            todo.extend(ast.children(n))
+    return True
+
+
+def _rebinds(n: ast.Node, name: str) -> bool:
+    """Whether n binds `name` again below it (a lambda's parameter or a let)."""
+    return isinstance(n, ast.Lambda) and n.param == name or isinstance(n, ast.Let) and n.name == name
 
 
 def _literal(body: str, consts: tuple[Any, ...]) -> bool:
@@ -101,20 +129,18 @@ def _turns(node: ast.Node, names: dict[int, str], globs: dict[str, Any], found: 
             return None if inner is None else (inner[0], inner[1] + (1 if n.func == "right_of" else -1))
         return None
 
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.Lambda) and n.param == SEAT or isinstance(n, ast.Let) and n.name == SEAT:
+    def visit(n: ast.Node) -> bool | None:
+        if _rebinds(n, SEAT):
             return False  # another `seat` below: not the table's
         if isinstance(n, ast.Binary) and n.op in ("==", "!="):
             left, right = side(n.left), side(n.right)
             if left is not None and right is not None:
                 found[(n.op == "==", *left, *right)] = None
-                continue
+                return True
         if isinstance(n, ast.Name) and (n.name == SEAT or (names.get(id(n)) == "global" and code_of(n) != STEADY)):
             return False  # the seat or the dealer read otherwise, or other state (the seats, a zone)
-        todo.extend(ast.children(n))
-    return True
+        return None
+    return _holds(node, visit)
 
 
 CARDS = "cards"  # the table's cards, as its expressions name it
@@ -127,22 +153,13 @@ def order_free(fns: Iterable[Any]) -> bool:
     """Whether a table with these compiled expressions gives the same results, spends the same
     budget units and fails or not alike for every order of the same valid cards: it reads its
     cards (`cards`) only as `count(cards)`, `sorted(map(cards, c -> c.A))` (every card read, the
-    values, all numbers or all strings, then put in order), and `any`/`all(cards, c -> P)` where P compares card attributes
-    with written constants in ways that cannot fail for any card of the deck (so stopping at
+    values, all numbers or all strings, then put in order), and `any`/`all(cards, c -> P)` where P
+    compares card attributes with written constants in ways that cannot fail for any card of the
+    deck (so stopping at
     another card changes nothing but where it stops, and nothing is charged per card for a hand
     of at most three cards); nothing binds the name `cards` again. Conservative: anything else
     (a sum, an index, a first card, another function given the cards) is not order-free."""
-    for fn in fns:
-        code = fast_code(fn)
-        if code is None:
-            return False
-        if code.node is None:  # a constant left as its literal: reads nothing
-            if not _literal(code.body, code.consts):
-                return False
-            continue
-        if code.names is None or code.scope is None or not _orderless(code.node, code.names, code.scope.attrs):
-            return False
-    return True
+    return _every_tree(fns, lambda node, names, scope: _orderless(node, names, scope.attrs))
 
 
 def _orderless(node: ast.Node, names: dict[int, str], attrs: dict[str, tuple[str, tuple[Any, ...]]]) -> bool:
@@ -176,29 +193,25 @@ def _orderless(node: ast.Node, names: dict[int, str], attrs: dict[str, tuple[str
             return right is not None and _plain_const(n.left) and all(type(v) in (tuple, list) for v in right)
         return False
 
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.Lambda) and n.param == CARDS or isinstance(n, ast.Let) and n.name == CARDS:
+    def visit(n: ast.Node) -> bool | None:
+        if _rebinds(n, CARDS):
             return False  # another `cards` below: not the table's
         if is_cards(n):
             return False  # the cards read in a way the proof does not know
         if isinstance(n, ast.Call) and n.args and is_cards(n.args[0]):
             if n.func == "count" and len(n.args) == 1:
-                continue
+                return True
             lam = n.args[1] if len(n.args) == 2 else None
-            if n.func in ("any", "all") and isinstance(lam, ast.Lambda) and lam.param != CARDS \
-                    and safe(lam.body, lam.param):
-                continue
-            return False
+            return n.func in ("any", "all") and isinstance(lam, ast.Lambda) and lam.param != CARDS \
+                and safe(lam.body, lam.param)
         if isinstance(n, ast.Call) and n.func == "sorted" and len(n.args) == 1:
             inner = n.args[0]
             if isinstance(inner, ast.Call) and inner.func == "map" and len(inner.args) == 2 \
                     and is_cards(inner.args[0]) and isinstance(lam := inner.args[1], ast.Lambda) \
                     and lam.param != CARDS and _one_kind(attr_of(lam.body, lam.param)):
-                continue
-        todo.extend(ast.children(n))
-    return True
+                return True
+        return None
+    return _holds(node, visit)
 
 
 def _one_kind(values: tuple[Any, ...] | None) -> bool:
