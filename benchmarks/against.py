@@ -10,7 +10,11 @@ Three measures per variant, each tree with its own variant files, in a fresh pro
 - long: random-play rounds per CPU-second over 2 CPU-s of 200-round runs, after 20 rounds (a long
   simulation, as an analyst runs one: anything a tree keeps across rounds is warm);
 - cold: the first 3,000 rounds of a freshly built game, as benchmarks/cpu.py counts them;
-- command: `rulekit simulate VARIANT --rounds N --policy random` as a child process, start-up included.
+- command: `rulekit simulate VARIANT --rounds N --policy random` as a child process, start-up included,
+  every module compiled from its source (no bytecode read or written: a fresh checkout on a machine that sets
+  PYTHONDONTWRITEBYTECODE, as CI and this one do);
+- command+pyc: the same with a bytecode cache for each tree, warmed by a first run (an installed package).
+Both trees are run alike: a tree's own __pycache__ folders are never read (PYTHONPYCACHEPREFIX points elsewhere).
 The factor is this tree's rate over the other's, lowest and highest of the runs paired in turn.
 """
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLAYERS = {"hana-awase": 3, "hiraya": 3, "kingo-banking": 5, "kingo": 5, "otoroku": 6, "dare": 4,
@@ -44,21 +49,33 @@ print(rounds / (time.process_time() - t), cold)
 """
 
 
-def child_cpu(root: str, args: list[str]) -> tuple[float, str]:
-    """User+sys seconds of `python ARGS` run in `root` with only `root` importable, and its output."""
-    env = {**os.environ, "PYTHONPATH": root}
+def child_cpu(root: str, args: list[str], pycache: str) -> tuple[float, str]:
+    """User+sys seconds of `python ARGS` run in `root` with only `root` importable and its bytecode
+    kept in `pycache` (an empty folder, never written: every module compiled from source), and its output."""
+    env = {**os.environ, "PYTHONPATH": root, "PYTHONPYCACHEPREFIX": pycache}
+    if os.path.basename(pycache) == "none":
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out.stdout
 
 
-def measure(root: str, vid: str, cli_rounds: int) -> tuple[float, float, float]:
-    """(long, cold, command) rounds per CPU-second of variant `vid` in the tree at `root`."""
-    _cpu, out = child_cpu(root, ["-c", MEASURE, vid, str(PLAYERS[vid]), "3000"])
+def measure(root: str, vid: str, cli_rounds: int, caches: str) -> tuple[float, float, float, float]:
+    """(long, cold, command, command+pyc) rounds per CPU-second of variant `vid` in the tree at `root`
+    (`caches`: a folder for this tree's bytecode caches)."""
+    none, kept = os.path.join(caches, "none"), os.path.join(caches, "kept")
+    os.makedirs(none, exist_ok=True)
+    _cpu, out = child_cpu(root, ["-c", MEASURE, vid, str(PLAYERS[vid]), "3000"], none)
     long_rate, cold = (float(x) for x in out.split())
-    cpu, _out = child_cpu(root, ["-m", "rulekit", "simulate", vid, "--rounds", str(cli_rounds), "--policy", "random"])
-    return long_rate, cold, cli_rounds / cpu
+    command = ["-m", "rulekit", "simulate", vid, "--rounds", str(cli_rounds), "--policy", "random"]
+    cpu, _out = child_cpu(root, command, none)
+    if not os.path.isdir(kept):
+        child_cpu(root, [*command[:3], "--rounds", "1", "--policy", "random"], kept)  # (the cache warmed)
+    cpu_pyc, _out = child_cpu(root, command, kept)
+    return long_rate, cold, cli_rounds / cpu, cli_rounds / cpu_pyc
 
 
 def span(xs: list[float]) -> str:
@@ -75,17 +92,23 @@ def main() -> None:
     ap.add_argument("--cli-rounds", type=int, default=50000)
     a = ap.parse_args()
     other = os.path.abspath(a.other)
-    print(f"{'variant':14s} {'measure':8s} {'other':>15s} {'this':>15s}  factor")
-    for vid in a.variants:
-        got: dict[str, list[tuple[float, float, float]]] = {"other": [], "this": []}
-        for _ in range(a.runs):
-            got["other"].append(measure(other, vid, a.cli_rounds))
-            got["this"].append(measure(ROOT, vid, a.cli_rounds))
-        for i, label in enumerate(("long", "cold", "command")):
-            o = [r[i] for r in got["other"]]
-            t = [r[i] for r in got["this"]]
-            f = [b / c for b, c in zip(t, o)]
-            print(f"{vid:14s} {label:8s} {span(o):>15s} {span(t):>15s}  {min(f):.2f}-{max(f):.2f}x", flush=True)
+    print(f"{'variant':14s} {'measure':11s} {'other':>15s} {'this':>15s}  factor")
+    with tempfile.TemporaryDirectory() as caches:
+        for vid in a.variants:
+            got: dict[str, list[tuple[float, ...]]] = {"other": [], "this": []}
+            for _ in range(a.runs):
+                got["other"].append(measure(other, vid, a.cli_rounds, os.path.join(caches, "other")))
+                got["this"].append(measure(ROOT, vid, a.cli_rounds, os.path.join(caches, "this")))
+            report(vid, got)
+
+
+def report(vid: str, got: dict[str, list[tuple[float, ...]]]) -> None:
+    """One line per measure: the other tree's rates, this tree's, and the factor."""
+    for i, label in enumerate(("long", "cold", "command", "command+pyc")):
+        o = [r[i] for r in got["other"]]
+        t = [r[i] for r in got["this"]]
+        f = [b / c for b, c in zip(t, o)]
+        print(f"{vid:14s} {label:11s} {span(o):>15s} {span(t):>15s}  {min(f):.2f}-{max(f):.2f}x", flush=True)
 
 
 if __name__ == "__main__":
