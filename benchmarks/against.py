@@ -73,7 +73,7 @@ def measure(root: str, vid: str, cli_rounds: int, caches: str) -> tuple[float, f
     command = ["-m", "rulekit", "simulate", vid, "--rounds", str(cli_rounds), "--policy", "random"]
     cpu, _out = child_cpu(root, command, none)
     if not os.path.isdir(kept):
-        child_cpu(root, [*command[:3], "--rounds", "1", "--policy", "random"], kept)  # (the cache warmed)
+        child_cpu(root, [*command[:4], "--rounds", "1", "--policy", "random"], kept)  # (the cache warmed)
     cpu_pyc, _out = child_cpu(root, command, kept)
     return long_rate, cold, cli_rounds / cpu, cli_rounds / cpu_pyc
 
