@@ -14,7 +14,8 @@ Three measures per variant, each tree with its own variant files, in a fresh pro
   every module compiled from its source (no bytecode read or written: a fresh checkout on a machine that sets
   PYTHONDONTWRITEBYTECODE, as CI and this one do);
 - command+pyc: the same with a bytecode cache for each tree, warmed by a first run (an installed package).
-Both trees are run alike: a tree's own __pycache__ folders are never read (PYTHONPYCACHEPREFIX points elsewhere).
+Both trees are run alike, each from fresh copies of its rulekit/, variants/ and schemas/ folders (so a tree's own
+__pycache__ folders, left by earlier runs, are never read): one copy never writes bytecode, the other is warmed first.
 The factor is this tree's rate over the other's, lowest and highest of the runs paired in turn.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,32 +51,45 @@ print(rounds / (time.process_time() - t), cold)
 """
 
 
-def child_cpu(root: str, args: list[str], pycache: str) -> tuple[float, str]:
-    """User+sys seconds of `python ARGS` run in `root` with only `root` importable and its bytecode
-    kept in `pycache` (an empty folder, never written: every module compiled from source), and its output."""
-    env = {**os.environ, "PYTHONPATH": root, "PYTHONPYCACHEPREFIX": pycache}
-    if os.path.basename(pycache) == "none":
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-    else:
+def child_cpu(root: str, args: list[str], write: bool = False) -> tuple[float, str]:
+    """User+sys seconds of `python ARGS` run in `root` with only `root` importable (bytecode
+    written only when `write`), and its output."""
+    env = {**os.environ, "PYTHONPATH": root}
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    if write:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), out.stdout
 
 
-def measure(root: str, vid: str, cli_rounds: int, caches: str) -> tuple[float, float, float, float]:
-    """(long, cold, command, command+pyc) rounds per CPU-second of variant `vid` in the tree at `root`
-    (`caches`: a folder for this tree's bytecode caches)."""
-    none, kept = os.path.join(caches, "none"), os.path.join(caches, "kept")
-    os.makedirs(none, exist_ok=True)
-    _cpu, out = child_cpu(root, ["-c", MEASURE, vid, str(PLAYERS[vid]), "3000"], none)
+def copies(root: str, into: str) -> tuple[str, str]:
+    """Two copies of the tree's rulekit/, variants/ and schemas/ under `into`, without bytecode:
+    one to run from source, one whose bytecode cache is warmed here."""
+    made = []
+    for name in ("source", "cached"):
+        dest = os.path.join(into, name)
+        for part in ("rulekit", "variants", "schemas"):
+            if os.path.isdir(os.path.join(root, part)):
+                shutil.copytree(os.path.join(root, part), os.path.join(dest, part),
+                                ignore=shutil.ignore_patterns("__pycache__"))
+        made.append(dest)
+    child_cpu(made[1], ["-m", "rulekit", "simulate", "otoroku", "--rounds", "1", "--policy", "random"], write=True)
+    return made[0], made[1]
+
+
+def measure(trees: tuple[str, str], vid: str, cli_rounds: int) -> tuple[float, float, float, float]:
+    """(long, cold, command, command+pyc) rounds per CPU-second of variant `vid` in a tree
+    (its copy run from source, and its copy with a warm bytecode cache)."""
+    source, cached = trees
+    _cpu, out = child_cpu(source, ["-c", MEASURE, vid, str(PLAYERS[vid]), "3000"])
     long_rate, cold = (float(x) for x in out.split())
     command = ["-m", "rulekit", "simulate", vid, "--rounds", str(cli_rounds), "--policy", "random"]
-    cpu, _out = child_cpu(root, command, none)
-    if not os.path.isdir(kept):
-        child_cpu(root, [*command[:4], "--rounds", "1", "--policy", "random"], kept)  # (the cache warmed)
-    cpu_pyc, _out = child_cpu(root, command, kept)
+    cpu, _out = child_cpu(source, command)
+    cpu_pyc, _out = child_cpu(cached, command)
     return long_rate, cold, cli_rounds / cpu, cli_rounds / cpu_pyc
 
 
@@ -93,12 +108,13 @@ def main() -> None:
     a = ap.parse_args()
     other = os.path.abspath(a.other)
     print(f"{'variant':14s} {'measure':11s} {'other':>15s} {'this':>15s}  factor")
-    with tempfile.TemporaryDirectory() as caches:
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"other": copies(other, os.path.join(tmp, "other")), "this": copies(ROOT, os.path.join(tmp, "this"))}
         for vid in a.variants:
             got: dict[str, list[tuple[float, ...]]] = {"other": [], "this": []}
             for _ in range(a.runs):
-                got["other"].append(measure(other, vid, a.cli_rounds, os.path.join(caches, "other")))
-                got["this"].append(measure(ROOT, vid, a.cli_rounds, os.path.join(caches, "this")))
+                for which in ("other", "this"):
+                    got[which].append(measure(trees[which], vid, a.cli_rounds))
             report(vid, got)
 
 
