@@ -9,6 +9,7 @@ result up in the round's cache itself, with no table-name lookup and no list of 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Callable
@@ -31,6 +32,8 @@ Entry = tuple[tuple[Any, ...], tuple[str, ...], Any, Any]
 # a table's hits for (ctx, cards, seat)
 TableFn = Callable[[Any, list[int], int], Any]
 EMPTY: Entry = ((), (), 0, 0)  # no yaku made (most hands): one entry shared
+# what the memo gives for a key it does not hold: units no budget covers, so it is evaluated
+NOT_KEPT: tuple[Any, float] = (EMPTY, math.inf)
 # the hand sizes of a table not known to skip any (a range: its `in` is as quick as a set's)
 ANY_SIZE = range(1 << 62)
 
@@ -113,10 +116,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     k_keep = k_lasting = k_through = False
     sizes: frozenset[int] | range = ANY_SIZE
     k_sizes: frozenset[int] | range = ANY_SIZE
+    # the largest hand of a lasting table that the charged kinds and `claimed` key by the class of
+    # the seat's place (k_classed: most calls), by class 0 (k_seatless: every place one class) or
+    # by seat (k_by_seat: a table that does not turn); -1 when none, so one test picks the path
+    k_classed = k_seatless = k_by_seat = -1
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless
+        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_classed
+        nonlocal k_seatless, k_by_seat
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
         classes, seat_class = {}, {}
@@ -127,6 +135,9 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         kept, size = state.kept, state.size
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
+        k_classed = YAKU_MEMO_CARDS if k_lasting and places is not None and not seatless else -1
+        k_seatless = YAKU_MEMO_CARDS if k_lasting and seatless else -1
+        k_by_seat = YAKU_MEMO_CARDS if k_lasting and places is None else -1
 
     def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
         # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
@@ -194,12 +205,12 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             cache = ctx.yaku_cache
             got: Entry | None = cache.get(key)
             if got is None:
-                memo = kept.get(key)
-                if memo is not None and ctx.budget >= memo[1]:
+                got, units = kept.get(key, NOT_KEPT)
+                if ctx.budget >= units:
                     # charged the units its evaluation spent, so a round spends (and a search
                     # bot's playouts are capped by) the same either way
-                    ctx.budget -= memo[1]
-                    got = cache[key] = memo[0]
+                    ctx.budget -= units
+                    cache[key] = got
                     return got
                 return evaluated(ctx, key, cards, seat)
             return got
@@ -211,43 +222,48 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
-        if len(cards) not in k_sizes:
+        k = len(cards)
+        if k not in k_sizes:
             return []
         key: tuple[Any, ...]
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, a two-card hand's key written out)
-            if places is not None:
-                n = ctx.n
-                try:
-                    key = (0 if seatless else seat_class[n][ctx.dealer][seat], *cards, n, (), table)
-                except (KeyError, TypeError):
-                    key = key_of(ctx, cards, seat)
-            else:
+        if k <= k_classed:  # (keyed as in `kind`)
+            n = ctx.n
+            try:
+                cls = seat_class[n][ctx.dealer][seat]
+            except (KeyError, TypeError):
                 key = key_of(ctx, cards, seat)
-            cache = ctx.yaku_cache
-            got = cache.get(key)
-            if got is None:
-                memo = kept.get(key)
-                if memo is not None and ctx.budget >= memo[1]:
-                    ctx.budget -= memo[1]
-                    got = cache[key] = memo[0]
-                else:
-                    got = evaluated(ctx, key, cards, seat)
-            return [*got[1]]
-        if k_keep:
+            else:
+                key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
+                    else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 else (cls, *cards, n, (), table)
+        elif k <= k_seatless:
+            key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
+        elif k <= k_by_seat:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+        elif k_keep:
             key = (table, seat, *cards)
             got = ctx.yaku_cache.get(key)
             if got is None:
                 got = for_round(ctx, key, cards, seat)
             return [*got[1]]
-        if k_through:
+        elif k_through:
             return [h.id for h in ctx.yaku_eval(table, cards, seat)]
-        return [h.id for h in evaluate(ctx, cards, seat)]
+        else:
+            return [h.id for h in evaluate(ctx, cards, seat)]
+        got = ctx.yaku_cache.get(key)
+        if got is None:
+            got, units = kept.get(key, NOT_KEPT)
+            if ctx.budget >= units:
+                ctx.budget -= units
+                ctx.yaku_cache[key] = got
+            else:
+                got = evaluated(ctx, key, cards, seat)
+        return [*got[1]]
 
     def charged(i: int) -> Callable[[Any, list[int], int], Any]:
         """`entry` charged, then its item i: the ids (a fresh list), the value or the rank."""
         fresh = i == 1  # ids: a list the caller may keep or change
         none = EMPTY[i]
-        cost, most = YAKU_CALL_COST, YAKU_MEMO_CARDS  # (read as closure cells, not globals)
+        cost = YAKU_CALL_COST  # (read as a closure cell, not a global)
 
         def kind(ctx: Any, cards: list[int], seat: int) -> Any:
             k = len(cards)
@@ -257,37 +273,41 @@ def _table_functions(table: str) -> tuple[Any, ...]:
                 raise EvalError(EXHAUSTED)
             if k not in k_sizes:
                 return [] if fresh else none
-            if k_lasting and k <= most:
-                key: tuple[Any, ...]
-                if places is not None:
-                    # (key_of written out: it is hot; a seat not found yet, or anything unusual, goes there)
-                    n = ctx.n
-                    try:
-                        cls = 0 if seatless else seat_class[n][ctx.dealer][seat]
-                        key = (cls, cards[0], cards[1], n, (), table) if k == 2 else (cls, *cards, n, (), table)
-                    except (KeyError, TypeError):
-                        key = key_of(ctx, cards, seat)
+            key: tuple[Any, ...]
+            if k <= k_classed:
+                # most calls: a table kept across rounds by the class of the seat's place, its key
+                # written out as key_of makes it (a seat not found yet, or anything unusual, goes there)
+                n = ctx.n
+                try:
+                    cls = seat_class[n][ctx.dealer][seat]
+                except (KeyError, TypeError):
+                    key = key_of(ctx, cards, seat)
                 else:
-                    # (a two- or three-card hand's key built at once: the same tuple, with no list made for it)
-                    key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if k == 2 \
-                        else (seat, cards[0], cards[1], cards[2], ctx.n, ctx.dealer if by_dealer else 0, table) \
-                        if k == 3 else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
-                cache = ctx.yaku_cache
-                got = cache.get(key)
-                if got is None:
-                    memo = kept.get(key)
-                    if memo is not None and left >= memo[1]:
-                        ctx.budget = left - memo[1]
-                        got = cache[key] = memo[0]
-                    else:
-                        got = evaluated(ctx, key, cards, seat)
+                    key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
+                        else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 else (cls, *cards, n, (), table)
+            elif k <= k_seatless:  # (the same, every place one class)
+                key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
+                    else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
+            elif k <= k_by_seat:
+                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             elif k_keep:
                 key = (table, seat, *cards)
                 got = ctx.yaku_cache.get(key)
                 if got is None:
                     got = for_round(ctx, key, cards, seat)
+                return [*got[1]] if fresh else got[i]
             else:
                 got = entry_of(k_evaluate(ctx, cards, seat))
+                return [*got[1]] if fresh else got[i]
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                # from the memo, charged the units its evaluation spent (see `entry`); else evaluated
+                got, units = kept.get(key, NOT_KEPT)
+                if left >= units:
+                    ctx.budget = left - units
+                    ctx.yaku_cache[key] = got
+                else:
+                    got = evaluated(ctx, key, cards, seat)
             return [*got[1]] if fresh else got[i]
         return kind
 
