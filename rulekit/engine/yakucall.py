@@ -160,11 +160,10 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def other_orders(key: tuple[Any, ...], cards: list[int]) -> list[tuple[Any, ...]]:
         # the keys of the same hand's cards in its other orders, when they give the same results
-        # (an order-free table, a key by class, cards all of the deck): kept with it
-        if not order_free or key[-2] != () or not all(c in valid for c in cards):
+        # (an order-free table and a key by class, which the caller tests; cards all of the deck):
+        # kept with it
+        if not all(c in valid for c in cards):
             return []
-        if len(cards) == 2:  # (most hands kept)
-            return [(key[0], cards[1], cards[0], *key[3:])] if cards[0] != cards[1] else []
         head, tail = key[:1], key[1 + len(cards):]
         return [head + p + tail for p in set(permutations(cards)) if list(p) != cards]
 
@@ -187,9 +186,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # flat tuples of plain values: the garbage collector stops tracking most of them, so a
         # full memo does not slow every collection
         kept[key] = pair
-        if places is not None and len(kept) < size // 2:  # (other orders only while there is room)
-            for other in other_orders(key, cards):
-                kept[other] = pair
+        # (other orders only for an order-free table's key by class, and while there is room)
+        if order_free and key[-2] == () and len(kept) < size // 2:
+            if len(cards) == 2:  # (most hands kept: their other order written out)
+                a, b = cards
+                if a != b and a in valid and b in valid:
+                    kept[(key[0], b, a, *key[3:])] = pair
+            else:
+                for other in other_orders(key, cards):
+                    kept[other] = pair
         return got
 
     def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
