@@ -116,15 +116,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     k_keep = k_lasting = k_through = False
     sizes: frozenset[int] | range = ANY_SIZE
     k_sizes: frozenset[int] | range = ANY_SIZE
-    # the largest hand of a lasting table that the charged kinds and `claimed` key by the class of
-    # the seat's place (k_classed: most calls), by class 0 (k_seatless: every place one class) or
-    # by seat (k_by_seat: a table that does not turn); -1 when none, so one test picks the path
-    k_classed = k_seatless = k_by_seat = -1
+    # the largest hand whose results the charged kinds and `claimed` keep across rounds (-1: none,
+    # so one test picks the path), keyed by the class of the seat's place when `classed`, by
+    # class 0 when `seatless`, else by seat
+    k_kept = -1
+    classed = False  # places, with comparisons of seats
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_classed
-        nonlocal k_seatless, k_by_seat
+        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_kept, classed
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
         classes, seat_class = {}, {}
@@ -135,9 +135,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         kept, size = state.kept, state.size
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
-        k_classed = YAKU_MEMO_CARDS if k_lasting and places is not None and not seatless else -1
-        k_seatless = YAKU_MEMO_CARDS if k_lasting and seatless else -1
-        k_by_seat = YAKU_MEMO_CARDS if k_lasting and places is None else -1
+        k_kept = YAKU_MEMO_CARDS if k_lasting else -1
+        classed = places is not None and not seatless
 
     def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
         # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
@@ -227,23 +226,24 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
-        k = len(cards)
-        if k not in k_sizes:
+        if len(cards) not in k_sizes:
             return []
+        k = len(cards)
         key: tuple[Any, ...]
-        if k <= k_classed:  # (keyed as in `kind`)
-            n = ctx.n
-            try:
-                cls = seat_class[n][ctx.dealer][seat]
-            except (KeyError, TypeError):
-                key = key_of(ctx, cards, seat)
+        if k <= k_kept:  # (keyed as in `kind`)
+            if classed:
+                n = ctx.n
+                try:
+                    cls = seat_class[n][ctx.dealer][seat]
+                except (KeyError, TypeError):
+                    key = key_of(ctx, cards, seat)
+                else:
+                    key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
+                        else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 else (cls, *cards, n, (), table)
+            elif seatless:
+                key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
             else:
-                key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
-                    else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 else (cls, *cards, n, (), table)
-        elif k <= k_seatless:
-            key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
-        elif k <= k_by_seat:
-            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
         elif k_keep:
             key = (table, seat, *cards)
             got = ctx.yaku_cache.get(key)
@@ -279,22 +279,24 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             if k not in k_sizes:
                 return [] if fresh else none
             key: tuple[Any, ...]
-            if k <= k_classed:
-                # most calls: a table kept across rounds by the class of the seat's place, its key
-                # written out as key_of makes it (a seat not found yet, or anything unusual, goes there)
-                n = ctx.n
-                try:
-                    cls = seat_class[n][ctx.dealer][seat]
-                except (KeyError, TypeError):
-                    key = key_of(ctx, cards, seat)
-                else:
-                    key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
-                        else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 else (cls, *cards, n, (), table)
-            elif k <= k_seatless:  # (the same, every place one class)
-                key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
-                    else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
-            elif k <= k_by_seat:
-                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            if k <= k_kept:
+                if classed:
+                    # most calls: a table kept by the class of the seat's place, its key written
+                    # out as key_of makes it (a seat not found yet, or anything unusual, goes there)
+                    n = ctx.n
+                    try:
+                        cls = seat_class[n][ctx.dealer][seat]
+                    except (KeyError, TypeError):
+                        key = key_of(ctx, cards, seat)
+                    else:
+                        key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
+                            else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
+                            else (cls, *cards, n, (), table)
+                elif seatless:  # (the same, every place one class)
+                    key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
+                        else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
+                else:  # (a table that does not turn: by seat)
+                    key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             elif k_keep:
                 key = (table, seat, *cards)
                 got = ctx.yaku_cache.get(key)
