@@ -234,12 +234,10 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             if classed:
                 n = ctx.n
                 try:
-                    cls = seat_class[n][ctx.dealer][seat]
+                    key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table) if k == 2 \
+                        else (seat_class[n][ctx.dealer][seat], *cards, n, (), table)
                 except (KeyError, TypeError):
                     key = key_of(ctx, cards, seat)
-                else:
-                    key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
-                        else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 else (cls, *cards, n, (), table)
             elif seatless:
                 key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
             else:
@@ -285,13 +283,14 @@ def _table_functions(table: str) -> tuple[Any, ...]:
                     # out as key_of makes it (a seat not found yet, or anything unusual, goes there)
                     n = ctx.n
                     try:
-                        cls = seat_class[n][ctx.dealer][seat]
+                        if k == 2:
+                            key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                        else:
+                            cls = seat_class[n][ctx.dealer][seat]
+                            key = (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
+                                else (cls, *cards, n, (), table)
                     except (KeyError, TypeError):
                         key = key_of(ctx, cards, seat)
-                    else:
-                        key = (cls, cards[0], cards[1], n, (), table) if k == 2 \
-                            else (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
-                            else (cls, *cards, n, (), table)
                 elif seatless:  # (the same, every place one class)
                     key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
                         else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
