@@ -190,7 +190,7 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             if len(cards) == 2:  # (most hands kept: their other order written out)
                 a, b = cards
                 if a != b and a in valid and b in valid:
-                    kept[(key[0], b, a, *key[3:])] = pair
+                    kept[(key[0], b, a, key[3], (), table)] = pair  # (key: class, a, b, seat count, (), table)
             else:
                 for other in other_orders(key, cards):
                     kept[other] = pair
