@@ -55,6 +55,44 @@ def test_direct_calls_give_and_spend_what_the_registered_functions_do(name):
             assert a.budget == b.budget, (table, kind, cards, seat)
 
 
+@pytest.mark.parametrize("by_seat", [False, True])
+@pytest.mark.parametrize("name", ["hanafuda/otoroku", "kabufuda/kyo-kabu"])
+def test_the_claim_and_the_charged_calls_keep_a_table_by_class_or_by_seat_as_the_registered_ones_do(name, by_seat):
+    games = built(name), built(name)
+    for game in games:
+        if by_seat:  # its tables kept across rounds by seat and dealer, not by the class of the place
+            game.yaku_memo().turning.clear()
+            if game.yaku_calls is not None:
+                game.yaku_calls.entries = None  # bound afresh
+    g, ref = games
+    n = g.variant.meta.players_default
+    a, b = g.new_ctx(n, 1, None), ref.new_ctx(n, 1, None)
+    rng = random.Random(7)
+    deck = len(g.card_ids)
+    claims = 0
+    for rnd in range(40):
+        for game, ctx in ((g, a), (ref, b)):
+            game.reset_round(ctx)
+            ctx.budget, ctx.dealer = EVAL_BUDGET, rnd % n
+        for _ in range(30):
+            table = rng.choice(sorted(g.yaku))
+            kind = rng.choice(["claim", "yaku", "yaku_value", "yaku_rank"])
+            cards = rng.sample(range(min(deck, 10)), rng.randrange(0, 5))
+            seat = rng.randrange(n)
+            want = REGISTRY["yaku" if kind == "claim" else kind].impl(b, table, cards, seat)
+            if kind == "claim":  # the claim step's ids: not charged the call, only the units a memo hit stands for
+                got = g.yaku_calls.table(table).claimed(a, cards, seat)
+                b.budget += YAKU_CALL_COST + len(cards)
+                claims += 1
+            else:
+                got = g.yaku_calls.caller(kind, table)(a, cards, seat)
+            assert got == want and a.budget == b.budget, (table, kind, cards, seat)
+    kept = g.yaku_memo().kept
+    assert claims and kept and kept.keys() == ref.yaku_memo().kept.keys()
+    # by seat: every key ends (seat count, dealer or 0, table); by class: (seat count, (), table)
+    assert all((key[-2] == ()) != by_seat for key in kept)
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_direct_call_runs_out_of_budget_where_the_registered_one_does(kind):
     g, ref = built("hanafuda/otoroku"), built("hanafuda/otoroku")

@@ -9,6 +9,7 @@ result up in the round's cache itself, with no table-name lookup and no list of 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Callable
@@ -31,6 +32,8 @@ Entry = tuple[tuple[Any, ...], tuple[str, ...], Any, Any]
 # a table's hits for (ctx, cards, seat)
 TableFn = Callable[[Any, list[int], int], Any]
 EMPTY: Entry = ((), (), 0, 0)  # no yaku made (most hands): one entry shared
+# what the memo gives for a key it does not hold: units no budget covers, so it is evaluated
+NOT_KEPT: tuple[Any, float] = (EMPTY, math.inf)
 # the hand sizes of a table not known to skip any (a range: its `in` is as quick as a set's)
 ANY_SIZE = range(1 << 62)
 
@@ -113,10 +116,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     k_keep = k_lasting = k_through = False
     sizes: frozenset[int] | range = ANY_SIZE
     k_sizes: frozenset[int] | range = ANY_SIZE
+    # the largest hand whose results the charged kinds and `claimed` keep across rounds (-1: none,
+    # so one test picks the path), keyed by the class of the seat's place when `classed`, by
+    # class 0 when `seatless`, else by seat
+    k_kept = -1
+    classed = False  # places, with comparisons of seats
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless
+        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_kept, classed
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
         classes, seat_class = {}, {}
@@ -127,6 +135,8 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         kept, size = state.kept, state.size
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
+        k_kept = YAKU_MEMO_CARDS if k_lasting else -1
+        classed = places is not None and not seatless
 
     def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
         # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
@@ -149,11 +159,10 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def other_orders(key: tuple[Any, ...], cards: list[int]) -> list[tuple[Any, ...]]:
         # the keys of the same hand's cards in its other orders, when they give the same results
-        # (an order-free table, a key by class, cards all of the deck): kept with it
-        if not order_free or key[-2] != () or not all(c in valid for c in cards):
+        # (an order-free table and a key by class, which the caller tests; cards all of the deck):
+        # kept with it
+        if not all(c in valid for c in cards):
             return []
-        if len(cards) == 2:  # (most hands kept)
-            return [(key[0], cards[1], cards[0], *key[3:])] if cards[0] != cards[1] else []
         head, tail = key[:1], key[1 + len(cards):]
         return [head + p + tail for p in set(permutations(cards)) if list(p) != cards]
 
@@ -176,9 +185,15 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # flat tuples of plain values: the garbage collector stops tracking most of them, so a
         # full memo does not slow every collection
         kept[key] = pair
-        if places is not None and len(kept) < size // 2:  # (other orders only while there is room)
-            for other in other_orders(key, cards):
-                kept[other] = pair
+        # (other orders only for an order-free table's key by class, and while there is room)
+        if order_free and key[-2] == () and len(kept) < size // 2:
+            if len(cards) == 2:  # (most hands kept: their other order written out)
+                a, b = cards
+                if a != b and a in valid and b in valid:
+                    kept[(key[0], b, a, key[3], (), table)] = pair  # (key: class, a, b, seat count, (), table)
+            else:
+                for other in other_orders(key, cards):
+                    kept[other] = pair
         return got
 
     def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
@@ -194,12 +209,12 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             cache = ctx.yaku_cache
             got: Entry | None = cache.get(key)
             if got is None:
-                memo = kept.get(key)
-                if memo is not None and ctx.budget >= memo[1]:
+                got, units = kept.get(key, NOT_KEPT)
+                if ctx.budget >= units:
                     # charged the units its evaluation spent, so a round spends (and a search
                     # bot's playouts are capped by) the same either way
-                    ctx.budget -= memo[1]
-                    got = cache[key] = memo[0]
+                    ctx.budget -= units
+                    cache[key] = got
                     return got
                 return evaluated(ctx, key, cards, seat)
             return got
@@ -213,41 +228,45 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         # the claim step's ids (uncharged, as the step has always been)
         if len(cards) not in k_sizes:
             return []
+        k = len(cards)
         key: tuple[Any, ...]
-        if k_lasting and len(cards) <= YAKU_MEMO_CARDS:  # (as in `entry`, a two-card hand's key written out)
-            if places is not None:
+        if k <= k_kept:  # (keyed as in `kind`)
+            if classed:
                 n = ctx.n
                 try:
-                    key = (0 if seatless else seat_class[n][ctx.dealer][seat], *cards, n, (), table)
+                    key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table) if k == 2 \
+                        else (seat_class[n][ctx.dealer][seat], *cards, n, (), table)
                 except (KeyError, TypeError):
                     key = key_of(ctx, cards, seat)
+            elif seatless:
+                key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
             else:
-                key = key_of(ctx, cards, seat)
-            cache = ctx.yaku_cache
-            got = cache.get(key)
-            if got is None:
-                memo = kept.get(key)
-                if memo is not None and ctx.budget >= memo[1]:
-                    ctx.budget -= memo[1]
-                    got = cache[key] = memo[0]
-                else:
-                    got = evaluated(ctx, key, cards, seat)
-            return [*got[1]]
-        if k_keep:
+                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+        elif k_keep:
             key = (table, seat, *cards)
             got = ctx.yaku_cache.get(key)
             if got is None:
                 got = for_round(ctx, key, cards, seat)
             return [*got[1]]
-        if k_through:
+        elif k_through:
             return [h.id for h in ctx.yaku_eval(table, cards, seat)]
-        return [h.id for h in evaluate(ctx, cards, seat)]
+        else:
+            return [h.id for h in evaluate(ctx, cards, seat)]
+        got = ctx.yaku_cache.get(key)
+        if got is None:
+            got, units = kept.get(key, NOT_KEPT)
+            if ctx.budget >= units:
+                ctx.budget -= units
+                ctx.yaku_cache[key] = got
+            else:
+                got = evaluated(ctx, key, cards, seat)
+        return [*got[1]]
 
     def charged(i: int) -> Callable[[Any, list[int], int], Any]:
         """`entry` charged, then its item i: the ids (a fresh list), the value or the rank."""
         fresh = i == 1  # ids: a list the caller may keep or change
         none = EMPTY[i]
-        cost, most = YAKU_CALL_COST, YAKU_MEMO_CARDS  # (read as closure cells, not globals)
+        cost = YAKU_CALL_COST  # (read as a closure cell, not a global)
 
         def kind(ctx: Any, cards: list[int], seat: int) -> Any:
             k = len(cards)
@@ -257,37 +276,44 @@ def _table_functions(table: str) -> tuple[Any, ...]:
                 raise EvalError(EXHAUSTED)
             if k not in k_sizes:
                 return [] if fresh else none
-            if k_lasting and k <= most:
-                key: tuple[Any, ...]
-                if places is not None:
-                    # (key_of written out: it is hot; a seat not found yet, or anything unusual, goes there)
+            key: tuple[Any, ...]
+            if k <= k_kept:
+                if classed:
+                    # most calls: a table kept by the class of the seat's place, its key written
+                    # out as key_of makes it (a seat not found yet, or anything unusual, goes there)
                     n = ctx.n
                     try:
-                        cls = 0 if seatless else seat_class[n][ctx.dealer][seat]
-                        key = (cls, cards[0], cards[1], n, (), table) if k == 2 else (cls, *cards, n, (), table)
+                        if k == 2:
+                            key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                        else:
+                            cls = seat_class[n][ctx.dealer][seat]
+                            key = (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
+                                else (cls, *cards, n, (), table)
                     except (KeyError, TypeError):
                         key = key_of(ctx, cards, seat)
-                else:
-                    # (a two- or three-card hand's key built at once: the same tuple, with no list made for it)
-                    key = (seat, cards[0], cards[1], ctx.n, ctx.dealer if by_dealer else 0, table) if k == 2 \
-                        else (seat, cards[0], cards[1], cards[2], ctx.n, ctx.dealer if by_dealer else 0, table) \
-                        if k == 3 else (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
-                cache = ctx.yaku_cache
-                got = cache.get(key)
-                if got is None:
-                    memo = kept.get(key)
-                    if memo is not None and left >= memo[1]:
-                        ctx.budget = left - memo[1]
-                        got = cache[key] = memo[0]
-                    else:
-                        got = evaluated(ctx, key, cards, seat)
+                elif seatless:  # (the same, every place one class)
+                    key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
+                        else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
+                else:  # (a table that does not turn: by seat)
+                    key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             elif k_keep:
                 key = (table, seat, *cards)
                 got = ctx.yaku_cache.get(key)
                 if got is None:
                     got = for_round(ctx, key, cards, seat)
+                return [*got[1]] if fresh else got[i]
             else:
                 got = entry_of(k_evaluate(ctx, cards, seat))
+                return [*got[1]] if fresh else got[i]
+            got = ctx.yaku_cache.get(key)
+            if got is None:
+                # from the memo, charged the units its evaluation spent (see `entry`); else evaluated
+                got, units = kept.get(key, NOT_KEPT)
+                if left >= units:
+                    ctx.budget = left - units
+                    ctx.yaku_cache[key] = got
+                else:
+                    got = evaluated(ctx, key, cards, seat)
             return [*got[1]] if fresh else got[i]
         return kind
 
