@@ -34,9 +34,12 @@ class ChoiceWriter(WriterCalls):
 
     frame: Frame
     lines: list[str]
+    promote: bool
 
     if TYPE_CHECKING:
         def lazy_choice(self, gen: ChooseGen, p: str, seconds: tuple[Any, ...], ind: int) -> int: ...
+
+        def note_values(self, name: str, values: tuple[Any, ...]) -> None: ...
 
     def items(self, fn: Any, ind: int) -> str:
         """Code for values gone through, neither kept nor changed: a list written in the rules is
@@ -72,6 +75,7 @@ class ChoiceWriter(WriterCalls):
         if len(acts) == 1:
             self.log(ind, f"{self.bind(gen.log_forced)}(ctx, {p}, {a}[0])", "ctx.logging")
             self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[0]")
+            self.chose(gen.params[0][0], values)
             return
         before = dict(self.frame.bound)
         target = self.local_target(gen.params[0][0])  # (in reach once answered, not written before)
@@ -80,6 +84,13 @@ class ChoiceWriter(WriterCalls):
         self.ask(gen, p, str(len(acts)), ind, lambda d: f"{target} = {vals}[{d}]",
                  [f"{target}, = {a}[ctx.decide({self.bind(gen.choice)}, {p}, {a})]"])
         self.frame.bound = after
+        self.chose(gen.params[0][0], values)
+
+    def chose(self, name: str, values: tuple[Any, ...]) -> None:
+        """Parameter `name`, set as a Python local, holds one of `values` (what a store of it
+        may then leave untested: rulekit.engine.genproof)."""
+        if self.promote and name not in self.frame.kept:
+            self.note_values(name, values)
 
     def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
         player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none

@@ -35,7 +35,7 @@ from rulekit.engine.gencards import CardWriter
 from rulekit.engine.genchoice import ChoiceWriter
 from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
 from rulekit.engine.genlazy import LazyChoiceWriter
-from rulekit.engine.genproof import ProofWriter
+from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
 from rulekit.engine.genvalues import Pairs
 from rulekit.engine.places import Places, placed, register
 from rulekit.engine.genframe import round_seats
@@ -253,9 +253,13 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 # (a fraction passes the test as the check would, whatever its size; anything else the
                 # checker's type rules out fails it with a TypeError, located as the step's failure)
                 self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+                if not add and typ == T.INT:
+                    self.single_check(ind, fn, NUMBER)
             elif typ == T.BOOL:  # (a comparison's value needs no test: always_bool)
                 if add or not always_bool(getattr(fast_code(fn), "node", None)):
                     self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
+                    if not add:
+                        self.single_check(ind, fn, TRUTH)
             elif self.list_check(ind, None if add else fn, typ, nv, chk):
                 pass  # (a list of single values or of lists of them: rulekit.engine.genproof)
             else:
