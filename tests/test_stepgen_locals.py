@@ -195,3 +195,61 @@ def test_a_seat_asked_inside_a_procedure_sees_the_procedures_names_only(tmp_path
         assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
         got.append((res.events, res.state.vars, res.state.loc))
     assert got[0][:2] == got[1][:2]
+
+
+BARE = '''id: bare
+extends: {parent}
+meta:
+  names: {{en: Bare}}
+procedures:
+  ask:
+    params: {{k: int}}
+    steps:
+      - let: {{t: "k * 2"}}
+      - choose: pick
+        player: k
+        options: {{a: "range(3)"}}
+      - add: {{stake: "a + t"}}
+  early:
+    params: {{k: int}}
+    steps:
+      - if: "k > 0"
+        then: [{{return: k}}]
+      - add: {{stake: 100}}
+round:
+  - id: steps
+    name: Steps
+    text: Procedures written out.
+    steps:
+      - for: p
+        in: "[0, 1]"
+        do:
+          - call: {{proc: ask, with: {{k: p}}}}
+          - say: "p {{p}} stake {{stake}}"
+          - call: {{proc: early, with: {{k: p}}}}
+          - say: "p {{p}} stake {{stake}} again"
+'''
+
+
+def test_a_procedure_with_no_return_is_written_out_with_no_try_and_ctx_loc_put_back(tmp_path):
+    # `ask` has no return: its steps stand in the phase with no try around them, the dict made for
+    # the seat deciding taken back from ctx.loc at once, so the phase's own names are read after it
+    # (by the log's words); `early` returns, and keeps its try
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "bare.yaml"
+    p.write_text(BARE.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
+    got = []
+    for codegen in (True, False):
+        g = build_game(load_variant(str(p)), codegen=codegen)
+        if codegen:
+            src = g.phases[-1].run.source
+            assert src.count(" as rx") == 1 and src.count("finally:") == 1 and "ctx.loc = L" in src
+        seen: list = []
+        res = play(g, 5, 3, [_Looking(seen)] * 5, rounds=1, logging=True)
+        asked = [(who, loc) for who, loc, _s in seen if "t" in loc]
+        assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
+        said = [e["text"] for e in res.events if e.get("t") == "say"]
+        assert [s.split(" stake")[0] for s in said] == ["p 0", "p 0", "p 1", "p 1"]
+        got.append((res.events, res.state.vars, [s for _w, _l, s in seen]))
+    assert got[0] == got[1]

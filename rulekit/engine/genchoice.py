@@ -56,10 +56,11 @@ class ChoiceWriter(WriterCalls):
         self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
         self.emit(ind + 1, drawn(f"{self.bind(draw2)}({rs}, {p})" if n == "2" else f"{self.bind(draw)}({rs}, {p}, {n})"))
         self.emit(ind, "else:")
-        self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
+        made = self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
         self.publish(ind + 1)  # (a search bot counts the steps a playout takes)
         for line in asked:
             self.emit(ind + 1, line)
+        self.unflush(ind + 1, made)
 
     def fixed_choice(self, gen: ChooseGen, values: tuple[Any, ...], ind: int) -> None:
         """A choice of one parameter among values written in the rules, with no condition: its

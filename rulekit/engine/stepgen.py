@@ -33,7 +33,7 @@ from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.gencards import CardWriter
 from rulekit.engine.genchoice import ChoiceWriter
-from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, returns, skippable
 from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
 from rulekit.engine.genvalues import Pairs
@@ -128,8 +128,9 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
     def call_reader(self, ind: int, out: str, fn: Any, subst: dict[str, str] | None) -> None:
         """`out = fn(ctx)` for code that reads the locals in ctx.loc (a closure, located code):
         the step locals in reach (and `subst`) written there first."""
-        self.flush(ind, subst)
+        made = self.flush(ind, subst)
         self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
+        self.unflush(ind, made)
 
     def written(self, code: Any, subst: dict[str, str] | None) -> str:
         """The Python an expression's fast code is written as here (its constants bound, the step
@@ -188,7 +189,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
             if getattr(run, "__name__", "") != "noop_step":
                 span = getattr(run, "span", None)
                 self.places.start(span, len(self.lines))
-                self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
+                made = self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
                 self.publish(ind)
                 deep = len(self.inlining)  # (the calls written out around it, see k_call)
                 if deep:
@@ -201,6 +202,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                     self.emit(ind, f"{self.bind(run)}(ctx)")
                 if self.counter:
                     self.emit(ind, "S = ctx.steps")
+                self.unflush(ind, made)
                 self.places.end(span, len(self.lines))
             return
         self.write(run, ind)
@@ -367,6 +369,9 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 given.append((pname, v))
             else:
                 self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
+        if dictless and body is not None and as_ is None and not returns(body):
+            self._call_bare(name, body, given, span, too_deep, kept, ind)
+            return
         if not dictless:
             self.emit(ind, f"{saved} = ctx.loc")
         self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
@@ -430,6 +435,25 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 self.set_local(ind, as_, rv)
             else:
                 self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
+
+    def _call_bare(self, name: str, body: Run, given: list[tuple[str, str]], span: Any, too_deep: Any,
+                   kept: frozenset[str], ind: int) -> None:
+        """A procedure written out where it is called, over Python locals alone, with no `return`
+        among its steps and no value kept: its steps in line, with no try around them (nothing to
+        catch, and a reader's dict taken back from ctx.loc as soon as it is read: genframe)."""
+        self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
+        deep = len(self.inlining) + 1
+        if not self.top:  # (see k_call)
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH - deep}: {self.bind(too_deep)}(ctx)")
+        outer = self.frame
+        self.frame = Frame(self.frames, kept, True, restore=True)
+        self.frames += 1
+        for pname, v in given:
+            self.set_local(ind, pname, v)
+        self.inlining.append(name)
+        self.run(body, ind)
+        self.inlining.pop()
+        self.frame = outer
 
     def _pay_side(self, ind: int, a: str, op: str, pot: Any, overdraft: bool, seat: Any, pot_word: str,
                   seat_word: str, fail: str) -> str:
@@ -547,6 +571,25 @@ FIXED_LOCALS = (", ".join(ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" f
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
+def read_used(header: str, body: str) -> str:
+    """`header` reading only the locals `body` uses of ctx.loc (L) and the parts of the state
+    fixed for the round (a row left with none dropped): a function pays for no read it never uses."""
+    def uses(name: str) -> bool:
+        return re.search(rf"\b{name}\b", body) is not None  # (a name in a comment too: read, harmless)
+    used = [(a, v) for a, v in ROUND_FIXED.items() if uses(v)]
+    fixed = ", ".join(v for _a, v in used) + " = " + ", ".join(f"ctx.{a}" for a, _v in used)
+    rows = []
+    for row in header.split("\n"):
+        if row.strip() == FIXED_LOCALS:
+            if not used:
+                continue
+            row = row.replace(FIXED_LOCALS, fixed)
+        elif row.strip() == "L = ctx.loc" and not uses("L"):
+            continue
+        rows.append(row)
+    return "\n".join(rows)
+
+
 def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], label: str,
            steps_placed: bool = True) -> Callable[..., Any] | None:
     """Compile generated lines inside `header`/`footer`; None when Python refuses them.
@@ -554,6 +597,7 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
     lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.settled_lines()]
+    header = read_used(header, "\n".join(lines))
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
     body, header = round_seats(body, header)
