@@ -212,3 +212,26 @@ def test_a_generated_function_reads_only_the_state_it_uses():
     head = deal.source.split("# variants/")[0]
     assert "ctx.vars" not in head and "ctx.chips" not in head and "ctx.loc" not in head and "ctx.zones" in head
     assert all(place is not None for _l, place in _statements(deal.source))
+
+
+def test_a_zone_read_more_than_once_is_read_once_in_the_header():
+    """A zone's list read twice or more outside a failure's handler or the log's lines is read
+    once, on the header's row reading the round's state (no line added), into a local; a zone
+    read once, or only where code runs on a failure or for the log, or one set, is left as written."""
+    from rulekit.engine.genframe import round_zones
+    consts = ["deck", "hand", "table", "deck", "pile"]
+    lines = ["        z = Z[C0]", "        Z[C1][p].append(z.pop())", "        if len(Z[C3]) > Z[C2][0]:",
+             "            x = Z[C1][p]", "        try:", "            y = Z[C2]", "        except ERRS:",
+             "            y = Z[C2][0]", "        if LOG:", "            C9(ctx, Z[C2])", "        Z[C4] = []",
+             "        w = Z[C4] + Z[C4]"]
+    got, reads = round_zones(lines, consts)
+    assert reads == "; ZN0 = Z[C0]; ZN1 = Z[C1]; ZN2 = Z[C2]"  # deck (written C0 and C3), hand, table
+    assert got[:4] == ["        z = ZN0", "        ZN1[p].append(z.pop())", "        if len(ZN0) > ZN2[0]:",
+                       "            x = ZN1[p]"]
+    assert got[-2:] == lines[-2:] and got[7] == "            y = ZN2[0]"  # (one local, wherever it is read)
+    assert round_zones(lines[:1] + lines[4:10], consts) == (lines[:1] + lines[4:10], "")  # table: once, and cold
+    # Otoroku's bettors: the deck and the hands read once a turn, not once a card
+    g = build_game(load_variant(variant_path("hanafuda/otoroku.yaml")))
+    src = next(p.run for p in g.phases if p.id == "bettors").source
+    head = src.split("# variants/")[0]
+    assert head.count("; ZN") == 2 and "ZN1[lc0_0].append(" in src

@@ -205,3 +205,43 @@ def round_seats(body: str, header: str) -> tuple[str, str]:
             body = body.replace(code, name)
             rows[at] += f"; {name} = {code[1:-1]}"
     return body, "\n".join(rows)
+
+
+# a zone's list read as generated code writes it, and set (only the round's start sets one)
+_ZONE_READ = re.compile(r"\bZ\[C(\d+)\]")
+_ZONE_SET = re.compile(r"\bZ\[C(\d+)\] *=(?!=)")
+_COLD = re.compile(r"^ *(except\b.*|if LOG( and [^:]*)?):$")  # blocks run on a failure or for the log only
+
+
+def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
+    """A generated function's `lines` with each zone read more than once outside its cold blocks
+    (a failure's handler, the log's lines) read from a local (ZNn), and the header's reads of
+    them ('; ZNn = Z[Cm]...', for the row reading the round's state: no line added). A zone's
+    list is the same object all round: steps change what it holds, never which list it is."""
+    counts: dict[Any, int] = {}
+    cold: list[int] = []  # the indentation of the cold blocks the line being read is in
+    for line in lines:
+        ind = len(line) - len(line.lstrip())
+        while cold and ind <= cold[-1]:
+            cold.pop()
+        if not cold:
+            for m in _ZONE_READ.finditer(line):
+                name = consts[int(m.group(1))]
+                counts[name] = counts.get(name, 0) + 1
+        if _COLD.match(line):
+            cold.append(ind)
+    never = {consts[int(m.group(1))] for line in lines for m in _ZONE_SET.finditer(line)}
+    often = [name for name, k in counts.items() if k > 1 and type(name) is str and name not in never]
+    if not often:
+        return lines, ""
+    local = {name: f"ZN{i}" for i, name in enumerate(often)}
+    first: dict[str, str] = {}
+
+    def read(m: re.Match[str]) -> str:
+        name = consts[int(m.group(1))]
+        if name not in local:
+            return m.group(0)
+        first.setdefault(name, m.group(1))
+        return local[name]
+    lines = [_ZONE_READ.sub(read, line) for line in lines]
+    return lines, "".join(f"; {local[name]} = Z[C{first[name]}]" for name in often)

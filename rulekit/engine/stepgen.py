@@ -38,7 +38,7 @@ from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
 from rulekit.engine.genvalues import Pairs
 from rulekit.engine.places import Places, placed, register
-from rulekit.engine.genframe import round_seats
+from rulekit.engine.genframe import round_seats, round_zones
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, ForGen, IfGen, LetGen, PayGen, RecordGen, RepeatGen, ReturnGen, SayGen, SeqGen, SetDealerGen, StopGen)
 from rulekit.engine.steps import (MAX_CALL_DEPTH, MAX_LIST, NO_VALUE, Fn, LoopBreak, ProcReturn, Run, returned,
     log_next_dealer, log_pay, log_set, log_say, log_yaku, log_record, log_stop, too_many)
@@ -571,9 +571,10 @@ FIXED_LOCALS = (", ".join(ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" f
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
 
 
-def read_used(header: str, body: str) -> str:
+def read_used(header: str, body: str, zones: str = "") -> str:
     """`header` reading only the locals `body` uses of ctx.loc (L) and the parts of the state
-    fixed for the round (a row left with none dropped): a function pays for no read it never uses."""
+    fixed for the round (a row left with none dropped; `zones`, the zones read once: rulekit.engine.
+    genframe.round_zones, added to it): a function pays for no read it never uses."""
     def uses(name: str) -> bool:
         return re.search(rf"\b{name}\b", body) is not None  # (a name in a comment too: read, harmless)
     used = [(a, v) for a, v in ROUND_FIXED.items() if uses(v)]
@@ -583,7 +584,7 @@ def read_used(header: str, body: str) -> str:
         if row.strip() == FIXED_LOCALS:
             if not used:
                 continue
-            row = row.replace(FIXED_LOCALS, fixed)
+            row = row.replace(FIXED_LOCALS, fixed) + zones
         elif row.strip() == "L = ctx.loc" and not uses("L"):
             continue
         rows.append(row)
@@ -597,7 +598,8 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
     lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.settled_lines()]
-    header = read_used(header, "\n".join(lines))
+    lines, zones = round_zones(lines, g.consts) if FIXED_LOCALS in header else (lines, "")
+    header = read_used(header, "\n".join(lines) + zones, zones)
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
     body, header = round_seats(body, header)
