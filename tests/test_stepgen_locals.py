@@ -253,3 +253,38 @@ def test_a_procedure_with_no_return_is_written_out_with_no_try_and_ctx_loc_put_b
         assert [s.split(" stake")[0] for s in said] == ["p 0", "p 0", "p 1", "p 1"]
         got.append((res.events, res.state.vars, [s for _w, _l, s in seen]))
     assert got[0] == got[1]
+
+
+FORWARD = '''
+      - for: p
+        in: "[0, 1]"
+        do:
+          - set: {"put[p]": "stake + p + 1"}
+          - set: {stake: "put[p] * 2 + put[0]"}
+          - if: "count(deck) > 100"
+            then: [{set: {"put[p]": "stake + 7"}}]
+          - set: {stake: "put[p] + 100"}
+          - repeat:
+              - add: {"put[p]": 1}
+            while: "put[p] < 9"
+          - set: {stake: "put[p] + 1000"}
+'''
+
+
+def test_an_item_stored_then_read_by_the_next_line_is_read_from_the_local_stored(tmp_path):
+    # the set of stake, written right after put[p] is stored, reads the stored value's local (put[0]
+    # stays a read: another index); the set after the `if` (whose store may not have run) and the
+    # repeat's test (run again after the loop's steps) read put[p]
+    fast, slow = build(tmp_path, FORWARD, True), build(tmp_path, FORWARD, False)
+    lines = fast.phases[-1].run.source.splitlines()
+    at = next(i for i, ln in enumerate(lines) if "= v" in ln and "[lc0_0] = v" in ln)
+    stored = lines[at].split(" = ")[1].strip()
+    nxt = next(ln for ln in lines[at + 1:] if ln.strip() and not ln.strip().startswith(("#", "try:")))
+    assert f"({stored} * 2)" in nxt and "[lc0_0]" not in nxt and "[0]" in nxt
+    assert any("while True" in ln for ln in lines) and any("V[C" in ln and "[lc0_0] < 9" in ln for ln in lines)
+    assert any("V[C" in ln and "[lc0_0] + 100)" in ln for ln in lines)
+    assert any("V[C" in ln and "[lc0_0] + 1000)" in ln for ln in lines)  # (after the loop, which may not run)
+    for seed in range(3):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
+        assert state(a) == state(b) and a.events == b.events

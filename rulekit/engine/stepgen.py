@@ -49,6 +49,8 @@ _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
+_PLAIN = re.compile(r"^([a-z]+\d+(_\d+)?|ctx\.dealer|ctx\.n)$")  # a Python local (or the dealer, the seats' count)
+_ITEM = re.compile(r"\bctx\.vars\[C(\d+)\]\[(lc\d+_\d+|[a-z]+\d+|ctx\.dealer|ctx\.n)\]")  # one item of a variable read
 
 
 class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
@@ -78,6 +80,10 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.counter = False
         self.top = False  # a phase: run with no call under way (ctx.depth 0), so no call written out is too deep
         self.proofs = []  # store checks the build's proof may lighten (rulekit.engine.genproof)
+        # the last line written, if it stored a local into one item of a variable: (the line's
+        # index, its indentation, the variable's name, the index's code, the local), which an
+        # expression written next at the same indentation reads instead of the item
+        self.stored: tuple[int, int, str, str, str] | None = None
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -117,6 +123,8 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 return to
             return body  # a constant needs no temporary and cannot fail
         written = self.written(code, subst)
+        if self.stored is not None and self.stored[:2] == (len(self.lines) - 1, ind):
+            written = self.forwarded(written)  # (run right after the store, in the same block)
         if to is None and not hold and _NAME.match(written):
             return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
@@ -156,6 +164,16 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
             # written again with its procedures called, as for code too deep to write
             raise RecursionError("a local read from a frame without a dict")
         return written
+
+    def forwarded(self, written: str) -> str:
+        """An expression written on the line after a store of a local into a variable's item
+        (`a[i] = v`, nothing run between) reading that item back: it reads the local instead."""
+        assert self.stored is not None
+        _at, _ind, var, i, v = self.stored
+
+        def item(m: re.Match[str]) -> str:
+            return v if self.consts[int(m.group(1))] == var and m.group(2) == i else m.group(0)
+        return _ITEM.sub(item, written)
 
     def tick(self, ind: int, fail: str | None = None, more: str = "") -> None:
         """One step charged; `fail` (a call raising the located error) past the limit or where
@@ -274,6 +292,8 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
                 self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
+            if idx is not None and _PLAIN.match(nv) and _PLAIN.match(i) and type(var) is str:
+                self.stored = (len(self.lines) - 1, ind, var, i, nv)
         if gen.shown:
             self.log(ind, f"{self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
 
@@ -293,6 +313,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.block(other, ind + 1)
         if len(self.lines) == mark + 1:
             self.lines.pop()
+            self.stored = None  # (a store ending `then` does not run before what follows the if)
 
     def k_for(self, run: Any, gen: ForGen, ind: int) -> None:
         var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
