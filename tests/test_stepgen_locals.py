@@ -288,3 +288,51 @@ def test_an_item_stored_then_read_by_the_next_line_is_read_from_the_local_stored
         a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
         b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
         assert state(a) == state(b) and a.events == b.events
+
+
+ALIASED = '''id: aliased
+extends: {parent}
+meta:
+  names: {{en: Aliased}}
+procedures:
+  bump:
+    params: {{k: int}}
+    steps:
+      - for: i
+        in: "[0, 1]"
+        do:
+          - add: {{stake: k}}
+          - let: {{k: "k + 5"}}
+  show:
+    params: {{k: int}}
+    steps:
+      - set: {{"put[k]": "stake + k"}}
+      - add: {{stake: "put[k]"}}
+round:
+  - id: steps
+    name: Steps
+    text: Parameters given locals.
+    steps:
+      - for: p
+        in: "[0, 1]"
+        do:
+          - call: {{proc: bump, with: {{k: p}}}}
+          - call: {{proc: show, with: {{k: p}}}}
+          - add: {{stake: "p * 10"}}
+'''
+
+
+def test_a_parameter_never_set_reads_the_local_given_one_set_again_is_copied(tmp_path):
+    # show's k is never set: it reads the caller's p (and stake reads back the put[p] just stored);
+    # bump sets k again inside a loop: it keeps a copy, so its loop's second turn reads k + 5
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "aliased.yaml"
+    p.write_text(ALIASED.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
+    fast, slow = (build_game(load_variant(str(p)), codegen=c) for c in (True, False))
+    src = fast.phases[-1].run.source
+    assert "[lc0_0] = " in src and src.count("= lc0_0\n") == 1  # (one copy: bump's k)
+    for seed in range(2):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
+        assert state(a) == state(b) and a.events == b.events

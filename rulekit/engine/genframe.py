@@ -107,6 +107,30 @@ def skippable(run: Any) -> frozenset[str]:
     return out
 
 
+def names_set(run: Any) -> frozenset[str]:
+    """The step locals a block's steps set (let, for, a choice's parameters, `as`), not counting
+    the procedures they call, which have locals of their own."""
+    gen: Any = getattr(run, "gen", None)
+    kind = getattr(gen, "kind", "")
+    if kind == "let":
+        return frozenset(n for n, _f in gen.pairs)
+    if kind == "choose":
+        return frozenset(n for n, _l, _t in gen.params)
+    if kind in ("call", "claim"):
+        return frozenset([gen.as_] if gen.as_ else [])
+    if kind == "seq":
+        return frozenset().union(*map(names_set, gen.runs))
+    if kind == "if":
+        return names_set(gen.then) | names_set(gen.other)
+    if kind == "for":
+        return names_set(gen.body) | {gen.var}
+    if kind == "repeat":
+        return names_set(gen.body)
+    if gen is None and getattr(run, "__name__", "") != "noop_step":
+        return frozenset({""})  # (a step run as it is: what it sets is not known here)
+    return frozenset()
+
+
 def returns(run: Any) -> bool:
     """Whether a block's steps may end the procedure they are in with a `return` (not counting the
     procedures they call, which catch their own)."""

@@ -33,7 +33,7 @@ from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.gencards import CardWriter
 from rulekit.engine.genchoice import ChoiceWriter
-from rulekit.engine.genframe import Frame, FrameWriter, const_values, returns, skippable
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, names_set, returns, skippable
 from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
 from rulekit.engine.genvalues import Pairs
@@ -469,8 +469,14 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         outer = self.frame
         self.frame = Frame(self.frames, kept, True, restore=True)
         self.frames += 1
+        changed = names_set(body)
         for pname, v in given:
-            self.set_local(ind, pname, v)
+            if _NAME.match(v) and pname not in changed and "" not in changed:
+                # a parameter the steps never set, given a Python local of the code around (which
+                # they cannot set), the dealer or the seats' count: read where it is held, no copy
+                self.frame.bound[pname] = v
+            else:
+                self.set_local(ind, pname, v)
         self.inlining.append(name)
         self.run(body, ind)
         self.inlining.pop()
