@@ -244,7 +244,11 @@ def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
     list is the same object all round: steps change what it holds, never which list it is."""
     counts: dict[Any, int] = {}
     cold: list[int] = []  # the indentation of the cold blocks the line being read is in
+    # (a line indented deeper than the one before follows a block's header: reading the headers
+    # and the lines reading a zone alone is enough to know which of those are in a cold block)
     for line in lines:
+        if "Z[C" not in line and not line.endswith(":"):
+            continue
         ind = len(line) - len(line.lstrip())
         while cold and ind <= cold[-1]:
             cold.pop()
@@ -254,8 +258,11 @@ def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
                 counts[name] = counts.get(name, 0) + 1
         if _COLD.match(line):
             cold.append(ind)
-    never = {consts[int(m.group(1))] for line in lines for m in _ZONE_SET.finditer(line)}
-    often = [name for name, k in counts.items() if k > 1 and type(name) is str and name not in never]
+    often = [name for name, k in counts.items() if k > 1 and type(name) is str]
+    if not often:
+        return lines, ""
+    never = {consts[int(m.group(1))] for line in lines if "Z[C" in line for m in _ZONE_SET.finditer(line)}
+    often = [name for name in often if name not in never]
     if not often:
         return lines, ""
     local = {name: f"ZN{i}" for i, name in enumerate(often)}
@@ -267,5 +274,5 @@ def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
             return m.group(0)
         first.setdefault(name, m.group(1))
         return local[name]
-    lines = [_ZONE_READ.sub(read, line) for line in lines]
+    lines = [_ZONE_READ.sub(read, line) if "Z[C" in line else line for line in lines]
     return lines, "".join(f"; {local[name]} = Z[C{first[name]}]" for name in often)

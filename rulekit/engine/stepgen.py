@@ -596,15 +596,15 @@ ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "loggin
 FIXED_READ = re.compile(r"\bctx\.(" + "|".join(ROUND_FIXED) + r")\b")
 FIXED_LOCALS = (", ".join(ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in ROUND_FIXED))
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
+_READ_NAMES = re.compile(r"\b(" + "|".join(["L", *ROUND_FIXED.values()]) + r")\b")
 
 
 def read_used(header: str, body: str, zones: str = "") -> str:
     """`header` reading only the locals `body` uses of ctx.loc (L) and the parts of the state
     fixed for the round (a row left with none dropped; `zones`, the zones read once: rulekit.engine.
     genframe.round_zones, added to it): a function pays for no read it never uses."""
-    def uses(name: str) -> bool:
-        return re.search(rf"\b{name}\b", body) is not None  # (a name in a comment too: read, harmless)
-    used = [(a, v) for a, v in ROUND_FIXED.items() if uses(v)]
+    named = set(_READ_NAMES.findall(body))  # (a name in a comment too: read, harmless)
+    used = [(a, v) for a, v in ROUND_FIXED.items() if v in named]
     fixed = ", ".join(v for _a, v in used) + " = " + ", ".join(f"ctx.{a}" for a, _v in used)
     rows = []
     for row in header.split("\n"):
@@ -612,7 +612,7 @@ def read_used(header: str, body: str, zones: str = "") -> str:
             if not used:
                 continue
             row = row.replace(FIXED_LOCALS, fixed) + zones
-        elif row.strip() == "L = ctx.loc" and not uses("L"):
+        elif row.strip() == "L = ctx.loc" and "L" not in named:
             continue
         rows.append(row)
     return "\n".join(rows)
