@@ -71,7 +71,7 @@ def test_generated_code_logs_exactly_like_the_closures(path):
         assert a.events == b.events and a.log == b.log
 
 
-ALLOWED = re.compile(r"^(C\d+|K\d+|M\d+|lc\d+_\d+|S|SL|DLEFT|DRIGHT|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain|located|_s\d+"
+ALLOWED = re.compile(r"^(C\d+|K\d+|M\d+|ZN\d+|lc\d+_\d+|S|SL|DLEFT|DRIGHT|_p(e\d+_)?\d+|_t(e\d+_)?\d+|[a-z]+\d+|ctx|L|Z|V|CH|SEEN|LOG|DEALER|N|MEMO|ERRS|TOO_MANY|PAIRS|SLOW|_make|fast|plain|located|_s\d+"
                      r"|run|h|zones|vars|chips|seen|steps|step_limit|logging|decide|loc|n|dealer|round_no|"
                      r"budget|depth|record|records|get|yaku_eval|id|append|extend|pop|reverse|remove|rng|randrange|stack|relabel|next_dealer|rand|key|"
                      r"__contains__|__getitem__)$")

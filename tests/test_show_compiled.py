@@ -10,6 +10,7 @@ from rulekit.cli.main import main
 from rulekit.engine.build import build_game, load_variant
 from rulekit.core.errors import Span
 from rulekit.engine.listing import listing, parts
+from rulekit.engine.testing import variant_path
 
 from .robustness.helpers import HEAD  # noqa: F401  (registers benchmarks/hostile_corpus.py)
 
@@ -78,6 +79,7 @@ def test_a_hostile_variants_text_is_only_a_bound_constant(tmp_path, capsys, monk
 
 VARIANTS = ["kyo-kabu", "otoroku", "kakkuri", "hiraya", "dare", "hana-awase", "kingo", "kingo-banking", "oicho-kabu"]
 PLACE = re.compile(r"^( *)# (\S+):(\d+)$")
+HEADER_ROW = re.compile(r"^ {8}(L = ctx\.loc$|([A-Z]+, )*[A-Z]+ = ctx\.[a-z]|S, SL = ctx\.steps)")
 FOOTERS = ("    return run", "        return hits")  # where a phase's (a yaku table's) statements end
 
 
@@ -91,8 +93,9 @@ def _statements(source: str):
         if start is None:
             return  # no yaku can be made under these options: the table is `return []`
     else:
-        start = next(i for i, ln in enumerate(lines) if ln.strip().startswith("Z, V, CH, SEEN"))
-        if lines[start + 1].strip().startswith("S, SL = "):  # the step counter, read as a local
+        # (the header: ctx.loc, the parts of the state the body uses, the step counter, read as locals)
+        start = next(i for i, ln in enumerate(lines) if ln.strip() == "def run(ctx):")
+        while HEADER_ROW.match(lines[start + 1]):
             start += 1
     held: list[tuple[int, str, int]] = []
     for line in lines[start + 1:]:
@@ -189,3 +192,46 @@ def test_the_dealers_neighbours_written_twice_are_worked_out_once_in_the_header(
     once = body.split("\n")[0]
     assert round_seats(once, header) == (once, header)
     assert round_seats(body * 2, "    def run(ctx):\n") == (body * 2, "    def run(ctx):\n")
+
+
+def test_a_generated_function_reads_only_the_state_it_uses():
+    """The header of a phase's function reads ctx.loc and the parts of the state fixed for the
+    round only where its body uses them (a row reading none dropped), with its places intact."""
+    from rulekit.engine.stepgen import read_used
+    header = ("    def run(ctx):\n        L = ctx.loc\n        Z, V, CH, SEEN, LOG, DEALER, N = ctx.zones, ctx.vars, "
+              "ctx.chips, ctx.seen, ctx.logging, ctx.dealer, ctx.n\n        S, SL = ctx.steps, ctx.step_limit\n")
+    body = "        z = Z[C0][DEALER]\n        if LOG: C1(ctx, z)\n        CHX = 1"
+    assert read_used(header, body) == ("    def run(ctx):\n        Z, LOG, DEALER = ctx.zones, ctx.logging, ctx.dealer\n"
+                                       "        S, SL = ctx.steps, ctx.step_limit\n")
+    assert read_used(header, "        L[C0] = V[C1]") == ("    def run(ctx):\n        L = ctx.loc\n        V = ctx.vars\n"
+                                                         "        S, SL = ctx.steps, ctx.step_limit\n")
+    assert read_used(header, "        pass") == "    def run(ctx):\n        S, SL = ctx.steps, ctx.step_limit\n"
+    # Otoroku's deal shuffles, cuts and deals: no variable, chips or ctx.loc read, every step placed
+    g = build_game(load_variant(variant_path("hanafuda/otoroku.yaml")))
+    deal = next(p.run for p in g.phases if p.id == "deal")
+    head = deal.source.split("# variants/")[0]
+    assert "ctx.vars" not in head and "ctx.chips" not in head and "ctx.loc" not in head and "ctx.zones" in head
+    assert all(place is not None for _l, place in _statements(deal.source))
+
+
+def test_a_zone_read_more_than_once_is_read_once_in_the_header():
+    """A zone's list read twice or more outside a failure's handler or the log's lines is read
+    once, on the header's row reading the round's state (no line added), into a local; a zone
+    read once, or only where code runs on a failure or for the log, or one set, is left as written."""
+    from rulekit.engine.genframe import round_zones
+    consts = ["deck", "hand", "table", "deck", "pile"]
+    lines = ["        z = Z[C0]", "        Z[C1][p].append(z.pop())", "        if len(Z[C3]) > Z[C2][0]:",
+             "            x = Z[C1][p]", "        try:", "            y = Z[C2]", "        except ERRS:",
+             "            y = Z[C2][0]", "        if LOG:", "            C9(ctx, Z[C2])", "        Z[C4] = []",
+             "        w = Z[C4] + Z[C4]"]
+    got, reads = round_zones(lines, consts)
+    assert reads == "; ZN0 = Z[C0]; ZN1 = Z[C1]; ZN2 = Z[C2]"  # deck (written C0 and C3), hand, table
+    assert got[:4] == ["        z = ZN0", "        ZN1[p].append(z.pop())", "        if len(ZN0) > ZN2[0]:",
+                       "            x = ZN1[p]"]
+    assert got[-2:] == lines[-2:] and got[7] == "            y = ZN2[0]"  # (one local, wherever it is read)
+    assert round_zones(lines[:1] + lines[4:10], consts) == (lines[:1] + lines[4:10], "")  # table: once, and cold
+    # Otoroku's bettors: the deck and the hands read once a turn, not once a card
+    g = build_game(load_variant(variant_path("hanafuda/otoroku.yaml")))
+    src = next(p.run for p in g.phases if p.id == "bettors").source
+    head = src.split("# variants/")[0]
+    assert head.count("; ZN") == 2 and "ZN1[lc0_0].append(" in src

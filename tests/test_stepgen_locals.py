@@ -195,3 +195,144 @@ def test_a_seat_asked_inside_a_procedure_sees_the_procedures_names_only(tmp_path
         assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
         got.append((res.events, res.state.vars, res.state.loc))
     assert got[0][:2] == got[1][:2]
+
+
+BARE = '''id: bare
+extends: {parent}
+meta:
+  names: {{en: Bare}}
+procedures:
+  ask:
+    params: {{k: int}}
+    steps:
+      - let: {{t: "k * 2"}}
+      - choose: pick
+        player: k
+        options: {{a: "range(3)"}}
+      - add: {{stake: "a + t"}}
+  early:
+    params: {{k: int}}
+    steps:
+      - if: "k > 0"
+        then: [{{return: k}}]
+      - add: {{stake: 100}}
+round:
+  - id: steps
+    name: Steps
+    text: Procedures written out.
+    steps:
+      - for: p
+        in: "[0, 1]"
+        do:
+          - call: {{proc: ask, with: {{k: p}}}}
+          - say: "p {{p}} stake {{stake}}"
+          - call: {{proc: early, with: {{k: p}}}}
+          - say: "p {{p}} stake {{stake}} again"
+'''
+
+
+def test_a_procedure_with_no_return_is_written_out_with_no_try_and_ctx_loc_put_back(tmp_path):
+    # `ask` has no return: its steps stand in the phase with no try around them, the dict made for
+    # the seat deciding taken back from ctx.loc at once, so the phase's own names are read after it
+    # (by the log's words); `early` returns, and keeps its try
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "bare.yaml"
+    p.write_text(BARE.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
+    got = []
+    for codegen in (True, False):
+        g = build_game(load_variant(str(p)), codegen=codegen)
+        if codegen:
+            src = g.phases[-1].run.source
+            assert src.count(" as rx") == 1 and src.count("finally:") == 1 and "ctx.loc = L" in src
+        seen: list = []
+        res = play(g, 5, 3, [_Looking(seen)] * 5, rounds=1, logging=True)
+        asked = [(who, loc) for who, loc, _s in seen if "t" in loc]
+        assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
+        said = [e["text"] for e in res.events if e.get("t") == "say"]
+        assert [s.split(" stake")[0] for s in said] == ["p 0", "p 0", "p 1", "p 1"]
+        got.append((res.events, res.state.vars, [s for _w, _l, s in seen]))
+    assert got[0] == got[1]
+
+
+FORWARD = '''
+      - for: p
+        in: "[0, 1]"
+        do:
+          - set: {"put[p]": "stake + p + 1"}
+          - set: {stake: "put[p] * 2 + put[0]"}
+          - if: "count(deck) > 100"
+            then: [{set: {"put[p]": "stake + 7"}}]
+          - set: {stake: "put[p] + 100"}
+          - repeat:
+              - add: {"put[p]": 1}
+            while: "put[p] < 9"
+          - set: {stake: "put[p] + 1000"}
+'''
+
+
+def test_an_item_stored_then_read_by_the_next_line_is_read_from_the_local_stored(tmp_path):
+    # the set of stake, written right after put[p] is stored, reads the stored value's local (put[0]
+    # stays a read: another index); the set after the `if` (whose store may not have run) and the
+    # repeat's test (run again after the loop's steps) read put[p]
+    fast, slow = build(tmp_path, FORWARD, True), build(tmp_path, FORWARD, False)
+    lines = fast.phases[-1].run.source.splitlines()
+    at = next(i for i, ln in enumerate(lines) if "= v" in ln and "[lc0_0] = v" in ln)
+    stored = lines[at].split(" = ")[1].strip()
+    nxt = next(ln for ln in lines[at + 1:] if ln.strip() and not ln.strip().startswith(("#", "try:")))
+    assert f"({stored} * 2)" in nxt and "[lc0_0]" not in nxt and "[0]" in nxt
+    assert any("while True" in ln for ln in lines) and any("V[C" in ln and "[lc0_0] < 9" in ln for ln in lines)
+    assert any("V[C" in ln and "[lc0_0] + 100)" in ln for ln in lines)
+    assert any("V[C" in ln and "[lc0_0] + 1000)" in ln for ln in lines)  # (after the loop, which may not run)
+    for seed in range(3):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
+        assert state(a) == state(b) and a.events == b.events
+
+
+ALIASED = '''id: aliased
+extends: {parent}
+meta:
+  names: {{en: Aliased}}
+procedures:
+  bump:
+    params: {{k: int}}
+    steps:
+      - for: i
+        in: "[0, 1]"
+        do:
+          - add: {{stake: k}}
+          - let: {{k: "k + 5"}}
+  show:
+    params: {{k: int}}
+    steps:
+      - set: {{"put[k]": "stake + k"}}
+      - add: {{stake: "put[k]"}}
+round:
+  - id: steps
+    name: Steps
+    text: Parameters given locals.
+    steps:
+      - for: p
+        in: "[0, 1]"
+        do:
+          - call: {{proc: bump, with: {{k: p}}}}
+          - call: {{proc: show, with: {{k: p}}}}
+          - add: {{stake: "p * 10"}}
+'''
+
+
+def test_a_parameter_never_set_reads_the_local_given_one_set_again_is_copied(tmp_path):
+    # show's k is never set: it reads the caller's p (and stake reads back the put[p] just stored);
+    # bump sets k again inside a loop: it keeps a copy, so its loop's second turn reads k + 5
+    from rulekit.engine.build import build_game, load_variant
+    from rulekit.engine.testing import variant_path
+    p = tmp_path / "aliased.yaml"
+    p.write_text(ALIASED.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
+    fast, slow = (build_game(load_variant(str(p)), codegen=c) for c in (True, False))
+    src = fast.phases[-1].run.source
+    assert "[lc0_0] = " in src and src.count("= lc0_0\n") == 1  # (one copy: bump's k)
+    for seed in range(2):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
+        assert state(a) == state(b) and a.events == b.events

@@ -34,9 +34,12 @@ class ChoiceWriter(WriterCalls):
 
     frame: Frame
     lines: list[str]
+    promote: bool
 
     if TYPE_CHECKING:
         def lazy_choice(self, gen: ChooseGen, p: str, seconds: tuple[Any, ...], ind: int) -> int: ...
+
+        def note_values(self, name: str, values: tuple[Any, ...]) -> None: ...
 
     def items(self, fn: Any, ind: int) -> str:
         """Code for values gone through, neither kept nor changed: a list written in the rules is
@@ -53,10 +56,11 @@ class ChoiceWriter(WriterCalls):
         self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
         self.emit(ind + 1, drawn(f"{self.bind(draw2)}({rs}, {p})" if n == "2" else f"{self.bind(draw)}({rs}, {p}, {n})"))
         self.emit(ind, "else:")
-        self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
+        made = self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
         self.publish(ind + 1)  # (a search bot counts the steps a playout takes)
         for line in asked:
             self.emit(ind + 1, line)
+        self.unflush(ind + 1, made)
 
     def fixed_choice(self, gen: ChooseGen, values: tuple[Any, ...], ind: int) -> None:
         """A choice of one parameter among values written in the rules, with no condition: its
@@ -72,6 +76,7 @@ class ChoiceWriter(WriterCalls):
         if len(acts) == 1:
             self.log(ind, f"{self.bind(gen.log_forced)}(ctx, {p}, {a}[0])", "ctx.logging")
             self.emit(ind, f"{self.local_target(gen.params[0][0])}, = {a}[0]")
+            self.chose(gen.params[0][0], values)
             return
         before = dict(self.frame.bound)
         target = self.local_target(gen.params[0][0])  # (in reach once answered, not written before)
@@ -80,6 +85,13 @@ class ChoiceWriter(WriterCalls):
         self.ask(gen, p, str(len(acts)), ind, lambda d: f"{target} = {vals}[{d}]",
                  [f"{target}, = {a}[ctx.decide({self.bind(gen.choice)}, {p}, {a})]"])
         self.frame.bound = after
+        self.chose(gen.params[0][0], values)
+
+    def chose(self, name: str, values: tuple[Any, ...]) -> None:
+        """Parameter `name`, set as a Python local, holds one of `values` (what a store of it
+        may then leave untested: rulekit.engine.genproof)."""
+        if self.promote and name not in self.frame.kept:
+            self.note_values(name, values)
 
     def k_choose(self, run: Any, gen: ChooseGen, ind: int) -> None:
         player, params, where, if_none = gen.player, gen.params, gen.where, gen.if_none

@@ -37,9 +37,10 @@ class Frame:
     """The Python locals standing for the step locals of one `ctx.loc` dict (a phase's or a
     procedure's), and which of them the rules can read at the point being generated."""
 
-    __slots__ = ("tag", "slots", "bound", "kept", "dictless", "flushed", "sets", "facts")
+    __slots__ = ("tag", "slots", "bound", "kept", "dictless", "flushed", "sets", "facts", "restore")
 
-    def __init__(self, tag: int, kept: frozenset[str] = frozenset(), dictless: bool = False) -> None:
+    def __init__(self, tag: int, kept: frozenset[str] = frozenset(), dictless: bool = False,
+                 restore: bool = False) -> None:
         self.tag = tag
         self.slots: dict[str, str] = {}  # step local -> its Python local
         self.bound: dict[str, str] = {}  # the step locals in reach here -> the Python code holding each
@@ -50,6 +51,9 @@ class Frame:
         # a reader needs them, ctx.loc is made from them (`flushed`: it was)
         self.dictless = dictless
         self.flushed = False
+        # (dictless) ctx.loc put back to the dict of the code around (L) as soon as a reader is done
+        # with the dict made for it: no `finally` around the procedure's steps has to
+        self.restore = restore
         # how many steps of the function being written set each name, and what the build proved
         # of the value a `let` sets (rulekit.engine.genproof)
         self.sets: dict[str, int] = {}
@@ -103,6 +107,46 @@ def skippable(run: Any) -> frozenset[str]:
     return out
 
 
+def names_set(run: Any) -> frozenset[str]:
+    """The step locals a block's steps set (let, for, a choice's parameters, `as`), not counting
+    the procedures they call, which have locals of their own."""
+    gen: Any = getattr(run, "gen", None)
+    kind = getattr(gen, "kind", "")
+    if kind == "let":
+        return frozenset(n for n, _f in gen.pairs)
+    if kind == "choose":
+        return frozenset(n for n, _l, _t in gen.params)
+    if kind in ("call", "claim"):
+        return frozenset([gen.as_] if gen.as_ else [])
+    if kind == "seq":
+        return frozenset().union(*map(names_set, gen.runs))
+    if kind == "if":
+        return names_set(gen.then) | names_set(gen.other)
+    if kind == "for":
+        return names_set(gen.body) | {gen.var}
+    if kind == "repeat":
+        return names_set(gen.body)
+    if gen is None and getattr(run, "__name__", "") != "noop_step":
+        return frozenset({""})  # (a step run as it is: what it sets is not known here)
+    return frozenset()
+
+
+def returns(run: Any) -> bool:
+    """Whether a block's steps may end the procedure they are in with a `return` (not counting the
+    procedures they call, which catch their own)."""
+    gen: Any = getattr(run, "gen", None)
+    kind = getattr(gen, "kind", "")
+    if kind == "return_":
+        return True
+    if kind == "seq":
+        return any(map(returns, gen.runs))
+    if kind == "if":
+        return returns(gen.then) or returns(gen.other)
+    if kind in ("for", "repeat"):
+        return returns(gen.body)
+    return False
+
+
 class FrameWriter:
     """What a code writer does with step locals (mixed into rulekit.engine.stepgen's writer, whose
     `emit`, `bind` and `run` it uses): sets them, and writes them into ctx.loc where needed."""
@@ -117,14 +161,22 @@ class FrameWriter:
 
         def run(self, run: Any, ind: int) -> None: ...
 
-    def flush(self, ind: int, subst: dict[str, str] | None = None) -> None:
-        """Write the step locals in reach (and `subst`) into ctx.loc, for code that reads it there."""
+    def flush(self, ind: int, subst: dict[str, str] | None = None) -> bool:
+        """Write the step locals in reach (and `subst`) into ctx.loc, for code that reads it there;
+        whether the reader must then call `unflush` (a dict was made for it that ctx.loc must not keep)."""
         held = {**self.frame.bound, **(subst or {})} if self.promote else dict(subst or {})
         if held and self.frame.dictless:
             self.emit(ind, "ctx.loc = {" + ", ".join(f"{self.bind(n)}: {v}" for n, v in held.items()) + "}")
             self.frame.flushed = True
+            return self.frame.restore
         elif held:
             self.emit(ind, ", ".join(f"L[{self.bind(n)}]" for n in held) + ", = " + ", ".join(held.values()) + ",")
+        return False
+
+    def unflush(self, ind: int, made: bool) -> None:
+        """After the reader a `flush` was for (`made`: what it returned), ctx.loc put back."""
+        if made:
+            self.emit(ind, "ctx.loc = L")
 
     def set_local(self, ind: int, name: str, value: str) -> None:
         """Step local `name` set to `value` (and in reach from here on)."""
@@ -147,8 +199,9 @@ class FrameWriter:
         """`if LOG: call`, the step locals in reach written to ctx.loc first (log words read them)."""
         if self.promote and self.frame.bound:
             self.emit(ind, f"if {cond}:")
-            self.flush(ind + 1)
+            made = self.flush(ind + 1)
             self.emit(ind + 1, call)
+            self.unflush(ind + 1, made)
         else:
             self.emit(ind, f"if {cond}: {call}")
 
@@ -157,7 +210,7 @@ class FrameWriter:
 # right_of(dealer)) once DEALER and N are read: the same all round, so worked out once per call
 # of a function that writes them more than once
 _ROUND_SEATS = (("((DEALER - 1) % N)", "DLEFT"), ("((DEALER + 1) % N)", "DRIGHT"))
-_READS_DEALER = re.compile(r"^ *(Z, V, CH, SEEN, LOG, )?DEALER, N = ")  # (a phase's header, or a yaku table's)
+_READS_DEALER = re.compile(r"^ *([A-Z]+, )*DEALER, N = ")  # (a phase's header, or a yaku table's)
 
 
 def round_seats(body: str, header: str) -> tuple[str, str]:
@@ -176,3 +229,50 @@ def round_seats(body: str, header: str) -> tuple[str, str]:
             body = body.replace(code, name)
             rows[at] += f"; {name} = {code[1:-1]}"
     return body, "\n".join(rows)
+
+
+# a zone's list read as generated code writes it, and set (only the round's start sets one)
+_ZONE_READ = re.compile(r"\bZ\[C(\d+)\]")
+_ZONE_SET = re.compile(r"\bZ\[C(\d+)\] *=(?!=)")
+_COLD = re.compile(r"^ *(except\b.*|if LOG( and [^:]*)?):$")  # blocks run on a failure or for the log only
+
+
+def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
+    """A generated function's `lines` with each zone read more than once outside its cold blocks
+    (a failure's handler, the log's lines) read from a local (ZNn), and the header's reads of
+    them ('; ZNn = Z[Cm]...', for the row reading the round's state: no line added). A zone's
+    list is the same object all round: steps change what it holds, never which list it is."""
+    counts: dict[Any, int] = {}
+    cold: list[int] = []  # the indentation of the cold blocks the line being read is in
+    # (a line indented deeper than the one before follows a block's header: reading the headers
+    # and the lines reading a zone alone is enough to know which of those are in a cold block)
+    for line in lines:
+        if "Z[C" not in line and not line.endswith(":"):
+            continue
+        ind = len(line) - len(line.lstrip())
+        while cold and ind <= cold[-1]:
+            cold.pop()
+        if not cold:
+            for m in _ZONE_READ.finditer(line):
+                name = consts[int(m.group(1))]
+                counts[name] = counts.get(name, 0) + 1
+        if _COLD.match(line):
+            cold.append(ind)
+    often = [name for name, k in counts.items() if k > 1 and type(name) is str]
+    if not often:
+        return lines, ""
+    never = {consts[int(m.group(1))] for line in lines if "Z[C" in line for m in _ZONE_SET.finditer(line)}
+    often = [name for name in often if name not in never]
+    if not often:
+        return lines, ""
+    local = {name: f"ZN{i}" for i, name in enumerate(often)}
+    first: dict[str, str] = {}
+
+    def read(m: re.Match[str]) -> str:
+        name = consts[int(m.group(1))]
+        if name not in local:
+            return m.group(0)
+        first.setdefault(name, m.group(1))
+        return local[name]
+    lines = [_ZONE_READ.sub(read, line) if "Z[C" in line else line for line in lines]
+    return lines, "".join(f"; {local[name]} = Z[C{first[name]}]" for name in often)

@@ -25,6 +25,7 @@ from rulekit.engine.steps import MAX_LIST
 from rulekit.lang.expr import ast
 from rulekit.lang.expr import types as T
 from rulekit.lang.expr.fastcode import FastCode, fast_code
+from rulekit.lang.expr.scope import MAX_INT, NC_MARK
 
 if TYPE_CHECKING:
     from rulekit.engine.genframe import Frame
@@ -34,6 +35,9 @@ PLAIN = (T.INT, T.CARD, T.BOOL)  # values a kept list may hold that add nothing 
 CARDS, GROUPS, EMPTY = "cards", "groups", "empty"
 SHORT = "short"  # a new list of a few items (at most FEW), whatever they are
 WHOLE = "whole"  # a whole number written in the rule (its most: the largest such)
+# a single value a variable may keep with no store test (see scalar): a whole number no further
+# from 0 than its most, or True/False
+NUMBER, TRUTH = "number", "truth"
 FEW = 16
 _LIST_ONLY = frozenset({list})
 # what is proved of a value: its kind, and the most it can hold (items and their items; for WHOLE,
@@ -145,6 +149,76 @@ def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) 
     return (CARDS, deck) if deck is not None else None
 
 
+def _state(node: ast.Node, code: FastCode, typ: str) -> bool:
+    """Whether `node` reads a game variable (or one seat's item of one) of the checker's type
+    `typ`: every value stored there passed the store check of that type."""
+    name = node.obj if isinstance(node, ast.Index) else node
+    if not isinstance(name, ast.Name) or (code.names or {}).get(id(name)) != "global" or code.scope is None:
+        return False
+    g = code.scope.globals.get(name.name)
+    where = getattr(g, "code", None)
+    return g is not None and isinstance(where, tuple) and where[0] == "vars" \
+        and g.type == (f"list<{typ}>" if isinstance(node, ast.Index) else typ)
+
+
+def scalar(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -> Shape | None:
+    """What is proved of a single value `node` computes: NUMBER (a whole number, with the most it
+    can be from 0) or TRUTH (True or False), else None. Proved: whole numbers and truth values
+    written in the rule, a game variable of that type read (its stores were checked), a product
+    (the generated code bounds every product: rulekit.lang.expr.codegen), sums, `-`, `if` and
+    max/min of a list written out of proved numbers, `not`, comparisons, and/or of truth values,
+    and a step local whose one setting was proved (`local`)."""
+    info = code.info or {}
+    typ, k = info.get(id(node), (T.ANY, NC_MARK))
+    if k is not NC_MARK:
+        if type(k) is bool:
+            return TRUTH, None
+        return (NUMBER, abs(k)) if type(k) is int else None
+    if isinstance(node, ast.Name) and (code.names or {}).get(id(node)) == "loc":
+        got = local(node.name)
+        return got if got is not None and got[0] in (NUMBER, TRUTH) else None
+    if typ == T.BOOL:
+        if ast.always_bool(node) or _state(node, code, T.BOOL):
+            return TRUTH, None
+        parts: tuple[ast.Node, ...] = ()
+        if isinstance(node, ast.Binary) and node.op in ("and", "or"):
+            parts = (node.left, node.right)
+        elif isinstance(node, ast.Cond):
+            parts = (node.then, node.other)
+        if parts and all(scalar(x, code, local) == (TRUTH, None) for x in parts):
+            return TRUTH, None
+        return None
+    if typ != T.INT:
+        return None
+    if _state(node, code, T.INT):
+        return NUMBER, MAX_INT
+    most: int | None = None
+    if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
+        if any(info.get(id(x), (T.ANY,))[0] != T.INT for x in (node.left, node.right)):
+            return None
+        if node.op == "*":
+            return NUMBER, MAX_INT  # (every product of whole numbers is bounded where it is made)
+        a, b = scalar(node.left, code, local), scalar(node.right, code, local)
+        if a is None or b is None or a[1] is None or b[1] is None:
+            return None
+        most = a[1] + b[1]
+    elif isinstance(node, ast.Unary) and node.op == "-":
+        return scalar(node.operand, code, local)
+    elif isinstance(node, ast.Cond):
+        a, b = scalar(node.then, code, local), scalar(node.other, code, local)
+        if a is None or b is None or a[1] is None or b[1] is None or a[0] != NUMBER or b[0] != NUMBER:
+            return None
+        most = max(a[1], b[1])
+    elif isinstance(node, ast.Call) and node.func in ("max", "min") and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.ListLit) and node.args[0].items:
+        mosts = [s[1] if s is not None and s[0] == NUMBER else None
+                 for s in (scalar(x, code, local) for x in node.args[0].items)]
+        if None in mosts:
+            return None
+        most = max(m for m in mosts if m is not None)
+    return None if most is None else (NUMBER, most)
+
+
 class ProofWriter:
     """The store checks of kept lists (mixed into rulekit.engine.stepgen's writer, whose `emit`,
     `bind` and `frame` it uses): the full one, or the one the build's proof leaves, settled when
@@ -161,8 +235,9 @@ class ProofWriter:
 
         def bind(self, obj: Any) -> str: ...
 
-    def proved(self, fn: Any) -> tuple[Shape | None, list[tuple[Frame, str]]]:
-        """What is proved of the value of expression `fn` here, and the step locals it relies on."""
+    def proved(self, fn: Any, single: bool = False) -> tuple[Shape | None, list[tuple[Frame, str]]]:
+        """What is proved of the value of expression `fn` here (`single`: as a single value, see
+        scalar), and the step locals it relies on."""
         code = None if getattr(self, "slow", False) else fast_code(fn)
         if code is None or code.node is None or not self.promote:
             return None, []
@@ -175,11 +250,13 @@ class ProofWriter:
             deps.append((frame, name))
             deps.extend((frame, n) for n in fact[2])
             return fact[0], fact[1]
-        return shape(code.node, code, local), deps
+        return (scalar if single else shape)(code.node, code, local), deps
 
     def note_let(self, name: str, fn: Any) -> None:
         """Step local `name` was just set to the value of `fn`: what is proved of it, if anything."""
         got, deps = self.proved(fn)
+        if got is None:
+            got, deps = self.proved(fn, single=True)
         if got is None:
             self.frame.facts.pop(name, None)
         else:
@@ -218,6 +295,23 @@ class ProofWriter:
             light = f"pass  # (at most {got[1]} items and items of items, however the game goes)"
         self.proofs.append((len(self.lines) - 1, "    " * ind + light, deps))
         return True
+
+    def note_values(self, name: str, values: tuple[Any, ...]) -> None:
+        """Step local `name` was just set to one of `values` (a choice among values written in
+        the rules): what is proved of it, if anything."""
+        if values and all(type(v) is bool for v in values):
+            self.frame.facts[name] = (TRUTH, None, frozenset())
+        elif values and all(type(v) is int for v in values) and max(map(abs, values)) <= MAX_INT:
+            self.frame.facts[name] = (NUMBER, max(map(abs, values)), frozenset())
+        else:
+            self.frame.facts.pop(name, None)
+
+    def single_check(self, ind: int, fn: Any, kind: str) -> None:
+        """The store test just written (of a number's bound or a truth value's type) left out when
+        the build proves the value of `fn` passes it (every step local the proof read set once)."""
+        got, deps = self.proved(fn, single=True)
+        if got is not None and got[0] == kind and (kind == TRUTH or (got[1] is not None and got[1] <= MAX_INT)):
+            self.proofs.append((len(self.lines) - 1, "    " * ind + "pass  # (the value is proved to pass)", deps))
 
     def settled_lines(self) -> list[str]:
         """The lines written, each proved store check in its lighter form (every step local its

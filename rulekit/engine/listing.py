@@ -150,14 +150,13 @@ HOW_TO_READ = """\
 # the game afresh with it. A `# file:line` comment names the step of the file the statements
 # below it carry out, down to the next such comment indented as much or less.
 # ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far
-# (counted in S while a phase runs). Read once at the top: Z = ctx.zones (the piles of cards, by
-# name), V = ctx.vars (the variables), CH = ctx.chips (each seat's chips), SEEN = ctx.seen (per
-# card, a bit for each seat that has seen it), L = ctx.loc (the names a step sets, where others
-# read them; lcN_M are those names as Python locals), LOG (whether a log is kept), DEALER, N
-# (and DLEFT, DRIGHT: the seats to the dealer's left and right). Cn and Kn are constants bound
-# when the code is built (names, texts, functions), listed under each part's heading with their
-# place. An expression is inline; if it fails, `except ERRS:` runs its located twin (Cn(ctx), or
-# C(ctx, Cn, {cards, seat}) in a yaku table), which raises the error at its place in the file."""
+# (counted in S while a phase runs). Read at the top where used: Z = ctx.zones (the piles of cards,
+# by name; ZNn a pile read often), V = ctx.vars, CH = ctx.chips, SEEN = ctx.seen (per card, a bit
+# for each seat that has seen it), L = ctx.loc (the names a step sets; lcN_M are those names as
+# Python locals), LOG (whether a log is kept), DEALER, N (and DLEFT, DRIGHT: the seats to the
+# dealer's left and right). Cn and Kn are constants bound when the code is built, listed under each
+# part's heading with their place. An expression is inline; if it fails, `except ERRS:` runs its
+# located twin (Cn(ctx), or C(ctx, Cn, {cards, seat}) in a yaku table), raising the error there."""
 
 
 def listing(game: Game) -> str:

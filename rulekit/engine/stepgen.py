@@ -33,12 +33,12 @@ from rulekit.lang.expr.scope import MAX_INT
 from rulekit.engine.cost import flat
 from rulekit.engine.gencards import CardWriter
 from rulekit.engine.genchoice import ChoiceWriter
-from rulekit.engine.genframe import Frame, FrameWriter, const_values, skippable
+from rulekit.engine.genframe import Frame, FrameWriter, const_values, names_set, returns, skippable
 from rulekit.engine.genlazy import LazyChoiceWriter
-from rulekit.engine.genproof import ProofWriter
+from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
 from rulekit.engine.genvalues import Pairs
 from rulekit.engine.places import Places, placed, register
-from rulekit.engine.genframe import round_seats
+from rulekit.engine.genframe import round_seats, round_zones
 from rulekit.engine.stepkinds import (AssignGen, BreakGen, CallGen, ClaimGen, ForGen, IfGen, LetGen, PayGen, RecordGen, RepeatGen, ReturnGen, SayGen, SeqGen, SetDealerGen, StopGen)
 from rulekit.engine.steps import (MAX_CALL_DEPTH, MAX_LIST, NO_VALUE, Fn, LoopBreak, ProcReturn, Run, returned,
     log_next_dealer, log_pay, log_set, log_say, log_yaku, log_record, log_stop, too_many)
@@ -49,6 +49,8 @@ _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")
 _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
+_PLAIN = re.compile(r"^([a-z]+\d+(_\d+)?|ctx\.dealer|ctx\.n)$")  # a Python local (or the dealer, the seats' count)
+_ITEM = re.compile(r"\bctx\.vars\[C(\d+)\]\[(lc\d+_\d+|[a-z]+\d+|ctx\.dealer|ctx\.n)\]")  # one item of a variable read
 
 
 class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
@@ -78,6 +80,10 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.counter = False
         self.top = False  # a phase: run with no call under way (ctx.depth 0), so no call written out is too deep
         self.proofs = []  # store checks the build's proof may lighten (rulekit.engine.genproof)
+        # the last line written, if it stored a local into one item of a variable: (the line's
+        # index, its indentation, the variable's name, the index's code, the local), which an
+        # expression written next at the same indentation reads instead of the item
+        self.stored: tuple[int, int, str, str, str] | None = None
 
     # -- helpers ---------------------------------------------------------------
     def bind(self, obj: Any) -> str:
@@ -117,6 +123,8 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 return to
             return body  # a constant needs no temporary and cannot fail
         written = self.written(code, subst)
+        if self.stored is not None and self.stored[:2] == (len(self.lines) - 1, ind):
+            written = self.forwarded(written)  # (run right after the store, in the same block)
         if to is None and not hold and _NAME.match(written):
             return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
@@ -128,8 +136,9 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
     def call_reader(self, ind: int, out: str, fn: Any, subst: dict[str, str] | None) -> None:
         """`out = fn(ctx)` for code that reads the locals in ctx.loc (a closure, located code):
         the step locals in reach (and `subst`) written there first."""
-        self.flush(ind, subst)
+        made = self.flush(ind, subst)
         self.emit(ind, f"{out} = {self.bind(fn)}(ctx)")
+        self.unflush(ind, made)
 
     def written(self, code: Any, subst: dict[str, str] | None) -> str:
         """The Python an expression's fast code is written as here (its constants bound, the step
@@ -155,6 +164,16 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
             # written again with its procedures called, as for code too deep to write
             raise RecursionError("a local read from a frame without a dict")
         return written
+
+    def forwarded(self, written: str) -> str:
+        """An expression written on the line after a store of a local into a variable's item
+        (`a[i] = v`, nothing run between) reading that item back: it reads the local instead."""
+        assert self.stored is not None
+        _at, _ind, var, i, v = self.stored
+
+        def item(m: re.Match[str]) -> str:
+            return v if self.consts[int(m.group(1))] == var and m.group(2) == i else m.group(0)
+        return _ITEM.sub(item, written)
 
     def tick(self, ind: int, fail: str | None = None, more: str = "") -> None:
         """One step charged; `fail` (a call raising the located error) past the limit or where
@@ -188,7 +207,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
             if getattr(run, "__name__", "") != "noop_step":
                 span = getattr(run, "span", None)
                 self.places.start(span, len(self.lines))
-                self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
+                made = self.flush(ind)  # (a step without code of its own reads the locals in ctx.loc)
                 self.publish(ind)
                 deep = len(self.inlining)  # (the calls written out around it, see k_call)
                 if deep:
@@ -201,6 +220,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                     self.emit(ind, f"{self.bind(run)}(ctx)")
                 if self.counter:
                     self.emit(ind, "S = ctx.steps")
+                self.unflush(ind, made)
                 self.places.end(span, len(self.lines))
             return
         self.write(run, ind)
@@ -253,9 +273,13 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 # (a fraction passes the test as the check would, whatever its size; anything else the
                 # checker's type rules out fails it with a TypeError, located as the step's failure)
                 self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
+                if not add and typ == T.INT:
+                    self.single_check(ind, fn, NUMBER)
             elif typ == T.BOOL:  # (a comparison's value needs no test: always_bool)
                 if add or not always_bool(getattr(fast_code(fn), "node", None)):
                     self.emit(ind, f"if type({nv}) is not bool: {chk}({nv})")
+                    if not add:
+                        self.single_check(ind, fn, TRUTH)
             elif self.list_check(ind, None if add else fn, typ, nv, chk):
                 pass  # (a list of single values or of lists of them: rulekit.engine.genproof)
             else:
@@ -268,6 +292,8 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 self.emit(ind + 1, f"if len({nv}) > {MAX_LIST} or not {self.bind(flat)}({nv}): {chk}({nv})")
                 self.emit(ind, f"elif {tv} in {self.bind((str, dict))}: {chk}({nv})")
             self.emit(ind, f"{slot} = {nv}")
+            if idx is not None and _PLAIN.match(nv) and _PLAIN.match(i) and type(var) is str:
+                self.stored = (len(self.lines) - 1, ind, var, i, nv)
         if gen.shown:
             self.log(ind, f"{self.bind(log_set)}(ctx, {self.bind(gen.shown)})")
 
@@ -287,6 +313,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.block(other, ind + 1)
         if len(self.lines) == mark + 1:
             self.lines.pop()
+            self.stored = None  # (a store ending `then` does not run before what follows the if)
 
     def k_for(self, run: Any, gen: ForGen, ind: int) -> None:
         var, items, body, span, breaks = gen.var, gen.items, gen.body, gen.span, gen.breaks
@@ -363,6 +390,9 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 given.append((pname, v))
             else:
                 self.emit(ind, f"{vals}[{self.bind(pname)}] = {v}")
+        if dictless and body is not None and as_ is None and not returns(body):
+            self._call_bare(name, body, given, span, too_deep, kept, ind)
+            return
         if not dictless:
             self.emit(ind, f"{saved} = ctx.loc")
         self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
@@ -426,6 +456,31 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 self.set_local(ind, as_, rv)
             else:
                 self.emit(ind, f"{saved}[{self.bind(as_)}] = {rv}")
+
+    def _call_bare(self, name: str, body: Run, given: list[tuple[str, str]], span: Any, too_deep: Any,
+                   kept: frozenset[str], ind: int) -> None:
+        """A procedure written out where it is called, over Python locals alone, with no `return`
+        among its steps and no value kept: its steps in line, with no try around them (nothing to
+        catch, and a reader's dict taken back from ctx.loc as soon as it is read: genframe)."""
+        self.tick(ind, f"TOO_MANY(ctx, {self.bind(span)})")
+        deep = len(self.inlining) + 1
+        if not self.top:  # (see k_call)
+            self.emit(ind, f"if ctx.depth > {MAX_CALL_DEPTH - deep}: {self.bind(too_deep)}(ctx)")
+        outer = self.frame
+        self.frame = Frame(self.frames, kept, True, restore=True)
+        self.frames += 1
+        changed = names_set(body)
+        for pname, v in given:
+            if _NAME.match(v) and pname not in changed and "" not in changed:
+                # a parameter the steps never set, given a Python local of the code around (which
+                # they cannot set), the dealer or the seats' count: read where it is held, no copy
+                self.frame.bound[pname] = v
+            else:
+                self.set_local(ind, pname, v)
+        self.inlining.append(name)
+        self.run(body, ind)
+        self.inlining.pop()
+        self.frame = outer
 
     def _pay_side(self, ind: int, a: str, op: str, pot: Any, overdraft: bool, seat: Any, pot_word: str,
                   seat_word: str, fail: str) -> str:
@@ -541,6 +596,26 @@ ROUND_FIXED = {"zones": "Z", "vars": "V", "chips": "CH", "seen": "SEEN", "loggin
 FIXED_READ = re.compile(r"\bctx\.(" + "|".join(ROUND_FIXED) + r")\b")
 FIXED_LOCALS = (", ".join(ROUND_FIXED.values()) + " = " + ", ".join(f"ctx.{a}" for a in ROUND_FIXED))
 _HEADER = f"    def run(ctx):\n        L = ctx.loc\n        {FIXED_LOCALS}\n"  # a generated step block
+_READ_NAMES = re.compile(r"\b(" + "|".join(["L", *ROUND_FIXED.values()]) + r")\b")
+
+
+def read_used(header: str, body: str, zones: str = "") -> str:
+    """`header` reading only the locals `body` uses of ctx.loc (L) and the parts of the state
+    fixed for the round (a row left with none dropped; `zones`, the zones read once: rulekit.engine.
+    genframe.round_zones, added to it): a function pays for no read it never uses."""
+    named = set(_READ_NAMES.findall(body))  # (a name in a comment too: read, harmless)
+    used = [(a, v) for a, v in ROUND_FIXED.items() if v in named]
+    fixed = ", ".join(v for _a, v in used) + " = " + ", ".join(f"ctx.{a}" for a, _v in used)
+    rows = []
+    for row in header.split("\n"):
+        if row.strip() == FIXED_LOCALS:
+            if not used:
+                continue
+            row = row.replace(FIXED_LOCALS, fixed) + zones
+        elif row.strip() == "L = ctx.loc" and "L" not in named:
+            continue
+        rows.append(row)
+    return "\n".join(rows)
 
 
 def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], label: str,
@@ -550,6 +625,8 @@ def build_function(g: Gen, header: str, footer: str, extra: dict[str, Any], labe
     params = ", ".join(f"C{i}" for i in range(len(g.consts)))
     names = ", ".join(extra)
     lines = ["    " + FIXED_READ.sub(lambda m: ROUND_FIXED[m.group(1)], line) for line in g.settled_lines()]
+    lines, zones = round_zones(lines, g.consts) if FIXED_LOCALS in header else (lines, "")
+    header = read_used(header, "\n".join(lines) + zones, zones)
     located, steps = placed(lines, g.places.at, 2 + header.count("\n"))
     body = "\n".join(located)
     body, header = round_seats(body, header)
