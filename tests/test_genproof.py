@@ -68,19 +68,26 @@ SHORT = re.compile(r"^if not C\d+\(C\d+\(type, (\w+)\)\): C\d+\(\1\)$")
 NONE = re.compile(r"^pass  # \(at most (\d+) items and items of items")
 
 
-def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
-    p = tmp_path / "proofs.yaml"
-    p.write_text(CHILD.format(parent=variant_path("hanafuda/kingo.yaml"), steps=steps), encoding="utf-8")
+def build(tmp_path, steps: str, codegen: bool = True, check: bool = True, child: str = CHILD,
+          name: str = "proofs.yaml"):
+    """The variant `child` (over Kingo) with these steps, written to `name`, checked free of errors, built."""
+    p = tmp_path / name
+    p.write_text(child.format(parent=variant_path("hanafuda/kingo.yaml"), steps=steps), encoding="utf-8")
     if check:
         assert [d.render() for d in check_variant(str(p)) if d.severity == "error"] == []
     return build_game(load_variant(str(p)), codegen=codegen)
 
 
+def lines_matching(game, *patterns: re.Pattern[str]) -> tuple[int, ...]:
+    """How many lines of the steps phase's code each pattern finds."""
+    src = [s.strip() for s in game.phases[-1].run.source.splitlines()]
+    return tuple(sum(bool(r.search(s)) for s in src) for r in patterns)
+
+
 def checks(game) -> tuple[int, ...]:
     """The store checks of kept lists in the steps phase's code: (full, by length, of a few items,
     none: the most the list can hold known when the game is built)."""
-    src = [s.strip() for s in game.phases[-1].run.source.splitlines()]
-    return tuple(sum(bool(r.search(s)) for s in src) for r in (FULL, LIGHT, SHORT, NONE))
+    return lines_matching(game, FULL, LIGHT, SHORT, NONE)
 
 
 def bounds(game) -> list[int]:

@@ -11,10 +11,9 @@ import re
 import pytest
 
 from rulekit.core.errors import RuleError
-from rulekit.engine.build import build_game, check_variant, load_variant
 from rulekit.engine.runner import make_agents, play
-from rulekit.engine.testing import variant_path
 
+from .test_genproof import build as proofs_build, lines_matching
 from .test_stepgen_kinds import state
 
 CHILD = '''id: singles
@@ -80,17 +79,12 @@ PROVED = re.compile(r"^pass  # \(the value is proved to pass\)$")
 
 
 def build(tmp_path, steps: str, codegen: bool = True, check: bool = True):
-    p = tmp_path / "singles.yaml"
-    p.write_text(CHILD.format(parent=variant_path("hanafuda/kingo.yaml"), steps=steps), encoding="utf-8")
-    if check:
-        assert [d.render() for d in check_variant(str(p)) if d.severity == "error"] == []
-    return build_game(load_variant(str(p)), codegen=codegen)
+    return proofs_build(tmp_path, steps, codegen, check, child=CHILD, name="singles.yaml")
 
 
 def store_tests(game) -> tuple[int, ...]:
     """The store tests of single values in the steps phase's code: (numbers, truth values, left out)."""
-    src = [s.strip() for s in game.phases[-1].run.source.splitlines()]
-    return tuple(sum(bool(r.search(s)) for s in src) for r in (NUMBER, TRUTH, PROVED))
+    return lines_matching(game, NUMBER, TRUTH, PROVED)
 
 
 def test_single_values_proved_to_pass_are_stored_untested(tmp_path):

@@ -155,11 +155,7 @@ def test_procedures_calling_each_other_stop_at_the_same_depth_written_out_or_cal
         assert got[0] == ("stake", stop + 1, 0)
 
 
-ASKING = '''id: asking
-extends: {parent}
-meta:
-  names: {{en: Asking}}
-procedures:
+ASK = '''procedures:
   ask:
     params: {{k: int}}
     steps:
@@ -168,7 +164,12 @@ procedures:
         player: k
         options: {{a: "range(3)"}}
       - add: {{stake: "a + t"}}
-round:
+'''
+ASKING = '''id: asking
+extends: {parent}
+meta:
+  names: {{en: Asking}}
+''' + ASK + '''round:
   - id: steps
     name: Steps
     text: A procedure asking a seat.
@@ -182,35 +183,34 @@ round:
 
 def test_a_seat_asked_inside_a_procedure_sees_the_procedures_names_only(tmp_path):
     # a procedure written out in place has no dict: one is made of its names for the seat to read
+    got = []
+    for g, seen, res in _asked_both_ways(tmp_path, ASKING):
+        got.append((res.events, res.state.vars, res.state.loc))
+    assert got[0][:2] == got[1][:2]
+
+
+def _asked_both_ways(tmp_path, text: str):
+    """The variant `text` (over Kingo) played one round with and without generated code, every seat
+    looking at its names when asked: (game, what the seats saw, the result) each way; the seats
+    asked by `ask` saw its names only."""
     from rulekit.engine.build import build_game, load_variant
     from rulekit.engine.testing import variant_path
-    p = tmp_path / "asking.yaml"
-    p.write_text(ASKING.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
-    got = []
+    p = tmp_path / "procs.yaml"
+    p.write_text(text.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
     for codegen in (True, False):
         g = build_game(load_variant(str(p)), codegen=codegen)
         seen: list = []
         res = play(g, 5, 3, [_Looking(seen)] * 5, rounds=1, logging=True)
         asked = [(who, loc) for who, loc, _s in seen if "t" in loc]
         assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
-        got.append((res.events, res.state.vars, res.state.loc))
-    assert got[0][:2] == got[1][:2]
+        yield g, seen, res
 
 
 BARE = '''id: bare
 extends: {parent}
 meta:
   names: {{en: Bare}}
-procedures:
-  ask:
-    params: {{k: int}}
-    steps:
-      - let: {{t: "k * 2"}}
-      - choose: pick
-        player: k
-        options: {{a: "range(3)"}}
-      - add: {{stake: "a + t"}}
-  early:
+''' + ASK + '''  early:
     params: {{k: int}}
     steps:
       - if: "k > 0"
@@ -235,20 +235,11 @@ def test_a_procedure_with_no_return_is_written_out_with_no_try_and_ctx_loc_put_b
     # `ask` has no return: its steps stand in the phase with no try around them, the dict made for
     # the seat deciding taken back from ctx.loc at once, so the phase's own names are read after it
     # (by the log's words); `early` returns, and keeps its try
-    from rulekit.engine.build import build_game, load_variant
-    from rulekit.engine.testing import variant_path
-    p = tmp_path / "bare.yaml"
-    p.write_text(BARE.format(parent=variant_path("hanafuda/kingo.yaml")), encoding="utf-8")
     got = []
-    for codegen in (True, False):
-        g = build_game(load_variant(str(p)), codegen=codegen)
-        if codegen:
+    for g, seen, res in _asked_both_ways(tmp_path, BARE):
+        if not got:  # (generated code first)
             src = g.phases[-1].run.source
             assert src.count(" as rx") == 1 and src.count("finally:") == 1 and "ctx.loc = L" in src
-        seen: list = []
-        res = play(g, 5, 3, [_Looking(seen)] * 5, rounds=1, logging=True)
-        asked = [(who, loc) for who, loc, _s in seen if "t" in loc]
-        assert asked == [(0, {"k": 0, "t": 0}), (1, {"k": 1, "t": 2})]
         said = [e["text"] for e in res.events if e.get("t") == "say"]
         assert [s.split(" stake")[0] for s in said] == ["p 0", "p 0", "p 1", "p 1"]
         got.append((res.events, res.state.vars, [s for _w, _l, s in seen]))

@@ -62,13 +62,8 @@ def _zone_cards(node: ast.Node, code: FastCode) -> int | None:
     a zone kept per seat (resolved to the game's zone, not a local or a parameter of the same
     name), which holds at most the deck; else None."""
     pile = isinstance(node, ast.Index)
-    name = node.obj if isinstance(node, ast.Index) else node
-    if not isinstance(name, ast.Name) or (code.names or {}).get(id(name)) != "global" or code.scope is None:
-        return None
-    g = code.scope.globals.get(name.name)
-    where = getattr(g, "code", None)
-    if g is not None and isinstance(where, tuple) and where[0] == "zones" \
-            and g.type == ("list<list<card>>" if pile else "list<card>") and code.scope.card_ids:
+    g = _stored(node, code, "zones")
+    if g is not None and g.type == ("list<list<card>>" if pile else "list<card>") and code.scope and code.scope.card_ids:
         return len(code.scope.card_ids)
     return None
 
@@ -152,13 +147,19 @@ def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) 
 def _state(node: ast.Node, code: FastCode, typ: str) -> bool:
     """Whether `node` reads a game variable (or one seat's item of one) of the checker's type
     `typ`: every value stored there passed the store check of that type."""
+    g = _stored(node, code, "vars")
+    return g is not None and g.type == (f"list<{typ}>" if isinstance(node, ast.Index) else typ)
+
+
+def _stored(node: ast.Node, code: FastCode, kind: str) -> Any:
+    """The game's global `node` reads (a name, or one item of it) when it is kept in the state's
+    `kind` ("zones" or "vars"), resolved to the game's, not a local or parameter of that name; else None."""
     name = node.obj if isinstance(node, ast.Index) else node
     if not isinstance(name, ast.Name) or (code.names or {}).get(id(name)) != "global" or code.scope is None:
-        return False
+        return None
     g = code.scope.globals.get(name.name)
     where = getattr(g, "code", None)
-    return g is not None and isinstance(where, tuple) and where[0] == "vars" \
-        and g.type == (f"list<{typ}>" if isinstance(node, ast.Index) else typ)
+    return g if g is not None and isinstance(where, tuple) and where[0] == kind else None
 
 
 def scalar(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -> Shape | None:
