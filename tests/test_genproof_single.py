@@ -13,8 +13,7 @@ import pytest
 from rulekit.core.errors import RuleError
 from rulekit.engine.runner import make_agents, play
 
-from .test_genproof import build as proofs_build, lines_matching
-from .test_stepgen_kinds import state
+from .test_genproof import build as proofs_build, lines_matching, rounds_alike
 
 CHILD = '''id: singles
 extends: {parent}
@@ -93,11 +92,7 @@ def test_single_values_proved_to_pass_are_stored_untested(tmp_path):
 
 
 def test_what_the_proof_leaves_out_changes_nothing_a_round_does(tmp_path):
-    fast, slow = build(tmp_path, STEPS), build(tmp_path, STEPS, codegen=False)
-    for seed in range(6):
-        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
-        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
-        assert state(a) == state(b) and a.events == b.events
+    for a in rounds_alike(tmp_path, STEPS, 6, child=CHILD, name="singles.yaml"):
         v = a.state.vars
         assert type(v["flag"]) is bool and v["num"] in (1, 2, 3) and v["num2"] >= -4
 
