@@ -38,6 +38,11 @@ WHOLE = "whole"  # a whole number written in the rule (its most: the largest suc
 # a single value a variable may keep with no store test (see scalar): a whole number no further
 # from 0 than its most, or True/False
 NUMBER, TRUTH = "number", "truth"
+# a list of seats, each in 0..n-1 (seats_from(), `seats`, or some of their items), at most the
+# table's seats / a single such seat (a loop's variable over such a list): a payment's test of
+# the seat it names is left out
+SEATS, SEAT = "seats", "seat"
+_SOME = ("slice", "sorted", "reverse", "distinct")  # functions giving some of their list's items
 FEW = 16
 _LIST_ONLY = frozenset({list})
 # what is proved of a value: its kind, and the most it can hold (items and their items; for WHOLE,
@@ -122,9 +127,12 @@ def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) 
     if isinstance(node, ast.Call) and 1 <= len(bounds) == len(node.args) <= 2:
         few = len(range(*[int(b) for b in bounds]))
         return (EMPTY, 0) if few == 0 else (CARDS, few)
+    if isinstance(node, ast.Call) and node.func == "seats_from":
+        return SEATS, (code.scope.seats_max or None) if code.scope is not None else None
     if isinstance(node, ast.Call) and node.args:
         first = shape(node.args[0], code, local)
-        if node.func == "filter" and len(node.args) == 2 and first is not None and first[0] != WHOLE:
+        if ((node.func == "filter" and len(node.args) == 2) or node.func in _SOME) \
+                and first is not None and first[0] != WHOLE:
             return first  # (the list's own items, some of them)
         if first is None or first[0] != CARDS:
             return None
@@ -140,8 +148,28 @@ def shape(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) 
         return None
     if isinstance(node, ast.Name) and (code.names or {}).get(id(node)) == "loc":
         return local(node.name)
+    if isinstance(node, ast.Name) and _global_code(node, code) == "seats" and code.scope is not None:
+        return SEATS, code.scope.seats_max or None
     deck = _zone_cards(node, code)
     return (CARDS, deck) if deck is not None else None
+
+
+def _global_code(node: ast.Name, code: FastCode) -> Any:
+    """How generated code reads the game's global `node` names (None: a local, or not a global)."""
+    if (code.names or {}).get(id(node)) != "global" or code.scope is None:
+        return None
+    return getattr(code.scope.globals.get(node.name), "code", None)
+
+
+def seat(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -> Shape | None:
+    """(SEAT, None) when `node` is proved to be a seat, 0..n-1: the dealer, or a step local
+    proved to be one (a loop's variable over a list of seats); else None."""
+    if not isinstance(node, ast.Name):
+        return None
+    if (code.names or {}).get(id(node)) == "loc":
+        got = local(node.name)
+        return got if got is not None and got[0] == SEAT else None
+    return (SEAT, None) if _global_code(node, code) == "dealer" else None
 
 
 def _state(node: ast.Node, code: FastCode, typ: str) -> bool:
@@ -236,9 +264,10 @@ class ProofWriter:
 
         def bind(self, obj: Any) -> str: ...
 
-    def proved(self, fn: Any, single: bool = False) -> tuple[Shape | None, list[tuple[Frame, str]]]:
+    def proved(self, fn: Any, single: bool = False,
+               prove: Callable[..., Shape | None] | None = None) -> tuple[Shape | None, list[tuple[Frame, str]]]:
         """What is proved of the value of expression `fn` here (`single`: as a single value, see
-        scalar), and the step locals it relies on."""
+        scalar; `prove`: by that proof instead), and the step locals it relies on."""
         code = None if getattr(self, "slow", False) else fast_code(fn)
         if code is None or code.node is None or not self.promote:
             return None, []
@@ -251,7 +280,7 @@ class ProofWriter:
             deps.append((frame, name))
             deps.extend((frame, n) for n in fact[2])
             return fact[0], fact[1]
-        return (scalar if single else shape)(code.node, code, local), deps
+        return (prove or (scalar if single else shape))(code.node, code, local), deps
 
     def note_let(self, name: str, fn: Any) -> None:
         """Step local `name` was just set to the value of `fn`: what is proved of it, if anything."""
@@ -274,7 +303,7 @@ class ProofWriter:
             full = f"if type({nv}) is not list or len({nv}) > {MAX_LIST} " \
                    f"or not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {nv})): {chk}({nv})"
             light = f"if len({nv}) > {MAX_LIST}: {chk}({nv})"
-            fits: tuple[str, ...] = (CARDS, EMPTY, SHORT)
+            fits: tuple[str, ...] = (CARDS, SEATS, EMPTY, SHORT)
         elif T.is_list(typ) and T.is_list(T.elem(typ)) and T.elem(T.elem(typ)) in PLAIN:
             # a list of lists of numbers or cards (plays, groups) by the checker's type: once its
             # items are seen to be lists of single values (in C), its size is their lengths summed
@@ -306,6 +335,22 @@ class ProofWriter:
             self.frame.facts[name] = (NUMBER, max(map(abs, values)), frozenset())
         else:
             self.frame.facts.pop(name, None)
+
+    def note_seats(self, name: str, items: Any) -> None:
+        """Step local `name` was just made a loop's variable over the list `items` computes: a seat
+        when that list is proved to hold seats."""
+        got, deps = self.proved(items)
+        if got is not None and got[0] == SEATS:
+            self.frame.facts[name] = (SEAT, None, frozenset(n for _f, n in deps))
+        else:
+            self.frame.facts.pop(name, None)
+
+    def seat_check(self, ind: int, fn: Any) -> None:
+        """The test just written that `fn`'s value is a seat (0..n-1) left out when the build proves
+        it is one (every step local the proof read set once)."""
+        got, deps = self.proved(fn, prove=seat)
+        if got is not None:
+            self.proofs.append((len(self.lines) - 1, "    " * ind + "pass  # (a seat, proved)", deps))
 
     def single_check(self, ind: int, fn: Any, kind: str) -> None:
         """The store test just written (of a number's bound or a truth value's type) left out when

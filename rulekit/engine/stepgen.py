@@ -325,6 +325,8 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         # rule wrote: a constant tuple) needs none
         fresh = getattr(fast_code(items), "fresh", False) or const_values(items) is not None
         self.emit(ind, f"for {x} in {xs}:" if fresh else f"for {x} in list({xs}):")
+        if own:
+            self.note_seats(var, items)
         self.tick(ind + 1, f"TOO_MANY(ctx, {self.bind(span)})")
         if not own:
             self.emit(ind + 1, f"L[{self.bind(var)}] = {x}")
@@ -493,7 +495,9 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 self.emit(ind, f"if V[{x}] < 0: {fail}({self.bind(pot_word)}, V[{x}], {a}, N)")
             return x
         x = self.expr(seat, ind)
-        self.emit(ind, f"if not 0 <= {x} < N: {fail}({self.bind(seat_word)}, {x}, {a}, N)")
+        if x != "ctx.dealer":  # (the dealer is always a seat)
+            self.emit(ind, f"if not 0 <= {x} < N: {fail}({self.bind(seat_word)}, {x}, {a}, N)")
+            self.seat_check(ind, seat)
         self.emit(ind, f"CH[{x}] {op} {a}")
         return x
 
