@@ -110,3 +110,56 @@ def test_a_number_too_big_still_stops_the_round_at_its_place(tmp_path):
         with pytest.raises(RuleError) as e:
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
         assert "singles.yaml:" in str(e.value) and "too large" in str(e.value)
+
+
+RANKS = '''
+      - shuffle: deck
+      - deal: {to: hand, count: 3}
+      # proved: one of the table's ranks (17, 16) or 0; not proved: that plus a variable read
+      - set: {num: "yaku_rank('teyaku', hand[0], 0)"}
+      - set: {num2: "yaku_rank('teyaku', hand[1], 1) + put[0]"}
+'''
+
+
+def test_a_yaku_rank_of_a_table_ranked_by_whole_numbers_is_stored_untested(tmp_path):
+    game = build(tmp_path, RANKS)
+    assert game.variant is not None and store_tests(game) == (1, 0, 1)
+    for a in rounds_alike(tmp_path, RANKS, 6, child=CHILD, name="singles.yaml"):
+        assert a.state.vars["num"] in (0, 16, 17)
+
+
+def test_a_table_ranked_by_what_its_cards_hold_keeps_the_test():
+    from rulekit.engine.genproof import ranks_most
+    from rulekit.engine.build import _constant
+
+    class Code:
+        fastcode = None
+
+    # ranks written as whole numbers (a missing rank is 0); a rank worked out from the cards
+    assert ranks_most({"a": [_constant(17), _constant(-40), _constant(0)], "b": [_constant(3), Code()],
+                       "c": []}) == {"a": 40, "c": 0}
+
+
+PRODUCTS = '''
+      - shuffle: deck
+      - deal: {to: hand, count: 3}
+      # proved: a hand's total (at most 40 cards of at most 12): twice it, or it times -3, stays far
+      # within the bound; not proved: a variable read (up to the bound), a local set twice
+      - let: {t: "sum(hand[0], c -> c.value)"}
+      - set: {num: "max([3, 2 * t])"}
+      - set: {num2: "t * (-3)"}
+      - let: {u: "put[0]"}
+      - set: {num3: "2 * u"}
+      - let: {w: "sum(hand[1], c -> c.value)"}
+      - let: {w: "sum(hand[0], c -> c.value)"}
+      - set: {num4: "2 * w"}
+'''
+BOUND = re.compile(r":= \(\w+ \* \w+\)\) <= 10+ else H_big\(\)")
+
+
+def test_a_product_of_a_hand_total_is_not_tested_against_the_bound(tmp_path):
+    game = build(tmp_path, PRODUCTS)
+    assert lines_matching(game, BOUND) == (2,)  # (u's and w's products)
+    for a in rounds_alike(tmp_path, PRODUCTS, 6, child=CHILD, name="singles.yaml"):
+        v = a.state.vars
+        assert v["num"] >= 6 and v["num2"] <= -6 and v["num3"] == 2 * v["put"][0]

@@ -9,6 +9,7 @@ from rulekit.lang.decks import Deck, derive, load_deck
 from rulekit.engine.extras import Display
 from rulekit.engine.game import Game, Phase, YakuEntry, YakuHit, add_grouped
 from rulekit.engine.policydefs import described, playout_of, policy_rules
+from rulekit.engine.genproof import ranks_most
 from rulekit.engine.stepgen import generate_run
 from rulekit.engine.yakucall import YakuCalls
 from rulekit.engine.yakugen import generate_yaku_table
@@ -326,6 +327,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
                     id=str(ed["id"].value), names=plain(ed["names"]) if "names" in ed else {},
                     group=group_of(ed["group"], scope, errs) if "group" in ed else "", when=when, claim=claim,
                     value=value, rank=rank, description=str(ed["description"].value) if "description" in ed else ""))
+    scope.rank_most = ranks_most({t: [y.rank for y in es] for t, es in yaku.items()})  # (genproof.scalar)
     phases = []
     rnode = at(tree, "round")
     for ph in (rnode.value if rnode is not None and isinstance(rnode.value, list) else []):

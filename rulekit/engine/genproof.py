@@ -17,6 +17,7 @@ same rules, so the proof holds for its value too.
 from __future__ import annotations
 
 import math
+import re
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -44,6 +45,11 @@ NUMBER, TRUTH = "number", "truth"
 SEATS, SEAT = "seats", "seat"
 _SOME = ("slice", "sorted", "reverse", "distinct")  # functions giving some of their list's items
 FEW = 16
+# a product of a whole number written in the rule and a Python local, bounded where it is made
+# (rulekit.lang.expr.codegen: bounded)
+_PRODUCT = re.compile(rf"\((_te\d+_\d+) if {-MAX_INT} <= \(\1 := \((?:(\d+|\(-\d+\)) \* (lc\d+_\d+)|(lc\d+_\d+) \* "
+                      rf"(\d+|\(-\d+\)))\)\) <= {MAX_INT} else H_big\(\)\)")
+_WHOLE = re.compile(r"^\(?(-?\d+)\)?$")  # the code of a whole number written in the rule
 _LIST_ONLY = frozenset({list})
 # what is proved of a value: its kind, and the most it can hold (items and their items; for WHOLE,
 # its largest value), None if not known
@@ -172,6 +178,36 @@ def seat(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -
     return (SEAT, None) if _global_code(node, code) == "dealer" else None
 
 
+def _total(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None]) -> Shape | None:
+    """(NUMBER, most) for `sum(xs, c -> c.attr)` of a list proved to hold at most k single values
+    (the cards of a zone: at most the deck) and a card attribute whose values are whole numbers:
+    at most k times the largest of them from 0; else None."""
+    if not (isinstance(node, ast.Call) and node.func == "sum" and len(node.args) == 2 and code.scope is not None):
+        return None
+    lam = node.args[1]
+    if not (isinstance(lam, ast.Lambda) and isinstance(lam.body, ast.Attr) and isinstance(lam.body.obj, ast.Name)
+            and lam.body.obj.name == lam.param and lam.body.attr in code.scope.attrs):
+        return None
+    values = code.scope.attrs[lam.body.attr][1]
+    items = shape(node.args[0], code, local)
+    if items is None or items[0] != CARDS or items[1] is None or not all(type(v) is int for v in values):
+        return None
+    most = items[1] * max(map(abs, values), default=0)
+    return (NUMBER, most) if most <= MAX_INT else None
+
+
+def ranks_most(ranks: dict[str, list[Any]]) -> dict[str, int]:
+    """Per yaku table (its yaku's compiled ranks), the most its yaku_rank() can be from 0, for
+    the tables whose every rank is a whole number written in the rules (yaku_rank gives one of
+    them, or 0)."""
+    out = {}
+    for table, fns in ranks.items():
+        ks = [m.group(1) for f in fns if (code := fast_code(f)) is not None and (m := _WHOLE.match(code.body))]
+        if len(ks) == len(fns):
+            out[table] = max((abs(int(k)) for k in ks), default=0)
+    return out
+
+
 def _state(node: ast.Node, code: FastCode, typ: str) -> bool:
     """Whether `node` reads a game variable (or one seat's item of one) of the checker's type
     `typ`: every value stored there passed the store check of that type."""
@@ -217,6 +253,14 @@ def scalar(node: ast.Node, code: FastCode, local: Callable[[str], Shape | None])
         if parts and all(scalar(x, code, local) == (TRUTH, None) for x in parts):
             return TRUTH, None
         return None
+    if isinstance(node, ast.Call) and node.func == "yaku_rank" and node.args and code.scope is not None:
+        table = info.get(id(node.args[0]), (T.ANY, NC_MARK))[1]
+        ranked = code.scope.rank_most.get(table) if type(table) is str else None
+        if ranked is not None and ranked <= MAX_INT:
+            return NUMBER, ranked  # (one of its table's ranks, or 0)
+    total = _total(node, code, local)
+    if total is not None:
+        return total
     if typ != T.INT:
         return None
     if _state(node, code, T.INT):
@@ -351,6 +395,26 @@ class ProofWriter:
         got, deps = self.proved(fn, prove=seat)
         if got is not None:
             self.proofs.append((len(self.lines) - 1, "    " * ind + "pass  # (a seat, proved)", deps))
+
+    def unbounded(self, written: str) -> tuple[str | None, list[tuple[Frame, str]]]:
+        """`written` (an expression's code here) with the bound test left out of each product of a
+        whole number written in the rule and a step local proved a whole number small enough that
+        their product cannot pass the bound (None: there is none), and the step locals it relies on."""
+        frame, deps = self.frame, []
+        held = {v: k for k, v in frame.bound.items() if frame.slots.get(k) == v and k not in frame.kept}
+
+        def light(m: re.Match[str]) -> str:
+            k = int((m.group(2) or m.group(5)).strip("()"))
+            name = held.get(m.group(3) or m.group(4))
+            fact = frame.facts.get(name) if name is not None else None
+            if fact is None or fact[0] != NUMBER or fact[1] is None or abs(k) * fact[1] > MAX_INT:
+                return m.group(0)
+            assert name is not None
+            deps.append((frame, name))
+            deps.extend((frame, n) for n in fact[2])
+            return f"({m.group(2)} * {m.group(3)})" if m.group(2) else f"({m.group(4)} * {m.group(5)})"
+        out = _PRODUCT.sub(light, written)
+        return (out, deps) if deps else (None, [])
 
     def single_check(self, ind: int, fn: Any, kind: str) -> None:
         """The store test just written (of a number's bound or a truth value's type) left out when

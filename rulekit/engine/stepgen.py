@@ -129,6 +129,9 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
             return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
         self.emit(ind + 1, f"{out} = {written}")
+        light, deps = self.unbounded(written)
+        if light is not None:  # (settled with the store proofs: rulekit.engine.genproof)
+            self.proofs.append((len(self.lines) - 1, "    " * (ind + 1) + f"{out} = {light}", deps))
         self.emit(ind, "except ERRS:")
         self.call_reader(ind + 1, out, code.slow, subst)
         return out
@@ -273,7 +276,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 # (a fraction passes the test as the check would, whatever its size; anything else the
                 # checker's type rules out fails it with a TypeError, located as the step's failure)
                 self.emit(ind, f"if not {-MAX_INT} <= {nv} <= {MAX_INT}: {chk}({nv})")
-                if not add and typ == T.INT:
+                if not add and typ != T.CARD:  # (a number the proof finds whole and within the bound passes)
                     self.single_check(ind, fn, NUMBER)
             elif typ == T.BOOL:  # (a comparison's value needs no test: always_bool)
                 if add or not always_bool(getattr(fast_code(fn), "node", None)):

@@ -51,6 +51,9 @@ class Scope:
     all_card_ids: Collection[str] = frozenset()  # the ids of every deck the variant can use
     card_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # folded English name -> ids
     seats_max: int = 0  # the most seats a table of the variant has, so the most items of `seats` (0: unknown)
+    # yaku table -> the most yaku_rank() of it can be from 0, when every rank in it is a whole number
+    # written in the rules (set by the engine's build once the tables are compiled)
+    rank_most: dict[str, int] = field(default_factory=dict)
     # (function, constant table) -> the function generated code calls for yaku(table, cards, seat)
     # and its kin, or None: the registered one (set by the engine's build: rulekit.engine.yakucall)
     yaku_calls: Any = None
