@@ -36,6 +36,7 @@ from rulekit.engine.genchoice import ChoiceWriter
 from rulekit.engine.genframe import Frame, FrameWriter, const_values, names_set, returns, skippable
 from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
+from rulekit.engine.genticks import Ticks
 from rulekit.engine.genvalues import Pairs
 from rulekit.engine.places import Places, placed, register
 from rulekit.engine.genframe import round_seats, round_zones
@@ -78,6 +79,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         # steps counted in a Python local `S` (limit `SL`), written to ctx.steps wherever it is read:
         # at a decision, around a call of other code, at a stop and at the end (generate_run)
         self.counter = False
+        self.ticks = Ticks()  # (the counts merged along straight-line code)
         self.top = False  # a phase: run with no call under way (ctx.depth 0), so no call written out is too deep
         self.proofs = []  # store checks the build's proof may lighten (rulekit.engine.genproof)
         # the last line written, if it stored a local into one item of a variable: (the line's
@@ -181,11 +183,15 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
     def tick(self, ind: int, fail: str | None = None, more: str = "") -> None:
         """One step charged; `fail` (a call raising the located error) past the limit or where
         `more` (a test ending in ' or ') holds."""
+        if self.counter and not more and self.ticks.merge(self.lines, ind):
+            return  # (added to the count just before: rulekit.engine.genticks)
         st = "S" if self.counter else "ctx.steps"
         self.emit(ind, f"{st} += 1")
         if fail is not None:
             publish = "ctx.steps = S; " if self.counter else ""
             self.emit(ind, f"if {more}{st} > {'SL' if self.counter else 'ctx.step_limit'}: {publish}{fail}")
+            if self.counter:
+                self.ticks.open(len(self.lines) - 2, ind)
 
     def publish(self, ind: int) -> None:
         """ctx.steps made current (something else reads or counts it next)."""
