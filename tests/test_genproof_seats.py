@@ -44,7 +44,7 @@ STEPS = '''
 '''
 
 TESTED = re.compile(r"^if not 0 <= (\w+) < N: C\d+\(C\d+, \1, ")  # (a payment's; a deal's has its own)
-PROVED = re.compile(r"^pass  # \(a seat, proved\)$")
+PROVED = re.compile(r"^# \(no test: a seat, proved\)$")
 
 
 def seat_tests(game) -> tuple[int, ...]:

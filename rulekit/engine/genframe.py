@@ -275,4 +275,27 @@ def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
         first.setdefault(name, m.group(1))
         return local[name]
     lines = [_ZONE_READ.sub(read, line) if "Z[C" in line else line for line in lines]
-    return lines, "".join(f"; {local[name]} = Z[C{first[name]}]" for name in often)
+    return _unaliased(lines), "".join(f"; {local[name]} = Z[C{first[name]}]" for name in often)
+
+
+_ALIAS = re.compile(r"^ *(z\d+) = (ZN\d+)$")  # a step's name for a zone read once in the header
+
+
+def _unaliased(lines: list[str]) -> list[str]:
+    """`lines` with each step's own name for a zone the header reads (`z3 = ZN0`, set nowhere else)
+    replaced by the header's local: the line left blank (no line taken out, so the lines' places
+    stay)."""
+    aliases = {m.group(1): (i, m.group(2)) for i, line in enumerate(lines) if (m := _ALIAS.match(line))}
+    if not aliases:
+        return lines
+    text = "\n".join(lines)
+    for name in list(aliases):
+        if len(re.findall(rf"(?<![\w.]){name} *:?=(?!=)", text)) != 1:
+            del aliases[name]  # (set again somewhere: kept as it is)
+    if not aliases:
+        return lines
+    used = re.compile(r"\b(" + "|".join(aliases) + r")\b")
+    out = [used.sub(lambda m: aliases[m.group(1)][1], line) for line in lines]
+    for i, _zone in aliases.values():
+        out[i] = ""
+    return out

@@ -366,7 +366,7 @@ class ProofWriter:
         if got[0] == SHORT and fits[0] == CARDS:  # (a few items of a list written out: what they hold)
             light = f"if not {self.bind(NESTED_SET.isdisjoint)}({m}(type, {nv})): {chk}({nv})"
         elif got[1] is not None and got[1] <= MAX_LIST:
-            light = f"pass  # (at most {got[1]} items and items of items, however the game goes)"
+            light = f"# (no test: at most {got[1]} items and items of items, however the game goes)"
         self.proofs.append((len(self.lines) - 1, "    " * ind + light, deps))
         return True
 
@@ -394,7 +394,7 @@ class ProofWriter:
         it is one (every step local the proof read set once)."""
         got, deps = self.proved(fn, prove=seat)
         if got is not None:
-            self.proofs.append((len(self.lines) - 1, "    " * ind + "pass  # (a seat, proved)", deps))
+            self.proofs.append((len(self.lines) - 1, "    " * ind + "# (no test: a seat, proved)", deps))
 
     def unbounded(self, written: str) -> tuple[str | None, list[tuple[Frame, str]]]:
         """`written` (an expression's code here) with the bound test left out of each product of a
@@ -421,7 +421,7 @@ class ProofWriter:
         the build proves the value of `fn` passes it (every step local the proof read set once)."""
         got, deps = self.proved(fn, single=True)
         if got is not None and got[0] == kind and (kind == TRUTH or (got[1] is not None and got[1] <= MAX_INT)):
-            self.proofs.append((len(self.lines) - 1, "    " * ind + "pass  # (the value is proved to pass)", deps))
+            self.proofs.append((len(self.lines) - 1, "    " * ind + "# (no test: the value is proved to pass)", deps))
 
     def settled_lines(self) -> list[str]:
         """The lines written, each proved store check in its lighter form (every step local its

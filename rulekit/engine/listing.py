@@ -118,7 +118,7 @@ def parts(game: Game) -> list[Part]:
     return out
 
 
-_PLACE = re.compile(r"^( *)# (.*)$")
+_PLACE = re.compile(r"^( *)# (?!\()(.*)$")  # (a comment in brackets is a note, not a place)
 
 
 def first_places(source: str) -> dict[str, str]:

@@ -265,9 +265,11 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
                 slot = f"ctx.vars[{self.bind(var)}]"
             else:
                 i = self.expr(idx, ind)
-                arr = self.new("a")
-                self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
-                slot = f"{arr}[{i}]"
+                slot = f"ctx.vars[{self.bind(var)}][{i}]"  # (written once: read where it is stored)
+                if add:  # (read, then written: the variable's list read once)
+                    arr = self.new("a")
+                    self.emit(ind, f"{arr} = ctx.vars[{self.bind(var)}]")
+                    slot = f"{arr}[{i}]"
             if not add and LITERAL.match(v) and (v in ("True", "False", "None") or abs(int(v.strip("()"))) <= MAX_INT):
                 self.emit(ind, f"{slot} = {v}")  # a value the rule wrote, within the bound
                 continue
