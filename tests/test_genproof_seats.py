@@ -80,3 +80,21 @@ def test_a_seat_out_of_range_still_stops_the_round_at_its_place(tmp_path):
         with pytest.raises(RuleError) as e:
             play(g, 5, 1, make_agents(g, 5, 1), rounds=1, logging=False)
         assert f"proofs.yaml:{line}:" in str(e.value)
+
+
+DEALS = '''
+      - shuffle: deck
+      - deal: {to: hand, count: 1, players: "seats_from(right_of(dealer))"}
+      - deal: {to: hand, count: 1, players: "[0, 1]"}
+      - deal: {to: hand, count: 1}
+'''
+SEATS_TESTED = re.compile(r"^if \w+ and not \(0 <= C\d+\(\w+\) and C\d+\(\w+\) < N\):")
+SEATS_PROVED = re.compile(r"^if False:  # \(no test: seats, proved\)$")
+
+
+def test_a_deal_to_seats_proved_to_be_seats_tests_none(tmp_path):
+    # seats_from(): proved; a list written out: tested; from the dealer's left (no list given): no test
+    fast = build(tmp_path, DEALS)
+    assert lines_matching(fast, SEATS_TESTED, SEATS_PROVED) == (1, 1)
+    for a in rounds_alike(tmp_path, DEALS, 3):
+        assert sum(map(len, a.state.zones["hand"])) >= 5 + 2 + 5  # (the three deals', at least)

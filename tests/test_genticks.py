@@ -113,3 +113,23 @@ def test_a_count_is_not_added_past_the_end_of_its_block():
     t = Ticks()
     t.open(0, 3)
     assert not t.merge(lines, 3) and lines[0].strip() == "S += 1"
+
+
+def test_a_function_counting_no_step_keeps_no_count(tmp_path):
+    from rulekit.engine.genticks import uncounted
+
+    steps = '''
+      - shuffle: deck
+      - deal: {to: hand, count: 2}
+      - set_dealer: dealer
+'''
+    fast, slow = build(tmp_path, steps, child=CHILD), build(tmp_path, steps, codegen=False, child=CHILD)
+    source = fast.phases[-1].run.source
+    assert "S, SL = " not in source and "ctx.steps" not in source
+    a = play(fast, 5, 3, make_agents(fast, 5, 3), rounds=1, logging=True)
+    b = play(slow, 5, 3, make_agents(slow, 5, 3), rounds=1, logging=True)
+    assert a.events == b.events and a.state.steps == b.state.steps
+    # a count kept after other code ran, first in its block: `pass`; a function counting steps: as it is
+    assert uncounted(["x = 1", "try:", "    ctx.steps = S", "finally:", "    S = ctx.steps", "    y = 2",
+                      "ctx.steps = S"]) == ["x = 1", "try:", "    pass", "finally:", "    pass", "    y = 2", ""]
+    assert uncounted(["S += 1", "ctx.steps = S"]) is None

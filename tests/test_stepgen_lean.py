@@ -54,3 +54,13 @@ def test_what_is_left_out_changes_nothing_a_round_does(tmp_path):
 def test_a_note_in_brackets_is_no_place():
     source = "\n".join(["        # rules.yaml:4", "        x = C1", "        # (no test: proved)", "        y = C2"])
     assert first_places(source) == {"C1": "rules.yaml:4", "C2": "rules.yaml:4"}
+
+
+def test_the_dealer_kept_as_dealer_is_not_taken_modulo_the_seats(tmp_path):
+    steps = '''
+      - set_dealer: dealer
+      - set_dealer: "right_of(dealer)"
+'''
+    lines = code(build(tmp_path, steps, True))
+    assert [s for s in lines if s.startswith("ctx.next_dealer = ")][0] == "ctx.next_dealer = DEALER"
+    assert sum(s.startswith("ctx.next_dealer = ") and s.endswith(" % N") for s in lines) == 1

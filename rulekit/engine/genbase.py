@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 class WriterCalls:
     """The writer's own methods a mixin calls: emit lines, bind constants, name locals, write
-    expressions, and the step locals, log, step-count and publish lines (no behaviour here)."""
+    expressions, and the step locals, log, step-count and publish lines, and a proof's lighter test (no behaviour here)."""
 
     if TYPE_CHECKING:
         def emit(self, ind: int, line: str) -> None: ...
@@ -34,3 +34,5 @@ class WriterCalls:
         def tick(self, ind: int, fail: str | None = None, more: str = "") -> None: ...
 
         def publish(self, ind: int) -> None: ...
+
+        def seats_check(self, ind: int, fn: Any) -> None: ...

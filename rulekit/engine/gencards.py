@@ -201,9 +201,11 @@ class CardWriter(WriterCalls):
         self.emit(ind, f"{hands} = Z[{self.bind(gen.dst)}]")
         k = "1" if gen.count is None else self.expr(gen.count, ind)
         self.emit(ind, f"if {k} * len({order}) > len({z}): {self.bind(gen.too_few)}({k}, len({order}), len({z}))")
-        self.emit(ind, f"if {order} and not (0 <= {self.bind(min)}({order}) and {self.bind(max)}({order}) < N):")  # (in C)
-        self.emit(ind + 1, f"for {p} in {order}:")
-        self.emit(ind + 2, f"if not 0 <= {p} < N: {self.bind(gen.no_seat)}({p}, N)")
+        if gen.players is not None:  # (the seats from the dealer's left are seats)
+            self.emit(ind, f"if {order} and not (0 <= {self.bind(min)}({order}) and {self.bind(max)}({order}) < N):")  # (in C)
+            self.seats_check(ind, gen.players)
+            self.emit(ind + 1, f"for {p} in {order}:")
+            self.emit(ind + 2, f"if not 0 <= {p} < N: {self.bind(gen.no_seat)}({p}, N)")
         inner = ind
         if k != "1":
             self.emit(ind, f"for {self.new('r')} in range({k}):")

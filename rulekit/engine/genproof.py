@@ -389,6 +389,13 @@ class ProofWriter:
         else:
             self.frame.facts.pop(name, None)
 
+    def seats_check(self, ind: int, fn: Any) -> None:
+        """The test just opened (`if ...:`) that every item of `fn`'s list is a seat made one that
+        never holds when the build proves the list holds seats (Python writes no code for it)."""
+        got, deps = self.proved(fn)
+        if got is not None and got[0] == SEATS:
+            self.proofs.append((len(self.lines) - 1, "    " * ind + "if False:  # (no test: seats, proved)", deps))
+
     def seat_check(self, ind: int, fn: Any) -> None:
         """The test just written that `fn`'s value is a seat (0..n-1) left out when the build proves
         it is one (every step local the proof read set once)."""

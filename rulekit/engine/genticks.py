@@ -47,3 +47,24 @@ class Ticks:
         cut = line.rindex("+= ") + 3
         lines[self.head] = line[:cut] + str(int(line[cut:]) + 1)
         return True
+
+
+COUNTER = "        S, SL = ctx.steps, ctx.step_limit\n"  # the header's row reading the count and its limit
+_COUNT_LINES = ("ctx.steps = S", "S = ctx.steps")  # the count written out, read back after other code
+
+
+def uncounted(lines: list[str]) -> list[str] | None:
+    """`lines` of a function that counts no step of its own, with no line keeping the count in `S`
+    (ctx.steps, which other code counts, is then never out of date): each one left blank, or
+    `pass` where it is a block's first statement; None when the function counts steps."""
+    if any("S += " in line for line in lines):
+        return None
+    out, last = [], ""
+    for line in lines:
+        body = line.strip()
+        if body in _COUNT_LINES:
+            line = line[:len(line) - len(line.lstrip())] + "pass" if last.endswith(":") else ""
+        if body and not body.startswith("#"):
+            last = line.strip() or last
+        out.append(line)
+    return out

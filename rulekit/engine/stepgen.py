@@ -36,7 +36,7 @@ from rulekit.engine.genchoice import ChoiceWriter
 from rulekit.engine.genframe import Frame, FrameWriter, const_values, names_set, returns, skippable
 from rulekit.engine.genlazy import LazyChoiceWriter
 from rulekit.engine.genproof import NUMBER, TRUTH, ProofWriter
-from rulekit.engine.genticks import Ticks
+from rulekit.engine.genticks import COUNTER, Ticks, uncounted
 from rulekit.engine.genvalues import Pairs
 from rulekit.engine.places import Places, placed, register
 from rulekit.engine.genframe import round_seats, round_zones
@@ -543,7 +543,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
 
     def k_set_dealer(self, run: Any, gen: SetDealerGen, ind: int) -> None:
         v = self.expr(gen.seat, ind)
-        self.emit(ind, f"ctx.next_dealer = {v} % N")
+        self.emit(ind, f"ctx.next_dealer = {v}" if v == "ctx.dealer" else f"ctx.next_dealer = {v} % N")  # (a seat as it is)
         self.log(ind, f"{self.bind(log_next_dealer)}(ctx, {self.bind(gen.why)})")
 
     def k_stop(self, run: Any, gen: StopGen, ind: int) -> None:
@@ -679,6 +679,9 @@ def generate_run(run: Run, label: str = "<rulekit phase>", inline: dict[str, Run
         if not inline:
             return run
         return generate_run(run, label, top=top)
-    fn = build_function(g, _HEADER + "        S, SL = ctx.steps, ctx.step_limit\n", "    return run\n",
-                          {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
+    lines = uncounted(g.lines)
+    if lines is not None:  # (no step counted here: no count kept)
+        g.lines = lines
+    fn = build_function(g, _HEADER + (COUNTER if lines is None else ""), "    return run\n",
+                        {"TOO_MANY": too_many, "PAIRS": Pairs}, label)
     return run if fn is None else fn
