@@ -64,3 +64,39 @@ def test_the_dealer_kept_as_dealer_is_not_taken_modulo_the_seats(tmp_path):
     lines = code(build(tmp_path, steps, True))
     assert [s for s in lines if s.startswith("ctx.next_dealer = ")][0] == "ctx.next_dealer = DEALER"
     assert sum(s.startswith("ctx.next_dealer = ") and s.endswith(" % N") for s in lines) == 1
+
+
+SHOWN = '''
+      - shuffle: deck
+      - deal: {to: hand, count: 2}
+      # shown to all, then moved face up at once: seen already; shown, a step, then moved: marked again
+      - reveal: {zone: "hand[0]"}
+      - move: {from: "hand[0]", to: deck, face: up}
+      - reveal: {zone: "hand[1]"}
+      - set: {stake: 3}
+      - move: {from: "hand[1]", to: deck, face: up}
+      - move: {from: "hand[0]", to: deck, face: up}
+      - repeat:
+          - add: {stake: -1}
+        while: "stake > 0"
+      - repeat:
+          - set: {drawing: true}
+        until: drawing
+'''
+
+
+def test_cards_just_shown_to_all_are_not_marked_seen_again(tmp_path):
+    lines = code(build(tmp_path, SHOWN, True))
+    assert sum(bool(re.match(r"^for c\d+ in \w+: SEEN\[c\d+\] = -1$", s)) for s in lines) == 2 + 2
+    fast, slow = build(tmp_path, SHOWN, True), build(tmp_path, SHOWN, False)
+    for seed in range(3):
+        a = play(fast, 5, seed, make_agents(fast, 5, seed), rounds=1, logging=True)
+        b = play(slow, 5, seed, make_agents(slow, 5, seed), rounds=1, logging=True)
+        assert state(a) == state(b) and a.events == b.events  # (the cards' seen marks included)
+
+
+def test_a_loop_tests_a_variable_read_where_it_stands(tmp_path):
+    lines = code(build(tmp_path, SHOWN, True))
+    # `until: drawing` (a variable read: it cannot fail) tested as it is; `stake > 0` through a local
+    assert sum(bool(re.match(r"^if V\[C\d+\]: break$", s)) for s in lines) == 1
+    assert sum(bool(re.match(r"^if not v\d+: break$", s)) for s in lines) == 1

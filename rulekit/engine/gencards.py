@@ -40,6 +40,9 @@ class CardWriter(WriterCalls):
     promote: bool
     slow: bool
     consts: list[Any]
+    lines: list[str]
+    # where the last reveal to everyone of a zone's cards ended (the line count) and the zone's code
+    all_seen: tuple[int, str] | None
 
     if TYPE_CHECKING:  # (the writer's other calls: WriterCalls)
         def zone(self, getter: Fn, ind: int) -> str: ...
@@ -48,7 +51,11 @@ class CardWriter(WriterCalls):
         src, si, dst, di, count, where = gen.src, gen.si, gen.dst, gen.di, gen.count, gen.where
         face, bottom, too_few, too_few_matching = gen.face, gen.bottom, gen.too_few, gen.too_few_matching
         z = self.new("z")
-        self.emit(ind, f"{z} = {self.zone(zone_getter(src, si), ind)}")
+        mark = len(self.lines)
+        pile = self.zone(zone_getter(src, si), ind)
+        # cards of a zone just shown to everyone, nothing run since: already seen by all
+        shown = face == "up" and self.all_seen == (len(self.lines), pile) == (mark, pile)
+        self.emit(ind, f"{z} = {pile}")
         got = self.new("g")
         one = None  # the card, where exactly one is moved (no list made unless a log needs it)
         if gen.cards is not None:
@@ -123,14 +130,14 @@ class CardWriter(WriterCalls):
         d = self.zone(zone_getter(dst, di), ind)
         if one is not None:
             self.emit(ind, f"{d}.insert(0, {one})" if bottom else f"{d}.append({one})")
-            if face is not None:
+            if face is not None and not shown:
                 self.emit(ind, f"SEEN[{one}] = {ALL_SEATS if face == 'up' else 0}")
             got = f"[{one}]"
         elif bottom:
             self.emit(ind, f"{d}[0:0] = {got}")
         else:
             self.emit(ind, f"{d}.extend({got})")
-        if face is not None and one is None:
+        if face is not None and one is None and not shown:
             c = self.new("c")
             self.emit(ind, f"for {c} in {got}: ctx.seen[{c}] = {ALL_SEATS if face == 'up' else 0}")
         self.log(ind, f"{self.bind(log_move)}(ctx, {self.bind(src)}, {self.bind(si)}, {self.bind(dst)}, "
@@ -150,7 +157,8 @@ class CardWriter(WriterCalls):
     def k_reveal(self, run: Any, gen: RevealGen, ind: int) -> None:
         cards, everyone, to = gen.cards, gen.everyone, gen.to
         cs = self.new("cs")
-        self.emit(ind, f"{cs} = {self.zone(cards, ind)}")
+        pile = self.zone(cards, ind)
+        self.emit(ind, f"{cs} = {pile}")
         if getattr(cards, "zone", None) is None:  # (a zone is a list; an expression may give one card)
             self.emit(ind, f"if type({cs}) is int: {cs} = [{cs}]")
         mask = self.new("m")
@@ -158,6 +166,8 @@ class CardWriter(WriterCalls):
             c = self.new("c")
             self.emit(ind, f"for {c} in {cs}: SEEN[{c}] = {ALL_SEATS}")  # (what `|= ALL_SEATS` gives)
             self.log(ind, f"{self.bind(log_reveal)}(ctx, {cs}, {self.bind('all')})")
+            if getattr(cards, "zone", None) is not None:  # (a move of its cards face up, next, sets none)
+                self.all_seen = (len(self.lines), pile)
             return
         who = self.expr(to, ind, hold=True)
         self.emit(ind, f"if type({who}) is int: {who} = [{who}]")

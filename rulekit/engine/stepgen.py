@@ -51,6 +51,7 @@ _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 _PLAIN = re.compile(r"^([a-z]+\d+(_\d+)?|ctx\.dealer|ctx\.n)$")  # a Python local (or the dealer, the seats' count)
+_VAR_READ = re.compile(r"^ctx\.vars\[K\d+\]$")  # a game variable read (every one is set all round)
 _ITEM = re.compile(r"\bctx\.vars\[C(\d+)\]\[(lc\d+_\d+|[a-z]+\d+|ctx\.dealer|ctx\.n)\]")  # one item of a variable read
 
 
@@ -80,6 +81,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         # at a decision, around a call of other code, at a stop and at the end (generate_run)
         self.counter = False
         self.ticks = Ticks()  # (the counts merged along straight-line code)
+        self.all_seen: tuple[int, str] | None = None  # (rulekit.engine.gencards: k_reveal)
         self.top = False  # a phase: run with no call under way (ctx.depth 0), so no call written out is too deep
         self.proofs = []  # store checks the build's proof may lighten (rulekit.engine.genproof)
         # the last line written, if it stored a local into one item of a variable: (the line's
@@ -137,6 +139,14 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.emit(ind, "except ERRS:")
         self.call_reader(ind + 1, out, code.slow, subst)
         return out
+
+    def test(self, fn: Any, ind: int) -> str:
+        """Code for a condition tested once, right where it is written: a variable read (which
+        cannot fail) as it is, with no local and no handler; anything else as `expr` writes it."""
+        code = None if self.slow else fast_code(fn)
+        if code is not None and _VAR_READ.match(code.body):
+            return self.written(code, None)
+        return self.expr(fn, ind)
 
     def call_reader(self, ind: int, out: str, fn: Any, subst: dict[str, str] | None) -> None:
         """`out = fn(ctx)` for code that reads the locals in ctx.loc (a closure, located code):
@@ -310,7 +320,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
 
     def k_if(self, run: Any, gen: IfGen, ind: int) -> None:
         test, then, other = gen.test, gen.then, gen.other
-        t = self.expr(test, ind)
+        t = self.test(test, ind)
         if t in ("True", "False"):  # decided by the options: only one branch can run
             self.block(then if t == "True" else other, ind)
             return
@@ -363,13 +373,13 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         self.emit(ind, f"{n} = 0")
         self.emit(ind, "while True:")
         if while_ is not None:
-            w = self.expr(while_, ind + 1)
+            w = self.test(while_, ind + 1)
             self.emit(ind + 1, f"if not {w}: break")
         self.emit(ind + 1, f"{n} += 1")
         self.tick(ind + 1, f"{self.bind(endless)}({n})", f"{n} > {self.bind(limit)} or ")
         self._body(body, ind + 1, breaks)
         if until is not None:
-            u = self.expr(until, ind + 1)
+            u = self.test(until, ind + 1)
             self.emit(ind + 1, f"if {u}: break")
 
     def k_say(self, run: Any, gen: SayGen, ind: int) -> None:
