@@ -100,3 +100,14 @@ def test_a_loop_tests_a_variable_read_where_it_stands(tmp_path):
     # `until: drawing` (a variable read: it cannot fail) tested as it is; `stake > 0` through a local
     assert sum(bool(re.match(r"^if V\[C\d+\]: break$", s)) for s in lines) == 1
     assert sum(bool(re.match(r"^if not v\d+: break$", s)) for s in lines) == 1
+
+
+def test_a_temporary_set_to_a_python_local_is_that_local():
+    from rulekit.engine.stepgen import _untemp
+
+    assert _untemp("(_te4_2 if (_te4_1 := v13) < (_te4_2 := (2 * lc1_0)) else _te4_1)") == \
+        "(_te4_2 if (v13) < (_te4_2 := (2 * lc1_0)) else v13)"
+    assert _untemp("(type(_te5_1 := lc0_2) is int) and _te5_1 * 2") == "(type(lc0_2) is int) and lc0_2 * 2"
+    # set twice, or set to what is worked out: kept
+    assert _untemp("((_te6_1 := v1), (_te6_1 := v2), _te6_1)") == "((_te6_1 := v1), (_te6_1 := v2), _te6_1)"
+    assert _untemp("(_te7_1 := V[C3]) + _te7_1") == "(_te7_1 := V[C3]) + _te7_1"

@@ -51,6 +51,7 @@ _LOCAL = re.compile(r"\bL\[K(\d+)\]")
 LITERAL = re.compile(r"^(\(-\d+\)|\d+|True|False|None)$")
 _NAME = re.compile(r"^(lc\d+_\d+|ctx\.dealer|ctx\.n)$")  # (ctx.dealer: DEALER in the function)
 _PLAIN = re.compile(r"^([a-z]+\d+(_\d+)?|ctx\.dealer|ctx\.n)$")  # a Python local (or the dealer, the seats' count)
+_TEMP_OF_LOCAL = re.compile(r"\((_te\d+_\d+) := (lc\d+_\d+|v\d+|ctx\.dealer|ctx\.n)\)")
 _VAR_READ = re.compile(r"^ctx\.vars\[K\d+\]$")  # a game variable read (every one is set all round)
 _ITEM = re.compile(r"\bctx\.vars\[C(\d+)\]\[(lc\d+_\d+|[a-z]+\d+|ctx\.dealer|ctx\.n)\]")  # one item of a variable read
 
@@ -129,6 +130,7 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         written = self.written(code, subst)
         if self.stored is not None and self.stored[:2] == (len(self.lines) - 1, ind):
             written = self.forwarded(written)  # (run right after the store, in the same block)
+        written = _untemp(written)
         if to is None and not hold and _NAME.match(written):
             return written  # a Python local (a step local, the dealer, the seats' count)
         self.emit(ind, "try:")
@@ -573,6 +575,16 @@ class Gen(FrameWriter, ChoiceWriter, LazyChoiceWriter, ProofWriter, CardWriter):
         v = self.expr(gen.value, ind)
         self.publish(ind)  # (the caller of a procedure not written out in place reads ctx.steps)
         self.emit(ind, f"raise {self.bind(ProcReturn)}({v})")
+
+
+def _untemp(written: str) -> str:
+    """An expression's code with each temporary set once to a Python local (`(_te4_1 := v13)`, a
+    read the expression cannot change) read as that local: no copy made."""
+    for m in list(_TEMP_OF_LOCAL.finditer(written)):
+        t, x = m.group(1), m.group(2)
+        if written.count(f"{t} :=") == 1:
+            written = re.sub(rf"\b{t}\b", x, written.replace(m.group(0), f"({x})", 1))  # (a call's brackets kept)
+    return written
 
 
 class TooBig(Exception):
