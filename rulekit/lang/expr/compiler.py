@@ -392,9 +392,9 @@ def _constant(v: Any) -> Fn:
     return same
 
 
-def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
-    """Check and compile a parsed expression; raise CompileError listing every problem."""
-    root = Root(text)
+def _checked(node: ast.Node, scope: Scope, root: Root, expect: str | None) -> tuple[ast.Node, _Compiler, str, Any]:
+    """A parsed expression with its functions put in place and checked: (tree, checker, type,
+    constant or _NC); raise CompileError listing every problem."""
     if scope.functions:
         node = expand(node, scope.functions)
     comp = _Compiler(scope, root)
@@ -407,6 +407,19 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
                                      f"expected {T.describe(expect)}, found {T.describe(t)}"))
     if comp.problems:
         raise CompileError(comp.problems)
+    return node, comp, t, k
+
+
+def check_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> str:
+    """Check a parsed expression as compile_ast does, writing no code; its type. Raise
+    CompileError listing every problem (a function's body is checked once so, where it is written)."""
+    return _checked(node, scope, Root(text), expect)[2]
+
+
+def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
+    """Check and compile a parsed expression; raise CompileError listing every problem."""
+    root = Root(text)
+    node, comp, t, k = _checked(node, scope, root, expect)
     deps = _deps(node, comp.names)
     info = {i: (ty, _MARK if c is _NC else c) for i, (ty, c) in comp.info.items()}
     if k is not _NC:

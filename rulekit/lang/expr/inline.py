@@ -38,14 +38,18 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
     (MAX_EXPANDED, MAX_CALL_DEPTH): a file cannot make validation run away."""
     sizes: dict[str, int] = {}
     total = 0
+    called = False
     for n in _walk(node):
         total += 1
         if isinstance(n, ast.Call) and n.func in functions:
+            called = True
             total += _expanded_size(n.func, functions, sizes, set())
             if total > MAX_EXPANDED:
                 raise _fail(n, "E033", f"{n.func}(): this call makes the expression grow past {MAX_EXPANDED} "
                             "parts once functions are put in place",
                             "call the function fewer times, or compute the value once with 'let'")
+    if not called:
+        return node  # (trees are immutable: nothing to put in place, the same tree serves)
     calls = [0]
 
     def rec(n: ast.Node, depth: int) -> ast.Node:
