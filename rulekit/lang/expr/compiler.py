@@ -416,18 +416,20 @@ def check_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None =
     return _checked(node, scope, Root(text), expect)[2]
 
 
-def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
-    """Check and compile a parsed expression; raise CompileError listing every problem."""
+def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None,
+                lazy: bool = False) -> Compiled:
+    """Check and compile a parsed expression; raise CompileError listing every problem.
+    `lazy`: its own function is compiled when first called (see codebuild.generate)."""
     root = Root(text)
     node, comp, t, k = _checked(node, scope, root, expect)
     deps = _deps(node, comp.names)
     info = {i: (ty, _MARK if c is _NC else c) for i, (ty, c) in comp.info.items()}
     if k is not _NC:
         fn = _constant(k)
-        fast = generate(node, info, comp.names, scope, root) if scope.codegen else None
+        fast = generate(node, info, comp.names, scope, root, lazy) if scope.codegen else None
         return Compiled(text, fn, t, True, k, fn, root, fast, fn, deps)
     try:
-        gen = generate(node, info, comp.names, scope, root)
+        gen = generate(node, info, comp.names, scope, root, lazy)
     except RecursionError:
         raise CompileError([Problem(0, 1, "E030", "expression nested too deeply")]) from None
     start, length = node.start, max(1, node.end - node.start)
@@ -447,8 +449,9 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
     return Compiled(text, safety(gen), t, False, None, gen, root, gen if scope.codegen else None, safety(slow), deps)
 
 
-def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:
-    """Parse, check and compile expression text; raise CompileError on any problem."""
+def compile_expr(text: str, scope: Scope, expect: str | None = None, lazy: bool = False) -> Compiled:
+    """Parse, check and compile expression text; raise CompileError on any problem. `lazy`: its
+    own function is compiled when first called (an expression generated code writes inline)."""
     if not isinstance(text, str):
         if isinstance(text, bool) or isinstance(text, int):
             v = text
@@ -467,7 +470,7 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
             node = parse(text)
         except ExprSyntaxError as exc:
             raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message, exc.hint)]) from None
-        return compile_ast(node, scope, text, expect)
+        return compile_ast(node, scope, text, expect, lazy)
     except CompileError as exc:
         named = card_named(text, scope)
         if named is None:
