@@ -218,14 +218,14 @@ def _rank(sc: StepCompiler, ed: dict[str, Node], loc: dict[str, Any]) -> Any:
     node = ed["rank"]
     text = node.value
     if not isinstance(text, str) or "value" in sc.scope.globals or "value" not in text or "value" not in ed:
-        return sc.expr(node, loc, T.NUM, "rank", True)[0]
+        return sc.expr(node, loc, T.NUM, "rank")[0]
     errors = len(sc.errs.diagnostics)
-    fn = sc.expr(node, {**loc, "value": T.NUM}, T.NUM, "rank", True)[0]
+    fn = sc.expr(node, {**loc, "value": T.NUM}, T.NUM, "rank")[0]
     vtext = ed["value"].value
     if len(sc.errs.diagnostics) > errors or "value" not in _names_read(text):
         return fn
     return sc.expr(Node(f"let value = ({vtext}) in ({text})", node.span, node.key_span, node.style), loc, T.NUM,
-                   "rank", True)[0]
+                   "rank")[0]
 
 
 def _names_read(text: str) -> set[str]:
@@ -317,11 +317,10 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
                 ed = e.value
                 loc = {"cards": "list<card>", "seat": T.INT}
                 sc.phase = f"yaku {table}/{ed.get('id').value if 'id' in ed else '?'}"
-                when = sc.expr(_yaku_when(ed), loc, T.BOOL, "when", True)[0] if "when" in ed or "cards" in ed \
+                when = sc.expr(_yaku_when(ed), loc, T.BOOL, "when")[0] if "when" in ed or "cards" in ed \
                     else _constant(False)
-                # (the table's generated code writes them in place: rulekit.engine.yakugen)
-                claim = sc.expr(ed["claim"], loc, T.BOOL, "claim", True)[0] if "claim" in ed else None
-                value = sc.expr(ed["value"], loc, T.NUM, "value", True)[0] if "value" in ed else _constant(0)
+                claim = sc.expr(ed["claim"], loc, T.BOOL, "claim")[0] if "claim" in ed else None
+                value = sc.expr(ed["value"], loc, T.NUM, "value")[0] if "value" in ed else _constant(0)
                 rank = _rank(sc, ed, loc) if "rank" in ed else _constant(0)
                 yaku[table].append(YakuEntry(
                     id=str(ed["id"].value), names=plain(ed["names"]) if "names" in ed else {},

@@ -154,7 +154,7 @@ def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, ro
     inline = not gen.subs and len(body) <= MAX_SOURCE
     src = _source(gen, body, "fast")
     # (a source compiled before costs no compile: its function is made now)
-    fn: Any = Fast(src, gen.consts, slow) if lazy and inline and src not in _MAKERS \
+    fn: Any = Fast(src, gen.consts, slow) if lazy and inline and scope.codegen and src not in _MAKERS \
         else _build(src, gen.consts, slow, FAST_ERRORS)
     fn.slow = slow
     fn.plain = Plain(gen, body)
