@@ -88,7 +88,9 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
         kids = ast.children(n)
         if not kids:
             return n
-        return ast.with_children(n, [rec(k, depth) for k in kids])
+        new = [rec(k, depth) for k in kids]
+        # (a part with no call in it comes back as it was: the same node serves, trees are immutable)
+        return n if all(a is b for a, b in zip(new, kids)) else ast.with_children(n, new)
     try:
         return rec(node, depth)
     except RecursionError:
@@ -166,4 +168,7 @@ def _substitute(n: ast.Node, names: Mapping[str, ast.Node]) -> ast.Node:
     if isinstance(n, ast.Name):
         return names.get(n.name, n)
     kids = ast.children(n)
-    return ast.with_children(n, [_substitute(k, names) for k in kids]) if kids else n
+    if not kids:
+        return n
+    new = [_substitute(k, names) for k in kids]
+    return n if all(a is b for a, b in zip(new, kids)) else ast.with_children(n, new)
