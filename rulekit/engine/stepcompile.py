@@ -50,17 +50,18 @@ class StepCompiler(ChoiceSteps):
 
     # -- expressions ---------------------------------------------------------
     def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "",
-             inline: bool = False) -> tuple[Fn, str]:
+             lazy: bool = False) -> tuple[Fn, str]:
         """Compile an expression node; report problems located in the file; return (fn, type).
-        `inline`: the step's generated code writes the expression in place (rulekit.engine.stepgen),
-        so its own function is compiled only if something calls it (not for every build)."""
+        `lazy`: its own function is compiled the first time it is called (not for every build):
+        for an expression a step's generated code writes in place (rulekit.engine.stepgen), or one
+        only the table at a person's turn calls."""
         text = node.value
         if isinstance(text, (dict, list)) or text is None:
             self.errs.add(error(node.span, "E033", f"{what or 'expression'}: expected an expression, "
                                 f"found {'a mapping' if isinstance(text, dict) else 'a list' if isinstance(text, list) else 'nothing'}"))
             return failed_step, T.ANY
         try:
-            comp = compile_expr(text, self.scope.with_locals(loc), expect, inline)
+            comp = compile_expr(text, self.scope.with_locals(loc), expect, lazy)
         except CompileError as exc:
             for p in exc.problems:
                 span = expr_span(node.span, node.style, p.offset, p.length) if isinstance(text, str) else node.span
@@ -226,10 +227,10 @@ class StepCompiler(ChoiceSteps):
 
         return Step(CutGen(get, name))
 
-    def _count(self, d: dict[str, Node], key: str, loc: dict[str, str], inline: bool = True) -> Fn | None:
+    def _count(self, d: dict[str, Node], key: str, loc: dict[str, str], lazy: bool = True) -> Fn | None:
         if key not in d:
             return None
-        fn, _ = self.expr(d[key], loc, T.INT, key, inline)
+        fn, _ = self.expr(d[key], loc, T.INT, key, lazy)
         return fn
 
     def s_move(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
