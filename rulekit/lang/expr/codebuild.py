@@ -6,7 +6,7 @@ needed (`Located`), so every failure is an EvalError placed in the rule's text.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr.codegen import MAX_SOURCE, CodeGen, Info, Unsupported
@@ -160,8 +160,7 @@ def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, ro
     fn.plain = Plain(gen, body)
     if inline:
         fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope, fresh_list(node, info))
-    made: Fn = fn
-    return made
+    return cast(Fn, fn)
 
 
 _CODE_CACHE: dict[str, Any] = {}
