@@ -104,7 +104,10 @@ class Fast:
     def made(self) -> Fn:
         """The compiled function (compiled now if it is not yet)."""
         if self.fn is None:
-            self.fn = _build(self.source, self.consts, self.slow, FAST_ERRORS)
+            try:
+                self.fn = _build(self.source, self.consts, self.slow, FAST_ERRORS)
+            except RecursionError:  # pragma: no cover - not written so (no helpers, MAX_SOURCE at most)
+                self.fn = self.slow  # a source Python refuses runs as its located code, which is cut up
         return self.fn
 
     def __call__(self, ctx: Any) -> Any:
