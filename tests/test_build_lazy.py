@@ -11,6 +11,7 @@ from rulekit.engine.build import LazyProcedure, build_game, load_variant
 from rulekit.engine.runner import make_agents, play
 from rulekit.engine.testing import variant_path
 from rulekit.lang.expr import EvalError, Scope, compile_expr
+from rulekit.lang.expr import codebuild
 from rulekit.lang.expr.codebuild import Fast
 from rulekit.lang.expr.scope import EVAL_BUDGET
 
@@ -31,8 +32,14 @@ def outcome(fn, c):
         return ("error", exc.message, exc.offset, exc.length)
 
 
+@pytest.fixture
+def fresh_makers(monkeypatch):
+    """No source compiled before in this process (a source compiled before is made at once)."""
+    monkeypatch.setattr(codebuild, "_MAKERS", {})
+
+
 @pytest.mark.parametrize("text", TEXTS)
-def test_an_expression_made_on_first_call_gives_what_one_made_at_once_gives(text):
+def test_an_expression_made_on_first_call_gives_what_one_made_at_once_gives(text, fresh_makers):
     """Its value, or its error placed in the text (the fast code failing over to the located code)."""
     lazy = compile_expr(text, SCOPE, lazy=True)
     eager = compile_expr(text, SCOPE)
@@ -43,8 +50,9 @@ def test_an_expression_made_on_first_call_gives_what_one_made_at_once_gives(text
     assert lazy.raw.fn is not None and lazy.raw.__code__ is lazy.raw.fn.__code__  # made once, on the first call
 
 
-def test_an_expression_whose_source_was_compiled_before_is_made_at_once():
+def test_an_expression_whose_source_was_compiled_before_is_made_at_once(fresh_makers):
     """(no compile to save: the function is made, no holder in between)"""
+    assert isinstance(compile_expr("a * 5 + 1", SCOPE, lazy=True).raw, Fast)
     compile_expr("a * 5 + 1", SCOPE)
     assert not isinstance(compile_expr("a * 5 + 1", SCOPE, lazy=True).raw, Fast)
 
