@@ -544,3 +544,53 @@ def test_hanafuda_nagoya() -> None:
         assert card.attrs["rank"] == NAGOYA_RANK[card.attrs["month"]], card.id
         if card.attrs["type"] == "ribbon":
             assert card.attrs["suit"] == "swords", card.id
+
+
+# --------------------------------------------------------------------------- stored data (decks.json)
+
+
+def test_stored_decks_are_the_deck_files_as_they_are() -> None:
+    """decks.json holds every deck file's data, read as read_file reads it: an edit of a deck file
+    without `python -c "from rulekit.lang.decks import write_stored; write_stored()"` fails here."""
+    from rulekit.lang import decks
+    assert (DECK_DIR / "decks.json").read_text(encoding="utf-8") == decks.stored_text()
+    stored = json.loads(decks.stored_text())
+    assert sorted(stored) == sorted(p.stem for p in DECK_FILES)
+    for name, hit in stored.items():
+        assert hit["data"] == decks.read_file(str(DECK_DIR / f"{name}.yaml")).data, name
+
+
+def _fresh_load(monkeypatch: pytest.MonkeyPatch, stored: dict[str, Any]) -> Callable[[str], Any]:
+    """load_deck with nothing built yet and `stored` as decks.json."""
+    from rulekit.lang import decks
+    monkeypatch.setattr(decks, "_stored", lambda: stored)
+    monkeypatch.setattr(decks, "_BUILT", {})
+    decks.load_deck.cache_clear()
+    return decks.load_deck
+
+
+def test_a_deck_file_changed_since_it_was_stored_is_read_from_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stored data whose digest is not that of the file's text is not used: the file is read."""
+    from rulekit.lang import decks
+    want = repr(decks.load_deck("hanafuda-kabu"))
+    stale = {n: {"sha256": "0" * 64, "data": {"id": n, "cards": []}} for n in ("hanafuda", "hanafuda-kabu")}
+    try:
+        assert repr(_fresh_load(monkeypatch, stale)("hanafuda-kabu")) == want
+    finally:
+        decks.load_deck.cache_clear()
+
+
+def test_stored_data_the_build_refuses_is_read_again_from_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck the stored data cannot build is built from its file (where an error would be located)."""
+    from rulekit.core.errors import RulekitError
+    from rulekit.lang import decks
+    good = json.loads(decks.stored_text())
+    want = repr(decks.load_deck("hanafuda"))
+    bad = json.loads(json.dumps(good))
+    bad["hanafuda"]["data"]["cards"][0].pop("month")  # a card without a declared attribute
+    try:
+        assert repr(_fresh_load(monkeypatch, bad)("hanafuda")) == want
+        with pytest.raises(RulekitError):  # (what the stored data alone gives)
+            decks._build(decks.Source("x", bad["hanafuda"]["data"]), chain=("hanafuda",))
+    finally:
+        decks.load_deck.cache_clear()

@@ -247,6 +247,40 @@ def _here(tree: Node, *path: Any) -> Node:
     return at(tree, *path) or tree
 
 
+class LazyProcedure:
+    """A procedure's generated function (rulekit.engine.stepgen), made the first time it is called:
+    the phases write most calls of a procedure out where they stand, so most are never called on
+    their own. Once made it takes its own place in `procs`, where generated code looks it up; it
+    shows its function's `source` and constants (`rulekit show --compiled`)."""
+
+    def __init__(self, procs: dict[str, Any], name: str, steps_of: dict[str, Any]):
+        self.procs, self.name, self.steps_of = procs, name, steps_of
+        self.fn: Any = None
+
+    def made(self) -> Any:
+        """The procedure's function (generated now if it is not yet)."""
+        if self.fn is None:
+            self.fn = generate_run(self.steps_of[self.name], f"<procedure {self.name}>", self.steps_of)
+            if self.procs.get(self.name) is self:
+                self.procs[self.name] = self.fn
+        return self.fn
+
+    def __call__(self, ctx: Any) -> Any:
+        return self.made()(ctx)
+
+    @property
+    def source(self) -> Any:
+        return getattr(self.made(), "source", None)
+
+    @property
+    def __code__(self) -> Any:
+        return getattr(self.made(), "__code__", None)
+
+    @property
+    def __closure__(self) -> Any:
+        return getattr(self.made(), "__closure__", None)
+
+
 def _zero(ctx: Any) -> int:
     return 0
 
@@ -295,7 +329,7 @@ def _scope_and_vars(variant: Variant, deck: Deck, opts: dict[str, Any], errs: Co
         if vnode is None:
             var_init[vname] = _zero
         elif isinstance(v.init, str):
-            var_init[vname] = sc.expr(vnode, {}, None, f"init of {vname}")[0]
+            var_init[vname] = sc.expr(vnode, {}, None, f"init of {vname}", True)[0]
         else:
             var_init[vname] = _value(v.init)
     return scope, sc, var_init
@@ -334,7 +368,7 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
         pd = ph.value
         pid = str(pd["id"].value) if "id" in pd else "?"
         sc.phase = pid
-        when = sc.expr(pd["when"], {}, T.BOOL, "when")[0] if "when" in pd else None
+        when = sc.expr(pd["when"], {}, T.BOOL, "when", True)[0] if "when" in pd else None
         run = sc.block(pd.get("steps"), {})
         phases.append(Phase(id=pid, name=str(pd["name"].value) if "name" in pd else pid, when=when, run=run,
                             span=ph.span))
@@ -363,7 +397,8 @@ def _compile(variant: Variant, deck: Deck, deck_name: str, opts: dict[str, Any],
         steps_of = dict(sc.procs)  # each procedure's compiled steps, which calls may write out in place
         phases = [dataclasses.replace(ph, run=generate_run(ph.run, f"<phase {ph.id}>", steps_of, top=True)) for ph in phases]
         for name in list(sc.procs):
-            sc.procs[name] = generate_run(steps_of[name], f"<procedure {name}>", steps_of)
+            # (the phases write their calls out in place: a procedure's own function is made if one calls it)
+            sc.procs[name] = LazyProcedure(sc.procs, name, steps_of)
         yaku_fns = {t: generate_yaku_table(es, YakuHit, add_grouped, f"<yaku {t}>") for t, es in yaku.items()}
         yaku_fns_ok = all(f is not None for f in yaku_fns.values())
     game = Game(variant=variant, deck=deck, deck_name=deck_name, options=opts, card_ids=tuple(c.id for c in deck.cards),

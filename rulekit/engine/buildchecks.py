@@ -126,13 +126,13 @@ def check_key(tree: Node, scope: Any, fns: dict[Any, Any]) -> tuple[Any, ...]:
 
 def _check_bodies(out: dict[Any, Any], bodies: dict[str, Any], scope: Any, errs: Collector) -> None:
     """Check each body once with its parameters as names of any type; a body with a mistake is marked broken."""
-    from rulekit.lang.expr.compiler import compile_ast
+    from rulekit.lang.expr.compiler import check_ast
     from rulekit.lang.expr.scope import CompileError
     from rulekit.lang.source import expr_span
     check = Scope(scope.globals, scope.attrs, scope.options, scope.card_ids, scope.yaku_tables, {}, False, out)
     for name, (body, params) in bodies.items():
         try:
-            compile_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
+            check_ast(out[name].body, check.with_locals({p: T.ANY for p in params}), body.value)
         except CompileError as exc:
             out[name] = dataclasses.replace(out[name], broken=True)  # its calls say nothing more
             for p in exc.problems:

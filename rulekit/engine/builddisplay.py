@@ -25,10 +25,12 @@ def display_parts(variant: Variant, sc: StepCompiler) -> tuple[dict[str, Any], A
     for zname, zd in variant.zones.items():
         node = at(tree, "zones", zname, "show")
         if node is not None:
-            fn = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show")[0]
+            # (what the table shows a person: made when first shown)
+            fn = sc.expr(node, {"cards": "list<card>", "seat": T.INT}, None, f"zones.{zname}.show", True)[0]
             wnode = at(tree, "zones", zname, "show_when")
             if wnode is not None:
-                when = sc.expr(wnode, {"cards": "list<card>", "seat": T.INT}, T.BOOL, f"zones.{zname}.show_when")[0]
+                when = sc.expr(wnode, {"cards": "list<card>", "seat": T.INT}, T.BOOL, f"zones.{zname}.show_when",
+                               True)[0]
                 fn = _shown_when(fn, when)
             zone_show[zname] = fn
         if zd.part_of:
@@ -104,9 +106,9 @@ def display_table(node: Node | None, sc: StepCompiler) -> list[tuple[Any, ...]]:
             if "in" not in d:
                 sc.errs.add(error(d["for"].span, "E010", f"{where}: 'for' needs 'in' (the list of values)"))
                 continue
-            each, t = sc.expr(d["in"], dict(loc), None, f"{where}.in")
+            each, t = sc.expr(d["in"], dict(loc), None, f"{where}.in", True)  # (made when first shown)
             loc[name] = t[5:-1] if isinstance(t, str) and t.startswith("list<") else T.ANY
-        when = sc.expr(d["when"], dict(loc), T.BOOL, f"{where}.when")[0] if "when" in d else None
+        when = sc.expr(d["when"], dict(loc), T.BOOL, f"{where}.when", True)[0] if "when" in d else None
         if "say" not in d:
             sc.errs.add(error(item.span, "E010", f"{where}: give 'say' (the text to show)"))
             continue
@@ -125,7 +127,7 @@ def _line_parts(node: Node, loc: dict[str, str], sc: StepCompiler, where: str) -
     pos = 0
     for m in PLACEHOLDER.finditer(text):
         parts.append(text[pos:m.start()].replace("{{", "{").replace("}}", "}"))
-        parts.append(sc.expr(Node(m.group(1), node.span), dict(loc), None, f"{where}.say {{...}}"))
+        parts.append(sc.expr(Node(m.group(1), node.span), dict(loc), None, f"{where}.say {{...}}", True))
         pos = m.end()
     parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
     return tuple(parts)
@@ -231,7 +233,7 @@ def zone_yaku(variant: Variant, tables: list[str], errs: Collector) -> dict[str,
 
 def _when_of(w: Node, loc: dict[Any, Any], sc: Any, where: str) -> Any:
     """A display line's part's `when`, compiled over the line's names."""
-    return sc.expr(w, dict(loc), T.BOOL, f"{where}.say when")[0]
+    return sc.expr(w, dict(loc), T.BOOL, f"{where}.say when", True)[0]
 
 
 def display_unasked(node: Node | None, sc: StepCompiler) -> dict[str, tuple[Any, ...]]:

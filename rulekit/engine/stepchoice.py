@@ -53,13 +53,13 @@ class ChoiceSteps:
         def crumbs(self) -> tuple[str, ...]: ...
 
         def expr(self, node: Node, loc: dict[str, str], expect: str | None = None,
-                 what: str = "") -> tuple[Callable[..., Any], str]: ...
+                 what: str = "", lazy: bool = False) -> tuple[Callable[..., Any], str]: ...
 
         def block(self, node: Node | None, loc: dict[str, str]) -> Callable[..., Any]: ...
 
     def s_choose(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         cid = str(d["choose"].value)
-        player, _ = self.expr(d["player"], loc, T.INT, "player") if "player" in d else \
+        player, _ = self.expr(d["player"], loc, T.INT, "player", True) if "player" in d else \
             ((lambda ctx: ctx.dealer), T.INT)
         opts = d.get("options")
         if opts is None or not isinstance(opts.value, dict) or not opts.value:
@@ -69,7 +69,7 @@ class ChoiceSteps:
         inner = dict(loc)
         params = []
         for pname, lnode in opts.value.items():
-            fn, t = self.expr(lnode, inner, None, f"options {pname}")
+            fn, t = self.expr(lnode, inner, None, f"options {pname}", True)
             if not (T.is_list(t) or t == T.ANY):
                 self.errs.add(error(lnode.span, "E033", f"options {pname}: expected a list of values, found "
                                     f"{T.describe(t)}"))
@@ -79,7 +79,7 @@ class ChoiceSteps:
                                     f"{T.elem(t).count('list<')} deep (limit {MAX_NEST})"))
             inner[pname] = T.elem(t)
             params.append((pname, fn, T.elem(t)))
-        where = self.expr(d["where"], inner, T.BOOL, "where")[0] if "where" in d else None
+        where = self.expr(d["where"], inner, T.BOOL, "where", True)[0] if "where" in d else None
         if_none = d["if_none"].value if "if_none" in d else "error"
         prompt = str(d["prompt"].value) if "prompt" in d else cid.replace("_", " ")
         choice = Choice(cid, prompt, tuple(p[0] for p in params), tuple(p[2] for p in params), node.span,
@@ -315,7 +315,7 @@ class ChoiceSteps:
                                     hint=did_you_mean(str(name), [v for v, vd in self.vars.items() if vd.pot])))
             return None, name
         if key in d:
-            fn, _ = self.expr(d[key], loc, T.INT, key)
+            fn, _ = self.expr(d[key], loc, T.INT, key, True)
             return fn, None
         self.errs.add(error(d.get("pay", Node(None, UNSPAN)).span, "E010", f"pay: give '{key}' (a seat) or "
                             f"'{pot_key}' (a pot variable)"))
@@ -326,7 +326,7 @@ class ChoiceSteps:
         dst, dst_pot = self._seat_or_pot(d, "to", loc)
         amount = None  # the whole pot (from a pot only)
         if "amount" in d:
-            amount, _ = self.expr(d["amount"], loc, T.NUM, "amount")
+            amount, _ = self.expr(d["amount"], loc, T.NUM, "amount", True)
         elif src_pot is None:
             self.errs.add(error(node.span, "E010", "pay: missing 'amount'"))
             return noop_step
@@ -359,8 +359,8 @@ class ChoiceSteps:
             self.errs.add(error(tnode.span, "E040", f"claim: no yaku table '{table}'",
                                 hint=did_you_mean(str(table), self.scope.yaku_tables)))
             return noop_step
-        cards, _ = self.expr(d["cards"], loc, "list<card>", "cards") if "cards" in d else (failed_step, "")
-        who, _ = self.expr(d["player"], loc, T.INT, "player") if "player" in d else (failed_step, "")
+        cards, _ = self.expr(d["cards"], loc, "list<card>", "cards", True) if "cards" in d else (failed_step, "")
+        who, _ = self.expr(d["player"], loc, T.INT, "player", True) if "player" in d else (failed_step, "")
         if "cards" not in d or "player" not in d:
             self.errs.add(error(node.span, "E010", "claim: give 'cards' and 'player'"))
         as_ = d["as"].value if "as" in d else None
@@ -371,7 +371,7 @@ class ChoiceSteps:
         return Step(ClaimGen(table, cards, who, as_, calls.table(table).claimed if calls is not None else None))
 
     def s_set_dealer(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
-        fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer")
+        fn, _ = self.expr(d["set_dealer"], loc, T.INT, "set_dealer", True)
         # `why` beside it: the reason players are told with the next dealer, in the rules' words
         why = self._template(d["why"], loc, "why") if "why" in d else None
         return Step(SetDealerGen(fn, why))
@@ -406,7 +406,7 @@ class ChoiceSteps:
             if pname not in given:
                 self.errs.add(error(node.span, "E010", f"call {name}: missing argument '{pname}'"))
                 continue
-            fn, t = self.expr(given[pname], loc, ptype, f"argument {pname}")
+            fn, t = self.expr(given[pname], loc, ptype, f"argument {pname}", True)
             args.append((pname, fn))
         for extra in given:
             if extra not in params:

@@ -49,15 +49,19 @@ class StepCompiler(ChoiceSteps):
         self.proc_returns: dict[str, str] = {}  # procedure -> type of the value its return steps give
 
     # -- expressions ---------------------------------------------------------
-    def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "") -> tuple[Fn, str]:
-        """Compile an expression node; report problems located in the file; return (fn, type)."""
+    def expr(self, node: Node, loc: dict[str, str], expect: str | None = None, what: str = "",
+             lazy: bool = False) -> tuple[Fn, str]:
+        """Compile an expression node; report problems located in the file; return (fn, type).
+        `lazy`: its own function is compiled the first time it is called (not for every build):
+        for an expression a step's generated code writes in place (rulekit.engine.stepgen), or one
+        only the table at a person's turn calls."""
         text = node.value
         if isinstance(text, (dict, list)) or text is None:
             self.errs.add(error(node.span, "E033", f"{what or 'expression'}: expected an expression, "
                                 f"found {'a mapping' if isinstance(text, dict) else 'a list' if isinstance(text, list) else 'nothing'}"))
             return failed_step, T.ANY
         try:
-            comp = compile_expr(text, self.scope.with_locals(loc), expect)
+            comp = compile_expr(text, self.scope.with_locals(loc), expect, lazy)
         except CompileError as exc:
             for p in exc.problems:
                 span = expr_span(node.span, node.style, p.offset, p.length) if isinstance(text, str) else node.span
@@ -122,7 +126,7 @@ class StepCompiler(ChoiceSteps):
             return "", None
         if isinstance(tree, ast.Index):
             sub = Node(key[tree.index.start:tree.index.end], node.key_span or node.span)
-            fn, _ = self.expr(sub, loc, T.INT, "variable index")
+            fn, _ = self.expr(sub, loc, T.INT, "variable index", True)
             return base.name, fn
         return base.name, None
 
@@ -223,10 +227,10 @@ class StepCompiler(ChoiceSteps):
 
         return Step(CutGen(get, name))
 
-    def _count(self, d: dict[str, Node], key: str, loc: dict[str, str]) -> Fn | None:
+    def _count(self, d: dict[str, Node], key: str, loc: dict[str, str], lazy: bool = True) -> Fn | None:
         if key not in d:
             return None
-        fn, _ = self.expr(d[key], loc, T.INT, key)
+        fn, _ = self.expr(d[key], loc, T.INT, key, lazy)
         return fn
 
     def s_move(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
@@ -239,17 +243,17 @@ class StepCompiler(ChoiceSteps):
         at = self._count(d, "at", loc)
         cards_fn = None
         if "cards" in d:
-            cards_fn, ct = self.expr(d["cards"], loc, None, "cards")
+            cards_fn, ct = self.expr(d["cards"], loc, None, "cards", True)
             single = ct == T.CARD
             if not (single or T.compatible(ct, "list<card>")):
                 self.errs.add(error(d["cards"].span, "E033", f"cards: expected a card or a list of cards, "
                                     f"found {T.describe(ct)}"))
         where = None
         if "where" in d:
-            where, _ = self.expr(d["where"], {**loc, "c": T.CARD}, T.BOOL, "where")
+            where, _ = self.expr(d["where"], {**loc, "c": T.CARD}, T.BOOL, "where", True)
         face = d["face"].value if "face" in d else None
         bottom = "position" in d and d["position"].value == "bottom"
-        by = self._count(d, "by", loc)  # the seat who moves the cards, told to the players
+        by = self._count(d, "by", loc, False)  # the seat who moves the cards, told to the players (logs call it)
         span = node.span
 
         def too_few(have: int, want: int) -> NoReturn:
@@ -281,7 +285,7 @@ class StepCompiler(ChoiceSteps):
         get_src = self.zone_getter(src, si)
         written_count = self._count(d, "count", loc)
         # (none written: one card each, from the dealer's left)
-        written_players = self.expr(d["players"], loc, "list<int>", "players")[0] if "players" in d else None
+        written_players = self.expr(d["players"], loc, "list<int>", "players", True)[0] if "players" in d else None
         face = d["face"].value if "face" in d else None
         span = node.span
 
@@ -295,7 +299,7 @@ class StepCompiler(ChoiceSteps):
 
     def s_reveal(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
         if "cards" in d:
-            cards, ct = self.expr(d["cards"], loc, None, "cards")
+            cards, ct = self.expr(d["cards"], loc, None, "cards", True)
         else:
             name, idx = self.zone_ref(d.get("zone", d["reveal"]), loc)
             cards = self.zone_getter(name, idx)
@@ -306,7 +310,7 @@ class StepCompiler(ChoiceSteps):
             # hidden again (a hand shown, then picked up): only those the zone lets see it see it now
             return Step(HideGen(cards))
         if to_node is not None and not everyone:  # (everyone when no `to` is given)
-            to, tt = self.expr(to_node, loc, None, "to")
+            to, tt = self.expr(to_node, loc, None, "to", True)
             if not T.compatible(tt, T.INT) and not T.compatible(tt, "list<int>"):
                 self.errs.add(error(to_node.span, "E033", f"to: expected a seat or a list of seats, found "
                                     f"{T.describe(tt)}"))
@@ -324,7 +328,7 @@ class StepCompiler(ChoiceSteps):
             return noop_step
         fns = []
         for name, enode in spec.value.items():
-            fn, t = self.expr(enode, loc, None, f"let {name}")
+            fn, t = self.expr(enode, loc, None, f"let {name}", True)
             if name in self.scope.globals:
                 self.errs.add(error(enode.key_span or enode.span, "E042", f"let: '{name}' would hide the zone, "
                                     "variable or constant of that name; choose another name"))
@@ -352,7 +356,7 @@ class StepCompiler(ChoiceSteps):
                                     "steps (to_pot / from_pot) change a pot, so chips are never created or lost",
                                     crumbs=self.crumbs()))
                 continue
-            fn, t = self.expr(enode, loc, None, f"{key} {target}")
+            fn, t = self.expr(enode, loc, None, f"{key} {target}", True)
             types.append(t)
             if vdef.kind != "single" and idx is None:
                 self.errs.add(error(enode.key_span or enode.span, "E033", f"variable '{var}' has one value per "
@@ -392,7 +396,7 @@ class StepCompiler(ChoiceSteps):
         return self._assign(node, d, loc, "add", True)
 
     def s_if(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
-        test, _ = self.expr(d["if"], loc, T.BOOL, "if")
+        test, _ = self.expr(d["if"], loc, T.BOOL, "if", True)
         then = self.block(d.get("then"), loc)
         other = self.block(d.get("else"), loc)
 
@@ -406,7 +410,7 @@ class StepCompiler(ChoiceSteps):
         if "in" not in d:
             self.errs.add(error(node.span, "E010", "for: missing 'in' (the list to go through)"))
             return noop_step
-        items, it = self.expr(d["in"], loc, None, "in")
+        items, it = self.expr(d["in"], loc, None, "in", True)
         if not (T.is_list(it) or it == T.ANY):
             self.errs.add(error(d["in"].span, "E033", f"in: expected a list, found {T.describe(it)}"))
         self.loops.append([False])
@@ -418,8 +422,8 @@ class StepCompiler(ChoiceSteps):
         self.loops.append([False])
         body = self.block(d["repeat"], loc)
         breaks = self.loops.pop()[0]
-        until = self.expr(d["until"], loc, T.BOOL, "until")[0] if "until" in d else None
-        while_ = self.expr(d["while"], loc, T.BOOL, "while")[0] if "while" in d else None
+        until = self.expr(d["until"], loc, T.BOOL, "until", True)[0] if "until" in d else None
+        while_ = self.expr(d["while"], loc, T.BOOL, "while", True)[0] if "while" in d else None
         if until is None and while_ is None:
             self.errs.add(error(node.span, "E010", "repeat: give 'until' or 'while' so the loop can end"))
             return noop_step
@@ -438,7 +442,7 @@ class StepCompiler(ChoiceSteps):
                                 "phase or procedure", hint="to end a procedure early, use return", crumbs=self.crumbs()))
             return noop_step
         self.loops[-1][0] = True
-        cond = None if d["break"].value is True else self.expr(d["break"], loc, T.BOOL, "break")[0]
+        cond = None if d["break"].value is True else self.expr(d["break"], loc, T.BOOL, "break", True)[0]
         return Step(BreakGen(cond))
 
     def s_return(self, node: Node, d: dict[str, Node], loc: dict[str, str]) -> Run:
@@ -446,7 +450,7 @@ class StepCompiler(ChoiceSteps):
             self.errs.add(error(d["return"].span, "E010", "return: only inside a procedure",
                                 hint="to end a loop early, use break; to end the round, end_round", crumbs=self.crumbs()))
             return noop_step
-        fn, t = self.expr(d["return"], loc, None, "return")
+        fn, t = self.expr(d["return"], loc, None, "return", True)
         have = self.proc_returns.get(self.proc_now)
         if have is not None and T.unify(have, t) is None:
             self.errs.add(error(d["return"].span, "E033", f"return: procedure {self.proc_now} returns "

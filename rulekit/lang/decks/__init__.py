@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +14,9 @@ from rulekit.lang.expr.scope import Global
 from rulekit.lang.source import Source, expr_span, read_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# the shipped deck files' data as JSON, each with the digest of the text it was read from
+# (write_stored() makes it): reading a deck is then a digest and a lookup, not a YAML parse
+STORED_PATH = os.path.join(HERE, "decks.json")
 _PY_TYPES = {"int": int, "str": str, "bool": bool}
 
 
@@ -130,14 +135,63 @@ _BUILT: dict[str, Deck] = {}
 def load_deck(name: str) -> Deck:
     """Load a shipped deck by id (derived decks resolve their parent); raise RulekitError."""
     # only the shipped ids: a name is never a path (a deck file is not checked against a schema)
-    path = os.path.join(HERE, f"{name}.yaml")
     if name not in deck_names():
         raise RulekitError(error(Span("<deck>", 0, 0), "E040", f"no deck named '{name}'",
                                  hint=did_you_mean(name, deck_names())))
-    return _build(read_file(path), chain=(name,))
+    try:
+        return _build(_read(name, False), chain=(name,))
+    except RulekitError:
+        # (a stored deck has no places in its file: read the file itself to say where the error is)
+        return _build(_read(name, True), chain=(name,), located=True)
 
 
-def _build(src: Source, chain: tuple[str, ...]) -> Deck:
+def _read(name: str, located: bool) -> Source:
+    """A shipped deck file: its stored data when stored for its very text (`located`: always
+    read, with the place of every value)."""
+    path = os.path.join(HERE, f"{name}.yaml")
+    if not located:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except OSError:
+            raw = b""
+        hit = _stored().get(name)
+        if hit is not None and hit.get("sha256") == hashlib.sha256(raw).hexdigest():
+            return Source(os.path.relpath(path), hit["data"])  # (named as read_file names it)
+    return read_file(path)
+
+
+@functools.cache
+def _stored() -> dict[str, Any]:
+    """decks.json: deck id -> {"sha256": digest of its file, "data": its data}; {} if unreadable."""
+    try:
+        with open(STORED_PATH, encoding="utf-8") as fh:
+            stored = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return stored if isinstance(stored, dict) else {}
+
+
+def stored_text() -> str:
+    """The text of decks.json for the deck files as they are (their data as read_file reads it)."""
+    out = {}
+    for name in deck_names():
+        path = os.path.join(HERE, f"{name}.yaml")
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        data = read_file(path).data
+        if repr(json.loads(json.dumps(data))) == repr(data):  # (else: not stored, read from its file)
+            out[name] = {"sha256": hashlib.sha256(raw).hexdigest(), "data": data}
+    return json.dumps(out, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n"
+
+
+def write_stored() -> None:
+    """Write decks.json again (after an edit of a deck file; tests/test_decks.py says when)."""
+    with open(STORED_PATH, "w", encoding="utf-8") as fh:
+        fh.write(stored_text())
+
+
+def _build(src: Source, chain: tuple[str, ...], located: bool = False) -> Deck:
     data = src.data
     errs = Collector()
     # Deck files ship with rulekit and users cannot add any (a variant's own derivation is
@@ -152,8 +206,7 @@ def _build(src: Source, chain: tuple[str, ...]) -> Deck:
         if parent_name not in deck_names():
             raise RulekitError(error(src.span(("from",)), "E040", f"no deck named '{parent_name}'",
                                      hint=did_you_mean(parent_name, deck_names())))
-        parent = _BUILT.get(parent_name) or _build(read_file(os.path.join(HERE, f"{parent_name}.yaml")),
-                                                   chain + (parent_name,))
+        parent = _BUILT.get(parent_name) or _build(_read(parent_name, located), chain + (parent_name,), located)
         deck = derive(parent, data, src, errs, ())
         errs.raise_if_any()
         built = Deck(data["id"], data.get("names", {}), data.get("description", ""), deck.cards,

@@ -6,7 +6,7 @@ needed (`Located`), so every failure is an EvalError placed in the rule's text.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from rulekit.lang.expr import ast
 from rulekit.lang.expr.codegen import MAX_SOURCE, CodeGen, Info, Unsupported
@@ -15,7 +15,7 @@ from rulekit.lang.expr.helpers import FAST_ERRORS, HELPERS, SAFE_BUILTINS
 from rulekit.lang.expr.scope import Fn, Root, Scope
 from rulekit.lang.expr.treefacts import fresh_list
 
-__all__ = ["Located", "Plain", "compile_cached", "generate", "regenerate"]
+__all__ = ["Fast", "Located", "Plain", "compile_cached", "generate", "regenerate"]
 
 
 def regenerate(code: FastCode, memo: dict[str, int]) -> tuple[str, tuple[Any, ...]] | None:
@@ -91,6 +91,40 @@ class Located:
         return self.fn(ctx)
 
 
+class Fast:
+    """The fast code of an expression (falling back to its located code `slow`), compiled from
+    its source the first time it is called; `__code__` and `__closure__` are those of the
+    function it makes (`rulekit show --compiled` lists its constants)."""
+
+    def __init__(self, src: str, consts: list[Any], slow: Located):
+        self.source, self.consts, self.slow = src, consts, slow
+        self.fn: Fn | None = None
+        self.__qualname__ = "_make.<locals>.fast"  # as the function it makes is named (listings say it)
+
+    def made(self) -> Fn:
+        """The compiled function (compiled now if it is not yet)."""
+        if self.fn is None:
+            try:
+                self.fn = _build(self.source, self.consts, self.slow, FAST_ERRORS)
+            except RecursionError:  # pragma: no cover - not written so (no helpers, MAX_SOURCE at most)
+                self.fn = self.slow  # a source Python refuses runs as its located code, which is cut up
+        return self.fn
+
+    def __call__(self, ctx: Any) -> Any:
+        fn = self.fn
+        if fn is None:
+            fn = self.made()
+        return fn(ctx)
+
+    @property
+    def __code__(self) -> Any:
+        return self.made().__code__
+
+    @property
+    def __closure__(self) -> Any:
+        return self.made().__closure__
+
+
 class Plain:
     """The fast code of an expression without its fall-back to the located code (tests run it to
     see that the fast code alone gives the value); compiled the first time it is called."""
@@ -105,10 +139,13 @@ class Plain:
         return self.fn(ctx)
 
 
-def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, root: Root | None) -> Fn:
+def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, root: Root | None,
+             lazy: bool = False) -> Fn:
     """The function evaluating `node`: fast code that, when it fails, runs the located code (its
     `.slow`), so every error is an EvalError placed in the text. It carries `.fastcode` (what a
-    phase's generated code needs to write it inline) unless it is too big or cut into helpers."""
+    phase's generated code needs to write it inline) unless it is too big or cut into helpers.
+    `lazy` (for an expression a phase's code writes inline, so seldom called on its own): the
+    function is a `Fast`, compiled the first time it is called."""
     gen = CodeGen(info, names, scope)
     body = gen.g(node)
     if gen.subs and gen.hoists:  # helper functions cannot see the expression's temporaries
@@ -117,13 +154,16 @@ def generate(node: ast.Node, info: Info, names: dict[int, str], scope: Scope, ro
         body = gen.g(node)
     body = gen.with_hoists(body)
     slow = Located(node, info, names, scope, root)
-    fn = _build(_source(gen, body, "fast"), gen.consts, slow, FAST_ERRORS)
-    fn.slow = slow  # type: ignore[attr-defined]
-    fn.plain = Plain(gen, body)  # type: ignore[attr-defined]
-    if not gen.subs and len(body) <= MAX_SOURCE:
-        fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope,  # type: ignore[attr-defined]
-                               fresh_list(node, info))
-    return fn
+    inline = not gen.subs and len(body) <= MAX_SOURCE
+    src = _source(gen, body, "fast")
+    # (a source compiled before costs no compile: its function is made now)
+    fn: Any = Fast(src, gen.consts, slow) if lazy and inline and scope.codegen and src not in _MAKERS \
+        else _build(src, gen.consts, slow, FAST_ERRORS)
+    fn.slow = slow
+    fn.plain = Plain(gen, body)
+    if inline:
+        fn.fastcode = FastCode(body, tuple(gen.consts), slow, node, info, names, scope, fresh_list(node, info))
+    return cast(Fn, fn)
 
 
 _CODE_CACHE: dict[str, Any] = {}

@@ -51,6 +51,7 @@ class _Compiler:
         self.foldable: set[int] = set()
         self.info: dict[int, tuple[str, Any]] = {}  # per node: type and constant, for codegen
         self.names: dict[int, str] = {}  # per Name node: 'loc' or 'global'
+        self.read: set[str] = set()  # the global names read, and "yaku()" if yaku are evaluated
 
     def drop_dead(self, dead: ast.Node) -> None:
         """Forget constant-folding errors inside a branch that can never run."""
@@ -104,6 +105,7 @@ class _Compiler:
         g = self.scope.globals.get(name)
         if g is not None:
             self.names[id(node)] = "global"
+            self.read.add(name)
             if g.get is None:
                 return g.type, g.value
             return g.type, _NC
@@ -280,6 +282,8 @@ class _Compiler:
         return T.BOOL, _NC
 
     def c_Call(self, node: ast.Call, loc: dict[str, str]) -> Typed:
+        if node.func in YAKU_FUNCS:
+            self.read.add("yaku()")
         fdef = REGISTRY.get(node.func)
         broken = (self.scope.functions or {}).get(node.func)
         if fdef is None and broken is not None and getattr(broken, "broken", False):
@@ -364,20 +368,6 @@ class _Compiler:
         return rtype, _NC
 
 
-def _deps(node: ast.Node, names: dict[int, str]) -> frozenset[str]:
-    """The global names an expression reads, plus "yaku()" if it evaluates yaku."""
-    out: set[str] = set()
-    try:
-        for n in ast.walk(node):
-            if isinstance(n, ast.Name) and names.get(id(n)) == "global":
-                out.add(n.name)
-            elif isinstance(n, ast.Call) and n.func in YAKU_FUNCS:
-                out.add("yaku()")
-    except RecursionError:
-        out.add("?")  # too deep to tell: treated as reading anything
-    return frozenset(out)
-
-
 def _constant(v: Any) -> Fn:
     """The function of a constant expression (a list: a fresh copy each time)."""
     if isinstance(v, list):
@@ -392,11 +382,12 @@ def _constant(v: Any) -> Fn:
     return same
 
 
-def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> Compiled:
-    """Check and compile a parsed expression; raise CompileError listing every problem."""
-    root = Root(text)
-    if scope.functions:
-        node = expand(node, scope.functions)
+def _checked(node: ast.Node, scope: Scope, root: Root, expect: str | None,
+             text: str = "") -> tuple[ast.Node, _Compiler, str, Any]:
+    """A parsed expression with its functions put in place and checked: (tree, checker, type,
+    constant or _NC); raise CompileError listing every problem."""
+    if scope.functions and (not text or any(f in text for f in scope.functions)):
+        node = expand(node, scope.functions)  # (text naming no function calls none: nothing to put in place)
     comp = _Compiler(scope, root)
     try:
         t, k = comp.c(node, dict(scope.locals))
@@ -407,14 +398,29 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
                                      f"expected {T.describe(expect)}, found {T.describe(t)}"))
     if comp.problems:
         raise CompileError(comp.problems)
-    deps = _deps(node, comp.names)
+    return node, comp, t, k
+
+
+def check_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None) -> str:
+    """Check a parsed expression as compile_ast does, writing no code; its type. Raise
+    CompileError listing every problem (a function's body is checked once so, where it is written)."""
+    return _checked(node, scope, Root(text), expect, text)[2]
+
+
+def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None = None,
+                lazy: bool = False) -> Compiled:
+    """Check and compile a parsed expression; raise CompileError listing every problem.
+    `lazy`: its own function is compiled when first called (see codebuild.generate)."""
+    root = Root(text)
+    node, comp, t, k = _checked(node, scope, root, expect, text)
+    deps = frozenset(comp.read)  # which state it reads (what the checker met: every node of the tree)
     info = {i: (ty, _MARK if c is _NC else c) for i, (ty, c) in comp.info.items()}
     if k is not _NC:
         fn = _constant(k)
-        fast = generate(node, info, comp.names, scope, root) if scope.codegen else None
+        fast = generate(node, info, comp.names, scope, root, lazy) if scope.codegen else None
         return Compiled(text, fn, t, True, k, fn, root, fast, fn, deps)
     try:
-        gen = generate(node, info, comp.names, scope, root)
+        gen = generate(node, info, comp.names, scope, root, lazy)
     except RecursionError:
         raise CompileError([Problem(0, 1, "E030", "expression nested too deeply")]) from None
     start, length = node.start, max(1, node.end - node.start)
@@ -434,8 +440,9 @@ def compile_ast(node: ast.Node, scope: Scope, text: str = "", expect: str | None
     return Compiled(text, safety(gen), t, False, None, gen, root, gen if scope.codegen else None, safety(slow), deps)
 
 
-def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled:
-    """Parse, check and compile expression text; raise CompileError on any problem."""
+def compile_expr(text: str, scope: Scope, expect: str | None = None, lazy: bool = False) -> Compiled:
+    """Parse, check and compile expression text; raise CompileError on any problem. `lazy`: its
+    own function is compiled when first called (an expression generated code writes inline)."""
     if not isinstance(text, str):
         if isinstance(text, bool) or isinstance(text, int):
             v = text
@@ -454,7 +461,7 @@ def compile_expr(text: str, scope: Scope, expect: str | None = None) -> Compiled
             node = parse(text)
         except ExprSyntaxError as exc:
             raise CompileError([Problem(exc.offset, exc.length, "E030", exc.message, exc.hint)]) from None
-        return compile_ast(node, scope, text, expect)
+        return compile_ast(node, scope, text, expect, lazy)
     except CompileError as exc:
         named = card_named(text, scope)
         if named is None:

@@ -38,14 +38,18 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
     (MAX_EXPANDED, MAX_CALL_DEPTH): a file cannot make validation run away."""
     sizes: dict[str, int] = {}
     total = 0
+    called = False
     for n in _walk(node):
         total += 1
         if isinstance(n, ast.Call) and n.func in functions:
+            called = True
             total += _expanded_size(n.func, functions, sizes, set())
             if total > MAX_EXPANDED:
                 raise _fail(n, "E033", f"{n.func}(): this call makes the expression grow past {MAX_EXPANDED} "
                             "parts once functions are put in place",
                             "call the function fewer times, or compute the value once with 'let'")
+    if not called:
+        return node  # (trees are immutable: nothing to put in place, the same tree serves)
     calls = [0]
 
     def rec(n: ast.Node, depth: int) -> ast.Node:
@@ -84,7 +88,9 @@ def expand(node: ast.Node, functions: dict[str, UserFunction], depth: int = 0) -
         kids = ast.children(n)
         if not kids:
             return n
-        return ast.with_children(n, [rec(k, depth) for k in kids])
+        new = [rec(k, depth) for k in kids]
+        # (a part with no call in it comes back as it was: the same node serves, trees are immutable)
+        return n if all(a is b for a, b in zip(new, kids)) else ast.with_children(n, new)
     try:
         return rec(node, depth)
     except RecursionError:
@@ -162,4 +168,7 @@ def _substitute(n: ast.Node, names: Mapping[str, ast.Node]) -> ast.Node:
     if isinstance(n, ast.Name):
         return names.get(n.name, n)
     kids = ast.children(n)
-    return ast.with_children(n, [_substitute(k, names) for k in kids]) if kids else n
+    if not kids:
+        return n
+    new = [_substitute(k, names) for k in kids]
+    return n if all(a is b for a, b in zip(new, kids)) else ast.with_children(n, new)
