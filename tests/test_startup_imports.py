@@ -13,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # modules a random-play simulation has no use for (each loads on its first use elsewhere)
 NOT_AT_START = ["rulekit.engine.search", "rulekit.engine.stepper", "greenlet", "rulekit.lang.rulestext",
                 "rulekit.lang.prose", "rulekit.engine.figures", "rulekit.analysis.simulate", "rulekit.analysis.workers",
-                "difflib", "csv", "shlex"]
+                "difflib", "csv", "shlex", "rulekit.engine.statsobserve"]
 
 
 def _run(code: str) -> list[str]:
