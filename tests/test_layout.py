@@ -116,5 +116,5 @@ def test_modules_stay_small():
 def test_the_checks_see_a_bad_import(tmp_path):
     # the walker itself: a lazy upward import and a private name are found
     assert ("rulekit.cli.main", "", 1) not in _imports("rulekit.core.errors")
-    found = [t for t, _n, _l in _imports("rulekit.cli.main")]
+    found = [t for t, _n, _l in _imports("rulekit.cli.commands")]  # its commands import the engine lazily
     assert "rulekit.engine.build" in found or any(t.startswith("rulekit.engine") for t in found)
