@@ -41,6 +41,8 @@ class AssignGen:
 
 @dataclass(frozen=True)
 class IfGen:
+    """A test and the steps of each branch."""
+
     kind: ClassVar[str] = "if"
     test: Fn
     then: Fn
@@ -49,6 +51,8 @@ class IfGen:
 
 @dataclass(frozen=True)
 class ForGen:
+    """Steps run once per item of a list, the item bound to `var`."""
+
     kind: ClassVar[str] = "for"
     var: str
     items: Fn
@@ -59,6 +63,8 @@ class ForGen:
 
 @dataclass(frozen=True)
 class RepeatGen:
+    """Steps run again until `until` holds (or while `while_` does), at most `limit` times."""
+
     kind: ClassVar[str] = "repeat"
     body: Fn
     until: Fn | None
@@ -86,6 +92,8 @@ class ChooseGen:
 
 @dataclass(frozen=True)
 class MoveGen:
+    """Cards from one zone to another: a count from the top, the cards that match, or the very cards named."""
+
     kind: ClassVar[str] = "move"
     src: str
     si: Fn | None  # pile index of the source, None for a single zone
@@ -125,6 +133,8 @@ class RecordGen:
 
 @dataclass(frozen=True)
 class RevealGen:
+    """Cards shown to everyone or to one seat."""
+
     kind: ClassVar[str] = "reveal"
     cards: Fn
     everyone: bool
@@ -152,6 +162,8 @@ class PayGen:
 
 @dataclass(frozen=True)
 class ShuffleGen:
+    """A zone shuffled by the round's generator."""
+
     kind: ClassVar[str] = "shuffle"
     zone: Fn  # the zone's getter
     name: str
@@ -159,6 +171,8 @@ class ShuffleGen:
 
 @dataclass(frozen=True)
 class CutGen:
+    """A zone cut at a random place (the round's generator draws it)."""
+
     kind: ClassVar[str] = "cut"
     zone: Fn
     name: str
@@ -182,12 +196,16 @@ class DealGen:
 
 @dataclass(frozen=True)
 class HideGen:
+    """Shown cards hidden again (`reveal` with `to: none`): only those their zone lets see them see them."""
+
     kind: ClassVar[str] = "hide"
     cards: Fn
 
 
 @dataclass(frozen=True)
 class SwapGen:
+    """The contents of two zones exchanged (`swap`)."""
+
     kind: ClassVar[str] = "swap"
     a: Fn  # the two zones' getters
     b: Fn
@@ -196,6 +214,8 @@ class SwapGen:
 
 @dataclass(frozen=True)
 class SetDealerGen:
+    """The seat that deals the next round (`set_dealer`), with the reason told in the log."""
+
     kind: ClassVar[str] = "set_dealer"
     seat: Fn
     why: Fn | None  # the reason told with it, in the rules' words
@@ -214,18 +234,24 @@ class StopGen:
 
 @dataclass(frozen=True)
 class BreakGen:
+    """The innermost for or repeat loop stopped at once (when `cond` holds, if given)."""
+
     kind: ClassVar[str] = "break_"
     cond: Fn | None
 
 
 @dataclass(frozen=True)
 class ReturnGen:
+    """The procedure ended at once with this value (`return`)."""
+
     kind: ClassVar[str] = "return_"
     value: Fn
 
 
 @dataclass(frozen=True)
 class ClaimGen:
+    """A yaku table evaluated for some cards of a seat (`claim`), the yaku made kept `as_` a local if named."""
+
     kind: ClassVar[str] = "claim"
     table: str
     cards: Fn
@@ -236,6 +262,8 @@ class ClaimGen:
 
 @dataclass(frozen=True)
 class CallGen:
+    """A procedure run with its arguments bound (a value kept `as_` a local, if named)."""
+
     kind: ClassVar[str] = "call"
     name: str
     args: tuple[tuple[str, Fn], ...]

@@ -17,21 +17,29 @@ class Node:
 
 @dataclass(frozen=True)
 class Const(Node):
+    """A literal: a whole number, an exact decimal, text or true/false."""
+
     value: int | Fraction | str | bool
 
 
 @dataclass(frozen=True)
 class Name(Node):
+    """A name: a variable, a local, an option or a card's id, as the checker resolves it."""
+
     name: str
 
 
 @dataclass(frozen=True)
 class ListLit(Node):
+    """A list written out: `[a, b, ...]`."""
+
     items: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Attr(Node):
+    """An attribute of a value: `obj.attr` (`attr_start`: where the attribute's name starts)."""
+
     obj: Node
     attr: str
     attr_start: int
@@ -39,30 +47,40 @@ class Attr(Node):
 
 @dataclass(frozen=True)
 class Index(Node):
+    """An item of a list or map: `obj[index]`."""
+
     obj: Node
     index: Node
 
 
 @dataclass(frozen=True)
 class Call(Node):
+    """A call of a registered function: `func(args...)`."""
+
     func: str
     args: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Lambda(Node):
+    """A one-parameter function: `param -> body`."""
+
     param: str
     body: Node
 
 
 @dataclass(frozen=True)
 class Unary(Node):
+    """`-x` or `not x`."""
+
     op: str  # '-' or 'not'
     operand: Node
 
 
 @dataclass(frozen=True)
 class Binary(Node):
+    """An operator between two values (`op_start`: where the operator starts in the text)."""
+
     op: str  # + - * / // % ** == != < <= > >= in 'not in' and or
     left: Node
     right: Node
@@ -71,6 +89,8 @@ class Binary(Node):
 
 @dataclass(frozen=True)
 class Cond(Node):
+    """`if test then then else other`."""
+
     test: Node
     then: Node
     other: Node
