@@ -72,12 +72,15 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     reset, src.lines = src.lines, []
     restart = _restart_lines(src, game, n)
     out = src.lines
+    # what the last round (or deal) used, as Ctx.units counts it, added before each deal's budget
+    # is set (after a restart, by its own lines: nothing or only its start was used)
+    used = f"ctx.spent += {int(EVAL_BUDGET)} - ctx.budget + ctx.steps"
     out.append("if SEED is not None:")
     out.extend("    " + line for line in restart)
+    out.append("else:")
+    out.append(f"    {used}")
     out.append("LOG = ctx.logging")
     out.append(f"for _ in range({int(MAX_REDEALS)}):")
-    # what the last round (or deal) used, as Ctx.units counts it
-    out.append(f"    ctx.spent += {int(EVAL_BUDGET)} - ctx.budget + ctx.steps")
     out.append(f"    ctx.budget = {int(EVAL_BUDGET)}")
     out.extend("    " + line for line in reset)
     out.append("    ctx.steps = 0")
@@ -106,6 +109,7 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     out.append("        pass")
     out.append("    except REDEAL:")
     out.append("        REDEALT(ctx)")
+    out.append(f"        {used}")
     out.append("        continue")
     out.append("    except RUNTIME as exc:")
     out.append("        raise FAILED(ctx, exc) from None")
@@ -141,14 +145,16 @@ def _restart_lines(src: Source, game: Any, n: int) -> list[str]:
            "ctx.round_no = ctx.depth = 0",
            f"ctx.where = {src.const('')}",  # (no string in the source: every text is a bound constant)
            "ctx.stack = None",
-           f"ctx.chips = [{int(game.start_chips)}] * {int(n)}",
-           f"ctx.budget = {int(EVAL_BUDGET)}",
-           "ctx.spent = ctx.steps = 0"]
+           f"ctx.chips = [{int(game.start_chips)}] * {int(n)}"]
     if reads:
-        out += ["ctx.loc = {}", "ctx.yaku_cache = {}", "ctx.dealer = ctx.next_dealer = 0"]
+        # a start that evaluates is charged: what it used counts as Game.restart's start does
+        out += [f"ctx.budget = {int(EVAL_BUDGET)}", "ctx.steps = 0",
+                "ctx.loc = {}", "ctx.yaku_cache = {}", "ctx.dealer = ctx.next_dealer = 0"]
     if starts:
         out += ["try:", *("    " + line for line in starts),
                 "except RUNTIME as exc:", "    raise START_FAILED(exc) from None"]
+    # (the deal sets the budget and steps; only what a start used is counted as spent)
+    out.append(f"ctx.spent = {int(EVAL_BUDGET)} - ctx.budget + ctx.steps" if reads else "ctx.spent = 0")
     out.append("ctx.dealer = ctx.next_dealer = D")
     return out
 
