@@ -117,14 +117,13 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     sizes: frozenset[int] | range = ANY_SIZE
     k_sizes: frozenset[int] | range = ANY_SIZE
     # the largest hand whose results the charged kinds and `claimed` keep across rounds (-1: none,
-    # so one test picks the path), keyed by the class of the seat's place when `classed`, by
-    # class 0 when `seatless`, else by seat
-    k_kept = -1
-    classed = False  # places, with comparisons of seats
+    # so one test picks the path): k_placed when keyed by the class of the seat's place (class 0
+    # for every seat when `seatless`), else k_kept (keyed by seat; k_placed is then -1)
+    k_kept = k_placed = -1
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_kept, classed
+        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_kept, k_placed
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
         classes, seat_class = {}, {}
@@ -136,25 +135,29 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
         k_kept = YAKU_MEMO_CARDS if k_lasting else -1
-        classed = places is not None and not seatless
+        k_placed = k_kept if places is not None else -1
 
     def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
-        # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
+        # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds; a
+        # seat's class, once found, is in seat_class (read there first by the callers)
         n, d = ctx.n, ctx.dealer
         if places is None:
             return (seat, *cards, n, d if by_dealer else 0, table)
-        if seatless:
-            return (0, *cards, n, (), table)
         try:
             return (seat_class[n][d][seat], *cards, n, (), table)
         except (KeyError, TypeError):
             pass
         if not (type(seat) is int and type(d) is int and -1 < seat < n and -1 < d < n):
-            return (seat, *cards, n, d if by_dealer else 0, table)  # a seat or dealer off the table
-        at = classes.get(n)
-        if at is None:
-            at = classes[n] = places.classes(n)
-        cls = seat_class.setdefault(n, {}).setdefault(d, {})[seat] = at[(seat - d) % n]  # (found from now on)
+            # a seat or dealer off the table: every seat one class all the same when seatless
+            return (0, *cards, n, (), table) if seatless else (seat, *cards, n, d if by_dealer else 0, table)
+        if seatless:
+            cls = 0
+        else:
+            at = classes.get(n)
+            if at is None:
+                at = classes[n] = places.classes(n)
+            cls = at[(seat - d) % n]
+        seat_class.setdefault(n, {}).setdefault(d, {})[seat] = cls  # (found from now on)
         return (cls, *cards, n, (), table)
 
     def other_orders(key: tuple[Any, ...], cards: list[int]) -> list[tuple[Any, ...]]:
@@ -226,22 +229,19 @@ def _table_functions(table: str) -> tuple[Any, ...]:
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
-        if len(cards) not in k_sizes:
-            return []
         k = len(cards)
+        if k not in k_sizes:
+            return []
         key: tuple[Any, ...]
-        if k <= k_kept:  # (keyed as in `kind`)
-            if classed:
-                n = ctx.n
-                try:
-                    key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table) if k == 2 \
-                        else (seat_class[n][ctx.dealer][seat], *cards, n, (), table)
-                except (KeyError, TypeError):
-                    key = key_of(ctx, cards, seat)
-            elif seatless:
-                key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
-            else:
-                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+        if k <= k_placed:  # (keyed as in `kind`)
+            n = ctx.n
+            try:
+                key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table) if k == 2 \
+                    else (seat_class[n][ctx.dealer][seat], *cards, n, (), table)
+            except (KeyError, TypeError):
+                key = key_of(ctx, cards, seat)
+        elif k <= k_kept:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
         elif k_keep:
             key = (table, seat, *cards)
             got = ctx.yaku_cache.get(key)
@@ -277,25 +277,21 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             if k not in k_sizes:
                 return [] if fresh else none
             key: tuple[Any, ...]
-            if k <= k_kept:
-                if classed:
-                    # most calls: a table kept by the class of the seat's place, its key written
-                    # out as key_of makes it (a seat not found yet, or anything unusual, goes there)
-                    n = ctx.n
-                    try:
-                        if k == 2:
-                            key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
-                        else:
-                            cls = seat_class[n][ctx.dealer][seat]
-                            key = (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
-                                else (cls, *cards, n, (), table)
-                    except (KeyError, TypeError):
-                        key = key_of(ctx, cards, seat)
-                elif seatless:  # (the same, every place one class)
-                    key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
-                        else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
-                else:  # (a table that does not turn: by seat)
-                    key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            if k <= k_placed:
+                # most calls: a table kept by the class of the seat's place, its key written out
+                # as key_of makes it (a seat not found yet, or anything unusual, goes there)
+                n = ctx.n
+                try:
+                    if k == 2:
+                        key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                    else:
+                        cls = seat_class[n][ctx.dealer][seat]
+                        key = (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
+                            else (cls, *cards, n, (), table)
+                except (KeyError, TypeError):
+                    key = key_of(ctx, cards, seat)
+            elif k <= k_kept:  # (a table that does not turn: by seat)
+                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             elif k_keep:
                 key = (table, seat, *cards)
                 got = ctx.yaku_cache.get(key)
