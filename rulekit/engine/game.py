@@ -255,11 +255,12 @@ class Game:
 
         A table whose rules read nothing that changes during a round (self.yaku_cacheable) gives
         the same yaku for the same cards and seat all round: its results are kept in
-        ctx.yaku_cache, so a hand claimed after it was assessed is not evaluated again (nor
-        charged again). One that reads no more than the seat count and the dealer gives them in
-        every round: those are also kept for the game (YakuMemo), with the budget units the
-        evaluation spent, which a later round is charged as if it had evaluated them itself, so
-        what a round spends (and a search bot's playouts are capped by) is the same either way."""
+        ctx.yaku_cache, so a hand claimed after it was assessed is not evaluated again. One that
+        reads no more than the seat count and the dealer gives them in every round: those are
+        kept for the game instead (YakuMemo). Either way a result is kept with the budget units
+        its evaluation spent, which every call taking it is charged as if it had evaluated the
+        hand itself, so what a round spends (and a search bot's playouts are capped by) is the
+        same whatever was kept."""
         entries = self.bind_yaku()
 
         def yaku_eval(table: str, cards: list[int], seat: int) -> Sequence[YakuHit]:
