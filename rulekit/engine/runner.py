@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 from collections import Counter
 from itertools import chain, repeat
 from operator import gt, lt, mul, sub
@@ -17,6 +18,7 @@ from rulekit.core.numbers import parse_int
 from rulekit.engine.game import Game
 from rulekit.engine.seatdraw import draw_for_seats
 from rulekit.engine.steps import RUNTIME_ERRORS, located_error, render_value
+from rulekit.lang.expr.fastcode import fast_code
 
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
@@ -588,6 +590,24 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     flat: list[int] = []
     recs: list[dict[str, int]] = []
     flat_block = STATS_BLOCK * n
+    if states is not None and dealer is not None and rows is None and stop is None and count > 0:
+        # random play as above, nothing else asked: the rounds of a block played by one generated
+        # function (roundgen.RoundsFn: the same state, generator, seats' states, chips and records)
+        ctx = decide.ctx = game.new_ctx(n, round_seed(seed, start), decide, False)
+        ctx.seating = list(seats)
+        if type(ctx.rng) is random.Random:  # (whole-number seeds: the function reseeds it in C)
+            play_rounds = game.rounds_player(n)
+            code = fast_code(end_when) if end_when is not None else None
+            ends = None if code is not None and code.body in ("True", "False") else end_when  # (one that cannot fail: not read)
+            for block in range(start, start + count, STATS_BLOCK):
+                play_rounds(ctx, observer, map(seed_of, range(block, min(block + STATS_BLOCK, start + count))),
+                            first_dealer, states, ends, flat, recs)
+                stats.add_flat(flat, n, game.start_chips)
+                stats.add_record_dicts(recs)
+                flat, recs = [], []
+            if observer is not None:
+                stats.custom = observer.take()
+            return stats
     for i in range(start, start + count):
         if stop is not None and stop():
             break
