@@ -25,8 +25,9 @@ MINE = {"_make", "play_round", "ctx", "OBS", "LOG", "Z", "V", "L", "POT", "END",
         # a simulated round's restart (play_round(ctx, OBS, SEED, D))
         "SEED", "D", "R", "RANDOM", "RESEED", "START_FAILED", "rng", "type", "gauss_next", "seed", "events",
         "records", "round_no", "depth", "stack", "chips", "next_dealer",
-        # a simulation's rounds (play_rounds(ctx, OBS, SEEDS, D, RS, ENDS, FLAT, RECS))
-        "play_rounds", "SEEDS", "RS", "ENDS", "FLAT", "RECS", "F", "SEAT", "break", "append", "SETTINGS_FAILED"}
+        # a simulation's rounds (play_rounds(ctx, OBS, NUMBERS, SEED_OF, STOP, D, RS, ENDS, FLAT, RECS))
+        "play_rounds", "NUMBERS", "SEED_OF", "STOP", "I", "RS", "ENDS", "FLAT", "RECS", "F", "SEAT", "break", "append",
+        "SETTINGS_FAILED"}
 
 
 @pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])

@@ -52,6 +52,19 @@ def test_totals_added_in_blocks_are_the_totals_of_each_round(monkeypatch):
     assert (small.to_json(), small.total_sq, small.records_sq) == (one.to_json(), one.total_sq, one.records_sq)
 
 
+def test_a_run_asked_to_stop_keeps_the_rounds_played(monkeypatch):
+    """run_chunk asks `stop` before each round: told to stop before round k (in a block, or at a
+    block's start), it returns the first k rounds' totals, as a run of k rounds gives them."""
+    from rulekit.engine import runner
+    g = game()
+    monkeypatch.setattr(runner, "STATS_BLOCK", 16)
+    for k in (0, 5, 16, 37):
+        asked = []
+        got = run_chunk(g, 5, 3, 10, 60, stop=lambda: asked.append(1) or len(asked) > k)
+        assert got.rounds == k and len(asked) == k + 1
+        assert got.to_json() == run_chunk(g, 5, 3, 10, k).to_json() if k else got.to_json() == Stats().to_json()
+
+
 def test_records_added_in_blocks_are_added_as_each_rounds():
     """Stats.add_record_dicts (counted in C, a name recorded v times counted as v items) gives the
     totals, squares and order of names that add_records gives round by round, small counts or not."""

@@ -40,13 +40,14 @@ MAX_REDEALS = 100  # deals in a row a round may take (a misdeal rule that always
 
 # play_round(ctx, observer or None[, seed, dealer]): a round, on a game restarted first when a seed is given
 RoundFn = Callable[..., None]
-# play_rounds(ctx, observer or None, seeds, dealer, seats' random states or None, end_when or None,
-# flat, records): for each whole-number seed, a round as play_round(ctx, observer, seed, dealer)
-# plays it on a state that keeps no log and whose generator is a random.Random, each seat's random
-# state (when given) reseeded first as run_chunk does, the game's end_when (when given) read after
-# it for its errors; each round's chips added to `flat` and its records, when it made any,
-# appended to `records` (run_chunk's rounds, a block at a time)
-RoundsFn = Callable[[Any, Any, Any, int, "list[int] | None", Any, "list[int]", "list[dict[str, int]]"], None]
+# play_rounds(ctx, observer or None, round numbers, seed_of, stop or None, dealer, seats' random
+# states or None, end_when or None, flat, records): for each round number i, unless stop() says
+# to stop first (then it returns True), a round as play_round(ctx, observer, seed_of(i), dealer)
+# plays it on a state that keeps no log and whose generator is a random.Random (seed_of giving
+# whole numbers), each seat's random state (when given) reseeded first as run_chunk does, the
+# game's end_when (when given) read after it for its errors; each round's chips added to `flat`
+# and its records, when it made any, appended to `records` (run_chunk's rounds, a block at a time)
+RoundsFn = Callable[..., bool]
 
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")  # an expression's constants and its own Python locals
 _FIXED = re.compile(r"\bctx\.(n|vars|zones)\b")  # parts of the state a round reads as its own
@@ -78,12 +79,12 @@ def round_functions(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> 
 
 def text(src: Source, extra: tuple[str, ...]) -> str:
     """The Python source: `_make(K0, K1, ..., *extra)` returning `play_round(ctx, OBS, SEED, D)`
-    and `play_rounds(ctx, OBS, SEEDS, D, RS, ENDS, FLAT, RECS)`."""
+    and `play_rounds(ctx, OBS, NUMBERS, SEED_OF, STOP, D, RS, ENDS, FLAT, RECS)`."""
     params = ", ".join([*(f"K{i}" for i in range(len(src.consts))), *extra])
     body = "".join(f"        {line}\n" for line in src.lines)
     rounds = "".join(f"        {line}\n" for line in src.sim)
     return (f"def _make({params}):\n    def play_round(ctx, OBS, SEED=None, D=0):\n{body}"
-            f"    def play_rounds(ctx, OBS, SEEDS, D, RS, ENDS, FLAT, RECS):\n{rounds}"
+            f"    def play_rounds(ctx, OBS, NUMBERS, SEED_OF, STOP, D, RS, ENDS, FLAT, RECS):\n{rounds}"
             "    return play_round, play_rounds\n")
 
 
@@ -142,7 +143,9 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     # seat's random state reseeded as runner.agent_seed seeds a fresh RandomAgent's, each
     # round's chips and records handed over as run_chunk adds them
     top = M64 - n
-    src.sim = ["LOG = ctx.logging", "R = ctx.rng", "for SEED in SEEDS:",
+    src.sim = ["LOG = ctx.logging", "R = ctx.rng", "for I in NUMBERS:",
+               "    if STOP is not None and STOP(): return True",  # (asked before each round, as run_chunk asks)
+               "    SEED = SEED_OF(I)",
                "    if RS is not None:",
                f"        F = (SEED << 6) & {M64}",  # (SEED * 64 + seat: agent_seed)
                f"        RS[:] = range(F, F + {n}) if F <= {top} else [(F + SEAT) & {M64} for SEAT in range({n})]",
@@ -153,7 +156,8 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
                "        ctx.dealer = ctx.next_dealer",
                "        try:", "            ENDS(ctx)",
                "        except RUNTIME as exc:", "            raise SETTINGS_FAILED(exc) from None",
-               "    FLAT += ctx.chips", "    if ctx.records: RECS.append(ctx.records)"]
+               "    FLAT += ctx.chips", "    if ctx.records: RECS.append(ctx.records)",
+               "return False"]
     first = phases[0].span if phases else Span(game.variant.file, 1, 1)
     extra = {"POT": pot_left, "END": EndRound, "REDEAL": Redeal, "RUNTIME": RUNTIME_ERRORS,
              "ERRS": FAST_ERRORS, "LOG_ROUND": log_round, "LOG_PHASE": log_phase, "REDEALT": redealt,

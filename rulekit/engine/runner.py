@@ -590,7 +590,7 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
     flat: list[int] = []
     recs: list[dict[str, int]] = []
     flat_block = STATS_BLOCK * n
-    if states is not None and dealer is not None and rows is None and stop is None and count > 0:
+    if states is not None and dealer is not None and rows is None and count > 0:
         # random play as above, nothing else asked: the rounds of a block played by one generated
         # function (roundgen.RoundsFn: the same state, generator, seats' states, chips and records)
         ctx = decide.ctx = game.new_ctx(n, round_seed(seed, start), decide, False)
@@ -600,11 +600,13 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
             code = fast_code(end_when) if end_when is not None else None
             ends = None if code is not None and code.body in ("True", "False") else end_when  # (one that cannot fail: not read)
             for block in range(start, start + count, STATS_BLOCK):
-                play_rounds(ctx, observer, map(seed_of, range(block, min(block + STATS_BLOCK, start + count))),
-                            first_dealer, states, ends, flat, recs)
+                stopped = play_rounds(ctx, observer, range(block, min(block + STATS_BLOCK, start + count)), seed_of,
+                                      stop, first_dealer, states, ends, flat, recs)
                 stats.add_flat(flat, n, game.start_chips)
                 stats.add_record_dicts(recs)
                 flat, recs = [], []
+                if stopped:
+                    break
             if observer is not None:
                 stats.custom = observer.take()
             return stats
