@@ -4,7 +4,7 @@ handed the legal actions as before. Both must pick the same actions (tests/test_
 compares whole rounds; the golden matrix whole games)."""
 import os
 
-from rulekit.engine.agents import FirstLegalAgent, SplitMix64, draw, draw2, random_decider
+from rulekit.engine.agents import FirstLegalAgent, SplitMix64, draw, draw2, draw_code, random_decider
 from rulekit.engine.build import build_game, load_variant
 from rulekit.engine.runner import decider, play
 
@@ -40,6 +40,26 @@ def test_a_draw_between_two_is_the_general_draw():
             assert got == draw(b, 1, 2) and a == b
             answers.add(got)
     assert answers == {0, 1}
+
+
+def test_the_draw_written_out_is_the_draw():
+    """agents.draw_code (the draw generated choice code runs in line) gives draw's answer and
+    leaves the same state, for two options and more, the seat a local or an expression read once."""
+    import random
+    rng = random.Random(7)
+    starts = [0, 1, 2 ** 63, 2 ** 64 - 1] + [rng.getrandbits(64) for _ in range(500)]
+    for n in ("2", "3", "cnt", "(cnt + 1)"):
+        for seat in ("p", "1", "(p + 0)", "q.pop()"):
+            lines, answer = draw_code("rs", seat, n, "z", "st")
+            run = compile("\n".join([*lines, f"out = {answer}"]), "<draw>", "exec")
+            assert ("st" in "".join(lines)) == (seat in ("(p + 0)", "q.pop()"))  # (read once, into st)
+            for s in starts[:120]:
+                cnt = rng.randrange(2, 40)
+                space = {"rs": [9, s], "p": 1, "q": [1], "cnt": cnt}
+                exec(run, space)  # noqa: S102 - the test's own lines
+                want = [9, s]
+                count = {"2": 2, "3": 3, "cnt": cnt, "(cnt + 1)": cnt + 1}[n]
+                assert space["out"] == draw(want, 1, count) and space["rs"] == want
 
 
 def test_only_the_random_decider_lets_the_code_draw():

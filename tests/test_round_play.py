@@ -24,7 +24,10 @@ MINE = {"_make", "play_round", "ctx", "OBS", "LOG", "Z", "V", "L", "POT", "END",
         "where", "n", "dealer", "__getitem__", "__contains__",  # (the last two: a list's own methods, by name)
         # a simulated round's restart (play_round(ctx, OBS, SEED, D))
         "SEED", "D", "R", "RANDOM", "RESEED", "START_FAILED", "rng", "type", "gauss_next", "seed", "events",
-        "records", "round_no", "depth", "stack", "chips", "next_dealer"}
+        "records", "round_no", "depth", "stack", "chips", "next_dealer",
+        # a simulation's rounds (play_rounds(ctx, OBS, NUMBERS, SEED_OF, STOP, D, RS, ENDS, FLAT, RECS))
+        "play_rounds", "NUMBERS", "SEED_OF", "STOP", "I", "RS", "ENDS", "FLAT", "RECS", "F", "SEAT", "break", "append",
+        "SETTINGS_FAILED"}
 
 
 @pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
@@ -81,6 +84,31 @@ def test_a_condition_failing_at_run_time_is_placed_at_its_text(tmp_path):
     d = err.value.first
     assert d.span.line == line and d.code == "E034", str(err.value)
     assert "entered" in str(err.value)
+
+
+def test_a_simulation_reads_end_when_after_each_round_as_a_game_does(tmp_path):
+    """run_chunk reads the game's end_when after every round (a simulated round stands alone: its
+    value is not used), so a rule that fails there fails as in a played game, placed alike, in the
+    rounds one generated function plays (roundgen.RoundsFn) and in the loop that plays them one
+    by one (rows asked for)."""
+    from rulekit.engine.runner import run_chunk
+    path = tmp_path / "ends.yaml"
+    path.write_text(variant_text("""
+        round:
+          - id: first
+            steps:
+              - set: {x: 1}
+        """, game="game:\n  start_chips: 100\n  end_when: \"10 / (x - 1) > 0\"\n"), encoding="utf-8")
+    game = build_game(load_variant(str(path)))
+    errors = []
+    with pytest.raises(RuleError) as err:
+        play(game, 3, 1, make_agents(game, 3, 1), rounds=2, logging=False)
+    errors.append(str(err.value))
+    for rows in (None, []):
+        with pytest.raises(RuleError) as err:
+            run_chunk(game, 3, 1, 0, 5, rows=rows)
+        errors.append(str(err.value))
+    assert "game settings" in errors[0] and errors[1:] == errors[:1] * 2, errors
 
 
 STATE = ("zones", "vars", "chips", "seen", "records", "events", "loc", "yaku_cache", "dealer", "next_dealer",

@@ -52,6 +52,58 @@ def test_totals_added_in_blocks_are_the_totals_of_each_round(monkeypatch):
     assert (small.to_json(), small.total_sq, small.records_sq) == (one.to_json(), one.total_sq, one.records_sq)
 
 
+def test_a_run_asked_to_stop_keeps_the_rounds_played(monkeypatch):
+    """run_chunk asks `stop` before each round: told to stop before round k (in a block, or at a
+    block's start), it returns the first k rounds' totals, as a run of k rounds gives them."""
+    from rulekit.engine import runner
+    g = game()
+    monkeypatch.setattr(runner, "STATS_BLOCK", 16)
+    for k in (0, 5, 16, 37):
+        asked = []
+        got = run_chunk(g, 5, 3, 10, 60, stop=lambda: asked.append(1) or len(asked) > k)
+        assert got.rounds == k and len(asked) == k + 1
+        assert got.to_json() == run_chunk(g, 5, 3, 10, k).to_json() if k else got.to_json() == Stats().to_json()
+
+
+def test_records_added_in_blocks_are_added_as_each_rounds():
+    """Stats.add_record_dicts (counted in C, a name recorded v times counted as v items) gives the
+    totals, squares and order of names that add_records gives round by round, small counts or not."""
+    import random
+    rng = random.Random(5)
+    names = ["yaku:a", "buta", "yaku:b", "redeal", "yaku:c"]
+    for most in (1, 3, 40, 500):  # (counts up to 500: past the items-in-C bound, added one by one)
+        recs = [{k: rng.randint(1, most) for k in rng.sample(names, rng.randint(1, 4))} for _ in range(60)]
+        each, block = Stats(), Stats()
+        for rec in recs:
+            each.add_records(rec)
+        block.add_record_dicts(recs)
+        assert list(block.records.items()) == list(each.records.items())
+        assert list(block.records_sq.items()) == list(each.records_sq.items())
+
+
+def test_chips_ended_with_add_up_as_their_changes():
+    """Stats.add_flat of the chips each round ended with, the rounds having started with `start`,
+    gives the totals of the changes (chips less start)."""
+    import random
+    rng = random.Random(2)
+    chips = [rng.randint(-30, 60) for _ in range(5 * 40)]
+    for start in (0, 20, -7):
+        ended, changed = Stats(), Stats()
+        ended.add_flat(chips, 5, start)
+        changed.add_flat([x - start for x in chips], 5)
+        assert (ended.total, ended.total_sq, ended.wins, ended.losses, ended.rounds) == \
+            (changed.total, changed.total_sq, changed.wins, changed.losses, changed.rounds)
+    mini = build_game(load_variant(os.path.join(os.path.dirname(__file__), "fixtures", "valid", "mini-kabu.yaml")))
+    assert mini.start_chips != 0  # (a game starting with chips: run_chunk's totals are still the changes)
+    rows: list[list[int]] = []
+    run = run_chunk(mini, 3, 4, 0, 30, rows=rows)
+    each = Stats()
+    for row in rows:
+        each.add_flat(row, 3)
+    assert (run.total, run.total_sq, run.wins, run.losses) == (each.total, each.total_sq, each.wins, each.losses)
+    assert any(any(row) for row in rows)  # (chips changed hands)
+
+
 @pytest.mark.parametrize("path", [pytest.param(f, id=rel(f)) for f in playable()])
 def test_every_simulated_round_is_the_seeded_game_of_one_round(path):
     """run_chunk restarts one state and reuses its agents between rounds; each round must still be

@@ -143,3 +143,48 @@ def test_a_hand_of_a_size_no_yaku_wants_is_not_evaluated_and_costs_the_call_only
     assert [assess(g, ctx, big, 1, d, VALUE, "hand") for d in (0, 1)] == [(0, YAKU_CALL_COST + 3)] * 2
     assert calls[0] == 0
     assert assess(g, ctx, [idx["3-1"], idx["3-2"]], 1, 0, VALUE, "hand")[0] == 2 and calls[0] == 1
+
+
+def _spent_each(game, ctx, calls, cards, seat, times=3):
+    """The budget units each of `times` calls in one round spent (the direct functions generated
+    code calls, the registered one and the claim step's)."""
+    game.reset_round(ctx)
+    ctx.dealer, ctx.budget = 0, EVAL_BUDGET
+    out = []
+    for _ in range(times):
+        for call in calls:
+            before = ctx.budget
+            call(ctx, cards, seat)
+            out.append(before - ctx.budget)
+    return out
+
+
+@pytest.mark.parametrize("kept", ["game", "round"])
+def test_a_hand_asked_again_in_a_round_is_charged_as_evaluating_it_again_would_be(tmp_path, kept):
+    """The budget's cost model: every yaku call is charged the units its table's evaluation
+    spends, whether the result is worked out or taken from what the game (memo) or the round
+    keeps; asked again in the same round, the same units again (no more, no fewer), and the same
+    as a game that keeps nothing across rounds."""
+    if kept == "game":
+        v = load_variant(OTOROKU)
+        table, cards_of, seat = "teyaku", lambda g: [g.card_index[c] for c in g.card_ids[20:22]], 2
+        g, ref = build_game(v), forgetful(build_game(v))
+        assert "teyaku" in g.yaku_memo().lasting
+    else:  # a table reading the round number: kept for its round only
+        # (its condition calls a function for each card: an evaluation that spends units)
+        p = variant(tmp_path, ("      value: 2\n", "      value: \"2 + round_no\"\n"),
+                    ('when: "count(cards) == 2 and', 'when: "count(range(count(cards) * 10)) == 20 and'))
+        table, cards_of, seat = "hand", lambda g: [g.card_index["3-1"], g.card_index["3-2"]], 1
+        g, ref = build_game(load_variant(p)), build_game(load_variant(p))
+        assert not g.yaku_memo().lasting
+    spent = []
+    for game in (g, ref):
+        ctx = game.new_ctx(3 if kept == "round" else 6, 0, None)
+        fns = game.yaku_calls.tables[table]
+        registered = lambda c, cards, s: RANK(c, table, cards, s)  # noqa: E731
+        spent.append(_spent_each(game, ctx, [fns.rank, fns.value, registered], cards_of(game), seat))
+        claims = _spent_each(game, ctx, [fns.claimed], cards_of(game), seat)
+        units = claims[0]
+        assert units > 0 and claims == [units] * 3  # (the claim step's call: its units alone, each time)
+        assert spent[-1] == [units + YAKU_CALL_COST + 2] * 9
+    assert spent[0] == spent[1]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import operator
+import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
@@ -130,7 +131,8 @@ class SplitMix64:
         return ((z ^ (z >> 31)) * n) >> 64
 
 
-_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
+GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
+_GAMMA, _MIX1, _MIX2 = GAMMA, MIX1, MIX2  # (read as module globals by the functions below)
 
 
 def draw(states: list[int], seat: int, n: int) -> int:
@@ -149,6 +151,27 @@ def draw2(states: list[int], seat: int) -> int:
     states[seat] = z = (states[seat] + _GAMMA) & _M64
     z = ((z ^ (z >> 30)) * _MIX1) & _M64
     return ((z ^ (z >> 27)) * _MIX2 >> 63) & 1
+
+
+def draw_code(states: str, seat: str, n: str, z: str, s: str) -> tuple[list[str], str]:
+    """draw(states, seat, n) as Python source for generated choice code (draw2 when n is "2"):
+    the lines to run first and the answer's expression, the numbers written out: the same state
+    change and answer with no call (tests/test_choice_random.py runs it against draw). `states`
+    and `n` are read as they are, `seat` once (into the local `s` unless a name or a number);
+    `z` is a local of the draw's own."""
+    lines = []
+    if not _SIMPLE.match(seat):
+        lines.append(f"{s} = {seat}")
+        seat = s
+    lines += [f"{states}[{seat}] = {z} = ({states}[{seat}] + {GAMMA}) & {M64}",
+              f"{z} = (({z} ^ ({z} >> 30)) * {MIX1}) & {M64}"]
+    if n == "2":
+        return lines, f"((({z} ^ ({z} >> 27)) * {MIX2} >> 63) & 1)"
+    lines.append(f"{z} = (({z} ^ ({z} >> 27)) * {MIX2}) & {M64}")
+    return lines, f"((({z} ^ ({z} >> 31)) * ({n})) >> 64)"
+
+
+_SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$|^[0-9]+$")  # code read twice as it is (a name or a number)
 
 
 def random_decider(states: list[int]) -> Callable[[Any, int, Any], int]:

@@ -41,7 +41,7 @@ class Ctx:
         self.where = ""
         self.stack: dict[str, list[str]] | None = None
         self.depth = 0  # nested procedure calls
-        self.yaku_cache: dict[Any, Any] = {}  # (table, cards, seat) -> hits, for tables that allow it; per round
+        self.yaku_cache: dict[Any, Any] = {}  # (table, seat, *cards) -> (entry, units) of tables kept for a round
         self.budget = 0  # set at the start of each round (expr.compiler.EVAL_BUDGET)
         self.spent = 0  # budget units and steps used by the rounds (and redeals) before the current one
         self.seating: list[int] | None = None  # who sits where after a seat draw (runner.play)

@@ -12,15 +12,15 @@ from rulekit.lang.model import Variant
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.context import Ctx
 from rulekit.engine.extras import Extra
-from rulekit.engine.roundgen import RoundFn, round_player
+from rulekit.engine.roundgen import RoundFn, RoundsFn, round_functions
 from rulekit.engine.roundstart import game_vars, round_reset
 from rulekit.engine.steps import RUNTIME_ERRORS, Choice, located_error
 from rulekit.engine.yakucall import ANY_SIZE, YAKU_MEMO_SIZE, Entry, TableState, YakuCalls
 from rulekit.engine.yakugen import hand_sizes
 from rulekit.engine.yakuturn import Places, order_free, turning_places
 
-_SEED = _CRandom.seed
-_F = TypeVar("_F", bound=Callable[..., None])  # the C seeding under random.Random.seed
+_SEED = _CRandom.seed  # the C seeding under random.Random.seed
+_F = TypeVar("_F")  # what a generator made (a function, or the round's two)
 
 # a compiled expression or step list: it reads (and steps change) one game state
 CtxFn = Callable[[Ctx], Any]
@@ -57,9 +57,10 @@ class RoundPlans:
     round_starts: dict[int, Callable[[Ctx], None]] = field(default_factory=dict)
     game_starts: dict[int, Callable[[Ctx], None]] = field(default_factory=dict)
     yaku_memo: YakuMemo | None = None  # yaku results kept across rounds
-    # (id of the phases, table size) -> (those phases, the round played over them: engine.roundgen);
-    # a game copied with other phases shares these plans (statsdecl), so the phases are checked
-    rounds: dict[tuple[int, int], tuple[list[Any], RoundFn]] = field(default_factory=dict)
+    # (id of the phases, table size) -> (those phases, the round played over them and the rounds
+    # of a simulation: engine.roundgen); a game copied with other phases shares these plans
+    # (statsdecl), so the phases are checked
+    rounds: dict[tuple[int, int], tuple[list[Any], tuple[RoundFn, RoundsFn]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -255,11 +256,12 @@ class Game:
 
         A table whose rules read nothing that changes during a round (self.yaku_cacheable) gives
         the same yaku for the same cards and seat all round: its results are kept in
-        ctx.yaku_cache, so a hand claimed after it was assessed is not evaluated again (nor
-        charged again). One that reads no more than the seat count and the dealer gives them in
-        every round: those are also kept for the game (YakuMemo), with the budget units the
-        evaluation spent, which a later round is charged as if it had evaluated them itself, so
-        what a round spends (and a search bot's playouts are capped by) is the same either way."""
+        ctx.yaku_cache, so a hand claimed after it was assessed is not evaluated again. One that
+        reads no more than the seat count and the dealer gives them in every round: those are
+        kept for the game instead (YakuMemo). Either way a result is kept with the budget units
+        its evaluation spent, which every call taking it is charged as if it had evaluated the
+        hand itself, so what a round spends (and a search bot's playouts are capped by) is the
+        same whatever was kept."""
         entries = self.bind_yaku()
 
         def yaku_eval(table: str, cards: list[int], seat: int) -> Sequence[YakuHit]:
@@ -329,13 +331,20 @@ class Game:
     def round_player(self, n: int) -> RoundFn:
         """The function playing one round at a table of `n`: `play(ctx, observer or None)`, written
         once per game and table size (rulekit.engine.roundgen)."""
+        return self._round_functions(n)[0]
+
+    def rounds_player(self, n: int) -> RoundsFn:
+        """The function playing a simulation's rounds at a table of `n`, one per seed (roundgen.RoundsFn)."""
+        return self._round_functions(n)[1]
+
+    def _round_functions(self, n: int) -> tuple[RoundFn, RoundsFn]:
         key = (id(self.phases), n)
         got = self.plans.rounds.get(key)
         if got is None or got[0] is not self.phases:
             rounds = self.plans.rounds
             if len(rounds) >= 64:  # (copies of a game with other phases are few; a bound all the same)
                 rounds.clear()
-            got = rounds[key] = (self.phases, self._generated(round_player(self, n, self._pot_left)))
+            got = rounds[key] = (self.phases, self._generated(round_functions(self, n, self._pot_left)))
         return got[1]
 
     def cards_everywhere(self, ctx: Ctx) -> list[int]:

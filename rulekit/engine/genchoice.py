@@ -16,7 +16,7 @@ from rulekit.lang.expr.fastcode import fast_code
 from rulekit.engine.genframe import Frame, const_values
 from rulekit.engine.genvalues import START, product
 from rulekit.engine.stepkinds import ChooseGen
-from rulekit.engine.agents import draw, draw2
+from rulekit.engine.agents import draw_code
 from rulekit.engine.steps import MAX_ACTIONS
 from rulekit.engine.genbase import WriterCalls
 
@@ -54,13 +54,21 @@ class ChoiceWriter(WriterCalls):
         is asked through ctx.decide (the lines `asked`), which is handed the actions."""
         rs = self.new("rs")
         self.emit(ind, f"if ({rs} := ctx.rand) is not None:")
-        self.emit(ind + 1, drawn(f"{self.bind(draw2)}({rs}, {p})" if n == "2" else f"{self.bind(draw)}({rs}, {p}, {n})"))
+        self.emit(ind + 1, drawn(self.draw_inline(rs, p, n, ind + 1)))
         self.emit(ind, "else:")
         made = self.flush(ind + 1)  # a policy, the choice's words and hints read the locals in ctx.loc
         self.publish(ind + 1)  # (a search bot counts the steps a playout takes)
         for line in asked:
             self.emit(ind + 1, line)
         self.unflush(ind + 1, made)
+
+    def draw_inline(self, rs: str, p: str, n: str, ind: int) -> str:
+        """The answer of agents.draw(rs, p, n), its steps written out before it (agents.draw_code:
+        no call a pick)."""
+        lines, answer = draw_code(rs, p, n, self.new("z"), self.new("st"))
+        for line in lines:
+            self.emit(ind, line)
+        return answer
 
     def fixed_choice(self, gen: ChooseGen, values: tuple[Any, ...], ind: int) -> None:
         """A choice of one parameter among values written in the rules, with no condition: its

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast as py_ast
 from typing import TYPE_CHECKING, Any
 
-from rulekit.engine.agents import draw
+from rulekit.engine.agents import draw_code
 from rulekit.engine.steps import MAX_ACTIONS
 from rulekit.engine.stepkinds import ChooseGen
 from rulekit.lang.expr.fastcode import fast_code
@@ -111,7 +111,12 @@ class LazyChoiceWriter(WriterCalls):
         before = dict(self.frame.bound)
         names = ", ".join(self.local_target(pn) for pn, _l, _t in gen.params)
         self.frame.bound = before  # (set by the answer: not written before it)
-        self.emit(at + 1, f"{ix} = {self.bind(draw)}({rs}, {p}, {cnt}) if {cnt} > 1 else 0")
+        self.emit(at + 1, f"{ix} = 0")
+        self.emit(at + 1, f"if {cnt} > 1:")
+        lines, answer = draw_code(rs, p, cnt, self.new("z"), self.new("st"))
+        for line in lines:
+            self.emit(at + 2, line)
+        self.emit(at + 2, f"{ix} = {answer}")
         self.emit(at + 1, f"{j} = {ix} // {k}" if k > 1 else f"{j} = {ix}")
         self.emit(at + 1, f"if {j} < len({lx}):")
         self.emit(at + 2, "try:")

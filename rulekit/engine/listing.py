@@ -147,8 +147,9 @@ HOW_TO_READ = """\
 # expression), headed by the file and line of its rule. The round deals (again on a misdeal),
 # sets every zone and round variable to its start, and runs the phases in order (Kn are the
 # phases' ids, entry conditions and code); given a SEED (a simulation's round), it first starts
-# the game afresh with it. A `# file:line` comment names the step of the file the statements
-# below it carry out, down to the next such comment indented as much or less.
+# the game afresh with it, as play_rounds does for each seed of a simulation's rounds (no log
+# kept). A `# file:line` comment names the step of the file the statements below it carry out,
+# down to the next such comment indented as much or less.
 # ctx is the game being played: ctx.rng its random numbers, ctx.steps the steps run so far
 # (counted in S while a phase runs). Read at the top where used: Z = ctx.zones (the piles of cards,
 # by name; ZNn a pile read often), V = ctx.vars, CH = ctx.chips, SEEN = ctx.seen (per card, a bit

@@ -33,12 +33,21 @@ from rulekit.lang.expr.codegen import FAST_ERRORS, HELPERS, SAFE_BUILTINS
 from rulekit.lang.expr.fastcode import fast_code
 from rulekit.lang.expr.scope import EVAL_BUDGET
 from rulekit.engine.roundstart import Source, add_game_vars, round_source
+from rulekit.engine.agents import M64
 from rulekit.engine.steps import RUNTIME_ERRORS, EndRound, Redeal, located_error
 
 MAX_REDEALS = 100  # deals in a row a round may take (a misdeal rule that always applies stops there)
 
 # play_round(ctx, observer or None[, seed, dealer]): a round, on a game restarted first when a seed is given
 RoundFn = Callable[..., None]
+# play_rounds(ctx, observer or None, round numbers, seed_of, stop or None, dealer, seats' random
+# states or None, end_when or None, flat, records): for each round number i, unless stop() says
+# to stop first (then it returns True), a round as play_round(ctx, observer, seed_of(i), dealer)
+# plays it on a state that keeps no log and whose generator is a random.Random (seed_of giving
+# whole numbers), each seat's random state (when given) reseeded first as run_chunk does, the
+# game's end_when (when given) read after it for its errors; each round's chips added to `flat`
+# and its records, when it made any, appended to `records` (run_chunk's rounds, a block at a time)
+RoundsFn = Callable[..., bool]
 
 _TOKEN = re.compile(r"\b(K|_p|_t)(\d+)\b")  # an expression's constants and its own Python locals
 _FIXED = re.compile(r"\bctx\.(n|vars|zones)\b")  # parts of the state a round reads as its own
@@ -47,6 +56,13 @@ _FIXED = re.compile(r"\bctx\.(n|vars|zones)\b")  # parts of the state a round re
 def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> RoundFn | None:
     """Game.play_round for a table of `n` as one function (None where Python refuses the source);
     `pot_left(ctx, name)` raises the error of a round-scope pot that still holds chips."""
+    made = round_functions(game, n, pot_left)
+    return None if made is None else made[0]
+
+
+def round_functions(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> tuple[RoundFn, RoundsFn] | None:
+    """round_player's function and, from the same source, `play_rounds` (see RoundsFn); None
+    where Python refuses the source."""
     src, extra = round_play_source(game, n, pot_left)
     source = text(src, tuple(extra))
     code = compile_cached(source, "<round>")
@@ -54,16 +70,22 @@ def round_player(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> Rou
         return None
     namespace: dict[str, Any] = {"__builtins__": SAFE_BUILTINS, **HELPERS}
     exec(code, namespace)  # noqa: S102 - only this module's tokens and whole numbers
-    made: RoundFn = namespace["_make"](*src.consts, *extra.values())
+    made: RoundFn
+    rounds: RoundsFn
+    made, rounds = namespace["_make"](*src.consts, *extra.values())
     made.source = source  # type: ignore[attr-defined]  # (rulekit show --compiled lists it)
-    return made
+    return made, rounds
 
 
 def text(src: Source, extra: tuple[str, ...]) -> str:
-    """The Python source: `_make(K0, K1, ..., *extra)` returning `play_round(ctx, OBS, SEED, D)`."""
+    """The Python source: `_make(K0, K1, ..., *extra)` returning `play_round(ctx, OBS, SEED, D)`
+    and `play_rounds(ctx, OBS, NUMBERS, SEED_OF, STOP, D, RS, ENDS, FLAT, RECS)`."""
     params = ", ".join([*(f"K{i}" for i in range(len(src.consts))), *extra])
     body = "".join(f"        {line}\n" for line in src.lines)
-    return f"def _make({params}):\n    def play_round(ctx, OBS, SEED=None, D=0):\n{body}    return play_round\n"
+    rounds = "".join(f"        {line}\n" for line in src.sim)
+    return (f"def _make({params}):\n    def play_round(ctx, OBS, SEED=None, D=0):\n{body}"
+            f"    def play_rounds(ctx, OBS, NUMBERS, SEED_OF, STOP, D, RS, ENDS, FLAT, RECS):\n{rounds}"
+            "    return play_round, play_rounds\n")
 
 
 def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -> tuple[Source, dict[str, Any]]:
@@ -71,13 +93,13 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     src = round_source(game, n)  # the round's fresh state (its names: K0 ..., POT)
     reset, src.lines = src.lines, []
     restart = _restart_lines(src, game, n)
-    out = src.lines
-    out.append("if SEED is not None:")
-    out.extend("    " + line for line in restart)
-    out.append("LOG = ctx.logging")
+    reseed, restart = restart[:_RESEED], restart[_RESEED:]
+    deals: list[str] = []
+    src.lines = out = deals
+    # what the last round (or deal) used, as Ctx.units counts it, added before each deal's budget
+    # is set (after a restart, by its own lines: nothing or only its start was used)
+    used = f"ctx.spent += {int(EVAL_BUDGET)} - ctx.budget + ctx.steps"
     out.append(f"for _ in range({int(MAX_REDEALS)}):")
-    # what the last round (or deal) used, as Ctx.units counts it
-    out.append(f"    ctx.spent += {int(EVAL_BUDGET)} - ctx.budget + ctx.steps")
     out.append(f"    ctx.budget = {int(EVAL_BUDGET)}")
     out.extend("    " + line for line in reset)
     out.append("    ctx.steps = 0")
@@ -106,17 +128,42 @@ def round_play_source(game: Any, n: int, pot_left: Callable[[Any, str], None]) -
     out.append("        pass")
     out.append("    except REDEAL:")
     out.append("        REDEALT(ctx)")
+    out.append(f"        {used}")
     out.append("        continue")
     out.append("    except RUNTIME as exc:")
     out.append("        raise FAILED(ctx, exc) from None")
     out.append("    if OBS is not None: OBS.end(ctx)")
-    out.append("    return")
-    out.append("TOO_MANY_DEALS(ctx)")
+    out.append("    break")
+    out.append("else:")
+    out.append("    TOO_MANY_DEALS(ctx)")
+    # play_round: a restart when given a seed, then the deals (the log kept as ctx.logging says)
+    src.lines = ["if SEED is not None:", *("    " + line for line in reseed + restart), "else:", f"    {used}",
+                 "LOG = ctx.logging", *deals]
+    # play_rounds: the same for each seed, on a state that keeps no log (no LOG lines), each
+    # seat's random state reseeded as runner.agent_seed seeds a fresh RandomAgent's, each
+    # round's chips and records handed over as run_chunk adds them
+    top = M64 - n
+    src.sim = ["LOG = ctx.logging", "R = ctx.rng", "for I in NUMBERS:",
+               "    if STOP is not None and STOP(): return True",  # (asked before each round, as run_chunk asks)
+               "    SEED = SEED_OF(I)",
+               "    if RS is not None:",
+               f"        F = (SEED << 6) & {M64}",  # (SEED * 64 + seat: agent_seed)
+               f"        RS[:] = range(F, F + {n}) if F <= {top} else [(F + SEAT) & {M64} for SEAT in range({n})]",
+               "    RESEED(R, SEED)", "    R.gauss_next = None",
+               *("    " + line for line in restart),
+               *("    " + line for line in deals if not _LOGGED.match(line)),
+               "    if ENDS is not None:",  # (read as after any round: its errors surface as in play())
+               "        ctx.dealer = ctx.next_dealer",
+               "        try:", "            ENDS(ctx)",
+               "        except RUNTIME as exc:", "            raise SETTINGS_FAILED(exc) from None",
+               "    FLAT += ctx.chips", "    if ctx.records: RECS.append(ctx.records)",
+               "return False"]
     first = phases[0].span if phases else Span(game.variant.file, 1, 1)
     extra = {"POT": pot_left, "END": EndRound, "REDEAL": Redeal, "RUNTIME": RUNTIME_ERRORS,
              "ERRS": FAST_ERRORS, "LOG_ROUND": log_round, "LOG_PHASE": log_phase, "REDEALT": redealt,
              "FAILED": _failed(phases, game.variant.file), "TOO_MANY_DEALS": _too_many_deals(first),
-             "RANDOM": random.Random, "RESEED": _CRandom.seed, "START_FAILED": _start_failed(game.variant.file)}
+             "RANDOM": random.Random, "RESEED": _CRandom.seed, "START_FAILED": _start_failed(game.variant.file),
+             "SETTINGS_FAILED": _settings_failed(game.variant.file)}
     return src, extra
 
 
@@ -129,7 +176,7 @@ def _restart_lines(src: Source, game: Any, n: int) -> list[str]:
     # a start that only sets values reads nothing of the state: the names, yaku results and
     # dealer it could read (and the next deal sets again) need not be set before it
     reads = any(not _PLAIN_SET.match(line) for line in starts)
-    out = ["R = ctx.rng",
+    out = ["R = ctx.rng",  # (the first _RESEED lines: the generator reseeded)
            "if type(R) is RANDOM and type(SEED) is int:",  # (Random.seed, without its Python-level checks)
            "    RESEED(R, SEED)",
            "    R.gauss_next = None",
@@ -141,18 +188,22 @@ def _restart_lines(src: Source, game: Any, n: int) -> list[str]:
            "ctx.round_no = ctx.depth = 0",
            f"ctx.where = {src.const('')}",  # (no string in the source: every text is a bound constant)
            "ctx.stack = None",
-           f"ctx.chips = [{int(game.start_chips)}] * {int(n)}",
-           f"ctx.budget = {int(EVAL_BUDGET)}",
-           "ctx.spent = ctx.steps = 0"]
+           f"ctx.chips = [{int(game.start_chips)}] * {int(n)}"]
     if reads:
-        out += ["ctx.loc = {}", "ctx.yaku_cache = {}", "ctx.dealer = ctx.next_dealer = 0"]
+        # a start that evaluates is charged: what it used counts as Game.restart's start does
+        out += [f"ctx.budget = {int(EVAL_BUDGET)}", "ctx.steps = 0",
+                "ctx.loc = {}", "ctx.yaku_cache = {}", "ctx.dealer = ctx.next_dealer = 0"]
     if starts:
         out += ["try:", *("    " + line for line in starts),
                 "except RUNTIME as exc:", "    raise START_FAILED(exc) from None"]
+    # (the deal sets the budget and steps; only what a start used is counted as spent)
+    out.append(f"ctx.spent = {int(EVAL_BUDGET)} - ctx.budget + ctx.steps" if reads else "ctx.spent = 0")
     out.append("ctx.dealer = ctx.next_dealer = D")
     return out
 
 
+_RESEED = 6  # the lines of _restart_lines that reseed the generator
+_LOGGED = re.compile(r"^ *if LOG: ")  # a line of a deal that only logs (play_rounds keeps no log)
 _PLAIN_SET = re.compile(r"^V\[K\d+\] = \[?(\(-\d+\)|-?\d+|True|False|None|K\d+)(\] \* \d+)?$")
 
 
@@ -160,6 +211,13 @@ def _start_failed(file: str) -> Callable[[BaseException], RuleError]:
     """The located error of a game variable's start failing (as Game.restart places it)."""
     def failed(exc: BaseException) -> RuleError:
         return located_error(exc, Span(file, 1, 1), "game start")
+    return failed
+
+
+def _settings_failed(file: str) -> Callable[[BaseException], RuleError]:
+    """The located error of the game's end_when failing after a simulated round (as run_chunk places it)."""
+    def failed(exc: BaseException) -> RuleError:
+        return located_error(exc, Span(file, 1, 1), "game settings")
     return failed
 
 

@@ -28,6 +28,7 @@ class Source:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.consts: list[Any] = []
+        self.sim: list[str] = []  # (a round's source: the lines of its play_rounds, rulekit.engine.roundgen)
 
     def const(self, value: Any) -> str:
         self.consts.append(value)

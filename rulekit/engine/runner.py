@@ -4,6 +4,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
+from collections import Counter
 from itertools import chain, repeat
 from operator import gt, lt, mul, sub
 from dataclasses import dataclass, field
@@ -16,10 +18,12 @@ from rulekit.core.numbers import parse_int
 from rulekit.engine.game import Game
 from rulekit.engine.seatdraw import draw_for_seats
 from rulekit.engine.steps import RUNTIME_ERRORS, located_error, render_value
+from rulekit.lang.expr.fastcode import fast_code
 
 LOG_VERSION = 2
 MAX_ROUNDS = 10_000  # rounds in one game
 STATS_BLOCK = 1024  # a simulation's rounds added to its totals at once (run_chunk)
+SMALL_COUNT = 32  # a round's count of a record counted item by item (in C) up to this
 
 # called as each round starts: (state, round number, rounds in all, chip changes of the rounds so far)
 OnRound = Callable[[Any, int, int, list[list[int]]], None]
@@ -425,9 +429,10 @@ class Stats:
         for rec in records:
             self.add_records(rec)
 
-    def add_flat(self, flat: list[int], n: int) -> None:
-        """Rounds' chip changes of `n` seats, one round after another in one flat list, added to
-        the totals: a seat's column (a slice) summed in C, not a round at a time."""
+    def add_flat(self, flat: list[int], n: int, start: int = 0) -> None:
+        """Rounds' chip changes of `n` seats, one round after another in one flat list (or the
+        chips they ended with, each round having started with `start`), added to the totals: a
+        seat's column (a slice) summed in C, not a round at a time."""
         if not flat:
             return
         if not self.total:
@@ -440,10 +445,12 @@ class Stats:
         total, total_sq, wins, losses = self.total, self.total_sq, self.wins, self.losses
         for s in range(n):
             col = flat[s::n]
-            total[s] += sum(col)
-            total_sq[s] += sum(map(mul, col, col))
-            wins[s] += sum(map(gt, col, repeat(0)))  # (d > 0: the seat won chips)
-            losses[s] += sum(map(lt, col, repeat(0)))
+            k, got, sq = len(col), sum(col), sum(map(mul, col, col))
+            # (each change x - start: its sum and the sum of its squares from those of x)
+            total[s] += got - start * k
+            total_sq[s] += sq - 2 * start * got + start * start * k
+            wins[s] += sum(map(gt, col, repeat(start)))  # (x - start > 0: the seat won chips)
+            losses[s] += sum(map(lt, col, repeat(start)))
 
     def add_records(self, rec: dict[str, int]) -> None:
         """One round's recorded outcomes (name -> count) added to the totals."""
@@ -451,6 +458,25 @@ class Stats:
         for k, v in rec.items():
             mine[k] = mine.get(k, 0) + v
             sq[k] = sq.get(k, 0) + v * v
+
+    def add_record_dicts(self, recs: list[dict[str, int]]) -> None:
+        """Rounds' recorded outcomes (one dict a round) added to the totals as add_records adds
+        each, counted in C: a name recorded v times in a round is counted as v items (v * v for
+        the squares) when every count is small."""
+        counts = [*chain.from_iterable(map(dict.values, recs))]
+        if not counts:
+            return
+        if min(counts) < 1 or max(counts) > SMALL_COUNT:
+            for rec in recs:
+                self.add_records(rec)
+            return
+        names = [*chain.from_iterable(recs)]  # (in the order of `counts`: each dict's own)
+        mine, sq = self.records, self.records_sq
+        # (names in the order first recorded, as add_records would add them)
+        for k, v in Counter(chain.from_iterable(map(repeat, names, counts))).items():
+            mine[k] = mine.get(k, 0) + v
+        for k, v in Counter(chain.from_iterable(map(repeat, names, map(mul, counts, counts)))).items():
+            sq[k] = sq.get(k, 0) + v
 
     def merge(self, other: "Stats") -> "Stats":
         if other.rounds == 0:
@@ -550,17 +576,40 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         decide = cast(Decide, random_decider(states))
     ctx = None
     seats = range(n)
+    top = M64 - n  # (a first state at most this: the seats' states need no wrapping)
     restart = game.restart
     # the round played as _play_rounds(game, ctx, 1, dealer, deltas) plays it, without its game
     # loop, on the state restarted as restart(ctx, s, round_next=True) would (by the round itself)
     play_round, end_when = game.round_player(n), game.end_when
     first_dealer = dealer % n if dealer is not None else 0  # (not `seat`: the loops below name seats)
     start_row = [game.start_chips] * n  # every seat's chips as the restarted round starts
-    # the chip changes of the rounds not yet added to the totals, one flat list of whole numbers
-    # (added in blocks, in C; no list a round for the cyclic collector to walk meanwhile)
+    # the chips every seat ends the rounds not yet added to the totals with, one flat list of whole
+    # numbers (added in blocks, in C, less the start's chips; no list a round for the cyclic
+    # collector to walk meanwhile), and the records of those rounds that recorded any (each a
+    # dict no later round changes: a restart gives the next round a new one)
     flat: list[int] = []
+    recs: list[dict[str, int]] = []
     flat_block = STATS_BLOCK * n
-    add_records = stats.add_records
+    if states is not None and dealer is not None and rows is None and count > 0:
+        # random play as above, nothing else asked: the rounds of a block played by one generated
+        # function (roundgen.RoundsFn: the same state, generator, seats' states, chips and records)
+        ctx = decide.ctx = game.new_ctx(n, round_seed(seed, start), decide, False)
+        ctx.seating = list(seats)
+        if type(ctx.rng) is random.Random:  # (whole-number seeds: the function reseeds it in C)
+            play_rounds = game.rounds_player(n)
+            code = fast_code(end_when) if end_when is not None else None
+            ends = None if code is not None and code.body in ("True", "False") else end_when  # (one that cannot fail: not read)
+            for block in range(start, start + count, STATS_BLOCK):
+                stopped = play_rounds(ctx, observer, range(block, min(block + STATS_BLOCK, start + count)), seed_of,
+                                      stop, first_dealer, states, ends, flat, recs)
+                stats.add_flat(flat, n, game.start_chips)
+                stats.add_record_dicts(recs)
+                flat, recs = [], []
+                if stopped:
+                    break
+            if observer is not None:
+                stats.custom = observer.take()
+            return stats
     for i in range(start, start + count):
         if stop is not None and stop():
             break
@@ -568,43 +617,43 @@ def run_chunk(game: Game, n: int, seed: int, start: int, count: int, policy: str
         if ctx is None:
             ctx = decide.ctx = game.new_ctx(n, s, decide, False)
             ctx.seating = list(seats)  # (as play() seats them: no seat draw when the dealer is given)
+        elif states is not None:
+            # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (a whole
+            # number seed's seats are s * 64 + seat: tests/test_simulate.py checks it round by round)
+            first = (s << 6) & M64
+            states[:] = range(first, first + n) if first <= top else [(first + seat) & M64 for seat in seats]
+            if dealer is None:  # (with a dealer, the round restarts the state itself)
+                restart(ctx, s, round_next=True)
         else:
-            if states is not None:
-                # SplitMix64(agent_seed(s, seat)).state for each seat, worked out in one go (a whole
-                # number seed's seats are s * 64 + seat: tests/test_simulate.py checks it round by round)
-                first = (s * 64) & M64
-                states[:] = range(first, first + n) if first + n <= M64 else [(first + seat) & M64 for seat in seats]
-            elif names is not None:  # the rules' policies: the seats' agents as play() would get them
+            if names is not None:  # the rules' policies: the seats' agents as play() would get them
                 agents[:] = [make_agent(game, name, agent_seed(s, seat)) for seat, name in enumerate(names)]
             else:
                 for seat, agent in enumerate(agents):
                     agent.rng.__init__(agent_seed(s, seat))
-            if dealer is None:  # (with a dealer, the round restarts the state itself)
+            if dealer is None:
                 restart(ctx, s, round_next=True)
             moves.clear()  # a simulation keeps no log
         if dealer is None:
-            delta: list[int] | None = _play_rounds(game, ctx, 1, dealer, [])[0]
+            _play_rounds(game, ctx, 1, dealer, [])  # (its chip changes: the chips less the start's)
         else:
             play_round(ctx, observer, s, first_dealer)  # (restarted with seed s first, dealt by the dealer)
-            delta = None if rows is None else list(map(sub, ctx.chips, start_row))
-            ctx.dealer = ctx.next_dealer
             if end_when is not None:  # read as after any round (its errors surface as in play())
+                ctx.dealer = ctx.next_dealer
                 try:
                     end_when(ctx)
                 except RUNTIME_ERRORS as exc:
                     raise located_error(exc, _game_span(game), "game settings") from None
-        if delta is None:
-            flat.extend(map(sub, ctx.chips, start_row))
-        else:
-            flat.extend(delta)
-            if rows is not None:
-                rows.append(delta)
+        flat += ctx.chips
+        if rows is not None:
+            rows.append(list(map(sub, ctx.chips, start_row)))
         if ctx.records:
-            add_records(ctx.records)
+            recs.append(ctx.records)
         if len(flat) >= flat_block:
-            stats.add_flat(flat, n)
-            flat = []
-    stats.add_flat(flat, n)
+            stats.add_flat(flat, n, game.start_chips)
+            stats.add_record_dicts(recs)
+            flat, recs = [], []
+    stats.add_flat(flat, n, game.start_chips)
+    stats.add_record_dicts(recs)
     if observer is not None:
         stats.custom = observer.take()
     return stats

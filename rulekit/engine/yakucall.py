@@ -4,8 +4,10 @@ rank for some cards and a seat, kept for the round (and across rounds) where the
 Generated code writes `yaku('t', ...)`, `yaku_value('t', ...)`, `yaku_rank('t', ...)` and
 `new_yaku('t', ...)` with a constant table as a direct call of that table's function for that
 kind (YakuCalls.caller): it charges the budget as the registered function does and looks the
-result up in the round's cache itself, with no table-name lookup and no list of hits walked
-(the cache keeps the ids, value and rank). Game.yaku_eval_for gives the same results, from the same cache, to everything else.
+result up in the game's memo or the round's cache itself, with no table-name lookup and no list
+of hits walked (they keep the ids, value and rank, and the units the evaluation spent, which
+every call taking them is charged). Game.yaku_eval_for gives the same results, from the same
+memo and cache, to everything else.
 """
 from __future__ import annotations
 
@@ -88,10 +90,11 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     """A table's functions (see TableCalls), sharing the state `bind` sets (closure cells: read
     as fast as locals, and set once per game state made, never per call).
 
-    Results are kept under two kinds of key that never meet: (table, seat, *cards) for the round
-    only, and (seat, *cards, seat count, dealer or 0, table) for a table kept across rounds, the
-    same key in the round's cache and in the game's memo (the seat count and dealer stay fixed
-    for a round, so adding them changes nothing the round finds).
+    Results are kept under two kinds of key that never meet: (table, seat, *cards) in the round's
+    cache for a table kept for the round only, and (seat, *cards, seat count, dealer or 0, table)
+    in the game's memo for a table kept across rounds (the seat count and dealer stay fixed for a
+    round, so adding them changes nothing the round finds). Either way with the units the
+    evaluation spent: every call taking a kept result is charged them, as evaluating would be.
 
     A table whose results turn with the table (TableState.places) is kept instead under
     (class, *cards, seat count, (), table), the class that of the seat's place (seat - dealer)
@@ -117,14 +120,13 @@ def _table_functions(table: str) -> tuple[Any, ...]:
     sizes: frozenset[int] | range = ANY_SIZE
     k_sizes: frozenset[int] | range = ANY_SIZE
     # the largest hand whose results the charged kinds and `claimed` keep across rounds (-1: none,
-    # so one test picks the path), keyed by the class of the seat's place when `classed`, by
-    # class 0 when `seatless`, else by seat
-    k_kept = -1
-    classed = False  # places, with comparisons of seats
+    # so one test picks the path): k_placed when keyed by the class of the seat's place (class 0
+    # for every seat when `seatless`), else k_kept (keyed by seat; k_placed is then -1)
+    k_kept = k_placed = -1
 
     def bind(state: TableState, through: TableFn | None) -> None:
         nonlocal evaluate, keep, lasting, by_dealer, kept, size, k_evaluate, k_keep, k_lasting, k_through
-        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_kept, classed
+        nonlocal sizes, k_sizes, places, classes, seat_class, order_free, valid, seatless, k_kept, k_placed
         evaluate, keep, by_dealer = state.evaluate, state.keep, state.by_dealer
         places, order_free, valid = state.places, state.order_free, frozenset(range(state.deck))
         classes, seat_class = {}, {}
@@ -136,25 +138,29 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         k_evaluate, k_keep, k_lasting = (evaluate, keep, lasting) if through is None else (through, False, False)
         k_through = through is not None
         k_kept = YAKU_MEMO_CARDS if k_lasting else -1
-        classed = places is not None and not seatless
+        k_placed = k_kept if places is not None else -1
 
     def key_of(ctx: Any, cards: list[int], seat: int) -> tuple[Any, ...]:
-        # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds
+        # the key of a hand of at most YAKU_MEMO_CARDS cards of a table kept across rounds; a
+        # seat's class, once found, is in seat_class (read there first by the callers)
         n, d = ctx.n, ctx.dealer
         if places is None:
             return (seat, *cards, n, d if by_dealer else 0, table)
-        if seatless:
-            return (0, *cards, n, (), table)
         try:
             return (seat_class[n][d][seat], *cards, n, (), table)
         except (KeyError, TypeError):
             pass
         if not (type(seat) is int and type(d) is int and -1 < seat < n and -1 < d < n):
-            return (seat, *cards, n, d if by_dealer else 0, table)  # a seat or dealer off the table
-        at = classes.get(n)
-        if at is None:
-            at = classes[n] = places.classes(n)
-        cls = seat_class.setdefault(n, {}).setdefault(d, {})[seat] = at[(seat - d) % n]  # (found from now on)
+            # a seat or dealer off the table: every seat one class all the same when seatless
+            return (0, *cards, n, (), table) if seatless else (seat, *cards, n, d if by_dealer else 0, table)
+        if seatless:
+            cls = 0
+        else:
+            at = classes.get(n)
+            if at is None:
+                at = classes[n] = places.classes(n)
+            cls = at[(seat - d) % n]
+        seat_class.setdefault(n, {}).setdefault(d, {})[seat] = cls  # (found from now on)
         return (cls, *cards, n, (), table)
 
     def other_orders(key: tuple[Any, ...], cards: list[int]) -> list[tuple[Any, ...]]:
@@ -167,11 +173,11 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         return [head + p + tail for p in set(permutations(cards)) if list(p) != cards]
 
     def evaluated(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
-        # in neither the round's cache nor the memo (or the units left would run out part-way:
-        # evaluated, to fail where it does); kept in both
+        # not in the memo (or the units left would run out part-way: evaluated, to fail where
+        # it does); kept there
         before = ctx.budget
         hits = evaluate(ctx, cards, seat)
-        got = ctx.yaku_cache[key] = entry_of(hits) if hits else EMPTY
+        got = entry_of(hits) if hits else EMPTY
         if len(kept) >= size:
             kept.clear()  # bounded memory: the hands seen most come back soon enough
             empties.clear()
@@ -197,8 +203,19 @@ def _table_functions(table: str) -> tuple[Any, ...]:
         return got
 
     def for_round(ctx: Any, key: tuple[Any, ...], cards: list[int], seat: int) -> Entry:
+        # a table kept for the round: the round's cache holds (entry, units its evaluation
+        # spent), charged at every call as the memo's are (evaluated again if they would run out
+        # part-way, to fail where it would)
+        cache = ctx.yaku_cache
+        pair = cache.get(key)
+        if pair is not None and ctx.budget >= pair[1]:
+            ctx.budget -= pair[1]
+            got: Entry = pair[0]
+            return got
+        before = ctx.budget
         hits = evaluate(ctx, cards, seat)
-        got = ctx.yaku_cache[key] = entry_of(hits) if hits else EMPTY
+        got = entry_of(hits) if hits else EMPTY
+        cache[key] = (got, before - ctx.budget)
         return got
 
     def entry(ctx: Any, cards: list[int], seat: int) -> Entry:
@@ -206,60 +223,43 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             return EMPTY
         if lasting and len(cards) <= YAKU_MEMO_CARDS:
             key = key_of(ctx, cards, seat)
-            cache = ctx.yaku_cache
-            got: Entry | None = cache.get(key)
-            if got is None:
-                got, units = kept.get(key, NOT_KEPT)
-                if ctx.budget >= units:
-                    # charged the units its evaluation spent, so a round spends (and a search
-                    # bot's playouts are capped by) the same either way
-                    ctx.budget -= units
-                    cache[key] = got
-                    return got
-                return evaluated(ctx, key, cards, seat)
-            return got
+            got, units = kept.get(key, NOT_KEPT)
+            if ctx.budget >= units:
+                # charged the units its evaluation spent, every time, so a round spends (and a
+                # search bot's playouts are capped by) the same as evaluating it would
+                ctx.budget -= units
+                return got
+            return evaluated(ctx, key, cards, seat)
         if keep:
-            key = (table, seat, *cards)  # one flat tuple: cheap to build and hash
-            got = ctx.yaku_cache.get(key)
-            return got if got is not None else for_round(ctx, key, cards, seat)
+            return for_round(ctx, (table, seat, *cards), cards, seat)  # (one flat tuple: cheap to build and hash)
         return entry_of(evaluate(ctx, cards, seat))
 
     def claimed(ctx: Any, cards: list[int], seat: int) -> list[str]:
         # the claim step's ids (uncharged, as the step has always been)
-        if len(cards) not in k_sizes:
-            return []
         k = len(cards)
+        if k not in k_sizes:
+            return []
         key: tuple[Any, ...]
-        if k <= k_kept:  # (keyed as in `kind`)
-            if classed:
-                n = ctx.n
-                try:
-                    key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table) if k == 2 \
-                        else (seat_class[n][ctx.dealer][seat], *cards, n, (), table)
-                except (KeyError, TypeError):
-                    key = key_of(ctx, cards, seat)
-            elif seatless:
-                key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 else (0, *cards, ctx.n, (), table)
-            else:
-                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+        if k <= k_placed:  # (keyed as in `kind`)
+            n = ctx.n
+            try:
+                key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table) if k == 2 \
+                    else (seat_class[n][ctx.dealer][seat], *cards, n, (), table)
+            except (KeyError, TypeError):
+                key = key_of(ctx, cards, seat)
+        elif k <= k_kept:
+            key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
         elif k_keep:
-            key = (table, seat, *cards)
-            got = ctx.yaku_cache.get(key)
-            if got is None:
-                got = for_round(ctx, key, cards, seat)
-            return [*got[1]]
+            return [*for_round(ctx, (table, seat, *cards), cards, seat)[1]]
         elif k_through:
             return [h.id for h in ctx.yaku_eval(table, cards, seat)]
         else:
             return [h.id for h in evaluate(ctx, cards, seat)]
-        got = ctx.yaku_cache.get(key)
-        if got is None:
-            got, units = kept.get(key, NOT_KEPT)
-            if ctx.budget >= units:
-                ctx.budget -= units
-                ctx.yaku_cache[key] = got
-            else:
-                got = evaluated(ctx, key, cards, seat)
+        got, units = kept.get(key, NOT_KEPT)
+        if ctx.budget >= units:
+            ctx.budget -= units
+        else:
+            got = evaluated(ctx, key, cards, seat)
         return [*got[1]]
 
     def charged(i: int) -> Callable[[Any, list[int], int], Any]:
@@ -277,43 +277,33 @@ def _table_functions(table: str) -> tuple[Any, ...]:
             if k not in k_sizes:
                 return [] if fresh else none
             key: tuple[Any, ...]
-            if k <= k_kept:
-                if classed:
-                    # most calls: a table kept by the class of the seat's place, its key written
-                    # out as key_of makes it (a seat not found yet, or anything unusual, goes there)
-                    n = ctx.n
-                    try:
-                        if k == 2:
-                            key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
-                        else:
-                            cls = seat_class[n][ctx.dealer][seat]
-                            key = (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
-                                else (cls, *cards, n, (), table)
-                    except (KeyError, TypeError):
-                        key = key_of(ctx, cards, seat)
-                elif seatless:  # (the same, every place one class)
-                    key = (0, cards[0], cards[1], ctx.n, (), table) if k == 2 \
-                        else (0, cards[0], cards[1], cards[2], ctx.n, (), table) if k == 3 else (0, *cards, ctx.n, (), table)
-                else:  # (a table that does not turn: by seat)
-                    key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
+            if k <= k_placed:
+                # most calls: a table kept by the class of the seat's place, its key written out
+                # as key_of makes it (a seat not found yet, or anything unusual, goes there)
+                n = ctx.n
+                try:
+                    if k == 2:
+                        key = (seat_class[n][ctx.dealer][seat], cards[0], cards[1], n, (), table)
+                    else:
+                        cls = seat_class[n][ctx.dealer][seat]
+                        key = (cls, cards[0], cards[1], cards[2], n, (), table) if k == 3 \
+                            else (cls, *cards, n, (), table)
+                except (KeyError, TypeError):
+                    key = key_of(ctx, cards, seat)
+            elif k <= k_kept:  # (a table that does not turn: by seat)
+                key = (seat, *cards, ctx.n, ctx.dealer if by_dealer else 0, table)
             elif k_keep:
-                key = (table, seat, *cards)
-                got = ctx.yaku_cache.get(key)
-                if got is None:
-                    got = for_round(ctx, key, cards, seat)
+                got = for_round(ctx, (table, seat, *cards), cards, seat)
                 return [*got[1]] if fresh else got[i]
             else:
                 got = entry_of(k_evaluate(ctx, cards, seat))
                 return [*got[1]] if fresh else got[i]
-            got = ctx.yaku_cache.get(key)
-            if got is None:
-                # from the memo, charged the units its evaluation spent (see `entry`); else evaluated
-                got, units = kept.get(key, NOT_KEPT)
-                if left >= units:
-                    ctx.budget = left - units
-                    ctx.yaku_cache[key] = got
-                else:
-                    got = evaluated(ctx, key, cards, seat)
+            # from the memo, charged the units its evaluation spent (see `entry`); else evaluated
+            got, units = kept.get(key, NOT_KEPT)
+            if left >= units:
+                ctx.budget = left - units
+            else:
+                got = evaluated(ctx, key, cards, seat)
             return [*got[1]] if fresh else got[i]
         return kind
 
