@@ -6,7 +6,7 @@ import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TextIO
 
 from rulekit.core.errors import IllegalAction, Span, error
 from rulekit.core.inert import inert
@@ -104,6 +104,32 @@ class Agent(Protocol):
 
 
 M64 = _M64 = (1 << 64) - 1  # SplitMix64's states are 64-bit
+GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
+
+
+def _step(cell: str, n: str, z: str) -> tuple[list[str], str]:
+    """SplitMix64's step of the state held at `cell` and its pick among `n` (multiply-and-shift), as
+    Python source: the lines and the answer's expression. The one text of the generator's arithmetic:
+    draw, draw2, SplitMix64.randrange and generated choice code (draw_code) are all made from it.
+    For n == "2" the pick is the top bit of the last mixed value y: ((y ^ (y >> 31)) * 2) >> 64 is
+    the top bit of y ^ (y >> 31), which is y's own (y >> 31 is below 2 ** 33)."""
+    lines = [f"{cell} = {z} = ({cell} + {GAMMA}) & {M64}",
+             f"{z} = (({z} ^ ({z} >> 30)) * {MIX1}) & {M64}"]
+    if n == "2":
+        return lines, f"((({z} ^ ({z} >> 27)) * {MIX2} >> 63) & 1)"
+    lines.append(f"{z} = (({z} ^ ({z} >> 27)) * {MIX2}) & {M64}")
+    return lines, f"((({z} ^ ({z} >> 31)) * ({n})) >> 64)"
+
+
+def _made(name: str, params: str, cell: str, n: str, doc: str) -> Any:
+    """A function `name(params)` that runs _step on `cell` and returns its pick."""
+    lines, answer = _step(cell, n, "z")
+    src = "\n".join([f"def {name}({params}):", *(f"    {x}" for x in lines), f"    return {answer}"])
+    space: dict[str, Any] = {"__builtins__": {}}
+    exec(compile(src, f"<agents.{name}>", "exec"), space)  # noqa: S102 - our own text, whole numbers only
+    fn = space[name]
+    fn.__doc__ = doc
+    return fn
 
 
 class SplitMix64:
@@ -123,52 +149,32 @@ class SplitMix64:
             import hashlib
             self.state = int.from_bytes(hashlib.blake2b(str(seed).encode(), digest_size=8).digest(), "big")
 
-    def randrange(self, n: int) -> int:
-        """A uniform whole number from 0 to n - 1 (n >= 1)."""
-        self.state = z = (self.state + _GAMMA) & _M64
-        z = ((z ^ (z >> 30)) * _MIX1) & _M64
-        z = ((z ^ (z >> 27)) * _MIX2) & _M64
-        return ((z ^ (z >> 31)) * n) >> 64
+    if TYPE_CHECKING:
+        def randrange(self, n: int) -> int:
+            """A uniform whole number from 0 to n - 1 (n >= 1)."""
+    else:
+        randrange = _made("randrange", "self, n", "self.state", "n", "A uniform whole number from 0 to n - 1 (n >= 1).")
 
 
-GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
-_GAMMA, _MIX1, _MIX2 = GAMMA, MIX1, MIX2  # (read as module globals by the functions below)
-
-
-def draw(states: list[int], seat: int, n: int) -> int:
-    """Seat `seat`'s next pick among n (n >= 1), as SplitMix64(state).randrange(n) would make it,
-    its state kept in `states[seat]` (generated choice code calls it for random play)."""
-    states[seat] = z = (states[seat] + _GAMMA) & _M64
-    z = ((z ^ (z >> 30)) * _MIX1) & _M64
-    z = ((z ^ (z >> 27)) * _MIX2) & _M64
-    return ((z ^ (z >> 31)) * n) >> 64
-
-
-def draw2(states: list[int], seat: int) -> int:
-    """draw(states, seat, 2) in fewer steps (generated code calls it for a choice between two
-    values written in the rules): with y the last mixed value (below 2 ** 64), ((y ^ (y >> 31))
-    * 2) >> 64 is the top bit of y ^ (y >> 31), which is y's own (y >> 31 is below 2 ** 33)."""
-    states[seat] = z = (states[seat] + _GAMMA) & _M64
-    z = ((z ^ (z >> 30)) * _MIX1) & _M64
-    return ((z ^ (z >> 27)) * _MIX2 >> 63) & 1
+draw: Callable[[list[int], int, int], int] = _made(
+    "draw", "states, seat, n", "states[seat]", "n",
+    "Seat `seat`'s next pick among n (n >= 1), as SplitMix64(state).randrange(n) would make it, "
+    "its state kept in `states[seat]` (the random decider's pick).")
+draw2: Callable[[list[int], int], int] = _made(
+    "draw2", "states, seat", "states[seat]", "2", "draw(states, seat, 2) in fewer steps.")
 
 
 def draw_code(states: str, seat: str, n: str, z: str, s: str) -> tuple[list[str], str]:
     """draw(states, seat, n) as Python source for generated choice code (draw2 when n is "2"):
-    the lines to run first and the answer's expression, the numbers written out: the same state
-    change and answer with no call (tests/test_choice_random.py runs it against draw). `states`
-    and `n` are read as they are, `seat` once (into the local `s` unless a name or a number);
-    `z` is a local of the draw's own."""
+    the lines to run first and the answer's expression, with no call (the same text as draw's).
+    `states` and `n` are read as they are, `seat` once (into the local `s` unless a name or a
+    number); `z` is a local of the draw's own."""
     lines = []
     if not _SIMPLE.match(seat):
         lines.append(f"{s} = {seat}")
         seat = s
-    lines += [f"{states}[{seat}] = {z} = ({states}[{seat}] + {GAMMA}) & {M64}",
-              f"{z} = (({z} ^ ({z} >> 30)) * {MIX1}) & {M64}"]
-    if n == "2":
-        return lines, f"((({z} ^ ({z} >> 27)) * {MIX2} >> 63) & 1)"
-    lines.append(f"{z} = (({z} ^ ({z} >> 27)) * {MIX2}) & {M64}")
-    return lines, f"((({z} ^ ({z} >> 31)) * ({n})) >> 64)"
+    more, answer = _step(f"{states}[{seat}]", n, z)
+    return lines + more, answer
 
 
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$|^[0-9]+$")  # code read twice as it is (a name or a number)
