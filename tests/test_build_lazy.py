@@ -3,7 +3,6 @@ generated code writes the expression in place, and a procedure's own function wh
 write its calls in place. Made later, they do and say what they did when made at once."""
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 import pytest
 
@@ -13,16 +12,12 @@ from rulekit.engine.testing import variant_path
 from rulekit.lang.expr import EvalError, Scope, compile_expr
 from rulekit.lang.expr import codebuild
 from rulekit.lang.expr.codebuild import Fast
-from rulekit.lang.expr.scope import EVAL_BUDGET
 
+from .test_expr_one_path import ctx
 from .test_stepgen_locals import RECURSIVE
 
 SCOPE = Scope(locals={"a": "int", "xs": "list<int>"})
 TEXTS = ["a + sum(map(xs, x -> 10 // (x - 2)))", "xs[a] * 3", "count(filter(xs, x -> x > a))"]
-
-
-def ctx(**loc):
-    return SimpleNamespace(loc=loc, budget=EVAL_BUDGET)
 
 
 def outcome(fn, c):
