@@ -14,6 +14,7 @@ name set again (a loop inside a loop with the same variable) behaves as the dict
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from rulekit.lang.expr.fastcode import fast_code
@@ -279,6 +280,7 @@ def round_zones(lines: list[str], consts: list[Any]) -> tuple[list[str], str]:
 
 
 _ALIAS = re.compile(r"^ *(z\d+) = (ZN\d+)$")  # a step's name for a zone read once in the header
+_SET = re.compile(r"(?<![\w.])(z\d+) *:?=(?!=)")  # a step's zone name set (`z3 = ...`, `z3 := ...`)
 
 
 def _unaliased(lines: list[str]) -> list[str]:
@@ -288,9 +290,10 @@ def _unaliased(lines: list[str]) -> list[str]:
     aliases = {m.group(1): (i, m.group(2)) for i, line in enumerate(lines) if (m := _ALIAS.match(line))}
     if not aliases:
         return lines
-    text = "\n".join(lines)
+    # how often each step name is set, counted in one pass over the text (not one search a name)
+    sets = Counter(_SET.findall("\n".join(lines)))
     for name in list(aliases):
-        if len(re.findall(rf"(?<![\w.]){name} *:?=(?!=)", text)) != 1:
+        if sets[name] != 1:
             del aliases[name]  # (set again somewhere: kept as it is)
     if not aliases:
         return lines
